@@ -1,0 +1,143 @@
+/* common/alloc_info.c - allocator detection: dladdr(malloc) first, then each allocator's own symbols.
+ *
+ * Weak references resolve to whatever the dynamic linker bound, including LD_PRELOADed objects, so
+ * the same code is right for allocators linked at build time and preloaded ones. */
+#define _GNU_SOURCE
+#include "alloc_info.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* glibc */
+extern const char *gnu_get_libc_version(void) __attribute__((weak));
+struct alloc_info_mallinfo2 {
+	size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost;
+};
+extern struct alloc_info_mallinfo2 mallinfo2(void) __attribute__((weak));
+/* jemalloc */
+extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+	__attribute__((weak));
+/* gperftools tcmalloc */
+extern const char *tc_version(int *major, int *minor, const char **patch) __attribute__((weak));
+extern int MallocExtension_GetNumericProperty(const char *property, size_t *value)
+	__attribute__((weak));
+/* mimalloc */
+extern int mi_version(void) __attribute__((weak));
+extern void mi_process_info(size_t *elapsed_msecs, size_t *user_msecs, size_t *system_msecs,
+                            size_t *current_rss, size_t *peak_rss, size_t *current_commit,
+                            size_t *peak_commit, size_t *page_faults) __attribute__((weak));
+
+static const char *alloc_info_from_object(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strstr(base, "jemalloc"))
+		return "jemalloc";
+	if (strstr(base, "tcmalloc"))
+		return "tcmalloc";
+	if (strstr(base, "mimalloc"))
+		return "mimalloc";
+	if (strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0)
+		return "glibc";
+	return NULL;
+}
+
+static const char *alloc_info_from_symbols(void)
+{
+	if (mi_version)
+		return "mimalloc";
+	if (tc_version)
+		return "tcmalloc";
+	if (mallctl)
+		return "jemalloc";
+	if (gnu_get_libc_version)
+		return "glibc";
+	return "mallocng"; /* musl: no glibc symbols; mallocng is musl's malloc since 1.2.1 */
+}
+
+static void alloc_info_version(struct alloc_info *info)
+{
+	const char *name = info->allocator;
+	snprintf(info->allocator_version, sizeof(info->allocator_version), "unknown");
+	if (strcmp(name, "jemalloc") == 0 && mallctl) {
+		const char *v = NULL;
+		size_t len = sizeof(v);
+		if (mallctl("version", &v, &len, NULL, 0) == 0 && v)
+			snprintf(info->allocator_version, sizeof(info->allocator_version), "%s", v);
+	} else if (strcmp(name, "tcmalloc") == 0 && tc_version) {
+		int major = 0, minor = 0;
+		const char *patch = "";
+		tc_version(&major, &minor, &patch);
+		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d%s", major,
+		         minor, patch ? patch : "");
+	} else if (strcmp(name, "mimalloc") == 0 && mi_version) {
+		int v = mi_version();
+		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d.%d", v / 100,
+		         (v / 10) % 10, v % 10);
+	} else if (strcmp(name, "glibc") == 0 && gnu_get_libc_version) {
+		snprintf(info->allocator_version, sizeof(info->allocator_version), "%s",
+		         gnu_get_libc_version());
+	}
+}
+
+void alloc_info_detect(struct alloc_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (gnu_get_libc_version) {
+		snprintf(info->libc, sizeof(info->libc), "glibc");
+		snprintf(info->libc_version, sizeof(info->libc_version), "%s", gnu_get_libc_version());
+	} else {
+		snprintf(info->libc, sizeof(info->libc), "musl");
+		snprintf(info->libc_version, sizeof(info->libc_version), "unknown");
+	}
+
+	const char *by_object = NULL;
+	Dl_info dl;
+	void *(*volatile malloc_ptr)(size_t) = malloc;
+	if (dladdr((void *)malloc_ptr, &dl) != 0 && dl.dli_fname) {
+		snprintf(info->malloc_object, sizeof(info->malloc_object), "%s", dl.dli_fname);
+		by_object = alloc_info_from_object(dl.dli_fname);
+	} else {
+		snprintf(info->malloc_object, sizeof(info->malloc_object), "static");
+	}
+	/* An executable linked statically against an allocator names itself: fall back to symbols. */
+	snprintf(info->allocator, sizeof(info->allocator), "%s",
+	         by_object ? by_object : alloc_info_from_symbols());
+	alloc_info_version(info);
+}
+
+bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident)
+{
+	const char *name = info->allocator;
+	if (strcmp(name, "jemalloc") == 0 && mallctl) {
+		/* Statistics are cached per epoch; bumping it refreshes them. */
+		unsigned long long epoch = 1;
+		size_t len = sizeof(epoch);
+		mallctl("epoch", &epoch, &len, &epoch, len);
+		len = sizeof(*allocated);
+		if (mallctl("stats.allocated", allocated, &len, NULL, 0) != 0)
+			return false;
+		len = sizeof(*resident);
+		return mallctl("stats.resident", resident, &len, NULL, 0) == 0;
+	}
+	if (strcmp(name, "tcmalloc") == 0 && MallocExtension_GetNumericProperty) {
+		return MallocExtension_GetNumericProperty("generic.current_allocated_bytes", allocated) &&
+		       MallocExtension_GetNumericProperty("generic.heap_size", resident);
+	}
+	if (strcmp(name, "mimalloc") == 0 && mi_process_info) {
+		size_t elapsed, user, sys, rss, peak_rss, commit, peak_commit, faults;
+		mi_process_info(&elapsed, &user, &sys, &rss, &peak_rss, &commit, &peak_commit, &faults);
+		*allocated = commit; /* mimalloc exposes no live-bytes counter without its stats build */
+		*resident = rss;
+		return true;
+	}
+	if (strcmp(name, "glibc") == 0 && mallinfo2) {
+		struct alloc_info_mallinfo2 mi = mallinfo2();
+		*allocated = mi.uordblks + mi.hblkhd;
+		*resident = mi.arena + mi.hblkhd;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,22 @@
+/* common/alloc_info.h - which allocator really serves malloc in this process, found at run time. */
+#ifndef ALLOCSPIKE_ALLOC_INFO_H
+#define ALLOCSPIKE_ALLOC_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct alloc_info {
+	char allocator[32];    /* glibc, jemalloc, tcmalloc, mimalloc, mallocng, unknown */
+	char allocator_version[64];
+	char libc[16];         /* glibc or musl */
+	char libc_version[32];
+	char malloc_object[256]; /* the shared object dladdr() finds malloc in, or "static" */
+};
+
+/* Fills *info by looking at the running process, never at compile-time macros. */
+void alloc_info_detect(struct alloc_info *info);
+
+/* Bytes the allocator says are allocated and resident; false when it cannot tell (musl). */
+bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident);
+
+#endif

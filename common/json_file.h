@@ -1,0 +1,15 @@
+/* common/json_file.h - reading and atomically writing JSON files with jansson. */
+#ifndef ALLOCSPIKE_JSON_FILE_H
+#define ALLOCSPIKE_JSON_FILE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes value to path through a temporary file and rename(), so readers never see half a file. */
+bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size);
+
+/* Loads path; on failure returns NULL with "path:line:column: reason" in err. */
+json_t *json_file_load(const char *path, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,105 @@
+/* common/sockaddr_parse.c - numeric address and port parsing and formatting. */
+#include "sockaddr_parse.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool sockaddr_parse_port(const char *text, int *port)
+{
+	char *end = NULL;
+	long v = strtol(text, &end, 10);
+	if (*text == '\0' || *end != '\0' || v < 0 || v > 65535)
+		return false;
+	*port = (int)v;
+	return true;
+}
+
+bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage *out,
+                    socklen_t *out_len, char *err, size_t err_size)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	int port = default_port;
+	const char *port_text = NULL;
+	size_t host_len;
+
+	if (text[0] == '[') {
+		const char *close = strchr(text, ']');
+		if (!close)
+			goto bad;
+		host_len = (size_t)(close - text - 1);
+		if (close[1] == ':')
+			port_text = close + 2;
+		else if (close[1] != '\0')
+			goto bad;
+		text++;
+	} else {
+		const char *colon = strchr(text, ':');
+		if (colon && strchr(colon + 1, ':'))
+			colon = NULL; /* bare IPv6 address, no port */
+		host_len = colon ? (size_t)(colon - text) : strlen(text);
+		if (colon)
+			port_text = colon + 1;
+	}
+	if (host_len == 0 || host_len >= sizeof(host))
+		goto bad;
+	memcpy(host, text, host_len);
+	host[host_len] = '\0';
+	if (port_text && !sockaddr_parse_port(port_text, &port))
+		goto bad;
+	if (port < 0) {
+		if (err)
+			snprintf(err, err_size, "missing port in '%s'", text);
+		return false;
+	}
+
+	memset(out, 0, sizeof(*out));
+	struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)port);
+		*out_len = sizeof(*v4);
+		return true;
+	}
+	if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)port);
+		*out_len = sizeof(*v6);
+		return true;
+	}
+bad:
+	if (err)
+		snprintf(err, err_size, "'%s' is not ADDR, ADDR:PORT or [IPV6]:PORT", text);
+	return false;
+}
+
+char *sockaddr_format(const struct sockaddr *addr, char *buf, size_t buf_size)
+{
+	char host[INET6_ADDRSTRLEN];
+	if (addr->sa_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const struct sockaddr_in *)addr;
+		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
+		snprintf(buf, buf_size, "%s:%u", host, ntohs(v4->sin_port));
+	} else if (addr->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)addr;
+		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
+		snprintf(buf, buf_size, "[%s]:%u", host, ntohs(v6->sin6_port));
+	} else {
+		snprintf(buf, buf_size, "(family %d)", addr->sa_family);
+	}
+	return buf;
+}
+
+bool sockaddr_is_loopback(const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const struct sockaddr_in *)addr;
+		return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+	}
+	if (addr->sa_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)addr)->sin6_addr);
+	return false;
+}

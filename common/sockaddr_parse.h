@@ -1,0 +1,20 @@
+/* common/sockaddr_parse.h - "ADDR", "ADDR:PORT", "[V6]:PORT" to a socket address, one parser for all. */
+#ifndef ALLOCSPIKE_SOCKADDR_PARSE_H
+#define ALLOCSPIKE_SOCKADDR_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+/* Parses text into *out (IPv4 or IPv6, numeric only). A missing port becomes default_port.
+ * Returns false and writes a reason into err (if not NULL) on bad input. */
+bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage *out,
+                    socklen_t *out_len, char *err, size_t err_size);
+
+/* Formats addr as "ADDR:PORT" or "[V6]:PORT" into buf; returns buf. */
+char *sockaddr_format(const struct sockaddr *addr, char *buf, size_t buf_size);
+
+/* True for 127.0.0.0/8 and ::1: where tests and scenarios may send traffic. */
+bool sockaddr_is_loopback(const struct sockaddr *addr);
+
+#endif

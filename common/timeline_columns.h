@@ -1,0 +1,41 @@
+/* common/timeline_columns.h - the columns of timeline.csv in order (docs/run-folder.md); the one list. */
+#ifndef ALLOCSPIKE_TIMELINE_COLUMNS_H
+#define ALLOCSPIKE_TIMELINE_COLUMNS_H
+
+#define TIMELINE_COLUMNS(X)                                                                        \
+	X(t_s)                                                                                     \
+	X(variant)                                                                                 \
+	X(phase)                                                                                   \
+	X(spike)                                                                                   \
+	X(offered)                                                                                 \
+	X(sent)                                                                                    \
+	X(answered)                                                                                \
+	X(timeouts)                                                                                \
+	X(noerror)                                                                                 \
+	X(nxdomain)                                                                                \
+	X(servfail)                                                                                \
+	X(rcode_other)                                                                             \
+	X(lat_p50_ms)                                                                              \
+	X(lat_p90_ms)                                                                              \
+	X(lat_p99_ms)                                                                              \
+	X(rss_kb)                                                                                  \
+	X(anon_kb)                                                                                 \
+	X(pss_kb)                                                                                  \
+	X(hwm_kb)                                                                                  \
+	X(cpu_user_s)                                                                              \
+	X(cpu_sys_s)                                                                               \
+	X(cache_entries)                                                                           \
+	X(cache_bytes)                                                                             \
+	X(inflight)                                                                                \
+	X(upstream_queries)                                                                        \
+	X(alloc_allocated_bytes)                                                                   \
+	X(alloc_resident_bytes)
+
+enum timeline_column {
+#define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,
+	TIMELINE_COLUMNS(TIMELINE_COLUMN_ENUM)
+#undef TIMELINE_COLUMN_ENUM
+	TIMELINE_COLUMN_COUNT
+};
+
+#endif

@@ -1,0 +1,15 @@
+#!/bin/bash
+# scripts/build.sh - configures and builds allocspike into build/ (or $ALLOCSPIKE_BUILD_DIR).
+# Usage: scripts/build.sh [--sanitize] [extra cmake -D options...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ALLOCSPIKE_BUILD_DIR:-$root/build}
+args=()
+if [[ ${1:-} == --sanitize ]]; then
+	shift
+	build=${ALLOCSPIKE_BUILD_DIR:-$root/build-sanitize}
+	args+=(-DALLOCSPIKE_SANITIZE=ON -DALLOCSPIKE_VARIANTS=glibc -DCMAKE_C_COMPILER=clang)
+fi
+cmake -S "$root" -B "$build" "${args[@]}" "$@" >/dev/null
+cmake --build "$build" -j "$(nproc)"
+echo "$build"

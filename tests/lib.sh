@@ -1,0 +1,98 @@
+# tests/lib.sh - the helpers every bash test sources: checks, skipping, readiness, cleanup.
+# Programs come from $ALLOCSPIKE_BIN; every process a test starts is killed when it exits.
+
+: "${ALLOCSPIKE_SOURCE_DIR:?run through ctest}"
+: "${ALLOCSPIKE_BIN:?run through ctest}"
+TEST_NAME=$(basename "$0" .sh)
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-$TEST_NAME.XXXXXX")
+_test_failures=0
+_test_checks=0
+_test_pids=()
+
+_test_cleanup() {
+	local pid
+	for pid in "${_test_pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${_test_pids[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	[[ -n "${KEEP_TEST_TMP:-}" ]] || rm -rf "$TEST_TMP"
+}
+trap _test_cleanup EXIT
+
+# check DESCRIPTION COMMAND... : passes when COMMAND succeeds.
+check() {
+	local what=$1
+	shift
+	_test_checks=$((_test_checks + 1))
+	if "$@"; then
+		echo "ok   $what"
+	else
+		echo "FAIL $what (command: $*)"
+		_test_failures=$((_test_failures + 1))
+	fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	_test_checks=$((_test_checks + 1))
+	if [[ "$2" == "$3" ]]; then
+		echo "ok   $1 = $3"
+	else
+		echo "FAIL $1: expected '$2', got '$3'"
+		_test_failures=$((_test_failures + 1))
+	fi
+}
+
+# skip REASON : ends the test as skipped (ctest SKIP_RETURN_CODE 77).
+skip() {
+	echo "SKIP $TEST_NAME: $*"
+	exit 77
+}
+
+# finish : exit status from the checks made; a test that checked nothing fails.
+finish() {
+	if ((_test_checks == 0)); then
+		echo "FAIL $TEST_NAME made no check"
+		exit 1
+	fi
+	echo "$TEST_NAME: $((_test_checks - _test_failures)) passed, $_test_failures failed"
+	((_test_failures == 0))
+}
+
+# start_server NAME READY_FILE COMMAND... : starts COMMAND in the background with its log in
+# $TEST_TMP/NAME.log and waits (at most 20 s) for its "ready ADDR:PORT" line; prints ADDR:PORT.
+start_server() {
+	local name=$1 ready=$2
+	shift 2
+	"$@" >"$TEST_TMP/$name.log" 2>&1 &
+	_test_pids+=($!)
+	local i
+	for ((i = 0; i < 200; i++)); do
+		if [[ -s "$ready" ]]; then
+			sed -n 's/^ready //p' "$ready" | head -1
+			return 0
+		fi
+		if ! kill -0 "$!" 2>/dev/null; then
+			echo "FAIL $name exited before ready; its log:" >&2
+			cat "$TEST_TMP/$name.log" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "FAIL $name not ready within 20 s; its log:" >&2
+	cat "$TEST_TMP/$name.log" >&2
+	return 1
+}
+
+# variants_rows : the data rows of variants.tsv (tab-separated, header and comments removed).
+variants_rows() {
+	grep -v '^#' "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" | grep -v '^$' | tail -n +2
+}
+
+# shared_querydata : path of the real DNS-OARC sample, or empty when ../shared is not beside the checkout.
+shared_querydata() {
+	local f="$ALLOCSPIKE_SOURCE_DIR/../shared/querydata/queryfile-example-10million-201202_head100k.xz"
+	[[ -r "$f" ]] && echo "$f" || true
+}
