@@ -1,0 +1,107 @@
+/* tests/common/test_runfolder_writer.c - timeline.csv rows and events.jsonl lines as the contract
+ * says. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runfolder_writer.h"
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_header_matches_fixture(void **state)
+{
+	const char *src = getenv("ALLOCSPIKE_SOURCE_DIR");
+	if (!src)
+		skip();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/run-minimal/timeline.csv", src);
+	char *fixture = read_all(path);
+	*strchr(fixture, '\n') = '\0';
+	assert_string_equal(runfolder_timeline_header(), fixture);
+	free(fixture);
+}
+
+static void test_rows_and_events(void **state)
+{
+	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char sub[128], err[256];
+	snprintf(sub, sizeof(sub), "%s/run/a", dir); /* missing folders are created */
+	struct runfolder_writer w;
+	assert_true(runfolder_writer_open(&w, sub, err, sizeof(err)));
+	struct timeline_row row = {.t_s = 0.1, .variant = "glibc", .phase = "spike", .spike = 2};
+	timeline_row_clear(&row);
+	row.cells[TIMELINE_COL_offered] = 100;
+	row.cells[TIMELINE_COL_lat_p50_ms] = 1.23456;
+	row.cells[TIMELINE_COL_cpu_user_s] = 0.5;
+	row.cells[TIMELINE_COL_alloc_resident_bytes] = 123456789;
+	assert_true(runfolder_writer_row(&w, &row));
+	row.variant = "odd,name";
+	timeline_row_clear(&row);
+	assert_true(runfolder_writer_row(&w, &row));
+	assert_true(runfolder_writer_flush(&w));
+	json_t *extra = json_pack("{s:s,s:i}", "phase", "spike", "spike", 2);
+	assert_true(runfolder_writer_event(&w, 1.5, "_loadgen", "phase", extra));
+	runfolder_writer_close(&w);
+
+	/* a second writer appends and does not repeat the header */
+	assert_true(runfolder_writer_open(&w, sub, err, sizeof(err)));
+	assert_true(runfolder_writer_event(&w, 2.25, "glibc", "gone", NULL));
+	runfolder_writer_close(&w);
+
+	char path[256];
+	snprintf(path, sizeof(path), "%s/timeline.csv", sub);
+	char *csv = read_all(path);
+	char want[2048];
+	snprintf(want, sizeof(want),
+	         "%s\n0.100,glibc,spike,2,100,,,,,,,,1.235,,,,,,,0.50,,,,,,,123456789\n"
+	         "0.100,\"odd,name\",spike,2,,,,,,,,,,,,,,,,,,,,,,,\n",
+	         runfolder_timeline_header());
+	assert_string_equal(csv, want);
+	free(csv);
+	snprintf(path, sizeof(path), "%s/events.jsonl", sub);
+	char *ev = read_all(path);
+	assert_string_equal(ev,
+	                    "{\"t_s\":1.5,\"variant\":\"_loadgen\",\"event\":\"phase\",\"phase\":"
+	                    "\"spike\",\"spike\":2}\n"
+	                    "{\"t_s\":2.25,\"variant\":\"glibc\",\"event\":\"gone\"}\n");
+	free(ev);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_open_failure(void **state)
+{
+	struct runfolder_writer w;
+	char err[256] = "";
+	assert_false(runfolder_writer_open(&w, "/proc/self/nope/run", err, sizeof(err)));
+	assert_non_null(strstr(err, "/proc/self/nope"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_header_matches_fixture),
+	    cmocka_unit_test(test_rows_and_events),
+	    cmocka_unit_test(test_open_failure),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
