@@ -1,0 +1,38 @@
+#!/bin/bash
+# scenarios/daemons/kresd.sh - daemon definition for Knot Resolver (Debian's kresd 5.x); see docs/daemons.md.
+# prepare: writes kresd.conf into the workdir and prints the foreground command; probe: readiness.
+set -euo pipefail
+DEFINITION_NAME=kresd
+# shellcheck source=scenarios/daemons/lib/definition.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
+
+definition_prepare() {
+	command -v kresd >/dev/null || definition_die "kresd not found (apt-get install knot-resolver)"
+	local conf=$DEF_WORKDIR/kresd.conf outgoing=
+	if [[ -n $DEF_UPSTREAM_SOURCE ]]; then
+		outgoing="net.outgoing_v4('$DEF_UPSTREAM_SOURCE')"
+	fi
+	mkdir -p "$DEF_WORKDIR/cache"
+	cat >"$conf" <<CONF
+-- kresd.conf - written by scenarios/daemons/kresd.sh for one allocspike run (docs/daemons.md).
+-- One process (no forks: kresd is single-threaded), iterating against the simulated hierarchy.
+log_target('stderr')
+-- The hierarchy is IPv4 loopback; never try an IPv6 nameserver address.
+net.ipv6 = false
+net.listen('$DEF_LISTEN_ADDR', $DEF_LISTEN_PORT, { kind = 'dns' })
+$outgoing
+-- The LMDB cache is a file mapped into the process; its size is fixed up front.
+cache.open($DEF_CACHE_BYTES, 'lmdb://$DEF_WORKDIR/cache')
+-- The hierarchy is unsigned: drop the built-in root trust anchor, so nothing is validated.
+trust_anchors.remove('.')
+-- Root hints point at the simulated root servers instead of the real ones.
+modules.load('hints > iterate')
+hints.root_file('$DEF_ROOT_HINTS')
+-- kresd refuses to query loopback addresses unless told; the whole hierarchy lives there.
+policy.add(policy.all(policy.FLAGS('ALLOW_LOCAL')))
+CONF
+	# The control socket lands in <workdir>/control/<pid> (kresd's default under its rundir).
+	echo "kresd -n -c $conf $DEF_WORKDIR"
+}
+
+definition_main "$@"

@@ -1,0 +1,133 @@
+# scenarios/daemons/lib/definition.sh - what every daemon definition shares: argument parsing,
+# safety checks and the readiness probe. Sourced by scenarios/daemons/<base>.sh; see docs/daemons.md.
+#
+# A definition script sets DEFINITION_NAME, sources this file, defines definition_prepare (which
+# writes the config from the DEF_* variables and prints the command line) and calls
+# definition_main "$@".
+
+definition_die() {
+	echo "$DEFINITION_NAME.sh: $*" >&2
+	exit 2
+}
+
+# definition_bytes TEXT OPTION : prints TEXT (bytes, or with a k/M/G suffix, powers of 1024) as bytes.
+definition_bytes() {
+	local text=$1 option=$2 mult=1
+	case $text in
+	*[kK]) mult=1024 ;;
+	*M) mult=$((1024 * 1024)) ;;
+	*G) mult=$((1024 * 1024 * 1024)) ;;
+	esac
+	local digits=${text%[kKMG]}
+	[[ $digits =~ ^[0-9]+$ ]] || definition_die "$option: '$text' is not a size (bytes, or N with k/M/G)"
+	echo $((digits * mult))
+}
+
+# definition_loopback ADDR : true for 127.0.0.0/8 and ::1, the only addresses we may talk to.
+definition_loopback() {
+	[[ $1 =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ || $1 == ::1 ]]
+}
+
+# definition_split ADDR:PORT OPTION : sets DEF_ADDR and DEF_PORT ([::1]:PORT for IPv6).
+definition_split() {
+	local text=$1 option=$2
+	if [[ $text =~ ^\[([0-9a-fA-F:]+)\]:([0-9]+)$ || $text =~ ^([0-9.]+):([0-9]+)$ ]]; then
+		DEF_ADDR=${BASH_REMATCH[1]}
+		DEF_PORT=${BASH_REMATCH[2]}
+	else
+		definition_die "$option: '$text' is not ADDR:PORT (IPv4, or [::1]:PORT)"
+	fi
+	definition_loopback "$DEF_ADDR" || definition_die "$option: $DEF_ADDR is not a loopback address"
+	((DEF_PORT > 0 && DEF_PORT < 65536)) || definition_die "$option: port $DEF_PORT out of range"
+}
+
+# definition_check_hints FILE : the root hints must name only loopback addresses, so a daemon
+# iterating from them can never send a query off this machine.
+definition_check_hints() {
+	local file=$1 line n=0 addr count=0
+	[[ -r $file ]] || definition_die "--root-hints: cannot read $file"
+	while IFS= read -r line || [[ -n $line ]]; do
+		n=$((n + 1))
+		line=${line%%;*}
+		# shellcheck disable=SC2086 # word splitting of a zone-file line into fields is the point
+		set -- $line
+		(($# >= 3)) || continue
+		addr=${!#}
+		case " $* " in
+		*" A "* | *" AAAA "*)
+			definition_loopback "$addr" ||
+				definition_die "--root-hints: $file:$n: $addr is not a loopback address"
+			count=$((count + 1))
+			;;
+		esac
+	done <"$file"
+	((count > 0)) || definition_die "--root-hints: $file has no A or AAAA record"
+}
+
+# definition_parse_prepare ARGS... : sets DEF_WORKDIR DEF_LISTEN_ADDR DEF_LISTEN_PORT
+# DEF_ROOT_HINTS DEF_CACHE_BYTES DEF_UPSTREAM_SOURCE (empty when not given).
+definition_parse_prepare() {
+	DEF_WORKDIR= DEF_ROOT_HINTS= DEF_CACHE_BYTES= DEF_UPSTREAM_SOURCE= DEF_LISTEN_ADDR=
+	while (($#)); do
+		[[ $# -ge 2 ]] || definition_die "$1: needs a value"
+		case $1 in
+		--workdir) DEF_WORKDIR=$2 ;;
+		--listen)
+			definition_split "$2" --listen
+			DEF_LISTEN_ADDR=$DEF_ADDR DEF_LISTEN_PORT=$DEF_PORT
+			;;
+		--root-hints) DEF_ROOT_HINTS=$2 ;;
+		--cache-size) DEF_CACHE_BYTES=$(definition_bytes "$2" --cache-size) || exit 2 ;;
+		--upstream-source)
+			definition_loopback "$2" || definition_die "--upstream-source: $2 is not a loopback address"
+			DEF_UPSTREAM_SOURCE=$2
+			;;
+		*) definition_die "unknown option $1 (see docs/daemons.md)" ;;
+		esac
+		shift 2
+	done
+	local opt var
+	for opt in workdir:DEF_WORKDIR listen:DEF_LISTEN_ADDR root-hints:DEF_ROOT_HINTS \
+		cache-size:DEF_CACHE_BYTES; do
+		var=${opt#*:}
+		[[ -n ${!var} ]] || definition_die "prepare: --${opt%%:*} is required"
+	done
+	# The command line is printed as plain words, so no path may hold whitespace.
+	[[ $DEF_WORKDIR$DEF_ROOT_HINTS != *[[:space:]]* ]] ||
+		definition_die "prepare: paths with whitespace are not supported"
+	mkdir -p "$DEF_WORKDIR" || definition_die "--workdir: cannot create $DEF_WORKDIR"
+	DEF_WORKDIR=$(cd "$DEF_WORKDIR" && pwd)
+	DEF_ROOT_HINTS=$(cd "$(dirname "$DEF_ROOT_HINTS")" && pwd)/$(basename "$DEF_ROOT_HINTS")
+	definition_check_hints "$DEF_ROOT_HINTS"
+	((DEF_CACHE_BYTES >= 1024 * 1024)) || definition_die "--cache-size: at least 1M"
+}
+
+# definition_probe ADDR:PORT : exit 0 once the daemon answers "localhost. A", which both kresd
+# and unbound answer from local data, so readiness does not depend on the hierarchy.
+definition_probe() {
+	definition_split "$1" probe
+	command -v kdig >/dev/null || definition_die "probe: kdig not found (apt-get install knot-dnsutils)"
+	kdig @"$DEF_ADDR" -p "$DEF_PORT" +timeout=1 +retry=0 +notcp localhost. A 2>/dev/null |
+		grep -q 'status: NOERROR'
+}
+
+definition_main() {
+	local cmd=${1:-}
+	shift || true
+	case $cmd in
+	prepare)
+		definition_parse_prepare "$@"
+		definition_prepare
+		;;
+	probe)
+		[[ $# -eq 1 ]] || definition_die "usage: $DEFINITION_NAME.sh probe ADDR:PORT"
+		definition_probe "$1"
+		;;
+	*)
+		echo "usage: $DEFINITION_NAME.sh prepare --workdir DIR --listen ADDR:PORT --root-hints FILE" \
+			"--cache-size BYTES [--upstream-source ADDR]" >&2
+		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
+		exit 2
+		;;
+	esac
+}

@@ -1,0 +1,102 @@
+#!/bin/bash
+# scenarios/daemons/lib/preload.sh - turns a preload row's `library` cell into LD_PRELOAD, and refuses
+# a daemon whose preload did not take (from the allocator probe's JSON); see docs/daemons.md.
+#
+#   preload.sh ld-preload --build DIR LIBRARY   prints the LD_PRELOAD value: LIBRARY, then the probe
+#   preload.sh check --probe FILE --allocator NAME
+#                                               exit 0 when FILE says NAME serves malloc, else 1
+set -euo pipefail
+
+preload_die() {
+	echo "preload.sh: $*" >&2
+	exit 2
+}
+
+# preload_resolve BUILD LIBRARY : a cell with a slash is relative to the build folder; a bare file
+# name is a system library the dynamic linker finds (as LD_PRELOAD itself treats it).
+preload_resolve() {
+	local build=$1 lib=$2
+	if [[ $lib == */* ]]; then
+		[[ -r $build/$lib ]] || preload_die "$build/$lib not found (build the preload targets)"
+		echo "$build/$lib"
+	else
+		/sbin/ldconfig -p | grep -q "^[[:space:]]*$lib " ||
+			preload_die "$lib not found by the dynamic linker (scripts/install-packages.sh installs the allocators)"
+		echo "$lib"
+	fi
+}
+
+preload_ld_preload() {
+	local build= lib=
+	while (($#)); do
+		case $1 in
+		--build)
+			build=${2:?--build needs a value}
+			shift 2
+			;;
+		*)
+			[[ -z $lib ]] || preload_die "ld-preload: one LIBRARY only"
+			lib=$1
+			shift
+			;;
+		esac
+	done
+	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR LIBRARY"
+	local probe resolved
+	probe=$(preload_resolve "$build" lib/liballocspike-alloc-probe.so) || exit 2
+	# The probe comes last: it must see the allocator the row preloads, not shadow it.
+	if [[ $lib == - ]]; then
+		echo "$probe"
+	else
+		resolved=$(preload_resolve "$build" "$lib") || exit 2
+		echo "$resolved:$probe"
+	fi
+}
+
+preload_check() {
+	local probe= want=
+	while (($#)); do
+		case $1 in
+		--probe) probe=${2:?--probe needs a value} ;;
+		--allocator) want=${2:?--allocator needs a value} ;;
+		*) preload_die "check: unknown option $1" ;;
+		esac
+		shift 2
+	done
+	[[ -n $probe && -n $want ]] || preload_die "usage: preload.sh check --probe FILE --allocator NAME"
+	if [[ ! -s $probe ]]; then
+		echo "preload.sh: $probe missing: the allocator probe was not loaded (LD_PRELOAD not applied?)" >&2
+		return 1
+	fi
+	local got object glibc_heap
+	got=$(jq -r .allocator "$probe") || preload_die "$probe: not JSON"
+	object=$(jq -r .malloc_object "$probe")
+	glibc_heap=$(jq -r .glibc_heap_serves_malloc "$probe")
+	if [[ $got != "$want" ]]; then
+		echo "preload.sh: malloc is served by $got ($object), not $want: the preload did not take" >&2
+		return 1
+	fi
+	# Independent evidence: a malloc() grows glibc's own heap exactly when glibc serves it.
+	local want_glibc=no heap_glibc=no
+	[[ $want != glibc ]] || want_glibc=yes
+	[[ $glibc_heap != true ]] || heap_glibc=yes
+	if [[ $glibc_heap != null && $want_glibc != "$heap_glibc" ]]; then
+		echo "preload.sh: probe says $got but glibc_heap_serves_malloc=$glibc_heap: refusing" >&2
+		return 1
+	fi
+}
+
+case ${1:-} in
+ld-preload)
+	shift
+	preload_ld_preload "$@"
+	;;
+check)
+	shift
+	preload_check "$@"
+	;;
+*)
+	sed -n '4,7p' "$0" | sed 's/^#//' >&2
+	exit 2
+	;;
+esac

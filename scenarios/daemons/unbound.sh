@@ -1,0 +1,56 @@
+#!/bin/bash
+# scenarios/daemons/unbound.sh - daemon definition for Unbound (Debian's 1.17); see docs/daemons.md.
+# prepare: writes unbound.conf into the workdir and prints the foreground command; probe: readiness.
+set -euo pipefail
+DEFINITION_NAME=unbound
+# shellcheck source=scenarios/daemons/lib/definition.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
+
+definition_prepare() {
+	command -v unbound >/dev/null || definition_die "unbound not found (apt-get install unbound)"
+	local conf=$DEF_WORKDIR/unbound.conf outgoing=
+	[[ -z $DEF_UPSTREAM_SOURCE ]] || outgoing="outgoing-interface: $DEF_UPSTREAM_SOURCE"
+	# The stated cache size is split as unbound's documentation suggests: rrset cache twice the
+	# message cache (1/3 messages, 2/3 rrsets).
+	local msg=$((DEF_CACHE_BYTES / 3))
+	local rrset=$((DEF_CACHE_BYTES - msg))
+	cat >"$conf" <<CONF
+# unbound.conf - written by scenarios/daemons/unbound.sh for one allocspike run (docs/daemons.md).
+server:
+	# One process, one thread, in the foreground, as whoever started it, in the workdir.
+	num-threads: 1
+	do-daemonize: no
+	username: ""
+	chroot: ""
+	directory: "$DEF_WORKDIR"
+	pidfile: ""
+	use-syslog: no
+	logfile: ""
+	verbosity: 1
+	interface: $DEF_LISTEN_ADDR@$DEF_LISTEN_PORT
+	access-control: 127.0.0.0/8 allow
+	access-control: ::1 allow
+	$outgoing
+	# The hierarchy is IPv4 loopback: no IPv6 upstream, and loopback allowed as an upstream.
+	do-ip6: no
+	do-not-query-localhost: no
+	root-hints: "$DEF_ROOT_HINTS"
+	# Iterator alone: the hierarchy is unsigned, so no validator and no trust anchor.
+	module-config: "iterator"
+	msg-cache-size: $msg
+	rrset-cache-size: $rrset
+	msg-cache-slabs: 1
+	rrset-cache-slabs: 1
+	infra-cache-slabs: 1
+	key-cache-slabs: 1
+remote-control:
+	control-enable: no
+CONF
+	if command -v unbound-checkconf >/dev/null; then
+		unbound-checkconf "$conf" >/dev/null 2>"$DEF_WORKDIR/checkconf.err" ||
+			definition_die "generated $conf is invalid: $(cat "$DEF_WORKDIR/checkconf.err")"
+	fi
+	echo "unbound -d -p -c $conf"
+}
+
+definition_main "$@"
