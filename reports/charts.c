@@ -1,0 +1,507 @@
+/* reports/charts.c - builds the time-series charts and draws them with gnuplot's SVG terminal. */
+#include "charts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+#include "summary.h"
+
+/* Distinguishable on screen and in grey print (Okabe-Ito order, then darker extras). */
+static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                      "#e69f00", "#56b4e9", "#000000", "#8c564b",
+                                      "#7f7f7f", "#bcbd22", "#17becf", "#9467bd"};
+#define PALETTE_N (sizeof(palette) / sizeof(*palette))
+#define COLOR_NEUTRAL "#777777"
+#define SPIKE_SHADE "#fbe3d2"
+#define WARMUP_SHADE "#e9e9e9"
+
+const char *charts_color(int i)
+{
+	return i < 0 ? COLOR_NEUTRAL : palette[(size_t)i % PALETTE_N];
+}
+
+static struct chart *chart_add(struct chart **charts, size_t *n, const char *id, const char *title,
+                               const char *caption, const char *ylabel)
+{
+	struct chart *p = realloc(*charts, (*n + 1) * sizeof(**charts));
+	if (!p)
+		abort();
+	*charts = p;
+	struct chart *c = &p[(*n)++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	c->title = strdup(title);
+	c->caption = strdup(caption);
+	snprintf(c->ylabel, sizeof(c->ylabel), "%s", ylabel);
+	c->marks = json_array();
+	return c;
+}
+
+static struct chart_series *series_add(struct chart *c, const char *title, int color, bool dashed,
+                                       size_t cap)
+{
+	struct chart_series *p = realloc(c->series, (c->n_series + 1) * sizeof(*p));
+	if (!p)
+		abort();
+	c->series = p;
+	struct chart_series *s = &p[c->n_series++];
+	s->title = strdup(title);
+	s->color = color;
+	s->dashed = dashed;
+	s->t = calloc(cap ? cap : 1, sizeof(double));
+	s->v = calloc(cap ? cap : 1, sizeof(double));
+	s->n = 0;
+	if (!s->title || !s->t || !s->v)
+		abort();
+	return s;
+}
+
+enum derived { PLAIN, PER_SECOND, CPU_CORES, MB_FROM_KB, BEYOND_CACHE_MB };
+
+/* One target's values of a column over time, transformed to what the chart shows. */
+static void series_fill(struct chart_series *s, const struct runfolder *rf, int target,
+                        enum timeline_column col, enum derived how, double interval_s)
+{
+	double prev_t = NAN, prev_cpu = NAN;
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct runfolder_row *r = &rf->rows[i];
+		if (r->target != target)
+			continue;
+		double dt = isnan(prev_t) ? interval_s : r->t_s - prev_t;
+		double v = r->v[col];
+		switch (how) {
+		case PLAIN:
+			break;
+		case PER_SECOND:
+			v = dt > 0 ? v / dt : NAN;
+			break;
+		case MB_FROM_KB:
+			v /= 1024.0;
+			break;
+		case BEYOND_CACHE_MB:
+			v = (r->v[TIMELINE_COL_anon_kb] - r->v[TIMELINE_COL_cache_bytes] / 1024.0) /
+			    1024.0;
+			break;
+		case CPU_CORES: {
+			double c = summary_row_cpu_s(r);
+			v = (!isnan(prev_cpu) && dt > 0) ? (c - prev_cpu) / dt : NAN;
+			if (!isnan(c))
+				prev_cpu = c;
+			break;
+		}
+		}
+		s->t[s->n] = r->t_s;
+		s->v[s->n++] = v;
+		prev_t = r->t_s;
+	}
+}
+
+static bool series_has_data(const struct chart_series *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!isnan(s->v[i]))
+			return true;
+	return false;
+}
+
+/* Adds one series per variant; drops those with nothing to draw. Returns how many have data. */
+static size_t add_variant_series(struct chart *c, const struct runfolder *rf, const json_t *order,
+                                 enum timeline_column col, enum derived how, double interval_s,
+                                 const char *suffix, bool dashed)
+{
+	size_t with_data = 0, i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		int t = runfolder_target_index(rf, json_string_value(name));
+		if (t < 0)
+			continue;
+		char title[160];
+		snprintf(title, sizeof(title), "%s%s", json_string_value(name), suffix);
+		struct chart_series *s = series_add(c, title, (int)i, dashed, rf->n_rows);
+		series_fill(s, rf, t, col, how, interval_s);
+		if (series_has_data(s))
+			with_data++;
+	}
+	return with_data;
+}
+
+static void marks_add_crashes(struct chart *c, const json_t *summary)
+{
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		size_t i;
+		json_t *crash;
+		json_array_foreach(json_object_get(v, "crashes"), i, crash)
+		{
+			char label[160];
+			snprintf(label, sizeof(label), "%s %s", name,
+			         json_string_value(json_object_get(crash, "event")));
+			json_array_append_new(c->marks, json_pack("{s:O,s:s}", "t_s",
+			                                          json_object_get(crash, "t_s"),
+			                                          "label", label));
+		}
+	}
+}
+
+struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, size_t *n)
+{
+	struct chart *charts = NULL;
+	*n = 0;
+	const json_t *order = json_object_get(summary, "variant_order");
+	json_t *phases = json_object_get(summary, "phases");
+	double interval_s = summary_interval_s(rf);
+
+	struct chart *c = chart_add(&charts, n, "chart-anon", "Anonymous RSS per variant",
+	                            "Shaded: spikes; grey: warm-up (left out of spike figures); "
+	                            "dashed red lines: crashes.",
+	                            "anon RSS (MB)");
+	add_variant_series(c, rf, order, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
+	marks_add_crashes(c, summary);
+
+	c = chart_add(
+	    &charts, n, "chart-beyond", "Memory beyond what the resolver holds",
+	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
+	    "what the allocator keeps.",
+	    "anon - cache (MB)");
+	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
+		charts_free(c, 1);
+		(*n)--;
+	}
+
+	c = chart_add(&charts, n, "chart-rate", "Answered versus offered rate",
+	              "Solid: answers received per second by each variant; dashed black: the rate "
+	              "the schedule offered.",
+	              "queries/s");
+	add_variant_series(c, rf, order, TIMELINE_COL_answered, PER_SECOND, interval_s, "", false);
+	size_t i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		int t = runfolder_target_index(rf, json_string_value(name));
+		if (t < 0)
+			continue;
+		struct chart_series *s = series_add(c, "offered", 6, true, rf->n_rows);
+		series_fill(s, rf, t, TIMELINE_COL_offered, PER_SECOND, interval_s);
+		if (series_has_data(s))
+			break;
+		free(s->title);
+		free(s->t);
+		free(s->v);
+		c->n_series--;
+	}
+
+	c = chart_add(&charts, n, "chart-latency", "Latency (p99 solid, p50 dashed)",
+	              "Quantiles of the answers received in each interval; logarithmic scale.",
+	              "latency (ms)");
+	c->logy = true;
+	add_variant_series(c, rf, order, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
+	add_variant_series(c, rf, order, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s, " p50", true);
+
+	c = chart_add(&charts, n, "chart-cpu", "CPU per process",
+	              "Cores used in each interval (user + system); dashed: the harness "
+	              "(load generator, simulated hierarchy).",
+	              "cores");
+	add_variant_series(c, rf, order, 0, CPU_CORES, interval_s, "", false);
+	int harness_color = (int)json_array_size(order);
+	for (size_t t = 0; t < rf->n_targets; t++) {
+		if (!runfolder_is_harness(rf->targets[t]))
+			continue;
+		struct chart_series *s =
+		    series_add(c, rf->targets[t], harness_color++, true, rf->n_rows);
+		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
+	}
+	for (size_t k = 0; k < *n; k++)
+		charts[k].phases = phases;
+	return charts;
+}
+
+struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *const *summaries,
+                                 size_t n_runs, const json_t *variant_names, size_t *n)
+{
+	struct chart *charts = NULL;
+	*n = 0;
+	size_t i;
+	json_t *name;
+	json_array_foreach(variant_names, i, name)
+	{
+		const char *vn = json_string_value(name);
+		char id[32], title[200];
+		snprintf(id, sizeof(id), "chart-cmp-%zu", i);
+		snprintf(title, sizeof(title), "%s: anonymous RSS, one line per run", vn);
+		struct chart *c = chart_add(&charts, n, id, title,
+		                            "Shaded: the spikes of the first run holding this "
+		                            "variant.",
+		                            "anon RSS (MB)");
+		for (size_t r = 0; r < n_runs; r++) {
+			int t = runfolder_target_index(&rfs[r], vn);
+			if (t < 0)
+				continue;
+			if (!c->phases)
+				c->phases = json_object_get(summaries[r], "phases");
+			char st[64];
+			snprintf(st, sizeof(st), "run %zu", r + 1);
+			struct chart_series *s = series_add(c, st, (int)r, false, rfs[r].n_rows);
+			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
+			            summary_interval_s(&rfs[r]));
+		}
+	}
+	return charts;
+}
+
+/* gnuplot single-quoted string: a quote is doubled. */
+static void append_gp_string(struct strbuf *b, const char *s)
+{
+	strbuf_append(b, "'");
+	for (; *s; s++)
+		strbuf_append(b, *s == '\'' ? "''" : (char[2]){*s, 0});
+	strbuf_append(b, "'");
+}
+
+static void script_shading(struct strbuf *b, const json_t *phases)
+{
+	size_t i;
+	json_t *p;
+	int obj = 1;
+	json_array_foreach(phases, i, p)
+	{
+		const char *phase = json_string_value(json_object_get(p, "phase"));
+		double from = json_number_value(json_object_get(p, "from_s"));
+		double to = json_number_value(json_object_get(p, "to_s"));
+		bool spike = phase && strcmp(phase, "spike") == 0;
+		bool warm = phase && summary_phase_is_preamble(phase);
+		if (!spike && !warm)
+			continue;
+		strbuf_printf(b,
+		              "set object %d rect from %.6g, graph 0 to %.6g, graph 1 behind "
+		              "fc rgb '%s' fs solid 1.0 noborder\n",
+		              obj++, from, to, spike ? SPIKE_SHADE : WARMUP_SHADE);
+		if (warm)
+			strbuf_printf(
+			    b,
+			    "set label %d '%s' at %.6g, graph 0.96 center tc rgb '#555555'"
+			    " front\n",
+			    obj, strcmp(phase, "warmup") == 0 ? "warm-up" : "calibration",
+			    (from + to) / 2);
+		else if (json_array_size(phases) <= 60)
+			strbuf_printf(
+			    b,
+			    "set label %d '%d' at %.6g, graph 0.96 center tc rgb '#a04000' "
+			    "front\n",
+			    obj, (int)json_integer_value(json_object_get(p, "spike")),
+			    (from + to) / 2);
+	}
+}
+
+static bool chart_write_script(const struct chart *c, const char *dir, int index, char *err,
+                               size_t err_size)
+{
+	struct strbuf b = {0};
+	strbuf_printf(&b,
+	              "set terminal svg size 900,360 dynamic noenhanced font 'sans,12' "
+	              "background '#ffffff'\n"
+	              "set output '%s/c%d.svg'\n"
+	              "set key below horizontal maxrows 3\n"
+	              "set grid ytics lc rgb '#dddddd'\n"
+	              "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n"
+	              "set xlabel 'seconds since the schedule started'\n",
+	              dir, index);
+	strbuf_append(&b, "set ylabel ");
+	append_gp_string(&b, c->ylabel);
+	strbuf_append(&b, "\n");
+	strbuf_append(&b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
+	script_shading(&b, c->phases);
+	size_t i;
+	json_t *m;
+	json_array_foreach(c->marks, i, m)
+	{
+		double t = json_number_value(json_object_get(m, "t_s"));
+		strbuf_printf(
+		    &b,
+		    "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d00000'"
+		    " dt 2 lw 1.5 front\n",
+		    t, t);
+		strbuf_printf(&b, "set label %zu ", 1000 + i);
+		append_gp_string(&b, json_string_value(json_object_get(m, "label")));
+		strbuf_printf(&b, " at %.6g, graph 0.88 left offset 0.5,0 tc rgb '#d00000' front\n",
+		              t);
+	}
+	strbuf_append(&b, "plot ");
+	bool first = true;
+	for (size_t s = 0; s < c->n_series; s++) {
+		if (!series_has_data(&c->series[s]))
+			continue;
+		strbuf_printf(
+		    &b, "%s'%s/c%ds%zu.dat' using 1:2 with lines lw %s lc rgb '%s' dt %d title ",
+		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].dashed ? "1.2" : "1.8",
+		    charts_color(c->series[s].color), c->series[s].dashed ? 2 : 1);
+		append_gp_string(&b, c->series[s].title);
+		first = false;
+	}
+	strbuf_append(&b, "\nunset output\n");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/c%d.gp", dir, index);
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(b.s, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
+		snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+	strbuf_free(&b);
+	return ok;
+}
+
+static bool chart_write_data(const struct chart *c, const char *dir, int index)
+{
+	for (size_t s = 0; s < c->n_series; s++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/c%ds%zu.dat", dir, index, s);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return false;
+		for (size_t i = 0; i < c->series[s].n; i++) {
+			if (isnan(c->series[s].v[i]))
+				fprintf(f, "%.6f NaN\n", c->series[s].t[i]);
+			else
+				fprintf(f, "%.6f %.9g\n", c->series[s].t[i], c->series[s].v[i]);
+		}
+		if (fclose(f) != 0)
+			return false;
+	}
+	return true;
+}
+
+static char *file_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	struct strbuf b = {0};
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_append_n(&b, buf, n);
+	fclose(f);
+	return strbuf_take(&b);
+}
+
+/* Makes gnuplot's SVG fit inline among others: drops the XML prolog, and prefixes its ids (every
+ * gnuplot SVG defines the same ones) and the in-page references to them with the chart's id. */
+static char *svg_inline(const char *svg, const char *prefix)
+{
+	const char *p = strstr(svg, "<svg");
+	if (!p)
+		return NULL;
+	struct strbuf b = {0};
+	strbuf_printf(&b, "<svg class=\"chart\" role=\"img\" aria-labelledby=\"%s-title\"", prefix);
+	p += 4;
+	static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
+	while (*p) {
+		bool matched = false;
+		for (size_t r = 0; r < sizeof(refs) / sizeof(*refs) && !matched; r++) {
+			size_t len = strlen(refs[r]);
+			if (strncmp(p, refs[r], len) == 0 &&
+			    (p == svg || p[-1] == ' ' || p[-1] == ':' || p[-1] == '\t' ||
+			     refs[r][0] == 'u')) {
+				strbuf_append(&b, refs[r]);
+				strbuf_printf(&b, "%s-", prefix);
+				p += len;
+				matched = true;
+			}
+		}
+		if (!matched)
+			strbuf_append_n(&b, p++, 1);
+	}
+	return strbuf_take(&b);
+}
+
+static void remove_dir(const char *dir, size_t n_charts, const struct chart *charts)
+{
+	char path[4096];
+	for (size_t i = 0; i < n_charts; i++) {
+		static const char *const ext[] = {"gp", "svg", "err"};
+		for (size_t e = 0; e < 3; e++) {
+			snprintf(path, sizeof(path), "%s/c%zu.%s", dir, i, ext[e]);
+			unlink(path);
+		}
+		for (size_t s = 0; s < charts[i].n_series; s++) {
+			snprintf(path, sizeof(path), "%s/c%zus%zu.dat", dir, i, s);
+			unlink(path);
+		}
+	}
+	rmdir(dir);
+}
+
+bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
+{
+	const char *gnuplot = getenv("ALLOCSPIKE_GNUPLOT");
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/allocspike-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		snprintf(err, err_size, "%s: cannot create: %s", dir, strerror(errno));
+		return false;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		bool any = false;
+		for (size_t s = 0; s < charts[i].n_series; s++)
+			any = any || series_has_data(&charts[i].series[s]);
+		if (!any)
+			continue; /* nothing recorded: the page says "no data" */
+		if (!chart_write_data(&charts[i], dir, (int)i) ||
+		    !chart_write_script(&charts[i], dir, (int)i, err, err_size)) {
+			if (!*err)
+				snprintf(err, err_size, "%s: cannot write chart data", dir);
+			ok = false;
+			break;
+		}
+		struct strbuf cmd = {0};
+		strbuf_printf(&cmd, "'%s' '%s/c%zu.gp' 2>'%s/c%zu.err'", gnuplot, dir, i, dir, i);
+		int rc = system(cmd.s);
+		strbuf_free(&cmd);
+		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) == 127) {
+			snprintf(err, err_size, "cannot run %s (install gnuplot-nox)", gnuplot);
+			ok = false;
+			break;
+		}
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/c%zu.svg", dir, i);
+		char *svg = WEXITSTATUS(rc) == 0 ? file_slurp(path) : NULL;
+		if (svg) {
+			charts[i].svg = svg_inline(svg, charts[i].id);
+			free(svg);
+		}
+	}
+	remove_dir(dir, n, charts);
+	return ok;
+}
+
+void charts_free(struct chart *charts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct chart *c = &charts[i];
+		for (size_t s = 0; s < c->n_series; s++) {
+			free(c->series[s].title);
+			free(c->series[s].t);
+			free(c->series[s].v);
+		}
+		free(c->series);
+		free(c->title);
+		free(c->caption);
+		json_decref(c->marks);
+		free(c->svg);
+		memset(c, 0, sizeof(*c));
+	}
+}

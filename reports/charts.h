@@ -1,0 +1,49 @@
+/* reports/charts.h - time-series charts drawn by gnuplot as SVG, for inlining into a page. */
+#ifndef ALLOCSPIKE_REPORTS_CHARTS_H
+#define ALLOCSPIKE_REPORTS_CHARTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runfolder_reader.h"
+
+struct chart_series {
+	char *title;
+	int color;   /* index into the palette; -1 for the neutral grey of harness rows */
+	bool dashed; /* secondary line (offered rate, p50, harness) */
+	double *t, *v;
+	size_t n;
+};
+
+struct chart {
+	char id[32];   /* element id in the page, also prefixed to the SVG's own ids */
+	char *title;   /* the heading above the chart */
+	char *caption; /* one sentence under it saying how to read it */
+	char ylabel[64];
+	bool logy;
+	struct chart_series *series;
+	size_t n_series;
+	json_t *phases; /* summary "phases" (borrowed): spike periods are shaded, warm-up marked */
+	json_t *marks;  /* owned: [{"t_s":..,"label":..}] vertical marks (crashes) */
+	char *svg;      /* the rendered <svg> element, or NULL if it could not be drawn */
+};
+
+/* The charts of one run: anon RSS (and anon beyond cache when reported), answered vs offered rate,
+ * latency, CPU. */
+struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, size_t *n);
+
+/* The comparison charts: per variant, anon RSS over time, one line per run. */
+struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *const *summaries,
+                                 size_t n_runs, const json_t *variant_names, size_t *n);
+
+/* Draws every chart with gnuplot. False (with the reason) if gnuplot could not be run; charts then
+ * keep svg NULL and the page says why. */
+bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
+
+/* The palette's color for index i (CSS hex), shared with the page's legends and tables. */
+const char *charts_color(int i);
+
+void charts_free(struct chart *charts, size_t n);
+
+#endif

@@ -1,0 +1,214 @@
+/* reports/findings.c - turns summary figures into a few plain sentences, by fixed rules. */
+#include "findings.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+/* A variant "returned" its spike memory when it gave back at least this share of each spike's
+ * growth on average, and "kept" it below KEPT_SHARE. */
+#define RETURNED_SHARE 0.5
+#define KEPT_SHARE 0.2
+/* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
+#define CLIMB_MB_PER_SPIKE 0.5
+/* Answered shares under this in spikes are worth a sentence: the variant fell behind. */
+#define ANSWERED_SHARE_OK 0.99
+
+static void add(json_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(json_t *out, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(out, json_string(buf));
+}
+
+static double num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "a, b and c" */
+static void join_names(struct strbuf *b, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			strbuf_append(b, i + 1 == n ? " and " : ", ");
+		strbuf_append(b, names[i]);
+	}
+}
+
+static void findings_memory_returned(json_t *out, const json_t *summary)
+{
+	const char *returned[64], *kept[64];
+	size_t nr = 0, nk = 0;
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		double share = num(v, "mean_given_back_share");
+		if (isnan(share))
+			continue;
+		json_t *spikes = json_object_get(v, "spikes");
+		double end = NAN, peak = NAN;
+		for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
+			end = num(json_array_get(spikes, i), "end_anon_kb");
+			peak = num(json_array_get(spikes, i), "peak_anon_kb");
+		}
+		const char *verb = share >= RETURNED_SHARE ? "returned"
+		                   : share < KEPT_SHARE    ? "kept its spike memory: it returned"
+		                                           : "returned part of its spike memory:";
+		add(out,
+		    "%s %s %.0f%% of each spike's growth on average (anon RSS %.1f MB at the end "
+		    "of "
+		    "the last recovery, %.1f MB at that spike's peak).",
+		    name, verb, share * 100, end / 1024, peak / 1024);
+		if (share >= RETURNED_SHARE && nr < 64)
+			returned[nr++] = name;
+		else if (share < KEPT_SHARE && nk < 64)
+			kept[nk++] = name;
+	}
+	if (nr > 0 && nk > 0) {
+		struct strbuf b = {0};
+		strbuf_append(&b, "Memory went back to the system after spikes with ");
+		join_names(&b, returned, nr);
+		strbuf_append(&b, ", not with ");
+		join_names(&b, kept, nk);
+		strbuf_append(&b, ".");
+		add(out, "%s", b.s);
+		strbuf_free(&b);
+	}
+}
+
+static void findings_peaks(json_t *out, const json_t *summary)
+{
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		double slope = num(v, "peak_growth_mb_per_spike");
+		double total = num(v, "peak_growth_first_to_last_mb");
+		if (isnan(slope))
+			continue;
+		double rec = num(v, "recovery_growth_mb_per_spike");
+		char rec_text[160] = "";
+		if (!isnan(rec))
+			snprintf(rec_text, sizeof(rec_text),
+			         "; its level after recovery moved %+.2f MB per spike", rec);
+		if (slope >= CLIMB_MB_PER_SPIKE)
+			add(out,
+			    "%s's peaks climbed by %.2f MB per spike (%+.1f MB from the first to "
+			    "the last spike)%s.",
+			    name, slope, total, rec_text);
+		else if (slope <= -CLIMB_MB_PER_SPIKE)
+			add(out,
+			    "%s's peaks fell by %.2f MB per spike (%+.1f MB from the first to the "
+			    "last spike)%s.",
+			    name, -slope, total, rec_text);
+		else
+			add(out, "%s's peaks stayed level (%+.2f MB per spike)%s.", name, slope,
+			    rec_text);
+	}
+}
+
+/* Lowest and highest of a per-variant figure, with a sentence. */
+static void findings_extremes(json_t *out, const json_t *summary, const char *key, const char *what,
+                              const char *unit, double scale)
+{
+	const char *lo = NULL, *hi = NULL, *name;
+	double lov = NAN, hiv = NAN;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		double x = num(v, key);
+		if (isnan(x))
+			continue;
+		if (!lo || x < lov)
+			lo = name, lov = x;
+		if (!hi || x > hiv)
+			hi = name, hiv = x;
+	}
+	if (!lo || lo == hi || strcmp(lo, hi) == 0)
+		return;
+	if (lov > 0)
+		add(out, "%s: lowest %s (%.1f %s), highest %s (%.1f %s, %.0f%% more).", what, lo,
+		    lov * scale, unit, hi, hiv * scale, unit, (hiv / lov - 1) * 100);
+	else
+		add(out, "%s: lowest %s (%.1f %s), highest %s (%.1f %s).", what, lo, lov * scale,
+		    unit, hi, hiv * scale, unit);
+}
+
+static void findings_health(json_t *out, const json_t *summary)
+{
+	const char *name;
+	json_t *v;
+	size_t crashed = 0;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		size_t i;
+		json_t *c;
+		json_array_foreach(json_object_get(v, "crashes"), i, c)
+		{
+			json_t *sig = json_object_get(c, "signal"),
+			       *code = json_object_get(c, "code");
+			char how[64] = "";
+			if (json_is_integer(sig))
+				snprintf(how, sizeof(how), " (signal %lld)",
+				         (long long)json_integer_value(sig));
+			else if (json_is_string(sig))
+				snprintf(how, sizeof(how), " (signal %s)", json_string_value(sig));
+			else if (json_is_integer(code))
+				snprintf(how, sizeof(how), " (exit code %lld)",
+				         (long long)json_integer_value(code));
+			add(out, "%s %s at %.1f s%s.", name,
+			    strcmp(json_string_value(json_object_get(c, "event")), "gone") == 0
+			        ? "disappeared"
+			        : "crashed",
+			    num(c, "t_s"), how);
+			crashed++;
+		}
+		double share = num(json_object_get(v, "spike_traffic"), "answered_share");
+		if (!isnan(share) && share < ANSWERED_SHARE_OK)
+			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
+			    share * 100);
+	}
+	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > 0)
+		add(out, "No variant crashed.");
+	const json_t *h = json_object_get(summary, "harness");
+	double sat = num(h, "saturated_s");
+	size_t ev = json_array_size(json_object_get(h, "saturated_events"));
+	if ((!isnan(sat) && sat > 0) || ev > 0)
+		add(out,
+		    "The harness itself was saturated (%.1f s of intervals over %.1f core, %zu "
+		    "harness_saturated events): figures in those periods may show the harness's "
+		    "limit, not the resolvers'.",
+		    isnan(sat) ? 0 : sat, num(h, "threshold_cores"), ev);
+}
+
+json_t *findings_build(const json_t *summary)
+{
+	json_t *out = json_array();
+	const json_t *run = json_object_get(summary, "run");
+	const char *status = json_string_value(json_object_get(run, "status"));
+	if (status && strcmp(status, "completed") != 0)
+		add(out,
+		    "This run did not complete (status \"%s\"): the figures cover what was "
+		    "recorded up to %.1f s.",
+		    status, num(run, "last_t_s"));
+	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
+		add(out, "The timeline holds no spike, so there are no spike figures.");
+	findings_memory_returned(out, summary);
+	findings_peaks(out, summary);
+	findings_extremes(out, summary, "final_anon_kb", "Anonymous RSS at the end", "MB",
+	                  1.0 / 1024);
+	findings_extremes(out, summary, "cpu_s_per_million_answered",
+	                  "CPU per million answered queries", "s", 1.0);
+	findings_health(out, summary);
+	return out;
+}

@@ -1,0 +1,411 @@
+/* reports/gate.c - a small expression language over summary figures, evaluated per variant. */
+#include "gate.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "summary.h"
+
+#define MAX_VARIANTS 64
+
+/* A value is a number, a truth, or one of those per variant (a vector). A vector carries how it
+ * becomes a single truth: "any" (the default for a bare figure) or "all". NAN / avail=false marks
+ * a variant that lacks the figure: it takes no part. */
+enum kind { NUM, BOOL, NUMVEC, BOOLVEC };
+enum quant { Q_ANY, Q_ALL };
+
+struct value {
+	enum kind kind;
+	enum quant quant;
+	double x[MAX_VARIANTS]; /* NUM: x[0]; NUMVEC: per variant */
+	bool b[MAX_VARIANTS];   /* BOOL: b[0]; BOOLVEC: per variant */
+	bool avail[MAX_VARIANTS];
+};
+
+struct gate {
+	const json_t *summary;
+	const char *names[MAX_VARIANTS];
+	size_t n;
+	const char *src, *p;
+	char *err;
+	size_t err_size;
+	bool failed;
+	struct strbuf why; /* the comparisons that held, for the failure message */
+};
+
+static void gate_error(struct gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gate_error(struct gate *g, const char *fmt, ...)
+{
+	if (g->failed)
+		return;
+	g->failed = true;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(g->err, g->err_size, "--fail-if column %zu: %s", (size_t)(g->p - g->src) + 1, msg);
+}
+
+static void skip_space(struct gate *g)
+{
+	while (isspace((unsigned char)*g->p))
+		g->p++;
+}
+
+static bool accept(struct gate *g, const char *tok)
+{
+	skip_space(g);
+	size_t n = strlen(tok);
+	if (strncmp(g->p, tok, n) != 0)
+		return false;
+	/* a word operator must not be the start of a longer name */
+	if (isalpha((unsigned char)tok[0]) && (isalnum((unsigned char)g->p[n]) || g->p[n] == '_'))
+		return false;
+	g->p += n;
+	return true;
+}
+
+static size_t read_name(struct gate *g, char *out, size_t size, bool variant)
+{
+	skip_space(g);
+	size_t n = 0;
+	while (isalnum((unsigned char)g->p[n]) || g->p[n] == '_' || g->p[n] == '.' ||
+	       (variant && (g->p[n] == '-' || g->p[n] == '+')))
+		n++;
+	if (n == 0 || n >= size)
+		return 0;
+	memcpy(out, g->p, n);
+	out[n] = '\0';
+	g->p += n;
+	return n;
+}
+
+static void parse_or(struct gate *g, struct value *v);
+
+/* Collapses a per-variant truth into one truth by its quantifier. */
+static void reduce(struct gate *g, struct value *v)
+{
+	if (v->kind == NUM || v->kind == NUMVEC) {
+		gate_error(g, "a number where a condition (a comparison) is needed");
+		return;
+	}
+	if (v->kind != BOOLVEC)
+		return;
+	size_t avail = 0, yes = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (v->avail[i]) {
+			avail++;
+			yes += v->b[i];
+		}
+	if (avail == 0) {
+		gate_error(g, "no variant has the figures this condition needs");
+		return;
+	}
+	v->kind = BOOL;
+	v->b[0] = v->quant == Q_ANY ? yes > 0 : yes == avail;
+}
+
+static void figure_lookup(struct gate *g, const char *path, const char *variant, struct value *v)
+{
+	const json_t *variants = json_object_get(g->summary, "variants");
+	if (variant) {
+		const json_t *row = json_object_get(variants, variant);
+		if (!row) {
+			gate_error(g, "no variant \"%s\" in this run", variant);
+			return;
+		}
+		json_t *x = summary_lookup(row, path);
+		if (!x && !json_object_get(row, "spikes")) {
+			gate_error(g, "variant \"%s\" recorded nothing", variant);
+			return;
+		}
+		if (!x) {
+			gate_error(g, "unknown figure \"%s\"", path);
+			return;
+		}
+		if (!json_is_number(x)) {
+			gate_error(g, "%s[%s] is not available in this run (needs more data)", path,
+			           variant);
+			return;
+		}
+		v->kind = NUM;
+		v->x[0] = json_number_value(x);
+		return;
+	}
+	bool known = false;
+	v->kind = NUMVEC;
+	v->quant = Q_ANY;
+	for (size_t i = 0; i < g->n; i++) {
+		json_t *x = summary_lookup(json_object_get(variants, g->names[i]), path);
+		known = known || x != NULL;
+		v->avail[i] = json_is_number(x);
+		v->x[i] = v->avail[i] ? json_number_value(x) : NAN;
+	}
+	if (known)
+		return;
+	/* Not a variant figure: a figure of the whole run (spike_count, harness.saturated_s). */
+	json_t *x = summary_lookup(g->summary, path);
+	if (json_is_number(x)) {
+		v->kind = NUM;
+		v->x[0] = json_number_value(x);
+	} else if (x) {
+		gate_error(g, "\"%s\" is not a number in this run", path);
+	} else {
+		gate_error(g, "unknown figure \"%s\" (figure names: reports/README.md)", path);
+	}
+}
+
+static void parse_primary(struct gate *g, struct value *v)
+{
+	skip_space(g);
+	memset(v->avail, 0, sizeof(v->avail));
+	if (accept(g, "(")) {
+		parse_or(g, v);
+		if (!g->failed && !accept(g, ")"))
+			gate_error(g, "expected ')'");
+		return;
+	}
+	if (isdigit((unsigned char)*g->p) || *g->p == '.') {
+		char *end;
+		v->kind = NUM;
+		v->x[0] = strtod(g->p, &end);
+		g->p = end;
+		return;
+	}
+	static const char *const funcs[] = {"any", "all", "max", "min"};
+	for (size_t f = 0; f < 4; f++) {
+		const char *save = g->p;
+		if (!accept(g, funcs[f]))
+			continue;
+		if (!accept(g, "(")) {
+			g->p = save; /* a figure whose name starts like a function */
+			break;
+		}
+		parse_or(g, v);
+		if (g->failed)
+			return;
+		if (!accept(g, ")"))
+			return gate_error(g, "expected ')' after %s(...", funcs[f]);
+		if (v->kind != NUMVEC && v->kind != BOOLVEC)
+			return gate_error(g, "%s() needs a figure without [variant]", funcs[f]);
+		if (f < 2) {
+			v->quant = f == 0 ? Q_ANY : Q_ALL;
+			if (v->kind == BOOLVEC)
+				reduce(g, v);
+			return;
+		}
+		double best = NAN;
+		for (size_t i = 0; i < g->n; i++)
+			if (v->avail[i] &&
+			    (isnan(best) || (f == 2 ? v->x[i] > best : v->x[i] < best)))
+				best = v->x[i];
+		if (isnan(best))
+			return gate_error(g, "%s(): no variant has this figure", funcs[f]);
+		v->kind = NUM;
+		v->x[0] = best;
+		return;
+	}
+	char name[128], variant[128];
+	if (!read_name(g, name, sizeof(name), false))
+		return gate_error(g, "expected a number, a figure name or '('");
+	if (accept(g, "[")) {
+		if (!read_name(g, variant, sizeof(variant), true) || !accept(g, "]"))
+			return gate_error(g, "expected a variant name and ']'");
+		figure_lookup(g, name, variant, v);
+	} else {
+		figure_lookup(g, name, NULL, v);
+	}
+}
+
+static void parse_unary(struct gate *g, struct value *v)
+{
+	if (accept(g, "-")) {
+		parse_unary(g, v);
+		if (v->kind != NUM && v->kind != NUMVEC)
+			return gate_error(g, "'-' needs a number");
+		for (size_t i = 0; i < MAX_VARIANTS; i++)
+			v->x[i] = -v->x[i];
+		return;
+	}
+	parse_primary(g, v);
+}
+
+/* Applies op element by element; a number meets a vector by being repeated. */
+static void combine(struct gate *g, struct value *a, const struct value *b, char op)
+{
+	if ((a->kind != NUM && a->kind != NUMVEC) || (b->kind != NUM && b->kind != NUMVEC))
+		return gate_error(g, "'%c' needs numbers", op);
+	bool vec = a->kind == NUMVEC || b->kind == NUMVEC;
+	if (a->kind == NUM && vec)
+		a->quant = b->quant;
+	size_t n = vec ? g->n : 1;
+	for (size_t i = 0; i < n; i++) {
+		double x = a->kind == NUM ? a->x[0] : a->x[i];
+		double y = b->kind == NUM ? b->x[0] : b->x[i];
+		bool av = (a->kind == NUM || a->avail[i]) && (b->kind == NUM || b->avail[i]);
+		double r = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
+		a->x[i] = r;
+		a->avail[i] = av && !isnan(r);
+	}
+	a->kind = vec ? NUMVEC : NUM;
+}
+
+static void parse_mul(struct gate *g, struct value *v)
+{
+	parse_unary(g, v);
+	while (!g->failed) {
+		char op = accept(g, "*") ? '*' : accept(g, "/") ? '/' : 0;
+		if (!op)
+			return;
+		struct value r;
+		parse_unary(g, &r);
+		if (!g->failed)
+			combine(g, v, &r, op);
+	}
+}
+
+static void parse_add(struct gate *g, struct value *v)
+{
+	parse_mul(g, v);
+	while (!g->failed) {
+		char op = accept(g, "+") ? '+' : accept(g, "-") ? '-' : 0;
+		if (!op)
+			return;
+		struct value r;
+		parse_mul(g, &r);
+		if (!g->failed)
+			combine(g, v, &r, op);
+	}
+}
+
+static bool compare(double x, double y, const char *op)
+{
+	if (strcmp(op, ">") == 0)
+		return x > y;
+	if (strcmp(op, ">=") == 0)
+		return x >= y;
+	if (strcmp(op, "<") == 0)
+		return x < y;
+	if (strcmp(op, "<=") == 0)
+		return x <= y;
+	if (strcmp(op, "==") == 0)
+		return x == y;
+	return x != y;
+}
+
+static void parse_cmp(struct gate *g, struct value *v)
+{
+	skip_space(g);
+	const char *start = g->p;
+	parse_add(g, v);
+	if (g->failed)
+		return;
+	static const char *const ops[] = {">=", "<=", "==", "!=", ">", "<"};
+	const char *op = NULL;
+	for (size_t i = 0; i < 6 && !op; i++)
+		if (accept(g, ops[i]))
+			op = ops[i];
+	if (!op)
+		return;
+	struct value *r = malloc(sizeof(*r));
+	if (!r)
+		return gate_error(g, "out of memory");
+	parse_add(g, r);
+	const char *end = g->p;
+	while (end > start && isspace((unsigned char)end[-1]))
+		end--;
+	if (!g->failed &&
+	    ((v->kind != NUM && v->kind != NUMVEC) || (r->kind != NUM && r->kind != NUMVEC)))
+		gate_error(g, "'%s' compares numbers", op);
+	if (g->failed) {
+		free(r);
+		return;
+	}
+	bool vec = v->kind == NUMVEC || r->kind == NUMVEC;
+	enum quant q = v->kind == NUMVEC ? v->quant : r->quant;
+	size_t n = vec ? g->n : 1;
+	for (size_t i = 0; i < n; i++) {
+		double x = v->kind == NUM ? v->x[0] : v->x[i];
+		double y = r->kind == NUM ? r->x[0] : r->x[i];
+		bool av = (v->kind == NUM || v->avail[i]) && (r->kind == NUM || r->avail[i]);
+		v->b[i] = av && compare(x, y, op);
+		v->avail[i] = av;
+		if (v->b[i]) {
+			strbuf_printf(&g->why, "  %.*s", (int)(end - start), start);
+			if (vec)
+				strbuf_printf(&g->why, " holds for %s", g->names[i]);
+			strbuf_printf(&g->why, ": %g %s %g\n", x, op, y);
+		}
+	}
+	v->kind = vec ? BOOLVEC : BOOL;
+	v->quant = q;
+	free(r);
+}
+
+static void parse_not(struct gate *g, struct value *v)
+{
+	if (accept(g, "!") || accept(g, "not")) {
+		parse_not(g, v);
+		reduce(g, v);
+		v->b[0] = !v->b[0];
+		return;
+	}
+	parse_cmp(g, v);
+}
+
+static void parse_and(struct gate *g, struct value *v)
+{
+	parse_not(g, v);
+	while (!g->failed && (accept(g, "&&") || accept(g, "and"))) {
+		reduce(g, v);
+		struct value r;
+		parse_not(g, &r);
+		reduce(g, &r);
+		v->b[0] = v->b[0] && r.b[0];
+	}
+}
+
+static void parse_or(struct gate *g, struct value *v)
+{
+	parse_and(g, v);
+	while (!g->failed && (accept(g, "||") || accept(g, "or"))) {
+		reduce(g, v);
+		struct value r;
+		parse_and(g, &r);
+		reduce(g, &r);
+		v->b[0] = v->b[0] || r.b[0];
+	}
+}
+
+enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, char *err,
+                           size_t err_size)
+{
+	struct gate g = {
+	    .summary = summary, .src = expr, .p = expr, .err = err, .err_size = err_size};
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		if (g.n < MAX_VARIANTS)
+			g.names[g.n++] = json_string_value(name);
+	}
+	struct value *v = calloc(1, sizeof(*v));
+	parse_or(&g, v);
+	skip_space(&g);
+	if (!g.failed && *g.p)
+		gate_error(&g, "unexpected \"%s\"", g.p);
+	if (!g.failed)
+		reduce(&g, v);
+	enum gate_result res = g.failed ? GATE_ERROR : v->b[0] ? GATE_TRUE : GATE_FALSE;
+	if (res == GATE_TRUE && out && g.why.s)
+		fputs(g.why.s, out);
+	strbuf_free(&g.why);
+	free(v);
+	return res;
+}

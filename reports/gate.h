@@ -1,0 +1,17 @@
+/* reports/gate.h - the regression gate: evaluates a --fail-if expression over a run's figures. */
+#ifndef ALLOCSPIKE_REPORTS_GATE_H
+#define ALLOCSPIKE_REPORTS_GATE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum gate_result { GATE_ERROR = -1, GATE_FALSE = 0, GATE_TRUE = 1 };
+
+/* Evaluates expr (syntax in reports/README.md) against summary. GATE_TRUE means the failure
+ * condition holds: the comparisons that made it hold are written to out, one a line, naming the
+ * figure, the variant and the value. GATE_ERROR: err says what and where (column) in expr. */
+enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, char *err,
+                           size_t err_size);
+
+#endif

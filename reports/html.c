@@ -1,0 +1,645 @@
+/* reports/html.c - writes the report pages: one file, no outside references, narrow and printable.
+ */
+#include "html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "summary.h"
+
+enum fig_format { F_MB_FROM_KB, F_MB, F_SHARE, F_MS, F_NUMBER, F_RATIO, F_COUNT };
+
+struct figure_def {
+	const char *path; /* in a variant's summary object */
+	const char *label;
+	enum fig_format fmt;
+};
+
+/* The per-variant figures shown in the tables, in reading order (defined in README.md). */
+static const struct figure_def figures[] = {
+    {"peak_growth_mb_per_spike", "peak growth (MB/spike, fit)", F_MB},
+    {"peak_growth_first_to_last_mb", "peak growth, first to last spike (MB)", F_MB},
+    {"recovery_growth_mb_per_spike", "recovery-level growth (MB/spike, fit)", F_MB},
+    {"recovery_growth_first_to_last_mb", "recovery-level growth, first to last (MB)", F_MB},
+    {"mean_given_back_share", "share of spike growth given back (mean)", F_SHARE},
+    {"max_anon_kb", "maximum anon RSS (MB)", F_MB_FROM_KB},
+    {"final_anon_kb", "final anon RSS (MB)", F_MB_FROM_KB},
+    {"max_rss_kb", "maximum RSS (MB)", F_MB_FROM_KB},
+    {"final_rss_kb", "final RSS (MB)", F_MB_FROM_KB},
+    {"warmup_end_anon_kb", "anon RSS at the end of warm-up (MB)", F_MB_FROM_KB},
+    {"beyond_cache_final_kb", "final anon beyond cache_bytes (MB)", F_MB_FROM_KB},
+    {"beyond_cache_growth_mb_per_spike", "beyond-cache growth after recovery (MB/spike)", F_MB},
+    {"anon_over_cache", "anon RSS / cache_bytes (final)", F_RATIO},
+    {"anon_over_allocated", "anon RSS / allocator's allocated bytes (final)", F_RATIO},
+    {"cpu_s_per_million_answered", "CPU s per million answered", F_NUMBER},
+    {"cpu_s", "CPU s (after warm-up)", F_NUMBER},
+    {"spike_traffic.answered_share", "answered share in spikes", F_SHARE},
+    {"spike_traffic.lat_p50_ms", "latency p50 in spikes (ms)", F_MS},
+    {"spike_traffic.lat_p99_ms", "latency p99 in spikes (ms)", F_MS},
+    {"spike_traffic.lat_p99_max_ms", "worst interval p99 in spikes (ms)", F_MS},
+    {"baseline_traffic.answered_share", "answered share at baseline", F_SHARE},
+    {"baseline_traffic.lat_p50_ms", "latency p50 at baseline (ms)", F_MS},
+    {"baseline_traffic.lat_p99_ms", "latency p99 at baseline (ms)", F_MS},
+    {"crash_count", "crashes", F_COUNT},
+};
+#define N_FIGURES (sizeof(figures) / sizeof(*figures))
+
+static const char *const page_css =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d1d1d;"
+    "margin:0 auto;max-width:1000px;padding:0 14px 40px}"
+    "h1{font-size:1.5em;margin:.8em 0 .2em}h2{font-size:1.2em;margin:1.6em 0 .4em;"
+    "border-bottom:1px solid #ccc}h3{font-size:1.02em;margin:1.2em 0 .2em}"
+    "table{border-collapse:collapse;font-size:13px;margin:.3em 0}"
+    "th,td{border-bottom:1px solid #e2e2e2;padding:3px 8px;text-align:right;vertical-align:top}"
+    "th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}"
+    "table.kv td{text-align:left}table.kv th{text-align:left;white-space:nowrap}"
+    ".scroll{overflow-x:auto;max-width:100%}"
+    "svg.chart{width:100%;height:auto;display:block;max-width:900px}"
+    ".caption{color:#555;font-size:13px;margin:.1em 0 0}"
+    ".banner{padding:8px 12px;margin:.8em 0;border-left:6px solid #b00020;background:#fde7ea}"
+    ".ok{padding:6px 12px;margin:.8em 0;border-left:6px solid #2e7d32;background:#eaf5ea}"
+    ".swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:5px;"
+    "vertical-align:baseline}"
+    ".nochart{padding:20px;border:1px dashed #aaa;color:#666}"
+    ".findings li{margin:.25em 0}nav a{margin-right:1em}"
+    "code{font-size:12px;word-break:break-all}.muted{color:#666}"
+    "@media (max-width:640px){body{font-size:14px;padding:0 8px}table{font-size:12px}"
+    "th,td{padding:2px 5px}}"
+    "@media print{body{max-width:none;font-size:11px;padding:0}nav{display:none}"
+    ".chart-box,table{break-inside:avoid;page-break-inside:avoid}h2{break-after:avoid}"
+    ".banner{background:none;border:2px solid #b00020}.scroll{overflow:visible}"
+    "th{background:none}}";
+
+static void page_begin(struct strbuf *b, const char *title)
+{
+	strbuf_append(b,
+	              "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	              "<title>");
+	strbuf_append_html(b, title);
+	strbuf_printf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", page_css);
+}
+
+static double num(const json_t *o, const char *path)
+{
+	json_t *v = summary_lookup(o, path);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
+{
+	if (isnan(v)) {
+		strbuf_append(b, "<span class=\"muted\">n/a</span>");
+		return;
+	}
+	switch (fmt) {
+	case F_MB_FROM_KB:
+		strbuf_printf(b, "%.1f", v / 1024);
+		break;
+	case F_MB:
+		strbuf_printf(b, "%+.2f", v);
+		break;
+	case F_SHARE:
+		strbuf_printf(b, "%.1f%%", v * 100);
+		break;
+	case F_MS:
+		strbuf_printf(b, "%.1f", v);
+		break;
+	case F_NUMBER:
+		strbuf_printf(b, "%.3g", v);
+		break;
+	case F_RATIO:
+		strbuf_printf(b, "%.2f", v);
+		break;
+	case F_COUNT:
+		strbuf_printf(b, "%.0f", v);
+		break;
+	}
+}
+
+/* A JSON scalar as text; objects become "k=v, ..." one level deep. */
+static void append_json_text(struct strbuf *b, const json_t *v)
+{
+	if (!v || json_is_null(v)) {
+		strbuf_append(b, "<span class=\"muted\">n/a</span>");
+	} else if (json_is_string(v)) {
+		strbuf_append_html(b, json_string_value(v));
+	} else if (json_is_integer(v)) {
+		strbuf_printf(b, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		strbuf_printf(b, "%g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		strbuf_append(b, json_is_true(v) ? "yes" : "no");
+	} else if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		bool first = true;
+		json_object_foreach((json_t *)v, k, x)
+		{
+			if (!first)
+				strbuf_append(b, ", ");
+			strbuf_append_html(b, k);
+			strbuf_append(b, "=");
+			if (json_is_object(x) || json_is_array(x)) {
+				char *s = json_dumps(x, JSON_COMPACT);
+				strbuf_append_html(b, s ? s : "");
+				free(s);
+			} else {
+				append_json_text(b, x);
+			}
+			first = false;
+		}
+	} else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		strbuf_append_html(b, s ? s : "");
+		free(s);
+	}
+}
+
+static void kv_row(struct strbuf *b, const char *label, const json_t *v)
+{
+	strbuf_append(b, "<tr><th>");
+	strbuf_append_html(b, label);
+	strbuf_append(b, "</th><td>");
+	append_json_text(b, v);
+	strbuf_append(b, "</td></tr>\n");
+}
+
+static void append_status_banner(struct strbuf *b, const json_t *summary)
+{
+	const json_t *run = json_object_get(summary, "run");
+	const char *status = json_string_value(json_object_get(run, "status"));
+	bool truncated = json_is_true(json_object_get(run, "timeline_truncated")) ||
+	                 json_is_true(json_object_get(run, "events_truncated"));
+	if (status && strcmp(status, "completed") == 0 && !truncated) {
+		strbuf_append(b, "<p class=\"ok\" id=\"status\">Status: completed.</p>\n");
+		return;
+	}
+	strbuf_append(b, "<div class=\"banner\" id=\"status\"><strong>Status: ");
+	strbuf_append_html(b, status ? status : "unknown");
+	strbuf_append(b, ".</strong> ");
+	if (status && strcmp(status, "interrupted") == 0)
+		strbuf_append(b, "This run was interrupted before it finished. ");
+	else if (status && strcmp(status, "failed") == 0)
+		strbuf_append(b, "This run failed. ");
+	else if (status && strcmp(status, "running") == 0)
+		strbuf_append(b, "This run had not finished when the report was made (or its "
+		                 "scenario stopped without saying so). ");
+	const json_t *stop = json_object_get(run, "stop_event");
+	if (json_is_object(stop) && json_is_string(json_object_get(stop, "reason"))) {
+		strbuf_append(b, "Reason: ");
+		strbuf_append_html(b, json_string_value(json_object_get(stop, "reason")));
+		strbuf_append(b, ". ");
+	}
+	strbuf_printf(b, "The figures cover what was recorded, up to %.1f s. ",
+	              num(run, "last_t_s"));
+	if (truncated)
+		strbuf_append(b, "The last line of a file was cut off mid-write and was left out.");
+	strbuf_append(b, "</div>\n");
+}
+
+static void append_context(struct strbuf *b, const json_t *run_json, const json_t *summary)
+{
+	const json_t *params = json_object_get(run_json, "parameters");
+	const json_t *machine = json_object_get(run_json, "machine");
+	const json_t *qf = json_object_get(run_json, "queryfile");
+	strbuf_append(b, "<h2 id=\"context\">Run context</h2>\n<div class=\"scroll\"><table "
+	                 "class=\"kv\">\n");
+	kv_row(b, "scenario", json_object_get(run_json, "scenario"));
+	kv_row(b, "started", json_object_get(run_json, "started"));
+	kv_row(b, "ended", json_object_get(run_json, "ended"));
+	kv_row(b, "status", json_object_get(run_json, "status"));
+	kv_row(b, "machine: cores", json_object_get(machine, "cores"));
+	json_t *mem = json_object_get(machine, "memory_kb");
+	if (json_is_number(mem)) {
+		json_t *gb = json_real(json_number_value(mem) / 1048576.0);
+		char text[64];
+		snprintf(text, sizeof(text), "%.1f GB", json_real_value(gb));
+		json_decref(gb);
+		json_t *s = json_string(text);
+		kv_row(b, "machine: memory", s);
+		json_decref(s);
+	}
+	kv_row(b, "machine: kernel", json_object_get(machine, "kernel"));
+	kv_row(b, "machine: transparent huge pages", json_object_get(machine, "thp"));
+	kv_row(b, "machine: open files limit", json_object_get(machine, "open_files_limit"));
+	kv_row(b, "mode", json_object_get(params, "mode"));
+	kv_row(b, "CPU placement", json_object_get(params, "cpu_placement"));
+	kv_row(b, "schedule", json_object_get(params, "schedule"));
+	kv_row(b, "sampling interval (ms)", json_object_get(params, "interval_ms"));
+	kv_row(b, "hierarchy (latency, loss)", json_object_get(params, "hierarchy"));
+	kv_row(b, "resolver settings", json_object_get(params, "resolver"));
+	kv_row(b, "query file", json_object_get(qf, "path"));
+	kv_row(b, "query file statistics", json_object_get(qf, "stats"));
+	kv_row(b, "calibration", json_object_get(run_json, "calibration"));
+	/* Parameters the contract may grow: shown rather than dropped. */
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)params, k, v)
+	{
+		static const char *const shown[] = {"mode",        "cpu_placement", "schedule",
+		                                    "interval_ms", "hierarchy",     "resolver"};
+		bool known = false;
+		for (size_t i = 0; i < sizeof(shown) / sizeof(*shown); i++)
+			known = known || strcmp(k, shown[i]) == 0;
+		if (!known)
+			kv_row(b, k, v);
+	}
+	kv_row(b, "spikes recorded", json_object_get(summary, "spike_count"));
+	strbuf_append(b, "</table></div>\n");
+}
+
+static void append_swatch(struct strbuf *b, int color)
+{
+	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>",
+	              charts_color(color));
+}
+
+static void append_variants(struct strbuf *b, const json_t *run_json, const json_t *summary)
+{
+	strbuf_append(b, "<h2 id=\"variants\">Variants</h2>\n<div class=\"scroll\"><table>\n"
+	                 "<tr><th>variant</th><th>kind</th><th>allocator</th><th>libc</th>"
+	                 "<th>library</th><th>environment</th><th>version (as the binary reports "
+	                 "it)</th><th>note</th></tr>\n");
+	const json_t *order = json_object_get(summary, "variant_order");
+	size_t i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		const json_t *meta = NULL, *row;
+		size_t j;
+		json_array_foreach(json_object_get(run_json, "variants"), j, row)
+		{
+			if (json_equal(json_object_get(row, "name"), name))
+				meta = row;
+		}
+		strbuf_append(b, "<tr><td>");
+		append_swatch(b, (int)i);
+		strbuf_append_html(b, json_string_value(name));
+		static const char *const cols[] = {"kind", "allocator", "libc", "library",
+		                                   "env",  "version",   "note"};
+		for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
+			strbuf_append(b, "</td><td style=\"text-align:left\">");
+			append_json_text(b, json_object_get(meta, cols[c]));
+		}
+		strbuf_append(b, "</td></tr>\n");
+	}
+	strbuf_append(b, "</table></div>\n");
+}
+
+static void append_findings(struct strbuf *b, const json_t *findings)
+{
+	strbuf_append(b,
+	              "<h2 id=\"findings\">What the numbers show</h2>\n<ul class=\"findings\">\n");
+	size_t i;
+	json_t *s;
+	json_array_foreach(findings, i, s)
+	{
+		strbuf_append(b, "<li>");
+		strbuf_append_html(b, json_string_value(s));
+		strbuf_append(b, "</li>\n");
+	}
+	strbuf_append(b, "</ul>\n");
+}
+
+static void append_charts(struct strbuf *b, const struct chart *charts, size_t n, const char *error)
+{
+	strbuf_append(b, "<h2 id=\"charts\">Charts</h2>\n");
+	if (error) {
+		strbuf_append(b, "<p class=\"banner\">Charts could not be drawn: ");
+		strbuf_append_html(b, error);
+		strbuf_append(b, "</p>\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		strbuf_printf(b, "<section class=\"chart-box\" id=\"%s\">\n<h3 id=\"%s-title\">",
+		              charts[i].id, charts[i].id);
+		strbuf_append_html(b, charts[i].title);
+		strbuf_append(b, "</h3>\n");
+		if (charts[i].svg)
+			strbuf_append(b, charts[i].svg);
+		else
+			strbuf_append(b,
+			              "<p class=\"nochart\">No data recorded for this chart.</p>");
+		strbuf_append(b, "\n<p class=\"caption\">");
+		strbuf_append_html(b, charts[i].caption);
+		strbuf_append(b, "</p>\n</section>\n");
+	}
+}
+
+static void append_spike_table(struct strbuf *b, const json_t *summary)
+{
+	strbuf_append(b, "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
+	                 "in MB. Before: the last value before the spike; peak: the highest from "
+	                 "the spike's start to the end of its recovery; end: the last value of the "
+	                 "recovery; given back: (peak &minus; end) / (peak &minus; before).</p>\n"
+	                 "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
+	                 "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
+	                 "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
+	                 "<th>end beyond cache</th></tr>\n");
+	const json_t *order = json_object_get(summary, "variant_order");
+	size_t i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		size_t k;
+		json_t *sp;
+		json_array_foreach(json_object_get(v, "spikes"), k, sp)
+		{
+			strbuf_append(b, "<tr><td>");
+			append_swatch(b, (int)i);
+			strbuf_append_html(b, json_string_value(name));
+			strbuf_printf(b, "</td><td>%lld</td><td>",
+			              (long long)json_integer_value(json_object_get(sp, "spike")));
+			append_figure(b, num(sp, "from_s"), F_MS);
+			static const struct {
+				const char *key;
+				enum fig_format fmt;
+			} cols[] = {{"before_anon_kb", F_MB_FROM_KB},
+			            {"peak_anon_kb", F_MB_FROM_KB},
+			            {"peak_rss_kb", F_MB_FROM_KB},
+			            {"end_anon_kb", F_MB_FROM_KB},
+			            {"given_back_share", F_SHARE},
+			            {"end_beyond_cache_kb", F_MB_FROM_KB}};
+			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
+				strbuf_append(b, "</td><td>");
+				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
+			}
+			strbuf_append(b, "</td></tr>\n");
+		}
+	}
+	strbuf_append(b, "</table></div>\n");
+}
+
+static void append_figure_table(struct strbuf *b, const json_t *summary)
+{
+	strbuf_append(b,
+	              "<h2 id=\"figures\">Figures per variant</h2>\n<p class=\"caption\">"
+	              "MB = 1024 kB. Warm-up and calibration are left out of spike, CPU and "
+	              "traffic figures. Every figure is in summary.json under the name given in "
+	              "reports/README.md.</p>\n<div class=\"scroll\"><table id=\"figure-table\">\n"
+	              "<tr><th>figure</th>");
+	const json_t *order = json_object_get(summary, "variant_order");
+	size_t i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		strbuf_append(b, "<th>");
+		append_swatch(b, (int)i);
+		strbuf_append_html(b, json_string_value(name));
+		strbuf_append(b, "</th>");
+	}
+	strbuf_append(b, "</tr>\n");
+	for (size_t f = 0; f < N_FIGURES; f++) {
+		strbuf_append(b, "<tr><td>");
+		strbuf_append_html(b, figures[f].label);
+		strbuf_append(b, "</td>");
+		json_array_foreach(order, i, name)
+		{
+			const json_t *v = json_object_get(json_object_get(summary, "variants"),
+			                                  json_string_value(name));
+			strbuf_append(b, "<td>");
+			append_figure(b, num(v, figures[f].path), figures[f].fmt);
+			strbuf_append(b, "</td>");
+		}
+		strbuf_append(b, "</tr>\n");
+	}
+	strbuf_append(b, "</table></div>\n");
+}
+
+static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
+{
+	strbuf_append(b, "<h2 id=\"health\">Crashes and harness saturation</h2>\n");
+	struct strbuf rows = {0};
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		size_t i;
+		json_t *c;
+		json_array_foreach(json_object_get(v, "crashes"), i, c)
+		{
+			strbuf_append(&rows, "<tr><td>");
+			strbuf_append_html(&rows, name);
+			strbuf_printf(&rows, "</td><td>%.1f</td><td style=\"text-align:left\">",
+			              num(c, "t_s"));
+			append_json_text(&rows, c);
+			strbuf_append(&rows, "</td></tr>\n");
+		}
+	}
+	if (rows.len)
+		strbuf_printf(b,
+		              "<div class=\"scroll\"><table id=\"crash-table\"><tr><th>variant"
+		              "</th><th>time (s)</th><th>event</th></tr>\n%s</table></div>\n",
+		              rows.s);
+	else
+		strbuf_append(b, "<p>No variant exited with a signal or a non-zero code, and none "
+		                 "disappeared.</p>\n");
+	strbuf_free(&rows);
+
+	const json_t *h = json_object_get(summary, "harness");
+	strbuf_printf(b,
+	              "<p>The harness counts as saturated in an interval where the load "
+	              "generator or the hierarchy used more than %.1f core, or when the generator "
+	              "reported <code>harness_saturated</code>. Highest use: ",
+	              num(h, "threshold_cores"));
+	const char *t;
+	bool first = true;
+	json_object_foreach(json_object_get(h, "max_cpu_share"), t, v)
+	{
+		strbuf_append(b, first ? "" : ", ");
+		strbuf_append_html(b, t);
+		strbuf_append(b, " ");
+		append_figure(b, json_is_number(v) ? json_number_value(v) : NAN, F_RATIO);
+		strbuf_append(b, " core");
+		first = false;
+	}
+	strbuf_append(b, first ? "no harness rows recorded.</p>\n" : ".</p>\n");
+	size_t i;
+	json_t *p;
+	if (json_array_size(json_object_get(h, "saturated_periods")) +
+	        json_array_size(json_object_get(h, "saturated_events")) ==
+	    0) {
+		strbuf_append(b, "<p>The harness was not saturated.</p>\n");
+		return;
+	}
+	strbuf_append(b, "<div class=\"scroll\"><table id=\"harness-table\"><tr><th>process</th>"
+	                 "<th>from (s)</th><th>to (s)</th><th>CPU (cores)</th></tr>\n");
+	json_array_foreach(json_object_get(h, "saturated_periods"), i, p)
+	{
+		strbuf_append(b, "<tr><td>");
+		strbuf_append_html(b, json_string_value(json_object_get(p, "target")));
+		strbuf_printf(b, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td></tr>\n",
+		              num(p, "from_s"), num(p, "to_s"), num(p, "max_cpu_share"));
+	}
+	json_array_foreach(json_object_get(h, "saturated_events"), i, p)
+	{
+		strbuf_append(b, "<tr><td>");
+		strbuf_append_html(b, json_string_value(json_object_get(p, "variant")));
+		strbuf_printf(b, " (event)</td><td>%.1f</td><td></td><td>", num(p, "t_s"));
+		append_figure(b, num(p, "cpu_share"), F_RATIO);
+		strbuf_append(b, "</td></tr>\n");
+	}
+	strbuf_append(b, "</table></div>\n");
+}
+
+char *html_run_page(const json_t *run_json, const json_t *summary, const json_t *findings,
+                    const struct chart *charts, size_t n_charts, const char *charts_error)
+{
+	struct strbuf b = {0};
+	const json_t *run = json_object_get(summary, "run");
+	char title[512];
+	snprintf(title, sizeof(title), "allocspike report: %s run of %s",
+	         json_string_value(json_object_get(run, "scenario"))
+	             ? json_string_value(json_object_get(run, "scenario"))
+	             : "unnamed",
+	         json_string_value(json_object_get(run, "started"))
+	             ? json_string_value(json_object_get(run, "started"))
+	             : "unknown time");
+	page_begin(&b, title);
+	strbuf_append(&b, "<header>\n<h1>");
+	strbuf_append_html(&b, title);
+	strbuf_append(&b, "</h1>\n<p class=\"muted\">Run folder <code>");
+	strbuf_append_html(&b, json_string_value(json_object_get(run, "dir")));
+	strbuf_append(&b, "</code></p>\n");
+	append_status_banner(&b, summary);
+	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>"
+	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
+	                  "<a href=\"#context\">Context</a></nav>\n</header>\n<main>\n");
+	append_findings(&b, findings);
+	append_charts(&b, charts, n_charts, charts_error);
+	append_spike_table(&b, summary);
+	append_figure_table(&b, summary);
+	append_crashes_and_harness(&b, summary);
+	append_context(&b, run_json, summary);
+	append_variants(&b, run_json, summary);
+	strbuf_append(&b,
+	              "</main>\n<footer><p class=\"muted\">Made by allocspike-report from the "
+	              "run folder above; the same figures are in its summary.json.</p></footer>\n"
+	              "</body>\n</html>\n");
+	return strbuf_take(&b);
+}
+
+/* Mean, sample standard deviation, min and max of the available values. */
+static void spread(const double *x, size_t n, double *mean, double *sd, double *lo, double *hi,
+                   size_t *m)
+{
+	double s = 0;
+	*m = 0;
+	*lo = *hi = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i])) {
+			s += x[i];
+			(*m)++;
+			if (isnan(*lo) || x[i] < *lo)
+				*lo = x[i];
+			if (isnan(*hi) || x[i] > *hi)
+				*hi = x[i];
+		}
+	*mean = *m ? s / (double)*m : NAN;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = *m >= 2 ? sqrt(ss / (double)(*m - 1)) : NAN;
+}
+
+char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
+                        const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
+                        const struct chart *charts, size_t n_charts, const char *charts_error)
+{
+	struct strbuf b = {0};
+	page_begin(&b, "allocspike comparison");
+	strbuf_printf(&b, "<header>\n<h1>allocspike: %zu runs compared</h1>\n</header>\n<main>\n",
+	              n_runs);
+	strbuf_append(&b,
+	              "<h2 id=\"runs\">Runs</h2>\n<div class=\"scroll\"><table id=\"run-table\">"
+	              "<tr><th>run</th><th>folder</th><th>status</th><th>started</th>"
+	              "<th>machine</th><th>schedule</th><th>hierarchy</th></tr>\n");
+	for (size_t r = 0; r < n_runs; r++) {
+		const json_t *params = json_object_get(run_jsons[r], "parameters");
+		strbuf_printf(&b, "<tr><td>");
+		append_swatch(&b, (int)r);
+		strbuf_printf(&b, "run %zu</td><td style=\"text-align:left\"><code>", r + 1);
+		strbuf_append_html(&b, dirs[r]);
+		strbuf_append(&b, "</code></td><td>");
+		const char *status = json_string_value(json_object_get(run_jsons[r], "status"));
+		if (status && strcmp(status, "completed") != 0)
+			strbuf_append(&b, "<strong style=\"color:#b00020\">");
+		append_json_text(&b, json_object_get(run_jsons[r], "status"));
+		if (status && strcmp(status, "completed") != 0)
+			strbuf_append(&b, "</strong>");
+		static const char *const cols[] = {"started", "machine", "schedule", "hierarchy"};
+		for (size_t c = 0; c < 4; c++) {
+			strbuf_append(&b, "</td><td style=\"text-align:left\">");
+			const json_t *v = json_object_get(run_jsons[r], cols[c]);
+			if (!v)
+				v = json_object_get(params, cols[c]);
+			append_json_text(&b, v);
+		}
+		strbuf_append(&b, "</td></tr>\n");
+	}
+	strbuf_append(&b,
+	              "</table></div>\n<p class=\"caption\">For each variant: each run's "
+	              "figure, then over the runs that have it: mean, standard deviation (sample) "
+	              "and range, the spread of repeats.</p>\n");
+	double *x = calloc(n_runs, sizeof(double));
+	size_t i;
+	json_t *name;
+	json_array_foreach(variant_names, i, name)
+	{
+		const char *vn = json_string_value(name);
+		strbuf_printf(&b, "<h2 id=\"variant-%zu\">", i);
+		strbuf_append_html(&b, vn);
+		strbuf_append(&b, "</h2>\n<div class=\"scroll\"><table class=\"cmp\"><tr><th>figure"
+		                  "</th>");
+		for (size_t r = 0; r < n_runs; r++) {
+			strbuf_append(&b, "<th>");
+			append_swatch(&b, (int)r);
+			strbuf_printf(&b, "run %zu</th>", r + 1);
+		}
+		strbuf_append(&b, "<th>mean</th><th>sd</th><th>range</th></tr>\n");
+		for (size_t f = 0; f < N_FIGURES; f++) {
+			strbuf_append(&b, "<tr><td>");
+			strbuf_append_html(&b, figures[f].label);
+			strbuf_append(&b, "</td>");
+			for (size_t r = 0; r < n_runs; r++) {
+				const json_t *v =
+				    json_object_get(json_object_get(summaries[r], "variants"), vn);
+				x[r] = v ? num(v, figures[f].path) : NAN;
+				strbuf_append(&b, "<td>");
+				if (v)
+					append_figure(&b, x[r], figures[f].fmt);
+				else
+					strbuf_append(&b, "<span class=\"muted\">absent</span>");
+				strbuf_append(&b, "</td>");
+			}
+			double mean, sd, lo, hi;
+			size_t m;
+			spread(x, n_runs, &mean, &sd, &lo, &hi, &m);
+			enum fig_format sd_fmt = figures[f].fmt == F_MB ? F_RATIO : figures[f].fmt;
+			strbuf_append(&b, "<td>");
+			append_figure(&b, mean, figures[f].fmt);
+			strbuf_append(&b, "</td><td>");
+			append_figure(&b, sd, sd_fmt);
+			strbuf_append(&b, "</td><td>");
+			if (m >= 2) {
+				append_figure(&b, lo, figures[f].fmt);
+				strbuf_append(&b, " &ndash; ");
+				append_figure(&b, hi, figures[f].fmt);
+			} else {
+				append_figure(&b, NAN, figures[f].fmt);
+			}
+			strbuf_append(&b, "</td></tr>\n");
+		}
+		strbuf_append(&b, "</table></div>\n");
+	}
+	free(x);
+	append_charts(&b, charts, n_charts, charts_error);
+	strbuf_append(&b, "</main>\n<footer><p class=\"muted\">Made by allocspike-report compare."
+	                  "</p></footer>\n</body>\n</html>\n");
+	return strbuf_take(&b);
+}

@@ -1,0 +1,20 @@
+/* reports/html.h - the self-contained report pages (one run; several runs compared). */
+#ifndef ALLOCSPIKE_REPORTS_HTML_H
+#define ALLOCSPIKE_REPORTS_HTML_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "charts.h"
+
+/* The page of one run. charts_error, if not NULL, says why the charts are missing. Returns the
+ * whole HTML text (caller frees). */
+char *html_run_page(const json_t *run_json, const json_t *summary, const json_t *findings,
+                    const struct chart *charts, size_t n_charts, const char *charts_error);
+
+/* The page comparing runs (summaries[i] and run_jsons[i] belong to dirs[i]). */
+char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
+                        const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
+                        const struct chart *charts, size_t n_charts, const char *charts_error);
+
+#endif

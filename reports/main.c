@@ -1,0 +1,255 @@
+/* reports/main.c - allocspike-report: report of a run, comparison of runs, regression gate. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "charts.h"
+#include "findings.h"
+#include "gate.h"
+#include "html.h"
+#include "json_file.h"
+#include "runfolder_reader.h"
+#include "summary.h"
+
+enum { EXIT_GATE_FAILED = 1, EXIT_BAD_INPUT = 2 };
+
+static void usage(FILE *f)
+{
+	fputs("usage: allocspike-report RUN_DIR\n"
+	      "         writes RUN_DIR/summary.json and RUN_DIR/report.html, prints the report's "
+	      "path\n"
+	      "       allocspike-report compare RUN_DIR RUN_DIR... [-o FILE]\n"
+	      "         one page setting the runs side by side (default FILE: compare.html)\n"
+	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
+	      "         exits 1 naming the figures if any EXPR holds, 0 if none does\n"
+	      "figures and the EXPR syntax: reports/README.md; bad input exits 2\n",
+	      f);
+}
+
+static bool write_text(const char *path, const char *text)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, "allocspike-report: %s: cannot write: %s\n", path, strerror(errno));
+		remove(tmp);
+	}
+	return ok;
+}
+
+static bool run_load(const char *dir, struct runfolder *rf, json_t **summary)
+{
+	char err[1024];
+	if (!runfolder_read(dir, rf, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-report: %s\n", err);
+		return false;
+	}
+	*summary = summary_build(rf);
+	json_object_set_new(*summary, "findings", findings_build(*summary));
+	return true;
+}
+
+static int cmd_report(const char *dir)
+{
+	struct runfolder rf;
+	json_t *summary;
+	if (!run_load(dir, &rf, &summary))
+		return EXIT_BAD_INPUT;
+	int rc = EXIT_BAD_INPUT;
+	char err[1024] = "", path[4096];
+	size_t n_charts;
+	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
+	bool drawn = charts_render(charts, n_charts, err, sizeof(err));
+	if (!drawn)
+		fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n", err);
+	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
+	                           n_charts, drawn ? NULL : err);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!json_file_write_atomic(path, summary, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-report: %s\n", err);
+	} else {
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		if (write_text(path, page)) {
+			printf("%s\n", path);
+			rc = 0;
+		}
+	}
+	free(page);
+	charts_free(charts, n_charts);
+	free(charts);
+	json_decref(summary);
+	runfolder_free(&rf);
+	return rc;
+}
+
+/* Variant names over all runs, in first-seen order. */
+static json_t *union_variants(json_t **summaries, size_t n)
+{
+	json_t *names = json_array();
+	for (size_t r = 0; r < n; r++) {
+		size_t i, j;
+		json_t *name, *seen;
+		json_array_foreach(json_object_get(summaries[r], "variant_order"), i, name)
+		{
+			bool known = false;
+			json_array_foreach(names, j, seen) known = known || json_equal(seen, name);
+			if (!known)
+				json_array_append(names, name);
+		}
+	}
+	return names;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	const char *out = "compare.html";
+	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
+	size_t n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+			if (++i >= argc) {
+				fprintf(stderr, "allocspike-report compare: %s needs a file name\n",
+				        argv[i - 1]);
+				free(dirs);
+				return EXIT_BAD_INPUT;
+			}
+			out = argv[i];
+		} else {
+			dirs[n++] = argv[i];
+		}
+	}
+	if (n == 0) {
+		usage(stderr);
+		free(dirs);
+		return EXIT_BAD_INPUT;
+	}
+	struct runfolder *rfs = calloc(n, sizeof(*rfs));
+	json_t **summaries = calloc(n, sizeof(*summaries));
+	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
+	int rc = EXIT_BAD_INPUT;
+	size_t loaded = 0;
+	for (; loaded < n; loaded++) {
+		if (!run_load(dirs[loaded], &rfs[loaded], &summaries[loaded]))
+			break;
+		run_jsons[loaded] = rfs[loaded].run;
+	}
+	if (loaded == n) {
+		json_t *names = union_variants(summaries, n);
+		size_t n_charts;
+		char err[1024] = "";
+		struct chart *charts =
+		    charts_for_compare(rfs, (const json_t *const *)summaries, n, names, &n_charts);
+		bool drawn = charts_render(charts, n_charts, err, sizeof(err));
+		if (!drawn)
+			fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n",
+			        err);
+		char *page = html_compare_page(dirs, run_jsons, (const json_t *const *)summaries, n,
+		                               names, charts, n_charts, drawn ? NULL : err);
+		if (write_text(out, page)) {
+			printf("%s\n", out);
+			rc = 0;
+		}
+		free(page);
+		charts_free(charts, n_charts);
+		free(charts);
+		json_decref(names);
+	}
+	for (size_t i = 0; i < loaded; i++) {
+		json_decref(summaries[i]);
+		runfolder_free(&rfs[i]);
+	}
+	free(rfs);
+	free(summaries);
+	free(run_jsons);
+	free(dirs);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	const char *dir = NULL;
+	const char **exprs = calloc((size_t)argc + 1, sizeof(*exprs));
+	size_t n = 0;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--fail-if") == 0) {
+			if (++i >= argc) {
+				fprintf(stderr, "allocspike-report check: --fail-if needs an "
+				                "expression\n");
+				free(exprs);
+				return EXIT_BAD_INPUT;
+			}
+			exprs[n++] = argv[i];
+		} else if (strncmp(argv[i], "--fail-if=", 10) == 0) {
+			exprs[n++] = argv[i] + 10;
+		} else if (!dir && argv[i][0] != '-') {
+			dir = argv[i];
+		} else {
+			fprintf(stderr, "allocspike-report check: unexpected argument \"%s\"\n",
+			        argv[i]);
+			free(exprs);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (!dir || n == 0) {
+		usage(stderr);
+		free(exprs);
+		return EXIT_BAD_INPUT;
+	}
+	struct runfolder rf;
+	json_t *summary;
+	if (!run_load(dir, &rf, &summary)) {
+		free(exprs);
+		return EXIT_BAD_INPUT;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char err[1024], *why = NULL;
+		size_t why_len = 0;
+		FILE *mem = open_memstream(&why, &why_len);
+		enum gate_result r = gate_eval(summary, exprs[i], mem, err, sizeof(err));
+		if (mem)
+			fclose(mem);
+		if (r == GATE_ERROR) {
+			fprintf(stderr, "allocspike-report check: %s\n", err);
+			rc = EXIT_BAD_INPUT;
+		} else if (r == GATE_TRUE) {
+			printf("FAILED %s\n%s", exprs[i], why ? why : "");
+			if (rc == 0)
+				rc = EXIT_GATE_FAILED;
+		} else {
+			printf("passed %s\n", exprs[i]);
+		}
+		free(why);
+	}
+	if (strcmp(rf.status, "completed") != 0)
+		fprintf(stderr, "allocspike-report check: note: the run's status is \"%s\"\n",
+		        rf.status);
+	json_decref(summary);
+	runfolder_free(&rf);
+	free(exprs);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_BAD_INPUT : 0;
+	}
+	if (strcmp(argv[1], "compare") == 0)
+		return cmd_compare(argc - 2, argv + 2);
+	if (strcmp(argv[1], "check") == 0)
+		return cmd_check(argc - 2, argv + 2);
+	if (argc != 2 || argv[1][0] == '-') {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return cmd_report(argv[1]);
+}

@@ -1,0 +1,674 @@
+/* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
+#include "summary.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KB_PER_MB 1024.0
+/* A harness process using more than this many cores in an interval is taken as saturated: on the
+ * small machines this runs on, half a core spent generating or answering means the harness may be
+ * what limits the traffic. */
+#define HARNESS_SATURATED_CORES 0.5
+
+/* A number, or null when not available; integral values are written without a fraction. */
+static json_t *jnum(double v)
+{
+	if (isnan(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 1e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+int summary_phase_is_preamble(const char *phase)
+{
+	return strcmp(phase, "warmup") == 0 || strcmp(phase, "calibrate") == 0;
+}
+
+double summary_row_cpu_s(const struct runfolder_row *row)
+{
+	double u = row->v[TIMELINE_COL_cpu_user_s], s = row->v[TIMELINE_COL_cpu_sys_s];
+	if (isnan(u) && isnan(s))
+		return NAN;
+	return (isnan(u) ? 0 : u) + (isnan(s) ? 0 : s);
+}
+
+double summary_interval_s(const struct runfolder *rf)
+{
+	json_t *ms = json_object_get(json_object_get(rf->run, "parameters"), "interval_ms");
+	if (json_is_number(ms) && json_number_value(ms) > 0)
+		return json_number_value(ms) / 1000.0;
+	double best = NAN;
+	for (size_t i = 1; i < rf->n_rows; i++) {
+		for (size_t j = i; j-- > 0;) {
+			if (rf->rows[j].target != rf->rows[i].target)
+				continue;
+			double d = rf->rows[i].t_s - rf->rows[j].t_s;
+			if (d > 0 && (isnan(best) || d < best))
+				best = d;
+			break;
+		}
+	}
+	return isnan(best) ? 1.0 : best;
+}
+
+/* The rows of one target, in file order (pointers into rf->rows). */
+struct series {
+	const struct runfolder_row **r;
+	size_t n;
+};
+
+static struct series series_of(const struct runfolder *rf, int target)
+{
+	struct series s = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*s.r)), 0};
+	for (size_t i = 0; s.r && i < rf->n_rows; i++)
+		if (rf->rows[i].target == target)
+			s.r[s.n++] = &rf->rows[i];
+	return s;
+}
+
+/* Least-squares slope of y over x; NAN with fewer than two distinct x. */
+static double fit_slope(const double *x, const double *y, size_t n)
+{
+	double sx = 0, sy = 0, m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(y[i])) {
+			sx += x[i];
+			sy += y[i];
+			m++;
+		}
+	if (m < 2)
+		return NAN;
+	double mx = sx / m, my = sy / m, sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(y[i])) {
+			sxx += (x[i] - mx) * (x[i] - mx);
+			sxy += (x[i] - mx) * (y[i] - my);
+		}
+	return sxx > 0 ? sxy / sxx : NAN;
+}
+
+struct weighted {
+	double v, w;
+};
+
+static int weighted_cmp(const void *a, const void *b)
+{
+	double x = ((const struct weighted *)a)->v, y = ((const struct weighted *)b)->v;
+	return (x > y) - (x < y);
+}
+
+/* The answered-weighted median of the intervals' quantile: the value below which half of the
+ * answers' intervals lie. */
+static double weighted_median(struct weighted *w, size_t n)
+{
+	double total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += w[i].w;
+	if (n == 0 || total <= 0)
+		return NAN;
+	qsort(w, n, sizeof(*w), weighted_cmp);
+	double acc = 0;
+	for (size_t i = 0; i < n; i++) {
+		acc += w[i].w;
+		if (acc >= total / 2)
+			return w[i].v;
+	}
+	return w[n - 1].v;
+}
+
+static bool in_group(const char *phase, const char *group)
+{
+	if (strcmp(group, "spike") == 0)
+		return strcmp(phase, "spike") == 0;
+	/* "baseline": every phase at the baseline rate. */
+	return strcmp(phase, "baseline") == 0 || strcmp(phase, "recovery") == 0;
+}
+
+static json_t *traffic_figures(const struct series *s, const char *group)
+{
+	double offered = 0, answered = 0, timeouts = 0, p99_max = NAN;
+	size_t n = 0;
+	struct weighted *q[3];
+	for (int k = 0; k < 3; k++)
+		q[k] = calloc(s->n ? s->n : 1, sizeof(**q));
+	size_t nq[3] = {0, 0, 0};
+	static const enum timeline_column qcol[3] = {
+	    TIMELINE_COL_lat_p50_ms, TIMELINE_COL_lat_p90_ms, TIMELINE_COL_lat_p99_ms};
+	for (size_t i = 0; i < s->n; i++) {
+		const struct runfolder_row *r = s->r[i];
+		if (!in_group(r->phase, group))
+			continue;
+		n++;
+		double a = r->v[TIMELINE_COL_answered];
+		if (!isnan(r->v[TIMELINE_COL_offered]))
+			offered += r->v[TIMELINE_COL_offered];
+		if (!isnan(a))
+			answered += a;
+		if (!isnan(r->v[TIMELINE_COL_timeouts]))
+			timeouts += r->v[TIMELINE_COL_timeouts];
+		for (int k = 0; k < 3; k++) {
+			double v = r->v[qcol[k]];
+			if (isnan(v) || isnan(a) || a <= 0 || !q[k])
+				continue;
+			q[k][nq[k]++] = (struct weighted){v, a};
+			if (k == 2 && (isnan(p99_max) || v > p99_max))
+				p99_max = v;
+		}
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "intervals", json_integer((json_int_t)n));
+	json_object_set_new(o, "offered", jnum(n ? offered : NAN));
+	json_object_set_new(o, "answered", jnum(n ? answered : NAN));
+	json_object_set_new(o, "timeouts", jnum(n ? timeouts : NAN));
+	json_object_set_new(o, "answered_share", jnum(offered > 0 ? answered / offered : NAN));
+	json_object_set_new(o, "lat_p50_ms", jnum(weighted_median(q[0], nq[0])));
+	json_object_set_new(o, "lat_p90_ms", jnum(weighted_median(q[1], nq[1])));
+	json_object_set_new(o, "lat_p99_ms", jnum(weighted_median(q[2], nq[2])));
+	json_object_set_new(o, "lat_p99_max_ms", jnum(p99_max));
+	for (int k = 0; k < 3; k++)
+		free(q[k]);
+	return o;
+}
+
+/* Last non-NAN value of col among rows [from, to), and the row it came from. */
+static double last_value(const struct series *s, size_t from, size_t to, enum timeline_column col,
+                         const struct runfolder_row **at)
+{
+	for (size_t i = to; i-- > from;)
+		if (!isnan(s->r[i]->v[col])) {
+			if (at)
+				*at = s->r[i];
+			return s->r[i]->v[col];
+		}
+	return NAN;
+}
+
+static double max_value(const struct series *s, size_t from, size_t to, enum timeline_column col,
+                        const struct runfolder_row **at)
+{
+	double best = NAN;
+	for (size_t i = from; i < to; i++) {
+		double v = s->r[i]->v[col];
+		if (!isnan(v) && (isnan(best) || v > best)) {
+			best = v;
+			if (at)
+				*at = s->r[i];
+		}
+	}
+	return best;
+}
+
+/* Spike numbers that have at least one "spike" row in any target, ascending. */
+static size_t spike_numbers(const struct runfolder *rf, int **out)
+{
+	int max = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (strcmp(rf->rows[i].phase, "spike") == 0 && rf->rows[i].spike > max)
+			max = rf->rows[i].spike;
+	bool *seen = calloc((size_t)max + 1, sizeof(*seen));
+	*out = calloc((size_t)max + 1, sizeof(**out));
+	size_t n = 0;
+	if (!seen || !*out) {
+		free(seen);
+		return 0;
+	}
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (strcmp(rf->rows[i].phase, "spike") == 0 && rf->rows[i].spike > 0)
+			seen[rf->rows[i].spike] = true;
+	for (int k = 1; k <= max; k++)
+		if (seen[k])
+			(*out)[n++] = k;
+	free(seen);
+	return n;
+}
+
+/* Per-spike figures; also fills peaks[], ends[] and beyond[] (kB, NAN if not available). */
+static json_t *spike_figures(const struct series *s, const int *spikes, size_t n_spikes,
+                             double interval_s, double *peaks, double *ends, double *beyond)
+{
+	json_t *arr = json_array();
+	for (size_t k = 0; k < n_spikes; k++) {
+		int num = spikes[k];
+		/* The spike's rows run from its first "spike" row to the last row with its number.
+		 */
+		size_t first = s->n, last_spike = s->n, last = s->n;
+		for (size_t i = 0; i < s->n; i++) {
+			const struct runfolder_row *r = s->r[i];
+			if (r->spike != num || summary_phase_is_preamble(r->phase))
+				continue;
+			if (strcmp(r->phase, "spike") == 0) {
+				if (first == s->n)
+					first = i;
+				last_spike = i;
+			}
+			if (first != s->n)
+				last = i;
+		}
+		peaks[k] = ends[k] = beyond[k] = NAN;
+		json_t *o = json_object();
+		json_object_set_new(o, "spike", json_integer(num));
+		json_array_append_new(arr, o);
+		if (first == s->n) /* this target has no row of that spike (not running then) */
+			continue;
+		const struct runfolder_row *peak_at = NULL, *end_at = NULL, *before_at = NULL;
+		double before = last_value(s, 0, first, TIMELINE_COL_anon_kb, &before_at);
+		double peak = max_value(s, first, last + 1, TIMELINE_COL_anon_kb, &peak_at);
+		double peak_rss = max_value(s, first, last + 1, TIMELINE_COL_rss_kb, NULL);
+		/* The end of the recovery: only rows after the spike phase count, so a run stopped
+		 * during a spike has no end value for it. */
+		double end = NAN, end_rss = NAN;
+		if (last > last_spike) {
+			end =
+			    last_value(s, last_spike + 1, last + 1, TIMELINE_COL_anon_kb, &end_at);
+			end_rss =
+			    last_value(s, last_spike + 1, last + 1, TIMELINE_COL_rss_kb, NULL);
+		}
+		double from_s = first > 0 ? s->r[first - 1]->t_s : s->r[first]->t_s - interval_s;
+		json_object_set_new(o, "from_s", jnum(from_s));
+		json_object_set_new(o, "to_s", jnum(s->r[last_spike]->t_s));
+		json_object_set_new(o, "before_anon_kb", jnum(before));
+		json_object_set_new(o, "peak_anon_kb", jnum(peak));
+		json_object_set_new(o, "peak_t_s", jnum(peak_at ? peak_at->t_s : NAN));
+		json_object_set_new(o, "peak_rss_kb", jnum(peak_rss));
+		json_object_set_new(o, "end_anon_kb", jnum(end));
+		json_object_set_new(o, "end_rss_kb", jnum(end_rss));
+		json_object_set_new(o, "end_t_s", jnum(end_at ? end_at->t_s : NAN));
+		double share = NAN;
+		if (!isnan(before) && !isnan(peak) && !isnan(end) && peak > before)
+			share = (peak - end) / (peak - before);
+		json_object_set_new(o, "given_back_share", jnum(share));
+		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;
+		double b = isnan(cache) ? NAN : end - cache / 1024.0;
+		json_object_set_new(o, "end_beyond_cache_kb", jnum(b));
+		peaks[k] = peak;
+		ends[k] = end;
+		beyond[k] = b;
+	}
+	return arr;
+}
+
+static void set_growth(json_t *v, const char *slope_key, const char *total_key, const int *spikes,
+                       const double *kb, size_t n)
+{
+	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
+	double first = NAN, last = NAN;
+	for (size_t i = 0; x && y && i < n; i++) {
+		x[i] = spikes[i];
+		y[i] = kb[i] / KB_PER_MB;
+		if (!isnan(y[i])) {
+			if (isnan(first))
+				first = y[i];
+			last = y[i];
+		}
+	}
+	json_object_set_new(v, slope_key, jnum(x && y ? fit_slope(x, y, n) : NAN));
+	size_t avail = 0;
+	for (size_t i = 0; i < n; i++)
+		avail += !isnan(kb[i]);
+	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
+	free(x);
+	free(y);
+}
+
+/* CPU over the measured window (every row after warm-up and calibration). */
+static void set_cpu(json_t *v, const struct series *s)
+{
+	size_t first = s->n;
+	for (size_t i = 0; i < s->n && first == s->n; i++)
+		if (!summary_phase_is_preamble(s->r[i]->phase))
+			first = i;
+	double cpu = NAN, answered = NAN;
+	if (first < s->n) {
+		/* CPU columns are cumulative: the window starts at the end of the row before it (or
+		 * at the end of its own first row, whose answers are then left out too). */
+		size_t base = first > 0 ? first - 1 : first;
+		double c0 = summary_row_cpu_s(s->r[base]);
+		double c1 = NAN;
+		answered = 0;
+		for (size_t i = base + 1; i < s->n; i++) {
+			if (summary_phase_is_preamble(s->r[i]->phase))
+				continue;
+			double c = summary_row_cpu_s(s->r[i]);
+			if (!isnan(c))
+				c1 = c;
+			if (!isnan(s->r[i]->v[TIMELINE_COL_answered]))
+				answered += s->r[i]->v[TIMELINE_COL_answered];
+		}
+		cpu = c1 - c0;
+	}
+	json_object_set_new(v, "cpu_s", jnum(cpu));
+	json_object_set_new(v, "answered", jnum(answered));
+	json_object_set_new(v, "cpu_s_per_million_answered",
+	                    jnum(answered > 0 ? cpu / answered * 1e6 : NAN));
+}
+
+static void set_memory_ratios(json_t *v, const struct series *s)
+{
+	const struct runfolder_row *at = NULL;
+	for (size_t i = s->n; i-- > 0 && !at;)
+		if (!isnan(s->r[i]->v[TIMELINE_COL_anon_kb]) &&
+		    (!isnan(s->r[i]->v[TIMELINE_COL_cache_bytes]) ||
+		     !isnan(s->r[i]->v[TIMELINE_COL_alloc_allocated_bytes])))
+			at = s->r[i];
+	double anon = at ? at->v[TIMELINE_COL_anon_kb] : NAN;
+	double cache = at ? at->v[TIMELINE_COL_cache_bytes] : NAN;
+	double alloc = at ? at->v[TIMELINE_COL_alloc_allocated_bytes] : NAN;
+	json_object_set_new(v, "ratios_t_s", jnum(at ? at->t_s : NAN));
+	json_object_set_new(v, "final_cache_bytes", jnum(cache));
+	json_object_set_new(v, "final_alloc_allocated_bytes", jnum(alloc));
+	json_object_set_new(v, "anon_over_cache", jnum(cache > 0 ? anon * 1024.0 / cache : NAN));
+	json_object_set_new(v, "anon_over_allocated",
+	                    jnum(alloc > 0 ? anon * 1024.0 / alloc : NAN));
+	json_object_set_new(v, "beyond_cache_final_kb", jnum(anon - cache / 1024.0));
+}
+
+static json_t *crash_list(const struct runfolder *rf, const char *name)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < rf->n_events; i++) {
+		const struct runfolder_event *e = &rf->events[i];
+		if (strcmp(e->variant, name) != 0)
+			continue;
+		json_t *code = json_object_get(e->obj, "code");
+		json_t *sig = json_object_get(e->obj, "signal");
+		bool crashed = strcmp(e->event, "gone") == 0 ||
+		               (strcmp(e->event, "exited") == 0 &&
+		                ((sig && !json_is_null(sig)) ||
+		                 (json_is_integer(code) && json_integer_value(code) != 0)));
+		if (!crashed)
+			continue;
+		json_t *c = json_object();
+		json_object_set_new(c, "t_s", jnum(e->t_s));
+		json_object_set_new(c, "event", json_string(e->event));
+		if (code)
+			json_object_set(c, "code", code);
+		if (sig)
+			json_object_set(c, "signal", sig);
+		json_array_append_new(arr, c);
+	}
+	return arr;
+}
+
+static json_t *variant_meta(const struct runfolder *rf, const char *name)
+{
+	json_t *arr = json_object_get(rf->run, "variants"), *row;
+	size_t i;
+	json_array_foreach(arr, i, row)
+	{
+		const char *n = json_string_value(json_object_get(row, "name"));
+		if (n && strcmp(n, name) == 0)
+			return row;
+	}
+	return NULL;
+}
+
+static json_t *variant_figures(const struct runfolder *rf, const char *name, const int *spikes,
+                               size_t n_spikes, double interval_s)
+{
+	json_t *v = json_object();
+	json_t *meta = variant_meta(rf, name);
+	static const char *const meta_keys[] = {"kind",    "allocator", "libc",
+	                                        "library", "env",       "note"};
+	for (size_t i = 0; i < sizeof(meta_keys) / sizeof(*meta_keys); i++) {
+		json_t *m = json_object_get(meta, meta_keys[i]);
+		json_object_set(v, meta_keys[i], json_is_string(m) ? m : json_null());
+	}
+	int target = runfolder_target_index(rf, name);
+	struct series s = series_of(rf, target);
+	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
+
+	double *peaks = calloc(n_spikes + 1, sizeof(double));
+	double *ends = calloc(n_spikes + 1, sizeof(double));
+	double *beyond = calloc(n_spikes + 1, sizeof(double));
+	if (s.r && peaks && ends && beyond) {
+		json_object_set_new(
+		    v, "spikes",
+		    spike_figures(&s, spikes, n_spikes, interval_s, peaks, ends, beyond));
+		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", spikes,
+		           peaks, n_spikes);
+		set_growth(v, "recovery_growth_mb_per_spike", "recovery_growth_first_to_last_mb",
+		           spikes, ends, n_spikes);
+		set_growth(v, "beyond_cache_growth_mb_per_spike",
+		           "beyond_cache_growth_first_to_last_mb", spikes, beyond, n_spikes);
+		double sum = 0, m = 0;
+		json_t *sp;
+		size_t i;
+		json_array_foreach(json_object_get(v, "spikes"), i, sp)
+		{
+			json_t *g = json_object_get(sp, "given_back_share");
+			if (json_is_number(g)) {
+				sum += json_number_value(g);
+				m++;
+			}
+		}
+		json_object_set_new(v, "mean_given_back_share", jnum(m > 0 ? sum / m : NAN));
+	}
+	free(peaks);
+	free(ends);
+	free(beyond);
+
+	const struct runfolder_row *at = NULL;
+	json_object_set_new(v, "final_anon_kb",
+	                    jnum(last_value(&s, 0, s.n, TIMELINE_COL_anon_kb, &at)));
+	json_object_set_new(v, "final_rss_kb",
+	                    jnum(last_value(&s, 0, s.n, TIMELINE_COL_rss_kb, NULL)));
+	json_object_set_new(v, "final_t_s", jnum(at ? at->t_s : NAN));
+	at = NULL;
+	json_object_set_new(v, "max_anon_kb",
+	                    jnum(max_value(&s, 0, s.n, TIMELINE_COL_anon_kb, &at)));
+	json_object_set_new(v, "max_anon_t_s", jnum(at ? at->t_s : NAN));
+	json_object_set_new(v, "max_rss_kb",
+	                    jnum(max_value(&s, 0, s.n, TIMELINE_COL_rss_kb, NULL)));
+	size_t warm_end = 0;
+	for (size_t i = 0; i < s.n; i++)
+		if (strcmp(s.r[i]->phase, "warmup") == 0)
+			warm_end = i + 1;
+	json_object_set_new(v, "warmup_end_anon_kb",
+	                    jnum(last_value(&s, 0, warm_end, TIMELINE_COL_anon_kb, NULL)));
+	set_cpu(v, &s);
+	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
+	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
+	set_memory_ratios(v, &s);
+	json_t *crashes = crash_list(rf, name);
+	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
+	json_object_set_new(v, "crashes", crashes);
+	free(s.r);
+	return v;
+}
+
+/* Consecutive runs of (phase, spike) in the first variant's rows: what the schedule did when. */
+static json_t *phase_segments(const struct runfolder *rf, double interval_s)
+{
+	int target = -1;
+	for (size_t i = 0; i < rf->n_targets && target < 0; i++)
+		if (!runfolder_is_harness(rf->targets[i]))
+			target = (int)i;
+	if (target < 0 && rf->n_targets > 0)
+		target = 0;
+	json_t *arr = json_array();
+	json_t *cur = NULL;
+	double prev_t = NAN;
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct runfolder_row *r = &rf->rows[i];
+		if (r->target != target)
+			continue;
+		const char *cphase = cur ? json_string_value(json_object_get(cur, "phase")) : NULL;
+		if (!cur || strcmp(cphase, r->phase) != 0 ||
+		    json_integer_value(json_object_get(cur, "spike")) != r->spike) {
+			cur = json_object();
+			json_object_set_new(cur, "phase", json_string(r->phase));
+			json_object_set_new(cur, "spike", json_integer(r->spike));
+			json_object_set_new(cur, "from_s",
+			                    jnum(isnan(prev_t) ? r->t_s - interval_s : prev_t));
+			json_array_append_new(arr, cur);
+		}
+		json_object_set_new(cur, "to_s", jnum(r->t_s));
+		prev_t = r->t_s;
+	}
+	return arr;
+}
+
+static json_t *harness_figures(const struct runfolder *rf)
+{
+	json_t *h = json_object(), *periods = json_array(), *events = json_array(),
+	       *peak = json_object();
+	double total = 0;
+	for (size_t t = 0; t < rf->n_targets; t++) {
+		if (!runfolder_is_harness(rf->targets[t]))
+			continue;
+		json_t *cur = NULL;
+		double prev_t = NAN, prev_c = NAN, max_share = NAN;
+		for (size_t i = 0; i < rf->n_rows; i++) {
+			const struct runfolder_row *r = &rf->rows[i];
+			if (r->target != (int)t)
+				continue;
+			double c = summary_row_cpu_s(r);
+			double share = NAN;
+			if (!isnan(c) && !isnan(prev_c) && r->t_s > prev_t)
+				share = (c - prev_c) / (r->t_s - prev_t);
+			if (!isnan(share) && (isnan(max_share) || share > max_share))
+				max_share = share;
+			if (!isnan(share) && share > HARNESS_SATURATED_CORES) {
+				if (!cur) {
+					cur = json_object();
+					json_object_set_new(cur, "target",
+					                    json_string(rf->targets[t]));
+					json_object_set_new(cur, "from_s", jnum(prev_t));
+					json_object_set_new(cur, "max_cpu_share", jnum(share));
+					json_array_append_new(periods, cur);
+				} else if (share > json_number_value(
+				                       json_object_get(cur, "max_cpu_share"))) {
+					json_object_set_new(cur, "max_cpu_share", jnum(share));
+				}
+				json_object_set_new(cur, "to_s", jnum(r->t_s));
+				total += r->t_s - prev_t;
+			} else if (!isnan(c)) {
+				cur = NULL;
+			}
+			if (!isnan(c)) {
+				prev_c = c;
+				prev_t = r->t_s;
+			}
+		}
+		json_object_set_new(peak, rf->targets[t], jnum(max_share));
+	}
+	for (size_t i = 0; i < rf->n_events; i++) {
+		const struct runfolder_event *e = &rf->events[i];
+		if (strcmp(e->event, "harness_saturated") != 0)
+			continue;
+		json_t *o = json_object();
+		json_object_set_new(o, "t_s", jnum(e->t_s));
+		json_object_set_new(o, "variant", json_string(e->variant));
+		json_t *share = json_object_get(e->obj, "cpu_share");
+		json_object_set(o, "cpu_share", share ? share : json_null());
+		json_array_append_new(events, o);
+	}
+	json_object_set_new(h, "threshold_cores", json_real(HARNESS_SATURATED_CORES));
+	json_object_set_new(h, "max_cpu_share", peak);
+	json_object_set_new(h, "saturated_periods", periods);
+	json_object_set_new(h, "saturated_s", jnum(total));
+	json_object_set_new(h, "saturated_events", events);
+	return h;
+}
+
+static json_t *run_figures(const struct runfolder *rf)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "dir", json_string(rf->dir));
+	json_object_set_new(o, "status", json_string(rf->status));
+	json_object_set_new(o, "complete", json_boolean(strcmp(rf->status, "completed") == 0));
+	static const char *const keys[] = {"scenario", "started", "ended"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		json_t *k = json_object_get(rf->run, keys[i]);
+		json_object_set(o, keys[i], k ? k : json_null());
+	}
+	json_t *stop = json_null();
+	for (size_t i = 0; i < rf->n_events; i++) {
+		const char *ev = rf->events[i].event;
+		if (strcmp(ev, "interrupted") == 0 || strcmp(ev, "failed") == 0) {
+			json_decref(stop);
+			stop = json_object();
+			json_object_set_new(stop, "event", json_string(ev));
+			json_object_set_new(stop, "t_s", jnum(rf->events[i].t_s));
+			json_t *reason = json_object_get(rf->events[i].obj, "reason");
+			json_object_set(stop, "reason", reason ? reason : json_null());
+		}
+	}
+	json_object_set_new(o, "stop_event", stop);
+	json_object_set_new(o, "timeline_truncated", json_boolean(rf->timeline_truncated));
+	json_object_set_new(o, "events_truncated", json_boolean(rf->events_truncated));
+	json_object_set_new(o, "timeline_rows", json_integer((json_int_t)rf->n_rows));
+	double last = NAN;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (isnan(last) || rf->rows[i].t_s > last)
+			last = rf->rows[i].t_s;
+	json_object_set_new(o, "last_t_s", jnum(last));
+	return o;
+}
+
+/* Variants in run.json order, then any other non-harness timeline target. */
+static json_t *variant_order(const struct runfolder *rf)
+{
+	json_t *names = json_array(), *row;
+	size_t i;
+	json_array_foreach(json_object_get(rf->run, "variants"), i, row)
+	{
+		const char *n = json_string_value(json_object_get(row, "name"));
+		if (n && !runfolder_is_harness(n))
+			json_array_append_new(names, json_string(n));
+	}
+	for (size_t t = 0; t < rf->n_targets; t++) {
+		const char *n = rf->targets[t];
+		bool known = runfolder_is_harness(n);
+		json_t *x;
+		json_array_foreach(names, i, x) known =
+		    known || strcmp(json_string_value(x), n) == 0;
+		if (!known)
+			json_array_append_new(names, json_string(n));
+	}
+	return names;
+}
+
+json_t *summary_build(const struct runfolder *rf)
+{
+	double interval_s = summary_interval_s(rf);
+	int *spikes = NULL;
+	size_t n_spikes = spike_numbers(rf, &spikes);
+	json_t *sum = json_object();
+	json_object_set_new(sum, "format", json_integer(1));
+	json_object_set_new(sum, "run", run_figures(rf));
+	json_object_set_new(sum, "interval_s", json_real(interval_s));
+	json_object_set_new(sum, "phases", phase_segments(rf, interval_s));
+	json_object_set_new(sum, "spike_count", json_integer((json_int_t)n_spikes));
+	json_t *order = variant_order(rf), *variants = json_object(), *name;
+	size_t i;
+	json_array_foreach(order, i, name)
+	{
+		json_object_set_new(
+		    variants, json_string_value(name),
+		    variant_figures(rf, json_string_value(name), spikes, n_spikes, interval_s));
+	}
+	json_object_set_new(sum, "variant_order", order);
+	json_object_set_new(sum, "variants", variants);
+	json_object_set_new(sum, "harness", harness_figures(rf));
+	free(spikes);
+	return sum;
+}
+
+json_t *summary_lookup(const json_t *obj, const char *path)
+{
+	char key[128];
+	while (obj && *path) {
+		size_t n = strcspn(path, ".");
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		obj = json_object_get(obj, key);
+		path += n + (path[n] == '.');
+	}
+	return (json_t *)obj;
+}

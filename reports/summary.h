@@ -1,0 +1,26 @@
+/* reports/summary.h - the figures of a run (summary.json), computed from a run folder. */
+#ifndef ALLOCSPIKE_REPORTS_SUMMARY_H
+#define ALLOCSPIKE_REPORTS_SUMMARY_H
+
+#include <jansson.h>
+
+#include "runfolder_reader.h"
+
+/* Builds the summary object (layout and every figure documented in reports/README.md).
+ * Numbers that cannot be computed from what was recorded are JSON null. */
+json_t *summary_build(const struct runfolder *rf);
+
+/* The interval between two timeline rows of one target, in seconds (run.json interval_ms, or the
+ * smallest step seen, or 1). */
+double summary_interval_s(const struct runfolder *rf);
+
+/* True for phases whose rows are left out of spike figures (warmup, calibrate). */
+int summary_phase_is_preamble(const char *phase);
+
+/* Cumulative CPU seconds (user + system) of a row, NAN if not available. */
+double summary_row_cpu_s(const struct runfolder_row *row);
+
+/* The value at a dotted path ("spike_traffic.answered_share") under obj, or NULL. */
+json_t *summary_lookup(const json_t *obj, const char *path);
+
+#endif
