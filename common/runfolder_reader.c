@@ -165,28 +165,58 @@ static bool read_events(struct runfolder *rf, char *err, size_t err_size)
 	return ok;
 }
 
-/* Cells in a line: fields hold no commas (names and numbers only), so no quoting. */
-static size_t csv_count(const char *line)
+/* Splits line in place into cells (RFC 4180 quoting, as the writer quotes a name holding a comma
+ * or a quote). Returns the number of cells, or 0 for an unterminated quote. *cells is
+ * allocated (caller frees). */
+static size_t csv_split(char *line, char ***cells)
 {
-	size_t n = 1;
-	for (; *line; line++)
-		n += *line == ',';
-	return n;
-}
-
-/* Splits line in place at commas into cells[0 .. csv_count(line)). */
-static void csv_split(char *line, char **cells)
-{
-	size_t n = 0;
+	size_t n = 0, cap = 32;
+	char **c = malloc(cap * sizeof(*c));
 	char *p = line;
+	if (!c)
+		return 0;
 	for (;;) {
-		char *comma = strchr(p, ',');
-		cells[n++] = p;
-		if (!comma)
+		if (n == cap) {
+			char **more = realloc(c, (cap *= 2) * sizeof(*c));
+			if (!more) {
+				free(c);
+				return 0;
+			}
+			c = more;
+		}
+		c[n++] = p;
+		if (*p == '"') {
+			char *out = p, *in = p + 1;
+			for (;;) {
+				if (*in == '\0') {
+					free(c);
+					return 0;
+				}
+				if (*in == '"' && in[1] == '"') {
+					*out++ = '"';
+					in += 2;
+				} else if (*in == '"') {
+					in++;
+					break;
+				} else {
+					*out++ = *in++;
+				}
+			}
+			*out = '\0';
+			if (*in != ',' && *in != '\0') {
+				free(c);
+				return 0;
+			}
+			p = in;
+		} else {
+			p += strcspn(p, ",");
+		}
+		if (*p == '\0')
 			break;
-		*comma = '\0';
-		p = comma + 1;
+		*p++ = '\0';
 	}
+	*cells = c;
+	return n;
 }
 
 static int target_intern(struct runfolder *rf, const char *name)
@@ -212,11 +242,10 @@ static bool header_parse(char *line, struct csv_header *h, char *why, size_t why
 {
 	for (int c = 0; c < TIMELINE_COLUMN_COUNT; c++)
 		h->col_of[c] = -1;
-	size_t n = csv_count(line);
-	char **cells = calloc(n, sizeof(*cells));
-	if (!cells)
-		return set_err(why, why_size, "out of memory"), false;
-	csv_split(line, cells);
+	char **cells = NULL;
+	size_t n = csv_split(line, &cells);
+	if (n == 0)
+		return set_err(why, why_size, "unterminated quote in the header"), false;
 	h->n_cells = n;
 	for (size_t i = 0; i < n; i++)
 		for (int c = 0; c < TIMELINE_COLUMN_COUNT; c++)
@@ -248,15 +277,15 @@ static bool cell_number(const char *cell, double *out)
 static bool row_parse(struct runfolder *rf, const struct csv_header *h, char *line,
                       struct runfolder_row *row, char *why, size_t why_size)
 {
-	size_t n = csv_count(line);
+	char **cells = NULL;
+	size_t n = csv_split(line, &cells);
+	if (n == 0)
+		return set_err(why, why_size, "unterminated quote"), false;
 	if (n != h->n_cells) {
 		set_err(why, why_size, "%zu cells where the header has %zu", n, h->n_cells);
+		free(cells);
 		return false;
 	}
-	char **cells = calloc(n, sizeof(*cells));
-	if (!cells)
-		return set_err(why, why_size, "out of memory"), false;
-	csv_split(line, cells);
 	bool ok = true;
 	for (int c = 0; c < TIMELINE_COLUMN_COUNT && ok; c++) {
 		const char *cell = h->col_of[c] >= 0 ? cells[h->col_of[c]] : "";

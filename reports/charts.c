@@ -319,6 +319,14 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	append_gp_string(&b, c->ylabel);
 	strbuf_append(&b, "\n");
 	strbuf_append(&b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
+	/* Headroom above the highest line for the spike numbers; the x axis starts where the
+	 * schedule did, so the first interval's shading is not cut off. */
+	strbuf_append(&b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
+	size_t np = json_array_size(c->phases);
+	if (np > 0)
+		strbuf_printf(
+		    &b, "set xrange [%.6g:*]\n",
+		    json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s")));
 	script_shading(&b, c->phases);
 	size_t i;
 	json_t *m;
@@ -348,7 +356,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 		first = false;
 	}
 	strbuf_append(&b, "\nunset output\n");
-	char path[4096];
+	char path[1100];
 	snprintf(path, sizeof(path), "%s/c%d.gp", dir, index);
 	FILE *f = fopen(path, "w");
 	bool ok = f && fputs(b.s, f) >= 0;
@@ -363,7 +371,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 static bool chart_write_data(const struct chart *c, const char *dir, int index)
 {
 	for (size_t s = 0; s < c->n_series; s++) {
-		char path[4096];
+		char path[1100];
 		snprintf(path, sizeof(path), "%s/c%ds%zu.dat", dir, index, s);
 		FILE *f = fopen(path, "w");
 		if (!f)
@@ -426,7 +434,7 @@ static char *svg_inline(const char *svg, const char *prefix)
 
 static void remove_dir(const char *dir, size_t n_charts, const struct chart *charts)
 {
-	char path[4096];
+	char path[1100];
 	for (size_t i = 0; i < n_charts; i++) {
 		static const char *const ext[] = {"gp", "svg", "err"};
 		for (size_t e = 0; e < 3; e++) {
@@ -447,7 +455,7 @@ bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
 	if (!gnuplot || !*gnuplot)
 		gnuplot = "gnuplot";
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096];
+	char dir[1024];
 	snprintf(dir, sizeof(dir), "%s/allocspike-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		snprintf(err, err_size, "%s: cannot create: %s", dir, strerror(errno));
@@ -476,7 +484,7 @@ bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
 			ok = false;
 			break;
 		}
-		char path[4200];
+		char path[1100];
 		snprintf(path, sizeof(path), "%s/c%zu.svg", dir, i);
 		char *svg = WEXITSTATUS(rc) == 0 ? file_slurp(path) : NULL;
 		if (svg) {
