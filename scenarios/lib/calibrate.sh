@@ -1,0 +1,61 @@
+# scenarios/lib/calibrate.sh - the `auto` spike height: a short resperf-style ramp against every chosen
+# variant (fresh processes, in RUN/calibration/, so the measured run starts from clean heaps), the
+# capacity of each = its highest answered rate over one-second windows; spikes go to the slowest
+# variant's capacity times --spike-multiple.
+
+# calibrate_capacities TIMELINE : "variant capacity_qps offered_qps_in_that_window last_window_share" lines.
+calibrate_capacities() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{
+		v = $col["variant"]
+		if (v ~ /^_/) next
+		w = int(($col["t_s"] - 1e-6) / 1.0)
+		ans[v, w] += $col["answered"]; off[v, w] += $col["offered"]
+		if (!(v in seen)) { seen[v] = 1; order[++n] = v }
+		if (w > last[v]) last[v] = w
+	}
+	END {
+		for (k = 1; k <= n; k++) {
+			v = order[k]; best = 0; bestoff = 0
+			for (w = 0; w <= last[v]; w++) if (ans[v, w] > best) { best = ans[v, w]; bestoff = off[v, w] }
+			lw = last[v] - 1  # the last whole window
+			share = (off[v, lw] > 0) ? ans[v, lw] / off[v, lw] : 0
+			printf "%s %d %d %.3f\n", v, best, bestoff, share
+		}
+	}' "$1"
+}
+
+# calibrate_run RUN_DIR : runs the ramp, sets OPT_spike_rate and records the calibration.
+calibrate_run() {
+	local cdir=$1/calibration saved schedule
+	mkdir -p "$cdir/logs"
+	schedule=$(schedule_calibrate)
+	sc_say "calibrating the spike height: $schedule"
+	saved=$(events_switch "$cdir/events.jsonl")
+	experiment_drive "$cdir" "$schedule"
+	events_close
+	events_restore "$saved"
+	[[ -s $cdir/timeline.csv ]] || sc_die "calibration wrote no timeline ($cdir/timeline.csv)"
+	local v cap off share min='' slowest='' caps='{}' tops='{}'
+	while read -r v cap off share; do
+		caps=$(jq -c --arg v "$v" --argjson c "$cap" '.[$v] = $c' <<<"$caps")
+		# Still answering 95 % at the top of the ramp: the capacity is at least this, not at most.
+		tops=$(jq -c --arg v "$v" --argjson t "$(awk -v s="$share" 'BEGIN { print (s >= 0.95) ? "true" : "false" }')" \
+			'.[$v] = $t' <<<"$tops")
+		if [[ -z $min ]] || ((cap < min)); then
+			min=$cap
+			slowest=$v
+		fi
+	done < <(calibrate_capacities "$cdir/timeline.csv")
+	[[ -n $min ]] || sc_die "calibration: no variant was sampled (see $cdir/logs/)"
+	((min > 0)) || sc_die "calibration: variant $slowest answered nothing (see $cdir/logs/$slowest.log)"
+	OPT_spike_rate=$(awk -v c="$min" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')
+	runjson_update '.calibration = {schedule: $s, window_s: 1, capacity_qps: $caps, still_answering_at_top: $tops,
+		slowest: $slowest, capacity_of_slowest_qps: $min, multiple: $m, spike_rate_qps: $rate, folder: "calibration"}' \
+		--arg s "$schedule" --argjson caps "$caps" --argjson tops "$tops" --arg slowest "$slowest" \
+		--argjson min "$min" --argjson m "$OPT_spike_multiple" --argjson rate "$OPT_spike_rate"
+	events_add _scenario calibrated "rate_qps=$OPT_spike_rate" "capacity_qps=$min" "slowest=\"$slowest\"" \
+		"multiple=$OPT_spike_multiple"
+	sc_say "calibrated: slowest variant $slowest answers $min qps; spikes at $OPT_spike_rate qps"
+}

@@ -1,0 +1,90 @@
+# scenarios/lib/common.sh - what every scenario module needs: messages, failing, clocks, finding programs.
+# Sourced, never run. Globals are prefixed SC_; functions sc_*.
+
+SC_ROOT=${SC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SC_PROG=${SC_PROG:-$(basename "$0" .sh)}
+
+# sc_say TEXT... : progress for the person running the scenario (stderr, so stdout stays the report path).
+sc_say() { printf '%s: %s\n' "$SC_PROG" "$*" >&2; }
+
+# sc_die TEXT... : records why the run failed and exits; the EXIT trap stops everything and reports.
+sc_die() {
+	SC_FAIL_REASON=${SC_FAIL_REASON:-$*}
+	printf '%s: error: %s\n' "$SC_PROG" "$*" >&2
+	exit 1
+}
+
+# sc_now : seconds since the epoch with microseconds (bash's own clock, no fork).
+sc_now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
+
+# sc_iso_now : UTC time in ISO 8601 for run.json.
+sc_iso_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+
+# sc_duration_ms TEXT : "500ms", "20s", "2m", "1h" or plain seconds -> milliseconds; empty on bad input.
+sc_duration_ms() {
+	local t=$1
+	if [[ $t =~ ^([0-9]+)ms$ ]]; then
+		echo "${BASH_REMATCH[1]}"
+	elif [[ $t =~ ^([0-9]+)(s?)$ ]]; then
+		echo $((BASH_REMATCH[1] * 1000))
+	elif [[ $t =~ ^([0-9]+)m$ ]]; then
+		echo $((BASH_REMATCH[1] * 60000))
+	elif [[ $t =~ ^([0-9]+)h$ ]]; then
+		echo $((BASH_REMATCH[1] * 3600000))
+	fi
+}
+
+# sc_ms_text MS : milliseconds written the way the schedule syntax reads them (whole seconds as "Ns").
+sc_ms_text() {
+	if (($1 % 1000 == 0)); then echo "$(($1 / 1000))s"; else echo "${1}ms"; fi
+}
+
+# sc_size_bytes TEXT : "64M", "512k", "1G" or plain bytes -> bytes; empty on bad input.
+sc_size_bytes() {
+	local t=${1^^}
+	if [[ $t =~ ^([0-9]+)([KMG]?)B?$ ]]; then
+		local n=${BASH_REMATCH[1]}
+		case ${BASH_REMATCH[2]} in
+		K) n=$((n * 1024)) ;;
+		M) n=$((n * 1048576)) ;;
+		G) n=$((n * 1073741824)) ;;
+		esac
+		echo "$n"
+	fi
+}
+
+# sc_source_tree : true when the scripts run from a checkout (not from `cmake --install`'s tree).
+sc_source_tree() { [[ -f $SC_ROOT/CMakeLists.txt ]]; }
+
+# sc_bin_dir : where the programs are: $ALLOCSPIKE_BIN (tests), the build folder of a checkout, or
+# PREFIX/bin of an installed tree (the scripts live in PREFIX/share/allocspike/scenarios).
+sc_bin_dir() {
+	if [[ -n ${ALLOCSPIKE_BIN:-} ]]; then
+		echo "$ALLOCSPIKE_BIN"
+	elif sc_source_tree; then
+		echo "${ALLOCSPIKE_BUILD_DIR:-$SC_ROOT/build}/bin"
+	else
+		(cd "$SC_ROOT/../.." && echo "$PWD/bin")
+	fi
+}
+
+# sc_program NAME : full path of an allocspike program, or empty when it is not built.
+sc_program() {
+	local p
+	p="$(sc_bin_dir)/$1"
+	[[ -x $p ]] && echo "$p" || true
+}
+
+# sc_require NAME WHY : the program's path, or a clear failure naming the missing program.
+sc_require() {
+	local p
+	p=$(sc_program "$1")
+	[[ -n $p ]] || sc_die "$1 is missing from $(sc_bin_dir) (needed $2); build it (scripts/build.sh) or set ALLOCSPIKE_BIN"
+	echo "$p"
+}
+
+# sc_is_uint TEXT : true when TEXT is a non-negative integer.
+sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# sc_is_number TEXT : true when TEXT is a non-negative decimal number.
+sc_is_number() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$|^\.[0-9]+$ ]]; }

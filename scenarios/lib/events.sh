@@ -1,0 +1,76 @@
+# scenarios/lib/events.sh - appends the scenario's lines to events.jsonl (docs/run-folder.md).
+# t_s counts from the start of the schedule and is negative before it. The start is known only once
+# the generator runs, so events made before it wait in a pending file with their wall-clock time and
+# are written with their negative t_s when the origin is set (or when the run ends without one).
+
+SC_EVENTS_FILE=
+SC_EVENTS_ORIGIN=
+
+# events_init FILE : events go to FILE (appended; the generator appends to the same file).
+events_init() {
+	SC_EVENTS_FILE=$1
+	SC_EVENTS_ORIGIN=
+	: >>"$SC_EVENTS_FILE"
+	: >"$SC_EVENTS_FILE.pending"
+}
+
+# events_add VARIANT EVENT [KEY=JSON]... : one event; values are JSON (numbers, "strings", null).
+events_add() {
+	[[ -n $SC_EVENTS_FILE ]] || return 0
+	local variant=$1 event=$2 now line extra='' kv
+	shift 2
+	now=$(sc_now)
+	for kv in "$@"; do
+		extra+=", \"${kv%%=*}\": ${kv#*=}"
+	done
+	if [[ -n $SC_EVENTS_ORIGIN ]]; then
+		line=$(printf '{"t_s": %.3f, "variant": "%s", "event": "%s"%s, "unix_s": %s}' \
+			"$(bc_sub "$now" "$SC_EVENTS_ORIGIN")" "$variant" "$event" "$extra" "$now")
+		# One short line in one write: appends by the generator and us never interleave.
+		printf '%s\n' "$line" >>"$SC_EVENTS_FILE"
+	else
+		printf '%s\t{"variant": "%s", "event": "%s"%s, "unix_s": %s}\n' \
+			"$now" "$variant" "$event" "$extra" "$now" >>"$SC_EVENTS_FILE.pending"
+	fi
+}
+
+# events_origin_set UNIX_S : the schedule started at UNIX_S; pending events are written relative to it.
+events_origin_set() {
+	SC_EVENTS_ORIGIN=$1
+	[[ -s $SC_EVENTS_FILE.pending ]] || return 0
+	local t rest
+	while IFS=$'\t' read -r t rest; do
+		printf '{"t_s": %.3f, %s\n' "$(bc_sub "$t" "$SC_EVENTS_ORIGIN")" "${rest#\{}" >>"$SC_EVENTS_FILE"
+	done <"$SC_EVENTS_FILE.pending"
+	: >"$SC_EVENTS_FILE.pending"
+}
+
+# events_origin_clear : the next schedule (serial mode, calibration) starts a new clock.
+events_origin_clear() { SC_EVENTS_ORIGIN=; }
+
+# events_close : writes what is still pending (relative to now when no schedule ever started).
+events_close() {
+	[[ -n $SC_EVENTS_FILE ]] || return 0
+	if [[ -s $SC_EVENTS_FILE.pending ]]; then
+		events_origin_set "${SC_EVENTS_ORIGIN:-$(sc_now)}"
+	fi
+	rm -f "$SC_EVENTS_FILE.pending"
+}
+
+# bc_sub A B : A - B for decimal numbers (awk; bash has integers only).
+bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a - b }'; }
+
+# events_switch FILE : later events go to FILE with a clock of their own (the calibration's folder);
+# what is pending for the previous file stays pending there. Prints the previous "file<TAB>origin".
+events_switch() {
+	printf '%s\t%s\n' "$SC_EVENTS_FILE" "$SC_EVENTS_ORIGIN"
+	SC_EVENTS_FILE=$1
+	SC_EVENTS_ORIGIN=
+	: >>"$SC_EVENTS_FILE"
+}
+
+# events_restore "FILE<TAB>ORIGIN" : back to the file events_switch printed.
+events_restore() {
+	SC_EVENTS_FILE=${1%%$'\t'*}
+	SC_EVENTS_ORIGIN=${1#*$'\t'}
+}

@@ -1,0 +1,250 @@
+# scenarios/lib/experiment.sh - the flow every load scenario shares (spike.sh, ramp.sh, steady.sh):
+# options, programs, run folder, hierarchy, variants in parallel or one at a time, generator, and an
+# end that always stops everything, checks nothing is left, finishes run.json and makes the report.
+# A scenario defines scenario_usage, scenario_defaults, scenario_query_count, scenario_plan (sets
+# SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
+
+for _m in common options runjson events machine procs variants hierarchy queries schedule placement \
+	loadgen calibrate harness report; do
+	# shellcheck source=/dev/null
+	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
+done
+unset _m
+
+SC_RUN=
+SC_CTL_DIR=
+SC_CTL_TMP=
+SC_COMPLETED=0
+SC_INTERRUPTED=
+SC_FAIL_REASON=
+SC_SCHEDULE=
+SC_RUNNABLE=()
+
+# experiment_prepare_programs : installs missing packages and builds what is missing, unless the
+# programs come from elsewhere ($ALLOCSPIKE_BIN, --no-build).
+experiment_prepare_programs() {
+	[[ -z ${ALLOCSPIKE_BIN:-} ]] && ((!OPT_no_build)) && sc_source_tree || return 0
+	"$SC_ROOT/scripts/install-packages.sh" >&2 || sc_die "installing packages failed (scripts/install-packages.sh)"
+	local need=(allocspike-upstream allocspike-loadgen allocspike-report) name missing=0 p
+	[[ -n $OPT_queries ]] || need+=(allocspike-querydata)
+	for name in "${SC_VARIANTS[@]}"; do
+		[[ ${V_KIND[$name]} == build ]] && need+=("allocspike-resolver-$name")
+		[[ ${V_KIND[$name]} == env ]] && need+=("allocspike-resolver-${V_BASE[$name]}")
+	done
+	for p in "${need[@]}"; do [[ -n $(sc_program "$p") ]] || missing=1; done
+	((missing)) || return 0
+	sc_say "building (scripts/build.sh); the first build also builds static ldns/libevent per libc"
+	"$SC_ROOT/scripts/build.sh" >&2 || sc_die "the build failed (scripts/build.sh)"
+}
+
+# experiment_setup_folder SCENARIO : the run folder, run.json, events.jsonl and the control-socket folder.
+experiment_setup_folder() {
+	SC_RUN=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$1}
+	[[ ! -e $SC_RUN/run.json ]] || opts_fail "--out $SC_RUN already holds a run (run.json); choose a new folder"
+	mkdir -p "$SC_RUN/logs" || sc_die "cannot create the run folder $SC_RUN"
+	SC_RUN=$(realpath "$SC_RUN")
+	# Unix socket paths are limited to 108 bytes; deep run folders get their sockets in /tmp.
+	if ((${#SC_RUN} > 60)); then
+		SC_CTL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX")
+		SC_CTL_DIR=$SC_CTL_TMP
+	else
+		SC_CTL_DIR=$SC_RUN/ctl
+		mkdir -p "$SC_CTL_DIR"
+	fi
+	runjson_init "$SC_RUN/run.json" "$1"
+	events_init "$SC_RUN/events.jsonl"
+}
+
+# experiment_on_signal NAME : Ctrl-C or SIGTERM: the EXIT trap stops everything and reports.
+experiment_on_signal() {
+	SC_INTERRUPTED=$1
+	sc_say "interrupted by SIG$1: stopping every process of the run"
+	[[ $1 == INT ]] && exit 130
+	exit 143
+}
+
+# experiment_on_exit : runs on every way out once the run folder exists.
+experiment_on_exit() {
+	local st=$? status reason='' leftovers report
+	trap '' INT TERM
+	if ((SC_COMPLETED)); then
+		status=completed
+	elif [[ -n $SC_INTERRUPTED ]]; then
+		status=interrupted
+	else
+		status=failed
+		reason=${SC_FAIL_REASON:-exit status $st}
+	fi
+	procs_stop_all
+	leftovers=$(procs_leftovers)
+	if [[ -n $leftovers ]]; then
+		sc_say "still running after the stop: $leftovers"
+		events_add _scenario leftover "processes=$(jq -Rn --arg l "$leftovers" '$l')"
+		[[ $status != completed ]] || {
+			status=failed
+			reason="processes left running: $leftovers"
+		}
+	fi
+	case $status in
+	interrupted) events_add _scenario interrupted "signal=\"SIG$SC_INTERRUPTED\"" ;;
+	failed) events_add _scenario failed "reason=$(jq -Rn --arg r "$reason" '$r')" ;;
+	esac
+	events_close
+	harness_scan "$SC_RUN"
+	runjson_finish "$status" "$reason"
+	sc_say "run $status: $SC_RUN"
+	if report=$(report_make "$SC_RUN"); then
+		echo "$report"
+	fi
+	[[ -z $SC_CTL_TMP ]] || rm -rf "$SC_CTL_TMP"
+	[[ -n $SC_CTL_TMP ]] || rm -rf "$SC_RUN/ctl"
+	case $status in
+	completed) exit 0 ;;
+	interrupted) exit 130 ;;
+	*) exit 1 ;;
+	esac
+}
+
+# experiment_check_variants : keeps the rows that can run (program present, allocator as named),
+# records their version reports in run.json; the others are recorded as failed and skipped.
+experiment_check_variants() {
+	local name missing rows=()
+	SC_RUNNABLE=()
+	for name in "${SC_VARIANTS[@]}"; do
+		missing=$(variants_missing "$name")
+		if [[ -n $missing ]]; then
+			sc_say "variant $name cannot run: missing $missing"
+			events_add "$name" failed "reason=$(jq -Rn --arg r "missing $missing" '$r')"
+		else
+			V_VERSION[$name]=$(variants_version "$name")
+			variants_check_allocator "$name" && SC_RUNNABLE+=("$name")
+		fi
+		rows+=("$(variants_row_json "$name")")
+	done
+	runjson_set .variants "$(printf '%s\n' "${rows[@]}" | jq -s .)"
+	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
+}
+
+# experiment_parameters : what the run used, in run.json's parameters.
+experiment_parameters() {
+	local median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
+	[[ $OPT_latency_ms == *,* ]] || p99=$((median * 10))
+	runjson_update '.parameters = {
+			schedule: null,
+			mode: (if $serial == "1" then "serial" else "parallel" end),
+			hierarchy: {seed: $seed, latency_ms_median: $median, latency_ms_p99: $p99, loss: $loss,
+				block: $block},
+			resolver: {cache_size_bytes: $cache, max_inflight: $inflight, memory_layout: $layout},
+			cpu_placement: $placement,
+			interval_ms: $interval,
+			options: $options}' \
+		--arg serial "$OPT_serial" --argjson seed "$OPT_seed" --argjson median "$median" --argjson p99 "$p99" \
+		--argjson loss "$OPT_loss" --arg block "$OPT_hierarchy_block" \
+		--argjson cache "$(sc_size_bytes "$OPT_cache_size")" --argjson inflight "$OPT_max_inflight" \
+		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
+		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"
+}
+
+# experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
+# --serial, one after the other (each a fresh process and the same schedule from t=0).
+experiment_drive() {
+	local dir=$1 schedule=$2 name ran=0
+	mkdir -p "$dir/logs"
+	if ((OPT_serial)); then
+		for name in "${SC_RUNNABLE[@]}"; do
+			events_origin_clear
+			experiment_drive_group "$dir" "$schedule" "$name" && ran=1
+		done
+		((ran)) || sc_die "no variant became ready (see $dir/logs/)"
+	else
+		experiment_drive_group "$dir" "$schedule" "${SC_RUNNABLE[@]}" ||
+			sc_die "no variant became ready (see $dir/logs/)"
+	fi
+}
+
+# experiment_drive_group DIR SCHEDULE NAMES... : starts the named variants together, waits until each
+# is ready (one that fails is recorded and left out), runs the generator, stops them.
+experiment_drive_group() {
+	local dir=$1 schedule=$2 name started=() ready=()
+	shift 2
+	local uport=$SC_UP_PORT
+	for name in "$@"; do
+		variant_launch "$name" "$dir" "$SC_ROOT_HINTS" "$uport" "$SC_CPUS_RESOLVERS" && started+=("$name")
+	done
+	for name in "${started[@]}"; do
+		if variant_wait_ready "$name"; then
+			ready+=("$name")
+		else
+			sc_say "variant $name did not become ready (see $dir/logs/$name.log); the run goes on without it"
+			procs_stop "${V_PID[$name]}" 1
+		fi
+	done
+	((${#ready[@]} > 0)) || return 1
+	loadgen_run "$dir" "$schedule" "${ready[@]}"
+	for name in "${ready[@]}"; do
+		procs_stop "${V_PID[$name]}"
+	done
+	((SC_LOADGEN_STATUS == 0)) ||
+		sc_die "the generator exited with status $SC_LOADGEN_STATUS (see $dir/logs/loadgen.log)"
+	return 0
+}
+
+# experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison.
+experiment_repeat() {
+	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0
+	mkdir -p "$out" || sc_die "cannot create $out"
+	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM
+	for ((i = 1; i <= OPT_repeat; i++)); do
+		sc_say "repeat $i of $OPT_repeat"
+		bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
+		child=$!
+		wait "$child" || st=$?
+		child=
+		runs+=("$out/run-$i")
+		((st == 0)) || sc_die "repeat $i ended with status $st; stopping the repeats"
+		set -- "$@" --no-build
+	done
+	local rp
+	rp=$(sc_program allocspike-report)
+	[[ -n $rp ]] || sc_die "allocspike-report is missing: no comparison of the repeats"
+	(cd "$out" && "$rp" compare "${runs[@]}") | tail -n 1
+	exit 0
+}
+
+# experiment_main ARGS... : the whole scenario.
+experiment_main() {
+	opts_defaults
+	scenario_defaults
+	opts_parse "$@"
+	opts_validate
+	((OPT_repeat == 1)) || experiment_repeat "$@"
+	variants_load "$SC_ROOT/variants.tsv"
+	variants_select "$OPT_variants"
+	placement_choose "$OPT_cpu_placement"
+	experiment_prepare_programs
+	experiment_setup_folder "$SC_PROG"
+	trap 'experiment_on_signal INT' INT
+	trap 'experiment_on_signal TERM' TERM
+	trap experiment_on_exit EXIT
+	local nofile
+	nofile=$(machine_raise_nofile)
+	ulimit -n "$nofile" 2>/dev/null || true
+	runjson_set .machine "$(machine_json "$nofile")"
+	experiment_parameters
+	experiment_check_variants
+	local port=0
+	if variants_need_port53; then
+		port=53
+		sc_say "a daemon variant is chosen: the hierarchy listens on port 53"
+	fi
+	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
+	runjson_update '.parameters.hierarchy.port = $p' --argjson p "$SC_UP_PORT"
+	queries_prepare "$SC_RUN" "$(schedule_round_count "$(scenario_query_count)")"
+	scenario_plan
+	runjson_update '.parameters.schedule = $s' --arg s "$SC_SCHEDULE"
+	sc_say "run folder $SC_RUN; variants ${SC_RUNNABLE[*]}; $([[ $OPT_serial == 1 ]] && echo serial || echo parallel)"
+	experiment_drive "$SC_RUN" "$SC_SCHEDULE"
+	scenario_after
+	SC_COMPLETED=1
+	exit 0
+}

@@ -1,0 +1,37 @@
+# scenarios/lib/hierarchy.sh - starts the simulated DNS hierarchy (allocspike-upstream) for a run.
+
+SC_UP_PID=
+SC_UP_PORT=
+SC_ROOT_HINTS=
+
+# hierarchy_start DIR CPUS PORT : starts the hierarchy on PORT (0: any free port), waits for it,
+# writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
+hierarchy_start() {
+	local dir=$1 cpus=$2 port=$3 up median p99 addr
+	up=$(sc_require allocspike-upstream "for the simulated DNS hierarchy")
+	median=${OPT_latency_ms%%,*}
+	p99=${OPT_latency_ms#*,}
+	[[ $OPT_latency_ms == *,* ]] || p99=$((median * 10))
+	SC_ROOT_HINTS=$dir/root.hints
+	local args=(--block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
+		--root-hints "$SC_ROOT_HINTS" --control "$SC_CTL_DIR/upstream.sock"
+		--applied-log "$dir/upstream-applied.log" --ready-file "$SC_CTL_DIR/upstream.ready")
+	if ((median == 0)); then
+		args+=(--no-latency)
+	else
+		args+=(--latency-median-ms "$median" --latency-p99-ms "$p99")
+	fi
+	if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
+		args+=(--no-loss)
+	else
+		args+=(--loss "$OPT_loss")
+	fi
+	rm -f "$SC_CTL_DIR/upstream.ready"
+	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "$up" "${args[@]}"
+	SC_UP_PID=$SC_LAST_PID
+	addr=$(procs_wait_ready _upstream "$SC_UP_PID" "$SC_CTL_DIR/upstream.ready" 30) ||
+		sc_die "the simulated hierarchy did not start (see $dir/logs/upstream.log)"
+	SC_UP_PORT=${addr##*:}
+	[[ -s $SC_ROOT_HINTS ]] || sc_die "the hierarchy wrote no root hints to $SC_ROOT_HINTS"
+	events_add _upstream ready "addr=\"$addr\"" "pid=$SC_UP_PID"
+}

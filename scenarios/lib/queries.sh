@@ -1,0 +1,33 @@
+# scenarios/lib/queries.sh - the query file a run replays: the user's, or the embedded default made by
+# allocspike-querydata generate from a fixed seed (cached, since the same seed gives the same file).
+
+SC_QUERIES=
+
+# queries_prepare RUN_DIR COUNT : sets SC_QUERIES and records the file and its statistics in run.json.
+queries_prepare() {
+	local dir=$1 count=$2 qd generated=null
+	qd=$(sc_program allocspike-querydata)
+	if [[ -n $OPT_queries ]]; then
+		SC_QUERIES=$(realpath "$OPT_queries")
+	else
+		[[ -n $qd ]] || sc_die "allocspike-querydata is missing from $(sc_bin_dir) (needed to generate the default query file); build it or pass --queries FILE"
+		local cache=$SC_ROOT/.cache
+		mkdir -p "$cache" 2>/dev/null && [[ -w $cache ]] || cache=$dir
+		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count.txt
+		if [[ ! -s $SC_QUERIES ]]; then
+			sc_say "generating $count queries (seed $OPT_query_seed) into $SC_QUERIES"
+			"$qd" generate --seed "$OPT_query_seed" --count "$count" -o "$SC_QUERIES.tmp.$$" \
+				>>"$dir/logs/querydata.log" 2>&1 ||
+				sc_die "allocspike-querydata generate failed (see $dir/logs/querydata.log)"
+			mv "$SC_QUERIES.tmp.$$" "$SC_QUERIES"
+		fi
+		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" '{seed: $seed, count: $count}')
+	fi
+	local stats=null
+	if [[ -n $qd ]]; then
+		stats=$("$qd" stats --json "$SC_QUERIES" 2>>"$dir/logs/querydata.log" | jq -c . 2>/dev/null) || stats=null
+		[[ -n $stats ]] || stats=null
+	fi
+	runjson_update '.queryfile = {path: $p, generated: $g, stats: $s}' \
+		--arg p "$SC_QUERIES" --argjson g "$generated" --argjson s "$stats"
+}

@@ -1,0 +1,33 @@
+# scenarios/lib/schedule.sh - builds the schedule texts (docs/schedule.md) the scenarios run.
+
+# schedule_spike RATE : warm-up, a baseline, then N x (spike, recovery at the baseline rate).
+# The rate never drops to zero: jemalloc purges only while the process allocates.
+schedule_spike() {
+	printf 'warmup:%s@%s,baseline:%s@%s,%s*(spike:%s@%s,recovery:%s@%s)' \
+		"$OPT_warmup_len" "$OPT_warmup_rate" "$OPT_baseline_len" "$OPT_baseline_rate" \
+		"$OPT_spikes" "$OPT_spike_len" "$1" "$OPT_recovery_len" "$OPT_baseline_rate"
+}
+
+# schedule_calibrate : the resperf-style ramp from the baseline rate to --calibrate-max.
+schedule_calibrate() {
+	printf 'calibrate:%s@%s..%s' "$OPT_calibrate_len" "$OPT_baseline_rate" "$OPT_calibrate_max"
+}
+
+# schedule_queries SCHEDULE_RATE : how many queries a spike schedule at that spike rate sends.
+schedule_queries() {
+	local ms_w ms_b ms_s ms_r
+	ms_w=$(sc_duration_ms "$OPT_warmup_len")
+	ms_b=$(sc_duration_ms "$OPT_baseline_len")
+	ms_s=$(sc_duration_ms "$OPT_spike_len")
+	ms_r=$(sc_duration_ms "$OPT_recovery_len")
+	echo $(((ms_w * OPT_warmup_rate + ms_b * OPT_baseline_rate + OPT_spikes * (ms_s * $1 + ms_r * OPT_baseline_rate)) / 1000))
+}
+
+# schedule_round_count N : a query-file size for N queries: whole hundred thousands, at most 2 million
+# (the generator wraps around; the cache keys files by size, so few sizes means few files).
+schedule_round_count() {
+	local n=$((($1 + 99999) / 100000 * 100000))
+	((n >= 100000)) || n=100000
+	((n <= 2000000)) || n=2000000
+	echo "$n"
+}

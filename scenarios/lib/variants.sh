@@ -1,0 +1,257 @@
+# scenarios/lib/variants.sh - the variants table (variants.tsv, docs/variants.md) and the ONE loop
+# that runs any row: build (its own binary), env (the base row's binary with the row's environment),
+# preload and external (a daemon definition in scenarios/daemons/<base>.sh, see docs/variants.md).
+
+declare -A V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT=() V_NOTE=()
+V_NAMES=()    # every row, in table order
+SC_VARIANTS=() # the rows this run uses
+declare -A V_PID=() V_ADDR=() V_CONTROL=() V_INDEX=() V_VERSION=() V_CMD=() V_WORKDIR=() V_LOG=()
+
+# variants_load FILE : reads the table; a malformed row stops the run with FILE:LINE.
+variants_load() {
+	local file=$1 lineno=0 header_seen=0 line cols
+	[[ -r $file ]] || sc_die "cannot read the variants table $file"
+	while IFS= read -r line || [[ -n $line ]]; do
+		lineno=$((lineno + 1))
+		[[ -z $line || $line == \#* ]] && continue
+		IFS=$'\t' read -r -a cols <<<"$line"
+		((${#cols[@]} == 9)) || sc_die "$file:$lineno: ${#cols[@]} columns, expected 9 (tab-separated)"
+		if ((!header_seen)); then
+			header_seen=1
+			continue
+		fi
+		local name=${cols[0]}
+		[[ -z ${V_KIND[$name]:-} ]] || sc_die "$file:$lineno: variant '$name' appears twice"
+		case ${cols[1]} in
+		build | env | preload | external) ;;
+		*) sc_die "$file:$lineno: kind '${cols[1]}' is not build, env, preload or external" ;;
+		esac
+		V_NAMES+=("$name")
+		V_KIND[$name]=${cols[1]}
+		V_ALLOC[$name]=${cols[2]}
+		V_LIBC[$name]=${cols[3]}
+		V_LIB[$name]=${cols[4]}
+		V_BASE[$name]=${cols[5]}
+		V_ENV[$name]=${cols[6]}
+		V_DEFAULT[$name]=${cols[7]}
+		V_NOTE[$name]=${cols[8]}
+		if [[ ${cols[1]} != build && ${cols[5]} == - ]]; then
+			sc_die "$file:$lineno: a row of kind ${cols[1]} needs a base"
+		fi
+	done <"$file"
+	for name in "${V_NAMES[@]}"; do
+		if [[ ${V_KIND[$name]} == env && ${V_KIND[${V_BASE[$name]}]:-} != build ]]; then
+			sc_die "$file: env row '$name' has base '${V_BASE[$name]}', which is not a build row"
+		fi
+	done
+}
+
+# variants_select LIST : sets SC_VARIANTS from "a,b,c", or the default rows when LIST is empty.
+variants_select() {
+	SC_VARIANTS=()
+	local name
+	if [[ -z $1 ]]; then
+		for name in "${V_NAMES[@]}"; do
+			[[ ${V_DEFAULT[$name]} != yes ]] || SC_VARIANTS+=("$name")
+		done
+	else
+		local wanted
+		IFS=, read -r -a wanted <<<"$1"
+		for name in "${wanted[@]}"; do
+			[[ -n $name ]] || continue
+			[[ -n ${V_KIND[$name]:-} ]] ||
+				opts_fail "--variants: no variant '$name' in variants.tsv (rows: $(
+					IFS=,
+					echo "${V_NAMES[*]}"
+				))"
+			[[ " ${SC_VARIANTS[*]} " != *" $name "* ]] || opts_fail "--variants: '$name' given twice"
+			SC_VARIANTS+=("$name")
+		done
+	fi
+	((${#SC_VARIANTS[@]} > 0)) || opts_fail "no variant chosen"
+	local i
+	for i in "${!SC_VARIANTS[@]}"; do
+		# Each variant sends upstream from its own 127.0.1.N, so the hierarchy counts them apart.
+		V_INDEX[${SC_VARIANTS[i]}]=$((i + 1))
+	done
+}
+
+# variants_need_port53 : true when a chosen row is a daemon, which cannot change its upstream port.
+variants_need_port53() {
+	local name
+	for name in "${SC_VARIANTS[@]}"; do
+		[[ ${V_KIND[$name]} == build || ${V_KIND[$name]} == env ]] || return 0
+	done
+	return 1
+}
+
+# variants_binary NAME : the resolver binary a build or env row runs (empty when not built).
+variants_binary() {
+	local name=$1
+	[[ ${V_KIND[$name]} == env ]] && name=${V_BASE[$name]}
+	sc_program "allocspike-resolver-$name"
+}
+
+# variants_daemon_def NAME : the daemon definition a preload or external row runs.
+variants_daemon_def() { echo "$SC_ROOT/scenarios/daemons/${V_BASE[$1]}.sh"; }
+
+# variants_missing NAME : prints what this row needs and does not have (empty when runnable).
+variants_missing() {
+	local name=$1
+	case ${V_KIND[$name]} in
+	build | env)
+		[[ -n $(variants_binary "$name") ]] ||
+			echo "allocspike-resolver-$([[ ${V_KIND[$name]} == env ]] && echo "${V_BASE[$name]}" || echo "$name") in $(sc_bin_dir)"
+		;;
+	*)
+		[[ -x $(variants_daemon_def "$name") ]] || echo "daemon definition $(variants_daemon_def "$name")"
+		;;
+	esac
+}
+
+# variants_env_args NAME : the row's environment as env(1) arguments, one a line.
+variants_env_args() {
+	local name=$1 pairs p
+	[[ ${V_ENV[$name]} == - ]] || {
+		read -r -a pairs <<<"${V_ENV[$name]}"
+		for p in "${pairs[@]}"; do echo "$p"; done
+	}
+}
+
+# variants_version NAME : the binary's --version --json, run with the row's environment, so an env
+# or preload row reports the allocator that really serves malloc under that environment.
+variants_version() {
+	local name=$1 envs=()
+	mapfile -t envs < <(variants_env_args "$name")
+	case ${V_KIND[$name]} in
+	build | env)
+		env "${envs[@]}" "$(variants_binary "$name")" --version --json 2>/dev/null | jq -c . 2>/dev/null ||
+			echo null
+		;;
+	*) echo null ;;
+	esac
+}
+
+# variants_row_json NAME : the table row plus the version report, for run.json.
+variants_row_json() {
+	local name=$1
+	jq -n --arg name "$name" --arg kind "${V_KIND[$name]}" --arg allocator "${V_ALLOC[$name]}" \
+		--arg libc "${V_LIBC[$name]}" --arg library "${V_LIB[$name]}" --arg base "${V_BASE[$name]}" \
+		--arg env "${V_ENV[$name]}" --arg note "${V_NOTE[$name]}" --argjson version "${V_VERSION[$name]:-null}" \
+		--arg upstream_source "127.0.1.${V_INDEX[$name]:-0}" --arg command "${V_CMD[$name]:-}" \
+		'{name: $name, kind: $kind, allocator: $allocator, libc: $libc, library: $library, base: $base,
+		  env: $env, note: $note, version: $version, upstream_source: $upstream_source}
+		 + (if $command != "" then {command: $command} else {} end)'
+}
+
+# variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names.
+variants_check_allocator() {
+	local name=$1 got
+	[[ ${V_VERSION[$name]:-null} != null ]] || return 0
+	got=$(jq -r '.allocator // empty' <<<"${V_VERSION[$name]}")
+	[[ -z $got || $got == "${V_ALLOC[$name]}" ]] && return 0
+	sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
+	events_add "$name" failed "reason=\"allocator is $got, expected ${V_ALLOC[$name]}\""
+	return 1
+}
+
+# variant_launch NAME RUN_DIR HINTS UPSTREAM_PORT CPUS : starts one row of any kind (the one loop);
+# sets V_PID. Readiness is waited for separately so that all variants start together.
+variant_launch() {
+	local name=$1 dir=$2 hints=$3 uport=$4 cpus=$5 envs=()
+	local log="$dir/logs/$name.log"
+	V_LOG[$name]=$log
+	mapfile -t envs < <(variants_env_args "$name")
+	rm -f "$SC_CTL_DIR/$name.ready" "$SC_CTL_DIR/$name.sock"
+	case ${V_KIND[$name]} in
+	build | env)
+		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
+		V_CMD[$name]="$(variants_binary "$name") --listen 127.0.0.1:0 --root-hints $hints --upstream-port $uport --upstream-source 127.0.1.${V_INDEX[$name]} --cache-size $(sc_size_bytes "$OPT_cache_size") --max-inflight $OPT_max_inflight --memory-layout $OPT_memory_layout --control ${V_CONTROL[$name]} --ready-file $SC_CTL_DIR/$name.ready"
+		local argv
+		read -r -a argv <<<"${V_CMD[$name]}"
+		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${argv[@]}"
+		;;
+	preload | external)
+		local def port workdir cmd
+		def=$(variants_daemon_def "$name")
+		port=$(ports_pick_free)
+		workdir="$dir/daemons/$name"
+		mkdir -p "$workdir"
+		V_WORKDIR[$name]=$workdir
+		V_CONTROL[$name]=''
+		if ! cmd=$("$def" prepare --workdir "$workdir" --listen "127.0.0.1:$port" --root-hints "$hints" \
+			--cache-size "$(sc_size_bytes "$OPT_cache_size")" --upstream-source "127.0.1.${V_INDEX[$name]}" \
+			2>>"$log"); then
+			sc_say "variant $name: $def prepare failed (see logs/$name.log)"
+			events_add "$name" failed "reason=\"daemon definition prepare failed\""
+			return 1
+		fi
+		# The row's allocator (if any) and the probe that proves which allocator serves malloc.
+		local preload
+		if ! preload=$("$SC_ROOT/scenarios/daemons/lib/preload.sh" ld-preload --build "$(dirname "$(sc_bin_dir)")" \
+			"$([[ ${V_KIND[$name]} == preload ]] && echo "${V_LIB[$name]}" || echo -)" 2>>"$log"); then
+			sc_say "variant $name: cannot preload ${V_LIB[$name]} (see logs/$name.log)"
+			events_add "$name" failed "reason=\"preload library not found\""
+			return 1
+		fi
+		rm -f "$workdir/alloc-probe.json"
+		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc-probe.json")
+		V_CMD[$name]=$cmd
+		V_ADDR[$name]=127.0.0.1:$port
+		procs_start "$name" "$log" "$cpus" env "${envs[@]}" bash -c "exec $cmd"
+		;;
+	esac
+	V_PID[$name]=$SC_LAST_PID
+}
+
+# variant_wait_ready NAME : waits (bounded) until the row answers; records `ready` with its address.
+variant_wait_ready() {
+	local name=$1 addr pid=${V_PID[$1]}
+	case ${V_KIND[$name]} in
+	build | env)
+		addr=$(procs_wait_ready "$name" "$pid" "$SC_CTL_DIR/$name.ready" 30) || return 1
+		V_ADDR[$name]=$addr
+		;;
+	*)
+		local def i
+		def=$(variants_daemon_def "$name")
+		for ((i = 0; i < 150; i++)); do
+			procs_running "$pid" || {
+				procs_reap "$pid"
+				return 1
+			}
+			"$def" probe "${V_ADDR[$name]}" >/dev/null 2>&1 && break
+			sleep 0.2
+		done
+		((i < 150)) || {
+			sc_say "$name did not answer within 30 s"
+			return 1
+		}
+		# Refuse a daemon whose preload did not take: it would measure another allocator.
+		local probe=${V_WORKDIR[$name]}/alloc-probe.json
+		if ! "$SC_ROOT/scenarios/daemons/lib/preload.sh" check --probe "$probe" --allocator "${V_ALLOC[$name]}" \
+			>>"${V_LOG[$name]}" 2>&1; then
+			sc_say "variant $name: malloc is not served by ${V_ALLOC[$name]} (see ${V_LOG[$name]}); not run"
+			events_add "$name" failed "reason=\"preload did not take\""
+			return 1
+		fi
+		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
+		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
+			--arg n "$name" --argjson v "${V_VERSION[$name]}"
+		;;
+	esac
+	events_add "$name" ready "addr=\"${V_ADDR[$name]}\"" "pid=$pid"
+}
+
+# ports_pick_free : a UDP and TCP port free on 127.0.0.1 (for daemons that cannot take port 0).
+ports_pick_free() {
+	local p i
+	for ((i = 0; i < 200; i++)); do
+		p=$((20000 + RANDOM % 40000))
+		[[ -z $(ss -Hlnu "sport = :$p" 2>/dev/null) && -z $(ss -Hlnt "sport = :$p" 2>/dev/null) ]] && {
+			echo "$p"
+			return 0
+		}
+	done
+	sc_die "no free port found on 127.0.0.1"
+}

@@ -1,0 +1,27 @@
+#!/bin/bash
+# tests/scenarios/usage.sh - bad flags get a usage message and status 2; --help lists the options.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+
+for s in spike ramp steady cpu; do
+	script=$ALLOCSPIKE_SOURCE_DIR/scenarios/$s.sh
+	[[ -f $script ]] || continue
+	out=$(bash "$script" --help 2>&1)
+	check_eq "$s --help status" 0 $?
+	check "$s --help lists --variants" grep -q -- '--variants' <<<"$out"
+	out=$(bash "$script" --no-such-flag 2>&1)
+	check_eq "$s bad flag status" 2 $?
+	check "$s bad flag is named" grep -q -- "--no-such-flag" <<<"$out"
+	check "$s bad flag prints usage" grep -q 'usage:' <<<"$out"
+done
+out=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --variants no-such-variant --out "$TEST_TMP/run" 2>&1)
+check_eq "unknown variant status" 2 $?
+check "unknown variant is named" grep -q "no-such-variant" <<<"$out"
+check "no run folder for bad flags" test ! -e "$TEST_TMP/run/run.json"
+for bad in "--loss 1.5" "--spike-len 5x" "--spike-rate fast" "--memory-layout tree" "--cache-size lots" \
+	"--latency-ms -3" "--cpu-placement 0-1" "--spikes" "--repeat 0"; do
+	# shellcheck disable=SC2086 # the flag and its value are two words
+	out=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" $bad 2>&1)
+	check_eq "'$bad' status" 2 $?
+done
+finish
