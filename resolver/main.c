@@ -1,35 +1,310 @@
-/* resolver/main.c - allocspike-resolver: parses options and wires the resolver's modules together. */
+/* resolver/main.c - allocspike-resolver: parses options and wires the resolver's modules together.
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
+#include "cache.h"
+#include "control.h"
+#include "hints.h"
+#include "request.h"
+#include "resolver.h"
+#include "server.h"
+#include "sockaddr_parse.h"
 #include "version.h"
+
+#define RESOLVER_MAX_HINT_FILES 4
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: allocspike-resolver [--version [--json]]\n");
+	fprintf(out,
+	        "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
+	        "--root-hints FILE)\n"
+	        "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
+	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-inflight N]\n"
+	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
+	        "       allocspike-resolver --version [--json]\n");
+}
+
+static int parse_size(const char *text, size_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || end == text || text[0] == '-')
+		return -1;
+	unsigned long long mult = 1;
+	if (*end == 'k' || *end == 'K')
+		mult = 1024ull;
+	else if (*end == 'm' || *end == 'M')
+		mult = 1024ull * 1024;
+	else if (*end == 'g' || *end == 'G')
+		mult = 1024ull * 1024 * 1024;
+	else if (*end != '\0')
+		return -1;
+	if (*end && end[1] != '\0')
+		return -1;
+	*out = (size_t)(v * mult);
+	return 0;
+}
+
+static int parse_int(const char *text, long min, long max, long *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || end == text || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Each in-flight request may hold one upstream socket: the open-files limit must allow it. */
+static void raise_nofile(int max_inflight)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	rlim_t want = (rlim_t)max_inflight + 1024;
+	if (rl.rlim_cur >= want)
+		return;
+	if (rl.rlim_max < want) {
+		struct rlimit up = {want, want};
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			return;
+		want = rl.rlim_max;
+	}
+	rl.rlim_cur = want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 || want < (rlim_t)max_inflight + 1024)
+		fprintf(stderr,
+		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
+		        "+ 1024; queries past it are answered SERVFAIL\n",
+		        (unsigned long long)want, max_inflight);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	event_base_loopbreak(arg);
+}
+
+static void on_sweep(evutil_socket_t fd, short what, void *arg)
+{
+	struct resolver *r = arg;
+	/* A slice of the table each second: the whole table about every 16 seconds. */
+	cache_sweep(r->cache, resolver_now(), 4096);
+}
+
+enum {
+	OPT_LISTEN = 256,
+	OPT_ROOT,
+	OPT_ROOT_HINTS,
+	OPT_UPSTREAM_PORT,
+	OPT_UPSTREAM_SOURCE,
+	OPT_UPSTREAM_TIMEOUT,
+	OPT_CACHE_SIZE,
+	OPT_MAX_TTL,
+	OPT_MAX_INFLIGHT,
+	OPT_LAYOUT,
+	OPT_CONTROL,
+	OPT_READY_FILE,
+	OPT_VERSION,
+	OPT_JSON,
+	OPT_HELP
+};
+
+static const struct option options[] = {
+    {"listen", required_argument, NULL, OPT_LISTEN},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"root-hints", required_argument, NULL, OPT_ROOT_HINTS},
+    {"upstream-port", required_argument, NULL, OPT_UPSTREAM_PORT},
+    {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
+    {"upstream-timeout-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT},
+    {"cache-size", required_argument, NULL, OPT_CACHE_SIZE},
+    {"max-ttl", required_argument, NULL, OPT_MAX_TTL},
+    {"max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT},
+    {"memory-layout", required_argument, NULL, OPT_LAYOUT},
+    {"control", required_argument, NULL, OPT_CONTROL},
+    {"ready-file", required_argument, NULL, OPT_READY_FILE},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "allocspike-resolver: ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, "\n");
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	int want_version = 0, want_json = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0)
+	static struct resolver r;
+	struct resolver_config *cfg = &r.cfg;
+	const char *roots_text[RESOLVER_MAX_ROOTS], *hint_files[RESOLVER_MAX_HINT_FILES];
+	int n_roots_text = 0, n_hint_files = 0, want_version = 0, want_json = 0;
+	char err[512];
+	long v;
+
+	cfg->upstream_port = 53;
+	cfg->cache_size = 64u << 20;
+	cfg->max_ttl = 86400;
+	cfg->max_inflight = 65536;
+	cfg->upstream_timeout_ms = 800;
+	cfg->layout = LAYOUT_HEAP;
+
+	int opt;
+	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_LISTEN:
+			if (cfg->n_listen >= RESOLVER_MAX_LISTEN)
+				return fail("--listen %s: at most 16 addresses%s", optarg, "");
+			if (!sockaddr_parse(optarg, -1, &cfg->listen[cfg->n_listen].sa,
+			                    &cfg->listen[cfg->n_listen].len, err, sizeof(err)))
+				return fail("--listen %s: %s", optarg, err);
+			cfg->n_listen++;
+			break;
+		case OPT_ROOT:
+			if (n_roots_text >= RESOLVER_MAX_ROOTS)
+				return fail("--root %s: at most 32 roots%s", optarg, "");
+			roots_text[n_roots_text++] = optarg;
+			break;
+		case OPT_ROOT_HINTS:
+			if (n_hint_files >= RESOLVER_MAX_HINT_FILES)
+				return fail("--root-hints %s: at most 4 files%s", optarg, "");
+			hint_files[n_hint_files++] = optarg;
+			break;
+		case OPT_UPSTREAM_PORT:
+			if (parse_int(optarg, 1, 65535, &v) < 0)
+				return fail("--upstream-port '%s': expected 1..65535%s", optarg,
+				            "");
+			cfg->upstream_port = (int)v;
+			break;
+		case OPT_UPSTREAM_SOURCE:
+			if (!sockaddr_parse(optarg, 0, &cfg->upstream_source.sa,
+			                    &cfg->upstream_source.len, err, sizeof(err)))
+				return fail("--upstream-source %s: %s", optarg, err);
+			break;
+		case OPT_UPSTREAM_TIMEOUT:
+			if (parse_int(optarg, 10, 60000, &v) < 0)
+				return fail("--upstream-timeout-ms '%s': expected 10..60000%s",
+				            optarg, "");
+			cfg->upstream_timeout_ms = (int)v;
+			break;
+		case OPT_CACHE_SIZE:
+			if (parse_size(optarg, &cfg->cache_size) < 0 || cfg->cache_size < 4096)
+				return fail(
+				    "--cache-size '%s': expected a size of at least 4k, like 64M%s",
+				    optarg, "");
+			break;
+		case OPT_MAX_TTL:
+			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
+				return fail("--max-ttl '%s': expected seconds >= 1%s", optarg, "");
+			cfg->max_ttl = (uint32_t)v;
+			break;
+		case OPT_MAX_INFLIGHT:
+			if (parse_int(optarg, 1, 1 << 24, &v) < 0)
+				return fail("--max-inflight '%s': expected 1..16777216%s", optarg,
+				            "");
+			cfg->max_inflight = (int)v;
+			break;
+		case OPT_LAYOUT:
+			if (memory_layout_parse(optarg, &cfg->layout) < 0)
+				return fail("--memory-layout '%s': expected heap or kresd%s",
+				            optarg, "");
+			break;
+		case OPT_CONTROL:
+			cfg->control_path = optarg;
+			break;
+		case OPT_READY_FILE:
+			cfg->ready_file = optarg;
+			break;
+		case OPT_VERSION:
+		case 'V':
 			want_version = 1;
-		else if (strcmp(argv[i], "--json") == 0)
+			break;
+		case OPT_JSON:
 			want_json = 1;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			break;
+		case OPT_HELP:
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else {
-			fprintf(stderr, "allocspike-resolver: unknown option '%s'\n", argv[i]);
+		default:
 			usage(stderr);
 			return 2;
 		}
 	}
+	if (optind < argc)
+		return fail("unexpected argument '%s'%s", argv[optind], "");
 	if (want_version) {
 		resolver_version_print(stdout, want_json);
 		return 0;
 	}
-	usage(stderr);
-	return 2;
+	if (cfg->n_listen == 0 || (n_roots_text == 0 && n_hint_files == 0)) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = 0; i < n_roots_text; i++) {
+		struct resolver_addr *a = &cfg->roots[cfg->n_roots];
+		if (!sockaddr_parse(roots_text[i], cfg->upstream_port, &a->sa, &a->len, err,
+		                    sizeof(err)))
+			return fail("--root %s: %s", roots_text[i], err);
+		cfg->n_roots++;
+	}
+	for (int i = 0; i < n_hint_files; i++)
+		if (hints_load(cfg, hint_files[i], err, sizeof(err)) < 0)
+			return fail("%s%s", err, "");
+
+	signal(SIGPIPE, SIG_IGN);
+	raise_nofile(cfg->max_inflight);
+	resolver_random_seed(&r);
+	r.base = event_base_new();
+	r.cache = cache_create(cfg->cache_size, cfg->max_ttl, cfg->layout == LAYOUT_KRESD, err,
+	                       sizeof(err));
+	if (!r.base || !r.cache)
+		return fail("cannot start: %s%s", r.cache ? "event loop" : err, "");
+	r.requests = request_table_create((size_t)cfg->max_inflight);
+	if (!r.requests)
+		return fail("cannot start: out of memory%s%s", "", "");
+	if (server_open(&r, err, sizeof(err)) < 0)
+		return fail("%s%s", err, "");
+	if (cfg->control_path && control_open(&r, cfg->control_path, err, sizeof(err)) < 0)
+		return fail("%s%s", err, "");
+	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
+	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);
+	struct event *sweep = event_new(r.base, -1, EV_PERSIST, on_sweep, &r);
+	struct timeval one_second = {1, 0};
+	evsignal_add(sigterm, NULL);
+	evsignal_add(sigint, NULL);
+	event_add(sweep, &one_second);
+	if (server_announce(&r, cfg->ready_file) < 0)
+		return 1;
+
+	event_base_dispatch(r.base);
+
+	request_table_destroy(&r);
+	control_close(&r);
+	server_close(&r);
+	event_free(sweep);
+	event_free(sigterm);
+	event_free(sigint);
+	cache_destroy(r.cache);
+	event_base_free(r.base);
+	fprintf(stderr,
+	        "allocspike-resolver: stopped; queries=%llu cache_hits=%llu upstream_queries=%llu "
+	        "timeouts=%llu mismatched=%llu malformed=%llu\n",
+	        (unsigned long long)r.stats.queries, (unsigned long long)r.stats.cache_hits,
+	        (unsigned long long)r.stats.upstream_queries,
+	        (unsigned long long)r.stats.upstream_timeouts,
+	        (unsigned long long)r.stats.upstream_mismatched,
+	        (unsigned long long)r.stats.dropped_malformed);
+	return 0;
 }

@@ -1,4 +1,5 @@
-/* resolver/version.c - what --version prints; the allocator comes from common/alloc_info at run time. */
+/* resolver/version.c - what --version prints; the allocator comes from common/alloc_info at run
+ * time. */
 #include "version.h"
 
 #include <jansson.h>
@@ -27,13 +28,12 @@ void resolver_version_print(FILE *out, int as_json)
 		        ldns_version(), event_get_version());
 		return;
 	}
-	json_t *obj = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "program",
-	                        "allocspike-resolver", "version", ALLOCSPIKE_VERSION, "variant",
-	                        ALLOCSPIKE_VARIANT_NAME, "allocator", info.allocator,
-	                        "allocator_version", info.allocator_version, "libc", info.libc,
-	                        "libc_version", info.libc_version, "malloc_object",
-	                        info.malloc_object, "ldns", ldns_version(), "libevent",
-	                        event_get_version());
+	json_t *obj = json_pack(
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
+	    "version", ALLOCSPIKE_VERSION, "variant", ALLOCSPIKE_VARIANT_NAME, "allocator",
+	    info.allocator, "allocator_version", info.allocator_version, "libc", info.libc,
+	    "libc_version", info.libc_version, "malloc_object", info.malloc_object, "ldns",
+	    ldns_version(), "libevent", event_get_version());
 	char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	fprintf(out, "%s\n", text);
 	free(text);

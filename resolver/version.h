@@ -1,10 +1,12 @@
-/* resolver/version.h - the --version line and JSON: variant name plus the allocator found at run time. */
+/* resolver/version.h - the --version line and JSON: variant name plus the allocator found at run
+ * time. */
 #ifndef ALLOCSPIKE_RESOLVER_VERSION_H
 #define ALLOCSPIKE_RESOLVER_VERSION_H
 
 #include <stdio.h>
 
-/* Prints one line: "allocspike-resolver <ver> variant=<v> allocator=<a> <ver> libc=<l> <ver> malloc=<obj>". */
+/* Prints one line: "allocspike-resolver <ver> variant=<v> allocator=<a> <ver> libc=<l> <ver>
+ * malloc=<obj>". */
 void resolver_version_print(FILE *out, int as_json);
 
 #endif

@@ -1,0 +1,91 @@
+/* resolver/mempool.c - per-request chunked bump pool for the kresd memory layout (see mempool.h).
+ */
+#include "mempool.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+struct mempool_chunk {
+	struct mempool_chunk *next;
+	size_t size; /* usable bytes after this header */
+	size_t used;
+};
+
+struct mempool {
+	struct mempool_chunk *chunks; /* newest first; the pool header lives in the first chunk */
+	size_t footprint;
+};
+
+#define MEMPOOL_ALIGN 16
+#define MEMPOOL_HDR                                                                                \
+	((sizeof(struct mempool_chunk) + MEMPOOL_ALIGN - 1) & ~(size_t)(MEMPOOL_ALIGN - 1))
+
+static struct mempool_chunk *mempool_chunk_new(size_t usable)
+{
+	struct mempool_chunk *c = malloc(MEMPOOL_HDR + usable);
+	if (!c)
+		return NULL;
+	c->next = NULL;
+	c->size = usable;
+	c->used = 0;
+	return c;
+}
+
+struct mempool *mempool_create(void)
+{
+	struct mempool_chunk *c = mempool_chunk_new(MEMPOOL_CHUNK - MEMPOOL_HDR);
+	if (!c)
+		return NULL;
+	struct mempool *pool = (struct mempool *)((uint8_t *)c + MEMPOOL_HDR);
+	c->used = (sizeof(*pool) + MEMPOOL_ALIGN - 1) & ~(size_t)(MEMPOOL_ALIGN - 1);
+	pool->chunks = c;
+	pool->footprint = MEMPOOL_CHUNK;
+	return pool;
+}
+
+void *mempool_alloc(struct mempool *pool, size_t size)
+{
+	size = (size + MEMPOOL_ALIGN - 1) & ~(size_t)(MEMPOOL_ALIGN - 1);
+	struct mempool_chunk *c = pool->chunks;
+	if (c->size - c->used < size) {
+		size_t usable = MEMPOOL_CHUNK - MEMPOOL_HDR;
+		if (size > usable)
+			usable = size;
+		struct mempool_chunk *n = mempool_chunk_new(usable);
+		if (!n)
+			return NULL;
+		pool->footprint += MEMPOOL_HDR + usable;
+		if (size > MEMPOOL_CHUNK / 2) {
+			/* A big object gets a chunk of its own behind the current one, so the
+			 * current chunk's free tail stays usable. */
+			n->next = c->next;
+			c->next = n;
+			n->used = size;
+			return (uint8_t *)n + MEMPOOL_HDR;
+		}
+		n->next = c;
+		pool->chunks = n;
+		c = n;
+	}
+	void *p = (uint8_t *)c + MEMPOOL_HDR + c->used;
+	c->used += size;
+	return p;
+}
+
+size_t mempool_footprint(const struct mempool *pool)
+{
+	return pool->footprint;
+}
+
+void mempool_destroy(struct mempool *pool)
+{
+	if (!pool)
+		return;
+	struct mempool_chunk *c = pool->chunks;
+	/* The pool header sits in the oldest chunk, so read the list before freeing it. */
+	while (c) {
+		struct mempool_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}

@@ -1,0 +1,302 @@
+/* resolver/request.c - request lifecycle: parse, cache hit, coalescing of identical questions,
+ * answer, free. */
+#include "request.h"
+
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dname.h"
+#include "iterator.h"
+#include "server.h"
+#include "stats.h"
+#include "upstream.h"
+
+/* Requests in flight, keyed by (name, type): a second client asking the same question while
+ * it is being resolved waits on the first request instead of starting its own. */
+struct request_table {
+	struct request **buckets;
+	size_t mask, count;
+};
+
+static uint8_t request_tx[65536];
+
+struct request_table *request_table_create(size_t max_inflight)
+{
+	struct request_table *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	size_t n = 1024;
+	while (n < max_inflight && n < ((size_t)1 << 20))
+		n <<= 1;
+	t->buckets = calloc(n, sizeof(*t->buckets));
+	if (!t->buckets) {
+		free(t);
+		return NULL;
+	}
+	t->mask = n - 1;
+	return t;
+}
+
+size_t request_inflight(const struct resolver *r)
+{
+	return r->requests ? r->requests->count : 0;
+}
+
+static uint32_t request_hash(const uint8_t *name, uint16_t type)
+{
+	return dname_hash(name, type);
+}
+
+static struct request *request_table_find(struct request_table *t, const uint8_t *name,
+                                          uint16_t type)
+{
+	uint32_t h = request_hash(name, type);
+	for (struct request *q = t->buckets[h & t->mask]; q; q = q->hnext)
+		if (q->hash == h && q->qtype == type && dname_equal(q->qname, name))
+			return q;
+	return NULL;
+}
+
+static void request_table_insert(struct request_table *t, struct request *q)
+{
+	q->hash = request_hash(q->qname, q->qtype);
+	struct request **b = &t->buckets[q->hash & t->mask];
+	q->hnext = *b;
+	*b = q;
+	q->in_table = true;
+	t->count++;
+}
+
+static void request_table_remove(struct request_table *t, struct request *q)
+{
+	struct request **pp = &t->buckets[q->hash & t->mask];
+	while (*pp && *pp != q)
+		pp = &(*pp)->hnext;
+	if (*pp) {
+		*pp = q->hnext;
+		t->count--;
+	}
+	q->in_table = false;
+}
+
+static struct request *request_new(struct resolver *r)
+{
+	struct rmem mem;
+	if (rmem_init(&mem, r->cfg.layout) < 0)
+		return NULL;
+	/* The request itself is the first object of its own memory (in the pool for kresd). */
+	struct request *q = rmem_calloc(&mem, sizeof(*q));
+	if (!q) {
+		rmem_release(&mem);
+		return NULL;
+	}
+	q->mem = mem;
+	q->r = r;
+	q->cut.current = -1;
+	return q;
+}
+
+static void request_free(struct request *q)
+{
+	upstream_cancel(q);
+	if (q->resume_ev)
+		event_del(q->resume_ev);
+	if (q->in_table)
+		request_table_remove(q->r->requests, q);
+	if (q->query_ldns) {
+		struct msg none = {0};
+		msg_release(&q->mem, &none, q->query_ldns);
+	}
+	struct rmem mem = q->mem;
+	rmem_release(&mem);
+}
+
+void request_table_destroy(struct resolver *r)
+{
+	struct request_table *t = r->requests;
+	if (!t)
+		return;
+	for (size_t i = 0; i <= t->mask; i++)
+		while (t->buckets[i])
+			request_free(t->buckets[i]);
+	free(t->buckets);
+	free(t);
+	r->requests = NULL;
+}
+
+size_t request_build_answer(const struct request *q, const struct waiter *w, int rcode,
+                            uint8_t *buf, size_t cap)
+{
+	size_t limit = 512;
+	if (w->edns && w->udp_size > limit)
+		limit = w->udp_size;
+	if (limit > cap)
+		limit = cap;
+	uint16_t flags =
+	    (uint16_t)(MSG_QR | MSG_RA | (w->flags & (MSG_RD | MSG_CD)) | (rcode & 0xF));
+	struct wire_writer wr;
+	wire_begin(&wr, buf, limit, w->id, flags, w->qname, q->qtype, q->qclass);
+	if (rcode != RCODE_SERVFAIL) {
+		for (int i = 0; i < q->n_answer; i++) {
+			const struct msg_rr *rr = &q->answer[i];
+			wire_put_rr(&wr, MSG_ANSWER, rr->owner, rr->type, rr->rclass, rr->ttl,
+			            rr->rdata, rr->rdlen);
+		}
+		if (q->has_soa)
+			wire_put_rr(&wr, MSG_AUTHORITY, q->soa.owner, TYPE_SOA, CLASS_IN,
+			            q->soa.ttl, q->soa.rdata, q->soa.rdlen);
+	}
+	if (w->edns)
+		wire_put_opt(&wr, UPSTREAM_EDNS_SIZE, false);
+	size_t len = wire_finish(&wr);
+	if (len)
+		return len;
+	/* Too big for the client's buffer: header and question with TC, so it retries on TCP. */
+	wire_begin(&wr, buf, limit, w->id, flags | MSG_TC, w->qname, q->qtype, q->qclass);
+	if (w->edns)
+		wire_put_opt(&wr, UPSTREAM_EDNS_SIZE, false);
+	return wire_finish(&wr);
+}
+
+static void request_on_resume(evutil_socket_t fd, short what, void *arg)
+{
+	iterator_on_subrequest(arg);
+}
+
+/* Resumes a parent from the event loop, never from inside the child's completion, so the
+ * parent's state is never re-entered while one of its own calls is on the stack. */
+static void request_resume(struct request *parent)
+{
+	if (!parent->resume_ev) {
+		parent->resume_ev = rmem_alloc(&parent->mem, event_get_struct_event_size());
+		if (!parent->resume_ev)
+			return;
+		event_assign(parent->resume_ev, parent->r->base, -1, 0, request_on_resume, parent);
+	}
+	event_active(parent->resume_ev, EV_TIMEOUT, 1);
+}
+
+void request_finish(struct request *q, int rcode)
+{
+	struct resolver *r = q->r;
+	upstream_cancel(q);
+	if (q->in_table)
+		request_table_remove(r->requests, q);
+	for (struct waiter *w = q->waiters; w; w = w->next) {
+		if (w->parent) {
+			request_resume(w->parent);
+			continue;
+		}
+		size_t len = request_build_answer(q, w, rcode, request_tx, sizeof(request_tx));
+		if (len && server_send(r, w->fd, request_tx, len, (struct sockaddr *)&w->addr,
+		                       w->addrlen) == 0)
+			stats_count_answer(&r->stats, rcode);
+	}
+	request_free(q);
+}
+
+static bool request_query_acceptable(const struct msg *m)
+{
+	if ((m->flags & MSG_QR) || MSG_OPCODE(m->flags) != 0 || m->qclass != CLASS_IN)
+		return false;
+	/* Zone transfers and meta types are not something a resolver answers. */
+	if (m->qtype == 251 || m->qtype == 252 || m->qtype == TYPE_OPT || m->qtype == 0)
+		return false;
+	return true;
+}
+
+void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
+                          const struct sockaddr *from, socklen_t fromlen)
+{
+	struct request *q = request_new(r);
+	if (!q) {
+		r->stats.dropped_overload++;
+		return;
+	}
+	const uint8_t *data = wire;
+	if (r->cfg.layout == LAYOUT_KRESD)
+		data =
+		    rmem_memdup(&q->mem, wire, len); /* kresd keeps the query packet in the pool */
+	struct msg m;
+	void *ldns = NULL;
+	if (!data || msg_parse_layout(data, len, &q->mem, &m, &ldns) < 0 ||
+	    !request_query_acceptable(&m)) {
+		r->stats.dropped_malformed++;
+		q->query_ldns = ldns;
+		request_free(q);
+		return;
+	}
+	r->stats.queries++;
+	q->query_ldns = ldns;
+	q->qname = m.qname;
+	q->qtype = m.qtype;
+	q->qclass = m.qclass;
+	struct waiter *w = rmem_calloc(&q->mem, sizeof(*w));
+	if (!w || fromlen > sizeof(w->addr)) {
+		request_free(q);
+		return;
+	}
+	memcpy(&w->addr, from, fromlen);
+	w->addrlen = fromlen;
+	w->fd = fd;
+	w->id = m.id;
+	w->flags = m.flags;
+	w->edns = m.has_edns;
+	w->edns_do = m.edns_do;
+	w->udp_size = m.edns_udp;
+	w->qname = m.qname;
+	q->waiters = w;
+
+	if (iterator_from_cache(q)) {
+		r->stats.cache_hits++;
+		request_finish(q, q->rcode);
+		return;
+	}
+	r->stats.cache_misses++;
+	struct request *same = request_table_find(r->requests, q->qname, q->qtype);
+	if (same) {
+		struct waiter *copy = rmem_memdup(&same->mem, w, sizeof(*w));
+		if (copy)
+			copy->qname = rmem_memdup(&same->mem, w->qname, dname_len(w->qname));
+		if (copy && copy->qname) {
+			copy->next = same->waiters;
+			same->waiters = copy;
+		}
+		request_free(q);
+		return;
+	}
+	if (r->requests->count >= (size_t)r->cfg.max_inflight) {
+		r->stats.dropped_overload++;
+		request_free(q);
+		return;
+	}
+	request_table_insert(r->requests, q);
+	iterator_run(q);
+}
+
+struct request *request_spawn(struct request *parent, const uint8_t *name, uint16_t type)
+{
+	struct request *q = request_new(parent->r);
+	if (!q)
+		return NULL;
+	q->internal = true;
+	q->depth = parent->depth + 1;
+	q->qname = rmem_memdup(&q->mem, name, dname_len(name));
+	q->qtype = type;
+	q->qclass = CLASS_IN;
+	struct waiter *w = rmem_calloc(&q->mem, sizeof(*w));
+	if (!q->qname || !w) {
+		request_free(q);
+		return NULL;
+	}
+	w->parent = parent;
+	q->waiters = w;
+	if (iterator_from_cache(q)) {
+		request_finish(q, q->rcode); /* the parent resumes from the event loop */
+		return parent;
+	}
+	request_table_insert(parent->r->requests, q);
+	iterator_run(q);
+	return parent;
+}

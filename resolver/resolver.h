@@ -1,0 +1,60 @@
+/* resolver/resolver.h - the process-wide context every module of the resolver shares. */
+#ifndef ALLOCSPIKE_RESOLVER_RESOLVER_H
+#define ALLOCSPIKE_RESOLVER_RESOLVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "memory.h"
+#include "stats.h"
+
+#define RESOLVER_MAX_LISTEN 16
+#define RESOLVER_MAX_ROOTS 32
+
+struct resolver_addr {
+	struct sockaddr_storage sa;
+	socklen_t len;
+};
+
+struct resolver_config {
+	struct resolver_addr listen[RESOLVER_MAX_LISTEN];
+	int n_listen;
+	struct resolver_addr roots[RESOLVER_MAX_ROOTS];
+	int n_roots;
+	int upstream_port;
+	struct resolver_addr upstream_source; /* len 0: let the kernel choose */
+	size_t cache_size;
+	uint32_t max_ttl;
+	int max_inflight;
+	int upstream_timeout_ms;
+	enum memory_layout layout;
+	const char *control_path;
+	const char *ready_file;
+};
+
+struct event_base;
+struct cache;
+struct server;
+struct request_table;
+struct control;
+
+struct resolver {
+	struct event_base *base;
+	struct resolver_config cfg;
+	struct cache *cache;
+	struct server *server;
+	struct request_table *requests;
+	struct control *control;
+	struct stats stats;
+	uint64_t rng_state[2];
+};
+
+/* Seconds of a monotonic clock: what cache TTLs count down against. */
+uint32_t resolver_now(void);
+/* Uniform 64-bit random numbers (xorshift128+ seeded from getrandom): query IDs. */
+uint64_t resolver_random(struct resolver *r);
+void resolver_random_seed(struct resolver *r);
+
+#endif

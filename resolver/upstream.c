@@ -1,0 +1,291 @@
+/* resolver/upstream.c - outgoing queries over UDP (TCP after truncation), matched strictly to what
+ * was asked. */
+#include "upstream.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dname.h"
+#include "iterator.h"
+#include "msg.h"
+#include "request.h"
+#include "resolver.h"
+
+struct upstream_query {
+	struct request *q;
+	int fd;
+	struct event *ev; /* storage from the request's memory (event_assign) */
+	bool ev_added, tcp;
+	uint16_t id;
+	uint8_t *wire;
+	size_t wire_len;
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	uint8_t *tcp_buf;
+	size_t tcp_have, tcp_need;
+};
+
+static uint8_t upstream_rx[65536];
+
+int upstream_match(const struct msg *m, uint16_t id, const uint8_t *qname, uint16_t qtype)
+{
+	if (m->id != id || !(m->flags & MSG_QR) || MSG_OPCODE(m->flags) != 0)
+		return -1;
+	if (m->qtype != qtype || m->qclass != CLASS_IN || !dname_equal(m->qname, qname))
+		return -1;
+	return 0;
+}
+
+static void upstream_close(struct upstream_query *uq)
+{
+	if (uq->ev_added) {
+		event_del(uq->ev);
+		uq->ev_added = false;
+	}
+	if (uq->fd >= 0) {
+		close(uq->fd);
+		uq->fd = -1;
+	}
+}
+
+void upstream_cancel(struct request *q)
+{
+	if (!q->uq)
+		return;
+	upstream_close(q->uq);
+	q->uq = NULL;
+}
+
+static int upstream_socket(struct request *q, const struct sockaddr *to, socklen_t tolen, int type)
+{
+	int fd = socket(to->sa_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	const struct resolver_addr *src = &q->r->cfg.upstream_source;
+	if (src->len && src->sa.ss_family == to->sa_family &&
+	    bind(fd, (const struct sockaddr *)&src->sa, src->len) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (connect(fd, to, tolen) < 0 && errno != EINPROGRESS) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void upstream_on_event(evutil_socket_t fd, short what, void *arg);
+
+static int upstream_arm(struct upstream_query *uq, short what, int timeout_ms)
+{
+	struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+	if (uq->ev_added)
+		event_del(uq->ev);
+	event_assign(uq->ev, uq->q->r->base, uq->fd, what, upstream_on_event, uq);
+	if (event_add(uq->ev, &tv) < 0)
+		return -1;
+	uq->ev_added = true;
+	return 0;
+}
+
+int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
+{
+	struct resolver *r = q->r;
+	upstream_cancel(q);
+	struct upstream_query *uq = rmem_calloc(&q->mem, sizeof(*uq));
+	if (!uq)
+		return -1;
+	uq->q = q;
+	uq->fd = -1;
+	uq->ev = rmem_alloc(&q->mem, event_get_struct_event_size());
+	size_t cap = 12 + dname_len(q->cur) + 4 + 11;
+	uq->wire = rmem_alloc(&q->mem, cap);
+	if (!uq->ev || !uq->wire)
+		return -1;
+	uq->id = (uint16_t)resolver_random(r);
+	struct wire_writer w;
+	wire_begin(&w, uq->wire, cap, uq->id, 0, q->cur, q->qtype, CLASS_IN);
+	wire_put_opt(&w, UPSTREAM_EDNS_SIZE, false);
+	uq->wire_len = wire_finish(&w);
+	memcpy(&uq->to, to, tolen);
+	uq->tolen = tolen;
+	uq->fd = upstream_socket(q, to, tolen, SOCK_DGRAM);
+	if (uq->fd < 0)
+		return -1;
+	if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
+	    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
+		upstream_close(uq);
+		return -1;
+	}
+	r->stats.upstream_queries++;
+	q->queries++;
+	q->uq = uq;
+	return 0;
+}
+
+static void upstream_fail(struct upstream_query *uq, bool timeout)
+{
+	struct request *q = uq->q;
+	if (timeout)
+		q->r->stats.upstream_timeouts++;
+	upstream_close(uq);
+	q->uq = NULL;
+	iterator_on_timeout(q);
+}
+
+static void upstream_start_tcp(struct upstream_query *uq)
+{
+	struct request *q = uq->q;
+	upstream_close(uq);
+	uq->tcp = true;
+	q->r->stats.upstream_tcp++;
+	uq->fd = upstream_socket(q, (struct sockaddr *)&uq->to, uq->tolen, SOCK_STREAM);
+	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * q->r->cfg.upstream_timeout_ms) < 0) {
+		upstream_fail(uq, false);
+		return;
+	}
+}
+
+/* A complete packet from the server: match it, then hand it to the iterator. Returns true
+ * when it was consumed (uq is gone), false to keep waiting. */
+static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, size_t len)
+{
+	struct request *q = uq->q;
+	struct stats *st = &q->r->stats;
+	/* Cheap checks before any allocation: spoofed and stray packets are common. */
+	if (len < 12 || ((wire[0] << 8) | wire[1]) != uq->id || !(wire[2] & 0x80)) {
+		st->upstream_mismatched++;
+		return false;
+	}
+	const uint8_t *data = wire;
+	if (q->mem.layout == LAYOUT_KRESD) {
+		/* kresd keeps the answer packet in the request's pool. */
+		data = rmem_memdup(&q->mem, wire, len);
+		if (!data) {
+			upstream_fail(uq, false);
+			return true;
+		}
+	}
+	struct msg m;
+	void *ldns = NULL;
+	if (msg_parse_layout(data, len, &q->mem, &m, &ldns) < 0) {
+		msg_release(&q->mem, &m, ldns);
+		st->upstream_malformed++;
+		return false;
+	}
+	if (upstream_match(&m, uq->id, q->cur, q->qtype) < 0) {
+		msg_release(&q->mem, &m, ldns);
+		st->upstream_mismatched++;
+		return false;
+	}
+	if ((m.flags & MSG_TC) && !uq->tcp) {
+		msg_release(&q->mem, &m, ldns);
+		upstream_start_tcp(uq);
+		return true;
+	}
+	upstream_close(uq);
+	q->uq = NULL;
+	iterator_on_answer(q, &m, ldns);
+	return true;
+}
+
+static void upstream_on_udp(struct upstream_query *uq)
+{
+	for (int i = 0; i < 16; i++) {
+		struct sockaddr_storage from;
+		socklen_t fromlen = sizeof(from);
+		ssize_t n = recvfrom(uq->fd, upstream_rx, sizeof(upstream_rx), 0,
+		                     (struct sockaddr *)&from, &fromlen);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+				return;
+			/* ICMP port unreachable and the like: the server is not there. */
+			upstream_fail(uq, false);
+			return;
+		}
+		/* The socket is connected, so the kernel already filtered the source; this is
+		 * the belt to those braces. */
+		if (fromlen != uq->tolen || memcmp(&from, &uq->to, fromlen) != 0) {
+			uq->q->r->stats.upstream_mismatched++;
+			continue;
+		}
+		if (upstream_deliver(uq, upstream_rx, (size_t)n))
+			return;
+	}
+}
+
+static void upstream_on_tcp_read(struct upstream_query *uq)
+{
+	struct request *q = uq->q;
+	if (!uq->tcp_buf) {
+		uq->tcp_buf = rmem_alloc(&q->mem, 2 + 65535);
+		if (!uq->tcp_buf) {
+			upstream_fail(uq, false);
+			return;
+		}
+		uq->tcp_need = 2;
+	}
+	ssize_t n = recv(uq->fd, uq->tcp_buf + uq->tcp_have, uq->tcp_need - uq->tcp_have, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n <= 0) {
+		upstream_fail(uq, false);
+		return;
+	}
+	uq->tcp_have += (size_t)n;
+	if (uq->tcp_have < uq->tcp_need)
+		return;
+	if (uq->tcp_need == 2) {
+		uq->tcp_need = 2 + (size_t)((uq->tcp_buf[0] << 8) | uq->tcp_buf[1]);
+		if (uq->tcp_need == 2)
+			upstream_fail(uq, false);
+		return;
+	}
+	if (!upstream_deliver(uq, uq->tcp_buf + 2, uq->tcp_need - 2))
+		upstream_fail(uq, false); /* one answer per TCP query: a bad one ends it */
+}
+
+static void upstream_on_tcp_write(struct upstream_query *uq)
+{
+	int err = 0;
+	socklen_t elen = sizeof(err);
+	if (getsockopt(uq->fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0 || err) {
+		upstream_fail(uq, false);
+		return;
+	}
+	uint8_t buf[2 + 512];
+	if (uq->wire_len > sizeof(buf) - 2) {
+		upstream_fail(uq, false);
+		return;
+	}
+	buf[0] = (uint8_t)(uq->wire_len >> 8);
+	buf[1] = (uint8_t)uq->wire_len;
+	memcpy(buf + 2, uq->wire, uq->wire_len);
+	if (send(uq->fd, buf, uq->wire_len + 2, MSG_NOSIGNAL) != (ssize_t)(uq->wire_len + 2) ||
+	    upstream_arm(uq, EV_READ | EV_PERSIST, 2 * uq->q->r->cfg.upstream_timeout_ms) < 0) {
+		upstream_fail(uq, false);
+		return;
+	}
+	uq->q->r->stats.upstream_queries++;
+}
+
+static void upstream_on_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct upstream_query *uq = arg;
+	if (what & EV_TIMEOUT) {
+		uq->ev_added = false;
+		upstream_fail(uq, true);
+		return;
+	}
+	if (!uq->tcp)
+		upstream_on_udp(uq);
+	else if (what & EV_WRITE)
+		upstream_on_tcp_write(uq);
+	else
+		upstream_on_tcp_read(uq);
+}

@@ -1,0 +1,26 @@
+/* resolver/upstream.h - queries to authoritative servers: random ID and port, strict matching,
+ * timeout, TCP on TC. */
+#ifndef ALLOCSPIKE_RESOLVER_UPSTREAM_H
+#define ALLOCSPIKE_RESOLVER_UPSTREAM_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+struct request;
+
+/* Sends (q->cur, q->qtype) to `to` from a fresh socket (the kernel picks a random ephemeral
+ * port), with a random ID, RD clear, EDNS0. A reply is accepted only from `to`, with the same ID
+ * and question; then iterator_on_answer() runs. No reply in time: iterator_on_timeout().
+ * Returns 0, or -1 when the query could not be sent (no callback follows). */
+int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen);
+/* Forgets q's outstanding query, if any (closes its socket). */
+void upstream_cancel(struct request *q);
+
+/* Validates a received upstream packet against what was asked: same ID, QR set, and the same
+ * question (name compared case-insensitively). Exposed for tests and the fuzzer. */
+struct msg;
+int upstream_match(const struct msg *m, uint16_t id, const uint8_t *qname, uint16_t qtype);
+
+#define UPSTREAM_EDNS_SIZE 1232
+
+#endif
