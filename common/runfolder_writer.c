@@ -164,7 +164,7 @@ bool runfolder_writer_event(struct runfolder_writer *w, double t_s, const char *
 		json_object_update(obj, extra);
 		json_decref(extra);
 	}
-	char *line = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	char *line = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	json_decref(obj);
 	if (!line)
 		return false;

@@ -1,0 +1,96 @@
+/* loadgen/control.c - asks a resolver for its `stats` over its Unix control socket. */
+#include "control.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "monotonic.h"
+
+static double control_number(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Waits for fd to be ready for events, within what is left of the deadline. */
+static bool control_wait(int fd, short events, uint64_t deadline)
+{
+	uint64_t now = monotonic_ns();
+	if (now >= deadline)
+		return false;
+	struct pollfd pfd = {.fd = fd, .events = events};
+	return poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) == 1;
+}
+
+bool control_stats(const char *path, int timeout_ms, struct control_stats *out, char *err,
+                   size_t err_size)
+{
+	out->cache_entries = out->cache_bytes = out->inflight = out->upstream_queries = NAN;
+	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
+	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	bool ok = false;
+	char buf[8192];
+	size_t len = 0;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 &&
+	    !(errno == EINPROGRESS && control_wait(fd, POLLOUT, deadline))) {
+		snprintf(err, err_size, "%s: connect: %s", path, strerror(errno));
+		goto out;
+	}
+	if (send(fd, "stats\n", 6, MSG_NOSIGNAL) != 6) {
+		snprintf(err, err_size, "%s: send: %s", path, strerror(errno));
+		goto out;
+	}
+	while (!memchr(buf, '\n', len)) {
+		if (len == sizeof(buf) - 1) {
+			snprintf(err, err_size, "%s: stats line longer than %zu bytes", path, len);
+			goto out;
+		}
+		if (!control_wait(fd, POLLIN, deadline)) {
+			snprintf(err, err_size, "%s: no answer within %d ms", path, timeout_ms);
+			goto out;
+		}
+		ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0) {
+			if (len > 0)
+				break; /* a last line without its newline */
+			snprintf(err, err_size, "%s: closed without an answer", path);
+			goto out;
+		}
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	json_error_t jerr;
+	json_t *obj = json_loadb(buf, strcspn(buf, "\n"), 0, &jerr);
+	if (!json_is_object(obj)) {
+		snprintf(err, err_size, "%s: stats is not a JSON object: %s", path, jerr.text);
+		json_decref(obj);
+		goto out;
+	}
+	out->cache_entries = control_number(obj, "cache_entries");
+	out->cache_bytes = control_number(obj, "cache_bytes");
+	out->inflight = control_number(obj, "inflight");
+	out->upstream_queries = control_number(obj, "upstream_queries");
+	out->alloc_allocated_bytes = control_number(obj, "alloc_allocated_bytes");
+	out->alloc_resident_bytes = control_number(obj, "alloc_resident_bytes");
+	json_decref(obj);
+	ok = true;
+out:
+	close(fd);
+	return ok;
+}

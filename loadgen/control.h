@@ -1,0 +1,20 @@
+/* loadgen/control.h - asks a resolver for its `stats` over its Unix control socket. */
+#ifndef ALLOCSPIKE_LOADGEN_CONTROL_H
+#define ALLOCSPIKE_LOADGEN_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The stats keys that become timeline columns; NAN when absent or null (musl has no allocator
+ * statistics, for example). */
+struct control_stats {
+	double cache_entries, cache_bytes, inflight, upstream_queries;
+	double alloc_allocated_bytes, alloc_resident_bytes;
+};
+
+/* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms.
+ * False (with a reason) when the resolver does not answer in time or answers nonsense. */
+bool control_stats(const char *path, int timeout_ms, struct control_stats *out, char *err,
+                   size_t err_size);
+
+#endif

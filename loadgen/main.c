@@ -1,0 +1,450 @@
+/* loadgen/main.c - allocspike-loadgen: options, then the pacer, the recorder and the summary wired
+ * together. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "monotonic.h"
+#include "pacer.h"
+#include "progress.h"
+#include "querystream.h"
+#include "recorder.h"
+#include "runfolder_writer.h"
+#include "schedule.h"
+#include "sockaddr_parse.h"
+#include "summary.h"
+#include "targets.h"
+
+#define MAX_TARGETS 64
+#define MALFORMED_REPORTED 10
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+	fputs(
+	    "usage: allocspike-loadgen -d QUERYFILE (--schedule TEXT | -Q RATE [-l SECONDS])\n"
+	    "                          (--target SPEC... | -s ADDR [-p PORT]) [options]\n"
+	    "Open-loop DNS load on a rate schedule, the same queries at the same instants to "
+	    "every\n"
+	    "target; per-interval traffic, memory and CPU to a run folder (docs/run-folder.md).\n\n"
+	    "  -d, --queries FILE      query file, dnsperf format; plain, .xz or .gz; - is stdin\n"
+	    "      --schedule TEXT     rate schedule, or @FILE (docs/schedule.md)\n"
+	    "  -Q RATE                 constant rate (dnsperf); without -l: one pass of the file\n"
+	    "  -l SECONDS              stop after this long\n"
+	    "      --target SPEC       name=NAME,addr=IP:PORT[,pid=N][,control=PATH] (repeatable)\n"
+	    "      --watch SPEC        name=NAME,pid=N: a process-only row, e.g. _upstream\n"
+	    "  -s ADDR, -p PORT        one target (dnsperf), named by --name (default: target)\n"
+	    "  -t SECONDS              answer timeout (dnsperf; default 5)\n"
+	    "      --timeout-ms MS     answer timeout in milliseconds\n"
+	    "      --out DIR           run folder: timeline.csv and events.jsonl are appended\n"
+	    "      --interval-ms MS    timeline interval (default 100)\n"
+	    "      --slow-every N      smaps_rollup and control stats every N intervals "
+	    "(default 10)\n"
+	    "      --ports N           source ports per target (default 4)\n"
+	    "      --batch N           most queries sent per target in one go (default 256)\n"
+	    "      --edns SIZE         add an EDNS0 OPT record advertising SIZE (default: none)\n"
+	    "      --strict            a malformed query line is fatal\n"
+	    "      --align             start the schedule at the next whole wall-clock second\n"
+	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
+	    "      --no-progress       no live line even on a terminal\n"
+	    "  -h, --help\n",
+	    out);
+}
+
+struct options {
+	const char *queries, *schedule, *out, *server, *name;
+	double rate, limit_s, timeout_s;
+	int port;
+	unsigned interval_ms, slow_every, ports, batch, edns;
+	bool strict, align, allow_remote, no_progress;
+	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
+	unsigned ntargets, nwatches;
+};
+
+static bool parse_number(const char *opt, const char *text, double min, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (errno || end == text || *end || !(v >= min && v <= max)) {
+		fprintf(stderr, "allocspike-loadgen: %s '%s': expected a number from %g to %g\n",
+		        opt, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_options(int argc, char **argv, struct options *o)
+{
+	enum {
+		O_SCHEDULE = 256,
+		O_TARGET,
+		O_WATCH,
+		O_OUT,
+		O_INTERVAL,
+		O_SLOW,
+		O_PORTS,
+		O_BATCH,
+		O_EDNS,
+		O_STRICT,
+		O_ALIGN,
+		O_REMOTE,
+		O_NOPROGRESS,
+		O_TIMEOUT_MS,
+		O_NAME
+	};
+	static const struct option longopts[] = {
+	    {"queries", required_argument, NULL, 'd'},
+	    {"schedule", required_argument, NULL, O_SCHEDULE},
+	    {"target", required_argument, NULL, O_TARGET},
+	    {"watch", required_argument, NULL, O_WATCH},
+	    {"out", required_argument, NULL, O_OUT},
+	    {"interval-ms", required_argument, NULL, O_INTERVAL},
+	    {"slow-every", required_argument, NULL, O_SLOW},
+	    {"ports", required_argument, NULL, O_PORTS},
+	    {"batch", required_argument, NULL, O_BATCH},
+	    {"edns", required_argument, NULL, O_EDNS},
+	    {"strict", no_argument, NULL, O_STRICT},
+	    {"align", no_argument, NULL, O_ALIGN},
+	    {"allow-remote", no_argument, NULL, O_REMOTE},
+	    {"no-progress", no_argument, NULL, O_NOPROGRESS},
+	    {"timeout-ms", required_argument, NULL, O_TIMEOUT_MS},
+	    {"name", required_argument, NULL, O_NAME},
+	    {"help", no_argument, NULL, 'h'},
+	    {0}};
+	*o = (struct options){.port = 53,
+	                      .timeout_s = 5,
+	                      .interval_ms = 100,
+	                      .slow_every = 10,
+	                      .ports = 4,
+	                      .batch = 256,
+	                      .name = "target",
+	                      .rate = -1};
+	char err[512];
+	double v;
+	int c;
+	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->queries = optarg;
+			break;
+		case O_SCHEDULE:
+			o->schedule = optarg;
+			break;
+		case 'Q':
+			if (!parse_number("-Q", optarg, 0.001, 100e6, &o->rate))
+				return false;
+			break;
+		case 'l':
+			if (!parse_number("-l", optarg, 0.001, 7 * 86400, &o->limit_s))
+				return false;
+			break;
+		case 's':
+			o->server = optarg;
+			break;
+		case 'p':
+			if (!parse_number("-p", optarg, 1, 65535, &v) || v != floor(v))
+				return false;
+			o->port = (int)v;
+			break;
+		case 't':
+			if (!parse_number("-t", optarg, 0.001, 3600, &o->timeout_s))
+				return false;
+			break;
+		case O_TIMEOUT_MS:
+			if (!parse_number("--timeout-ms", optarg, 1, 3600e3, &v))
+				return false;
+			o->timeout_s = v / 1000;
+			break;
+		case O_TARGET:
+		case O_WATCH: {
+			bool watch = c == O_WATCH;
+			unsigned *n = watch ? &o->nwatches : &o->ntargets;
+			if (*n == MAX_TARGETS) {
+				fprintf(stderr, "allocspike-loadgen: at most %d %s\n", MAX_TARGETS,
+				        watch ? "--watch" : "--target");
+				return false;
+			}
+			if (!target_parse(optarg, watch, watch ? &o->watches[*n] : &o->targets[*n],
+			                  err, sizeof(err))) {
+				fprintf(stderr, "allocspike-loadgen: %s\n", err);
+				return false;
+			}
+			(*n)++;
+			break;
+		}
+		case O_OUT:
+			o->out = optarg;
+			break;
+		case O_INTERVAL:
+			if (!parse_number("--interval-ms", optarg, 10, 60000, &v))
+				return false;
+			o->interval_ms = (unsigned)v;
+			break;
+		case O_SLOW:
+			if (!parse_number("--slow-every", optarg, 1, 100000, &v))
+				return false;
+			o->slow_every = (unsigned)v;
+			break;
+		case O_PORTS:
+			if (!parse_number("--ports", optarg, 1, 256, &v))
+				return false;
+			o->ports = (unsigned)v;
+			break;
+		case O_BATCH:
+			if (!parse_number("--batch", optarg, 1, 1024, &v))
+				return false;
+			o->batch = (unsigned)v;
+			break;
+		case O_EDNS:
+			if (!parse_number("--edns", optarg, 0, 65535, &v))
+				return false;
+			o->edns = (unsigned)v;
+			break;
+		case O_STRICT:
+			o->strict = true;
+			break;
+		case O_ALIGN:
+			o->align = true;
+			break;
+		case O_REMOTE:
+			o->allow_remote = true;
+			break;
+		case O_NOPROGRESS:
+			o->no_progress = true;
+			break;
+		case O_NAME:
+			o->name = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return false;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "allocspike-loadgen: unexpected argument '%s'\n", argv[optind]);
+		return false;
+	}
+	if (!o->queries) {
+		fprintf(stderr, "allocspike-loadgen: -d/--queries FILE is required\n");
+		return false;
+	}
+	if (o->server) {
+		if (o->ntargets) {
+			fprintf(stderr, "allocspike-loadgen: -s and --target do not mix\n");
+			return false;
+		}
+		char spec[512];
+		snprintf(spec, sizeof(spec), "name=%s,addr=%s%s%s:%d", o->name,
+		         strchr(o->server, ':') ? "[" : "", o->server,
+		         strchr(o->server, ':') ? "]" : "", o->port);
+		if (!target_parse(spec, false, &o->targets[0], err, sizeof(err))) {
+			fprintf(stderr, "allocspike-loadgen: -s %s: %s\n", o->server, err);
+			return false;
+		}
+		o->ntargets = 1;
+	}
+	if (o->ntargets == 0) {
+		fprintf(stderr, "allocspike-loadgen: no target: give --target SPEC or -s ADDR\n");
+		return false;
+	}
+	for (unsigned i = 0; i < o->ntargets; i++) {
+		if (!o->allow_remote &&
+		    !sockaddr_is_loopback((const struct sockaddr *)&o->targets[i].addr)) {
+			fprintf(
+			    stderr,
+			    "allocspike-loadgen: target %s is not on loopback (127.0.0.0/8, ::1); "
+			    "--allow-remote permits it\n",
+			    o->targets[i].name);
+			return false;
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(o->targets[i].name, o->targets[j].name) == 0) {
+				fprintf(stderr, "allocspike-loadgen: two targets named %s\n",
+				        o->targets[i].name);
+				return false;
+			}
+	}
+	if (o->schedule && o->rate >= 0) {
+		fprintf(stderr, "allocspike-loadgen: --schedule and -Q do not mix\n");
+		return false;
+	}
+	if (!o->schedule && o->rate < 0) {
+		fprintf(stderr,
+		        "allocspike-loadgen: give --schedule TEXT or -Q RATE (this generator is "
+		        "open loop: it sends at a rate, never as fast as answers come)\n");
+		return false;
+	}
+	return true;
+}
+
+/* The monotonic instant the schedule starts: shortly after now, or at a whole wall-clock second
+ * (so that per-second counts taken elsewhere line up with the schedule's seconds). */
+static uint64_t start_instant(bool align)
+{
+	uint64_t mono = monotonic_ns();
+	uint64_t start = mono + 50000000; /* 50 ms to let the threads settle */
+	if (align) {
+		struct timespec rt;
+		clock_gettime(CLOCK_REALTIME, &rt);
+		uint64_t to_next = 1000000000 - (uint64_t)rt.tv_nsec;
+		start = mono + to_next;
+		if (to_next < 50000000)
+			start += 1000000000;
+	}
+	return start;
+}
+
+int main(int argc, char **argv)
+{
+	static struct options o;
+	if (!parse_options(argc, argv, &o))
+		return 1;
+	char err[1024];
+
+	struct querystream qs;
+	if (!querystream_load(&qs, o.queries, o.strict, (uint16_t)o.edns, MALFORMED_REPORTED, err,
+	                      sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: %s\n", err);
+		return 1;
+	}
+	if (qs.malformed)
+		fprintf(stderr,
+		        "allocspike-loadgen: %s: %lu malformed lines skipped, %zu queries\n",
+		        o.queries, qs.malformed, qs.count);
+
+	struct schedule sched;
+	if (o.schedule) {
+		if (!schedule_parse(o.schedule, &sched, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-loadgen: --schedule: %s\n", err);
+			return 1;
+		}
+	} else {
+		/* dnsperf: -Q without -l runs through the file once */
+		double seconds = o.limit_s > 0 ? o.limit_s : (double)qs.count / o.rate;
+		if (!schedule_constant(&sched, SCHEDULE_BASELINE, seconds, o.rate)) {
+			fprintf(stderr, "allocspike-loadgen: -Q %g: no schedule\n", o.rate);
+			return 1;
+		}
+	}
+
+	struct runfolder_writer writer = {0};
+	if (o.out && !runfolder_writer_open(&writer, o.out, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		return 1;
+	}
+
+	static struct pacer_target targets[MAX_TARGETS];
+	for (unsigned i = 0; i < o.ntargets; i++)
+		targets[i].spec = o.targets[i];
+	struct pacer pacer = {
+	    .schedule = &sched,
+	    .queries = &qs,
+	    .targets = targets,
+	    .count = o.ntargets,
+	    .end_s = o.limit_s > 0 && o.limit_s < sched.duration_s ? o.limit_s : sched.duration_s,
+	    .batch_max = o.batch,
+	    .timeout_ns = (uint64_t)(o.timeout_s * 1e9),
+	    .stop = &stop_requested};
+	pacer.total = schedule_due(&sched, pacer.end_s);
+	if (!pacer_init(&pacer, err, sizeof(err), o.ports)) {
+		fprintf(stderr, "allocspike-loadgen: %s\n", err);
+		return 1;
+	}
+
+	/* rows: the targets, the generator itself, the watched processes */
+	static struct recorder_source sources[2 * MAX_TARGETS + 1];
+	unsigned ns = 0;
+	for (unsigned i = 0; i < o.ntargets; i++)
+		sources[ns++] = (struct recorder_source){.name = targets[i].spec.name,
+		                                         .target = &targets[i],
+		                                         .has_process = targets[i].spec.pid != 0,
+		                                         .control = targets[i].spec.control};
+	sources[ns++] = (struct recorder_source){.name = "_loadgen", .has_process = true};
+	for (unsigned i = 0; i < o.nwatches; i++)
+		sources[ns++] =
+		    (struct recorder_source){.name = o.watches[i].name, .has_process = true};
+	for (unsigned i = 0; i < ns; i++) {
+		if (!sources[i].has_process)
+			continue;
+		pid_t pid = getpid();
+		if (sources[i].target)
+			pid = sources[i].target->spec.pid;
+		else if (i > o.ntargets)
+			pid = o.watches[i - o.ntargets - 1].pid;
+		if (!proc_watch_open(&sources[i].proc, pid, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-loadgen: %s: %s\n", sources[i].name, err);
+			return 1;
+		}
+	}
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	pacer.start_ns = start_instant(o.align);
+	struct recorder rec = {.pacer = &pacer,
+	                       .schedule = &sched,
+	                       .writer = &writer,
+	                       .sources = sources,
+	                       .count = ns,
+	                       .interval_ns = (uint64_t)o.interval_ms * 1000000,
+	                       .slow_every = o.slow_every,
+	                       .progress = !o.no_progress && progress_enabled()};
+	char desc[256];
+	schedule_describe(&sched, desc, sizeof(desc));
+	runfolder_writer_event(
+	    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9, "_loadgen", "started",
+	    json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
+	              o.schedule ? o.schedule : "-Q", "expanded", desc, "queries",
+	              (json_int_t)pacer.total, "duration_s", pacer.end_s));
+	if (!recorder_start(&rec, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: %s\n", err);
+		return 1;
+	}
+	bool completed = pacer_run(&pacer);
+	recorder_join(&rec);
+
+	double t_end = ((double)pacer.done_ns - (double)pacer.start_ns) / 1e9;
+	if (!completed) {
+		runfolder_writer_event(&writer, t_end, "_loadgen", "interrupted", NULL);
+		fprintf(stderr,
+		        "allocspike-loadgen: interrupted at t=%.3f s; what was recorded is kept\n",
+		        t_end);
+	}
+	summary_events(&writer, &pacer, t_end);
+	summary_print(stdout, &pacer, &rec, !completed);
+	if (rec.shortfalls)
+		fprintf(stderr,
+		        "allocspike-loadgen: shortfall: the schedule was not met (at most %.3f s "
+		        "behind); see events.jsonl\n",
+		        rec.max_behind_s);
+
+	runfolder_writer_close(&writer);
+	for (unsigned i = 0; i < ns; i++)
+		if (sources[i].has_process)
+			proc_watch_close(&sources[i].proc);
+	pacer_close(&pacer);
+	schedule_free(&sched);
+	querystream_free(&qs);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* loadgen/matcher.h - matches answers to queries by source port and ID, and gives up on late ones.
+ */
+#ifndef ALLOCSPIKE_LOADGEN_MATCHER_H
+#define ALLOCSPIKE_LOADGEN_MATCHER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+/* Query k of the stream goes out on port k % ports with ID (k / ports) % 65536: every target
+ * gets the same ID for the same query, and ports * 65536 queries can be outstanding at once.
+ * When a slot comes round again while its query is still unanswered, that query counts as a
+ * timeout: the generator never waits for a free slot (open loop). */
+struct matcher {
+	unsigned ports;
+	uint64_t slots;    /* ports * 65536 */
+	uint64_t *sent_ns; /* per slot: send time + 1, 0 when free */
+	uint64_t oldest;   /* no query before this one is outstanding */
+	uint64_t next;     /* one past the last query handed to matcher_sent */
+	uint64_t outstanding;
+	uint64_t timeout_ns;
+	struct counters *counters;
+};
+
+bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c);
+void matcher_free(struct matcher *m);
+
+static inline void matcher_slot(const struct matcher *m, uint64_t k, unsigned *port, uint16_t *id)
+{
+	uint64_t slot = k % m->slots;
+	*port = (unsigned)(slot % m->ports);
+	*id = (uint16_t)(slot / m->ports);
+}
+
+/* Query k left at now_ns. Within a batch queries come port by port, so k may step back by less
+ * than a batch; queries never handed over were not sent. */
+void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns);
+
+/* An answer on port with id and rcode arrived at now_ns; false when nothing was waiting for it. */
+bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcode, uint64_t now_ns);
+
+/* Counts queries sent before now_ns - timeout as timeouts and frees their slots. */
+void matcher_expire(struct matcher *m, uint64_t now_ns);
+
+#endif

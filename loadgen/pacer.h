@@ -1,0 +1,56 @@
+/* loadgen/pacer.h - the open-loop clock: sends every query at its scheduled time to every target.
+ */
+#ifndef ALLOCSPIKE_LOADGEN_PACER_H
+#define ALLOCSPIKE_LOADGEN_PACER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "matcher.h"
+#include "querystream.h"
+#include "receiver.h"
+#include "schedule.h"
+#include "sender.h"
+#include "targets.h"
+
+struct pacer_target {
+	struct target_spec spec;
+	struct sender sender;
+	struct matcher matcher;
+	struct counters counters;
+	int gone; /* set by the recorder once the target's process has ended: sending stops */
+};
+
+enum pacer_state { PACER_WAITING, PACER_SENDING, PACER_DRAINING, PACER_DONE };
+
+struct pacer {
+	const struct schedule *schedule;
+	const struct querystream *queries;
+	struct pacer_target *targets;
+	unsigned count;
+	struct receiver receiver;
+	uint64_t start_ns; /* the monotonic instant the schedule starts */
+	double end_s;      /* sending stops here: the schedule's end, or -l */
+	uint64_t total;    /* queries to send: schedule_due(end_s) */
+	unsigned batch_max;
+	uint64_t timeout_ns;
+	volatile sig_atomic_t *stop;
+	/* read by the recorder thread (relaxed atomics) */
+	uint64_t next_k;  /* queries handed to the targets so far */
+	int state;        /* enum pacer_state */
+	uint64_t stop_ns; /* when sending ended (monotonic), 0 before */
+	uint64_t done_ns; /* when the pacer returned */
+};
+
+/* Opens each target's sockets and the receiver. */
+bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports);
+
+/* Runs the schedule to its end (or *stop), then waits for the answers still due (up to the
+ * timeout). Returns false when interrupted. */
+bool pacer_run(struct pacer *p);
+
+void pacer_close(struct pacer *p);
+
+#endif

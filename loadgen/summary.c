@@ -1,0 +1,119 @@
+/* loadgen/summary.c - the closing summary, in dnsperf's words so that dnsperf scripts read it. */
+#include "summary.h"
+
+#include <unistd.h>
+
+#include "proc_sample.h"
+#include "sockaddr_parse.h"
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void summary_target(FILE *out, const struct pacer *p, const struct pacer_target *t,
+                           double run_s, bool several)
+{
+	const struct counters *c = &t->counters;
+	const struct latency_hist *h = &c->latency;
+	char addr[128];
+	if (several)
+		fprintf(
+		    out, "Target %s (%s):\n", t->spec.name,
+		    sockaddr_format((const struct sockaddr *)&t->spec.addr, addr, sizeof(addr)));
+	fprintf(out, "Statistics:\n\n");
+	fprintf(out, "  Queries sent:         %llu\n", (unsigned long long)c->sent);
+	fprintf(out, "  Queries completed:    %llu (%.2f%%)\n", (unsigned long long)c->answered,
+	        pct(c->answered, c->sent));
+	fprintf(out, "  Queries lost:         %llu (%.2f%%)\n",
+	        (unsigned long long)(c->sent - c->answered), pct(c->sent - c->answered, c->sent));
+	if (c->send_errors)
+		fprintf(out, "  Queries not sent:     %llu (refused by the socket)\n",
+		        (unsigned long long)c->send_errors);
+	if (c->unexpected)
+		fprintf(out, "  Unexpected answers:   %llu\n", (unsigned long long)c->unexpected);
+	fprintf(out, "\n  Response codes:       ");
+	struct {
+		const char *name;
+		uint64_t n;
+	} codes[] = {{"NOERROR", c->noerror},
+	             {"SERVFAIL", c->servfail},
+	             {"NXDOMAIN", c->nxdomain},
+	             {"other", c->rcode_other}};
+	int shown = 0;
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (codes[i].n)
+			fprintf(out, "%s%s %llu (%.2f%%)", shown++ ? ", " : "", codes[i].name,
+			        (unsigned long long)codes[i].n, pct(codes[i].n, c->answered));
+	fprintf(out, "%s\n", shown ? "" : "none");
+	fprintf(out, "  Average packet size:  request %.0f, response %.0f\n",
+	        c->sent ? (double)c->bytes_sent / (double)c->sent : 0,
+	        c->answered ? (double)c->bytes_received / (double)c->answered : 0);
+	fprintf(out, "  Run time (s):         %.6f\n", run_s);
+	fprintf(out, "  Queries per second:   %.6f\n\n",
+	        run_s > 0 ? (double)c->answered / run_s : 0);
+	fprintf(out, "  Average Latency (s):  %.6f (min %.6f, max %.6f)\n",
+	        latency_hist_mean(h) / 1e9, (double)h->min_ns / 1e9, (double)h->max_ns / 1e9);
+	fprintf(out, "  Latency StdDev (s):   %.6f\n", latency_hist_stddev(h) / 1e9);
+	if (h->count)
+		fprintf(out, "  Latency p50/p90/p99 (s): %.6f %.6f %.6f\n",
+		        latency_hist_quantile(h, 0.5) / 1e9, latency_hist_quantile(h, 0.9) / 1e9,
+		        latency_hist_quantile(h, 0.99) / 1e9);
+	fprintf(out, "\n");
+	(void)p;
+}
+
+void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, bool interrupted)
+{
+	uint64_t stop = p->stop_ns ? p->stop_ns : p->done_ns;
+	double run_s = stop > p->start_ns ? (double)(stop - p->start_ns) / 1e9 : 0;
+	for (unsigned i = 0; i < p->count; i++)
+		summary_target(out, p, &p->targets[i], run_s, p->count > 1);
+	uint64_t scheduled = schedule_due(p->schedule, run_s < p->end_s ? run_s : p->end_s);
+	fprintf(out, "Generator:\n\n");
+	fprintf(out, "  Queries scheduled:    %llu (to each target)\n",
+	        (unsigned long long)scheduled);
+	fprintf(out, "  Queries offered:      %llu (%.2f%% of scheduled)%s\n",
+	        (unsigned long long)p->next_k, pct(p->next_k, scheduled),
+	        interrupted ? ", interrupted" : "");
+	fprintf(out, "  Achieved rate (qps):  %.3f per target, scheduled %.3f\n",
+	        run_s > 0 ? (double)p->next_k / run_s : 0,
+	        run_s > 0 ? (double)scheduled / run_s : 0);
+	fprintf(out, "  Most behind (s):      %.6f%s\n", r->max_behind_s,
+	        r->shortfalls ? " (shortfall reported)" : "");
+	struct proc_watch self;
+	struct proc_sample ps;
+	if (proc_watch_open(&self, getpid(), NULL, 0) &&
+	    proc_watch_sample(&self, false, &ps) == PROC_SAMPLE_OK) {
+		uint64_t sent = 0;
+		for (unsigned i = 0; i < p->count; i++)
+			sent += p->targets[i].counters.sent;
+		double cpu = ps.cpu_user_s + ps.cpu_sys_s;
+		fprintf(out,
+		        "  CPU (s):              user %.2f, system %.2f (%.3f us per query sent)\n",
+		        ps.cpu_user_s, ps.cpu_sys_s, sent ? cpu * 1e6 / (double)sent : 0);
+		proc_watch_close(&self);
+	}
+}
+
+void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
+{
+	for (unsigned i = 0; i < p->count; i++) {
+		const struct counters *c = &p->targets[i].counters;
+		const struct latency_hist *h = &c->latency;
+		json_t *extra = json_pack(
+		    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "sent", (json_int_t)c->sent,
+		    "answered", (json_int_t)c->answered, "timeouts", (json_int_t)c->timeouts,
+		    "noerror", (json_int_t)c->noerror, "nxdomain", (json_int_t)c->nxdomain,
+		    "servfail", (json_int_t)c->servfail, "rcode_other", (json_int_t)c->rcode_other,
+		    "not_sent", (json_int_t)c->send_errors, "unexpected",
+		    (json_int_t)c->unexpected);
+		if (h->count) {
+			json_object_set_new(extra, "lat_p50_ms",
+			                    json_real(latency_hist_quantile(h, 0.5) / 1e6));
+			json_object_set_new(extra, "lat_p99_ms",
+			                    json_real(latency_hist_quantile(h, 0.99) / 1e6));
+		}
+		runfolder_writer_event(w, t, p->targets[i].spec.name, "summary", extra);
+	}
+}
