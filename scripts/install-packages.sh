@@ -32,6 +32,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 # Units that got enabled must not start on the next boot either, nor hold port 53 now.
-for unit in knot.service kresd@1.service unbound.service unbound-resolvconf.service; do
+for unit in knot.service kresd@1.service kresd.target kres-cache-gc.service unbound.service unbound-resolvconf.service; do
 	"${sudo[@]}" systemctl disable --now "$unit" >/dev/null 2>&1 || true
 done

@@ -1,0 +1,83 @@
+#!/bin/bash
+# tests/daemons/daemons_fixed.sh - every preload/external row of variants.tsv resolves a tiny fixed
+# hierarchy (knotd serving fixtures/root.zone and fixtures/example.zone on port 53) with the
+# allocator its row names; a row whose preload does not take is refused.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/lib/run.sh"
+fixtures=$ALLOCSPIKE_SOURCE_DIR/tests/daemons/fixtures
+command -v knotd >/dev/null || skip "knotd not installed (apt-get install knot)"
+command -v kdig >/dev/null || skip "kdig not installed (apt-get install knot-dnsutils)"
+
+# knotd on 127.58.0.53-54 port 53 (the port53 lock is held); readiness: it answers the root SOA.
+if kdig @127.58.0.53 +norec +timeout=1 +retry=0 . SOA >/dev/null 2>&1; then
+	echo "FAIL something already answers on 127.58.0.53:53 (a leftover knotd?)"
+	exit 1
+fi
+sed -e "s|@DIR@|$TEST_TMP/knot|g" -e "s|@FIXTURES@|$fixtures|g" "$fixtures/knot.conf.in" >"$TEST_TMP/knot.conf"
+mkdir -p "$TEST_TMP/knot"
+knotd -c "$TEST_TMP/knot.conf" >"$TEST_TMP/knotd.log" 2>&1 &
+_test_pids+=($!)
+for ((i = 0; i < 100; i++)); do
+	kdig @127.58.0.53 +norec +timeout=1 +retry=0 . SOA 2>/dev/null | grep -q 'status: NOERROR' && break
+	sleep 0.1
+done
+((i < 100)) || { cat "$TEST_TMP/knotd.log"; echo "FAIL knotd did not start"; exit 1; }
+
+# answer SERVER NAME TYPE : "RCODE sorted answer records without TTL" (one line).
+answer() {
+	local out
+	out=$(kdig @"${1%:*}" -p "${1##*:}" +timeout=2 +retry=1 "$2" "$3" 2>&1)
+	local rcode
+	rcode=$(grep -o 'status: [A-Z]*' <<<"$out" | cut -d' ' -f2)
+	echo "$rcode $(sed -n '/ANSWER SECTION/,/^$/p' <<<"$out" | grep -v '^;' | awk 'NF { $2 = ""; print }' | sort | tr -s ' ' | tr '\n' '|')"
+}
+
+expect_www="NOERROR www.example. IN A 192.0.2.1|www.example. IN A 192.0.2.2|"
+expect_alias="NOERROR alias.example. IN CNAME www.example.|www.example. IN A 192.0.2.1|www.example. IN A 192.0.2.2|"
+expect_mx="NOERROR mail.example. IN MX 10 www.example.|"
+expect_nx="NXDOMAIN "
+
+mapfile -t rows < <(variants_rows | awk -F'\t' '$2 == "preload" || $2 == "external"')
+((${#rows[@]} > 0)) || { echo "FAIL no preload/external rows in variants.tsv"; exit 1; }
+n=0
+for row in "${rows[@]}"; do
+	IFS=$'\t' read -r name _ allocator _ _ base _ _ _ <<<"$row"
+	# A definition is named after its daemon's executable (kresd.sh runs kresd).
+	if ! command -v "$base" >/dev/null; then
+		echo "skip row $name: $base not installed (apt-get install ${base/kresd/knot-resolver})"
+		continue
+	fi
+	n=$((n + 1))
+	listen=127.58.1.$n:5300
+	if ! daemon_start "$name" --listen "$listen" --root-hints "$fixtures/root.hints" --cache-size 16M \
+		--workdir "$TEST_TMP/$name" --build "$ALLOCSPIKE_BUILD_DIR"; then
+		check "$name starts with $allocator serving malloc" false
+		continue
+	fi
+	_test_pids+=("$DAEMON_PID")
+	check_eq "$name allocator" "$allocator" "$(jq -r .allocator "$TEST_TMP/$name/alloc.json")"
+	check_eq "$name www.example A" "$expect_www" "$(answer "$listen" www.example. A)"
+	check_eq "$name alias.example A" "$expect_alias" "$(answer "$listen" alias.example. A)"
+	check_eq "$name mail.example MX" "$expect_mx" "$(answer "$listen" mail.example. MX)"
+	check_eq "$name nx.example A" "$expect_nx" "$(answer "$listen" nx.example. A)"
+	daemon_stop "$DAEMON_PID"
+	check_eq "$name exits cleanly on SIGTERM" 0 "$?"
+done
+((n > 0)) || skip "neither kresd nor unbound is installed (apt-get install knot-resolver unbound)"
+
+# Refusal: a row claiming glibc whose shim is not preloaded (kresd keeps jemalloc) must not run.
+if command -v kresd >/dev/null; then
+	fake=$TEST_TMP/variants.tsv
+	{ head -n 1 < <(grep -v '^#' "$ALLOCSPIKE_SOURCE_DIR/variants.tsv")
+	  printf 'kresd-fake\tpreload\tglibc\tglibc\t-\tkresd\t-\tno\tclaims glibc, preloads nothing\n'; } >"$fake"
+	if daemon_start kresd-fake --listen 127.58.1.99:5300 --root-hints "$fixtures/root.hints" \
+		--cache-size 16M --workdir "$TEST_TMP/fake" --build "$ALLOCSPIKE_BUILD_DIR" \
+		--variants "$fake" 2>"$TEST_TMP/fake.err"; then
+		_test_pids+=("$DAEMON_PID")
+		check "a glibc row without its shim is refused" false
+	else
+		check "a glibc row without its shim is refused" grep -q "not glibc: the preload did not take" "$TEST_TMP/fake.err"
+		check "the refused daemon is stopped" bash -c "! kdig @127.58.1.99 -p 5300 +timeout=1 +retry=0 localhost. A >/dev/null"
+	fi
+fi
+finish
