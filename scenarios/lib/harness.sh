@@ -1,7 +1,7 @@
-# scenarios/lib/harness.sh - tells a saturated harness from a saturated resolver: from the generator's
-# and the hierarchy's CPU in timeline.csv, a `harness_saturated` event for each stretch of one-second
-# windows where either used 90 % of a core or more (both are single-threaded), and their CPU share
-# (mean and maximum) in run.json.
+# scenarios/lib/harness.sh - tells a saturated harness from a saturated resolver: from the hierarchy's
+# CPU in timeline.csv, a `harness_saturated` event for each stretch of one-second windows where it used
+# 90 % of a core or more (it is single-threaded; the generator records its own such events), and the
+# CPU share (mean and maximum) of both in run.json.
 
 # harness_scan RUN_DIR : appends the events and records parameters.harness_cpu in run.json.
 harness_scan() {
@@ -30,7 +30,7 @@ harness_scan() {
 			split(keys[k], p, SUBSEP); v = p[1]; s = p[2]; w = p[3]
 			share = dt[keys[k]] > 0 ? dc[keys[k]] / dt[keys[k]] : 0
 			sum[v] += share; cnt[v]++; if (share > mx[v]) mx[v] = share
-			if (share >= limit) {
+			if (share >= limit && v == "_upstream") {
 				if (!(open[v] && lastw[v] == w - 1 && lasts[v] == s)) {
 					if (open[v]) printf "E %s %s %.3f %d\n", v, start[v], peak[v], lastw[v] - start[v] + 1
 					open[v] = 1; start[v] = w; peak[v] = 0

@@ -31,3 +31,14 @@ schedule_round_count() {
 	((n <= 2000000)) || n=2000000
 	echo "$n"
 }
+
+# schedule_ramp TOP : ramp.sh: a warm-up, then one linear ramp from the baseline rate to TOP.
+schedule_ramp() {
+	printf 'warmup:%s@%s,calibrate:%s@%s..%s' "$OPT_warmup_len" "$OPT_warmup_rate" \
+		"$OPT_calibrate_len" "$OPT_baseline_rate" "$1"
+}
+
+# schedule_steady RATE : steady.sh: a warm-up, then RATE for --baseline-len.
+schedule_steady() {
+	printf 'warmup:%s@%s,baseline:%s@%s' "$OPT_warmup_len" "$OPT_warmup_rate" "$OPT_baseline_len" "$1"
+}

@@ -26,6 +26,8 @@ check "every variant sampled on every interval" test -z "$missing"
 unanswered=$(scenario_spikes_unanswered "$out" "$variants")
 check "every variant answered in every spike" test -z "$unanswered"
 [[ -z $unanswered ]] || echo "$unanswered"
+check "no variant crashed (stops the scenario asked for are no crash)" \
+	jq -e '[.variants[].crash_count] | all(. == 0)' "$out/summary.json"
 spikes=$(awk -F, 'NR > 1 && $3 == "spike" { s[$4] = 1 } END { print length(s) }' "$out/timeline.csv")
 check_eq "spikes in the timeline" 3 "$spikes"
 finish

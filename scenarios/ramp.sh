@@ -1,0 +1,47 @@
+#!/bin/bash
+# scenarios/ramp.sh - the capacity of each variant side by side: after a warm-up, one resperf-style
+# linear ramp fed to every variant at once; a variant's capacity is its highest answered rate over
+# one-second windows. Same run folder as spike.sh, plus run.json's "capacity". Options: --help.
+set -uo pipefail
+SC_PROG=ramp
+source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
+
+scenario_usage() {
+	cat <<'USAGE'
+usage: scenarios/ramp.sh [options]
+Ramps the rate from --baseline-rate to --rate (default 10000) over --calibrate-len (default 60s) after
+a warm-up, and reports each variant's capacity (highest answered rate over one-second windows) side by
+side, in run.json ("capacity"), as `calibrated` events and on stderr. Prints the report's path.
+USAGE
+}
+
+scenario_defaults() {
+	OPT_calibrate_len=60s
+	OPT_warmup_len=30s
+	OPT_rate=10000
+}
+
+ramp_top() { echo "${OPT_rate:-10000}"; }
+
+scenario_query_count() {
+	local ms_w ms_r
+	ms_w=$(sc_duration_ms "$OPT_warmup_len")
+	ms_r=$(sc_duration_ms "$OPT_calibrate_len")
+	echo $(((ms_w * OPT_warmup_rate + ms_r * (OPT_baseline_rate + $(ramp_top)) / 2) / 1000))
+}
+
+scenario_plan() { SC_SCHEDULE=$(schedule_ramp "$(ramp_top)"); }
+
+scenario_after() {
+	local v cap off share caps='{}'
+	printf '%-20s %12s %14s %s\n' variant capacity_qps offered_then answered_at_top >&2
+	while read -r v cap off share; do
+		caps=$(jq -c --arg v "$v" --argjson c "$cap" --argjson o "$off" --argjson s "$share" \
+			'.[$v] = {capacity_qps: $c, offered_qps_then: $o, answered_share_at_top: $s}' <<<"$caps")
+		events_add "$v" calibrated "rate_qps=$cap"
+		printf '%-20s %12s %14s %s\n' "$v" "$cap" "$off" "$share" >&2
+	done < <(calibrate_capacities "$SC_RUN/timeline.csv")
+	runjson_update '.capacity = $c' --argjson c "$caps"
+}
+
+experiment_main "$@"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# scenarios/steady.sh - constant load for soak runs: a warm-up, then one rate for a long time, every
+# variant fed the same stream. Same run folder as spike.sh. Options: --help.
+set -uo pipefail
+SC_PROG=steady
+source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
+
+scenario_usage() {
+	cat <<'USAGE'
+usage: scenarios/steady.sh [options]
+After a warm-up, sends --rate queries per second (default: --baseline-rate) to every variant for
+--baseline-len (default 10m). Prints the report's path.
+USAGE
+}
+
+scenario_defaults() { OPT_baseline_len=10m; }
+
+steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
+
+scenario_query_count() {
+	local ms_w ms_b
+	ms_w=$(sc_duration_ms "$OPT_warmup_len")
+	ms_b=$(sc_duration_ms "$OPT_baseline_len")
+	echo $(((ms_w * OPT_warmup_rate + ms_b * $(steady_rate)) / 1000))
+}
+
+scenario_plan() { SC_SCHEDULE=$(schedule_steady "$(steady_rate)"); }
+
+scenario_after() { :; }
+
+experiment_main "$@"
