@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# tests/reports/test_report_check.sh - the regression gate passes and fails on the right figures.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+run=$TEST_TMP/known
+known_run "$run"
+# known figures: peak growth alpha 1, beta 0 MB/spike; mean given back alpha 0.77, beta 1;
+# final anon alpha 22528, beta 10240 kB; beta crashed once; harness saturated 2 s; 3 spikes.
+
+# gate WANT_RC EXPR... : check exits WANT_RC; its output is kept in $OUT.
+gate() {
+	local want=$1
+	shift
+	local args=() e
+	for e in "$@"; do args+=(--fail-if "$e"); done
+	OUT=$("$REPORT" check "$run" "${args[@]}" 2>&1)
+	check_eq "check ${*} exits" "$want" "$?"
+}
+
+gate 1 'peak_growth_mb_per_spike[alpha] > 0.5'
+check "failure names the figure, variant and value" grep -qF 'peak_growth_mb_per_spike[alpha] > 0.5: 1 > 0.5' <<<"$OUT"
+check "failure says FAILED" grep -q '^FAILED' <<<"$OUT"
+gate 0 'peak_growth_mb_per_spike[alpha] > 1.5'
+check "pass says passed" grep -q '^passed' <<<"$OUT"
+gate 0 'peak_growth_mb_per_spike[beta] > 0.5'
+gate 1 'any(peak_growth_mb_per_spike) > 0.5'
+check "any() names the variant that failed" grep -qF 'any(peak_growth_mb_per_spike) > 0.5 holds for alpha: 1 > 0.5' <<<"$OUT"
+check "any() does not name a variant that passed" bash -c "! grep -q 'holds for beta' <<<'$OUT'"
+gate 1 'peak_growth_mb_per_spike > 0.5'
+gate 0 'all(peak_growth_mb_per_spike) > 0.5'
+gate 1 'all(mean_given_back_share) > 0.7'
+gate 0 'any(mean_given_back_share) < 0.5'
+gate 1 'max(peak_growth_mb_per_spike) - min(peak_growth_mb_per_spike) >= 1'
+gate 0 'max(peak_growth_mb_per_spike) - min(peak_growth_mb_per_spike) >= 1.01'
+gate 1 'crash_count[beta] > 0 && spike_traffic.answered_share[alpha] < 0.99'
+gate 0 'crash_count[alpha] > 0 or spike_traffic.answered_share[beta] < 0.99'
+gate 1 'final_anon_kb[alpha] / 1024 > 2 * final_anon_kb[beta] / 1024'
+gate 0 'not (final_anon_kb[beta] < 20000)'
+gate 1 '!(final_anon_kb[beta] >= 20000)'
+gate 0 'harness.saturated_s > 5'
+gate 1 'spike_count == 3'
+gate 1 'any(spike_traffic.lat_p99_ms) >= 60'
+# two conditions: the run fails if either holds
+gate 1 'peak_growth_mb_per_spike[alpha] > 5' 'crash_count[beta] >= 1'
+gate 0 'peak_growth_mb_per_spike[alpha] > 5' 'crash_count[beta] >= 2'
+
+# bad expressions and figures that are not there: exit 2 with where and what
+gate 2 'peak_growth_mb_per_spike[gamma] > 1'
+check "names the unknown variant" grep -q 'no variant "gamma"' <<<"$OUT"
+gate 2 'bogus_figure > 1'
+check "names the unknown figure" grep -q 'unknown figure "bogus_figure"' <<<"$OUT"
+gate 2 'peak_growth_mb_per_spike[alpha] >'
+check "says the column" grep -q 'column 34' <<<"$OUT"
+gate 2 'peak_growth_mb_per_spike[alpha]'
+check "a number is not a condition" grep -q 'condition' <<<"$OUT"
+gate 2 'anon_over_cache[beta] > 1'
+check "a figure the variant lacks is named" grep -q 'anon_over_cache\[beta\] is not available' <<<"$OUT"
+gate 2 'max(anon_over_cache) > 1 +'
+"$REPORT" check "$run" 2>/dev/null
+check_eq "check without --fail-if exits 2" 2 "$?"
+"$REPORT" check "$TEST_TMP/none" --fail-if 'spike_count > 1' 2>/dev/null
+check_eq "check of a missing run exits 2" 2 "$?"
+
+# the fixture has one spike: no growth fit, so a gate on it cannot be decided
+run=$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
+gate 2 'peak_growth_mb_per_spike[glibc] > 5'
+gate 1 'any(mean_given_back_share) < 0.2'
+check "fixture: glibc kept its memory" grep -q 'holds for glibc' <<<"$OUT"
+finish

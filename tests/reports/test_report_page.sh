@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# tests/reports/test_report_page.sh - report.html holds the context, every variant, chart and table,
+# references nothing outside itself; interrupted and malformed run folders; the comparison page.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+command -v gnuplot >/dev/null || skip "gnuplot not installed (gnuplot-nox)"
+
+# self_contained FILE : no src/href/url()/@import pointing anywhere but a data: URI or the page.
+self_contained() {
+	local bad
+	bad=$( {
+		grep -oiE '(src|href)[[:space:]]*=[[:space:]]*("[^"]*"|'"'"'[^'"'"']*'"'"'|[^[:space:]>]+)' "$1" |
+			grep -viE '=[[:space:]]*["'"'"']?(data:|#)'
+		grep -oiE 'url\([[:space:]]*["'"'"']?[^)]*\)' "$1" | grep -viE 'url\([[:space:]]*["'"'"']?(data:|#)'
+		grep -oi '@import' "$1"
+	})
+	[[ -z $bad ]] || {
+		echo "outside references in $1:" >&2
+		echo "$bad" | head -5 >&2
+		return 1
+	}
+}
+
+# --- a complete run with known numbers ---
+run=$TEST_TMP/known
+known_run "$run"
+check "report of the known run" "$REPORT" "$run"
+P=$run/report.html
+for text in 'Status: completed' '6.1.0-test-kernel' '<th>machine: cores</th><td>2</td>' \
+	'transparent huge pages</th><td>never' 'parallel' \
+	'warmup:2s@100,baseline:1s@100,3*(spike:2s@1000,recovery:2s@100)' \
+	'latency_ms_median=25' 'loss=0.04' 'generated:seed=7' 'unique_names=4321' \
+	'cache_size_bytes=16777216' 'program=allocspike-resolver' 'MALLOC_CONF=background_thread:true' \
+	'libjemalloc.so.2'; do
+	check "page holds context: $text" grep -qF -- "$text" "$P"
+done
+for v in alpha beta; do
+	check "variant $v in the variants table" grep -qE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td" "$P"
+	check "variant $v has a column in the figure table" grep -qE "<th><span class=\"swatch\"[^>]*></span>$v</th>" "$P"
+	check_eq "variant $v has a row per spike" 3 "$(grep -cE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td>[0-9]+</td>" "$P")"
+done
+for c in chart-anon chart-beyond chart-rate chart-latency chart-cpu; do
+	check "chart $c drawn inline" grep -qE "id=\"$c\"><h3 id=\"$c-title\">[^<]*</h3><svg class=\"chart\"" <(tr -d '\n' <"$P")
+done
+check_eq "five inline SVG charts" 5 "$(grep -c '<svg class="chart"' "$P")"
+check "chart legends name the variants" grep -q '<text>alpha</text>' "$P"
+check "spike shading drawn" grep -q "fill = 'rgb(251, 227, 210)'" "$P"
+check "per-spike table" grep -q 'id="spike-table"' "$P"
+check "peak of spike 3 in the table (32768 kB = 32.0 MB)" grep -q '<td>32.0</td>' "$P"
+check "figure table" grep -q 'id="figure-table"' "$P"
+check "findings on the page" grep -q "alpha&#39;s peaks climbed by 1.00 MB per spike" "$P"
+check "crash listed" grep -q 'id="crash-table"' "$P"
+check "harness saturation listed" grep -q 'id="harness-table"' "$P"
+check "print styles" grep -q '@media print' "$P"
+check "narrow-window viewport" grep -q 'name="viewport"' "$P"
+check "page references nothing outside itself" self_contained "$P"
+check "SVG ids made unique per chart" bash -c "! grep -o \"id='[^']*'\" '$P' | sort | uniq -d | grep -q ."
+
+# the self-containment check itself catches outside references
+printf '<img src="x.png"><a href="http://example.invalid/">x</a>' >"$TEST_TMP/bad.html"
+has_outside_refs() { ! self_contained "$1" 2>/dev/null; }
+check "outside-reference check can fail" has_outside_refs "$TEST_TMP/bad.html"
+
+# --- an interrupted run: status interrupted, last lines cut mid-write ---
+run=$TEST_TMP/interrupted
+known_run "$run" interrupted
+printf '16,alpha,recovery,3,100,10' >>"$run/timeline.csv"
+printf '{"t_s": 15.9, "variant": "_scenario", "ev' >>"$run/events.jsonl"
+check "report of an interrupted run" "$REPORT" "$run"
+P=$run/report.html
+check "page says interrupted" grep -q 'This run was interrupted before it finished' "$P"
+check "page says a line was cut" grep -q 'cut off mid-write' "$P"
+check "interrupted page still has charts" grep -q '<svg class="chart"' "$P"
+check_eq "summary status" interrupted "$(jq -r .run.status "$run/summary.json")"
+check_eq "summary marks the cut timeline" true "$(jq -r .run.timeline_truncated "$run/summary.json")"
+check "findings say it did not complete" grep -q 'did not complete (status \\"interrupted\\")' "$run/summary.json"
+
+# a run stopped during its first spike: no end-of-recovery values, no crash
+run=$TEST_TMP/early
+known_run "$run" interrupted
+head -n 21 "$run/timeline.csv" >"$run/t" && mv "$run/t" "$run/timeline.csv" # up to t=5
+check "report of a run stopped in a spike" "$REPORT" "$run"
+check_eq "no end value for an unfinished spike" null "$(jq -c '.variants.alpha.spikes[0].end_anon_kb' "$run/summary.json")"
+
+# --- malformed and missing files: exit 2, message naming file and line, no page ---
+run=$TEST_TMP/malformed
+known_run "$run"
+sed -i '7s/,10240,/,10x40,/' "$run/timeline.csv"
+err=$("$REPORT" "$run" 2>&1 >/dev/null)
+rc=$?
+check_eq "malformed timeline exits 2" 2 "$rc"
+check "error names timeline.csv:7 and the column" grep -q "timeline.csv:7: column \"anon_kb\"" <<<"$err"
+check "no page for a malformed run" test ! -e "$run/report.html"
+known_run "$run"
+sed -i '3s/.*/{"t_s": 9.0, "variant": "_loadgen"/' "$run/events.jsonl"
+err=$("$REPORT" "$run" 2>&1 >/dev/null)
+check "error names events.jsonl:3" grep -q "events.jsonl:3:" <<<"$err"
+known_run "$run"
+printf '{"status": "completed",\n "format": 1,,\n}' >"$run/run.json"
+err=$("$REPORT" "$run" 2>&1 >/dev/null)
+check "error names run.json:2" grep -q "run.json:2:" <<<"$err"
+rm -f "$run/run.json"
+err=$("$REPORT" "$run" 2>&1 >/dev/null)
+check "missing run.json named" grep -q "run.json" <<<"$err"
+"$REPORT" "$TEST_TMP/nonexistent" 2>/dev/null
+check_eq "missing folder exits 2" 2 "$?"
+
+# --- without gnuplot the page is still made, and says why it has no charts ---
+run=$TEST_TMP/nognuplot
+known_run "$run"
+ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$run" >/dev/null 2>&1
+check "page made without gnuplot" grep -q 'Charts could not be drawn' "$run/report.html"
+
+# --- compare: runs side by side, variant by variant, with the spread of repeats ---
+known_run "$TEST_TMP/rep1"
+known_run "$TEST_TMP/rep2"
+sed -i 's/,32768,/,33792,/' "$TEST_TMP/rep2/timeline.csv" # alpha's third peak 1 MB higher
+out=$(cd "$TEST_TMP" && "$REPORT" compare rep1 rep2 "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" -o cmp.html)
+check_eq "compare prints its page" cmp.html "$out"
+C=$TEST_TMP/cmp.html
+for v in alpha beta glibc jemalloc; do
+	check "compare has variant $v" grep -qE "<h2 id=\"variant-[0-9]+\">$v</h2>" "$C"
+done
+check "compare names run 3" grep -q 'run 3' "$C"
+check "compare marks a variant absent from a run" grep -q 'absent' "$C"
+# alpha's peak growth: 1 and 1.5 MB per spike -> mean 1.25, range 1 to 1.5
+check "compare shows the mean of repeats" grep -q '<td>peak growth (MB/spike, fit)</td><td>+1.00</td><td>+1.50</td><td><span class="muted">absent</span></td><td>+1.25</td>' "$C"
+check "compare shows the range of repeats" grep -q '<td>+1.00 &ndash; +1.50</td>' "$C"
+check_eq "compare charts, one per variant" 4 "$(grep -c '<svg class="chart"' "$C")"
+check "compare page references nothing outside itself" self_contained "$C"
+"$REPORT" compare 2>/dev/null
+check_eq "compare without runs exits 2" 2 "$?"
+finish
