@@ -1,0 +1,33 @@
+#!/bin/bash
+# tests/loadgen/fixture_check.sh - the run-folder check accepts tests/fixtures/run-minimal and
+# rejects copies broken in each way the contract forbids.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+command -v jq >/dev/null || skip "jq not installed"
+CHECK="$ALLOCSPIKE_SOURCE_DIR/tests/loadgen/check_runfolder.sh"
+FIXTURE="$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal"
+
+check "the fixture passes" bash "$CHECK" "$FIXTURE"
+
+# broken COPY_NAME SED_ON_TIMELINE SED_ON_EVENTS : a copy of the fixture with one edit must fail
+broken() {
+	local name=$1 tl_edit=$2 ev_edit=$3 d="$TEST_TMP/$1"
+	mkdir -p "$d"
+	sed -e "$tl_edit" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
+	sed -e "$ev_edit" "$FIXTURE/events.jsonl" >"$d/events.jsonl"
+	check "rejects $name" bash -c "! bash '$CHECK' '$d' 2>'$d/why'"
+}
+broken "a column renamed" '1s/rss_kb/rss/' ''
+broken "columns swapped" '1s/noerror,nxdomain/nxdomain,noerror/' ''
+broken "a missing cell" '2s/,[^,]*$//' ''
+broken "text in a count" '3s/,50,50,50,/,50,fifty,50,/' ''
+broken "a fractional count" '3s/,50,50,50,/,50,50.5,50,/' ''
+broken "an unknown phase" '2s/baseline/base/' ''
+broken "t_s going back" '5s/^1.0,/0.2,/' ''
+broken "a bad event line" '' '3s/.*/{"t_s": "x", "variant": "glibc", "event": "ready"}/'
+broken "a phase event without spike" '' '5s/, "spike": 0//'
+broken "not JSON" '' '2s/}$//'
+check "columns may be appended" bash -c "
+	d='$TEST_TMP/appended'; mkdir -p \$d
+	sed -e '1s/\$/,extra/' -e '2,\$s/\$/,1/' '$FIXTURE/timeline.csv' >\$d/timeline.csv
+	cp '$FIXTURE/events.jsonl' \$d/ && bash '$CHECK' \$d"
+finish
