@@ -55,15 +55,12 @@ if [[ ! -s "$ev" ]]; then
 elif ! command -v jq >/dev/null; then
 	fail "jq not installed (scripts/packages.txt)"
 else
-	lineno=0
-	while IFS= read -r line; do
-		lineno=$((lineno + 1))
-		if ! jq -e 'type == "object" and (.t_s | type == "number") and (.variant | type == "string")
-			and (.event | type == "string")
-			and (if .event == "phase" then (.phase | type == "string") and (.spike | type == "number") else true end)' \
-			<<<"$line" >/dev/null 2>&1; then
-			fail "$ev:$lineno: not an event object with t_s, variant and event: $line"
-		fi
-	done <"$ev"
+	# one jq for the whole file: a line that is not JSON stops it with its line number
+	bad=$(jq -r 'if type == "object" and (.t_s | type == "number") and (.variant | type == "string")
+		and (.event | type == "string")
+		and (if .event == "phase" then (.phase | type == "string") and (.spike | type == "number") else true end)
+		then empty else "line \(input_line_number): not an event with t_s, variant and event: \(tojson)" end' "$ev" 2>&1)
+	rc=$?
+	[[ $rc == 0 && -z "$bad" ]] || fail "$ev: $bad"
 fi
 ((errors == 0))
