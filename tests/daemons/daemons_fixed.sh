@@ -80,4 +80,28 @@ if command -v kresd >/dev/null; then
 		check "the refused daemon is stopped" bash -c "! kdig @127.58.1.99 -p 5300 +timeout=1 +retry=0 localhost. A >/dev/null"
 	fi
 fi
+# The answers tool (used by the differential test) on unbound and on our resolver: both must give
+# exactly the expected normalised answers for the fixture queries.
+answers_check() {
+	local who=$1 addr=$2
+	"$ALLOCSPIKE_BIN/allocspike-test-answers" -s "$addr" -d "$fixtures/queries.txt" --timeout-ms 2000 \
+		>"$TEST_TMP/$who.answers" 2>"$TEST_TMP/$who.answers.err"
+	check "$who answers the fixture queries as expected" \
+		diff <(grep -v '^#' "$fixtures/answers.expected") "$TEST_TMP/$who.answers"
+}
+if command -v unbound >/dev/null && daemon_start unbound --listen 127.58.1.100:5300 \
+	--root-hints "$fixtures/root.hints" --cache-size 16M --workdir "$TEST_TMP/unbound-answers" \
+	--build "$ALLOCSPIKE_BUILD_DIR"; then
+	_test_pids+=("$DAEMON_PID")
+	answers_check unbound 127.58.1.100:5300
+fi
+resolver=$ALLOCSPIKE_BIN/allocspike-resolver-glibc
+if [[ -x $resolver ]]; then
+	addr=$(start_server resolver "$TEST_TMP/resolver.ready" "$resolver" --listen 127.58.1.101:0 \
+		--root-hints "$fixtures/root.hints" --upstream-port 53 --ready-file "$TEST_TMP/resolver.ready")
+	check "our resolver starts" test -n "$addr"
+	[[ -z $addr ]] || answers_check resolver "$addr"
+else
+	echo "skip our resolver: $resolver not built"
+fi
 finish

@@ -1,4 +1,5 @@
-/* tests/daemons/test_glibc_malloc.c - the glibc routing shim, preloaded into a program linked with jemalloc.
+/* tests/daemons/test_glibc_malloc.c - the glibc routing shim, preloaded into a program linked with
+ * jemalloc.
  *
  * Built like kresd (jemalloc linked in, so without the shim jemalloc would serve everything)
  * and run with LD_PRELOAD=liballocspike-glibc-malloc.so by ctest. Each entry point must land in
@@ -36,7 +37,8 @@ static int setup(void **state)
 
 static void test_shim_is_preloaded(void **state)
 {
-	/* The test is meaningless if jemalloc serves malloc: the shim must be what malloc resolves to. */
+	/* The test is meaningless if jemalloc serves malloc: the shim must be what malloc resolves
+	 * to. */
 	struct alloc_info info;
 	alloc_info_detect(&info);
 	assert_non_null(strstr(info.malloc_object, "liballocspike-glibc-malloc"));
@@ -68,7 +70,8 @@ static void test_c_entry_points_use_glibc_heap(void **state)
 	free(a);
 	free(p);
 	free(al);
-	/* Chunks above the tcache limit (1032 bytes) go back to the bins; the 5000-byte one must. */
+	/* Chunks above the tcache limit (1032 bytes) go back to the bins; the 5000-byte one must.
+	 */
 	assert_true(glibc_in_use() + 4000 <= before_free);
 }
 
@@ -88,14 +91,14 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 {
 	void *(*op_new)(size_t) = (void *(*)(size_t))dlsym(RTLD_DEFAULT, "_Znwm");
 	void *(*op_new_nothrow)(size_t, const void *) =
-		(void *(*)(size_t, const void *))dlsym(RTLD_DEFAULT, "_ZnamRKSt9nothrow_t");
+	    (void *(*)(size_t, const void *))dlsym(RTLD_DEFAULT, "_ZnamRKSt9nothrow_t");
 	void *(*op_new_aligned)(size_t, size_t) =
-		(void *(*)(size_t, size_t))dlsym(RTLD_DEFAULT, "_ZnwmSt11align_val_t");
+	    (void *(*)(size_t, size_t))dlsym(RTLD_DEFAULT, "_ZnwmSt11align_val_t");
 	void (*op_delete)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "_ZdlPv");
 	void (*op_delete_sized_aligned)(void *, size_t, size_t) =
-		(void (*)(void *, size_t, size_t))dlsym(RTLD_DEFAULT, "_ZdlPvmSt11align_val_t");
+	    (void (*)(void *, size_t, size_t))dlsym(RTLD_DEFAULT, "_ZdlPvmSt11align_val_t");
 	void (*op_delete_array_nothrow)(void *, const void *) =
-		(void (*)(void *, const void *))dlsym(RTLD_DEFAULT, "_ZdaPvRKSt9nothrow_t");
+	    (void (*)(void *, const void *))dlsym(RTLD_DEFAULT, "_ZdaPvRKSt9nothrow_t");
 	assert_non_null(op_new);
 	assert_non_null(op_new_nothrow);
 	assert_non_null(op_new_aligned);
@@ -104,7 +107,8 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 	assert_non_null(op_delete_array_nothrow);
 	/* Each must be the shim's, not jemalloc's, which comes earlier than libstdc++ in kresd. */
 	Dl_info dl;
-	assert_true(dladdr((void *)op_new, &dl) && strstr(dl.dli_fname, "liballocspike-glibc-malloc"));
+	assert_true(dladdr((void *)op_new, &dl) &&
+	            strstr(dl.dli_fname, "liballocspike-glibc-malloc"));
 
 	size_t base = glibc_in_use();
 	void *a = op_new(3000);
@@ -122,10 +126,10 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shim_is_preloaded),
-		cmocka_unit_test(test_c_entry_points_use_glibc_heap),
-		cmocka_unit_test(test_alignment_errors),
-		cmocka_unit_test(test_cxx_operators_use_glibc_heap),
+	    cmocka_unit_test(test_shim_is_preloaded),
+	    cmocka_unit_test(test_c_entry_points_use_glibc_heap),
+	    cmocka_unit_test(test_alignment_errors),
+	    cmocka_unit_test(test_cxx_operators_use_glibc_heap),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
