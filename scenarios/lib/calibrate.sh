@@ -28,14 +28,13 @@ calibrate_capacities() {
 
 # calibrate_run RUN_DIR : runs the ramp, sets OPT_spike_rate and records the calibration.
 calibrate_run() {
-	local cdir=$1/calibration saved schedule
+	local cdir=$1/calibration schedule
 	mkdir -p "$cdir/logs"
 	schedule=$(schedule_calibrate)
 	sc_say "calibrating the spike height: $schedule"
-	saved=$(events_switch "$cdir/events.jsonl")
+	events_push "$cdir/events.jsonl"
 	experiment_drive "$cdir" "$schedule"
-	events_close
-	events_restore "$saved"
+	events_pop
 	[[ -s $cdir/timeline.csv ]] || sc_die "calibration wrote no timeline ($cdir/timeline.csv)"
 	local v cap off share min='' slowest='' caps='{}' tops='{}'
 	while read -r v cap off share; do

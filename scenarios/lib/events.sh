@@ -5,6 +5,8 @@
 
 SC_EVENTS_FILE=
 SC_EVENTS_ORIGIN=
+SC_EVENTS_SAVED_FILE=
+SC_EVENTS_SAVED_ORIGIN=
 
 # events_init FILE : events go to FILE (appended; the generator appends to the same file).
 events_init() {
@@ -60,17 +62,20 @@ events_close() {
 # bc_sub A B : A - B for decimal numbers (awk; bash has integers only).
 bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a - b }'; }
 
-# events_switch FILE : later events go to FILE with a clock of their own (the calibration's folder);
-# what is pending for the previous file stays pending there. Prints the previous "file<TAB>origin".
-events_switch() {
-	printf '%s\t%s\n' "$SC_EVENTS_FILE" "$SC_EVENTS_ORIGIN"
+# events_push FILE : later events go to FILE with a clock of their own (the calibration's folder, a
+# cpu.sh pass); what is pending for the previous file stays pending there until events_pop.
+events_push() {
+	SC_EVENTS_SAVED_FILE=$SC_EVENTS_FILE
+	SC_EVENTS_SAVED_ORIGIN=$SC_EVENTS_ORIGIN
 	SC_EVENTS_FILE=$1
 	SC_EVENTS_ORIGIN=
 	: >>"$SC_EVENTS_FILE"
 }
 
-# events_restore "FILE<TAB>ORIGIN" : back to the file events_switch printed.
-events_restore() {
-	SC_EVENTS_FILE=${1%%$'\t'*}
-	SC_EVENTS_ORIGIN=${1#*$'\t'}
+# events_pop : writes what is pending for the pushed file, then back to the previous one.
+events_pop() {
+	events_close
+	SC_EVENTS_FILE=$SC_EVENTS_SAVED_FILE
+	SC_EVENTS_ORIGIN=$SC_EVENTS_SAVED_ORIGIN
+	SC_EVENTS_SAVED_FILE=
 }

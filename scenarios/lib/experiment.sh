@@ -85,6 +85,8 @@ experiment_on_exit() {
 			reason="processes left running: $leftovers"
 		}
 	fi
+	# Interrupted during the calibration or a cpu.sh pass: close that folder's events first.
+	[[ -z $SC_EVENTS_SAVED_FILE ]] || events_pop
 	case $status in
 	interrupted) events_add _scenario interrupted "signal=\"SIG$SC_INTERRUPTED\"" ;;
 	failed) events_add _scenario failed "reason=$(jq -Rn --arg r "$reason" '$r')" ;;
@@ -93,7 +95,9 @@ experiment_on_exit() {
 	harness_scan "$SC_RUN"
 	runjson_finish "$status" "$reason"
 	sc_say "run $status: $SC_RUN"
-	if report=$(report_make "$SC_RUN"); then
+	if declare -F scenario_report >/dev/null; then
+		report=$(scenario_report "$SC_RUN") && echo "$report"
+	elif report=$(report_make "$SC_RUN"); then
 		echo "$report"
 	fi
 	[[ -z $SC_CTL_TMP ]] || rm -rf "$SC_CTL_TMP"
@@ -180,9 +184,11 @@ experiment_drive_group() {
 		fi
 	done
 	((${#ready[@]} > 0)) || return 1
+	! declare -F scenario_ready >/dev/null || scenario_ready "${ready[@]}"
 	loadgen_run "$dir" "$schedule" "${ready[@]}"
 	for name in "${ready[@]}"; do
-		procs_stop "${V_PID[$name]}"
+		! declare -F scenario_stop_variant >/dev/null || scenario_stop_variant "$name"
+		procs_stop "${V_PID[$name]}" 15
 	done
 	((SC_LOADGEN_STATUS == 0)) ||
 		sc_die "the generator exited with status $SC_LOADGEN_STATUS (see $dir/logs/loadgen.log)"

@@ -13,7 +13,8 @@ loadgen_run() {
 	[[ -z $OPT_timeout_ms ]] || args+=(--timeout-ms "$OPT_timeout_ms")
 	local waitpids=()
 	for name in "$@"; do
-		spec="name=$name,addr=${V_ADDR[$name]},pid=${V_PID[$name]}"
+		# A wrapped variant (perf stat) is sampled through the resolver, not the wrapper.
+		spec="name=$name,addr=${V_ADDR[$name]},pid=${V_SAMPLE_PID[$name]:-${V_PID[$name]}}"
 		[[ -z ${V_CONTROL[$name]:-} ]] || spec+=",control=${V_CONTROL[$name]}"
 		args+=(--target "$spec")
 		waitpids+=("${V_PID[$name]}")

@@ -38,6 +38,8 @@ opts_defaults() {
 	OPT_timeout_ms=''
 	OPT_no_build=0
 	OPT_rate=''
+	OPT_count=''
+	OPT_tools=callgrind,perf
 }
 
 # opts_usage : the option list (each scenario prints its own first lines before it).
@@ -57,7 +59,9 @@ Schedule (DUR like 500ms, 20s, 2m; RATE in queries per second, sent to every var
   --warmup-len DUR       warm-up (60s)       --baseline-len DUR   baseline before the first spike (20s)
   --spike-len DUR        each spike (20s)    --recovery-len DUR   each recovery at the baseline rate (40s)
   --calibrate-len DUR    calibration ramp (20s)  --calibrate-max N  top of the calibration ramp (6000)
-  --rate N               steady.sh: the constant rate; ramp.sh: the top of the ramp
+  --rate N               steady.sh: the constant rate; ramp.sh: the top of the ramp; cpu.sh: the rate
+  --count N              cpu.sh: queries sent to each variant
+  --tools LIST           cpu.sh: callgrind,perf (both by default)
 Hierarchy and resolvers:
   --seed N               hierarchy seed (1)
   --latency-ms M[,P99]   upstream latency median and 99th percentile in ms (20,200)
@@ -106,7 +110,7 @@ opts_parse() {
 			--baseline-rate | --warmup-rate | --spike-len | --recovery-len | --baseline-len | --warmup-len | \
 			--calibrate-len | --calibrate-max | --seed | --latency-ms | --loss | --cache-size | \
 			--max-inflight | --memory-layout | --out | --cpu-placement | --repeat | --interval-ms | \
-			--hierarchy-block | --timeout-ms | --rate)
+			--hierarchy-block | --timeout-ms | --rate | --count | --tools)
 			(($#)) || opts_fail "option $opt needs a value"
 			val=$1
 			shift
@@ -144,7 +148,7 @@ opts_validate() {
 		local v="OPT_$n"
 		sc_is_uint "${!v}" || opts_fail "--${n//_/-} wants a whole number, got '${!v}'"
 	done
-	for n in warmup_rate query_count timeout_ms rate; do
+	for n in warmup_rate query_count timeout_ms rate count; do
 		local v="OPT_$n"
 		[[ -z ${!v} ]] || sc_is_uint "${!v}" || opts_fail "--${n//_/-} wants a whole number, got '${!v}'"
 	done
@@ -169,6 +173,7 @@ opts_validate() {
 	((OPT_interval_ms >= 10)) || opts_fail "--interval-ms wants 10 or more"
 	[[ $OPT_variants =~ ^[A-Za-z0-9_.,-]*$ ]] || opts_fail "--variants wants names separated by commas, got '$OPT_variants'"
 	[[ -z $OPT_queries || -r $OPT_queries ]] || opts_fail "--queries: cannot read '$OPT_queries'"
+	[[ $OPT_tools =~ ^(callgrind|perf)(,(callgrind|perf))?$ ]] || opts_fail "--tools wants callgrind, perf or both, got '$OPT_tools'"
 	[[ -n $OPT_warmup_rate ]] || OPT_warmup_rate=$((OPT_baseline_rate * 2))
 }
 

@@ -3,6 +3,7 @@
 
 declare -A SC_PID_NAME=()  # pid -> name in the run (variant, _upstream, _loadgen)
 declare -A SC_PID_DONE=()  # pid -> 1 once its exit was recorded
+declare -A SC_PID_ASKED=() # pid -> 1 when the scenario asked it to stop (its exit is no crash)
 SC_PIDS=()                 # in start order; stopped in reverse
 SC_LAST_PID=
 
@@ -45,12 +46,16 @@ procs_record_exit() {
 	fi
 }
 
-# procs_reap PID : waits for an exited PID and records its exit as not requested (a crash or early exit).
+# procs_reap PID : waits for an exited PID and records its exit (a crash or early exit, unless the
+# scenario had asked it to stop: procs_mark_asked).
 procs_reap() {
 	local st=0
 	wait "$1" 2>/dev/null || st=$?
-	procs_record_exit "$1" "$st" false
+	procs_record_exit "$1" "$st" "$([[ -n ${SC_PID_ASKED[$1]:-} ]] && echo true || echo false)"
 }
+
+# procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
+procs_mark_asked() { SC_PID_ASKED[$1]=1; }
 
 # procs_stop PID [GRACE_S] : SIGTERM to the process group, SIGKILL after GRACE_S (default 5), reaped.
 procs_stop() {

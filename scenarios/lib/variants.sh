@@ -6,6 +6,8 @@ declare -A V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT=
 V_NAMES=()    # every row, in table order
 SC_VARIANTS=() # the rows this run uses
 declare -A V_PID=() V_ADDR=() V_CONTROL=() V_INDEX=() V_VERSION=() V_CMD=() V_WORKDIR=() V_LOG=()
+declare -A V_WRAP=() V_SAMPLE_PID=() # build/env rows: a command put before the binary (cpu.sh: valgrind, perf stat)
+SC_READY_TIMEOUT=30      # seconds a variant has to print its ready line
 
 # variants_load FILE : reads the table; a malformed row stops the run with FILE:LINE.
 variants_load() {
@@ -167,9 +169,10 @@ variant_launch() {
 	build | env)
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
 		V_CMD[$name]="$(variants_binary "$name") --listen 127.0.0.1:0 --root-hints $hints --upstream-port $uport --upstream-source 127.0.1.${V_INDEX[$name]} --cache-size $(sc_size_bytes "$OPT_cache_size") --max-inflight $OPT_max_inflight --memory-layout $OPT_memory_layout --control ${V_CONTROL[$name]} --ready-file $SC_CTL_DIR/$name.ready"
-		local argv
+		local argv wrap=()
 		read -r -a argv <<<"${V_CMD[$name]}"
-		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${argv[@]}"
+		[[ -z ${V_WRAP[$name]:-} ]] || read -r -a wrap <<<"${V_WRAP[$name]}"
+		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${wrap[@]}" "${argv[@]}"
 		;;
 	preload | external)
 		local def port workdir cmd
@@ -194,11 +197,14 @@ variant_launch() {
 			events_add "$name" failed "reason=\"preload library not found\""
 			return 1
 		fi
-		rm -f "$workdir/alloc-probe.json"
-		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc-probe.json")
+		rm -f "$workdir/alloc.json"
+		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc.json")
 		V_CMD[$name]=$cmd
 		V_ADDR[$name]=127.0.0.1:$port
-		procs_start "$name" "$log" "$cpus" env "${envs[@]}" bash -c "exec $cmd"
+		# The definition prints plain words (docs/daemons.md), so splitting on spaces is exact.
+		local words
+		read -r -a words <<<"$cmd"
+		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${words[@]}"
 		;;
 	esac
 	V_PID[$name]=$SC_LAST_PID
@@ -209,7 +215,7 @@ variant_wait_ready() {
 	local name=$1 addr pid=${V_PID[$1]}
 	case ${V_KIND[$name]} in
 	build | env)
-		addr=$(procs_wait_ready "$name" "$pid" "$SC_CTL_DIR/$name.ready" 30) || return 1
+		addr=$(procs_wait_ready "$name" "$pid" "$SC_CTL_DIR/$name.ready" "$SC_READY_TIMEOUT") || return 1
 		V_ADDR[$name]=$addr
 		;;
 	*)
@@ -228,7 +234,7 @@ variant_wait_ready() {
 			return 1
 		}
 		# Refuse a daemon whose preload did not take: it would measure another allocator.
-		local probe=${V_WORKDIR[$name]}/alloc-probe.json
+		local probe=${V_WORKDIR[$name]}/alloc.json
 		if ! "$SC_ROOT/scenarios/daemons/lib/preload.sh" check --probe "$probe" --allocator "${V_ALLOC[$name]}" \
 			>>"${V_LOG[$name]}" 2>&1; then
 			sc_say "variant $name: malloc is not served by ${V_ALLOC[$name]} (see ${V_LOG[$name]}); not run"
