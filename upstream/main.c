@@ -1,0 +1,425 @@
+/* upstream/main.c - allocspike-upstream: options, then the hierarchy's servers on one event loop.
+ */
+#include "control.h"
+#include "json_file.h"
+#include "mix.h"
+#include "net.h"
+#include "serve.h"
+#include "servers.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct upstream {
+	struct event_base *base;
+	struct serve serve;
+	struct net *net;
+	const char *stats_file;
+};
+
+static void upstream_usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: allocspike-upstream [options]\n"
+	        "  --block CIDR            loopback block of the servers (default 127.53.0.0/16)\n"
+	        "  --port N                one port for every server (default 53; 0: a free one)\n"
+	        "  --seed N                the world's seed (default 1)\n"
+	        "  --latency-median-ms X   median delay of second-level servers (default 25;\n"
+	        "                          root 0.4x, TLD 0.6x)\n"
+	        "  --latency-p99-ms X      99th percentile delay (default 200, same tier factors)\n"
+	        "  --loss X                share of queries dropped at every tier (default 0.02)\n"
+	        "  --tier NAME:MED:P99:LOSS  override one tier (root, tld, sld) exactly\n"
+	        "  --slow-share X          share of TLD/SLD servers that are slow (default 0.1)\n"
+	        "  --slow-factor X         delay multiplier of slow servers (default 4)\n"
+	        "  --dead-share X          share of SLD servers that never answer (default 0.02)\n"
+	        "  --no-latency            answer at once\n"
+	        "  --no-loss               never drop (dead servers answer too)\n"
+	        "  --attempt-window S      attempt counts forgotten after S quiet seconds (default "
+	        "10)\n"
+	        "  --servers R:T:S         servers per tier (default 4:24:96)\n"
+	        "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
+	        "  --control PATH          Unix socket: line commands stats, shutdown\n"
+	        "  --applied-log FILE      one line per UDP query: loss/delay applied\n"
+	        "  --stats-file FILE       write the counters (JSON) there at exit and on SIGUSR1\n"
+	        "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
+	        "  --mix QUERYFILE         print the mix served for a query file and exit\n"
+	        "  --mix-json FILE         with --mix: also write the mix as JSON\n"
+	        "  --mix-limit N           with --mix: first N queries only\n");
+}
+
+static bool upstream_parse_double(const char *opt, const char *text, double lo, double hi,
+                                  double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (!*text || *end || errno || v < lo || v > hi) {
+		fprintf(stderr, "%s: '%s' is not a number in [%g, %g]\n", opt, text, lo, hi);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool upstream_parse_ulong(const char *opt, const char *text, unsigned long long hi,
+                                 unsigned long long *out)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (!*text || *end || errno || v > hi || text[0] == '-') {
+		fprintf(stderr, "%s: '%s' is not an integer in [0, %llu]\n", opt, text, hi);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static char *upstream_stats_text(void *ctx)
+{
+	struct upstream *u = ctx;
+	json_t *o = stats_json(&u->serve.stats, net_now_s());
+	json_object_set_new(o, "inflight", json_integer((json_int_t)net_inflight(u->net)));
+	json_object_set_new(o, "attempts_tracked",
+	                    json_integer((json_int_t)netem_tracked(u->serve.netem)));
+	char *text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return text;
+}
+
+static void upstream_report(struct upstream *u)
+{
+	char *text = upstream_stats_text(u);
+	if (!text)
+		return;
+	fprintf(stderr, "%s\n", text);
+	if (u->stats_file) {
+		char err[512];
+		json_t *o = json_loads(text, 0, NULL);
+		if (o && !json_file_write_atomic(u->stats_file, o, err, sizeof(err)))
+			fprintf(stderr, "--stats-file: %s\n", err);
+		json_decref(o);
+	}
+	free(text);
+}
+
+static void upstream_on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct upstream *u = arg;
+	if (sig == SIGUSR1) {
+		upstream_report(u);
+		return;
+	}
+	event_base_loopbreak(u->base);
+}
+
+/* The applied log is block-buffered for speed and flushed every second for readers. */
+static void upstream_flush(evutil_socket_t fd, short what, void *arg)
+{
+	struct upstream *u = arg;
+	if (u->serve.applied_log)
+		fflush(u->serve.applied_log);
+}
+
+static bool upstream_write_root_hints(const struct world *w, const char *path, int port)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "--root-hints %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	fprintf(f, "; root hints of the allocspike simulated hierarchy (seed %llu, port %d)\n",
+	        (unsigned long long)w->seed, port);
+	struct zone_chain chain;
+	zones_chain(w, ".", &chain);
+	const struct zone *root = &chain.zones[0];
+	char name[ZONES_NAME_MAX], addr[16];
+	for (int k = 0; k < root->nns; k++) {
+		zones_ns_name(root, k, name);
+		fprintf(f, ".\t3600000\tIN\tNS\t%s\n", name);
+	}
+	for (int k = 0; k < root->nns; k++) {
+		zones_ns_name(root, k, name);
+		fprintf(f, "%s\t3600000\tIN\tA\t%s\n", name,
+		        servers_addr_text(root->ns[k]->addr, addr));
+	}
+	return fclose(f) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum {
+		OPT_BLOCK = 256,
+		OPT_PORT,
+		OPT_SEED,
+		OPT_MEDIAN,
+		OPT_P99,
+		OPT_LOSS,
+		OPT_TIER,
+		OPT_SLOW_SHARE,
+		OPT_SLOW_FACTOR,
+		OPT_DEAD_SHARE,
+		OPT_NO_LATENCY,
+		OPT_NO_LOSS,
+		OPT_WINDOW,
+		OPT_SERVERS,
+		OPT_ROOT_HINTS,
+		OPT_CONTROL,
+		OPT_APPLIED,
+		OPT_STATS_FILE,
+		OPT_READY,
+		OPT_MIX,
+		OPT_MIX_JSON,
+		OPT_MIX_LIMIT,
+		OPT_HELP,
+	};
+	static const struct option opts[] = {
+	    {"block", required_argument, NULL, OPT_BLOCK},
+	    {"port", required_argument, NULL, OPT_PORT},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"latency-median-ms", required_argument, NULL, OPT_MEDIAN},
+	    {"latency-p99-ms", required_argument, NULL, OPT_P99},
+	    {"loss", required_argument, NULL, OPT_LOSS},
+	    {"tier", required_argument, NULL, OPT_TIER},
+	    {"slow-share", required_argument, NULL, OPT_SLOW_SHARE},
+	    {"slow-factor", required_argument, NULL, OPT_SLOW_FACTOR},
+	    {"dead-share", required_argument, NULL, OPT_DEAD_SHARE},
+	    {"no-latency", no_argument, NULL, OPT_NO_LATENCY},
+	    {"no-loss", no_argument, NULL, OPT_NO_LOSS},
+	    {"attempt-window", required_argument, NULL, OPT_WINDOW},
+	    {"servers", required_argument, NULL, OPT_SERVERS},
+	    {"root-hints", required_argument, NULL, OPT_ROOT_HINTS},
+	    {"control", required_argument, NULL, OPT_CONTROL},
+	    {"applied-log", required_argument, NULL, OPT_APPLIED},
+	    {"stats-file", required_argument, NULL, OPT_STATS_FILE},
+	    {"ready-file", required_argument, NULL, OPT_READY},
+	    {"mix", required_argument, NULL, OPT_MIX},
+	    {"mix-json", required_argument, NULL, OPT_MIX_JSON},
+	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	struct server_plan_config pcfg = {.block = "127.53.0.0/16",
+	                                  .seed = 1,
+	                                  .n = {4, 24, 96},
+	                                  .slow_share = 0.1,
+	                                  .dead_share = 0.02};
+	struct netem_config ncfg = {
+	    .seed = 1, .latency = true, .loss = true, .slow_factor = 4, .window_s = 10};
+	double median = 25, p99 = 200, loss = 0.02;
+	const char *tiers[8];
+	int ntiers = 0;
+	unsigned long long port = 53, seed = 1, mix_limit = 0;
+	const char *root_hints = NULL, *control_path = NULL, *applied = NULL, *ready = NULL;
+	const char *mix = NULL, *mix_json = NULL;
+	struct upstream u = {0};
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		bool ok = true;
+		switch (c) {
+		case OPT_BLOCK:
+			pcfg.block = optarg;
+			break;
+		case OPT_PORT:
+			ok = upstream_parse_ulong("--port", optarg, 65535, &port);
+			break;
+		case OPT_SEED:
+			ok = upstream_parse_ulong("--seed", optarg, UINT64_MAX, &seed);
+			break;
+		case OPT_MEDIAN:
+			ok =
+			    upstream_parse_double("--latency-median-ms", optarg, 0, 10000, &median);
+			break;
+		case OPT_P99:
+			ok = upstream_parse_double("--latency-p99-ms", optarg, 0, 60000, &p99);
+			break;
+		case OPT_LOSS:
+			ok = upstream_parse_double("--loss", optarg, 0, 1, &loss);
+			break;
+		case OPT_TIER:
+			if (ntiers == 8) {
+				fprintf(stderr, "--tier: at most 8\n");
+				return 2;
+			}
+			tiers[ntiers++] = optarg;
+			break;
+		case OPT_SLOW_SHARE:
+			ok = upstream_parse_double("--slow-share", optarg, 0, 1, &pcfg.slow_share);
+			break;
+		case OPT_SLOW_FACTOR:
+			ok = upstream_parse_double("--slow-factor", optarg, 1, 100,
+			                           &ncfg.slow_factor);
+			break;
+		case OPT_DEAD_SHARE:
+			ok =
+			    upstream_parse_double("--dead-share", optarg, 0, 0.5, &pcfg.dead_share);
+			break;
+		case OPT_NO_LATENCY:
+			ncfg.latency = false;
+			break;
+		case OPT_NO_LOSS:
+			ncfg.loss = false;
+			break;
+		case OPT_WINDOW:
+			ok = upstream_parse_double("--attempt-window", optarg, 0.1, 3600,
+			                           &ncfg.window_s);
+			break;
+		case OPT_SERVERS:
+			if (sscanf(optarg, "%d:%d:%d", &pcfg.n[0], &pcfg.n[1], &pcfg.n[2]) != 3 ||
+			    pcfg.n[0] < 2 || pcfg.n[1] < 2 || pcfg.n[2] < 4 || pcfg.n[0] > 26 ||
+			    pcfg.n[1] > 4000 || pcfg.n[2] > 16000) {
+				fprintf(
+				    stderr,
+				    "--servers '%s': expected R:T:S with 2<=R<=26, 2<=T, 4<=S\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case OPT_ROOT_HINTS:
+			root_hints = optarg;
+			break;
+		case OPT_CONTROL:
+			control_path = optarg;
+			break;
+		case OPT_APPLIED:
+			applied = optarg;
+			break;
+		case OPT_STATS_FILE:
+			u.stats_file = optarg;
+			break;
+		case OPT_READY:
+			ready = optarg;
+			break;
+		case OPT_MIX:
+			mix = optarg;
+			break;
+		case OPT_MIX_JSON:
+			mix_json = optarg;
+			break;
+		case OPT_MIX_LIMIT:
+			ok = upstream_parse_ulong("--mix-limit", optarg, 1ULL << 40, &mix_limit);
+			break;
+		case OPT_HELP:
+			upstream_usage(stdout);
+			return 0;
+		default:
+			upstream_usage(stderr);
+			return 2;
+		}
+		if (!ok)
+			return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (p99 < median) {
+		fprintf(stderr, "--latency-p99-ms %g is below --latency-median-ms %g\n", p99,
+		        median);
+		return 2;
+	}
+	static const double tier_factor[TIER_COUNT] = {0.4, 0.6, 1.0};
+	for (int t = 0; t < TIER_COUNT; t++) {
+		ncfg.tier[t].median_ms = median * tier_factor[t];
+		ncfg.tier[t].p99_ms = p99 * tier_factor[t];
+		ncfg.tier[t].loss = loss;
+	}
+	char err[1024];
+	for (int i = 0; i < ntiers; i++)
+		if (!netem_parse_tier(&ncfg, tiers[i], err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+	pcfg.seed = ncfg.seed = seed;
+
+	struct server_plan plan;
+	if (!servers_plan_init(&plan, &pcfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	u.serve.world.seed = seed;
+	u.serve.world.plan = &plan;
+	if (mix) {
+		bool ok = mix_run(&u.serve.world, mix, (unsigned long)mix_limit, stdout, mix_json,
+		                  err, sizeof(err));
+		if (!ok)
+			fprintf(stderr, "--mix: %s\n", err);
+		servers_plan_free(&plan);
+		return ok ? 0 : 1;
+	}
+
+	signal(SIGPIPE, SIG_IGN);
+	u.base = event_base_new();
+	u.serve.netem = netem_new(&ncfg);
+	u.serve.stats.start_s = net_now_s();
+	if (!u.base || !u.serve.netem) {
+		fprintf(stderr, "out of memory\n");
+		return 1;
+	}
+	if (applied) {
+		u.serve.applied_log = fopen(applied, "w");
+		if (!u.serve.applied_log) {
+			fprintf(stderr, "--applied-log %s: %s\n", applied, strerror(errno));
+			return 2;
+		}
+		setvbuf(u.serve.applied_log, NULL, _IOFBF, 1 << 20);
+		fprintf(u.serve.applied_log,
+		        "t_s\tsource\tserver\ttier\tqname\tqtype\tattempt\tverdict\tdelay_ms\n");
+	}
+	u.net = net_open(u.base, &plan, (int)port, &u.serve, err, sizeof(err));
+	if (!u.net) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (root_hints && !upstream_write_root_hints(&u.serve.world, root_hints, net_port(u.net)))
+		return 1;
+	struct control *ctl = NULL;
+	if (control_path) {
+		ctl = control_open(u.base, control_path, upstream_stats_text, &u, err, sizeof(err));
+		if (!ctl) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+	}
+	struct event *sigs[3];
+	int signums[3] = {SIGTERM, SIGINT, SIGUSR1};
+	for (int i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(u.base, signums[i], upstream_on_signal, &u);
+		event_add(sigs[i], NULL);
+	}
+	struct event *flush = event_new(u.base, -1, EV_PERSIST, upstream_flush, &u);
+	struct timeval second = {1, 0};
+	event_add(flush, &second);
+	char addr[16];
+	servers_addr_text(plan.servers[plan.first[TIER_ROOT]].addr, addr);
+	printf("ready %s:%d\n", addr, net_port(u.net));
+	fflush(stdout);
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+		if (!f || fprintf(f, "ready %s:%d\n", addr, net_port(u.net)) < 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "--ready-file %s: cannot write\n", ready);
+			return 1;
+		}
+	}
+
+	event_base_dispatch(u.base);
+
+	upstream_report(&u);
+	control_close(ctl);
+	for (int i = 0; i < 3; i++)
+		event_free(sigs[i]);
+	event_free(flush);
+	net_close(u.net);
+	if (u.serve.applied_log)
+		fclose(u.serve.applied_log);
+	netem_free(u.serve.netem);
+	event_base_free(u.base);
+	servers_plan_free(&plan);
+	return 0;
+}

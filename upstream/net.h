@@ -1,0 +1,31 @@
+/* upstream/net.h - the sockets of every server, the receive loop and the delayed-send wheel. */
+#ifndef ALLOCSPIKE_UPSTREAM_NET_H
+#define ALLOCSPIKE_UPSTREAM_NET_H
+
+#include "serve.h"
+#include "servers.h"
+#include "wheel.h"
+
+#include <event2/event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct net;
+
+/* Binds UDP and TCP on every server of plan at port (0: one free port for all, retried if
+ * another program holds it on some address). Returns NULL with the reason in err. */
+struct net *net_open(struct event_base *base, const struct server_plan *plan, int port,
+                     struct serve *serve, char *err, size_t err_size);
+
+/* The port every server listens on. */
+int net_port(const struct net *n);
+
+/* Replies waiting in the wheel. */
+size_t net_inflight(const struct net *n);
+
+/* Monotonic seconds, the clock of the wheel and the attempt counts. */
+double net_now_s(void);
+
+void net_close(struct net *n);
+
+#endif

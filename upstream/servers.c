@@ -1,0 +1,104 @@
+/* upstream/servers.c - lays the hierarchy's servers out on consecutive addresses of the block. */
+#include "servers.h"
+
+#include "hash.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tier_names[TIER_COUNT] = {"root", "tld", "sld"};
+
+bool servers_plan_init(struct server_plan *plan, const struct server_plan_config *cfg, char *err,
+                       size_t err_size)
+{
+	char text[64];
+	memset(plan, 0, sizeof(*plan));
+	const char *slash = strchr(cfg->block, '/');
+	size_t alen = slash ? (size_t)(slash - cfg->block) : strlen(cfg->block);
+	char *end = NULL;
+	long prefix = slash ? strtol(slash + 1, &end, 10) : -1;
+	struct in_addr a;
+	if (!slash || alen >= sizeof(text) || *end != '\0' || prefix < 8 || prefix > 30) {
+		snprintf(err, err_size, "--block '%s': expected IPv4 CIDR like 127.53.0.0/16",
+		         cfg->block);
+		return false;
+	}
+	memcpy(text, cfg->block, alen);
+	text[alen] = '\0';
+	if (inet_pton(AF_INET, text, &a) != 1) {
+		snprintf(err, err_size, "--block '%s': '%s' is not an IPv4 address", cfg->block,
+		         text);
+		return false;
+	}
+	uint32_t mask = prefix == 0 ? 0 : 0xffffffffu << (32 - prefix);
+	plan->base = ntohl(a.s_addr) & mask;
+	plan->prefix = (int)prefix;
+	if ((plan->base >> 24) != 127) {
+		snprintf(err, err_size, "--block '%s': must be inside 127.0.0.0/8 (loopback only)",
+		         cfg->block);
+		return false;
+	}
+	int total = 0;
+	for (int t = 0; t < TIER_COUNT; t++) {
+		if (cfg->n[t] < 2) {
+			snprintf(err, err_size, "tier %s needs at least 2 servers", tier_names[t]);
+			return false;
+		}
+		plan->first[t] = total;
+		plan->n[t] = cfg->n[t];
+		total += cfg->n[t];
+	}
+	uint64_t room =
+	    (1ULL << (32 - prefix)) - 2; /* neither the block's first nor last address */
+	if ((uint64_t)total > room) {
+		snprintf(err, err_size, "--block '%s' has room for %llu servers, %d needed",
+		         cfg->block, (unsigned long long)room, total);
+		return false;
+	}
+	plan->servers = calloc((size_t)total, sizeof(*plan->servers));
+	if (!plan->servers) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
+	plan->count = total;
+	for (int i = 0; i < total; i++) {
+		struct server *s = &plan->servers[i];
+		s->index = i;
+		s->tier = i < plan->first[TIER_TLD]   ? TIER_ROOT
+		          : i < plan->first[TIER_SLD] ? TIER_TLD
+		                                      : TIER_SLD;
+		s->addr = plan->base + 1 + (uint32_t)i;
+		uint64_t h = hash_combine(hash_mix(cfg->seed), 0x5e7e7000u + (uint64_t)i);
+		/* the root is anycast-like and never slow; only authoritative leaves go dead */
+		s->slow = s->tier != TIER_ROOT && hash_unit(h) < cfg->slow_share;
+		s->dead = s->tier == TIER_SLD && hash_unit(hash_mix(h)) < cfg->dead_share;
+	}
+	return true;
+}
+
+const struct server *servers_find(const struct server_plan *plan, uint32_t addr)
+{
+	if (addr <= plan->base || addr - plan->base - 1 >= (uint32_t)plan->count)
+		return NULL;
+	return &plan->servers[addr - plan->base - 1];
+}
+
+const struct server *servers_tier_server(const struct server_plan *plan, enum tier tier, uint64_t k)
+{
+	return &plan->servers[plan->first[tier] + (int)(k % (uint64_t)plan->n[tier])];
+}
+
+char *servers_addr_text(uint32_t addr, char *buf)
+{
+	snprintf(buf, 16, "%u.%u.%u.%u", addr >> 24, (addr >> 16) & 255, (addr >> 8) & 255,
+	         addr & 255);
+	return buf;
+}
+
+void servers_plan_free(struct server_plan *plan)
+{
+	free(plan->servers);
+	plan->servers = NULL;
+}

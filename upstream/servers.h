@@ -1,0 +1,55 @@
+/* upstream/servers.h - the address plan: which loopback address is which server of which tier. */
+#ifndef ALLOCSPIKE_UPSTREAM_SERVERS_H
+#define ALLOCSPIKE_UPSTREAM_SERVERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tier { TIER_ROOT, TIER_TLD, TIER_SLD, TIER_COUNT };
+
+extern const char *const tier_names[TIER_COUNT];
+
+struct server {
+	int index; /* position in the plan; the server's identity in every hash */
+	enum tier tier;
+	uint32_t addr; /* IPv4, host byte order */
+	bool slow;     /* latency multiplied by the plan's slow factor */
+	bool dead;     /* never answers: resolvers must retry elsewhere */
+};
+
+struct server_plan {
+	uint32_t base; /* first address of the block, host order */
+	int prefix;
+	struct server *servers;
+	int count;
+	int first[TIER_COUNT]; /* index of the first server of each tier */
+	int n[TIER_COUNT];
+};
+
+struct server_plan_config {
+	const char *block; /* CIDR, e.g. 127.53.0.0/16 */
+	uint64_t seed;
+	int n[TIER_COUNT]; /* servers per tier */
+	double slow_share; /* share of TLD and SLD servers that are slow */
+	double dead_share; /* share of SLD servers that never answer */
+};
+
+/* Lays the servers out: root first, then TLD, then SLD, at block base + 1, + 2, ...
+ * Returns false with the reason in err (bad CIDR, block too small, not loopback). */
+bool servers_plan_init(struct server_plan *plan, const struct server_plan_config *cfg, char *err,
+                       size_t err_size);
+
+/* The server at addr (host order), or NULL. */
+const struct server *servers_find(const struct server_plan *plan, uint32_t addr);
+
+/* The k-th server of a tier (k taken modulo the tier's size). */
+const struct server *servers_tier_server(const struct server_plan *plan, enum tier tier,
+                                         uint64_t k);
+
+/* Dotted-quad text of addr into buf (at least 16 bytes). */
+char *servers_addr_text(uint32_t addr, char *buf);
+
+void servers_plan_free(struct server_plan *plan);
+
+#endif
