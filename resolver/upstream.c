@@ -19,8 +19,8 @@
 struct upstream_query {
 	struct request *q;
 	int fd;
-	struct event *ev; /* storage from the request's memory (event_assign) */
-	bool ev_added, tcp;
+	struct event *ev;   /* storage from the request's memory (event_assign) */
+	bool ev_added, tcp; /* ev_added: assigned and maybe pending, so event_del before reuse */
 	uint16_t id;
 	uint8_t *wire;
 	size_t wire_len;
@@ -278,7 +278,7 @@ static void upstream_on_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct upstream_query *uq = arg;
 	if (what & EV_TIMEOUT) {
-		uq->ev_added = false;
+		/* A persistent event stays pending after its timeout: upstream_close removes it. */
 		upstream_fail(uq, true);
 		return;
 	}

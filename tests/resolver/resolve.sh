@@ -1,0 +1,89 @@
+#!/bin/bash
+# tests/resolver/resolve.sh LAYOUT NET - iterative resolution over a hierarchy of test responders:
+# depths, CNAME chains, NXDOMAIN/NODATA with SOA, glueless delegation, cache hits by counters,
+# bailiwick, spoofed and malformed upstream replies, TCP after TC, malformed clients, SIGTERM.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+LAYOUT=${1:-heap}
+NET=${2:-127.55.1}
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
+
+start_hierarchy "$NET" || exit 1
+start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" || exit 1
+
+# names at several depths resolve to what the authoritative servers hold
+check_eq "www.example.test A" "$(printf '192.0.2.1\n192.0.2.2')" "$(answers www.example.test A)"
+check_eq "a.b.sub.example.test A (4 servers deep)" "192.0.2.44" "$(answers a.b.sub.example.test A)"
+check_eq "glueless delegation" "198.51.100.5" "$(answers www.glueless.test A)"
+check_eq "glueless NS address was resolved" 1 "$(logged example ns.hosting.test. A)"
+
+# CNAME chains: inside one zone, and into a zone another server holds
+out=$(ask alias.example.test A)
+check "in-zone chain: CNAMEs" grep -q 'alias.example.test.*CNAME.*c2.example.test' <<<"$out"
+check "in-zone chain: final A" grep -q 'www.example.test.*A.*192.0.2.2' <<<"$out"
+out=$(ask ext.example.test A)
+check "cross-server chain: CNAME" grep -q 'ext.example.test.*CNAME.*a.b.sub.example.test' <<<"$out"
+check "cross-server chain: final A" grep -q 'a.b.sub.example.test.*A.*192.0.2.44' <<<"$out"
+
+# negative answers carry the SOA
+out=$(ask nx.example.test A)
+check "NXDOMAIN" grep -q 'status: NXDOMAIN' <<<"$out"
+check "NXDOMAIN has SOA" grep -q 'example.test.*SOA' <<<"$out"
+out=$(ask www.example.test MX)
+check "NODATA is NOERROR" grep -q 'status: NOERROR' <<<"$out"
+check "NODATA has no answer" grep -q 'ANSWER: 0' <<<"$out"
+check "NODATA has SOA" grep -q 'example.test.*SOA' <<<"$out"
+
+# a second query comes from the cache: no upstream query (counters and the responder's log)
+up=$(stat upstream_queries)
+hits=$(stat cache_hits)
+check_eq "cached www again" "$(printf '192.0.2.1\n192.0.2.2')" "$(answers www.example.test A)"
+check "cached NXDOMAIN again" grep -q 'status: NXDOMAIN' <<<"$(ask nx.example.test TXT)"
+check "cached NODATA again" grep -q 'ANSWER: 0' <<<"$(ask www.example.test MX)"
+check_eq "no upstream query for cached answers" "$up" "$(stat upstream_queries)"
+check_eq "cache hits counted" $((hits + 3)) "$(stat cache_hits)"
+check_eq "example server asked www once" 1 "$(logged example www.example.test. A)"
+check_eq "NXDOMAIN covers every type (RFC 2308)" 1 "$(($(logged example nx.example.test. A) + $(logged example nx.example.test. TXT)))"
+
+# closest zone cut: a new name in example.test. starts at its server, not at the root
+root_before=$(wc -l <"$TEST_TMP/root.log")
+answers c2.example.test MX >/dev/null
+check_eq "known zone cut: root not asked" "$root_before" "$(wc -l <"$TEST_TMP/root.log")"
+
+# bailiwick: the A for www.victim.test planted by example.test's server was not cached
+check_eq "planted record ignored" "192.0.2.99" "$(answers www.victim.test A)"
+check_eq "victim's own server was asked" 1 "$(logged sub www.victim.test. A)"
+
+# spoofed replies (wrong ID, wrong question) and a malformed reply are ignored
+out=$(ask spoof.example.test A)
+check "wrong ID: not accepted" bash -c "! grep -q 192.0.2.7 <<<'$out'"
+check "wrong ID: SERVFAIL after retries" grep -q 'status: SERVFAIL' <<<"$out"
+out=$(ask wrongq.example.test A)
+check "wrong question: not accepted" bash -c "! grep -q 192.0.2.8 <<<'$out'"
+check "malformed reply: SERVFAIL" grep -q 'status: SERVFAIL' <<<"$(ask bad.example.test A)"
+check "timeouts counted" test "$(stat upstream_timeouts)" -ge 4
+
+# truncated upstream answer: retried over TCP; EDNS toward the client
+out=$(ask big.example.test TXT +edns)
+check "TC upstream: TCP answer" grep -q '"via tcp"' <<<"$out"
+check "EDNS in the answer" grep -q 'EDNS PSEUDOSECTION' <<<"$out"
+check "no EDNS without EDNS" bash -c "! kdig @$RADDR -p $RPORT +noedns +time=3 +retry=0 www.example.test A | grep -q 'EDNS PSEUDOSECTION'"
+
+# malformed client packets are dropped and counted; the resolver keeps answering
+printf 'garbage' >/dev/udp/"$RADDR"/"$RPORT"
+printf '\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\xc0\x0c\x00\x01\x00\x01' >/dev/udp/"$RADDR"/"$RPORT"
+check_eq "still answering" "192.0.2.44" "$(answers a.b.sub.example.test A)"
+check_eq "malformed counted" 2 "$(stat dropped_malformed)"
+
+# the stats object has exactly the keys of issue 3
+keys=$(control stats | jq -r 'keys_unsorted | join(",")')
+check_eq "stats keys" "queries,answers_noerror,answers_nxdomain,answers_servfail,cache_hits,cache_misses,cache_entries,cache_bytes,inflight,upstream_queries,upstream_timeouts,dropped_malformed,dropped_overload,alloc_allocated_bytes,alloc_resident_bytes" "$keys"
+check "cache_bytes counted" test "$(stat cache_bytes)" -gt 0
+check "answers counted" test "$(stat answers_nxdomain)" -ge 2
+
+# SIGTERM: clean exit
+kill -TERM "$RPID"
+wait "$RPID"
+check_eq "SIGTERM exit status" 0 "$?"
+check "stop line logged" grep -q 'stopped;' "$TEST_TMP/resolver.log"
+finish
