@@ -431,6 +431,18 @@ int main(int argc, char **argv)
 		        "allocspike-loadgen: interrupted at t=%.3f s; what was recorded is kept\n",
 		        t_end);
 	}
+	if (completed && pacer.next_k < pacer.total) {
+		/* fell so far behind that the catch-up ran out of time: never silent */
+		rec.shortfalls++;
+		runfolder_writer_event(
+		    &writer, t_end, "_loadgen", "shortfall",
+		    json_pack("{s:I}", "unsent", (json_int_t)(pacer.total - pacer.next_k)));
+		fprintf(stderr,
+		        "allocspike-loadgen: shortfall: %llu of %llu scheduled queries unsent "
+		        "when the time was up\n",
+		        (unsigned long long)(pacer.total - pacer.next_k),
+		        (unsigned long long)pacer.total);
+	}
 	summary_events(&writer, &pacer, t_end);
 	summary_print(stdout, &pacer, &rec, !completed);
 	if (rec.shortfalls)

@@ -12,6 +12,9 @@
 #define PACER_MAX_WAIT_NS 5000000
 /* Below this a wait costs more than it saves (the kernel's timer slack is ~50 us): spin instead. */
 #define PACER_MIN_WAIT_NS 20000
+/* A generator that fell behind catches up at most this long past the schedule's end; what is
+ * still unsent then is a shortfall (reported), so every run ends on time. */
+#define PACER_GRACE_S 0.5
 
 bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 {
@@ -79,6 +82,8 @@ bool pacer_run(struct pacer *p)
 	while (!*p->stop && k < p->total) {
 		uint64_t now = monotonic_ns();
 		double t = ((double)now - start) / 1e9;
+		if (t > p->end_s + PACER_GRACE_S)
+			break;
 		uint64_t due = schedule_due(p->schedule, t < p->end_s ? t : p->end_s);
 		if (due > p->total)
 			due = p->total;

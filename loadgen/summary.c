@@ -78,7 +78,7 @@ void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, b
 	        interrupted ? ", interrupted" : "");
 	fprintf(out, "  Achieved rate (qps):  %.3f per target, scheduled %.3f\n",
 	        run_s > 0 ? (double)p->next_k / run_s : 0,
-	        run_s > 0 ? (double)scheduled / run_s : 0);
+	        p->end_s > 0 ? (double)p->total / p->end_s : 0);
 	fprintf(out, "  Most behind (s):      %.6f%s\n", r->max_behind_s,
 	        r->shortfalls ? " (shortfall reported)" : "");
 	struct proc_watch self;

@@ -1,0 +1,123 @@
+#!/bin/bash
+# loadgen/benchmark.sh - not a test: the highest rate allocspike-loadgen and dnsperf each sustain
+# with under 1% loss against the same trivial responder on loopback, as ratios in one run, with the
+# CPU each spends per query (from /proc); and what sampling 8 processes at 10 Hz costs.
+# Usage: loadgen/benchmark.sh [--seconds S] [--start QPS] [--max QPS]   (BIN: $ALLOCSPIKE_BIN or build/bin)
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${ALLOCSPIKE_BIN:-$here/build/bin}
+SECONDS_PER_STEP=2
+START=25000
+MAX=1000000
+while (($#)); do
+	case $1 in
+	--seconds) SECONDS_PER_STEP=$2; shift 2 ;;
+	--start) START=$2; shift 2 ;;
+	--max) MAX=$2; shift 2 ;;
+	-h | --help) sed -n '2,5p' "$0"; exit 0 ;;
+	*) echo "benchmark.sh: unknown option $1" >&2; exit 1 ;;
+	esac
+done
+for p in allocspike-loadgen allocspike-bench-responder; do
+	[[ -x "$BIN/$p" ]] || { echo "benchmark.sh: $BIN/$p missing: build first (or set ALLOCSPIKE_BIN)" >&2; exit 1; }
+done
+command -v dnsperf >/dev/null || { echo "benchmark.sh: dnsperf not installed (apt-get install dnsperf)" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-bench.XXXXXX")
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# one core each side when there are two or more: generator on CPU 0, responder on CPU 1
+pin_gen=() pin_resp=()
+if command -v taskset >/dev/null && (($(nproc) >= 2)); then
+	pin_gen=(taskset -c 0)
+	pin_resp=(taskset -c 1)
+fi
+
+for i in $(seq 1 10000); do echo "host$i.bench.example A"; done >"$work/q.txt"
+"${pin_resp[@]}" "$BIN/allocspike-bench-responder" 127.56.250.1:0 >"$work/ready" 2>"$work/resp.log" &
+pids+=($!)
+for ((i = 0; i < 100; i++)); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
+addr=$(sed -n 's/^ready //p' "$work/ready")
+[[ -n "$addr" ]] || { echo "benchmark.sh: responder not ready" >&2; exit 1; }
+host=${addr%:*} port=${addr##*:}
+tck=$(getconf CLK_TCK)
+
+# run_gen NAME RATE : prints "sent completed cpu_seconds" for one step of RATE queries per second
+run_gen() {
+	local name=$1 rate=$2 cmd
+	case $name in
+	loadgen) cmd=("$BIN/allocspike-loadgen" -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
+	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 65535 -c 8) ;;
+	esac
+	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
+	"${pin_gen[@]}" bash -c '"$@" >"'"$work"'/out" 2>&1; read -r -a s </proc/$$/stat; echo "${s[15]} ${s[16]}" >"'"$work"'/cpu"' _ "${cmd[@]}"
+	local sent completed
+	sent=$(sed -n 's/^ *Queries sent: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
+	completed=$(sed -n 's/^ *Queries completed: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
+	read -r ut st <"$work/cpu"
+	echo "${sent:-0} ${completed:-0} $(awk -v u="$ut" -v s="$st" -v t="$tck" 'BEGIN { printf "%.3f", (u + s) / t }')"
+}
+
+# ok RATE SENT COMPLETED : the step held its rate (99% of it sent) with under 1% loss
+ok() {
+	awk -v r="$1" -v s="$2" -v c="$3" -v d="$SECONDS_PER_STEP" 'BEGIN { exit !(s >= 0.99 * r * d && c >= 0.99 * s) }'
+}
+
+# highest NAME : doubles the rate until a step fails, then halves the gap three times
+highest() {
+	local name=$1 lo=0 hi=0 rate=$START r sent completed cpu best_cpu=0 best_sent=0
+	while ((rate <= MAX)); do
+		read -r sent completed cpu < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s" >&2
+		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; break; fi
+		rate=$((rate * 2))
+	done
+	((hi == 0)) && hi=$lo
+	for r in 1 2 3; do
+		rate=$(((lo + hi) / 2))
+		((rate > lo && rate < hi)) || break
+		read -r sent completed cpu < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s" >&2
+		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; fi
+	done
+	echo "$lo $(awk -v c="$best_cpu" -v s="$best_sent" 'BEGIN { printf "%.2f", s ? c * 1e6 / s : 0 }')"
+}
+
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); steps of ${SECONDS_PER_STEP}s" >&2
+read -r lg_rate lg_us < <(highest loadgen)
+read -r dp_rate dp_us < <(highest dnsperf)
+
+# sampling cost: 10 s at 10 queries/s, with 8 watched processes at 10 Hz and without
+sleepers=()
+for i in 1 2 3 4 5 6 7 8; do
+	sleep 60 &
+	sleepers+=($!)
+	pids+=($!)
+done
+watch_args=()
+for i in "${!sleepers[@]}"; do watch_args+=(--watch "name=w$i,pid=${sleepers[$i]}"); done
+sample_cpu() {
+	bash -c '"$@" >/dev/null 2>&1; read -r -a s </proc/$$/stat; echo $((s[15] + s[16]))' _ \
+		"$BIN/allocspike-loadgen" -s "$host" -p "$port" -d "$work/q.txt" -Q 10 -l 10 -t 1 --no-progress \
+		--out "$work/run$1" --interval-ms 100 "${@:2}"
+}
+base=$(sample_cpu 0)
+watched=$(sample_cpu 1 "${watch_args[@]}")
+sampling=$(awk -v a="$watched" -v b="$base" -v t="$tck" 'BEGIN { printf "%.2f", (a - b) / t / 10 * 100 }')
+
+echo
+echo "| generator | highest rate <1% loss (qps) | ratio to dnsperf | CPU per query (us) |"
+echo "| --- | --- | --- | --- |"
+awk -v a="$lg_rate" -v b="$dp_rate" -v ua="$lg_us" -v ub="$dp_us" 'BEGIN {
+	printf "| allocspike-loadgen | %d | %.2f | %s |\n", a, b ? a / b : 0, ua
+	printf "| dnsperf | %d | 1.00 | %s |\n", b, ub }'
+echo
+echo "sampling 8 processes at 10 Hz (plus smaps_rollup at 1 Hz): ${sampling}% of a core" \
+	"(loadgen at 10 qps for 10 s: $base ticks alone, $watched ticks watching)"
