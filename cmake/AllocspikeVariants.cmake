@@ -1,5 +1,13 @@
 # cmake/AllocspikeVariants.cmake - reads variants.tsv and builds one resolver executable per `build` row.
 
+# The libc this tree compiles for: the main build is the glibc world; the musl sub-build (this same
+# tree configured with cmake/musl-toolchain.cmake) is the musl world.
+if(ALLOCSPIKE_MUSL_WORLD)
+  set(ALLOCSPIKE_WORLD_LIBC musl)
+else()
+  set(ALLOCSPIKE_WORLD_LIBC glibc)
+endif()
+
 # allocspike_read_build_variants(<out-list>)
 # Parses the variants table; for each build row sets ALLOCSPIKE_VARIANT_<name>_{ALLOCATOR,LIBC,LIBRARY}.
 function(allocspike_read_build_variants out)
@@ -60,4 +68,35 @@ function(allocspike_add_resolver_variant name libc library)
     target_link_libraries(${exe} PRIVATE ${ALLOCSPIKE_LIB_${library}})
   endif()
   install(TARGETS ${exe} RUNTIME DESTINATION bin)
+endfunction()
+
+# allocspike_add_musl_variant(<name>)
+# Builds the musl row <name> in a sub-build of this same tree with musl-gcc (-DALLOCSPIKE_MUSL_WORLD=ON:
+# only common's allocspike_core and the resolver, from the one RESOLVER_SOURCES list), linked fully
+# static against the musl builds of the dependencies; the executable lands in this build's bin/.
+function(allocspike_add_musl_variant name)
+  if(NOT ALLOCSPIKE_MUSL_DEPS_TARGET)
+    message(WARNING "variant ${name} skipped: the musl variant needs ALLOCSPIKE_STATIC_DEPS=ON")
+    return()
+  endif()
+  set(exe allocspike-resolver-${name})
+  ExternalProject_Add(allocspike_musl_world_${name}
+    SOURCE_DIR "${PROJECT_SOURCE_DIR}"
+    BINARY_DIR "${PROJECT_BINARY_DIR}/musl-world-${name}"
+    PREFIX "${PROJECT_BINARY_DIR}/musl-world-${name}-ep"
+    CMAKE_ARGS
+      -DCMAKE_TOOLCHAIN_FILE=${PROJECT_SOURCE_DIR}/cmake/musl-toolchain.cmake
+      -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+      -DALLOCSPIKE_MUSL_WORLD=ON
+      -DALLOCSPIKE_BUILD_TESTS=OFF
+      -DALLOCSPIKE_VARIANTS=${name}
+      -DALLOCSPIKE_VARIANTS_FILE=${ALLOCSPIKE_VARIANTS_FILE}
+      -DALLOCSPIKE_STATIC_DEPS_PREFIX=${ALLOCSPIKE_DEPS_DIR}/musl
+      -DCMAKE_RUNTIME_OUTPUT_DIRECTORY=${PROJECT_BINARY_DIR}/bin
+    INSTALL_COMMAND ""
+    # The sub-build decides itself what is out of date (new resolver files included).
+    BUILD_ALWAYS ON
+    BUILD_BYPRODUCTS "${PROJECT_BINARY_DIR}/bin/${exe}"
+    DEPENDS ${ALLOCSPIKE_MUSL_DEPS_TARGET})
+  install(PROGRAMS "${PROJECT_BINARY_DIR}/bin/${exe}" DESTINATION bin)
 endfunction()

@@ -8,7 +8,8 @@ args=()
 if [[ ${1:-} == --sanitize ]]; then
 	shift
 	build=${ALLOCSPIKE_BUILD_DIR:-$root/build-sanitize}
-	args+=(-DALLOCSPIKE_SANITIZE=ON -DALLOCSPIKE_VARIANTS=glibc -DCMAKE_C_COMPILER=clang)
+	# Sanitizers replace malloc, so only the glibc variant, against the system's shared libraries.
+	args+=(-DALLOCSPIKE_SANITIZE=ON -DALLOCSPIKE_VARIANTS=glibc -DALLOCSPIKE_STATIC_DEPS=OFF -DCMAKE_C_COMPILER=clang)
 fi
 cmake -S "$root" -B "$build" "${args[@]}" "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"
