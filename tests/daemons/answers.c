@@ -4,10 +4,13 @@
  * Usage: allocspike-test-answers -s ADDR:PORT -d QUERYFILE [--count N] [--inflight N]
  *                                [--timeout-ms MS] [--tries N]
  * Output, one line per distinct (name, type) in file order, tab-separated:
- *   NAME TYPE RCODE ANSWER
+ *   NAME TYPE RCODE ANSWER AA
  * NAME is lower-cased with a trailing dot; RCODE is the mnemonic, or TIMEOUT after --tries
  * attempts; ANSWER is the answer section with TTLs zeroed, names in canonical (lower) case, one
  * record a string, sorted and joined by " | " ("-" when empty). Order and TTLs are thus ignored.
+ * AA is "aa" when the answer is authoritative, which from a recursive resolver means it came from
+ * its own local data (unbound's and kresd's special-use zones) rather than from iteration; "-"
+ * otherwise.
  * Traffic goes only to loopback, at most --inflight queries at a time. */
 #define _GNU_SOURCE
 #include "queryfile.h"
@@ -27,7 +30,7 @@
 struct answers_query {
 	char *name; /* lower case, trailing dot */
 	uint16_t qtype;
-	char *result; /* "RCODE\tANSWER", NULL while pending */
+	char *result; /* "RCODE\tANSWER\tAA", NULL while pending */
 	int tries;
 	long long deadline_ms;
 	uint16_t id;
@@ -105,14 +108,14 @@ static int answers_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "RCODE\tANSWER" for a parsed response, normalised as the header comment says. */
+/* "RCODE\tANSWER\tAA" for a parsed response, normalised as the header comment says. */
 static char *answers_normalise(ldns_pkt *pkt)
 {
 	char *rcode = ldns_pkt_rcode2str(ldns_pkt_get_rcode(pkt));
 	ldns_rr_list *an = ldns_pkt_answer(pkt);
 	size_t n = an ? ldns_rr_list_rr_count(an) : 0;
 	char **rrs = calloc(n + 1, sizeof(*rrs));
-	size_t total = strlen(rcode) + 8;
+	size_t total = strlen(rcode) + 16;
 	for (size_t i = 0; i < n; i++) {
 		ldns_rr *rr = ldns_rr_clone(ldns_rr_list_rr(an, i));
 		ldns_rr_set_ttl(rr, 0);
@@ -136,6 +139,7 @@ static char *answers_normalise(ldns_pkt *pkt)
 		at += (size_t)sprintf(out + at, "%s%s", i ? " | " : "", rrs[i]);
 		free(rrs[i]);
 	}
+	sprintf(out + at, "\t%s", ldns_pkt_aa(pkt) ? "aa" : "-");
 	free(rrs);
 	free(rcode);
 	return out;
@@ -256,7 +260,7 @@ int main(int argc, char **argv)
 			inflight--;
 			by_id[q[i].id] = 0;
 			if (q[i].tries >= o.tries) {
-				q[i].result = strdup("TIMEOUT\t-");
+				q[i].result = strdup("TIMEOUT\t-\t-");
 				done++;
 			} else {
 				retry[nretry++] = i;
@@ -271,7 +275,7 @@ int main(int argc, char **argv)
 			size_t len = queryfile_wire_query(q[i].name, strlen(q[i].name), q[i].qtype,
 			                                  next_id, 4096, wire, sizeof(wire));
 			if (len == 0) {
-				q[i].result = strdup("BADNAME\t-");
+				q[i].result = strdup("BADNAME\t-\t-");
 				done++;
 				continue;
 			}
@@ -323,7 +327,7 @@ int main(int argc, char **argv)
 			if (!pkt) { /* TCP failed: asked again, or given up, like a lost UDP answer
 				     */
 				if (a->tries >= o.tries) {
-					a->result = strdup("TIMEOUT\t-");
+					a->result = strdup("TIMEOUT\t-\t-");
 					done++;
 				} else {
 					retry[nretry++] = (size_t)(a - q);

@@ -97,8 +97,10 @@ if command -v unbound >/dev/null && daemon_start unbound --listen 127.58.1.100:5
 fi
 resolver=$ALLOCSPIKE_BIN/allocspike-resolver-glibc
 if [[ -x $resolver ]]; then
-	addr=$(start_server resolver "$TEST_TMP/resolver.ready" "$resolver" --listen 127.58.1.101:0 \
-		--root-hints "$fixtures/root.hints" --upstream-port 53 --ready-file "$TEST_TMP/resolver.ready")
+	start_server resolver "$TEST_TMP/resolver.ready" "$resolver" --listen 127.58.1.101:0 \
+		--root-hints "$fixtures/root.hints" --upstream-port 53 --ready-file "$TEST_TMP/resolver.ready" \
+		>"$TEST_TMP/resolver.addr"
+	addr=$(cat "$TEST_TMP/resolver.addr")
 	check "our resolver starts" test -n "$addr"
 	[[ -z $addr ]] || answers_check resolver "$addr"
 else
