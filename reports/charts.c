@@ -171,7 +171,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	c = chart_add(
 	    &charts, n, "chart-beyond", "Memory beyond what the resolver holds",
 	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
-	    "what the allocator keeps.",
+	    "what the allocator keeps. Variants that do not report cache_bytes are not drawn.",
 	    "anon - cache (MB)");
 	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
 		charts_free(c, 1);
@@ -307,7 +307,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 {
 	struct strbuf b = {0};
 	strbuf_printf(&b,
-	              "set terminal svg size 900,360 dynamic noenhanced font 'sans,12' "
+	              "set terminal svg size 900,380 dynamic noenhanced font 'sans,13' "
 	              "background '#ffffff'\n"
 	              "set output '%s/c%d.svg'\n"
 	              "set key below horizontal maxrows 3\n"
@@ -319,17 +319,32 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	append_gp_string(&b, c->ylabel);
 	strbuf_append(&b, "\n");
 	strbuf_append(&b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
-	/* Headroom above the highest line for the spike numbers; the x axis starts where the
-	 * schedule did, so the first interval's shading is not cut off. */
+	/* Headroom above the highest line for the spike numbers. The x axis spans exactly the
+	 * schedule's first interval to the last sample or mark, so no shading or crash is cut off
+	 * and no empty stretch is added up to a round tic. */
 	strbuf_append(&b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
-	size_t np = json_array_size(c->phases);
-	if (np > 0)
-		strbuf_printf(
-		    &b, "set xrange [%.6g:*]\n",
-		    json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s")));
-	script_shading(&b, c->phases);
+	double xmin = NAN, xmax = NAN;
+	if (json_array_size(c->phases) > 0)
+		xmin = json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s"));
+	for (size_t s = 0; s < c->n_series; s++)
+		for (size_t k = 0; k < c->series[s].n; k++) {
+			double t = c->series[s].t[k];
+			if (isnan(xmin) || t < xmin)
+				xmin = t;
+			if (isnan(xmax) || t > xmax)
+				xmax = t;
+		}
 	size_t i;
 	json_t *m;
+	json_array_foreach(c->marks, i, m)
+	{
+		double t = json_number_value(json_object_get(m, "t_s"));
+		if (isnan(xmax) || t > xmax)
+			xmax = t;
+	}
+	if (!isnan(xmin) && !isnan(xmax) && xmax > xmin)
+		strbuf_printf(&b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
+	script_shading(&b, c->phases);
 	json_array_foreach(c->marks, i, m)
 	{
 		double t = json_number_value(json_object_get(m, "t_s"));
@@ -340,8 +355,11 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 		    t, t);
 		strbuf_printf(&b, "set label %zu ", 1000 + i);
 		append_gp_string(&b, json_string_value(json_object_get(m, "label")));
-		strbuf_printf(&b, " at %.6g, graph 0.88 left offset 0.5,0 tc rgb '#d00000' front\n",
-		              t);
+		/* labels near the right edge go to the left of their line, so they stay visible */
+		bool right = !isnan(xmin) && t > xmin + 0.6 * (xmax - xmin);
+		strbuf_printf(&b, " at %.6g, graph %.2f %s tc rgb '#d00000' front\n", t,
+		              0.88 - 0.07 * (double)(i % 8),
+		              right ? "right offset -0.5,0" : "left offset 0.5,0");
 	}
 	strbuf_append(&b, "plot ");
 	bool first = true;
@@ -350,7 +368,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 			continue;
 		strbuf_printf(
 		    &b, "%s'%s/c%ds%zu.dat' using 1:2 with lines lw %s lc rgb '%s' dt %d title ",
-		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].dashed ? "1.2" : "1.8",
+		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].dashed ? "1.6" : "2.2",
 		    charts_color(c->series[s].color), c->series[s].dashed ? 2 : 1);
 		append_gp_string(&b, c->series[s].title);
 		first = false;

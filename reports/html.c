@@ -56,7 +56,7 @@ static const char *const page_css =
     "th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}"
     "table.kv td{text-align:left}table.kv th{text-align:left;white-space:nowrap}"
     ".scroll{overflow-x:auto;max-width:100%}"
-    "svg.chart{width:100%;height:auto;display:block;max-width:900px}"
+    "svg.chart{width:100%;height:auto;display:block;max-width:900px;min-width:560px}"
     ".caption{color:#555;font-size:13px;margin:.1em 0 0}"
     ".banner{padding:8px 12px;margin:.8em 0;border-left:6px solid #b00020;background:#fde7ea}"
     ".ok{padding:6px 12px;margin:.8em 0;border-left:6px solid #2e7d32;background:#eaf5ea}"
@@ -317,8 +317,9 @@ static void append_charts(struct strbuf *b, const struct chart *charts, size_t n
 		              charts[i].id, charts[i].id);
 		strbuf_append_html(b, charts[i].title);
 		strbuf_append(b, "</h3>\n");
+		/* in a narrow window a chart keeps a readable size and scrolls sideways */
 		if (charts[i].svg)
-			strbuf_append(b, charts[i].svg);
+			strbuf_printf(b, "<div class=\"scroll\">%s</div>", charts[i].svg);
 		else
 			strbuf_append(b,
 			              "<p class=\"nochart\">No data recorded for this chart.</p>");

@@ -41,7 +41,7 @@ for v in alpha beta; do
 	check_eq "variant $v has a row per spike" 3 "$(grep -cE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td>[0-9]+</td>" "$P")"
 done
 for c in chart-anon chart-beyond chart-rate chart-latency chart-cpu; do
-	check "chart $c drawn inline" grep -qE "id=\"$c\"><h3 id=\"$c-title\">[^<]*</h3><svg class=\"chart\"" <(tr -d '\n' <"$P")
+	check "chart $c drawn inline" grep -qE "id=\"$c\"><h3 id=\"$c-title\">[^<]*</h3>(<div class=\"scroll\">)?<svg class=\"chart\"" <(tr -d '\n' <"$P")
 done
 check_eq "five inline SVG charts" 5 "$(grep -c '<svg class="chart"' "$P")"
 check "chart legends name the variants" grep -q '<text>alpha</text>' "$P"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/reports/test_report_render.sh - report.html rendered by headless Chromium: charts not blank.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+[[ -n $CHROMIUM ]] || skip "chromium not installed"
+command -v gnuplot >/dev/null || skip "gnuplot not installed (gnuplot-nox)"
+command -v python3 >/dev/null || skip "python3 not installed"
+
+run=$TEST_TMP/known
+known_run "$run"
+check "report made" "$REPORT" "$run"
+# shot PAGE PNG WIDTH HEIGHT : a screenshot by headless Chromium with no network and a fresh profile.
+shot() {
+	rm -rf "$TEST_TMP/profile"
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$TEST_TMP/profile" --hide-scrollbars --screenshot="$2" \
+		--window-size="$3,$4" "file://$1" >"$TEST_TMP/chromium.log" 2>&1
+	[[ -s $2 ]] || {
+		tail -5 "$TEST_TMP/chromium.log"
+		return 1
+	}
+}
+# spike shading fbe3d2; line colours of the first variants: 0072b2, d55e00
+check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 3000
+check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
+	"$TEST_TMP/wide.png" 4 fbe3d2 0072b2 d55e00
+# a narrow window (a phone, a side panel): the charts shrink with it and still show
+check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 3000
+check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
+	"$TEST_TMP/narrow.png" 3 fbe3d2 0072b2 d55e00
+# the checker can fail: a page made without gnuplot has no chart area
+known_run "$TEST_TMP/nocharts"
+ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1
+shot "$TEST_TMP/nocharts/report.html" "$TEST_TMP/nocharts.png" 1200 3000
+check "checker fails on a page without charts" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py' '$TEST_TMP/nocharts.png' 4 fbe3d2 0072b2 d55e00 >/dev/null"
+[[ -n ${KEEP_SCREENSHOTS:-} ]] && cp "$TEST_TMP"/*.png "$KEEP_SCREENSHOTS"/
+finish
