@@ -1,22 +1,60 @@
 #!/bin/bash
-# tests/resolver/identity.sh - each built variant reports, at run time, the allocator its row names;
-# LD_PRELOAD of jemalloc into the glibc variant changes the report (so it is not a compile-time macro).
+# tests/resolver/identity.sh - each built variant really is what its variants.tsv row says: it reports
+# its allocator and libc at run time, links (only) its allocator, the musl one is fully static with no
+# glibc in it, and every variant carries the same ldns/libevent; LD_PRELOAD of jemalloc into the glibc
+# variant changes the report (so it is not a compile-time macro).
 set -euo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 
+# Were the static per-libc dependency builds used (the default)? Then no variant loads them shared.
+static_deps=0
+if grep -q '^ALLOCSPIKE_STATIC_DEPS:BOOL=ON' "$ALLOCSPIKE_BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
+	static_deps=1
+fi
+allocators_re='libjemalloc|libtcmalloc|libmimalloc'
+
 checked=0
+lib_versions=()
 while IFS=$'\t' read -r name kind allocator libc library base env default note; do
 	[[ "$kind" == build ]] || continue
 	exe="$ALLOCSPIKE_BIN/allocspike-resolver-$name"
 	[[ -x "$exe" ]] || { echo "note: $name not built here, not checked"; continue; }
 	json=$("$exe" --version --json)
-	got=$(jq -r .allocator <<<"$json")
-	got_libc=$(jq -r .libc <<<"$json")
-	check_eq "$name allocator" "$allocator" "$got"
-	check_eq "$name libc" "$libc" "$got_libc"
+	check_eq "$name allocator" "$allocator" "$(jq -r .allocator <<<"$json")"
+	check_eq "$name libc" "$libc" "$(jq -r .libc <<<"$json")"
+	lib_versions+=("$name ldns=$(jq -r .ldns <<<"$json") libevent=$(jq -r .libevent <<<"$json")")
+
+	if [[ $libc == musl ]]; then
+		# Fully static: no program interpreter, no dynamic section, and no glibc symbol versions.
+		headers=$(readelf -lW "$exe")
+		check "$name has no INTERP segment" bash -c '! grep -q INTERP <<<"$1"' _ "$headers"
+		check "$name has no DYNAMIC segment" bash -c '! grep -q DYNAMIC <<<"$1"' _ "$headers"
+		check "$name: file says statically linked" bash -c 'file -b "$1" | grep -q "statically linked"' _ "$exe"
+		check "$name has no GLIBC_ symbol versions" bash -c '! grep -q GLIBC_ <(readelf -VW "$1"; strings -a "$1")' _ "$exe"
+	else
+		deps=$(ldd "$exe")
+		if [[ $library == - ]]; then
+			check "$name links no other allocator" bash -c "! grep -Eq '$allocators_re' <<<\"\$1\"" _ "$deps"
+		else
+			check "$name links lib$library" bash -c 'grep -q "lib$2\.so" <<<"$1"' _ "$deps" "$library"
+			others=$(grep -Eo "$allocators_re" <<<"$deps" | grep -v "lib${library%%_*}" || true)
+			check_eq "$name links no other allocator" "" "$others"
+		fi
+		if ((static_deps)); then
+			check "$name has ldns, libevent, jansson linked in statically" \
+				bash -c '! grep -Eq "libldns|libevent|libjansson" <<<"$1"' _ "$deps"
+		fi
+	fi
 	checked=$((checked + 1))
 done < <(variants_rows)
 check "at least one variant checked" test "$checked" -gt 0
+
+# Only libc and allocator may differ: the same ldns and libevent everywhere.
+if ((${#lib_versions[@]} > 1)); then
+	distinct=$(printf '%s\n' "${lib_versions[@]}" | cut -d' ' -f2- | sort -u | wc -l)
+	printf '  %s\n' "${lib_versions[@]}"
+	check_eq "variants with distinct ldns/libevent versions" 1 "$distinct"
+fi
 
 glibc_exe="$ALLOCSPIKE_BIN/allocspike-resolver-glibc"
 jemalloc_so=$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1 || true)
