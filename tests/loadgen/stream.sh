@@ -34,7 +34,7 @@ done
 start_server r4 r4.ready "$RESP" --listen 127.56.1.4:0 --silent --log q4.log --ready-file r4.ready >r4.addr || exit 1
 addr[4]=$(cat r4.addr)
 
-"$LG" -d q.txt --schedule 'baseline:1s@200,spike:1s@400,recovery:1s@200' --timeout-ms 300 --out run \
+"$LG" -d q.txt --schedule 'baseline:1s@200,spike:1s@400,recovery:1s@200' --timeout-ms 1000 --out run \
 	--target "name=a,addr=${addr[1]},pid=${pid[1]}" --target "name=b,addr=${addr[2]}" \
 	--target "name=c,addr=${addr[3]},pid=${pid[3]}" --target "name=s,addr=${addr[4]}" \
 	--watch "name=_upstream,pid=${pid[2]}" >out.txt 2>err.txt &
