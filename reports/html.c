@@ -53,7 +53,7 @@ static const char *const page_css =
     "border-bottom:1px solid #ccc}h3{font-size:1.02em;margin:1.2em 0 .2em}"
     "table{border-collapse:collapse;font-size:13px;margin:.3em 0}"
     "th,td{border-bottom:1px solid #e2e2e2;padding:3px 8px;text-align:right;vertical-align:top}"
-    "th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}"
+    "th:first-child,td:first-child{text-align:left;white-space:nowrap}th{background:#f4f4f4}"
     "table.kv td{text-align:left}table.kv th{text-align:left;white-space:nowrap}"
     ".scroll{overflow-x:auto;max-width:100%}"
     "svg.chart{width:100%;height:auto;display:block;max-width:900px;min-width:560px}"
@@ -304,29 +304,37 @@ static void append_findings(struct strbuf *b, const json_t *findings)
 	strbuf_append(b, "</ul>\n");
 }
 
+static void append_chart(struct strbuf *b, const struct chart *c)
+{
+	strbuf_printf(b, "<section class=\"chart-box\" id=\"%s\">\n<h3 id=\"%s-title\">", c->id,
+	              c->id);
+	strbuf_append_html(b, c->title);
+	strbuf_append(b, "</h3>\n");
+	/* in a narrow window a chart keeps a readable size and scrolls sideways */
+	if (c->svg)
+		strbuf_printf(b, "<div class=\"scroll\">%s</div>", c->svg);
+	else
+		strbuf_append(b, "<p class=\"nochart\">No data recorded for this chart.</p>");
+	strbuf_append(b, "\n<p class=\"caption\">");
+	strbuf_append_html(b, c->caption);
+	strbuf_append(b, "</p>\n</section>\n");
+}
+
+static void append_charts_error(struct strbuf *b, const char *error)
+{
+	if (!error)
+		return;
+	strbuf_append(b, "<p class=\"banner\">Charts could not be drawn: ");
+	strbuf_append_html(b, error);
+	strbuf_append(b, "</p>\n");
+}
+
 static void append_charts(struct strbuf *b, const struct chart *charts, size_t n, const char *error)
 {
 	strbuf_append(b, "<h2 id=\"charts\">Charts</h2>\n");
-	if (error) {
-		strbuf_append(b, "<p class=\"banner\">Charts could not be drawn: ");
-		strbuf_append_html(b, error);
-		strbuf_append(b, "</p>\n");
-	}
-	for (size_t i = 0; i < n; i++) {
-		strbuf_printf(b, "<section class=\"chart-box\" id=\"%s\">\n<h3 id=\"%s-title\">",
-		              charts[i].id, charts[i].id);
-		strbuf_append_html(b, charts[i].title);
-		strbuf_append(b, "</h3>\n");
-		/* in a narrow window a chart keeps a readable size and scrolls sideways */
-		if (charts[i].svg)
-			strbuf_printf(b, "<div class=\"scroll\">%s</div>", charts[i].svg);
-		else
-			strbuf_append(b,
-			              "<p class=\"nochart\">No data recorded for this chart.</p>");
-		strbuf_append(b, "\n<p class=\"caption\">");
-		strbuf_append_html(b, charts[i].caption);
-		strbuf_append(b, "</p>\n</section>\n");
-	}
+	append_charts_error(b, error);
+	for (size_t i = 0; i < n; i++)
+		append_chart(b, &charts[i]);
 }
 
 static void append_spike_table(struct strbuf *b, const json_t *summary)
@@ -587,6 +595,7 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 	              "</table></div>\n<p class=\"caption\">For each variant: each run's "
 	              "figure, then over the runs that have it: mean, standard deviation (sample) "
 	              "and range, the spread of repeats.</p>\n");
+	append_charts_error(&b, charts_error);
 	double *x = calloc(n_runs, sizeof(double));
 	size_t i;
 	json_t *name;
@@ -637,9 +646,10 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 			strbuf_append(&b, "</td></tr>\n");
 		}
 		strbuf_append(&b, "</table></div>\n");
+		if (i < n_charts)
+			append_chart(&b, &charts[i]);
 	}
 	free(x);
-	append_charts(&b, charts, n_charts, charts_error);
 	strbuf_append(&b, "</main>\n<footer><p class=\"muted\">Made by allocspike-report compare."
 	                  "</p></footer>\n</body>\n</html>\n");
 	return strbuf_take(&b);

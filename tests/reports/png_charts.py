@@ -79,14 +79,19 @@ def main():
     width, height, bpp, rows = png_read(path)
     # bands of rows holding a good run of the shading colour: one band per chart
     shaded = [sum(1 for p in pixels(row, bpp) if p == shade) >= 10 for row in rows]
-    bands, start = [], None
-    for y, s in enumerate(shaded + [False]):
-        if s and start is None:
-            start = y
-        elif not s and start is not None:
-            if y - start >= 20:
-                bands.append((start, y))
-            start = None
+    # (a horizontal line drawn across the shading splits it for a few rows: gaps are bridged)
+    bands, start, gap = [], None, 0
+    for y, s in enumerate(shaded + [False] * 9):
+        if s:
+            if start is None:
+                start = y
+            gap = 0
+        elif start is not None:
+            gap += 1
+            if gap > 8:
+                if y - gap + 1 - start >= 20:
+                    bands.append((start, y - gap + 1))
+                start, gap = None, 0
     print(f"{path}: {width}x{height}, {len(bands)} shaded chart areas: {bands}")
     ok = len(bands) >= min_charts
     if not ok:

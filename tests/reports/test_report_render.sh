@@ -26,11 +26,11 @@ shot() {
 # spike shading fbe3d2; line colours of the first variants: 0072b2, d55e00
 check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 3000
 check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
-	"$TEST_TMP/wide.png" 4 fbe3d2 0072b2 d55e00
+	"$TEST_TMP/wide.png" 5 fbe3d2 0072b2 d55e00
 # a narrow window (a phone, a side panel): the charts shrink with it and still show
 check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 3000
 check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
-	"$TEST_TMP/narrow.png" 3 fbe3d2 0072b2 d55e00
+	"$TEST_TMP/narrow.png" 5 fbe3d2 0072b2 d55e00
 # the checker can fail: a page made without gnuplot has no chart area
 known_run "$TEST_TMP/nocharts"
 ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1
