@@ -58,6 +58,11 @@ static struct request *request_table_find(struct request_table *t, const uint8_t
 	return NULL;
 }
 
+struct request *request_find(struct resolver *r, const uint8_t *name, uint16_t type)
+{
+	return request_table_find(r->requests, name, type);
+}
+
 static void request_table_insert(struct request_table *t, struct request *q)
 {
 	q->hash = request_hash(q->qname, q->qtype);

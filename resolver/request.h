@@ -81,7 +81,10 @@ size_t request_inflight(const struct resolver *r);
  * flight, or start a new one. Malformed packets are dropped and counted. */
 void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
                           const struct sockaddr *from, socklen_t fromlen);
-/* Starts an internal request for (name, type) whose completion resumes parent. */
+/* The request in flight for (name, type), if any. */
+struct request *request_find(struct resolver *r, const uint8_t *name, uint16_t type);
+/* Starts an internal request for (name, type) whose completion resumes parent (from the event
+ * loop). Returns NULL when it could not be started. */
 struct request *request_spawn(struct request *parent, const uint8_t *name, uint16_t type);
 /* Answers every waiter with q's result (rcode and q->answer / q->soa) and frees q. */
 void request_finish(struct request *q, int rcode);

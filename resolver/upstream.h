@@ -21,6 +21,10 @@ void upstream_cancel(struct request *q);
 struct msg;
 int upstream_match(const struct msg *m, uint16_t id, const uint8_t *qname, uint16_t qtype);
 
+/* Delivers wire as the reply to q's outstanding query, its ID overwritten with the one sent
+ * (the fuzzer's way in; built with RESOLVER_FUZZING nothing is ever sent). -1: nothing pending. */
+int upstream_inject(struct request *q, uint8_t *wire, size_t len);
+
 #define UPSTREAM_EDNS_SIZE 1232
 
 #endif

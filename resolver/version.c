@@ -29,7 +29,7 @@ void resolver_version_print(FILE *out, int as_json)
 		return;
 	}
 	json_t *obj = json_pack(
-	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
+	    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
 	    "version", ALLOCSPIKE_VERSION, "variant", ALLOCSPIKE_VARIANT_NAME, "allocator",
 	    info.allocator, "allocator_version", info.allocator_version, "libc", info.libc,
 	    "libc_version", info.libc_version, "malloc_object", info.malloc_object, "ldns",

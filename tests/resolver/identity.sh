@@ -22,7 +22,10 @@ while IFS=$'\t' read -r name kind allocator libc library base env default note; 
 	json=$("$exe" --version --json)
 	check_eq "$name allocator" "$allocator" "$(jq -r .allocator <<<"$json")"
 	check_eq "$name libc" "$libc" "$(jq -r .libc <<<"$json")"
-	lib_versions+=("$name ldns=$(jq -r .ldns <<<"$json") libevent=$(jq -r .libevent <<<"$json")")
+	ldns=$(jq -r '.ldns // empty' <<<"$json")
+	libevent=$(jq -r '.libevent // empty' <<<"$json")
+	check "$name reports its ldns and libevent versions" test -n "$ldns" -a -n "$libevent"
+	lib_versions+=("$name ldns=$ldns libevent=$libevent")
 
 	if [[ $libc == musl ]]; then
 		# Fully static: no program interpreter, no dynamic section, and no glibc symbol versions.
