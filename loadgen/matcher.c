@@ -44,7 +44,7 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns)
 
 bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcode, uint64_t now_ns)
 {
-	uint64_t slot = (uint64_t)id * m->ports + port;
+	uint64_t slot = matcher_slot_of(m, port, id);
 	uint64_t sent = m->sent_ns[slot];
 	struct counters *c = m->counters;
 	if (!sent) {

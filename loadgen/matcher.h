@@ -8,10 +8,13 @@
 
 #include "counters.h"
 
-/* Query k of the stream goes out on port k % ports with ID (k / ports) % 65536: every target
- * gets the same ID for the same query, and ports * 65536 queries can be outstanding at once.
+/* Query k of the stream goes out in runs of MATCHER_CHUNK consecutive queries per port (so that a
+ * batch is one sendmmsg on one socket, not a few on each), with an ID that depends on k only: every
+ * target gets the same ID for the same query, and ports * 65536 queries can be outstanding at once.
  * When a slot comes round again while its query is still unanswered, that query counts as a
  * timeout: the generator never waits for a free slot (open loop). */
+#define MATCHER_CHUNK 64
+
 struct matcher {
 	unsigned ports;
 	uint64_t slots;    /* ports * 65536 */
@@ -28,9 +31,17 @@ void matcher_free(struct matcher *m);
 
 static inline void matcher_slot(const struct matcher *m, uint64_t k, unsigned *port, uint16_t *id)
 {
-	uint64_t slot = k % m->slots;
-	*port = (unsigned)(slot % m->ports);
-	*id = (uint16_t)(slot / m->ports);
+	uint64_t slot = k % m->slots, round = (uint64_t)MATCHER_CHUNK * m->ports;
+	uint64_t r = slot % round;
+	*port = (unsigned)(r / MATCHER_CHUNK);
+	*id = (uint16_t)(slot / round * MATCHER_CHUNK + r % MATCHER_CHUNK);
+}
+
+/* The inverse of matcher_slot: the slot of (port, id). */
+static inline uint64_t matcher_slot_of(const struct matcher *m, unsigned port, uint16_t id)
+{
+	return (uint64_t)(id / MATCHER_CHUNK) * MATCHER_CHUNK * m->ports +
+	       (uint64_t)port * MATCHER_CHUNK + id % MATCHER_CHUNK;
 }
 
 /* Query k left at now_ns. Within a batch queries come port by port, so k may step back by less

@@ -1,4 +1,5 @@
-/* loadgen/monotonic.h - the one clock the generator paces, stamps and samples by. */
+/* loadgen/monotonic.h - the generator's clocks: monotonic paces and samples, realtime stamps
+ * latency. */
 #ifndef ALLOCSPIKE_LOADGEN_MONOTONIC_H
 #define ALLOCSPIKE_LOADGEN_MONOTONIC_H
 
@@ -9,6 +10,15 @@ static inline uint64_t monotonic_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Latency is measured on the realtime clock because that is the clock of the kernel's receive
+ * timestamps (SO_TIMESTAMPNS), which let answers be read late without being timed late. */
+static inline uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

@@ -8,10 +8,12 @@
 
 #include "monotonic.h"
 
-/* The longest a wait may last: how quickly a stop request and timeouts are noticed. */
+/* The longest a sleep may last: how quickly a stop request and timeouts are noticed. */
 #define PACER_MAX_WAIT_NS 5000000
-/* Below this a wait costs more than it saves (the kernel's timer slack is ~50 us): spin instead. */
-#define PACER_MIN_WAIT_NS 20000
+/* At most one sending round per quantum: below 10k queries per second each query leaves at its
+ * own instant; above, queries leave in batches at most this late, which costs far fewer system
+ * calls and wake-ups per query. Answers are read at each round, timed by the kernel. */
+#define PACER_QUANTUM_NS 100000
 /* A generator that fell behind catches up at most this long past the schedule's end; what is
  * still unsent then is a shortfall (reported), so every run ends on time. */
 #define PACER_GRACE_S 0.5
@@ -37,15 +39,10 @@ bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 	return true;
 }
 
-static void pacer_publish(uint64_t *field, uint64_t v)
-{
-	__atomic_store_n(field, v, __ATOMIC_RELAXED);
-}
-
 /* Sends queries [from, from + n) to every target still there, at the same instant. */
 static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 {
-	uint64_t now = monotonic_ns();
+	uint64_t now = realtime_ns();
 	for (unsigned i = 0; i < p->count; i++) {
 		struct pacer_target *t = &p->targets[i];
 		if (__atomic_load_n(&t->gone, __ATOMIC_RELAXED))
@@ -54,8 +51,9 @@ static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 	}
 }
 
-static void pacer_expire(struct pacer *p, uint64_t now)
+static void pacer_expire(struct pacer *p)
 {
+	uint64_t now = realtime_ns();
 	for (unsigned i = 0; i < p->count; i++)
 		matcher_expire(&p->targets[i].matcher, now);
 }
@@ -68,55 +66,59 @@ static bool pacer_idle(const struct pacer *p)
 	return true;
 }
 
+/* Sleeps until the monotonic instant (a signal ends the sleep early: the caller checks stop). */
+static void pacer_sleep_until(uint64_t deadline)
+{
+	struct timespec ts = {.tv_sec = (time_t)(deadline / 1000000000),
+	                      .tv_nsec = (long)(deadline % 1000000000)};
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 bool pacer_run(struct pacer *p)
 {
 	uint64_t k = 0;
 	const double start = (double)p->start_ns;
 	__atomic_store_n(&p->state, PACER_WAITING, __ATOMIC_RELAXED);
-	/* before the start only wait (answers cannot come yet) */
-	for (uint64_t now; !*p->stop && (now = monotonic_ns()) < p->start_ns;)
-		receiver_poll(&p->receiver, (int64_t)(p->start_ns - now) < PACER_MAX_WAIT_NS
-		                                ? (int64_t)(p->start_ns - now)
-		                                : PACER_MAX_WAIT_NS);
+	while (!*p->stop && monotonic_ns() < p->start_ns)
+		pacer_sleep_until(p->start_ns);
 	__atomic_store_n(&p->state, PACER_SENDING, __ATOMIC_RELAXED);
 	while (!*p->stop && k < p->total) {
 		uint64_t now = monotonic_ns();
 		double t = ((double)now - start) / 1e9;
 		if (t > p->end_s + PACER_GRACE_S)
 			break;
+		receiver_poll(&p->receiver, 0);
 		uint64_t due = schedule_due(p->schedule, t < p->end_s ? t : p->end_s);
 		if (due > p->total)
 			due = p->total;
-		if (k < due) {
-			/* behind (or just due): catch up a batch at a time, answers read between */
+		/* what is due, in batches (many when catching up), answers read in between */
+		while (k < due && !*p->stop) {
 			unsigned n = due - k > p->batch_max ? p->batch_max : (unsigned)(due - k);
 			pacer_send(p, k, n);
 			k += n;
-			pacer_publish(&p->next_k, k);
-			receiver_poll(&p->receiver, 0);
-			pacer_expire(p, now);
-			continue;
+			__atomic_store_n(&p->next_k, k, __ATOMIC_RELAXED);
+			if (k < due)
+				receiver_poll(&p->receiver, 0);
 		}
-		pacer_expire(p, now);
-		double next = start + schedule_time_of(p->schedule, k) * 1e9;
-		int64_t wait = (int64_t)(next - (double)monotonic_ns());
-		if (wait > PACER_MAX_WAIT_NS)
-			wait = PACER_MAX_WAIT_NS;
-		receiver_poll(&p->receiver, wait > PACER_MIN_WAIT_NS ? wait : 0);
+		pacer_expire(p);
+		if (k >= p->total)
+			break;
+		uint64_t next = (uint64_t)(start + schedule_time_of(p->schedule, k) * 1e9);
+		uint64_t earliest = now + PACER_QUANTUM_NS, latest = now + PACER_MAX_WAIT_NS;
+		pacer_sleep_until(next < earliest ? earliest : next > latest ? latest : next);
 	}
 	uint64_t stopped = monotonic_ns();
-	pacer_publish(&p->stop_ns, stopped);
+	__atomic_store_n(&p->stop_ns, stopped, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->state, PACER_DRAINING, __ATOMIC_RELAXED);
 	/* the answers still due: until all came or the last query timed out */
-	while (!*p->stop && !pacer_idle(p)) {
-		uint64_t now = monotonic_ns();
-		pacer_expire(p, now);
-		if (now > stopped + p->timeout_ns)
-			break;
+	while (!*p->stop && !pacer_idle(p) && monotonic_ns() <= stopped + p->timeout_ns) {
 		receiver_poll(&p->receiver, PACER_MAX_WAIT_NS);
+		pacer_expire(p);
 	}
-	pacer_expire(p, monotonic_ns());
-	pacer_publish(&p->done_ns, monotonic_ns());
+	if (!*p->stop) /* everything sent before stopped has had its full timeout */
+		for (unsigned i = 0; i < p->count; i++)
+			matcher_expire(&p->targets[i].matcher, UINT64_MAX - p->timeout_ns);
+	__atomic_store_n(&p->done_ns, monotonic_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&p->state, PACER_DONE, __ATOMIC_RELEASE);
 	return !*p->stop;
 }

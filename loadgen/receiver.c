@@ -37,6 +37,9 @@ bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, 
 		snprintf(err, err_size, "receiver: more sockets than announced");
 		return false;
 	}
+	int on =
+	    1; /* without timestamps answers are timed when read: later, when reads are batched */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
 	struct receiver_socket *rs = &r->sockets[r->count++];
 	*rs = (struct receiver_socket){.fd = fd, .port = port, .matcher = m};
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = rs};
@@ -53,12 +56,24 @@ static int receiver_drain(struct receiver *r, int fd, struct matcher *m, unsigne
 {
 	int taken = 0;
 	for (int round = 0; round < 16; round++) {
+		for (int i = 0; i < RECEIVER_BATCH; i++) {
+			r->msgs[i].msg_hdr.msg_control = r->control[i];
+			r->msgs[i].msg_hdr.msg_controllen = sizeof(r->control[i]);
+		}
 		int n = recvmmsg(fd, r->msgs, RECEIVER_BATCH, MSG_DONTWAIT | MSG_TRUNC, NULL);
 		if (n <= 0)
 			break; /* EAGAIN, or ECONNREFUSED from a target that went away */
-		uint64_t now = monotonic_ns();
+		uint64_t read_at = realtime_ns();
 		for (int i = 0; i < n; i++) {
 			const uint8_t *b = r->bufs[i];
+			uint64_t now = read_at;
+			struct cmsghdr *cm = CMSG_FIRSTHDR(&r->msgs[i].msg_hdr);
+			if (cm && cm->cmsg_level == SOL_SOCKET &&
+			    cm->cmsg_type == SCM_TIMESTAMPNS) {
+				struct timespec ts;
+				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+				now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+			}
 			unsigned len = r->msgs[i].msg_len;
 			counters_add(&m->counters->bytes_received, len);
 			if (len < 12 || !(b[2] & 0x80)) { /* not a DNS response */

@@ -29,6 +29,8 @@ struct receiver {
 	struct mmsghdr msgs[RECEIVER_BATCH];
 	struct iovec iov[RECEIVER_BATCH];
 	uint8_t bufs[RECEIVER_BATCH][RECEIVER_BYTES];
+	/* room for one SCM_TIMESTAMPNS control message per datagram */
+	uint64_t control[RECEIVER_BATCH][8];
 };
 
 /* Room for up to max_sockets sockets. */
@@ -38,7 +40,8 @@ bool receiver_init(struct receiver *r, unsigned max_sockets, char *err, size_t e
 bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, char *err,
                   size_t err_size);
 
-/* Waits up to timeout_ns (0: only looks) for answers and matches every one that has arrived.
+/* Waits up to timeout_ns (0: only looks) for answers and matches every one that has arrived, timed
+ * by the kernel's receive timestamp (so answers may wait in the socket without adding latency).
  * Returns the number of answers taken in; -1 when interrupted by a signal. */
 int receiver_poll(struct receiver *r, int64_t timeout_ns);
 

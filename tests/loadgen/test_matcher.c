@@ -22,10 +22,21 @@ static void test_slots_and_answers(void **state)
 	uint16_t id;
 	matcher_slot(&m, 0, &port, &id);
 	assert_true(port == 0 && id == 0);
-	matcher_slot(&m, 5, &port, &id);
-	assert_true(port == 1 && id == 1);
-	matcher_slot(&m, 4 * 65536 + 5, &port, &id); /* wraps round */
-	assert_true(port == 1 && id == 1);
+	matcher_slot(&m, 5, &port, &id); /* runs of 64 queries per port */
+	assert_true(port == 0 && id == 5);
+	matcher_slot(&m, 64 + 5, &port, &id);
+	assert_true(port == 1 && id == 5);
+	matcher_slot(&m, 4 * 64 + 5, &port, &id);
+	assert_true(port == 0 && id == 64 + 5);
+	matcher_slot(&m, 4 * 65536 + 64 + 5, &port, &id); /* wraps round */
+	assert_true(port == 1 && id == 5);
+	/* every (port, id) is the slot of exactly one k in a round */
+	static unsigned char seen[4][65536];
+	for (uint64_t k = 0; k < 4 * 65536; k++) {
+		matcher_slot(&m, k, &port, &id);
+		assert_int_equal(seen[port][id]++, 0);
+		assert_int_equal(matcher_slot_of(&m, port, id), k);
+	}
 
 	for (uint64_t k = 0; k < 8; k++)
 		matcher_sent(&m, k, 100);
