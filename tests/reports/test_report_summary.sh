@@ -6,18 +6,35 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
 command -v jq >/dev/null || skip "jq not installed"
 
-# expect FILE JQ_PATH EXPECTED : the figure equals EXPECTED (numbers within 1e-9, or null/strings).
+# expect FILE JQ_PATH EXPECTED : the figure equals EXPECTED (numbers within 1e-9, or null/strings,
+# arrays, objects exactly). Checks are gathered and run by expect_done in one jq call per file.
+_exp_file="" _exp_paths=() _exp_wants=()
 expect() {
-	local file=$1 path=$2 want=$3 got
-	got=$(jq -c "$path" "$file")
-	_test_checks=$((_test_checks + 1))
-	if jq -e -n --argjson g "$got" --argjson w "$want" \
-		'if ($w|type) == "number" and ($g|type) == "number" then (($g - $w)|fabs) < 1e-9 else $g == $w end' >/dev/null; then
-		echo "ok   $path = $got"
-	else
-		echo "FAIL $path: expected $want, got $got"
+	_exp_file=$1
+	_exp_paths+=("$2")
+	_exp_wants+=("$3")
+}
+expect_done() {
+	local prog="[" sep="" p i got report
+	for p in "${_exp_paths[@]}"; do
+		prog+="$sep($p)"
+		sep=", "
+	done
+	got=$(jq -c "$prog]" "$_exp_file") || {
+		echo "FAIL jq could not read $_exp_file"
 		_test_failures=$((_test_failures + 1))
-	fi
+	}
+	report=$(jq -r -n --argjson g "$got" --argjson w "[$(
+		IFS=,
+		echo "${_exp_wants[*]}"
+	)]" '$ARGS.positional as $p | range(0; $w|length) as $i | $g[$i] as $x | $w[$i] as $y |
+		if (if ($y|type) == "number" and ($x|type) == "number" then (($x - $y)|fabs) < 1e-9 else $x == $y end)
+		then "ok   \($p[$i]) = \($x|tojson)"
+		else "FAIL \($p[$i]): expected \($y|tojson), got \($x|tojson)" end' --args "${_exp_paths[@]}")
+	echo "$report"
+	_test_checks=$((_test_checks + ${#_exp_paths[@]}))
+	_test_failures=$((_test_failures + $(grep -c '^FAIL' <<<"$report")))
+	_exp_paths=() _exp_wants=()
 }
 
 # calc EXPR : the value of an arithmetic expression, to full double precision.
@@ -76,6 +93,7 @@ expect "$S" '.variants.glibc.crash_count' 0
 expect "$S" '.harness.max_cpu_share._loadgen' 0.04
 expect "$S" '.harness.saturated_s' 0
 expect "$S" '.harness.saturated_periods' '[]'
+expect_done
 check "findings say jemalloc returned memory" grep -q 'jemalloc returned 96%' "$S"
 check "findings say glibc kept it" grep -q 'glibc kept its spike memory' "$S"
 
@@ -163,6 +181,7 @@ expect "$S" '.harness.saturated_periods' '[{"from_s":8,"max_cpu_share":0.8,"targ
 expect "$S" '.harness.saturated_s' 2
 expect "$S" '.harness.max_cpu_share._upstream' 0.05
 expect "$S" '.harness.saturated_events' '[{"cpu_share":0.8,"t_s":9,"variant":"_loadgen"}]'
+expect_done
 check "findings: alpha's peaks climbed 1 MB a spike" grep -q "alpha's peaks climbed by 1.00 MB per spike" "$S"
 check "findings: beta's peaks stayed level" grep -q "beta's peaks stayed level" "$S"
 check "findings: beta crashed" grep -q 'beta crashed at 15.2 s (signal 11)' "$S"
