@@ -365,6 +365,21 @@ static void set_memory_ratios(json_t *v, const struct series *s)
 	json_object_set_new(v, "beyond_cache_final_kb", jnum(anon - cache / 1024.0));
 }
 
+/* SIGINT, SIGKILL, SIGTERM (as a number or a name): how a scenario stops a process. */
+static bool signal_is_stop(const json_t *sig)
+{
+	if (json_is_integer(sig)) {
+		json_int_t s = json_integer_value(sig);
+		return s == 2 || s == 9 || s == 15;
+	}
+	const char *n = json_string_value(sig);
+	if (!n)
+		return false;
+	if (strncmp(n, "SIG", 3) == 0)
+		n += 3;
+	return strcmp(n, "INT") == 0 || strcmp(n, "KILL") == 0 || strcmp(n, "TERM") == 0;
+}
+
 static json_t *crash_list(const struct runfolder *rf, const char *name)
 {
 	json_t *arr = json_array();
@@ -378,6 +393,11 @@ static json_t *crash_list(const struct runfolder *rf, const char *name)
 		               (strcmp(e->event, "exited") == 0 &&
 		                ((sig && !json_is_null(sig)) ||
 		                 (json_is_integer(code) && json_integer_value(code) != 0)));
+		/* A process the scenario asked to stop ("requested": true) that ended by the signal
+		 * it was sent (TERM, INT, or KILL after the grace time), or with any code, did not
+		 * crash; another signal while stopping (SIGSEGV in a destructor) still counts. */
+		if (crashed && json_is_true(json_object_get(e->obj, "requested")))
+			crashed = sig && !json_is_null(sig) && !signal_is_stop(sig);
 		if (!crashed)
 			continue;
 		json_t *c = json_object();

@@ -46,7 +46,8 @@ EOF
 {"t_s": -1.0, "variant": "beta", "event": "started", "pid": 12}
 {"t_s": 9.0, "variant": "_loadgen", "event": "harness_saturated", "cpu_share": 0.8}
 {"t_s": 15.2, "variant": "beta", "event": "exited", "signal": 11}
-{"t_s": 15.3, "variant": "alpha", "event": "exited", "code": 0}
+{"t_s": 15.3, "variant": "alpha", "event": "exited", "signal": 15, "signal_name": "TERM", "requested": true}
+{"t_s": 15.4, "variant": "_upstream", "event": "exited", "code": 1, "requested": true}
 EOF
 	local t phase spike off ans to p50 p90 p99 cache
 	# cumulative CPU seconds at t=1..15 (index 0 unused)
