@@ -54,7 +54,7 @@ run_gen() {
 	local name=$1 rate=$2 cmd
 	case $name in
 	loadgen) cmd=("$BIN/allocspike-loadgen" -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
-	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 65535 -c 8) ;;
+	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 65535 -c 4) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
 	"${pin_gen[@]}" bash -c '"$@" >"'"$work"'/out" 2>&1; read -r -a s </proc/$$/stat; echo "${s[15]} ${s[16]}" >"'"$work"'/cpu"' _ "${cmd[@]}"

@@ -11,8 +11,7 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-static void summary_target(FILE *out, const struct pacer *p, const struct pacer_target *t,
-                           double run_s, bool several)
+static void summary_target(FILE *out, const struct pacer_target *t, double run_s, bool several)
 {
 	const struct counters *c = &t->counters;
 	const struct latency_hist *h = &c->latency;
@@ -60,7 +59,6 @@ static void summary_target(FILE *out, const struct pacer *p, const struct pacer_
 		        latency_hist_quantile(h, 0.5) / 1e9, latency_hist_quantile(h, 0.9) / 1e9,
 		        latency_hist_quantile(h, 0.99) / 1e9);
 	fprintf(out, "\n");
-	(void)p;
 }
 
 void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, bool interrupted)
@@ -68,7 +66,7 @@ void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, b
 	uint64_t stop = p->stop_ns ? p->stop_ns : p->done_ns;
 	double run_s = stop > p->start_ns ? (double)(stop - p->start_ns) / 1e9 : 0;
 	for (unsigned i = 0; i < p->count; i++)
-		summary_target(out, p, &p->targets[i], run_s, p->count > 1);
+		summary_target(out, &p->targets[i], run_s, p->count > 1);
 	uint64_t scheduled = schedule_due(p->schedule, run_s < p->end_s ? run_s : p->end_s);
 	fprintf(out, "Generator:\n\n");
 	fprintf(out, "  Queries scheduled:    %llu (to each target)\n",
