@@ -13,7 +13,12 @@ include(ExternalProject)
 option(ALLOCSPIKE_STATIC_DEPS
        "Link the resolver variants against static per-libc builds of ldns, libevent and jansson (OFF: system shared libraries, no musl variant)"
        ON)
-set(ALLOCSPIKE_SOURCE_CACHE "$ENV{HOME}/.cache/allocspike/sources" CACHE PATH
+if("$ENV{HOME}" STREQUAL "")
+  set(_allocspike_cache_default "${PROJECT_SOURCE_DIR}/.cache/allocspike/sources") # git-ignored
+else()
+  set(_allocspike_cache_default "$ENV{HOME}/.cache/allocspike/sources")
+endif()
+set(ALLOCSPIKE_SOURCE_CACHE "${_allocspike_cache_default}" CACHE PATH
     "Where downloaded Debian source packages are kept (survives deleting the build folder)")
 set(ALLOCSPIKE_STATIC_DEPS_PREFIX "" CACHE PATH
     "Internal (musl sub-build): install prefix of the static dependencies built by the main build")

@@ -1,31 +1,74 @@
 #!/bin/bash
 # scripts/test.sh - the one test command: installs packages, builds, and runs every test in the
-# release build and in the sanitizer (ASan/UBSan) build, printing how long each stage took.
+# release build and in the sanitizer (ASan/UBSan) build, then the fuzz targets, printing how long
+# each stage took and a table of all stages at the end.
+# Environment: FUZZ_SECONDS (default 60, at most 60 per fuzz target), ALLOCSPIKE_JOBS (default nproc).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-jobs=$(nproc)
+jobs=${ALLOCSPIKE_JOBS:-$(nproc)}
+logs=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-test-logs.XXXXXX")
 
-stage_start=0
-stage() { stage_start=$SECONDS; echo "=== stage: $1 ($(date -u +%H:%M:%S))"; }
-stage_done() { echo "=== stage done: $1 in $((SECONDS - stage_start)) s"; }
+stage_name= stage_start=0
+stage_table=()
+stage() {
+	stage_name=$1 stage_start=$SECONDS
+	echo "=== stage: $1 ($(date -u +%H:%M:%S))"
+}
+stage_done() {
+	local took=$((SECONDS - stage_start))
+	echo "=== stage done: $stage_name in $took s"
+	stage_table+=("$(printf '%5d s  %s' "$took" "$stage_name")")
+}
+# On any failure: say which stage failed and after how long.
+trap 'rc=$?; ((rc == 0)) || echo "=== FAILED in stage: $stage_name after $((SECONDS - stage_start)) s (logs in $logs)"' EXIT
 
-stage install; scripts/install-packages.sh; stage_done install
+# build_quiet LOG ARGS... : scripts/build.sh with its output in LOG, shown (the end) only on failure.
+build_quiet() {
+	local log=$1
+	shift
+	if ! scripts/build.sh "$@" >"$log" 2>&1; then
+		grep -E 'error|Error' "$log" | head -40 || true
+		echo "--- last lines of $log:"
+		tail -60 "$log"
+		return 1
+	fi
+}
 
-stage build
-ALLOCSPIKE_BUILD_DIR=$root/build scripts/build.sh >/dev/null
-stage_done build
+stage install
+scripts/install-packages.sh
+stage_done
+
+stage "build (release: every variant, static deps per libc)"
+ALLOCSPIKE_BUILD_DIR=$root/build build_quiet "$logs/build-release.log"
+ls build/bin | grep '^allocspike-resolver-' | sed 's/^/  built /'
+stage_done
 
 stage "tests (release build)"
-ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
-stage_done "tests (release build)"
+ctest --test-dir build --output-on-failure -j "$jobs" -LE 'fuzz' --timeout 900
+stage_done
 
-stage "build (sanitizers)"
-ALLOCSPIKE_BUILD_DIR=$root/build-sanitize scripts/build.sh --sanitize >/dev/null
-stage_done "build (sanitizers)"
+stage "build (sanitizers: clang, glibc variant and tools)"
+ALLOCSPIKE_BUILD_DIR=$root/build-sanitize build_quiet "$logs/build-sanitize.log" --sanitize
+stage_done
 
-stage "tests (sanitizer build, all but identity and timing)"
+stage "tests (sanitizer build, all but identity, timing, scenario, fuzz)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE 'identity|timing|scenario' --timeout 900
-stage_done "tests (sanitizer build, all but identity and timing)"
+	ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE 'identity|timing|scenario|fuzz' \
+	--timeout 900
+stage_done
+
+stage "fuzz (ctest label fuzz, at most 60 s each)"
+fuzz_seconds=${FUZZ_SECONDS:-60}
+((fuzz_seconds <= 60)) || fuzz_seconds=60
+nfuzz=$(ctest --test-dir build -N -L fuzz | sed -n 's/^Total Tests: //p')
+if [[ ${nfuzz:-0} -gt 0 ]]; then
+	FUZZ_SECONDS=$fuzz_seconds ctest --test-dir build --output-on-failure -L fuzz --timeout 300
+else
+	echo "no fuzz targets registered (ctest label fuzz)"
+fi
+stage_done
+
+echo "=== stage times"
+printf '%s\n' "${stage_table[@]}"
 echo "=== all stages passed in $SECONDS s"
