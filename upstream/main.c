@@ -39,6 +39,8 @@ static void upstream_usage(FILE *out)
 	        "  --dead-share X          share of SLD servers that never answer (default 0.02)\n"
 	        "  --no-latency            answer at once\n"
 	        "  --no-loss               never drop (dead servers answer too)\n"
+	        "  --reply-cache N         replies kept for repeated questions (default 65536; 0: "
+	        "off)\n"
 	        "  --attempt-window S      attempt counts forgotten after S quiet seconds (default "
 	        "10)\n"
 	        "  --servers R:T:S         servers per tier (default 4:24:96)\n"
@@ -87,6 +89,10 @@ static char *upstream_stats_text(void *ctx)
 	json_object_set_new(o, "inflight", json_integer((json_int_t)net_inflight(u->net)));
 	json_object_set_new(o, "attempts_tracked",
 	                    json_integer((json_int_t)netem_tracked(u->serve.netem)));
+	uint64_t hits, misses;
+	replycache_stats(u->serve.cache, &hits, &misses);
+	json_object_set_new(o, "reply_cache_hits", json_integer((json_int_t)hits));
+	json_object_set_new(o, "reply_cache_misses", json_integer((json_int_t)misses));
 	char *text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return text;
@@ -176,6 +182,7 @@ int main(int argc, char **argv)
 		OPT_MIX,
 		OPT_MIX_JSON,
 		OPT_MIX_LIMIT,
+		OPT_CACHE,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -201,6 +208,7 @@ int main(int argc, char **argv)
 	    {"mix", required_argument, NULL, OPT_MIX},
 	    {"mix-json", required_argument, NULL, OPT_MIX_JSON},
 	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
+	    {"reply-cache", required_argument, NULL, OPT_CACHE},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -214,7 +222,7 @@ int main(int argc, char **argv)
 	double median = 25, p99 = 200, loss = 0.02;
 	const char *tiers[8];
 	int ntiers = 0;
-	unsigned long long port = 53, seed = 1, mix_limit = 0;
+	unsigned long long port = 53, seed = 1, mix_limit = 0, cache_slots = 65536;
 	const char *root_hints = NULL, *control_path = NULL, *applied = NULL, *ready = NULL;
 	const char *mix = NULL, *mix_json = NULL;
 	struct upstream u = {0};
@@ -301,6 +309,9 @@ int main(int argc, char **argv)
 		case OPT_MIX_JSON:
 			mix_json = optarg;
 			break;
+		case OPT_CACHE:
+			ok = upstream_parse_ulong("--reply-cache", optarg, 1 << 24, &cache_slots);
+			break;
 		case OPT_MIX_LIMIT:
 			ok = upstream_parse_ulong("--mix-limit", optarg, 1ULL << 40, &mix_limit);
 			break;
@@ -356,6 +367,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	u.base = event_base_new();
 	u.serve.netem = netem_new(&ncfg);
+	u.serve.cache = replycache_new((size_t)cache_slots);
 	u.serve.stats.start_s = net_now_s();
 	if (!u.base || !u.serve.netem) {
 		fprintf(stderr, "out of memory\n");
@@ -419,6 +431,7 @@ int main(int argc, char **argv)
 	if (u.serve.applied_log)
 		fclose(u.serve.applied_log);
 	netem_free(u.serve.netem);
+	replycache_free(u.serve.cache);
 	event_base_free(u.base);
 	servers_plan_free(&plan);
 	return 0;

@@ -35,8 +35,19 @@ struct net_pending {
 	uint8_t data[];
 };
 
+/* Replies gathered for one sendmmsg call on one socket. */
+struct net_batch {
+	int fd;
+	int count;
+	struct mmsghdr msgs[NET_BATCH];
+	struct iovec iov[NET_BATCH];
+	struct sockaddr_in to[NET_BATCH];
+	void *owned[NET_BATCH]; /* freed once sent */
+};
+
 struct net {
 	struct event_base *base;
+	struct net_batch out;
 	const struct server_plan *plan;
 	struct serve *serve;
 	struct net_endpoint *eps;
@@ -64,11 +75,45 @@ static uint64_t net_now_ms(void)
 	return (uint64_t)(net_now_s() * 1000.0);
 }
 
+static void net_flush(struct net_batch *b)
+{
+	int sent = 0;
+	while (sent < b->count) {
+		int r = sendmmsg(b->fd, b->msgs + sent, (unsigned)(b->count - sent), MSG_DONTWAIT);
+		if (r <= 0)
+			break; /* socket buffer full: the rest is lost, as on a real network */
+		sent += r;
+	}
+	for (int i = 0; i < b->count; i++)
+		free(b->owned[i]);
+	b->count = 0;
+}
+
+/* Queues data (inside the malloc'ed block owned) for to on fd; sends when the batch is full or
+ * the socket changes. */
+static void net_queue(struct net_batch *b, int fd, const struct sockaddr_in *to, void *data,
+                      size_t len, void *owned)
+{
+	if (b->count && (b->fd != fd || b->count == NET_BATCH))
+		net_flush(b);
+	int i = b->count++;
+	b->fd = fd;
+	b->to[i] = *to;
+	b->iov[i].iov_base = data;
+	b->iov[i].iov_len = len;
+	memset(&b->msgs[i], 0, sizeof(b->msgs[i]));
+	b->msgs[i].msg_hdr.msg_name = &b->to[i];
+	b->msgs[i].msg_hdr.msg_namelen = sizeof(b->to[i]);
+	b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
+	b->msgs[i].msg_hdr.msg_iovlen = 1;
+	b->owned[i] = owned;
+}
+
 static void net_fire(struct wheel_node *node, void *ctx)
 {
+	struct net *n = ctx;
 	struct net_pending *p = (struct net_pending *)node;
-	(void)sendto(p->fd, p->data, p->len, 0, (struct sockaddr *)&p->to, sizeof(p->to));
-	free(p);
+	net_queue(&n->out, p->fd, &p->to, p->data, p->len, p);
 }
 
 static void net_arm_tick(struct net *n)
@@ -85,6 +130,7 @@ static void net_tick(evutil_socket_t fd, short what, void *arg)
 	struct net *n = arg;
 	n->tick_armed = false;
 	wheel_advance(&n->wheel, net_now_ms(), net_fire, n);
+	net_flush(&n->out);
 	net_arm_tick(n);
 }
 
@@ -123,9 +169,7 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			                  now, &wire, &wire_len, &delay))
 				continue;
 			if (delay == 0) {
-				(void)sendto(fd, wire, wire_len, 0, (struct sockaddr *)&from[i],
-				             sizeof(from[i]));
-				free(wire);
+				net_queue(&n->out, fd, &from[i], wire, wire_len, wire);
 				continue;
 			}
 			struct net_pending *p = malloc(sizeof(*p) + wire_len);
@@ -138,6 +182,7 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			}
 			free(wire);
 		}
+		net_flush(&n->out);
 		net_arm_tick(n);
 		if (got < NET_BATCH)
 			return;

@@ -5,66 +5,149 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool serve_parse(const uint8_t *pkt, size_t len, ldns_pkt **parsed, struct answer_query *q,
-                 char *qname_buf, size_t qname_size)
+static uint16_t serve_u16(const uint8_t *p)
 {
-	*parsed = NULL;
-	if (len < 12 || ldns_wire2pkt(parsed, pkt, len) != LDNS_STATUS_OK)
-		return false;
-	ldns_pkt *p = *parsed;
-	if (ldns_pkt_qr(p) || ldns_pkt_get_opcode(p) != LDNS_PACKET_QUERY ||
-	    ldns_pkt_qdcount(p) != 1 || ldns_rr_list_rr_count(ldns_pkt_question(p)) != 1)
-		goto bad;
-	const ldns_rr *question = ldns_rr_list_rr(ldns_pkt_question(p), 0);
-	char *name = ldns_rdf2str(ldns_rr_owner(question));
-	if (!name)
-		goto bad;
-	size_t n = strlen(name);
-	if (n + 1 > qname_size) {
-		free(name);
-		goto bad;
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Skips a possibly compressed name; false when it runs past the end. */
+static bool serve_skip_name(const uint8_t *pkt, size_t len, size_t *pos)
+{
+	while (*pos < len) {
+		uint8_t l = pkt[*pos];
+		if (l == 0) {
+			(*pos)++;
+			return true;
+		}
+		if ((l & 0xc0) == 0xc0) {
+			*pos += 2;
+			return *pos <= len;
+		}
+		if (l & 0xc0)
+			return false;
+		*pos += 1 + (size_t)l;
 	}
-	for (size_t i = 0; i <= n; i++)
-		qname_buf[i] = (char)tolower((unsigned char)name[i]);
-	free(name);
-	q->question = question;
-	q->qname = qname_buf;
-	q->qtype = (uint16_t)ldns_rr_get_type(question);
-	q->qclass = (uint16_t)ldns_rr_get_class(question);
-	q->id = ldns_pkt_id(p);
-	q->rd = ldns_pkt_rd(p);
-	q->cd = ldns_pkt_cd(p);
-	q->edns = ldns_pkt_edns(p);
-	q->udp_size = ldns_pkt_edns_udp_size(p);
-	return true;
-bad:
-	ldns_pkt_free(p);
-	*parsed = NULL;
 	return false;
+}
+
+bool serve_parse(const uint8_t *pkt, size_t len, struct answer_query *q, char *qname_buf,
+                 size_t qname_size, size_t *name_len)
+{
+	if (len < 12 || (pkt[2] & 0x80) || ((pkt[2] >> 3) & 15) != 0 || serve_u16(pkt + 4) != 1)
+		return false;
+	memset(q, 0, sizeof(*q));
+	q->id = serve_u16(pkt);
+	q->rd = pkt[2] & 1;
+	q->cd = (pkt[3] & 0x10) != 0;
+	size_t pos = 12, out = 0;
+	for (;;) {
+		if (pos >= len)
+			return false;
+		uint8_t l = pkt[pos];
+		if (l == 0) {
+			pos++;
+			break;
+		}
+		if ((l & 0xc0) || pos + 1 + l > len || pos + 1 + l - 12 > 254)
+			return false;
+		for (size_t i = pos + 1; i <= pos + l; i++) {
+			unsigned char c = (unsigned char)tolower(pkt[i]);
+			if (out + 6 >= qname_size)
+				return false;
+			/* the escapes ldns_rdf2str writes, so names compare the same either way */
+			if (c == '.' || c == ';' || c == '(' || c == ')' || c == '\\') {
+				qname_buf[out++] = '\\';
+				qname_buf[out++] = (char)c;
+			} else if (!(isascii(c) && isgraph(c))) {
+				out += (size_t)snprintf(qname_buf + out, qname_size - out, "\\%03u",
+				                        c);
+			} else {
+				qname_buf[out++] = (char)c;
+			}
+		}
+		qname_buf[out++] = '.';
+		pos += 1 + l;
+	}
+	if (out == 0)
+		qname_buf[out++] = '.';
+	qname_buf[out] = '\0';
+	*name_len = pos - 12;
+	if (pos + 4 > len)
+		return false;
+	q->qname = qname_buf;
+	q->qtype = serve_u16(pkt + pos);
+	q->qclass = serve_u16(pkt + pos + 2);
+	pos += 4;
+	/* the OPT record may follow any answer or authority records a client put in */
+	unsigned records = (unsigned)serve_u16(pkt + 6) + serve_u16(pkt + 8) + serve_u16(pkt + 10);
+	unsigned additional_from = records - serve_u16(pkt + 10);
+	for (unsigned i = 0; i < records; i++) {
+		if (!serve_skip_name(pkt, len, &pos) || pos + 10 > len)
+			return false;
+		uint16_t type = serve_u16(pkt + pos);
+		uint16_t rdlen = serve_u16(pkt + pos + 8);
+		if (i >= additional_from && type == LDNS_RR_TYPE_OPT) {
+			q->edns = true;
+			q->udp_size = serve_u16(pkt + pos + 2);
+		}
+		pos += 10 + (size_t)rdlen;
+		if (pos > len)
+			return false;
+	}
+	return true;
 }
 
 static void serve_log_applied(struct serve *sv, double now_s, uint32_t source, uint16_t port,
                               const struct server *s, const struct answer_query *q,
                               const struct netem_verdict *v)
 {
-	char src[16], srv[16];
-	char *type = ldns_rr_type2str(q->qtype);
+	char src[16], srv[16], type[32];
+	const ldns_rr_descriptor *d = ldns_rr_descript(q->qtype);
+	if (d && d->_name)
+		snprintf(type, sizeof(type), "%s", d->_name);
+	else
+		snprintf(type, sizeof(type), "TYPE%u", q->qtype);
 	fprintf(sv->applied_log, "%.3f\t%s:%u\t%s\t%s\t%s\t%s\t%u\t%s\t%u\n",
 	        now_s - sv->stats.start_s, servers_addr_text(source, src), port,
-	        servers_addr_text(s->addr, srv), tier_names[s->tier], q->qname, type ? type : "?",
-	        v->attempt, v->drop ? "drop" : "answer", v->delay_ms);
-	free(type);
+	        servers_addr_text(s->addr, srv), tier_names[s->tier], q->qname, type, v->attempt,
+	        v->drop ? "drop" : "answer", v->delay_ms);
+}
+
+/* Builds the reply with ldns, the slow path a cache miss takes. */
+static bool serve_build(struct serve *sv, const struct server *s, struct answer_query *q,
+                        const uint8_t *pkt, size_t name_len, size_t limit,
+                        struct replycache_value *v)
+{
+	ldns_rdf *owner = ldns_dname_new_frm_data((uint16_t)name_len, pkt + 12);
+	ldns_rr *question = owner ? ldns_rr_new() : NULL;
+	if (!question) {
+		ldns_rdf_deep_free(owner);
+		return false;
+	}
+	ldns_rr_set_owner(question, owner);
+	ldns_rr_set_type(question, q->qtype);
+	ldns_rr_set_class(question, q->qclass);
+	ldns_rr_set_question(question, true);
+	q->question = question;
+	ldns_pkt *reply = answer_build(&sv->world, s, q, &v->kind);
+	bool ok = reply && answer_wire(reply, limit, &v->wire, &v->len, &v->truncated);
+	if (ok)
+		v->rcode = ldns_pkt_get_rcode(reply);
+	ldns_pkt_free(reply);
+	ldns_rr_free(question);
+	q->question = NULL;
+	return ok;
 }
 
 bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uint16_t port,
                   const uint8_t *pkt, size_t len, bool tcp, double now_s, uint8_t **wire,
                   size_t *wire_len, uint32_t *delay_ms)
 {
-	ldns_pkt *parsed;
 	struct answer_query q;
 	char qname[LDNS_MAX_DOMAINLEN * 4 + 8];
+	size_t name_len;
 	stats_note_query(&sv->stats, source, s->tier, tcp);
-	if (!serve_parse(pkt, len, &parsed, &q, qname, sizeof(qname))) {
+	if (!serve_parse(pkt, len, &q, qname, sizeof(qname), &name_len)) {
 		sv->stats.malformed++;
 		stats_source(&sv->stats, source)->dropped++;
 		return false;
@@ -76,20 +159,38 @@ bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uin
 			serve_log_applied(sv, now_s, source, port, s, &q, &v);
 		if (v.drop) {
 			stats_note_dropped(&sv->stats, source, s->tier);
-			ldns_pkt_free(parsed);
 			return false;
 		}
 	}
-	enum answer_kind kind;
-	ldns_pkt *reply = answer_build(&sv->world, s, &q, &kind);
-	bool truncated = false;
-	bool ok = reply && answer_wire(reply, tcp ? 65535 : answer_udp_limit(&q), wire, wire_len,
-	                               &truncated);
-	if (ok)
-		stats_note_answered(&sv->stats, source, s->tier, ldns_pkt_get_rcode(reply), kind,
-		                    truncated, v.delay_ms);
-	ldns_pkt_free(reply);
-	ldns_pkt_free(parsed);
+	size_t limit = tcp ? 65535 : answer_udp_limit(&q);
+	struct replycache_key key = {.qname = q.qname,
+	                             .server = s->index,
+	                             .qtype = q.qtype,
+	                             .qclass = q.qclass,
+	                             .limit = (uint16_t)limit,
+	                             .flags = (uint8_t)(q.rd | q.cd << 1 | q.edns << 2)};
+	const struct replycache_value *hit = replycache_find(sv->cache, &key);
+	struct replycache_value built;
+	if (hit) {
+		*wire = malloc(hit->len);
+		if (!*wire)
+			return false;
+		memcpy(*wire, hit->wire, hit->len);
+		*wire_len = hit->len;
+		/* the asker's ID and the letter case of its question (0x20 resolvers check it) */
+		(*wire)[0] = pkt[0];
+		(*wire)[1] = pkt[1];
+		memcpy(*wire + 12, pkt + 12, name_len);
+	} else {
+		if (!serve_build(sv, s, &q, pkt, name_len, limit, &built))
+			return false;
+		replycache_store(sv->cache, &key, &built);
+		*wire = built.wire;
+		*wire_len = built.len;
+		hit = &built;
+	}
+	stats_note_answered(&sv->stats, source, s->tier, hit->rcode, hit->kind, hit->truncated,
+	                    v.delay_ms);
 	*delay_ms = v.delay_ms;
-	return ok;
+	return true;
 }

@@ -3,6 +3,7 @@
 #define ALLOCSPIKE_UPSTREAM_SERVE_H
 
 #include "netem.h"
+#include "replycache.h"
 #include "stats.h"
 #include "zones.h"
 
@@ -12,7 +13,8 @@
 
 struct serve {
 	struct world world;
-	struct netem *netem; /* UDP treatment; TCP is answered at once */
+	struct netem *netem;      /* UDP treatment; TCP is answered at once */
+	struct replycache *cache; /* NULL: build every reply */
 	struct stats stats;
 	FILE *applied_log; /* one line per UDP query: what loss/delay was applied */
 };
@@ -24,10 +26,10 @@ bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uin
                   const uint8_t *pkt, size_t len, bool tcp, double now_s, uint8_t **wire,
                   size_t *wire_len, uint32_t *delay_ms);
 
-/* Parses a query into the fields answer_build needs; false for anything that is not one
- * well-formed standard query with one question. On success *pkt must be freed by the caller
- * and q->qname points into qname_buf. */
-bool serve_parse(const uint8_t *pkt, size_t len, ldns_pkt **parsed, struct answer_query *q,
-                 char *qname_buf, size_t qname_size);
+/* Parses a standard query with one question, without allocating: fills q (q->question stays
+ * NULL) with the name lower-cased in presentation form (as ldns prints it) into qname_buf, and
+ * *name_len with the question name's length on the wire. False for anything malformed. */
+bool serve_parse(const uint8_t *pkt, size_t len, struct answer_query *q, char *qname_buf,
+                 size_t qname_size, size_t *name_len);
 
 #endif
