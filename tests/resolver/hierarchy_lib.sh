@@ -15,7 +15,7 @@ resolver_binary() {
 }
 
 # start_hierarchy NET : root NET.1, test. NET.2, example.test. NET.3, sub/victim NET.4, glueless NET.5,
-# all on one port (HPORT), each logging its queries to $TEST_TMP/<name>.log.
+# all on one port (HPORT), each logging its queries to $TEST_TMP/<name>.queries.
 start_hierarchy() {
 	local net=$1 i=1 name
 	mkdir -p "$TEST_TMP/fix"
@@ -23,7 +23,7 @@ start_hierarchy() {
 	for name in root tld example sub glueless; do
 		sed "s/@NET@/$net/g" "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/fixtures/$name.txt" >"$TEST_TMP/fix/$name.txt"
 		start_server "$name" "$TEST_TMP/$name.ready" "$RESPONDER" --listen "$net.$i:$HPORT" \
-			--fixture "$TEST_TMP/fix/$name.txt" --log "$TEST_TMP/$name.log" \
+			--fixture "$TEST_TMP/fix/$name.txt" --log "$TEST_TMP/$name.queries" \
 			--ready-file "$TEST_TMP/$name.ready" >"$TEST_TMP/$name.addr" || return 1
 		HPORT=$(sed 's/.*://' "$TEST_TMP/$name.addr")
 		i=$((i + 1))
@@ -81,5 +81,5 @@ stat() {
 
 # logged SERVER NAME TYPE : how many queries SERVER's responder received for NAME TYPE.
 logged() {
-	grep -c " $2 $3 " "$TEST_TMP/$1.log" || true
+	grep -c " $2 $3 " "$TEST_TMP/$1.queries" || true
 }

@@ -9,12 +9,13 @@ NET=${2:-127.55.1}
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
 start_hierarchy "$NET" || exit 1
-start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" || exit 1
+start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-source "$NET.10" || exit 1
 
 # names at several depths resolve to what the authoritative servers hold
 check_eq "www.example.test A" "$(printf '192.0.2.1\n192.0.2.2')" "$(answers www.example.test A)"
 check_eq "a.b.sub.example.test A (4 servers deep)" "192.0.2.44" "$(answers a.b.sub.example.test A)"
 check_eq "glueless delegation" "198.51.100.5" "$(answers www.glueless.test A)"
+check_eq "queries leave from --upstream-source" 0 "$(grep -vc " $NET.10:" "$TEST_TMP/root.queries")"
 check_eq "glueless NS address was resolved" 1 "$(logged example ns.hosting.test. A)"
 
 # CNAME chains: inside one zone, and into a zone another server holds
@@ -46,9 +47,9 @@ check_eq "example server asked www once" 1 "$(logged example www.example.test. A
 check_eq "NXDOMAIN covers every type (RFC 2308)" 1 "$(($(logged example nx.example.test. A) + $(logged example nx.example.test. TXT)))"
 
 # closest zone cut: a new name in example.test. starts at its server, not at the root
-root_before=$(wc -l <"$TEST_TMP/root.log")
+root_before=$(wc -l <"$TEST_TMP/root.queries")
 answers c2.example.test MX >/dev/null
-check_eq "known zone cut: root not asked" "$root_before" "$(wc -l <"$TEST_TMP/root.log")"
+check_eq "known zone cut: root not asked" "$root_before" "$(wc -l <"$TEST_TMP/root.queries")"
 
 # bailiwick: the A for www.victim.test planted by example.test's server was not cached
 check_eq "planted record ignored" "192.0.2.99" "$(answers www.victim.test A)"
