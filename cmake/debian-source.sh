@@ -2,6 +2,7 @@
 # cmake/debian-source.sh - fetches pinned Debian source packages through a private apt setup, unpacks them.
 #
 # Usage: debian-source.sh CACHE_DIR APT_DIR DEST_DIR PACKAGE=VERSION...
+#        debian-source.sh --derive-list [ETC_APT]   (prints the deb-src list it would use; for tests)
 #
 # Each PACKAGE=VERSION ends up unpacked (Debian patches applied, then autoreconf as Debian's
 # debhelper compat 13 does) in DEST_DIR/PACKAGE, with DEST_DIR/PACKAGE.version naming what is there.
@@ -12,21 +13,21 @@
 # and nothing on the system changes.
 set -euo pipefail
 
-if (($# < 4)); then
+etc_apt=/etc/apt
+if [[ ${1:-} == --derive-list ]]; then
+	derive_only=1
+	etc_apt=${2:-/etc/apt}
+elif (($# < 4)); then
 	echo "usage: $0 CACHE_DIR APT_DIR DEST_DIR PACKAGE=VERSION..." >&2
 	exit 2
 fi
-cache=$1 aptdir=$2 dest=$3
-shift 3
-mkdir -p "$cache" "$aptdir" "$dest"
-cache=$(cd "$cache" && pwd) aptdir=$(cd "$aptdir" && pwd) dest=$(cd "$dest" && pwd)
 
 # debian_source_derive_list: prints a deb822 deb-src list with one stanza per enabled `deb` entry of
 # the system's sources (one-line .list files and deb822 .sources files), same URIs, suites,
 # components and Signed-By.
 debian_source_derive_list() {
 	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	for f in "$etc_apt/sources.list" "$etc_apt"/sources.list.d/*.list; do
 		[[ -r $f ]] || continue
 		awk -v file="$f" '
 			/^[[:space:]]*(#|$)/ { next }
@@ -45,7 +46,7 @@ debian_source_derive_list() {
 				printf "\n"
 			}' "$f"
 	done
-	for f in /etc/apt/sources.list.d/*.sources; do
+	for f in "$etc_apt"/sources.list.d/*.sources; do
 		[[ -r $f ]] || continue
 		# Stanzas are separated by blank lines; continuation lines (leading space) belong to the
 		# field above (an inline Signed-By key block). Only stanzas whose Types include deb count.
@@ -74,6 +75,16 @@ debian_source_derive_list() {
 			END { flush() }' "$f"
 	done
 }
+
+if [[ -n ${derive_only:-} ]]; then
+	debian_source_derive_list
+	exit 0
+fi
+
+cache=$1 aptdir=$2 dest=$3
+shift 3
+mkdir -p "$cache" "$aptdir" "$dest"
+cache=$(cd "$cache" && pwd) aptdir=$(cd "$aptdir" && pwd) dest=$(cd "$dest" && pwd)
 
 apt_opts=(
 	-o "Dir::Etc=$aptdir/etc"
