@@ -71,6 +71,13 @@ static bool read_run_json(struct runfolder *rf, char *err, size_t err_size)
 	char *path = path_join(rf->dir, "run.json");
 	if (!path)
 		return set_err(err, err_size, "out of memory"), false;
+	FILE *probe = fopen(path, "r");
+	if (!probe) {
+		set_err(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		free(path);
+		return false;
+	}
+	fclose(probe);
 	rf->run = json_file_load(path, err, err_size);
 	if (rf->run && !json_is_object(rf->run)) {
 		set_err(err, err_size, "%s:1: not a JSON object", path);

@@ -136,12 +136,14 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
 	}
 	if (!lo || lo == hi || strcmp(lo, hi) == 0)
 		return;
+	/* two decimals when one would print the same number for both */
+	int dec = lround(lov * scale * 10) == lround(hiv * scale * 10) ? 2 : 1;
 	if (lov > 0)
-		add(out, "%s: lowest %s (%.1f %s), highest %s (%.1f %s, %.0f%% more).", what, lo,
-		    lov * scale, unit, hi, hiv * scale, unit, (hiv / lov - 1) * 100);
+		add(out, "%s: lowest %s (%.*f %s), highest %s (%.*f %s, %.0f%% more).", what, lo,
+		    dec, lov * scale, unit, hi, dec, hiv * scale, unit, (hiv / lov - 1) * 100);
 	else
-		add(out, "%s: lowest %s (%.1f %s), highest %s (%.1f %s).", what, lo, lov * scale,
-		    unit, hi, hiv * scale, unit);
+		add(out, "%s: lowest %s (%.*f %s), highest %s (%.*f %s).", what, lo, dec,
+		    lov * scale, unit, hi, dec, hiv * scale, unit);
 }
 
 static void findings_health(json_t *out, const json_t *summary)
@@ -201,6 +203,14 @@ json_t *findings_build(const json_t *summary)
 		    "This run did not complete (status \"%s\"): the figures cover what was "
 		    "recorded up to %.1f s.",
 		    status, num(run, "last_t_s"));
+	double planned = num(run, "schedule_duration_s"), last = num(run, "last_t_s");
+	if (!isnan(planned) && !isnan(last) && last < planned - 2 * num(summary, "interval_s"))
+		add(out,
+		    "The timeline covers %.1f s of the schedule's %.1f s (%lld of %.0f spikes "
+		    "recorded).",
+		    last, planned,
+		    (long long)json_integer_value(json_object_get(summary, "spike_count")),
+		    num(run, "schedule_spikes"));
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
 	findings_memory_returned(out, summary);

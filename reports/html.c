@@ -173,7 +173,10 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 	const char *status = json_string_value(json_object_get(run, "status"));
 	bool truncated = json_is_true(json_object_get(run, "timeline_truncated")) ||
 	                 json_is_true(json_object_get(run, "events_truncated"));
-	if (status && strcmp(status, "completed") == 0 && !truncated) {
+	double planned = num(run, "schedule_duration_s"), last = num(run, "last_t_s");
+	bool short_timeline =
+	    !isnan(planned) && !isnan(last) && last < planned - 2 * num(summary, "interval_s");
+	if (status && strcmp(status, "completed") == 0 && !truncated && !short_timeline) {
 		strbuf_append(b, "<p class=\"ok\" id=\"status\">Status: completed.</p>\n");
 		return;
 	}
@@ -195,6 +198,9 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 	}
 	strbuf_printf(b, "The figures cover what was recorded, up to %.1f s. ",
 	              num(run, "last_t_s"));
+	if (short_timeline)
+		strbuf_printf(b, "The timeline covers %.1f s of the schedule's %.1f s. ", last,
+		              planned);
 	if (truncated)
 		strbuf_append(b, "The last line of a file was cut off mid-write and was left out.");
 	strbuf_append(b, "</div>\n");

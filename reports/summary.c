@@ -1,6 +1,8 @@
 /* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
 #include "summary.h"
 
+#include "schedule.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -626,6 +628,22 @@ static json_t *run_figures(const struct runfolder *rf)
 		if (isnan(last) || rf->rows[i].t_s > last)
 			last = rf->rows[i].t_s;
 	json_object_set_new(o, "last_t_s", jnum(last));
+	/* What the schedule asked for, to tell a short timeline from a short schedule. */
+	double planned = NAN, planned_spikes = NAN;
+	const char *text =
+	    json_string_value(json_object_get(json_object_get(rf->run, "parameters"), "schedule"));
+	struct schedule sched;
+	char err[256];
+	if (text && text[0] != '@' && schedule_parse(text, &sched, err, sizeof(err))) {
+		planned = sched.duration_s;
+		planned_spikes = 0;
+		for (size_t i = 0; i < sched.count; i++)
+			if (sched.phases[i].spike > planned_spikes)
+				planned_spikes = sched.phases[i].spike;
+		schedule_free(&sched);
+	}
+	json_object_set_new(o, "schedule_duration_s", jnum(planned));
+	json_object_set_new(o, "schedule_spikes", jnum(planned_spikes));
 	return o;
 }
 

@@ -83,6 +83,14 @@ head -n 21 "$run/timeline.csv" >"$run/t" && mv "$run/t" "$run/timeline.csv" # up
 check "report of a run stopped in a spike" "$REPORT" "$run"
 check_eq "no end value for an unfinished spike" null "$(jq -c '.variants.alpha.spikes[0].end_anon_kb' "$run/summary.json")"
 
+# a run that says "completed" but whose timeline stops early (t=10 of 15 s) is flagged
+run=$TEST_TMP/short
+known_run "$run"
+head -n 41 "$run/timeline.csv" >"$run/t" && mv "$run/t" "$run/timeline.csv"
+check "report of a short run" "$REPORT" "$run"
+check "page says the timeline is short" grep -q "The timeline covers 10.0 s of the schedule&#39;s 15.0 s" "$run/report.html"
+check "short run gets the warning banner" grep -q '<div class="banner" id="status">' "$run/report.html"
+
 # --- malformed and missing files: exit 2, message naming file and line, no page ---
 run=$TEST_TMP/malformed
 known_run "$run"

@@ -49,6 +49,7 @@ S=$run/summary.json
 expect "$S" .run.status '"completed"'
 expect "$S" .run.complete true
 expect "$S" .spike_count 1
+expect "$S" .run.schedule_duration_s null # not in the schedule syntax of docs/schedule.md
 expect "$S" .interval_s 0.5
 expect "$S" .variant_order '["glibc","jemalloc"]'
 expect "$S" '.phases|map([.phase,.spike,.from_s,.to_s])' '[["baseline",0,0,1],["spike",1,1,2],["recovery",1,2,3]]'
@@ -103,6 +104,9 @@ known_run "$run"
 "$REPORT" "$run" >/dev/null
 S=$run/summary.json
 expect "$S" .spike_count 3
+expect "$S" .run.schedule_duration_s 15
+expect "$S" .run.schedule_spikes 3
+expect "$S" .run.last_t_s 15
 expect "$S" .interval_s 1
 expect "$S" '.phases|map([.phase,.spike,.from_s,.to_s])' \
 	'[["warmup",0,0,2],["baseline",0,2,3],["spike",1,3,5],["recovery",1,5,7],["spike",2,7,9],["recovery",2,9,11],["spike",3,11,13],["recovery",3,13,15]]'
