@@ -1,0 +1,186 @@
+/* querydata/main.c - allocspike-querydata: parses the subcommand and its options, wires the
+ * modules. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extend.h"
+#include "generate.h"
+#include "stats.h"
+
+static void main_usage(FILE *out)
+{
+	fprintf(
+	    out,
+	    "usage: allocspike-querydata generate --seed N --count N [-o FILE]\n"
+	    "       allocspike-querydata extend --count N [--seed N] [-o FILE] FILE\n"
+	    "       allocspike-querydata stats [--json] FILE\n"
+	    "\n"
+	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample\n"
+	    "extend    replays FILE to COUNT queries; names seen once get fresh names each pass\n"
+	    "stats     prints a query file's statistics (plain, .xz, .gz or - for stdin)\n"
+	    "See querydata/README.md.\n");
+}
+
+static bool main_parse_u64(const char *opt, const char *text, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || end == text || *end || text[0] == '-') {
+		fprintf(stderr, "allocspike-querydata: %s: not a non-negative integer: '%s'\n", opt,
+		        text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* Opens -o FILE (or stdout); written to FILE.tmp and renamed by main_close_output. */
+static FILE *main_open_output(const char *path, char *tmp, size_t tmp_size)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		fprintf(stderr, "allocspike-querydata: -o %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static bool main_close_output(FILE *f, const char *path, const char *tmp, bool ok)
+{
+	if (f == stdout)
+		return ok && fflush(stdout) == 0;
+	if (fclose(f) != 0)
+		ok = false;
+	if (ok && rename(tmp, path) != 0) {
+		fprintf(stderr, "allocspike-querydata: -o %s: %s\n", path, strerror(errno));
+		ok = false;
+	}
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
+static int main_generate_or_extend(int argc, char **argv, bool extend)
+{
+	static const struct option opts[] = {{"seed", required_argument, NULL, 's'},
+	                                     {"count", required_argument, NULL, 'n'},
+	                                     {"output", required_argument, NULL, 'o'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	uint64_t seed = 1, count = 0;
+	bool have_seed = false, have_count = false;
+	const char *output = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "s:n:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (!main_parse_u64("--seed", optarg, &seed))
+				return 2;
+			have_seed = true;
+			break;
+		case 'n':
+			if (!main_parse_u64("--count", optarg, &count))
+				return 2;
+			have_count = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			main_usage(stdout);
+			return 0;
+		default:
+			main_usage(stderr);
+			return 2;
+		}
+	}
+	if (!have_count || (!extend && !have_seed)) {
+		fprintf(stderr, "allocspike-querydata %s: %s required\n", argv[0],
+		        extend ? "--count" : "--seed and --count are");
+		return 2;
+	}
+	if (extend != (optind + 1 == argc) || (!extend && optind != argc)) {
+		fprintf(stderr, "allocspike-querydata %s: %s\n", argv[0],
+		        extend ? "exactly one input FILE expected" : "unexpected argument");
+		return 2;
+	}
+	char tmp[4096], err[1024] = "";
+	FILE *out = main_open_output(output, tmp, sizeof(tmp));
+	if (!out)
+		return 1;
+	bool ok = extend ? extend_write(argv[optind], seed, count, out, err, sizeof(err))
+	                 : generate_write(seed, count, out, err, sizeof(err));
+	if (!main_close_output(out, output, tmp, ok) || !ok) {
+		fprintf(stderr, "allocspike-querydata %s: %s\n", argv[0],
+		        err[0] ? err : "write error");
+		return 1;
+	}
+	return 0;
+}
+
+static int main_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	bool json = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (c == 'j') {
+			json = true;
+		} else if (c == 'h') {
+			main_usage(stdout);
+			return 0;
+		} else {
+			main_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "allocspike-querydata stats: exactly one FILE expected\n");
+		return 2;
+	}
+	static struct stats st; /* large (type and length tables): not on the stack */
+	char err[1024];
+	if (!stats_compute(argv[optind], &st, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-querydata stats: %s\n", err);
+		return 1;
+	}
+	if (json) {
+		json_t *o = stats_to_json(&st, argv[optind]);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		fputc('\n', stdout);
+		json_decref(o);
+	} else {
+		stats_print_text(&st, argv[optind], stdout);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "generate") == 0)
+		return main_generate_or_extend(argc - 1, argv + 1, false);
+	if (strcmp(cmd, "extend") == 0)
+		return main_generate_or_extend(argc - 1, argv + 1, true);
+	if (strcmp(cmd, "stats") == 0)
+		return main_stats(argc - 1, argv + 1);
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+		main_usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "allocspike-querydata: unknown subcommand '%s'\n", cmd);
+	main_usage(stderr);
+	return 2;
+}
