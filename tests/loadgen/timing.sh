@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/loadgen/timing.sh - open loop, counted by the test responder: a target that never answers
-# still receives exactly the scheduled number of queries in every second, and an answering target
-# gets its low-rate schedule within 2% in every second (timing label: not under sanitizers).
+# still receives the scheduled number of queries in every second (exactly, but for a query the
+# responder stamps across a second boundary) and all of them, and an answering target gets its
+# low-rate schedule within 2% in every second (timing label: not under sanitizers; run alone).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 [[ "${ALLOCSPIKE_SANITIZE:-0}" == 1 ]] && skip "timing test: release build only"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
@@ -25,23 +26,32 @@ want=(100 100 400 100)
 check_eq "loadgen exit status" 0 $?
 
 # per_second LOG : queries per whole second counted from the schedule's start (the whole second
-# before the first query)
+# before the first query), then the total
 per_second() {
 	awk 'NR == 1 { start = int($1) } { n[int($1 - start)]++ } END { for (s = 0; s < 4; s++) print n[s] + 0; print NR }' "$1"
 }
 mapfile -t silent < <(per_second silent.q)
 mapfile -t answering < <(per_second answering.q)
+echo "per second: scheduled ${want[*]}; silent target got ${silent[*]:0:4}; answering got ${answering[*]:0:4}"
+# The responder stamps a query when it reads it, so on a busy machine a query sent on time can be
+# stamped just past a second boundary: per second the count may differ by the one query that
+# straddles a boundary, and the counts up to every boundary stay within one of the schedule's.
+before=0 due=0
 for s in 0 1 2 3; do
-	check_eq "silent target, second $s" "${want[$s]}" "${silent[$s]}"
+	before=$((before + silent[s])) due=$((due + want[s]))
+	check "silent target, second $s: ${silent[$s]} of ${want[$s]} (up to the boundary: $before of $due)" \
+		test $((before - due)) -ge -1 -a $((before - due)) -le 1 -a $((silent[s] - want[s])) -ge -2 -a $((silent[s] - want[s])) -le 2
 	check "answering target, second $s: ${answering[$s]} within 2% of ${want[$s]}" \
 		awk -v got="${answering[$s]}" -v want="${want[$s]}" 'BEGIN { d = got - want; exit !(d * d <= (want * 0.02) ^ 2) }'
 done
-check_eq "silent target, all" 700 "${silent[4]}"
-check_eq "answering target, all" 700 "${answering[4]}"
-
-# the generator's own record agrees: sent per second of the timeline within 2% of offered
+check_eq "silent target, all queries" 700 "${silent[4]}"
+check_eq "answering target, all queries" 700 "${answering[4]}"
+# and by the generator's own record: every query scheduled left for the silent target although it
+# never answered (open loop), and every target got within 2% of the schedule in every second
+check "timeline: silent target sent all 700 scheduled" awk -F, '
+	NR > 1 && $2 == "silent" { off += $5; sent += $6 } END { exit !(off == 700 && sent == 700) }' run/timeline.csv
 check "timeline: sent within 2% of offered in every second" awk -F, '
-	NR > 1 && $2 == "answering" && $1 <= 4.0001 { s = int(($1 - 0.0001)); off[s] += $5; sent[s] += $6 }
-	END { for (s = 0; s < 4; s++) { d = sent[s] - off[s]; if (off[s] == 0 || d * d > (off[s] * 0.02) ^ 2) exit 1 } }' run/timeline.csv
+	NR > 1 && $2 != "_loadgen" && $1 <= 4.0001 { s = $2 " " int($1 - 0.0001); off[s] += $5; sent[s] += $6 }
+	END { for (s in off) { d = sent[s] - off[s]; if (off[s] == 0 || d * d > (off[s] * 0.02) ^ 2) exit 1 } }' run/timeline.csv
 check "no shortfall reported" bash -c "! grep -q shortfall err.txt"
 finish
