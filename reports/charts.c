@@ -55,8 +55,9 @@ static struct chart_series *series_add(struct chart *c, const char *title, int c
 	s->title = strdup(title);
 	s->color = color;
 	s->dashed = dashed;
-	s->t = calloc(cap ? cap : 1, sizeof(double));
-	s->v = calloc(cap ? cap : 1, sizeof(double));
+	/* room for every row, plus a break and a starting point before each (series_fill) */
+	s->t = calloc(3 * cap + 1, sizeof(double));
+	s->v = calloc(3 * cap + 1, sizeof(double));
 	s->n = 0;
 	if (!s->title || !s->t || !s->v)
 		abort();
@@ -70,10 +71,19 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
                         enum timeline_column col, enum derived how, double interval_s)
 {
 	double prev_t = NAN, prev_cpu = NAN;
+	/* Memory is a sample at t; rates, latency and CPU describe the interval that ends at t. */
+	s->steps = how != MB_FROM_KB && how != BEYOND_CACHE_MB;
 	for (size_t i = 0; i < rf->n_rows; i++) {
 		const struct runfolder_row *r = &rf->rows[i];
 		if (r->target != target)
 			continue;
+		if (r->t_s <= prev_t) {
+			/* The clock restarted (serial mode: one run per variant, each from t=0):
+			 * break the line, and a new process's CPU starts afresh. */
+			s->t[s->n] = r->t_s;
+			s->v[s->n++] = NAN;
+			prev_t = prev_cpu = NAN;
+		}
 		double dt = isnan(prev_t) ? interval_s : r->t_s - prev_t;
 		double v = r->v[col];
 		switch (how) {
@@ -96,6 +106,12 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 				prev_cpu = c;
 			break;
 		}
+		}
+		if (s->steps && isnan(prev_t) && !isnan(v)) {
+			/* the first interval of a stretch is drawn from its start, like the others
+			 */
+			s->t[s->n] = r->t_s - dt;
+			s->v[s->n++] = v;
 		}
 		s->t[s->n] = r->t_s;
 		s->v[s->n++] = v;
@@ -310,7 +326,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	              "set terminal svg size 900,380 dynamic noenhanced font 'sans,13' "
 	              "background '#ffffff'\n"
 	              "set output '%s/c%d.svg'\n"
-	              "set key below horizontal maxrows 3\n"
+	              "set key below horizontal maxrows 3 reverse Left samplen 3\n"
 	              "set grid ytics lc rgb '#dddddd'\n"
 	              "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n"
 	              "set xlabel 'seconds since the schedule started'\n",
@@ -367,9 +383,10 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 		if (!series_has_data(&c->series[s]))
 			continue;
 		strbuf_printf(
-		    &b, "%s'%s/c%ds%zu.dat' using 1:2 with lines lw %s lc rgb '%s' dt %d title ",
-		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].dashed ? "1.6" : "2.2",
-		    charts_color(c->series[s].color), c->series[s].dashed ? 2 : 1);
+		    &b, "%s'%s/c%ds%zu.dat' using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
+		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].steps ? "fsteps" : "lines",
+		    c->series[s].dashed ? "1.6" : "2.2", charts_color(c->series[s].color),
+		    c->series[s].dashed ? 2 : 1);
 		append_gp_string(&b, c->series[s].title);
 		first = false;
 	}

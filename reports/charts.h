@@ -12,6 +12,7 @@ struct chart_series {
 	char *title;
 	int color;   /* index into the palette; -1 for the neutral grey of harness rows */
 	bool dashed; /* secondary line (offered rate, p50, harness) */
+	bool steps;  /* a per-interval value, drawn over the interval it covers (ending at t) */
 	double *t, *v;
 	size_t n;
 };
