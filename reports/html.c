@@ -191,6 +191,16 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, "This run had not finished when the report was made (or its "
 		                 "scenario stopped without saying so). ");
 	const json_t *stop = json_object_get(run, "stop_event");
+	if (json_is_object(stop)) {
+		strbuf_printf(b, "Stopped at %.1f s", num(stop, "t_s"));
+		if (json_object_get(stop, "signal") &&
+		    !json_is_null(json_object_get(stop, "signal"))) {
+			strbuf_append(b, " (signal ");
+			append_json_text(b, json_object_get(stop, "signal"));
+			strbuf_append(b, ")");
+		}
+		strbuf_append(b, ". ");
+	}
 	if (json_is_object(stop) && json_is_string(json_object_get(stop, "reason"))) {
 		strbuf_append(b, "Reason: ");
 		strbuf_append_html(b, json_string_value(json_object_get(stop, "reason")));

@@ -617,6 +617,8 @@ static json_t *run_figures(const struct runfolder *rf)
 			json_object_set_new(stop, "t_s", jnum(rf->events[i].t_s));
 			json_t *reason = json_object_get(rf->events[i].obj, "reason");
 			json_object_set(stop, "reason", reason ? reason : json_null());
+			json_t *sig = json_object_get(rf->events[i].obj, "signal");
+			json_object_set(stop, "signal", sig ? sig : json_null());
 		}
 	}
 	json_object_set_new(o, "stop_event", stop);

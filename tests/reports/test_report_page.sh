@@ -66,11 +66,13 @@ check "outside-reference check can fail" has_outside_refs "$TEST_TMP/bad.html"
 run=$TEST_TMP/interrupted
 known_run "$run" interrupted
 printf '16,alpha,recovery,3,100,10' >>"$run/timeline.csv"
+echo '{"t_s": 15.8, "variant": "_scenario", "event": "interrupted", "signal": "SIGINT"}' >>"$run/events.jsonl"
 printf '{"t_s": 15.9, "variant": "_scenario", "ev' >>"$run/events.jsonl"
 check "report of an interrupted run" "$REPORT" "$run"
 P=$run/report.html
 check "page says interrupted" grep -q 'This run was interrupted before it finished' "$P"
 check "page says a line was cut" grep -q 'cut off mid-write' "$P"
+check "page says when and how it was stopped" grep -q 'Stopped at 15.8 s (signal SIGINT)' "$P"
 check "interrupted page still has charts" grep -q '<svg class="chart"' "$P"
 check_eq "summary status" interrupted "$(jq -r .run.status "$run/summary.json")"
 check_eq "summary marks the cut timeline" true "$(jq -r .run.timeline_truncated "$run/summary.json")"
