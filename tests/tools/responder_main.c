@@ -319,6 +319,7 @@ int main(int argc, char **argv)
 		case 'f':
 			if (!fixture_load(&r.fixtures, optarg, err, sizeof(err))) {
 				fprintf(stderr, "--fixture: %s\n", err);
+				fixture_free(&r.fixtures);
 				return 2;
 			}
 			break;

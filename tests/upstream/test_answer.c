@@ -34,7 +34,9 @@ static ldns_pkt *test_ask(const struct world *w, const struct server *s, const c
 {
 	ldns_rr *question = NULL;
 	char text[600];
-	snprintf(text, sizeof(text), "%s IN %s", name, ldns_rr_type2str(type));
+	char *tname = ldns_rr_type2str(type);
+	snprintf(text, sizeof(text), "%s IN %s", name, tname);
+	free(tname);
 	assert_int_equal(ldns_rr_new_question_frm_str(&question, text, NULL, NULL), LDNS_STATUS_OK);
 	struct answer_query q = {.question = question,
 	                         .qname = name,
