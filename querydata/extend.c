@@ -159,14 +159,19 @@ bool extend_write(const char *path, uint64_t seed, uint64_t count, FILE *out, ch
 		if (pass > 0 && hashcount_get(&counts, keys[i]) == 1) {
 			size_t len = strlen(name);
 			for (int tries = 0; tries < 100; tries++) {
+				/* short names ("www.x.com.") run out of variants: then the kept
+				 * labels vary too */
 				size_t fl =
-				    extend_fresh_name(name, len, &state, fresh, sizeof(fresh));
+				    tries < 50
+				        ? extend_fresh_name(name, len, &state, fresh, sizeof(fresh))
+				        : extend_fresh_name_keep(name, len, &state, fresh,
+				                                 sizeof(fresh), false);
 				uint64_t key = hashcount_name_key(fresh, fl);
 				if (hashcount_get(&seen, key) == 0) {
 					hashcount_add(&seen, key);
 					break;
 				}
-				/* a name with nothing to vary ("." or "-.com.") stays a repeat */
+				/* a name with nothing to vary ("." or "\\006.") stays a repeat */
 			}
 			name = fresh;
 		}
