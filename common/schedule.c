@@ -461,6 +461,14 @@ static double phase_count(const struct schedule_phase *ph, double u)
 	return ph->rate_from * u + slope * u * u / 2;
 }
 
+double schedule_rate_at(const struct schedule *s, double t)
+{
+	if (s->count == 0 || t < 0 || t >= s->duration_s)
+		return 0;
+	const struct schedule_phase *ph = &s->phases[schedule_index_at(s, t)];
+	return ph->rate_from + (ph->rate_to - ph->rate_from) * (t - ph->start_s) / ph->duration_s;
+}
+
 double schedule_count_at(const struct schedule *s, double t)
 {
 	if (s->count == 0 || t <= 0)

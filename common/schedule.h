@@ -45,6 +45,9 @@ void schedule_free(struct schedule *s);
 /* The phase running at t seconds (the last one for t past the end, the first for t < 0). */
 const struct schedule_phase *schedule_phase_at(const struct schedule *s, double t);
 
+/* The rate at t in queries per second (0 outside the schedule). */
+double schedule_rate_at(const struct schedule *s, double t);
+
 /* Queries scheduled in [0, t] as a real number (the integral of the rate). */
 double schedule_count_at(const struct schedule *s, double t);
 

@@ -165,6 +165,10 @@ static void test_time_of_inverts_due(void **state)
 		assert_false(t > 3.0 + 1e-9 && t < 4.0 - 1e-9);
 	}
 	assert_true(schedule_time_of(&s, total) > s.duration_s);
+	assert_true(fabs(schedule_rate_at(&s, 0.5) - 100) < 1e-9);
+	assert_true(fabs(schedule_rate_at(&s, 2.0) - 550) < 1e-9); /* mid-ramp */
+	assert_true(schedule_rate_at(&s, 3.5) == 0);
+	assert_true(schedule_rate_at(&s, 99) == 0);
 	const struct schedule_phase *ph = schedule_phase_at(&s, 3.5);
 	assert_int_equal(ph->kind, SCHEDULE_ZERO);
 	assert_int_equal(schedule_phase_at(&s, 4.0)->spike, 1);
