@@ -75,11 +75,27 @@ static void test_child_gone(void **state)
 	assert_non_null(strstr(err, "no such process"));
 }
 
+/* A PID given to another process since: the start time no longer matches, so it is gone. */
+static void test_reused_pid(void **state)
+{
+	struct proc_watch w;
+	char err[256];
+	assert_true(proc_watch_open(&w, getpid(), err, sizeof(err)));
+	struct proc_sample s;
+	assert_int_equal(proc_watch_sample(&w, false, &s), PROC_SAMPLE_OK);
+	w.start_ticks += 1; /* as if the process we meant had started at another time */
+	assert_int_equal(proc_watch_sample(&w, false, &s), PROC_SAMPLE_GONE);
+	w.start_ticks -= 1; /* and once gone, always gone */
+	assert_int_equal(proc_watch_sample(&w, false, &s), PROC_SAMPLE_GONE);
+	proc_watch_close(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sample_self),
 	    cmocka_unit_test(test_child_gone),
+	    cmocka_unit_test(test_reused_pid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
