@@ -1,6 +1,7 @@
 /* reports/charts.c - builds the time-series charts and draws them with gnuplot's SVG terminal. */
 #include "charts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -449,6 +450,21 @@ static char *svg_inline(const char *svg, const char *prefix)
 	p += 4;
 	static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
 	while (*p) {
+		/* Inline SVG in HTML needs no namespace declarations (the HTML parser supplies
+		 * them), so the page holds no outside address at all; gnuplot's generic <title>
+		 * would only shadow the heading that labels the chart. */
+		if (strncmp(p, "xmlns", 5) == 0 && isspace((unsigned char)p[-1])) {
+			const char *q = strchr(p, '"');
+			q = q ? strchr(q + 1, '"') : NULL;
+			if (q) {
+				p = q + 1;
+				continue;
+			}
+		}
+		if (strncmp(p, "<title>Gnuplot</title>", 22) == 0) {
+			p += 22;
+			continue;
+		}
 		bool matched = false;
 		for (size_t r = 0; r < sizeof(refs) / sizeof(*refs) && !matched; r++) {
 			size_t len = strlen(refs[r]);

@@ -55,6 +55,7 @@ check "harness saturation listed" grep -q 'id="harness-table"' "$P"
 check "print styles" grep -q '@media print' "$P"
 check "narrow-window viewport" grep -q 'name="viewport"' "$P"
 check "page references nothing outside itself" self_contained "$P"
+check "page names no outside address at all" bash -c "! grep -qiE 'https?:|ftp:|//www' '$P'"
 check "SVG ids made unique per chart" bash -c "! grep -o \"id='[^']*'\" '$P' | sort | uniq -d | grep -q ."
 
 # the self-containment check itself catches outside references
