@@ -390,8 +390,12 @@ int main(int argc, char **argv)
 		else if (i > o.ntargets)
 			pid = o.watches[i - o.ntargets - 1].pid;
 		if (!proc_watch_open(&sources[i].proc, pid, err, sizeof(err))) {
-			fprintf(stderr, "allocspike-loadgen: %s: %s\n", sources[i].name, err);
-			return 1;
+			/* ended between its start and ours: gone from the outset, the others run */
+			fprintf(stderr, "allocspike-loadgen: %s is gone already: %s\n",
+			        sources[i].name, err);
+			sources[i].proc.gone = sources[i].gone = true;
+			if (sources[i].target)
+				sources[i].target->gone = 1;
 		}
 	}
 
@@ -417,6 +421,12 @@ int main(int argc, char **argv)
 	    json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
 	              o.schedule ? o.schedule : "-Q", "expanded", desc, "queries",
 	              (json_int_t)pacer.total, "duration_s", pacer.end_s));
+	for (unsigned i = 0; i < ns; i++)
+		if (sources[i].gone)
+			runfolder_writer_event(
+			    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9,
+			    sources[i].name, "gone",
+			    json_pack("{s:i}", "pid", (int)sources[i].proc.pid));
 	if (!recorder_start(&rec, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;

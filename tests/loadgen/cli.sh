@@ -30,11 +30,19 @@ fails "two targets named a" -d q.txt --target name=a,addr=127.0.0.1:53 --target 
 fails "do not mix" -d q.txt -s 127.0.0.1 --schedule baseline:1s@10 -Q 5
 fails "-Q 'x'" -d q.txt -s 127.0.0.1 -Q x
 fails "nonexistent.txt" -d nonexistent.txt -s 127.0.0.1 -Q 5
-fails "no such process" -d q.txt --target name=a,addr=127.0.0.1:53,pid=999999999 --schedule baseline:1s@10
 fails "pid=N is required" -d q.txt -s 127.0.0.1 -Q 5 --watch name=_upstream
 
 start_server r r.ready "$RESP" --listen 127.56.3.1:0 --fixture answers.txt --ready-file r.ready >r.addr || exit 1
 addr=$(cat r.addr)
+
+# a target whose process is not there at the start is gone from the outset; the others run
+"$LG" -d q.txt --schedule baseline:500ms@20 --target name=a,addr=127.56.3.9:53,pid=999999999 \
+	--target "name=b,addr=$addr" --out run0 >out0.txt 2>err0.txt
+check_eq "absent process: exit status" 0 $?
+check "absent process: said on stderr" grep -q 'a is gone already: pid 999999999: no such process' err0.txt
+check "absent process: gone event" grep -q '"variant":"a","event":"gone","pid":999999999' run0/events.jsonl
+check "absent process: nothing sent to it" grep -q '"variant":"a","event":"summary","sent":0' run0/events.jsonl
+check "absent process: the other target ran" grep -q '"variant":"b","event":"summary","sent":10,"answered":10' run0/events.jsonl
 
 # SIGTERM mid-run: it stops at once, keeps what it recorded, and says so
 "$LG" -d q.txt --schedule 'baseline:30s@50' --target "name=a,addr=$addr" --out run >out.txt 2>err.txt &
