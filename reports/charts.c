@@ -224,11 +224,14 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	add_variant_series(c, rf, order, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
 	add_variant_series(c, rf, order, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s, " p50", true);
 
-	c = chart_add(&charts, n, "chart-cpu", "CPU per process",
-	              "Cores used in each interval (user + system); dashed: the harness "
-	              "(load generator, simulated hierarchy).",
-	              "cores");
+	c = chart_add(
+	    &charts, n, "chart-cpu", "CPU per process",
+	    "Cores used in each interval (user + system); dashed: the harness "
+	    "(load generator, simulated hierarchy); red strip along the bottom: the harness "
+	    "was saturated.",
+	    "cores");
 	add_variant_series(c, rf, order, 0, CPU_CORES, interval_s, "", false);
+	c->bands = json_object_get(json_object_get(summary, "harness"), "saturated_periods");
 	int harness_color = (int)json_array_size(order);
 	for (size_t t = 0; t < rf->n_targets; t++) {
 		if (!runfolder_is_harness(rf->targets[t]))
@@ -362,6 +365,15 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	if (!isnan(xmin) && !isnan(xmax) && xmax > xmin)
 		strbuf_printf(&b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
 	script_shading(&b, c->phases);
+	json_t *band;
+	json_array_foreach(c->bands, i, band)
+	{
+		strbuf_printf(&b,
+		              "set object %zu rect from %.6g, graph 0 to %.6g, graph 0.03 front "
+		              "fc rgb '#d00000' fs solid 0.7 noborder\n",
+		              500 + i, json_number_value(json_object_get(band, "from_s")),
+		              json_number_value(json_object_get(band, "to_s")));
+	}
 	json_array_foreach(c->marks, i, m)
 	{
 		double t = json_number_value(json_object_get(m, "t_s"));

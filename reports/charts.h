@@ -27,7 +27,9 @@ struct chart {
 	size_t n_series;
 	json_t *phases; /* summary "phases" (borrowed): spike periods are shaded, warm-up marked */
 	json_t *marks;  /* owned: [{"t_s":..,"label":..}] vertical marks (crashes) */
-	char *svg;      /* the rendered <svg> element, or NULL if it could not be drawn */
+	json_t
+	    *bands; /* borrowed: [{"from_s":..,"to_s":..}] harness-saturated stretches, or NULL */
+	char *svg;  /* the rendered <svg> element, or NULL if it could not be drawn */
 };
 
 /* The charts of one run: anon RSS (and anon beyond cache when reported), answered vs offered rate,
