@@ -49,7 +49,7 @@ measure() {
 	qps=$(sed -n 's/.*Queries per second: *\([0-9.]*\).*/\1/p' <<<"$out")
 	lost=$(sed -n 's/.*Queries lost: *[0-9]* (\([0-9.]*%\)).*/\1/p' <<<"$out")
 	awk -v n="$name" -v q="$qps" -v l="$lost" -v c="$((t1 - t0))" -v hz="$hz" -v s="$SECONDS_PER_RUN" \
-		'BEGIN {cpu = c / hz; printf "%-34s %10.0f %8s %9.0f%% %14.0f\n", n, q, l, 100 * cpu / s, (cpu > 0 ? q * s / cpu : 0)}'
+		'BEGIN {cpu = c / hz; printf "%-46s %8.0f %8s %6.0f%% %13.0f\n", n, q, l, 100 * cpu / s, (cpu > 0 ? q * s / cpu : 0)}'
 }
 
 # query sets: referrals (the sample at a root server), leaf answers (CDN names at their server),
@@ -107,7 +107,7 @@ zone:
     file: example.zone
 EOF
 
-printf '%-34s %10s %8s %10s %14s\n' "server / query set" "qps" "lost" "cpu" "qps per core"
+printf "%-46s %8s %8s %7s %13s\n" "server / query set" "qps" "lost" "cpu" "qps per core"
 for mode in "latency off:--no-latency --no-loss" "latency on (defaults):"; do
 	label=${mode%%:*}
 	flags=${mode#*:}
