@@ -77,7 +77,8 @@ static uint64_t generate_secondary(struct rng *r, uint64_t count)
 		if (rng_uniform(r) >= m->multi_share)
 			return 0;
 		uint64_t s = (uint64_t)llround((double)count * m->secondary_share);
-		return s < 1 ? 1 : s;
+		/* at least one query each way, or the name has one type after all */
+		return s < 1 ? 1 : s > count - 1 ? count - 1 : s;
 	}
 	return 0;
 }
@@ -131,7 +132,8 @@ bool generate_write(uint64_t seed, uint64_t count, FILE *out, char *err, size_t 
 		char *name = strndup(buf, n);
 		if (!name)
 			goto oom;
-		uint64_t secondary = cells[cell].form == MODEL_HOST ? generate_secondary(&r, c) : 0;
+		uint64_t secondary =
+		    cells[cell].form == MODEL_HOST && c >= 2 ? generate_secondary(&r, c) : 0;
 		uint64_t parts[3] = {c - secondary, secondary, 0};
 		if (secondary >= 2 && rng_uniform(&r) < model_three_types) {
 			parts[2] = secondary / 2;

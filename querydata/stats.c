@@ -32,11 +32,21 @@ static int stats_cmp_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* The first malformed lines go to stderr with their numbers; a file of junk does not flood it. */
+#define STATS_REPORT_MAX 20
+
+static void stats_report(void *ctx, const char *path, unsigned long line, const char *reason)
+{
+	unsigned long *reported = ctx;
+	if (++*reported <= STATS_REPORT_MAX)
+		queryfile_report_stderr(NULL, path, line, reason);
+}
+
 bool stats_compute(const char *path, struct stats *st, char *err, size_t err_size)
 {
 	memset(st, 0, sizeof(*st));
-	struct queryfile *qf =
-	    queryfile_open(path, false, queryfile_report_stderr, NULL, err, err_size);
+	unsigned long reported = 0;
+	struct queryfile *qf = queryfile_open(path, false, stats_report, &reported, err, err_size);
 	if (!qf)
 		return false;
 	struct hashcount names, pairs;
@@ -73,6 +83,9 @@ bool stats_compute(const char *path, struct stats *st, char *err, size_t err_siz
 		ok = false;
 	}
 	st->lines_skipped = queryfile_skipped(qf);
+	if (reported > STATS_REPORT_MAX)
+		fprintf(stderr, "%s: %lu more malformed lines not shown\n", path,
+		        reported - STATS_REPORT_MAX);
 	queryfile_close(qf);
 	if (ok) {
 		st->unique_names = names.used;

@@ -15,6 +15,11 @@ gzip -c "$TEST_TMP/q.txt" >"$TEST_TMP/q.gz"
 check "stdin and gzip read the same" cmp -s <("$QD" stats --json - <"$TEST_TMP/q.txt" 2>/dev/null | grep -v '"file"') \
 	<("$QD" stats --json "$TEST_TMP/q.gz" 2>/dev/null | grep -v '"file"')
 
+for i in $(seq 1 30); do echo "junk$i.example."; done >"$TEST_TMP/junk.txt"
+"$QD" stats "$TEST_TMP/junk.txt" >/dev/null 2>"$TEST_TMP/junk.err"
+check_eq "at most 20 malformed lines shown, then a count" 21 "$(wc -l <"$TEST_TMP/junk.err")"
+check "the rest counted" grep -q "junk.txt: 10 more malformed lines not shown" "$TEST_TMP/junk.err"
+
 check "missing file: clear error" bash -c "! '$QD' stats '$TEST_TMP/nope.txt' 2>'$TEST_TMP/e1'"
 check "error names the file" grep -q "nope.txt: cannot open" "$TEST_TMP/e1"
 check "generate needs --seed" bash -c "! '$QD' generate --count 5 2>/dev/null"
