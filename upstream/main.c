@@ -47,6 +47,8 @@ static void upstream_usage(FILE *out)
 	        "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
 	        "  --control PATH          Unix socket: line commands stats, shutdown\n"
 	        "  --applied-log FILE      one line per UDP query: loss/delay applied\n"
+	        "  --applied-summary FILE  one line per second and tier: queries, loss, delay "
+	        "quantiles\n"
 	        "  --stats-file FILE       write the counters (JSON) there at exit and on SIGUSR1\n"
 	        "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
 	        "  --mix QUERYFILE         print the mix served for a query file and exit\n"
@@ -124,12 +126,13 @@ static void upstream_on_signal(evutil_socket_t sig, short what, void *arg)
 	event_base_loopbreak(u->base);
 }
 
-/* The applied log is block-buffered for speed and flushed every second for readers. */
+/* The applied files are block-buffered for speed; every second the summary row of the past
+ * second is written and both are flushed for readers. */
 static void upstream_flush(evutil_socket_t fd, short what, void *arg)
 {
 	struct upstream *u = arg;
-	if (u->serve.applied_log)
-		fflush(u->serve.applied_log);
+	if (u->serve.applied)
+		applied_flush(u->serve.applied, net_now_s());
 }
 
 static bool upstream_write_root_hints(const struct world *w, const char *path, int port)
@@ -183,6 +186,7 @@ int main(int argc, char **argv)
 		OPT_MIX_JSON,
 		OPT_MIX_LIMIT,
 		OPT_CACHE,
+		OPT_APPLIED_SUMMARY,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -209,6 +213,7 @@ int main(int argc, char **argv)
 	    {"mix-json", required_argument, NULL, OPT_MIX_JSON},
 	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
 	    {"reply-cache", required_argument, NULL, OPT_CACHE},
+	    {"applied-summary", required_argument, NULL, OPT_APPLIED_SUMMARY},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -224,6 +229,7 @@ int main(int argc, char **argv)
 	int ntiers = 0;
 	unsigned long long port = 53, seed = 1, mix_limit = 0, cache_slots = 65536;
 	const char *root_hints = NULL, *control_path = NULL, *applied = NULL, *ready = NULL;
+	const char *applied_summary = NULL;
 	const char *mix = NULL, *mix_json = NULL;
 	struct upstream u = {0};
 	int c;
@@ -309,6 +315,9 @@ int main(int argc, char **argv)
 		case OPT_MIX_JSON:
 			mix_json = optarg;
 			break;
+		case OPT_APPLIED_SUMMARY:
+			applied_summary = optarg;
+			break;
 		case OPT_CACHE:
 			ok = upstream_parse_ulong("--reply-cache", optarg, 1 << 24, &cache_slots);
 			break;
@@ -373,15 +382,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "out of memory\n");
 		return 1;
 	}
-	if (applied) {
-		u.serve.applied_log = fopen(applied, "w");
-		if (!u.serve.applied_log) {
-			fprintf(stderr, "--applied-log %s: %s\n", applied, strerror(errno));
+	struct applied applied_files;
+	if (applied || applied_summary) {
+		if (!applied_open(&applied_files, applied, applied_summary, u.serve.stats.start_s,
+		                  err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", applied ? "--applied-log" : "--applied-summary",
+			        err);
 			return 2;
 		}
-		setvbuf(u.serve.applied_log, NULL, _IOFBF, 1 << 20);
-		fprintf(u.serve.applied_log,
-		        "t_s\tsource\tserver\ttier\tqname\tqtype\tattempt\tverdict\tdelay_ms\n");
+		u.serve.applied = &applied_files;
 	}
 	u.net = net_open(u.base, &plan, (int)port, &u.serve, err, sizeof(err));
 	if (!u.net) {
@@ -428,8 +437,8 @@ int main(int argc, char **argv)
 		event_free(sigs[i]);
 	event_free(flush);
 	net_close(u.net);
-	if (u.serve.applied_log)
-		fclose(u.serve.applied_log);
+	if (u.serve.applied)
+		applied_close(u.serve.applied, net_now_s());
 	netem_free(u.serve.netem);
 	replycache_free(u.serve.cache);
 	event_base_free(u.base);

@@ -97,22 +97,6 @@ bool serve_parse(const uint8_t *pkt, size_t len, struct answer_query *q, char *q
 	return true;
 }
 
-static void serve_log_applied(struct serve *sv, double now_s, uint32_t source, uint16_t port,
-                              const struct server *s, const struct answer_query *q,
-                              const struct netem_verdict *v)
-{
-	char src[16], srv[16], type[32];
-	const ldns_rr_descriptor *d = ldns_rr_descript(q->qtype);
-	if (d && d->_name)
-		snprintf(type, sizeof(type), "%s", d->_name);
-	else
-		snprintf(type, sizeof(type), "TYPE%u", q->qtype);
-	fprintf(sv->applied_log, "%.3f\t%s:%u\t%s\t%s\t%s\t%s\t%u\t%s\t%u\n",
-	        now_s - sv->stats.start_s, servers_addr_text(source, src), port,
-	        servers_addr_text(s->addr, srv), tier_names[s->tier], q->qname, type, v->attempt,
-	        v->drop ? "drop" : "answer", v->delay_ms);
-}
-
 /* Builds the reply with ldns, the slow path a cache miss takes. */
 static bool serve_build(struct serve *sv, const struct server *s, struct answer_query *q,
                         const uint8_t *pkt, size_t name_len, size_t limit,
@@ -155,8 +139,8 @@ bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uin
 	struct netem_verdict v = {0};
 	if (!tcp) {
 		netem_decide(sv->netem, source, s, q.qname, q.qtype, now_s, &v);
-		if (sv->applied_log)
-			serve_log_applied(sv, now_s, source, port, s, &q, &v);
+		if (sv->applied)
+			applied_note(sv->applied, now_s, source, port, s, q.qname, q.qtype, &v);
 		if (v.drop) {
 			stats_note_dropped(&sv->stats, source, s->tier);
 			return false;

@@ -2,6 +2,7 @@
 #ifndef ALLOCSPIKE_UPSTREAM_SERVE_H
 #define ALLOCSPIKE_UPSTREAM_SERVE_H
 
+#include "applied.h"
 #include "netem.h"
 #include "replycache.h"
 #include "stats.h"
@@ -16,7 +17,7 @@ struct serve {
 	struct netem *netem;      /* UDP treatment; TCP is answered at once */
 	struct replycache *cache; /* NULL: build every reply */
 	struct stats stats;
-	FILE *applied_log; /* one line per UDP query: what loss/delay was applied */
+	struct applied *applied; /* what loss/delay was applied, or NULL */
 };
 
 /* Handles a packet from source (host order address, port) to server s. Returns true when

@@ -8,6 +8,7 @@ U="$ALLOCSPIKE_BIN/allocspike-upstream"
 MEDIAN=20 P99=100 LOSS=0.1
 start_server up "$TEST_TMP/ready" "$U" --block 127.54.40.0/24 --port 0 --seed 3 \
 	--tier root:$MEDIAN:$P99:$LOSS --applied-log "$TEST_TMP/applied.tsv" \
+	--applied-summary "$TEST_TMP/summary.tsv" \
 	--stats-file "$TEST_TMP/stats.json" --ready-file "$TEST_TMP/ready" >"$TEST_TMP/addr" || exit 1
 pid=${_test_pids[-1]}
 PORT=$(cut -d: -f2 "$TEST_TMP/addr")
@@ -53,5 +54,9 @@ for c in c1 c2; do
 	check "$c: median within [18, 35] ms" awk -v m="$med" 'BEGIN {exit !(m >= 18 && m <= 35)}'
 	check "$c: p99 within [75, 180] ms" awk -v m="$p99" 'BEGIN {exit !(m >= 75 && m <= 180)}'
 done
+check_eq "summary: every query in a per-second row" 6000 "$(awk -F'\t' 'NR > 1 {s += $3} END {print s}' "$TEST_TMP/summary.tsv")"
+check_eq "summary: drops agree with the exit counters" "$(jq .dropped "$TEST_TMP/stats.json")" \
+	"$(awk -F'\t' 'NR > 1 {s += $5} END {print s}' "$TEST_TMP/summary.tsv")"
+check "summary: median delay near the configured one" awk -F'\t' 'NR > 1 && $3 > 500 {n++; if ($7 < 15 || $7 > 26) bad++} END {exit !(n > 0 && !bad)}' "$TEST_TMP/summary.tsv"
 check "exit counters: dropped about 10%" test "$(jq '.dropped > 450 and .dropped < 750' "$TEST_TMP/stats.json")" = true
 finish
