@@ -63,7 +63,7 @@ static const char *const page_css =
     ".swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:5px;"
     "vertical-align:baseline}"
     ".nochart{padding:20px;border:1px dashed #aaa;color:#666}"
-    ".findings li{margin:.25em 0}nav a{margin-right:1em}"
+    ".context-line{font-size:14px;color:#333}.findings li{margin:.25em 0}nav a{margin-right:1em}"
     "code{font-size:12px;word-break:break-all}.muted{color:#666}"
     "@media (max-width:640px){body{font-size:14px;padding:0 8px}table{font-size:12px}"
     "th,td{padding:2px 5px}}"
@@ -271,6 +271,50 @@ static void append_swatch(struct strbuf *b, int color)
 {
 	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>",
 	              charts_color(color));
+}
+
+/* One line with the context a reader needs first; the full table is further down. */
+static void append_context_line(struct strbuf *b, const json_t *run_json, const json_t *summary)
+{
+	const json_t *params = json_object_get(run_json, "parameters");
+	const json_t *machine = json_object_get(run_json, "machine");
+	const json_t *h = json_object_get(params, "hierarchy");
+	strbuf_append(b, "<p class=\"context-line\" id=\"context-line\">");
+	strbuf_append(b, "<strong>Machine</strong> ");
+	append_json_text(b, json_object_get(machine, "cores"));
+	strbuf_append(b, " cores, kernel ");
+	append_json_text(b, json_object_get(machine, "kernel"));
+	strbuf_append(b, ", THP ");
+	append_json_text(b, json_object_get(machine, "thp"));
+	strbuf_append(b, " &middot; <strong>mode</strong> ");
+	append_json_text(b, json_object_get(params, "mode"));
+	strbuf_append(b, " &middot; <strong>schedule</strong> <code>");
+	append_json_text(b, json_object_get(params, "schedule"));
+	strbuf_append(b, "</code> &middot; <strong>hierarchy</strong> latency ");
+	append_json_text(b, json_object_get(h, "latency_ms_median"));
+	strbuf_append(b, " ms median, ");
+	append_json_text(b, json_object_get(h, "latency_ms_p99"));
+	strbuf_append(b, " ms p99, loss ");
+	append_json_text(b, json_object_get(h, "loss"));
+	strbuf_append(b, " &middot; <strong>queries</strong> ");
+	append_json_text(b, json_object_get(json_object_get(run_json, "queryfile"), "path"));
+	strbuf_append(b, " &middot; <strong>variants</strong> ");
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		strbuf_append(b, i ? ", " : "");
+		append_swatch(b, (int)i);
+		strbuf_append_html(b, json_string_value(name));
+		if (json_is_string(json_object_get(v, "allocator"))) {
+			strbuf_append(b, " (");
+			strbuf_append_html(b, json_string_value(json_object_get(v, "allocator")));
+			strbuf_append(b, ")");
+		}
+	}
+	strbuf_append(b, "</p>\n");
 }
 
 static void append_variants(struct strbuf *b, const json_t *run_json, const json_t *summary)
@@ -530,6 +574,7 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	strbuf_append(&b, "</h1>\n<p class=\"muted\">Run folder <code>");
 	strbuf_append_html(&b, json_string_value(json_object_get(run, "dir")));
 	strbuf_append(&b, "</code></p>\n");
+	append_context_line(&b, run_json, summary);
 	append_status_banner(&b, summary);
 	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>"
 	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"

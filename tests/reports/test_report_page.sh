@@ -35,6 +35,7 @@ for text in 'Status: completed' '6.1.0-test-kernel' '<th>machine: cores</th><td>
 	'libjemalloc.so.2'; do
 	check "page holds context: $text" grep -qF -- "$text" "$P"
 done
+check "header line gives the context at a glance" grep -qE '<p class="context-line"[^>]*><strong>Machine</strong> 2 cores, kernel 6.1.0-test-kernel, THP never .*loss 0.04 .*alpha \(glibc\).*beta \(jemalloc\)</p>' "$P"
 for v in alpha beta; do
 	check "variant $v in the variants table" grep -qE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td" "$P"
 	check "variant $v has a column in the figure table" grep -qE "<th><span class=\"swatch\"[^>]*></span>$v</th>" "$P"
