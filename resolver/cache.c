@@ -292,6 +292,11 @@ void cache_sweep(struct cache *c, uint32_t now, size_t buckets)
 	}
 }
 
+void cache_sweep_step(struct cache *c, uint32_t now)
+{
+	cache_sweep(c, now, (c->mask + 1) / 16);
+}
+
 size_t cache_bytes(const struct cache *c)
 {
 	return c->bytes;

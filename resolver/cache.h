@@ -67,6 +67,8 @@ void cache_entry_soa(const struct cache_entry *e, const uint8_t **owner, const u
 /* Removes expired entries from the next `buckets` hash buckets (a slow background sweep, so
  * expired RRsets are freed at scattered times as in a real resolver's cache cleaner). */
 void cache_sweep(struct cache *c, uint32_t now, size_t buckets);
+/* One sixteenth of the table: called every second, the whole cache is swept every 16 s. */
+void cache_sweep_step(struct cache *c, uint32_t now);
 size_t cache_bytes(const struct cache *c);
 size_t cache_entries(const struct cache *c);
 /* Bytes of one entry's header, for documentation and tests. */

@@ -95,8 +95,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 static void on_sweep(evutil_socket_t fd, short what, void *arg)
 {
 	struct resolver *r = arg;
-	/* A slice of the table each second: the whole table about every 16 seconds. */
-	cache_sweep(r->cache, resolver_now(), 4096);
+	cache_sweep_step(r->cache, resolver_now());
 }
 
 enum {
