@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/loadgen/check_runfolder.sh - checks a run folder's timeline.csv and events.jsonl against
 # docs/run-folder.md: header columns (from common/timeline_columns.h), cell types, t_s increasing
-# per variant, one JSON object per events line. Usage: check_runfolder.sh RUN_DIR; exit 0 if valid.
+# per variant (or starting again, for serial runs), one JSON object per events line. Usage: check_runfolder.sh RUN_DIR; exit 0 if valid.
 set -u
 dir=${1:?usage: check_runfolder.sh RUN_DIR}
 src=${ALLOCSPIKE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -39,7 +39,10 @@ else
 				print where col[i] " \"" $i "\" is not a count"; bad++
 			}
 		}
-		if (($2 in last) && $1 + 0 <= last[$2]) { print where "t_s " $1 " of " $2 " does not follow " last[$2]; bad++ }
+		# t_s increases per variant; it may start again from its first value: serial runs append
+		# one schedule after another, each from t=0
+		if (($2 in last) && $1 + 0 <= last[$2] && $1 + 0 > first[$2] + 1e-9) { print where "t_s " $1 " of " $2 " does not follow " last[$2]; bad++ }
+		if (!($2 in first)) first[$2] = $1 + 0
 		last[$2] = $1 + 0
 		rows++
 	}
