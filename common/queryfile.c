@@ -68,8 +68,12 @@ void queryfile_report_stderr(void *ctx, const char *path, unsigned long line, co
 
 bool queryfile_type_parse(const char *text, size_t len, uint16_t *qtype)
 {
+	if (len == 0)
+		return false;
+	int first = toupper((unsigned char)text[0]);
 	for (size_t i = 0; i < sizeof(queryfile_types) / sizeof(queryfile_types[0]); i++) {
-		if (strlen(queryfile_types[i].name) == len &&
+		/* the first letter rules out most of the table before any string compare */
+		if (queryfile_types[i].name[0] == first && strlen(queryfile_types[i].name) == len &&
 		    strncasecmp(queryfile_types[i].name, text, len) == 0) {
 			*qtype = queryfile_types[i].value;
 			return true;

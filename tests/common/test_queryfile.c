@@ -289,6 +289,56 @@ static void test_wire(void **state)
 	assert_int_equal(queryfile_wire_query("", 0, 1, 1, 0, buf, sizeof(buf)), 0);
 }
 
+/* Random lines from an alphabet of the characters that matter: never a crash, and every
+ * line is a query, a blank or comment line, or a reported malformed line. */
+static void test_random_lines(void **state)
+{
+	static const char alphabet[] = "ab.\\\t 0129#;A\x01-:";
+	size_t n_lines = 3000;
+	char *text = malloc(n_lines * 80);
+	size_t len = 0, blank_or_comment = 0;
+	uint64_t x = 88172645463325252ULL;
+	for (size_t i = 0; i < n_lines; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size_t l = (size_t)(x % 60);
+		size_t start = len;
+		for (size_t j = 0; j < l; j++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			text[len++] = alphabet[x % (sizeof(alphabet) - 1)];
+		}
+		/* what the parser must treat as nothing: only blanks, or a comment first */
+		size_t k = start;
+		while (k < len && (text[k] == ' ' || text[k] == '\t'))
+			k++;
+		if (k == len || text[k] == '#' || text[k] == ';')
+			blank_or_comment++;
+		text[len++] = '\n';
+	}
+	char *path = test_write_file(".txt", text, len);
+	struct reports r = {0};
+	char err[256];
+	struct queryfile *qf = queryfile_open(path, false, test_report, &r, err, sizeof(err));
+	assert_non_null(qf);
+	struct queryfile_entry e;
+	size_t entries = 0;
+	while (queryfile_next(qf, &e) == 1) {
+		uint8_t wire[512];
+		assert_true(queryfile_wire_query(e.name, e.name_len, e.qtype, 1, 0, wire,
+		                                 sizeof(wire)) > 0);
+		entries++;
+	}
+	assert_int_equal(entries + r.count + blank_or_comment, n_lines);
+	assert_int_equal(queryfile_skipped(qf), r.count);
+	queryfile_close(qf);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
 /* The real DNS-OARC sample (when ../shared is beside the checkout) parses with no line lost. */
 static void test_real_sample(void **state)
 {
@@ -322,6 +372,7 @@ int main(void)
 	    cmocka_unit_test(test_load_and_missing_file),
 	    cmocka_unit_test(test_types),
 	    cmocka_unit_test(test_wire),
+	    cmocka_unit_test(test_random_lines),
 	    cmocka_unit_test(test_real_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
