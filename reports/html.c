@@ -70,7 +70,7 @@ static const char *const page_css =
     "@media print{body{max-width:none;font-size:11px;padding:0}nav{display:none}"
     ".chart-box,table{break-inside:avoid;page-break-inside:avoid}h2{break-after:avoid}"
     ".banner{background:none;border:2px solid #b00020}.scroll{overflow:visible}"
-    "th{background:none}}";
+    "th{background:none}.context-line{font-size:11px}.caption{font-size:10px}}";
 
 static void page_begin(struct strbuf *b, const char *title)
 {
