@@ -63,6 +63,8 @@ finish() {
 
 # start_server NAME READY_FILE COMMAND... : starts COMMAND in the background with its log in
 # $TEST_TMP/NAME.log and waits (at most 20 s) for its "ready ADDR:PORT" line; prints ADDR:PORT.
+# Call it in the test's own shell, never inside $(...): a subshell would lose the pid and the cleanup
+# would not stop the server. Redirect its output to a file to keep the address.
 start_server() {
 	local name=$1 ready=$2
 	shift 2
