@@ -20,6 +20,7 @@
 #include "sockaddr_parse.h"
 #include "summary.h"
 #include "targets.h"
+#include "version.h"
 
 #define MAX_TARGETS 64
 #define MALFORMED_REPORTED 10
@@ -105,7 +106,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_REMOTE,
 		O_NOPROGRESS,
 		O_TIMEOUT_MS,
-		O_NAME
+		O_NAME,
+		O_VERSION,
+		O_JSON
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -124,6 +127,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"no-progress", no_argument, NULL, O_NOPROGRESS},
 	    {"timeout-ms", required_argument, NULL, O_TIMEOUT_MS},
 	    {"name", required_argument, NULL, O_NAME},
+	    {"version", no_argument, NULL, O_VERSION},
+	    {"json", no_argument, NULL, O_JSON},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -136,7 +141,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .rate = -1};
 	char err[512];
 	double v;
-	int c;
+	int c, version = 0, json = 0;
 	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -230,6 +235,12 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_NAME:
 			o->name = optarg;
 			break;
+		case O_VERSION:
+			version = 1;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -241,6 +252,10 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	if (optind < argc) {
 		fprintf(stderr, "allocspike-loadgen: unexpected argument '%s'\n", argv[optind]);
 		return false;
+	}
+	if (version) {
+		version_print(stdout, json);
+		exit(0);
 	}
 	if (!o->queries) {
 		fprintf(stderr, "allocspike-loadgen: -d/--queries FILE is required\n");

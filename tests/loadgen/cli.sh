@@ -32,6 +32,9 @@ fails "-Q 'x'" -d q.txt -s 127.0.0.1 -Q x
 fails "nonexistent.txt" -d nonexistent.txt -s 127.0.0.1 -Q 5
 fails "pid=N is required" -d q.txt -s 127.0.0.1 -Q 5 --watch name=_upstream
 
+check "--version --json names the program and its allocator" bash -c \
+	"'$LG' --version --json | jq -e '.program == \"allocspike-loadgen\" and (.allocator | length > 0)' >/dev/null"
+
 start_server r r.ready "$RESP" --listen 127.56.3.1:0 --fixture answers.txt --ready-file r.ready >r.addr || exit 1
 addr=$(cat r.addr)
 
