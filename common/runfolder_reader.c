@@ -363,12 +363,14 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 			have_header = true;
 			continue;
 		}
+		if (!had_newline) {
+			/* The writer ends every row with its newline: a row without one was cut
+			 * mid-write, and even if it parses its last cell may have lost digits. */
+			rf->timeline_truncated = true;
+			break;
+		}
 		struct runfolder_row row = {.line = lineno};
 		if (!row_parse(rf, &h, buf, &row, why, sizeof(why))) {
-			if (!had_newline) {
-				rf->timeline_truncated = true;
-				break;
-			}
 			set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
 			ok = false;
 			break;
