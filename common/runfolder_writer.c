@@ -58,6 +58,24 @@ static FILE *open_append(const char *dir, const char *name, char *err, size_t er
 	return f;
 }
 
+/* Rows appended under another header would land in the wrong columns: refuse instead. */
+static bool runfolder_header_matches(const char *dir, char *err, size_t err_size)
+{
+	char path[4200], line[2048] = "";
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	FILE *f = fopen(path, "r");
+	bool ok = f && fgets(line, sizeof(line), f);
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!ok || strcmp(line, runfolder_timeline_header()) != 0) {
+		snprintf(err, err_size, "%s:1: the header is not this program's columns (%s...)",
+		         path, runfolder_timeline_header());
+		return false;
+	}
+	return true;
+}
+
 bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *err, size_t err_size)
 {
 	memset(w, 0, sizeof(*w));
@@ -72,6 +90,9 @@ bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *er
 	if (ftell(w->timeline) == 0) {
 		fprintf(w->timeline, "%s\n", runfolder_timeline_header());
 		fflush(w->timeline);
+	} else if (!runfolder_header_matches(dir, err, err_size)) {
+		runfolder_writer_close(w);
+		return false;
 	}
 	return true;
 }

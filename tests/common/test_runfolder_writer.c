@@ -88,6 +88,24 @@ static void test_rows_and_events(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void test_other_header_refused(void **state)
+{
+	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128], err[512] = "";
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	FILE *f = fopen(path, "w");
+	fputs("t_s,variant,rss\n1,a,5\n", f);
+	fclose(f);
+	struct runfolder_writer w;
+	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "timeline.csv:1: the header is not"));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_open_failure(void **state)
 {
 	struct runfolder_writer w;
@@ -101,6 +119,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_header_matches_fixture),
 	    cmocka_unit_test(test_rows_and_events),
+	    cmocka_unit_test(test_other_header_refused),
 	    cmocka_unit_test(test_open_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
