@@ -23,9 +23,10 @@ static unsigned progress_width(void)
 void progress_show(const struct progress_view *v)
 {
 	char line[1024];
-	size_t n = (size_t)snprintf(line, sizeof(line),
-	                            "%6.1f/%.0fs %s#%u offered %.0f/s sent %.0f/s |", v->t_s,
-	                            v->duration_s, v->phase, v->spike, v->offered_qps, v->sent_qps);
+	double left = v->duration_s - v->t_s;
+	size_t n = (size_t)snprintf(
+	    line, sizeof(line), "%.1fs, %.1fs left, %s#%u offered %.0f/s sent %.0f/s |", v->t_s,
+	    left > 0 ? left : 0, v->phase, v->spike, v->offered_qps, v->sent_qps);
 	for (unsigned i = 0; i < v->count && n < sizeof(line); i++) {
 		const struct progress_target *t = &v->targets[i];
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", t->name);

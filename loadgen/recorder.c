@@ -244,7 +244,7 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 	if (!runfolder_writer_flush(r->writer))
 		fprintf(stderr, "allocspike-loadgen: writing timeline.csv: %s\n", strerror(errno));
 	uint64_t next_k = __atomic_load_n(&p->next_k, __ATOMIC_RELAXED);
-	if (r->progress && (st->tick % 5 == 0 || last)) {
+	if (r->progress && st->tick % 5 == 0 && !last) { /* a last, partial interval: no rates */
 		struct progress_view v = {.t_s = t,
 		                          .duration_s = p->end_s,
 		                          .phase = schedule_kind_name(ph->kind),
