@@ -8,6 +8,7 @@
 #include "hashcount.h"
 #include "model.h"
 #include "namegen.h"
+#include "nameshape.h"
 #include "queryfile.h"
 #include "rng.h"
 
@@ -20,11 +21,11 @@ struct generate_popular {
 };
 
 /*
- * A fresh name of form for class that no earlier query used (so names seen once stay seen
- * once) and that the parser accepts (so no query is lost on the way to a resolver).
+ * A name of form for class that no earlier query used (so names seen once stay seen once) and
+ * that the parser accepts (so no query is lost on the way to a resolver); not yet marked seen.
  */
-static size_t generate_fresh_name(struct rng *r, enum model_form form, enum model_class cls,
-                                  struct hashcount *seen, char *buf)
+static size_t generate_candidate(struct rng *r, enum model_form form, enum model_class cls,
+                                 const struct hashcount *seen, char *buf)
 {
 	for (int tries = 0;; tries++) {
 		size_t n = namegen_make(r, form, cls, buf);
@@ -32,13 +33,54 @@ static size_t generate_fresh_name(struct rng *r, enum model_form form, enum mode
 		const char *reason;
 		if (queryfile_name_to_wire(buf, n, wire, &reason) == 0)
 			continue;
-		uint64_t key = hashcount_name_key(buf, n);
 		/* the root is one name whatever happens; anything else must be new */
-		if (hashcount_get(seen, key) && form != MODEL_ROOT && tries < 1000)
+		if (hashcount_get(seen, hashcount_name_key(buf, n)) && form != MODEL_ROOT &&
+		    tries < 1000)
 			continue;
-		hashcount_add(seen, key);
 		return n;
 	}
+}
+
+static size_t generate_fresh_name(struct rng *r, enum model_form form, enum model_class cls,
+                                  struct hashcount *seen, char *buf)
+{
+	size_t n = generate_candidate(r, form, cls, seen, buf);
+	hashcount_add(seen, hashcount_name_key(buf, n));
+	return n;
+}
+
+/*
+ * A popular host name asked count times. A few names carry a large share of the queries, so
+ * lengths drawn at random would move the median from seed to seed; instead the best of 8
+ * candidates is the one whose length is furthest behind its share of the queries so far.
+ */
+static size_t generate_popular_host(struct rng *r, struct hashcount *seen, double *len_assigned,
+                                    double *host_total, uint64_t count, char *buf)
+{
+	const double *target = model_host_shapes[MODEL_POPULAR]->length;
+	double sum = 0;
+	for (size_t i = 0; i <= MODEL_HOST_LENGTH_MAX; i++)
+		sum += target[i];
+	*host_total += (double)count;
+	char cand[NAMEGEN_MAX + 1];
+	size_t best_n = 0, best_len = 0;
+	double best_deficit = -INFINITY;
+	for (int k = 0; k < 8; k++) {
+		size_t n = generate_candidate(r, MODEL_HOST, MODEL_POPULAR, seen, cand);
+		size_t len = nameshape_length(cand, n);
+		if (len > MODEL_HOST_LENGTH_MAX)
+			len = MODEL_HOST_LENGTH_MAX;
+		double deficit = target[len] / sum * *host_total - len_assigned[len];
+		if (deficit > best_deficit) {
+			best_deficit = deficit;
+			best_n = n;
+			best_len = len;
+			memcpy(buf, cand, n + 1);
+		}
+	}
+	len_assigned[best_len] += (double)count;
+	hashcount_add(seen, hashcount_name_key(buf, best_n));
+	return best_n;
 }
 
 /*
@@ -104,6 +146,7 @@ bool generate_write(uint64_t seed, uint64_t count, FILE *out, char *err, size_t 
 	double assigned[32] = {0};
 	bool usable[32];
 	size_t root_cell = SIZE_MAX;
+	double len_assigned[MODEL_HOST_LENGTH_MAX + 1] = {0}, host_total = 0;
 	for (size_t i = 0; i < ncells; i++) {
 		usable[i] = cells[i].form != MODEL_ROOT;
 		if (cells[i].form == MODEL_ROOT)
@@ -128,7 +171,10 @@ bool generate_write(uint64_t seed, uint64_t count, FILE *out, char *err, size_t 
 			cell = generate_pick_cell(assigned, usable, (double)pop_total);
 		}
 		char buf[NAMEGEN_MAX + 1];
-		size_t n = generate_fresh_name(&r, cells[cell].form, MODEL_POPULAR, &seen, buf);
+		size_t n =
+		    cells[cell].form == MODEL_HOST
+		        ? generate_popular_host(&r, &seen, len_assigned, &host_total, c, buf)
+		        : generate_fresh_name(&r, cells[cell].form, MODEL_POPULAR, &seen, buf);
 		char *name = strndup(buf, n);
 		if (!name)
 			goto oom;
