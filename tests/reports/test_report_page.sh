@@ -96,6 +96,19 @@ check "report of a short run" "$REPORT" "$run"
 check "page says the timeline is short" grep -q "The timeline covers 10.0 s of the schedule&#39;s 15.0 s" "$run/report.html"
 check "short run gets the warning banner" grep -q '<div class="banner" id="status">' "$run/report.html"
 
+# a serial run: each variant's pass restarts the clock (harness rows appear in every pass)
+run=$TEST_TMP/serial
+known_run "$run"
+{
+	head -n 1 "$run/timeline.csv"
+	grep -E '^[0-9.]+,(alpha|_loadgen|_upstream),' "$run/timeline.csv"
+	grep -E '^[0-9.]+,(beta|_loadgen|_upstream),' "$run/timeline.csv"
+} >"$run/t" && mv "$run/t" "$run/timeline.csv"
+check "report of a serial run" "$REPORT" "$run"
+check_eq "serial: alpha's peak growth as in parallel" 1 "$(jq '.variants.alpha.peak_growth_mb_per_spike' "$run/summary.json")"
+check_eq "serial: one saturated stretch per pass" 2 "$(jq '.harness.saturated_periods|length' "$run/summary.json")"
+check_eq "serial: five charts" 5 "$(grep -c '<svg class="chart"' "$run/report.html")"
+
 # --- malformed and missing files: exit 2, message naming file and line, no page ---
 run=$TEST_TMP/malformed
 known_run "$run"
