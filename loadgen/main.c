@@ -54,13 +54,15 @@ static void usage(FILE *out)
 	    "      --interval-ms MS    timeline interval (default 100)\n"
 	    "      --slow-every N      smaps_rollup and control stats every N intervals "
 	    "(default 10)\n"
-	    "      --ports N           source ports per target (default 4)\n"
+	    "      --ports N           source ports per target (default: 4, or more so that the\n"
+	    "                          peak rate times the timeout fits, 65536 per port)\n"
 	    "      --batch N           most queries sent per target in one go (default 256)\n"
 	    "      --edns SIZE         add an EDNS0 OPT record advertising SIZE (default: none)\n"
 	    "      --strict            a malformed query line is fatal\n"
 	    "      --align             start the schedule at the next whole wall-clock second\n"
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
+	    "      --version [--json]  the program's version and the allocator serving malloc\n"
 	    "  -h, --help\n",
 	    out);
 }
@@ -135,7 +137,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .timeout_s = 5,
 	                      .interval_ms = 100,
 	                      .slow_every = 10,
-	                      .ports = 4,
+	                      .ports = 0, /* 0: sized to the schedule */
 	                      .batch = 256,
 	                      .name = "target",
 	                      .rate = -1};
@@ -310,6 +312,19 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	return true;
 }
 
+/* Enough source ports that every query of the peak rate can stay outstanding for the whole
+ * timeout (each port has 65536 IDs): the only cap on what is outstanding is then memory. */
+static unsigned ports_for(const struct schedule *s, double timeout_s)
+{
+	double peak = 0;
+	for (size_t i = 0; i < s->count; i++) {
+		const struct schedule_phase *ph = &s->phases[i];
+		peak = fmax(peak, fmax(ph->rate_from, ph->rate_to));
+	}
+	double need = ceil(peak * timeout_s * 1.25 / 65536);
+	return need < 4 ? 4 : need > 256 ? 256 : (unsigned)need;
+}
+
 /* The monotonic instant the schedule starts: shortly after now, or at a whole wall-clock second
  * (so that per-second counts taken elsewhere line up with the schedule's seconds). */
 static uint64_t start_instant(bool align)
@@ -379,6 +394,8 @@ int main(int argc, char **argv)
 	    .timeout_ns = (uint64_t)(o.timeout_s * 1e9),
 	    .stop = &stop_requested};
 	pacer.total = schedule_due(&sched, pacer.end_s);
+	if (o.ports == 0)
+		o.ports = ports_for(&sched, o.timeout_s);
 	if (!pacer_init(&pacer, err, sizeof(err), o.ports)) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;
