@@ -416,6 +416,56 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	return ok;
 }
 
+/* Past this many points a line is thinned (a chart is ~800 pixels wide; more only swells the page).
+ */
+#define CHART_MAX_POINTS 2400
+
+static void write_point(FILE *f, const struct chart_series *s, size_t i)
+{
+	if (isnan(s->v[i]))
+		fprintf(f, "%.6f NaN\n", s->t[i]);
+	else
+		fprintf(f, "%.6f %.9g\n", s->t[i], s->v[i]);
+}
+
+/* Writes a series; a long one keeps, of each run of consecutive points, the lowest and the
+ * highest (so no peak is lost) and a break if the run holds one, in their original order. */
+static void write_series(FILE *f, const struct chart_series *s)
+{
+	if (s->n <= CHART_MAX_POINTS) {
+		for (size_t i = 0; i < s->n; i++)
+			write_point(f, s, i);
+		return;
+	}
+	size_t step = (s->n + CHART_MAX_POINTS / 2 - 1) / (CHART_MAX_POINTS / 2);
+	for (size_t from = 0; from < s->n; from += step) {
+		size_t to = from + step < s->n ? from + step : s->n;
+		size_t lo = to, hi = to, gap = to;
+		for (size_t i = from; i < to; i++) {
+			if (isnan(s->v[i])) {
+				if (gap == to)
+					gap = i;
+				continue;
+			}
+			if (lo == to || s->v[i] < s->v[lo])
+				lo = i;
+			if (hi == to || s->v[i] > s->v[hi])
+				hi = i;
+		}
+		size_t keep[3] = {lo, hi, gap};
+		for (int a = 0; a < 3; a++) /* three indexes into order */
+			for (int b = a + 1; b < 3; b++)
+				if (keep[b] < keep[a]) {
+					size_t x = keep[a];
+					keep[a] = keep[b];
+					keep[b] = x;
+				}
+		for (int k = 0; k < 3; k++)
+			if (keep[k] < to && (k == 0 || keep[k] != keep[k - 1]))
+				write_point(f, s, keep[k]);
+	}
+}
+
 static bool chart_write_data(const struct chart *c, const char *dir, int index)
 {
 	for (size_t s = 0; s < c->n_series; s++) {
@@ -424,12 +474,7 @@ static bool chart_write_data(const struct chart *c, const char *dir, int index)
 		FILE *f = fopen(path, "w");
 		if (!f)
 			return false;
-		for (size_t i = 0; i < c->series[s].n; i++) {
-			if (isnan(c->series[s].v[i]))
-				fprintf(f, "%.6f NaN\n", c->series[s].t[i]);
-			else
-				fprintf(f, "%.6f %.9g\n", c->series[s].t[i], c->series[s].v[i]);
-		}
+		write_series(f, &c->series[s]);
 		if (fclose(f) != 0)
 			return false;
 	}

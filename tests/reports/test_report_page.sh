@@ -109,6 +109,19 @@ check_eq "serial: alpha's peak growth as in parallel" 1 "$(jq '.variants.alpha.p
 check_eq "serial: one saturated stretch per pass" 2 "$(jq '.harness.saturated_periods|length' "$run/summary.json")"
 check_eq "serial: five charts" 5 "$(grep -c '<svg class="chart"' "$run/report.html")"
 
+# a long run: its lines are thinned for the page, but a one-interval peak still shows
+run=$TEST_TMP/long
+known_run "$run"
+{
+	head -n 1 "$run/timeline.csv"
+	for ((i = 1; i <= 6000; i++)); do
+		known_row "$i" alpha baseline 0 10 10 0 1 2 3 20000 $((i == 4321 ? 81920 : 10240)) "$i" 0 - -
+	done
+} >"$run/t" && mv "$run/t" "$run/timeline.csv"
+check "report of a long run" "$REPORT" "$run"
+check "the single 80 MB interval reaches the chart" grep -q '<text> 80</text>' "$run/report.html"
+check "long-run page stays small (thinned lines)" test "$(stat -c %s "$run/report.html")" -lt 300000
+
 # --- malformed and missing files: exit 2, message naming file and line, no page ---
 run=$TEST_TMP/malformed
 known_run "$run"
