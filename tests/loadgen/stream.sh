@@ -1,9 +1,11 @@
 #!/bin/bash
 # tests/loadgen/stream.sh - every target gets the same queries in the same order; a target killed
-# mid-run is reported gone while the others go on; malformed lines are reported with their line
-# numbers; .xz and .gz read the same as plain; the run folder passes the contract check.
+# mid-run is reported gone while the others go on; latency is measured (a 50 ms target); malformed
+# lines are reported with their line numbers; .xz and .gz read the same as plain; the run folder
+# passes the contract check.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 command -v xz >/dev/null || skip "xz not installed"
+command -v jq >/dev/null || skip "jq not installed"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
 RESP="$ALLOCSPIKE_BIN/allocspike-test-responder"
 cd "$TEST_TMP"
@@ -33,10 +35,15 @@ for n in 1 2 3; do
 done
 start_server r4 r4.ready "$RESP" --listen 127.56.1.4:0 --silent --log q4.log --ready-file r4.ready >r4.addr || exit 1
 addr[4]=$(cat r4.addr)
+# and one that answers everything 50 ms late (latency is measured, not assumed)
+printf 'query * *\ndelay 50\nanswer x. 60 IN A 192.0.2.1\n' >slow.txt
+start_server r5 r5.ready "$RESP" --listen 127.56.1.5:0 --fixture slow.txt --ready-file r5.ready >r5.addr || exit 1
+addr[5]=$(cat r5.addr)
 
 "$LG" -d q.txt --schedule 'baseline:1s@200,spike:1s@400,recovery:1s@200' --timeout-ms 1000 --out run \
 	--target "name=a,addr=${addr[1]},pid=${pid[1]}" --target "name=b,addr=${addr[2]}" \
 	--target "name=c,addr=${addr[3]},pid=${pid[3]}" --target "name=s,addr=${addr[4]}" \
+	--target "name=d,addr=${addr[5]}" \
 	--watch "name=_upstream,pid=${pid[2]}" >out.txt 2>err.txt &
 lg=$!
 _test_pids+=($lg)
@@ -72,6 +79,9 @@ check "the others continued after c was gone" \
 	awk -F, '$2 == "a" && $1 > 2.5 && $6 > 0 { ok = 1 } END { exit !ok }' run/timeline.csv
 check "a answered everything" grep -q '"variant":"a","event":"summary","sent":800,"answered":800' run/events.jsonl
 check "s answered nothing and timed out" grep -q '"variant":"s","event":"summary","sent":800,"answered":0,"timeouts":800' run/events.jsonl
+check "the 50 ms target: all answered, median latency 50 ms or more, below 1 s" \
+	jq -e -s 'map(select(.variant == "d" and .event == "summary"))[0] | .answered == 800 and .lat_p50_ms >= 49 and .lat_p50_ms < 1000' run/events.jsonl
+check "the 50 ms target's timeline latencies" awk -F, '$2 == "d" && $13 != "" { n++; if ($13 < 49) bad++ } END { exit bad || n < 20 }' run/timeline.csv
 check "phase events with spike numbers" grep -q '"event":"phase","phase":"spike","spike":1' run/events.jsonl
 check "_loadgen and _upstream rows" bash -c "grep -q ',_loadgen,' run/timeline.csv && grep -q ',_upstream,' run/timeline.csv"
 check "the timeline passes the contract check" bash "$ALLOCSPIKE_SOURCE_DIR/tests/loadgen/check_runfolder.sh" run
