@@ -40,7 +40,8 @@ printf 'query * *\ndelay 50\nanswer x. 60 IN A 192.0.2.1\n' >slow.txt
 start_server r5 r5.ready "$RESP" --listen 127.56.1.5:0 --fixture slow.txt --ready-file r5.ready >r5.addr || exit 1
 addr[5]=$(cat r5.addr)
 
-"$LG" -d q.txt --schedule 'baseline:1s@200,spike:1s@400,recovery:1s@200' --timeout-ms 1000 --out run \
+# rates low enough that a responder slowed by sanitizers on a busy machine keeps up
+"$LG" -d q.txt --schedule 'baseline:1s@100,spike:1s@200,recovery:1s@100' --timeout-ms 1000 --out run \
 	--target "name=a,addr=${addr[1]},pid=${pid[1]}" --target "name=b,addr=${addr[2]}" \
 	--target "name=c,addr=${addr[3]},pid=${pid[3]}" --target "name=s,addr=${addr[4]}" \
 	--target "name=d,addr=${addr[5]}" \
@@ -57,7 +58,7 @@ wait "$lg"
 check_eq "loadgen exit status" 0 $?
 
 # every query of the schedule reached the targets that stayed, in the same order with the same IDs
-total=800
+total=400
 check_eq "queries at a" $total "$(wc -l <q1.log)"
 check_eq "queries at b" $total "$(wc -l <q2.log)"
 check_eq "queries at silent s" $total "$(wc -l <q4.log)"
@@ -77,17 +78,17 @@ check "c is reported gone in events.jsonl" grep -q '"variant":"c","event":"gone"
 check "c is reported gone on stderr" grep -q 'c (pid .*) is gone' err.txt
 check "the others continued after c was gone" \
 	awk -F, '$2 == "a" && $1 > 2.5 && $6 > 0 { ok = 1 } END { exit !ok }' run/timeline.csv
-check "a answered everything" grep -q '"variant":"a","event":"summary","sent":800,"answered":800' run/events.jsonl
-check "s answered nothing and timed out" grep -q '"variant":"s","event":"summary","sent":800,"answered":0,"timeouts":800' run/events.jsonl
-check "the 50 ms target: all answered, median latency 50 ms or more, below 1 s" \
-	jq -e -s 'map(select(.variant == "d" and .event == "summary"))[0] | .answered == 800 and .lat_p50_ms >= 49 and .lat_p50_ms < 1000' run/events.jsonl
-check "the 50 ms target's timeline latencies" awk -F, '$2 == "d" && $13 != "" { n++; if ($13 < 49) bad++ } END { exit bad || n < 20 }' run/timeline.csv
+check "a answered everything" grep -q '"variant":"a","event":"summary","sent":400,"answered":400' run/events.jsonl
+check "s answered nothing and timed out" grep -q '"variant":"s","event":"summary","sent":400,"answered":0,"timeouts":400' run/events.jsonl
+check "the 50 ms target: all answered, median latency about 50 ms (45 ms to 1 s: its timers may fire a little early)" \
+	jq -e -s 'map(select(.variant == "d" and .event == "summary"))[0] | .answered == 400 and .lat_p50_ms >= 45 and .lat_p50_ms < 1000' run/events.jsonl
+check "the 50 ms target's timeline latencies" awk -F, '$2 == "d" && $13 != "" { n++; if ($13 < 45) bad++ } END { exit bad || n < 20 }' run/timeline.csv
 check "phase events with spike numbers" grep -q '"event":"phase","phase":"spike","spike":1' run/events.jsonl
 check "_loadgen and _upstream rows" bash -c "grep -q ',_loadgen,' run/timeline.csv && grep -q ',_upstream,' run/timeline.csv"
 check "the timeline passes the contract check" bash "$ALLOCSPIKE_SOURCE_DIR/tests/loadgen/check_runfolder.sh" run
 check "malformed line 11 reported" grep -q '^q.txt:11: ' err.txt
 check "malformed line 22 reported" grep -q '^q.txt:22: ' err.txt
-check "the summary speaks dnsperf" bash -c "grep -q '^  Queries sent: *800' out.txt && grep -q '^  Queries completed:' out.txt &&
+check "the summary speaks dnsperf" bash -c "grep -q '^  Queries sent: *400' out.txt && grep -q '^  Queries completed:' out.txt &&
 	grep -q '^  Queries lost:' out.txt && grep -q '^  Queries per second:' out.txt && grep -q '^  Average Latency (s):' out.txt"
 
 # .xz and .gz read the same as plain, dnsperf style (-s -p -d -Q -l)
