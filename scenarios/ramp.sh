@@ -42,6 +42,7 @@ scenario_after() {
 		printf '%-20s %12s %14s %s\n' "$v" "$cap" "$off" "$share" >&2
 	done < <(calibrate_capacities "$SC_RUN/timeline.csv")
 	runjson_update '.capacity = $c' --argjson c "$caps"
+	warmup_check "$SC_RUN"
 }
 
 experiment_main "$@"

@@ -32,6 +32,6 @@ scenario_plan() {
 	runjson_update '.parameters.spike_rate_qps = $r' --argjson r "$OPT_spike_rate"
 }
 
-scenario_after() { :; }
+scenario_after() { warmup_check "$SC_RUN"; }
 
 experiment_main "$@"

@@ -26,6 +26,6 @@ scenario_query_count() {
 
 scenario_plan() { SC_SCHEDULE=$(schedule_steady "$(steady_rate)"); }
 
-scenario_after() { :; }
+scenario_after() { warmup_check "$SC_RUN"; }
 
 experiment_main "$@"

@@ -5,7 +5,7 @@
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common options runjson events machine procs variants hierarchy queries schedule placement \
-	loadgen calibrate harness report; do
+	loadgen calibrate harness warmup report; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -67,6 +67,7 @@ experiment_on_signal() {
 experiment_on_exit() {
 	local st=$? status reason='' leftovers report
 	trap '' INT TERM
+	procs_stop_aux
 	if ((SC_COMPLETED)); then
 		status=completed
 	elif [[ -n $SC_INTERRUPTED ]]; then
@@ -92,6 +93,9 @@ experiment_on_exit() {
 	failed) events_add _scenario failed "reason=$(jq -Rn --arg r "$reason" '$r')" ;;
 	esac
 	events_close
+	# One line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable (zcat).
+	[[ ! -s $SC_RUN/upstream-applied.log ]] || gzip -1 -f "$SC_RUN/upstream-applied.log" || true
+	declare -F scenario_report >/dev/null || experiment_ensure_timeline "$SC_RUN"
 	harness_scan "$SC_RUN"
 	runjson_finish "$status" "$reason"
 	sc_say "run $status: $SC_RUN"
@@ -107,6 +111,15 @@ experiment_on_exit() {
 	interrupted) exit 130 ;;
 	*) exit 1 ;;
 	esac
+}
+
+# experiment_ensure_timeline DIR : a run stopped before the generator started still gets a (header-only)
+# timeline.csv, so that the report can say what happened. The header is the fixture's, which the
+# generator's own tests keep equal to common/timeline_columns.h.
+experiment_ensure_timeline() {
+	local fixture=$SC_ROOT/tests/fixtures/run-minimal/timeline.csv
+	[[ ! -e $1/timeline.csv && -r $fixture ]] || return 0
+	head -n 1 "$fixture" >"$1/timeline.csv"
 }
 
 # experiment_check_variants : keeps the rows that can run (program present, allocator as named),

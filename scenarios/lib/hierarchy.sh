@@ -15,7 +15,8 @@ hierarchy_start() {
 	SC_ROOT_HINTS=$dir/root.hints
 	local args=(--block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
 		--root-hints "$SC_ROOT_HINTS" --control "$SC_CTL_DIR/upstream.sock"
-		--applied-log "$dir/upstream-applied.log" --ready-file "$SC_CTL_DIR/upstream.ready")
+		--applied-log "$dir/upstream-applied.log" --stats-file "$dir/upstream-stats.json"
+		--ready-file "$SC_CTL_DIR/upstream.ready")
 	if ((median == 0)); then
 		args+=(--no-latency)
 	else

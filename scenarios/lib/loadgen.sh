@@ -20,10 +20,11 @@ loadgen_run() {
 		waitpids+=("${V_PID[$name]}")
 	done
 	[[ -z $SC_UP_PID ]] || args+=(--watch "name=_upstream,pid=$SC_UP_PID")
-	# The schedule's clock starts with the generator; pending events get their negative t_s now.
-	events_origin_set "$(sc_now)"
+	local before=0
+	[[ ! -f $dir/events.jsonl ]] || before=$(stat -c %s "$dir/events.jsonl")
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "$lg" "${args[@]}"
 	local lpid=$SC_LAST_PID
+	loadgen_wait_start "$dir/events.jsonl" "$before" "$lpid"
 	sc_say "generator running (pid $lpid): $schedule"
 	local done_pid st
 	while :; do
@@ -51,4 +52,20 @@ loadgen_run() {
 		waitpids=("${keep[@]}")
 	done
 	SC_LOADGEN_STATUS=$st
+}
+
+# loadgen_wait_start EVENTS OFFSET PID : the schedule's clock is the generator's: it appends a
+# `started` event (t_s slightly below 0) once its query file is read and the schedule begins. Waits
+# for that line (bounded, while the generator runs) and sets the events' origin from it, so that the
+# scenario's events before the start get the negative t_s of the same clock.
+loadgen_wait_start() {
+	local file=$1 offset=$2 pid=$3 i line t
+	for ((i = 0; i < 6000; i++)); do
+		line=$(tail -c +$((offset + 1)) "$file" 2>/dev/null |
+			grep -m 1 -E '"variant": ?"_loadgen", ?"event": ?"started"') && break
+		procs_running "$pid" || break
+		sleep 0.01
+	done
+	t=$(sed -n 's/^{"t_s": \{0,1\}\(-\{0,1\}[0-9.]*\).*/\1/p' <<<"$line")
+	events_origin_set "$(awk -v now="$(sc_now)" -v t="${t:-0}" 'BEGIN { printf "%.6f", now - t }')"
 }

@@ -25,7 +25,7 @@ opts_defaults() {
 	OPT_seed=1
 	OPT_latency_ms=20,200
 	OPT_loss=0.03
-	OPT_cache_size=8M
+	OPT_cache_size=4M
 	OPT_max_inflight=65536
 	OPT_memory_layout=heap
 	OPT_out=''
@@ -67,7 +67,7 @@ Hierarchy and resolvers:
   --latency-ms M[,P99]   upstream latency median and 99th percentile in ms (20,200)
   --loss X               share of upstream queries lost, 0..1 (0.03)
   --hierarchy-block CIDR loopback block of the simulated hierarchy (127.53.0.0/16)
-  --cache-size SIZE      resolver cache size, k/M/G suffixes (8M)
+  --cache-size SIZE      resolver cache size, k/M/G suffixes (4M: small enough for the warm-up to fill)
   --max-inflight N       resolver in-flight limit (65536)
   --memory-layout L      heap | kresd (heap)
   --timeout-ms N         generator's answer timeout (the generator's default)
@@ -134,11 +134,13 @@ opts_default_unset() { [[ -n ${OPT_SET[$1]:-} ]] || printf -v "OPT_$1" '%s' "$2"
 # opts_quick_preset : under two minutes end to end: short warm-up, three short spikes.
 opts_quick_preset() {
 	opts_default_unset spikes 3
-	opts_default_unset warmup_len 15s
-	opts_default_unset baseline_len 5s
+	opts_default_unset warmup_len 12s
+	opts_default_unset warmup_rate 1500
+	opts_default_unset cache_size 2M
+	opts_default_unset baseline_len 4s
 	opts_default_unset spike_len 8s
-	opts_default_unset recovery_len 12s
-	opts_default_unset calibrate_len 8s
+	opts_default_unset recovery_len 10s
+	opts_default_unset calibrate_len 6s
 }
 
 # opts_validate : every value checked, with the option named in the message.

@@ -119,3 +119,25 @@ procs_wait_ready() {
 	sc_say "$name (pid $pid) not ready within ${timeout}s"
 	return 1
 }
+
+SC_AUX_PID=
+
+# procs_run_aux COMMAND... : runs a helper of the scenario (query generation, statistics) in the
+# background and waits for it, so that Ctrl-C or SIGTERM is handled at once instead of after it;
+# the EXIT path stops it (procs_stop_aux). Redirect the call, not the command, to capture output.
+procs_run_aux() {
+	local st=0
+	"$@" </dev/null &
+	SC_AUX_PID=$!
+	wait "$SC_AUX_PID" || st=$?
+	SC_AUX_PID=
+	return "$st"
+}
+
+# procs_stop_aux : stops the helper procs_run_aux was waiting for, if any.
+procs_stop_aux() {
+	[[ -n $SC_AUX_PID ]] || return 0
+	kill -TERM "$SC_AUX_PID" 2>/dev/null || true
+	wait "$SC_AUX_PID" 2>/dev/null || true
+	SC_AUX_PID=
+}

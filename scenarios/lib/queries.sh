@@ -16,16 +16,19 @@ queries_prepare() {
 		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count.txt
 		if [[ ! -s $SC_QUERIES ]]; then
 			sc_say "generating $count queries (seed $OPT_query_seed) into $SC_QUERIES"
-			"$qd" generate --seed "$OPT_query_seed" --count "$count" -o "$SC_QUERIES.tmp.$$" \
-				>>"$dir/logs/querydata.log" 2>&1 ||
+			procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" -o "$SC_QUERIES.tmp.$$" \
+				>>"$dir/logs/querydata.log" 2>&1 || {
+				rm -f "$SC_QUERIES.tmp.$$"
 				sc_die "allocspike-querydata generate failed (see $dir/logs/querydata.log)"
+			}
 			mv "$SC_QUERIES.tmp.$$" "$SC_QUERIES"
 		fi
 		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" '{seed: $seed, count: $count}')
 	fi
 	local stats=null
 	if [[ -n $qd ]]; then
-		stats=$("$qd" stats --json "$SC_QUERIES" 2>>"$dir/logs/querydata.log" | jq -c . 2>/dev/null) || stats=null
+		procs_run_aux "$qd" stats --json "$SC_QUERIES" >"$dir/queryfile-stats.json" 2>>"$dir/logs/querydata.log"
+		stats=$(jq -c . "$dir/queryfile-stats.json" 2>/dev/null) || stats=null
 		[[ -n $stats ]] || stats=null
 	fi
 	runjson_update '.queryfile = {path: $p, generated: $g, stats: $s}' \
