@@ -26,7 +26,10 @@ bool sender_open(struct sender *s, const struct target_spec *t, unsigned ports, 
 	memset(s, 0, sizeof(*s));
 	s->ports = ports;
 	s->batch_max = batch_max;
-	s->per_port = batch_max / ports + 1;
+	/* A batch is a window of consecutive queries; each port takes runs of MATCHER_CHUNK of
+	 * them, so one port meets at most batch / (chunk * ports) + 2 of its runs in a batch. */
+	unsigned runs = batch_max / (MATCHER_CHUNK * ports) + 2;
+	s->per_port = runs * MATCHER_CHUNK < batch_max ? runs * MATCHER_CHUNK : batch_max;
 	size_t msgs = (size_t)s->per_port * ports;
 	s->fds = malloc(ports * sizeof(*s->fds));
 	s->msgs = calloc(msgs, sizeof(*s->msgs));

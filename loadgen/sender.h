@@ -16,7 +16,7 @@ struct sender {
 	int *fds; /* one connected UDP socket per source port */
 	unsigned ports;
 	unsigned batch_max;
-	/* scratch for one batch: per port, up to batch_max / ports + 1 messages */
+	/* scratch for one batch: per_port messages for each port */
 	unsigned per_port;
 	struct mmsghdr *msgs;
 	struct iovec *iov; /* two per message: the ID, then the stored message after its ID */
