@@ -11,7 +11,7 @@
 
 #include "matcher.h"
 
-static struct counters c;
+static struct counters c, c_unused;
 
 static void test_slots_and_answers(void **state)
 {
@@ -30,14 +30,21 @@ static void test_slots_and_answers(void **state)
 	assert_true(port == 0 && id == 64 + 5);
 	matcher_slot(&m, 4 * 65536 + 64 + 5, &port, &id); /* wraps round */
 	assert_true(port == 1 && id == 5);
-	/* every (port, id) is the slot of exactly one k in a round */
-	static unsigned char seen[4][65536];
-	for (uint64_t k = 0; k < 4 * 65536; k++) {
-		matcher_slot(&m, k, &port, &id);
-		assert_int_equal(seen[port][id]++, 0);
-		assert_int_equal(matcher_slot_of(&m, port, id), k);
+	/* every (port, id) is the slot of exactly one k in a round, whatever the number of ports */
+	static unsigned char seen[7][65536];
+	unsigned counts[] = {1, 4, 7};
+	for (size_t c = 0; c < 3; c++) {
+		struct matcher mp;
+		assert_true(matcher_init(&mp, counts[c], 1000, &c_unused));
+		memset(seen, 0, sizeof(seen));
+		for (uint64_t k = 0; k < mp.slots; k++) {
+			matcher_slot(&mp, k, &port, &id);
+			assert_true(port < counts[c]);
+			assert_int_equal(seen[port][id]++, 0);
+			assert_int_equal(matcher_slot_of(&mp, port, id), k);
+		}
+		matcher_free(&mp);
 	}
-
 	for (uint64_t k = 0; k < 8; k++)
 		matcher_sent(&m, k, 100);
 	assert_int_equal(m.outstanding, 8);
