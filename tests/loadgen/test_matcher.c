@@ -33,13 +33,13 @@ static void test_slots_and_answers(void **state)
 	/* every (port, id) is the slot of exactly one k in a round, whatever the number of ports */
 	static unsigned char seen[7][65536];
 	unsigned counts[] = {1, 4, 7};
-	for (size_t c = 0; c < 3; c++) {
+	for (size_t n = 0; n < 3; n++) {
 		struct matcher mp;
-		assert_true(matcher_init(&mp, counts[c], 1000, &c_unused));
+		assert_true(matcher_init(&mp, counts[n], 1000, &c_unused));
 		memset(seen, 0, sizeof(seen));
 		for (uint64_t k = 0; k < mp.slots; k++) {
 			matcher_slot(&mp, k, &port, &id);
-			assert_true(port < counts[c]);
+			assert_true(port < counts[n]);
 			assert_int_equal(seen[port][id]++, 0);
 			assert_int_equal(matcher_slot_of(&mp, port, id), k);
 		}
