@@ -88,8 +88,10 @@ static unsigned sender_flush_port(struct sender *s, unsigned p, struct matcher *
 	counters_add(&m->counters->sent, done);
 	if (done < n)
 		counters_add(&m->counters->send_errors, n - done);
+	uint64_t bytes = 0;
 	for (unsigned i = 0; i < done; i++)
-		counters_add(&m->counters->bytes_sent, msgs[i].msg_len);
+		bytes += msgs[i].msg_len;
+	counters_add(&m->counters->bytes_sent, bytes);
 	return done;
 }
 
