@@ -24,7 +24,7 @@ set(ALLOCSPIKE_STATIC_DEPS_PREFIX "" CACHE PATH
     "Internal (musl sub-build): install prefix of the static dependencies built by the main build")
 
 # The pinned Debian 12 (bookworm) source packages; libevent is bookworm-security's, the version the
-# system's libevent-dev has. Changing a pin: delete <build>/deps to rebuild from the new sources.
+# system's libevent-dev has. A changed pin is fetched, unpacked and rebuilt on the next build.
 set(ALLOCSPIKE_DEBIAN_SOURCES ldns=1.8.3-1 libevent=2.1.12-stable-8+deb12u1 jansson=2.14-2)
 # The same flags for every libc's build of every dependency.
 set(ALLOCSPIKE_DEPS_CFLAGS "-O2 -g -fno-omit-frame-pointer")
@@ -76,6 +76,8 @@ function(allocspike_static_deps_build libc cc)
       BUILD_BYPRODUCTS "${prefix}/lib/${ALLOCSPIKE_DEPS_ARCHIVE_${pkg}}"
       DEPENDS allocspike_dep_sources
       LOG_CONFIGURE ON LOG_BUILD ON LOG_INSTALL ON LOG_OUTPUT_ON_FAILURE ON)
+    # Re-unpacked sources (a changed pin) rewrite <pkg>.version: configure and build again.
+    ExternalProject_Add_StepDependencies(${ep} configure "${ALLOCSPIKE_DEPS_DIR}/src/${pkg}.version")
     list(APPEND all ${ep})
   endforeach()
   allocspike_static_deps_import(${libc} "${prefix}")
@@ -105,7 +107,13 @@ elseif(ALLOCSPIKE_STATIC_DEPS)
   # One fetch for both libcs: the same unpacked sources feed every build.
   string(SHA1 pins_hash "${ALLOCSPIKE_DEBIAN_SOURCES}")
   set(sources_stamp "${ALLOCSPIKE_DEPS_DIR}/src/sources-${pins_hash}.stamp")
+  set(version_files "")
+  foreach(spec IN LISTS ALLOCSPIKE_DEBIAN_SOURCES)
+    string(REGEX REPLACE "=.*" "" pkg "${spec}")
+    list(APPEND version_files "${ALLOCSPIKE_DEPS_DIR}/src/${pkg}.version")
+  endforeach()
   add_custom_command(OUTPUT "${sources_stamp}"
+    BYPRODUCTS ${version_files}
     COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/debian-source.sh" "${ALLOCSPIKE_SOURCE_CACHE}"
             "${ALLOCSPIKE_DEPS_DIR}/apt" "${ALLOCSPIKE_DEPS_DIR}/src" ${ALLOCSPIKE_DEBIAN_SOURCES}
     COMMAND ${CMAKE_COMMAND} -E touch "${sources_stamp}"
