@@ -1,7 +1,9 @@
 #!/bin/bash
 # scripts/test.sh - the one test command: installs packages, builds, and runs every test in the
 # release build and in the sanitizer (ASan/UBSan) build, then the fuzz targets, printing how long
-# each stage took and a table of all stages at the end.
+# each stage took and a table of all stages at the end. A failed build stops at once; failed tests
+# are reported and the later stages still run, so one run shows every failure; the exit status is
+# non-zero if anything failed.
 # Environment: FUZZ_SECONDS (default 60, at most 60 per fuzz target), ALLOCSPIKE_JOBS (default nproc).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,15 +13,19 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-test-logs.XXXXXX")
 
 stage_name= stage_start=0
 stage_table=()
+failed_stages=()
 stage() {
 	stage_name=$1 stage_start=$SECONDS
 	echo "=== stage: $1 ($(date -u +%H:%M:%S))"
 }
 stage_done() {
-	local took=$((SECONDS - stage_start))
-	echo "=== stage done: $stage_name in $took s"
-	stage_table+=("$(printf '%5d s  %s' "$took" "$stage_name")")
+	local took=$((SECONDS - stage_start)) result=passed
+	[[ " ${failed_stages[*]} " != *" $stage_name "* ]] || result=FAILED
+	echo "=== stage done: $stage_name in $took s ($result)"
+	stage_table+=("$(printf '%5d s  %-6s  %s' "$took" "$result" "$stage_name")")
 }
+# tests_failed : marks the current stage failed (its tests failed; the script goes on).
+tests_failed() { failed_stages+=("$stage_name"); }
 # On any failure: say which stage failed and after how long.
 trap 'rc=$?; ((rc == 0)) || echo "=== FAILED in stage: $stage_name after $((SECONDS - stage_start)) s (logs in $logs)"' EXIT
 
@@ -45,7 +51,7 @@ ls build/bin | grep '^allocspike-resolver-' | sed 's/^/  built /'
 stage_done
 
 stage "tests (release build)"
-ctest --test-dir build --output-on-failure -j "$jobs" -LE 'fuzz' --timeout 900
+ctest --test-dir build --output-on-failure -j "$jobs" -LE 'fuzz' --timeout 900 || tests_failed
 stage_done
 
 stage "build (sanitizers: clang, glibc variant and tools)"
@@ -55,7 +61,7 @@ stage_done
 stage "tests (sanitizer build, all but identity, timing, scenario, fuzz)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build-sanitize --output-on-failure -j "$jobs" -LE 'identity|timing|scenario|fuzz' \
-	--timeout 900
+	--timeout 900 || tests_failed
 stage_done
 
 stage "fuzz (ctest label fuzz, at most 60 s each)"
@@ -63,7 +69,8 @@ fuzz_seconds=${FUZZ_SECONDS:-60}
 ((fuzz_seconds <= 60)) || fuzz_seconds=60
 nfuzz=$(ctest --test-dir build -N -L fuzz | sed -n 's/^Total Tests: //p')
 if [[ ${nfuzz:-0} -gt 0 ]]; then
-	FUZZ_SECONDS=$fuzz_seconds ctest --test-dir build --output-on-failure -L fuzz --timeout 300
+	FUZZ_SECONDS=$fuzz_seconds ctest --test-dir build --output-on-failure -L fuzz --timeout 300 ||
+		tests_failed
 else
 	echo "no fuzz targets registered (ctest label fuzz)"
 fi
@@ -71,4 +78,9 @@ stage_done
 
 echo "=== stage times"
 printf '%s\n' "${stage_table[@]}"
+if ((${#failed_stages[@]})); then
+	trap - EXIT
+	echo "=== tests failed in: ${failed_stages[*]} (total $SECONDS s)"
+	exit 1
+fi
 echo "=== all stages passed in $SECONDS s"
