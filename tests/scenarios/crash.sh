@@ -27,7 +27,7 @@ check_eq "spike.sh exit status" 0 "$st"
 scenario_check_folder "$out" completed
 check "exit of the killed variant recorded with its signal" \
 	jq -se --arg v "$victim" 'any(.[]; .variant == $v and .event == "exited" and .signal == 9)' "$out/events.jsonl"
-check "$victim crashed in summary.json" jq -e --arg v "$victim" '.variants[$v].crash_count > 0' "$out/summary.json"
-check "$survivor did not crash in summary.json" jq -e --arg v "$survivor" '.variants[$v].crash_count == 0' "$out/summary.json"
+check "$victim crashed in summary.json" jq_true --arg v "$victim" '.variants[$v].crash_count > 0' "$out/summary.json"
+check "$survivor did not crash in summary.json" jq_true --arg v "$survivor" '.variants[$v].crash_count == 0' "$out/summary.json"
 check "$survivor answered after the kill" test "$(awk -F, -v v="$survivor" 'NR > 1 && $2 == v && $3 == "recovery" && $4 == 2 { a += $7 } END { print a + 0 }' "$out/timeline.csv")" -gt 0
 finish

@@ -21,9 +21,11 @@ fi
 wait "$pid"
 st=$?
 check_eq "exit status after SIGINT" 130 "$st"
+check "the timeline reached a spike before the interrupt" scenario_in_spike "$out"
+check "the run did not reach its end" test -z "$(grep '^[^,]*,[^,]*,recovery,2,' "$out/timeline.csv")"
 check_eq "run.json status" interrupted "$(jq -r .status "$out/run.json")"
 check "interrupted event" grep -q '"interrupted"' "$out/events.jsonl"
-check "ended recorded" jq -e '.ended != null' "$out/run.json" >/dev/null
+check "ended recorded" jq_true '.ended != null' "$out/run.json"
 check "no process of the run left" test -z "$(scenario_leftovers "$out")"
 check "a report was made" test -s "$out/report.html"
 check "summary.json says interrupted" grep -q interrupted "$out/summary.json"

@@ -16,10 +16,10 @@ check_eq "spike.sh --quick exit status" 0 "$st"
 scenario_check_folder "$out" completed
 check "stdout is the report's path" test -s "$(tail -n 1 "$TEST_TMP/stdout")"
 check_eq "variants in run.json" "$variants" "$(jq -r '[.variants[].name] | join(",")' "$out/run.json")"
-check "calibration recorded" jq -e '.calibration.spike_rate_qps > 0' "$out/run.json" >/dev/null
+check "calibration recorded" jq_true '.calibration.spike_rate_qps > 0' "$out/run.json"
 check "calibrated event" grep -q '"calibrated"' "$out/events.jsonl"
-check "machine context recorded" jq -e '.machine.cores > 0 and (.machine.thp | length > 0)' "$out/run.json" >/dev/null
-check "query file statistics recorded" jq -e '.queryfile.stats != null' "$out/run.json" >/dev/null
+check "machine context recorded" jq_true '.machine.cores > 0 and (.machine.thp | length > 0)' "$out/run.json"
+check "query file statistics recorded" jq_true '.queryfile.stats != null' "$out/run.json"
 missing=$(scenario_missing_samples "$out" "$variants")
 check "every variant sampled on every interval" test -z "$missing"
 [[ -z $missing ]] || head -5 <<<"$missing"
@@ -27,7 +27,7 @@ unanswered=$(scenario_spikes_unanswered "$out" "$variants")
 check "every variant answered in every spike" test -z "$unanswered"
 [[ -z $unanswered ]] || echo "$unanswered"
 check "no variant crashed (stops the scenario asked for are no crash)" \
-	jq -e '[.variants[].crash_count] | all(. == 0)' "$out/summary.json"
+	jq_true '[.variants[].crash_count] | all(. == 0)' "$out/summary.json"
 spikes=$(awk -F, 'NR > 1 && $3 == "spike" { s[$4] = 1 } END { print length(s) }' "$out/timeline.csv")
 check_eq "spikes in the timeline" 3 "$spikes"
 finish

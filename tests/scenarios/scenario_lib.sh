@@ -61,7 +61,7 @@ scenario_wait_for() {
 }
 
 # scenario_in_spike DIR : true once the generator's timeline has a row of a spike phase.
-scenario_in_spike() { [[ -s $1/timeline.csv ]] && grep -q ',spike,' "$1/timeline.csv"; }
+scenario_in_spike() { [[ -s $1/timeline.csv ]] && grep -q '^[^,]*,[^,]*,spike,' "$1/timeline.csv"; }
 
 # scenario_check_folder DIR STATUS : the files of a run folder and its status.
 scenario_check_folder() {
@@ -70,7 +70,7 @@ scenario_check_folder() {
 		check "$f exists" test -s "$dir/$f"
 	done
 	check_eq "run.json status" "$2" "$(jq -r .status "$dir/run.json" 2>/dev/null)"
-	check "events.jsonl is JSON lines" jq -e . "$dir/events.jsonl" >/dev/null
+	check "events.jsonl is JSON lines" jq_true -s "length > 0" "$dir/events.jsonl"
 	check "no process of the run left" test -z "$(scenario_leftovers "$dir")"
 }
 
@@ -102,3 +102,6 @@ scenario_spikes_unanswered() {
 		for (s in spikes) for (k = 1; k <= n; k++) if (ans[vs[k], s] + 0 == 0) print vs[k], s
 	}' "$1/timeline.csv"
 }
+
+# jq_true [jq options] FILTER FILE : true when FILTER gives true on FILE (quiet, for check).
+jq_true() { jq -e "$@" >/dev/null 2>&1; }
