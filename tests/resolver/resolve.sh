@@ -9,7 +9,13 @@ NET=${2:-127.55.1}
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
 start_hierarchy "$NET" || exit 1
-start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-source "$NET.10" || exit 1
+start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-source "$NET.10" \
+	--listen '[::1]:0' || exit 1
+
+# one ready line per listen address, the first for the first --listen; IPv6 served too
+check_eq "ready lines" 2 "$(grep -c '^ready ' "$TEST_TMP/resolver.ready")"
+v6=$(sed -n 's/^ready \[::1\]://p' "$TEST_TMP/resolver.ready")
+check "IPv6 listener answers" grep -q 'status: NOERROR' <<<"$(kdig @::1 -p "$v6" +time=4 +retry=0 www.example.test A)"
 
 # names at several depths resolve to what the authoritative servers hold
 check_eq "www.example.test A" "$(printf '192.0.2.1\n192.0.2.2')" "$(answers www.example.test A)"
