@@ -69,7 +69,8 @@ struct request {
 	bool has_soa, has_cut, waiting_sub;
 	int rcode;
 	struct iter_cut cut;
-	struct upstream_query *uq;
+	struct upstream_query *uq;       /* the query in flight, NULL when none */
+	struct upstream_query *uq_store; /* its memory, reused by the next query */
 };
 
 struct request_table *request_table_create(size_t max_inflight);

@@ -97,15 +97,28 @@ int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
 {
 	struct resolver *r = q->r;
 	upstream_cancel(q);
-	struct upstream_query *uq = rmem_calloc(&q->mem, sizeof(*uq));
-	if (!uq)
-		return -1;
+	/* One query state (and libevent event) per request, reused by its retries and later
+	 * queries; the packets are per query and freed when the next one is sent. */
+	struct upstream_query *uq = q->uq_store;
+	if (!uq) {
+		uq = rmem_calloc(&q->mem, sizeof(*uq));
+		if (!uq)
+			return -1;
+		uq->ev = rmem_alloc(&q->mem, event_get_struct_event_size());
+		if (!uq->ev)
+			return -1;
+		q->uq_store = uq;
+	}
+	rmem_free(&q->mem, uq->wire);
+	rmem_free(&q->mem, uq->tcp_buf);
+	struct event *ev = uq->ev;
+	memset(uq, 0, sizeof(*uq));
+	uq->ev = ev;
 	uq->q = q;
 	uq->fd = -1;
-	uq->ev = rmem_alloc(&q->mem, event_get_struct_event_size());
 	size_t cap = 12 + dname_len(q->cur) + 4 + 11;
 	uq->wire = rmem_alloc(&q->mem, cap);
-	if (!uq->ev || !uq->wire)
+	if (!uq->wire)
 		return -1;
 	uq->id = (uint16_t)resolver_random(r);
 	struct wire_writer w;
