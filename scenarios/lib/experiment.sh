@@ -226,7 +226,9 @@ experiment_repeat() {
 	local rp
 	rp=$(sc_program allocspike-report)
 	[[ -n $rp ]] || sc_die "allocspike-report is missing: no comparison of the repeats"
-	(cd "$out" && "$rp" compare "${runs[@]}") | tail -n 1
+	out=$(realpath "$out")
+	"$rp" compare "${runs[@]}" -o "$out/compare.html" >/dev/null || sc_die "allocspike-report compare failed"
+	echo "$out/compare.html"
 	exit 0
 }
 
