@@ -57,12 +57,20 @@ run_gen() {
 	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 65535 -c 4) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
+	local drops0
+	drops0=$(rcvbuf_errors)
 	"${pin_gen[@]}" bash -c '"$@" >"'"$work"'/out" 2>&1; read -r -a s </proc/$$/stat; echo "${s[15]} ${s[16]}" >"'"$work"'/cpu"' _ "${cmd[@]}"
 	local sent completed
 	sent=$(sed -n 's/^ *Queries sent: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
 	completed=$(sed -n 's/^ *Queries completed: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
 	read -r ut st <"$work/cpu"
-	echo "${sent:-0} ${completed:-0} $(awk -v u="$ut" -v s="$st" -v t="$tck" 'BEGIN { printf "%.3f", (u + s) / t }')"
+	echo "${sent:-0} ${completed:-0} $(awk -v u="$ut" -v s="$st" -v t="$tck" 'BEGIN { printf "%.3f", (u + s) / t }') $(($(rcvbuf_errors) - drops0))"
+}
+
+# rcvbuf_errors : UDP datagrams the kernel dropped for a full receive buffer, machine-wide (a loss
+# at the responder, or at the generator, rather than on the way)
+rcvbuf_errors() {
+	awk '$1 == "Udp:" { if (!h) { for (i = 1; i <= NF; i++) if ($i == "RcvbufErrors") c = i; h = 1 } else print $c }' /proc/net/snmp
 }
 
 # ok RATE SENT COMPLETED : the step held its rate (99% of it sent) with under 1% loss
@@ -74,8 +82,8 @@ ok() {
 highest() {
 	local name=$1 lo=0 hi=0 rate=$START r sent completed cpu best_cpu=0 best_sent=0
 	while ((rate <= MAX)); do
-		read -r sent completed cpu < <(run_gen "$name" "$rate")
-		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s" >&2
+		read -r sent completed cpu drops < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s, receive-buffer drops $drops" >&2
 		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; break; fi
 		rate=$((rate * 2))
 	done
@@ -83,8 +91,8 @@ highest() {
 	for r in 1 2 3; do
 		rate=$(((lo + hi) / 2))
 		((rate > lo && rate < hi)) || break
-		read -r sent completed cpu < <(run_gen "$name" "$rate")
-		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s" >&2
+		read -r sent completed cpu drops < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s, receive-buffer drops $drops" >&2
 		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; fi
 	done
 	echo "$lo $(awk -v c="$best_cpu" -v s="$best_sent" 'BEGIN { printf "%.2f", s ? c * 1e6 / s : 0 }')"
