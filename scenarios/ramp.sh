@@ -1,7 +1,7 @@
 #!/bin/bash
 # scenarios/ramp.sh - the capacity of each variant side by side: after a warm-up, one resperf-style
-# linear ramp fed to every variant at once; a variant's capacity is its highest answered rate over
-# one-second windows. Same run folder as spike.sh, plus run.json's "capacity". Options: --help.
+# linear ramp fed to every variant at once; a variant's capacity is the highest rate it still
+# answered at 90 % (one-second windows), beside its peak answered rate. Same run folder as spike.sh, plus run.json's "capacity". Options: --help.
 set -uo pipefail
 SC_PROG=ramp
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
@@ -10,8 +10,9 @@ scenario_usage() {
 	cat <<'USAGE'
 usage: scenarios/ramp.sh [options]
 Ramps the rate from --baseline-rate to --rate (default 10000) over --calibrate-len (default 60s) after
-a warm-up, and reports each variant's capacity (highest answered rate over one-second windows) side by
-side, in run.json ("capacity"), as `calibrated` events and on stderr. Prints the report's path.
+a warm-up, and reports each variant's capacity (the highest rate it still answered at 90 % over
+one-second windows, and its peak answered rate) side by side, in run.json ("capacity"), as `calibrated`
+events and on stderr. Prints the report's path.
 USAGE
 }
 
@@ -33,13 +34,13 @@ scenario_query_count() {
 scenario_plan() { SC_SCHEDULE=$(schedule_ramp "$(ramp_top)"); }
 
 scenario_after() {
-	local v cap off share caps='{}'
-	printf '%-20s %12s %14s %s\n' variant capacity_qps offered_then answered_at_top >&2
-	while read -r v cap off share; do
-		caps=$(jq -c --arg v "$v" --argjson c "$cap" --argjson o "$off" --argjson s "$share" \
-			'.[$v] = {capacity_qps: $c, offered_qps_then: $o, answered_share_at_top: $s}' <<<"$caps")
-		events_add "$v" calibrated "rate_qps=$cap"
-		printf '%-20s %12s %14s %s\n' "$v" "$cap" "$off" "$share" >&2
+	local v cap peak share caps='{}'
+	printf '%-20s %12s %18s %s\n' variant capacity_qps peak_answered_qps answered_share_at_top >&2
+	while read -r v cap peak share; do
+		caps=$(jq -c --arg v "$v" --argjson c "$cap" --argjson p "$peak" --argjson s "$share" \
+			'.[$v] = {capacity_qps: $c, peak_answered_qps: $p, answered_share_at_top: $s}' <<<"$caps")
+		events_add "$v" calibrated "rate_qps=$cap" "peak_answered_qps=$peak"
+		printf '%-20s %12s %18s %s\n' "$v" "$cap" "$peak" "$share" >&2
 	done < <(calibrate_capacities "$SC_RUN/timeline.csv")
 	runjson_update '.capacity = $c' --argjson c "$caps"
 	warmup_check "$SC_RUN"

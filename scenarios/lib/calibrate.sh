@@ -1,9 +1,13 @@
 # scenarios/lib/calibrate.sh - the `auto` spike height: a short resperf-style ramp against every chosen
 # variant (fresh processes, in RUN/calibration/, so the measured run starts from clean heaps), the
-# capacity of each = its highest answered rate over one-second windows; spikes go to the slowest
-# variant's capacity times --spike-multiple.
+# capacity of each = the highest rate it still answered at 90 % (calibrate_capacities); spikes go to
+# the slowest variant's capacity times --spike-multiple.
 
-# calibrate_capacities TIMELINE : "variant capacity_qps offered_qps_in_that_window last_window_share" lines.
+# calibrate_capacities TIMELINE : "variant capacity_qps peak_answered_qps last_window_share" lines.
+# The capacity is the knee of the ramp: the highest offered rate (one-second windows) that the variant
+# still answered at 90 % or more in that window and the one before. The plain maximum of answered
+# per second (resperf's figure) is printed beside it: under overload, answers of a backlog arrive in
+# bursts and overstate what the variant sustains for the length of a spike.
 calibrate_capacities() {
 	awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -12,16 +16,21 @@ calibrate_capacities() {
 		if (v ~ /^_/) next
 		w = int(($col["t_s"] - 1e-6) / 1.0)
 		ans[v, w] += $col["answered"]; off[v, w] += $col["offered"]
-		if (!(v in seen)) { seen[v] = 1; order[++n] = v }
+		if (!(v in seen)) { seen[v] = 1; order[++n] = v; first[v] = w }
 		if (w > last[v]) last[v] = w
 	}
 	END {
 		for (k = 1; k <= n; k++) {
-			v = order[k]; best = 0; bestoff = 0
-			for (w = 0; w <= last[v]; w++) if (ans[v, w] > best) { best = ans[v, w]; bestoff = off[v, w] }
-			lw = last[v] - 1  # the last whole window
+			v = order[k]; knee = 0; peak = 0
+			for (w = first[v]; w < last[v]; w++) {  # the last window may be partial
+				if (ans[v, w] > peak) peak = ans[v, w]
+				ok = off[v, w] > 0 && ans[v, w] >= 0.9 * off[v, w]
+				okprev = w == first[v] || (off[v, w - 1] > 0 && ans[v, w - 1] >= 0.9 * off[v, w - 1])
+				if (ok && okprev && off[v, w] > knee) knee = off[v, w]
+			}
+			lw = last[v] - 1
 			share = (off[v, lw] > 0) ? ans[v, lw] / off[v, lw] : 0
-			printf "%s %d %d %.3f\n", v, best, bestoff, share
+			printf "%s %d %d %.3f\n", v, knee, peak, share
 		}
 	}' "$1"
 }
@@ -36,8 +45,9 @@ calibrate_run() {
 	experiment_drive "$cdir" "$schedule"
 	events_pop
 	[[ -s $cdir/timeline.csv ]] || sc_die "calibration wrote no timeline ($cdir/timeline.csv)"
-	local v cap off share min='' slowest='' caps='{}' tops='{}'
-	while read -r v cap off share; do
+	local v cap peak share min='' slowest='' caps='{}' tops='{}' peaks='{}'
+	while read -r v cap peak share; do
+		peaks=$(jq -c --arg v "$v" --argjson p "$peak" '.[$v] = $p' <<<"$peaks")
 		caps=$(jq -c --arg v "$v" --argjson c "$cap" '.[$v] = $c' <<<"$caps")
 		# Still answering 95 % at the top of the ramp: the capacity is at least this, not at most.
 		tops=$(jq -c --arg v "$v" --argjson t "$(awk -v s="$share" 'BEGIN { print (s >= 0.95) ? "true" : "false" }')" \
@@ -50,9 +60,10 @@ calibrate_run() {
 	[[ -n $min ]] || sc_die "calibration: no variant was sampled (see $cdir/logs/)"
 	((min > 0)) || sc_die "calibration: variant $slowest answered nothing (see $cdir/logs/$slowest.log)"
 	OPT_spike_rate=$(awk -v c="$min" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')
-	runjson_update '.calibration = {schedule: $s, window_s: 1, capacity_qps: $caps, still_answering_at_top: $tops,
+	runjson_update '.calibration = {schedule: $s, window_s: 1, capacity_qps: $caps, peak_answered_qps: $peaks,
+		still_answering_at_top: $tops,
 		slowest: $slowest, capacity_of_slowest_qps: $min, multiple: $m, spike_rate_qps: $rate, folder: "calibration"}' \
-		--arg s "$schedule" --argjson caps "$caps" --argjson tops "$tops" --arg slowest "$slowest" \
+		--arg s "$schedule" --argjson caps "$caps" --argjson peaks "$peaks" --argjson tops "$tops" --arg slowest "$slowest" \
 		--argjson min "$min" --argjson m "$OPT_spike_multiple" --argjson rate "$OPT_spike_rate"
 	events_add _scenario calibrated "rate_qps=$OPT_spike_rate" "capacity_qps=$min" "slowest=\"$slowest\"" \
 		"multiple=$OPT_spike_multiple"

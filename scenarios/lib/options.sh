@@ -140,7 +140,7 @@ opts_quick_preset() {
 	opts_default_unset baseline_len 4s
 	opts_default_unset spike_len 8s
 	opts_default_unset recovery_len 10s
-	opts_default_unset calibrate_len 6s
+	opts_default_unset calibrate_len 8s
 }
 
 # opts_validate : every value checked, with the option named in the message.
