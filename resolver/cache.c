@@ -136,12 +136,19 @@ static struct cache_entry *cache_entry_alloc(struct cache *c, size_t size)
 	while (c->bytes + size > c->max_bytes && c->lru_tail)
 		cache_remove(c, c->lru_tail);
 	size_t charged = 0;
-	struct cache_entry *e;
-	int evictions = 0;
-	while (!(e = cache_store_alloc(c->store, size, &charged))) {
-		if (!c->lru_tail || ++evictions > 4096)
+	struct cache_entry *e = cache_store_alloc(c->store, size, &charged);
+	if (!e) {
+		/* The file is carved up and no block of this size class is free: evict the least
+		 * recently used entry of that class (evicting others would not free one). */
+		struct cache_entry *victim = c->lru_tail;
+		for (int steps = 0; victim && victim->charged != charged && steps < 65536; steps++)
+			victim = victim->lprev;
+		if (!victim || victim->charged != charged)
 			return NULL;
-		cache_remove(c, c->lru_tail);
+		cache_remove(c, victim);
+		e = cache_store_alloc(c->store, size, &charged);
+		if (!e)
+			return NULL;
 	}
 	while (c->bytes + charged > c->max_bytes && c->lru_tail)
 		cache_remove(c, c->lru_tail);

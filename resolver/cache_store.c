@@ -96,10 +96,12 @@ void *cache_store_alloc(struct cache_store *st, size_t size, size_t *charged)
 		return malloc(size);
 	}
 	int c = store_class(size);
-	if (c >= STORE_CLASSES)
+	if (c >= STORE_CLASSES) {
+		*charged = 0;
 		return NULL;
+	}
 	size_t block = (size_t)1 << (STORE_MIN_SHIFT + c);
-	*charged = block;
+	*charged = block; /* also on failure: the caller evicts an entry of this class */
 	if (st->free_list[c]) {
 		struct store_free *f = st->free_list[c];
 		st->free_list[c] = f->next;

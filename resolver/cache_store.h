@@ -14,7 +14,8 @@ struct cache_store;
 struct cache_store *cache_store_create(bool in_file, size_t max_bytes, char *err, size_t err_size);
 void cache_store_destroy(struct cache_store *st);
 /* Memory for an entry of size bytes; *charged receives what it costs against the cap (the
- * size class in the file). NULL when the file has no room left for that class. */
+ * size class in the file), even when NULL is returned because the file has no free block of
+ * that class left (0 when the size is beyond every class). */
 void *cache_store_alloc(struct cache_store *st, size_t size, size_t *charged);
 void cache_store_free(struct cache_store *st, void *p, size_t charged);
 /* Zeroed memory for the hash table (in the file too, for the kresd layout). */

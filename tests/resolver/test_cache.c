@@ -11,6 +11,8 @@
 #include "dname.h"
 #include "resolver_test_util.h"
 
+#define TYPE_TXT_TEST 16
+
 static const uint8_t addr1[4] = {192, 0, 2, 1}, addr2[4] = {192, 0, 2, 2};
 
 static int setup_heap(void **state)
@@ -180,6 +182,30 @@ static void test_lru_file(void **state)
 	run_lru(true);
 }
 
+/* The file is carved into size classes; when the mix of sizes shifts, new entries must still get
+ * in (by evicting entries of their own class), the cap must hold. */
+static void test_file_size_shift(void **state)
+{
+	char err[256];
+	size_t cap = 4u << 20;
+	struct cache *c = cache_create(cap, 86400, true, err, sizeof(err));
+	assert_non_null(c);
+	static uint8_t rdata[200];
+	char name[64];
+	for (int phase = 0; phase < 3; phase++) {
+		uint16_t rdlen = phase == 1 ? 180 : 40; /* ~128 B entries, then ~256 B, then back */
+		for (int i = 0; i < 40000; i++) {
+			snprintf(name, sizeof(name), "p%d-%d.example.", phase, i);
+			struct msg_rr rr = RR(name, TYPE_TXT_TEST, 300, rdata, rdlen);
+			const struct msg_rr *rrs[1] = {&rr};
+			assert_int_equal(
+			    cache_put_rrset(c, 0, N(name), TYPE_TXT_TEST, RANK_AUTH, rrs, 1), 1);
+			assert_true(cache_bytes(c) <= cap);
+		}
+	}
+	cache_destroy(c);
+}
+
 static void test_sweep(void **state)
 {
 	struct cache *c = *state;
@@ -204,6 +230,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_rank, setup_file, teardown),
 	    cmocka_unit_test(test_lru_heap),
 	    cmocka_unit_test(test_lru_file),
+	    cmocka_unit_test(test_file_size_shift),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup_heap, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup_file, teardown),
 	};
