@@ -9,7 +9,7 @@ usage() {
 usage: serve.sh --variant NAME --port PORT [--layout heap|kresd] [--listen-addr ADDR]
                 [--block CIDR] [--cache-size SIZE] [--no-latency] [--no-loss] [--seed N]
   --variant NAME     a build row of variants.tsv (allocspike-resolver-NAME), default glibc
-  --port PORT        UDP port the resolver listens on (default 5300)
+  --port PORT        UDP port the resolver listens on (default 5300; 0: a free one, printed)
   --layout L         resolver memory layout (default heap)
   --listen-addr A    address the resolver listens on (default 127.0.0.1)
   --block CIDR       loopback block of the hierarchy (default 127.53.0.0/16)
@@ -33,7 +33,7 @@ while (($#)); do
 	*) usage >&2; sc_die "unknown option '$1'" ;;
 	esac
 done
-sc_is_uint "$port" && ((port > 0 && port < 65536)) || sc_die "--port '$port': expected 1..65535"
+sc_is_uint "$port" && ((port < 65536)) || sc_die "--port '$port': expected 0..65535 (0: a free port)"
 [[ $layout == heap || $layout == kresd ]] || sc_die "--layout '$layout': expected heap or kresd"
 
 upstream=$(sc_require allocspike-upstream "for the simulated hierarchy")
