@@ -149,6 +149,7 @@ for spec in "$@"; do
 	# (apt verified the download), so its output is shown only when it fails.
 	if ! dpkg-source --no-copy -x "$dsc" "$dest/$pkg" >"$dest/$pkg.unpack.log" 2>&1; then
 		cat "$dest/$pkg.unpack.log" >&2
+		echo "debian-source: unpacking $dsc failed; delete $store to download it again" >&2
 		exit 1
 	fi
 	# Debian builds these packages with debhelper compat 13, which runs autoreconf; so do we (it
