@@ -23,14 +23,14 @@ int hints_load(struct resolver_config *cfg, const char *path, char *err, size_t 
 	int line = 1, added = 0, rc = 0;
 	while (!feof(f)) {
 		ldns_rr *rr = NULL;
+		int before = line;
 		ldns_status st = ldns_rr_new_frm_fp_l(&rr, f, &ttl, &origin, &prev, &line);
 		if (st == LDNS_STATUS_SYNTAX_EMPTY || st == LDNS_STATUS_SYNTAX_TTL ||
 		    st == LDNS_STATUS_SYNTAX_ORIGIN)
 			continue;
 		if (st != LDNS_STATUS_OK) {
-			if (feof(f))
-				break;
-			snprintf(err, err_size, "%s:%d: %s", path, line,
+			/* ldns has counted the newline that ended the bad line already */
+			snprintf(err, err_size, "%s:%d: %s", path, line > before ? line - 1 : line,
 			         ldns_get_errorstr_by_id(st));
 			rc = -1;
 			break;

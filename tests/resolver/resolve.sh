@@ -93,4 +93,13 @@ kill -TERM "$RPID"
 wait "$RPID"
 check_eq "SIGTERM exit status" 0 "$?"
 check "stop line logged" grep -q 'stopped;' "$TEST_TMP/resolver.log"
+
+# bad input: a clear error naming where it was, exit 2
+printf '. 3600 IN NS a.root.\na.root. 3600 IN A not-an-address\n' >"$TEST_TMP/bad.hints"
+"$(resolver_binary)" --listen "$NET.10:0" --root-hints "$TEST_TMP/bad.hints" 2>"$TEST_TMP/bad.err"
+check_eq "bad hints: exit 2" 2 "$?"
+check "bad hints: file:line" grep -q "bad.hints:2: " "$TEST_TMP/bad.err"
+"$(resolver_binary)" --listen "$NET.10:0" --root "$NET.1" --cache-size 12X 2>"$TEST_TMP/bad.err"
+check_eq "bad option: exit 2" 2 "$?"
+check "bad option named" grep -q -- "--cache-size '12X'" "$TEST_TMP/bad.err"
 finish
