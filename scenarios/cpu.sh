@@ -166,6 +166,7 @@ cpu_main() {
 	ulimit -n "$nofile" 2>/dev/null || true
 	runjson_set .machine "$(machine_json "$nofile")"
 	experiment_parameters
+	experiment_programs
 	experiment_check_variants
 	! variants_need_port53 || port=53
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"

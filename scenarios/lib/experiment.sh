@@ -162,6 +162,19 @@ experiment_parameters() {
 		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"
 }
 
+# experiment_programs : the harness programs' paths and, where they answer it, --version --json.
+experiment_programs() {
+	local p path v out='{}'
+	for p in allocspike-upstream allocspike-loadgen allocspike-querydata allocspike-report; do
+		path=$(sc_program "$p")
+		v=null
+		[[ -z $path ]] || v=$(timeout 5 "$path" --version --json 2>/dev/null </dev/null | jq -c . 2>/dev/null) || v=null
+		[[ -n $v ]] || v=null
+		out=$(jq -c --arg p "$p" --arg path "$path" --argjson v "$v" '.[$p] = {path: $path, version: $v}' <<<"$out")
+	done
+	runjson_set .programs "$out"
+}
+
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).
 experiment_drive() {
@@ -252,6 +265,7 @@ experiment_main() {
 	ulimit -n "$nofile" 2>/dev/null || true
 	runjson_set .machine "$(machine_json "$nofile")"
 	experiment_parameters
+	experiment_programs
 	experiment_check_variants
 	local port=0
 	if variants_need_port53; then

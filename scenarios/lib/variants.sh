@@ -127,7 +127,7 @@ variants_version() {
 	mapfile -t envs < <(variants_env_args "$name")
 	case ${V_KIND[$name]} in
 	build | env)
-		env "${envs[@]}" "$(variants_binary "$name")" --version --json 2>/dev/null | jq -c . 2>/dev/null ||
+		timeout 10 env "${envs[@]}" "$(variants_binary "$name")" --version --json 2>/dev/null </dev/null | jq -c . 2>/dev/null ||
 			echo null
 		;;
 	*) echo null ;;
