@@ -37,7 +37,7 @@ start_resolver() {
 	shift 2
 	RCTL="$TEST_TMP/$name.ctl"
 	start_server "$name" "$TEST_TMP/$name.ready" "$(resolver_binary)" --listen "$addr:0" \
-		--root "$NET.1" --upstream-port "$HPORT" --upstream-timeout-ms 300 \
+		--root "$NET.1" --upstream-port "$HPORT" --upstream-timeout-ms 700 \
 		--control "$RCTL" --ready-file "$TEST_TMP/$name.ready" "$@" >"$TEST_TMP/$name.addr" || return 1
 	RPID=${_test_pids[-1]}
 	RADDR=$(sed 's/:[0-9]*$//' "$TEST_TMP/$name.addr")
