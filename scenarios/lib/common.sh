@@ -83,6 +83,15 @@ sc_require() {
 	echo "$p"
 }
 
+# sc_need VAR NAME WHY : sets VAR to the program's path, or fails the run naming what is missing.
+# (Unlike $(sc_require ...), it fails in the calling shell, so the run's end knows the reason.)
+sc_need() {
+	local path
+	path=$(sc_program "$2")
+	[[ -n $path ]] || sc_die "$2 is missing from $(sc_bin_dir) (needed $3); build it (scripts/build.sh) or set ALLOCSPIKE_BIN"
+	printf -v "$1" '%s' "$path"
+}
+
 # sc_is_uint TEXT : true when TEXT is a non-negative integer.
 sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

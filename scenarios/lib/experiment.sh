@@ -77,6 +77,8 @@ experiment_on_exit() {
 		reason=${SC_FAIL_REASON:-exit status $st}
 	fi
 	procs_stop_all
+	# Interrupted during the calibration or a cpu.sh pass: close that folder's events first.
+	[[ -z $SC_EVENTS_SAVED_FILE ]] || events_pop
 	leftovers=$(procs_leftovers)
 	if [[ -n $leftovers ]]; then
 		sc_say "still running after the stop: $leftovers"
@@ -86,8 +88,6 @@ experiment_on_exit() {
 			reason="processes left running: $leftovers"
 		}
 	fi
-	# Interrupted during the calibration or a cpu.sh pass: close that folder's events first.
-	[[ -z $SC_EVENTS_SAVED_FILE ]] || events_pop
 	case $status in
 	interrupted) events_add _scenario interrupted "signal=\"SIG$SC_INTERRUPTED\"" ;;
 	failed) events_add _scenario failed "reason=$(jq -Rn --arg r "$reason" '$r')" ;;

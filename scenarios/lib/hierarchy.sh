@@ -8,7 +8,7 @@ SC_ROOT_HINTS=
 # writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
 hierarchy_start() {
 	local dir=$1 cpus=$2 port=$3 up median p99 addr
-	up=$(sc_require allocspike-upstream "for the simulated DNS hierarchy")
+	sc_need up allocspike-upstream "for the simulated DNS hierarchy"
 	median=${OPT_latency_ms%%,*}
 	p99=${OPT_latency_ms#*,}
 	[[ $OPT_latency_ms == *,* ]] || p99=$((median * 10))

@@ -8,7 +8,7 @@ SC_LOADGEN_STATUS=
 loadgen_run() {
 	local dir=$1 schedule=$2 lg name spec
 	shift 2
-	lg=$(sc_require allocspike-loadgen "to send the queries and sample the processes")
+	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
 	local args=(--queries "$SC_QUERIES" --schedule "$schedule" --out "$dir" --interval-ms "$OPT_interval_ms")
 	[[ -z $OPT_timeout_ms ]] || args+=(--timeout-ms "$OPT_timeout_ms")
 	local waitpids=()

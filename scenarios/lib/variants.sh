@@ -177,7 +177,7 @@ variant_launch() {
 	preload | external)
 		local def port workdir cmd
 		def=$(variants_daemon_def "$name")
-		port=$(ports_pick_free)
+		port=$(ports_pick_free) || sc_die "no free port found on 127.0.0.1 for $name"
 		workdir="$dir/daemons/$name"
 		mkdir -p "$workdir"
 		V_WORKDIR[$name]=$workdir
