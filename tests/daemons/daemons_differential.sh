@@ -13,7 +13,10 @@ queries=$(shared_querydata)
 command -v unbound >/dev/null || skip "unbound not installed (apt-get install unbound)"
 resolver=$ALLOCSPIKE_BIN/allocspike-resolver-glibc
 [[ -x $resolver ]] || skip "allocspike-resolver-glibc not built"
-hierarchy_start --seed 11 --no-latency --no-loss
+# DAEMONS_DIFFERENTIAL_HIERARCHY replaces the hierarchy's treatment, e.g. "--loss 0.03" for the
+# scenario's latency and loss (slower: minutes); loss is deterministic per question and attempt.
+read -ra treatment <<<"${DAEMONS_DIFFERENTIAL_HIERARCHY:---no-latency --no-loss}"
+hierarchy_start --seed 11 "${treatment[@]}"
 
 daemon_start unbound --listen 127.58.2.1:5300 --root-hints "$TEST_TMP/hints" --cache-size 256M \
 	--workdir "$TEST_TMP/unbound" --build "$ALLOCSPIKE_BUILD_DIR" --upstream-source 127.0.1.1 ||
