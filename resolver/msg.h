@@ -87,7 +87,8 @@ static inline struct msg_rr *msg_section_rr(const struct msg *m, enum msg_sectio
 	size_t off = 0;
 	for (int i = 0; i < (int)s; i++)
 		off += m->count[i];
-	return m->rr + off;
+	/* A message with no records has no array: offsetting NULL is undefined even by zero. */
+	return m->rr ? m->rr + off : NULL;
 }
 
 /* Wire writer: header, question, then records section by section, then OPT. */

@@ -49,7 +49,7 @@ S=$run/summary.json
 expect "$S" .run.status '"completed"'
 expect "$S" .run.complete true
 expect "$S" .spike_count 1
-expect "$S" .run.schedule_duration_s null # not in the schedule syntax of docs/schedule.md
+expect "$S" .run.schedule_duration_s 3 # baseline, spike and recovery of 1 s each
 expect "$S" .interval_s 0.5
 expect "$S" .variant_order '["glibc","jemalloc"]'
 expect "$S" '.phases|map([.phase,.spike,.from_s,.to_s])' '[["baseline",0,0,1],["spike",1,1,2],["recovery",1,2,3]]'
