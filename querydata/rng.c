@@ -2,14 +2,11 @@
  * splitmix64). */
 #include "rng.h"
 
+#include "mix64.h"
+
 uint64_t rng_mix(uint64_t x)
 {
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return mix64(x);
 }
 
 void rng_seed(struct rng *r, uint64_t seed)

@@ -5,15 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* splitmix64's finalizer: a strong bijective mix of 64 bits */
+#include "mix64.h"
+
+/* splitmix64's finalizer (common/mix64.h) */
 static inline uint64_t hash_mix(uint64_t x)
 {
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return mix64(x);
 }
 
 static inline uint64_t hash_combine(uint64_t h, uint64_t v)
