@@ -17,18 +17,19 @@ calibrate_capacities() {
 		w = int(($col["t_s"] - 1e-6) / 1.0)
 		ans[v, w] += $col["answered"]; off[v, w] += $col["offered"]
 		if (!(v in seen)) { seen[v] = 1; order[++n] = v; first[v] = w }
-		if (w > last[v]) last[v] = w
+		# After the schedule the generator keeps writing rows (offered 0) while answers drain.
+		if ($col["offered"] > 0 && w > last[v]) last[v] = w
 	}
 	END {
 		for (k = 1; k <= n; k++) {
 			v = order[k]; knee = 0; peak = 0
-			for (w = first[v]; w < last[v]; w++) {  # the last window may be partial
+			for (w = first[v]; w <= last[v]; w++) {
 				if (ans[v, w] > peak) peak = ans[v, w]
 				ok = off[v, w] > 0 && ans[v, w] >= 0.9 * off[v, w]
 				okprev = w == first[v] || (off[v, w - 1] > 0 && ans[v, w - 1] >= 0.9 * off[v, w - 1])
 				if (ok && okprev && off[v, w] > knee) knee = off[v, w]
 			}
-			lw = last[v] - 1
+			lw = last[v]
 			share = (off[v, lw] > 0) ? ans[v, lw] / off[v, lw] : 0
 			printf "%s %d %d %.3f\n", v, knee, peak, share
 		}

@@ -40,7 +40,7 @@ done
 caps=$(calibrate_capacities "$tl")
 check_eq "knee of a (last rate it kept up with)" 2000 "$(awk '$1 == "a" { print $2 }' <<<"$caps")"
 check_eq "peak answered of a" 2000 "$(awk '$1 == "a" { print $3 }' <<<"$caps")"
-check_eq "b kept up to the top (last whole window)" 9000 "$(awk '$1 == "b" { print $2 }' <<<"$caps")"
+check_eq "b kept up to the top of the ramp" 10000 "$(awk '$1 == "b" { print $2 }' <<<"$caps")"
 check_eq "b still answering at the top" 1.000 "$(awk '$1 == "b" { print $4 }' <<<"$caps")"
 
 # Events before the schedule starts wait for its origin and get negative t_s.
