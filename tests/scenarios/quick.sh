@@ -20,9 +20,9 @@ check "calibration recorded" jq_true '.calibration.spike_rate_qps > 0' "$out/run
 check "calibrated event" grep -q '"calibrated"' "$out/events.jsonl"
 check "machine context recorded" jq_true '.machine.cores > 0 and (.machine.thp | length > 0)' "$out/run.json"
 check "query file statistics recorded" jq_true '.queryfile.stats != null' "$out/run.json"
-missing=$(scenario_missing_samples "$out" "$variants")
-check "every variant sampled on every interval" test -z "$missing"
-[[ -z $missing ]] || head -5 <<<"$missing"
+unsampled=$(scenario_missing_samples "$out" "$variants")
+check "every variant sampled on every interval" test -z "$unsampled"
+[[ -z $unsampled ]] || head -5 <<<"$unsampled"
 unanswered=$(scenario_spikes_unanswered "$out" "$variants")
 check "every variant answered in every spike" test -z "$unanswered"
 [[ -z $unanswered ]] || echo "$unanswered"

@@ -16,14 +16,14 @@ scenario_require_programs() {
 
 # scenario_built_variants N : up to N default variants (variants.tsv) whose binaries are built, comma-separated.
 scenario_built_variants() {
-	local n=$1 out=() name kind allocator libc library base env default note
+	local n=$1 names=() name kind allocator libc library base env default note
 	while IFS=$'\t' read -r name kind allocator libc library base env default note; do
 		[[ $kind == build && $default == yes && -x $ALLOCSPIKE_BIN/allocspike-resolver-$name ]] || continue
-		((${#out[@]} < n)) && out+=("$name")
+		((${#names[@]} < n)) && names+=("$name")
 	done < <(variants_rows)
 	(
 		IFS=,
-		echo "${out[*]}"
+		echo "${names[*]}"
 	)
 }
 
