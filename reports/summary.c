@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Smallest spike growth (anon kB) whose given-back share is meaningful. */
+#define SUMMARY_SHARE_MIN_GROWTH_KB 1024.0
+
 #define KB_PER_MB 1024.0
 /* A harness process using more than this many cores in an interval is taken as saturated: on the
  * small machines this runs on, half a core spent generating or answering means the harness may be
@@ -278,8 +281,11 @@ static json_t *spike_figures(const struct series *s, const int *spikes, size_t n
 		json_object_set_new(o, "end_anon_kb", jnum(end));
 		json_object_set_new(o, "end_rss_kb", jnum(end_rss));
 		json_object_set_new(o, "end_t_s", jnum(end_at ? end_at->t_s : NAN));
+		/* A spike that added almost nothing gives a ratio of noise (thousands of percent):
+		 * the share is only stated for growth of at least SUMMARY_SHARE_MIN_GROWTH_KB. */
 		double share = NAN;
-		if (!isnan(before) && !isnan(peak) && !isnan(end) && peak > before)
+		if (!isnan(before) && !isnan(peak) && !isnan(end) &&
+		    peak - before >= SUMMARY_SHARE_MIN_GROWTH_KB)
 			share = (peak - end) / (peak - before);
 		json_object_set_new(o, "given_back_share", jnum(share));
 		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;
