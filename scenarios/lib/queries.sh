@@ -13,7 +13,10 @@ queries_prepare() {
 		[[ -n $qd ]] || sc_die "allocspike-querydata is missing from $(sc_bin_dir) (needed to generate the default query file); build it or pass --queries FILE"
 		local cache=$SC_ROOT/.cache
 		mkdir -p "$cache" 2>/dev/null && [[ -w $cache ]] || cache=$dir
-		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count.txt
+		# The generator's own digest is in the name: a changed model never reuses an old file.
+		local model
+		model=$(sha256sum "$qd" | cut -c1-12)
+		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count-$model.txt
 		if [[ ! -s $SC_QUERIES ]]; then
 			sc_say "generating $count queries (seed $OPT_query_seed) into $SC_QUERIES"
 			procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" -o "$SC_QUERIES.tmp.$$" \
