@@ -108,6 +108,12 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 			break;
 		}
 		}
+		if (!s->steps && isnan(v)) {
+			/* A memory sample taken less often (cache_bytes: every few intervals) is
+			 * joined to the next one; a NaN point would break the line at every row. */
+			prev_t = r->t_s;
+			continue;
+		}
 		if (s->steps && isnan(prev_t) && !isnan(v)) {
 			/* the first interval of a stretch is drawn from its start, like the others
 			 */
