@@ -190,4 +190,19 @@ check "findings: alpha's peaks climbed 1 MB a spike" grep -q "alpha's peaks clim
 check "findings: beta's peaks stayed level" grep -q "beta's peaks stayed level" "$S"
 check "findings: beta crashed" grep -q 'beta crashed at 15.2 s (signal 11)' "$S"
 check "findings: harness saturated" grep -q 'harness itself was saturated' "$S"
+# --- a spike that added under 1 MiB: its given-back share would be noise, so it is null ---
+run=$TEST_TMP/tiny
+cp -r "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" "$run"
+# jemalloc's anon RSS becomes 4500 kB in the spike (t=1.5, 2.0) and 4300 in the recovery: a peak
+# 300 kB over its 4200 before.
+awk -F, -v OFS=, '$2 == "jemalloc" && $3 == "spike" { $17 = 4500 }
+	$2 == "jemalloc" && $3 == "recovery" { $17 = 4300 } { print }' \
+	"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/timeline.csv" >"$run/timeline.csv"
+"$REPORT" "$run" >/dev/null
+S=$run/summary.json
+expect "$S" '.variants.jemalloc.spikes[0].peak_anon_kb' 4500
+expect "$S" '.variants.jemalloc.spikes[0].given_back_share' null
+expect "$S" '.variants.glibc.spikes[0].given_back_share' 0
+expect_done
+
 finish
