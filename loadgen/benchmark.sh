@@ -21,17 +21,10 @@ done
 for p in allocspike-loadgen allocspike-bench-responder; do
 	[[ -x "$BIN/$p" ]] || { echo "benchmark.sh: $BIN/$p missing: build first (or set ALLOCSPIKE_BIN)" >&2; exit 1; }
 done
-command -v dnsperf >/dev/null || { echo "benchmark.sh: dnsperf not installed (apt-get install dnsperf)" >&2; exit 1; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-bench.XXXXXX")
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/scripts/bench-lib.sh"
+bench_require dnsperf
+bench_workdir bench
+work=$WORK
 
 # one core each side when there are two or more: generator on CPU 0, responder on CPU 1
 pin_gen=() pin_resp=()
@@ -42,7 +35,7 @@ fi
 
 for i in $(seq 1 10000); do echo "host$i.bench.example A"; done >"$work/q.txt"
 "${pin_resp[@]}" "$BIN/allocspike-bench-responder" 127.56.250.1:0 >"$work/ready" 2>"$work/resp.log" &
-pids+=($!)
+PIDS+=($!)
 for ((i = 0; i < 100; i++)); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
 addr=$(sed -n 's/^ready //p' "$work/ready")
 [[ -n "$addr" ]] || { echo "benchmark.sh: responder not ready" >&2; exit 1; }
@@ -107,7 +100,7 @@ sleepers=()
 for i in 1 2 3 4 5 6 7 8; do
 	sleep 60 &
 	sleepers+=($!)
-	pids+=($!)
+	PIDS+=($!)
 done
 watch_args=()
 for i in "${!sleepers[@]}"; do watch_args+=(--watch "name=w$i,pid=${sleepers[$i]}"); done

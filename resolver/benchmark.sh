@@ -16,35 +16,15 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SECS=${2:-5}
 BIN=${ALLOCSPIKE_BIN:-$BUILD/bin}
-for tool in dnsperf kdig taskset; do
-	command -v "$tool" >/dev/null || { echo "benchmark: $tool not installed" >&2; exit 1; }
-done
+source "$SRC/scripts/bench-lib.sh"
+bench_require dnsperf kdig taskset
 [[ -x $BIN/allocspike-upstream ]] || { echo "benchmark: $BIN/allocspike-upstream not built" >&2; exit 1; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-resolver-bench.XXXXXX")
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_workdir resolver-bench
 trap 'echo "benchmark: failed at line $LINENO" >&2' ERR
 BLOCK=127.55.192.0/20
 LISTEN=127.55.0.20
 SOURCE=127.55.0.21
 
-wait_ready() { # FILE PID
-	local i
-	for ((i = 0; i < 200; i++)); do
-		[[ -s $1 ]] && return 0
-		kill -0 "$2" 2>/dev/null || { echo "benchmark: a server exited, see $WORK" >&2; return 1; }
-		sleep 0.1
-	done
-	echo "benchmark: server not ready" >&2
-	return 1
-}
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 
 # The hierarchy: port 53 when it can be had, else a free port (kresd skipped).

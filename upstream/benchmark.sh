@@ -11,32 +11,12 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SECONDS_PER_RUN=${2:-10}
 U=${ALLOCSPIKE_BIN:-$BUILD/bin}/allocspike-upstream
-for tool in dnsperf knotd kdig taskset; do
-	command -v "$tool" >/dev/null || { echo "benchmark: $tool not installed" >&2; exit 1; }
-done
+source "$SRC/scripts/bench-lib.sh"
+bench_require dnsperf knotd kdig taskset
 [[ -x "$U" ]] || { echo "benchmark: $U not built (cmake --build $BUILD --target allocspike-upstream)" >&2; exit 1; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-bench.XXXXXX")
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_workdir bench
 BLOCK=127.54.60.0/24
 KNOT_ADDR=127.54.61.1
-
-wait_ready() { # FILE PID
-	for ((i = 0; i < 200; i++)); do
-		[[ -s "$1" ]] && return 0
-		kill -0 "$2" 2>/dev/null || { echo "benchmark: server exited" >&2; return 1; }
-		sleep 0.1
-	done
-	echo "benchmark: server not ready" >&2
-	return 1
-}
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # measure NAME PID SERVER PORT QUERYFILE: one dnsperf run; prints a table row
 measure() {
