@@ -205,4 +205,16 @@ expect "$S" '.variants.jemalloc.spikes[0].given_back_share' null
 expect "$S" '.variants.glibc.spikes[0].given_back_share' 0
 expect_done
 
+# --- harness CPU is judged over windows of at least 1 s: one busy 0.5 s interval (0.84 of a core)
+# is 0.44 over its window, not saturation ---
+run=$TEST_TMP/burst
+cp -r "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" "$run"
+awk -F, -v OFS=, '$2 == "_loadgen" && $1 >= 1.5 { $20 = $20 + 0.4 } { print }' \
+	"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/timeline.csv" >"$run/timeline.csv"
+"$REPORT" "$run" >/dev/null
+S=$run/summary.json
+expect "$S" '.harness.saturated_s' 0
+expect "$S" '.harness.max_cpu_share._loadgen' 0.44
+expect_done
+
 finish
