@@ -98,3 +98,22 @@ shared_querydata() {
 	local f="$ALLOCSPIKE_SOURCE_DIR/../shared/querydata/queryfile-example-10million-201202_head100k.xz"
 	[[ -r "$f" ]] && echo "$f" || true
 }
+
+# control_send SOCKET COMMAND : one line command to a Unix control socket (resolver, hierarchy);
+# prints the reply line. Waits at most 5 s for it.
+control_send() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode())
+buf = b""
+while not buf.endswith(b"\n"):
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    buf += chunk
+print(buf.decode().strip())
+PY
+}

@@ -58,20 +58,7 @@ answers() {
 
 # control CMD [SOCK] : one line command to the resolver's control socket; prints the reply line.
 control() {
-	python3 - "${2:-$RCTL}" "$1" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(5)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-buf = b""
-while not buf.endswith(b"\n"):
-    chunk = s.recv(65536)
-    if not chunk:
-        break
-    buf += chunk
-print(buf.decode().strip())
-PY
+	control_send "${2:-$RCTL}" "$1"
 }
 
 # stat KEY : one counter from `stats`.

@@ -16,21 +16,6 @@ start_upstream() { # NAME SEED [args...]: prints ADDR:PORT into $TEST_TMP/NAME.a
 		--control "$TEST_TMP/$name.ctl" --stats-file "$TEST_TMP/$name.stats" "$@" \
 		>"$TEST_TMP/$name.addr"
 }
-control() { # SOCKET COMMAND
-	python3 - "$1" "$2" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-buf = b""
-while not buf.endswith(b"\n"):
-    chunk = s.recv(65536)
-    if not chunk:
-        break
-    buf += chunk
-sys.stdout.write(buf.decode())
-PY
-}
 
 start_upstream a 1 || exit 1
 ROOT=$(cat "$TEST_TMP/a.addr")
@@ -135,7 +120,7 @@ printf 'garbage' >/dev/udp/"$ROOT"/"$PORT"
 printf '\x12\x34\x81\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01' >/dev/udp/"$ROOT"/"$PORT"
 printf '\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x05abc' >/dev/udp/"$ROOT"/"$PORT"
 check "still answering after bad packets" grep -q 'status: NOERROR' <<<"$(ask "$ROOT" . NS)"
-stats=$(control "$TEST_TMP/a.ctl" stats)
+stats=$(control_send "$TEST_TMP/a.ctl" stats)
 check_eq "malformed counted" 3 "$(jq .malformed <<<"$stats")"
 check "per-source counters" test "$(jq '.sources["127.0.0.1"].queries' <<<"$stats")" -gt 10
 check "per-tier counters" test "$(jq '.tier.root.queries > 0 and .tier.tld.queries > 0 and .tier.sld.queries > 0' <<<"$stats")" = true
@@ -148,7 +133,7 @@ for ((i = 0; i < 50; i++)); do grep -q '"malformed"' "$TEST_TMP/a.log" && break;
 check "SIGUSR1 prints the counters" grep -q '"malformed":3' "$TEST_TMP/a.log"
 answers_a=$(for q in "www.google.com. A" "google.com. NS" "wpad.lan. A" "com. SOA"; do
 	ask "$ROOT" $q | grep -vE '^;; (->>HEADER|Time|From|Received)'; done)
-check_eq "shutdown over the control socket" ok "$(control "$TEST_TMP/a.ctl" shutdown)"
+check_eq "shutdown over the control socket" ok "$(control_send "$TEST_TMP/a.ctl" shutdown)"
 wait "$pid"
 check "counters written at exit" test "$(jq .queries "$TEST_TMP/a.stats")" -gt 10
 
