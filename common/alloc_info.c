@@ -1,4 +1,5 @@
-/* common/alloc_info.c - allocator detection: dladdr(malloc) first, then each allocator's own symbols.
+/* common/alloc_info.c - allocator detection: dladdr(malloc) first, then each allocator's own
+ * symbols.
  *
  * Weak references resolve to whatever the dynamic linker bound, including LD_PRELOADed objects, so
  * the same code is right for allocators linked at build time and preloaded ones. */
@@ -13,16 +14,17 @@
 /* glibc */
 extern const char *gnu_get_libc_version(void) __attribute__((weak));
 struct alloc_info_mallinfo2 {
-	size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost;
+	size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks,
+	    keepcost;
 };
 extern struct alloc_info_mallinfo2 mallinfo2(void) __attribute__((weak));
 /* jemalloc */
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
-	__attribute__((weak));
+    __attribute__((weak));
 /* gperftools tcmalloc */
 extern const char *tc_version(int *major, int *minor, const char **patch) __attribute__((weak));
 extern int MallocExtension_GetNumericProperty(const char *property, size_t *value)
-	__attribute__((weak));
+    __attribute__((weak));
 /* mimalloc */
 extern int mi_version(void) __attribute__((weak));
 extern void mi_process_info(size_t *elapsed_msecs, size_t *user_msecs, size_t *system_msecs,
@@ -74,8 +76,8 @@ static void alloc_info_version(struct alloc_info *info)
 		         minor, patch ? patch : "");
 	} else if (strcmp(name, "mimalloc") == 0 && mi_version) {
 		int v = mi_version();
-		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d.%d", v / 100,
-		         (v / 10) % 10, v % 10);
+		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d.%d",
+		         v / 100, (v / 10) % 10, v % 10);
 	} else if (strcmp(name, "glibc") == 0 && gnu_get_libc_version) {
 		snprintf(info->allocator_version, sizeof(info->allocator_version), "%s",
 		         gnu_get_libc_version());
@@ -87,7 +89,8 @@ void alloc_info_detect(struct alloc_info *info)
 	memset(info, 0, sizeof(*info));
 	if (gnu_get_libc_version) {
 		snprintf(info->libc, sizeof(info->libc), "glibc");
-		snprintf(info->libc_version, sizeof(info->libc_version), "%s", gnu_get_libc_version());
+		snprintf(info->libc_version, sizeof(info->libc_version), "%s",
+		         gnu_get_libc_version());
 	} else {
 		snprintf(info->libc, sizeof(info->libc), "musl");
 		snprintf(info->libc_version, sizeof(info->libc_version), "unknown");
@@ -102,10 +105,18 @@ void alloc_info_detect(struct alloc_info *info)
 	} else {
 		snprintf(info->malloc_object, sizeof(info->malloc_object), "static");
 	}
-	/* An executable linked statically against an allocator names itself: fall back to symbols. */
+	/* An executable linked statically against an allocator names itself: fall back to symbols.
+	 */
 	snprintf(info->allocator, sizeof(info->allocator), "%s",
 	         by_object ? by_object : alloc_info_from_symbols());
 	alloc_info_version(info);
+}
+
+char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size)
+{
+	snprintf(buf, size, "allocator=%s %s libc=%s %s malloc=%s", info->allocator,
+	         info->allocator_version, info->libc, info->libc_version, info->malloc_object);
+	return buf;
 }
 
 bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident)
@@ -123,13 +134,16 @@ bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *
 		return mallctl("stats.resident", resident, &len, NULL, 0) == 0;
 	}
 	if (strcmp(name, "tcmalloc") == 0 && MallocExtension_GetNumericProperty) {
-		return MallocExtension_GetNumericProperty("generic.current_allocated_bytes", allocated) &&
+		return MallocExtension_GetNumericProperty("generic.current_allocated_bytes",
+		                                          allocated) &&
 		       MallocExtension_GetNumericProperty("generic.heap_size", resident);
 	}
 	if (strcmp(name, "mimalloc") == 0 && mi_process_info) {
 		size_t elapsed, user, sys, rss, peak_rss, commit, peak_commit, faults;
-		mi_process_info(&elapsed, &user, &sys, &rss, &peak_rss, &commit, &peak_commit, &faults);
-		*allocated = commit; /* mimalloc exposes no live-bytes counter without its stats build */
+		mi_process_info(&elapsed, &user, &sys, &rss, &peak_rss, &commit, &peak_commit,
+		                &faults);
+		*allocated =
+		    commit; /* mimalloc exposes no live-bytes counter without its stats build */
 		*resident = rss;
 		return true;
 	}

@@ -6,15 +6,19 @@
 #include <stddef.h>
 
 struct alloc_info {
-	char allocator[32];    /* glibc, jemalloc, tcmalloc, mimalloc, mallocng, unknown */
+	char allocator[32]; /* glibc, jemalloc, tcmalloc, mimalloc, mallocng, unknown */
 	char allocator_version[64];
-	char libc[16];         /* glibc or musl */
+	char libc[16]; /* glibc or musl */
 	char libc_version[32];
 	char malloc_object[256]; /* the shared object dladdr() finds malloc in, or "static" */
 };
 
 /* Fills *info by looking at the running process, never at compile-time macros. */
 void alloc_info_detect(struct alloc_info *info);
+
+/* Writes "allocator=A VER libc=L VER malloc=OBJECT", the allocator part of every --version line,
+ * into buf; returns buf. */
+char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size);
 
 /* Bytes the allocator says are allocated and resident; false when it cannot tell (musl). */
 bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident);
