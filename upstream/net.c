@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dns_tcp.h"
+
 #define NET_BATCH 64
 #define NET_WHEEL_SLOTS 8192 /* ms: beyond NETEM_MAX_DELAY_MS */
 
@@ -201,15 +203,9 @@ static void net_tcp_read(struct bufferevent *bev, void *arg)
 {
 	struct net_tcp_conn *c = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
-	for (;;) {
-		uint8_t hdr[2];
-		if (evbuffer_copyout(in, hdr, 2) < 2)
-			return;
-		size_t len = (size_t)hdr[0] << 8 | hdr[1];
-		if (evbuffer_get_length(in) < len + 2)
-			return;
-		evbuffer_drain(in, 2);
-		uint8_t *msg = len ? evbuffer_pullup(in, (ev_ssize_t)len) : (uint8_t *)"";
+	uint8_t *msg;
+	size_t len;
+	while (dns_tcp_next(in, &msg, &len)) {
 		uint8_t *wire = NULL;
 		size_t wire_len = 0;
 		uint32_t delay = 0;
@@ -223,9 +219,7 @@ static void net_tcp_read(struct bufferevent *bev, void *arg)
 			bufferevent_free(bev);
 			return;
 		}
-		uint8_t prefix[2] = {(uint8_t)(wire_len >> 8), (uint8_t)wire_len};
-		bufferevent_write(bev, prefix, 2);
-		bufferevent_write(bev, wire, wire_len);
+		dns_tcp_write(bev, wire, wire_len);
 		free(wire);
 	}
 }

@@ -1,5 +1,6 @@
 /* tests/tools/responder_main.c - allocspike-test-responder: a UDP/TCP DNS server answering from
  * fixtures. */
+#include "dns_tcp.h"
 #include "responder_count.h"
 #include "responder_fixture.h"
 #include "sockaddr_parse.h"
@@ -187,15 +188,9 @@ static void responder_tcp_read(struct bufferevent *bev, void *arg)
 {
 	struct responder *r = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
-	for (;;) {
-		uint8_t hdr[2];
-		if (evbuffer_copyout(in, hdr, 2) < 2)
-			return;
-		size_t len = (size_t)hdr[0] << 8 | hdr[1];
-		if (evbuffer_get_length(in) < len + 2)
-			return;
-		evbuffer_drain(in, 2);
-		uint8_t *msg = evbuffer_pullup(in, (ev_ssize_t)len);
+	uint8_t *msg;
+	size_t len;
+	while (dns_tcp_next(in, &msg, &len)) {
 		struct sockaddr_storage from;
 		socklen_t from_len = sizeof(from);
 		memset(&from, 0, sizeof(from));
@@ -204,13 +199,11 @@ static void responder_tcp_read(struct bufferevent *bev, void *arg)
 		size_t wire_len = 0;
 		/* delays apply to UDP only: a TCP reply goes out at once */
 		int delay =
-		    responder_handle(r, msg ? msg : (uint8_t *)"", len, (struct sockaddr *)&from,
+		    responder_handle(r, msg, len, (struct sockaddr *)&from,
 		                     FIXTURE_TCP, &wire, &wire_len);
 		evbuffer_drain(in, len);
 		if (delay >= 0) {
-			uint8_t prefix[2] = {(uint8_t)(wire_len >> 8), (uint8_t)wire_len};
-			bufferevent_write(bev, prefix, 2);
-			bufferevent_write(bev, wire, wire_len);
+			dns_tcp_write(bev, wire, wire_len);
 			free(wire);
 		}
 	}
