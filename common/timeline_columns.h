@@ -29,7 +29,12 @@
 	X(inflight)                                                                                \
 	X(upstream_queries)                                                                        \
 	X(alloc_allocated_bytes)                                                                   \
-	X(alloc_resident_bytes)
+	X(alloc_resident_bytes)                                                                           \
+	X(live_bytes)                                                                                     \
+	X(alloc_heap_bytes)                                                                               \
+	X(alloc_free_trimmable_bytes)                                                                     \
+	X(alloc_free_fragmented_bytes)                                                                    \
+	X(alloc_unmapped_bytes)
 
 enum timeline_column {
 #define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,
