@@ -12,6 +12,7 @@
 
 #include "monotonic.h"
 #include "pacer.h"
+#include "parent_death.h"
 #include "progress.h"
 #include "querystream.h"
 #include "recorder.h"
@@ -344,6 +345,7 @@ static uint64_t start_instant(bool align)
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-loadgen");
 	static struct options o;
 	if (!parse_options(argc, argv, &o))
 		return 1;

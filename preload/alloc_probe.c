@@ -107,6 +107,36 @@ static const char *alloc_probe_route(struct alloc_info *info)
 	return routed_to;
 }
 
+/* Whether what takes memory back (free, realloc, operator delete plain and sized) comes from the
+ * object malloc comes from, so that every block is released by the allocator that made it.
+ * libstdc++'s operator delete only calls free, so it matches too; an absent symbol is null.
+ * Writes "release_objects" and "release_matches_malloc". */
+static void alloc_probe_put_release(FILE *f)
+{
+	static const char *const names[][2] = {{"free", "free"},
+	                                       {"realloc", "realloc"},
+	                                       {"_ZdlPv", "operator delete"},
+	                                       {"_ZdlPvm", "operator delete (sized)"}};
+	const char *malloc_object = alloc_probe_object(dlsym(RTLD_DEFAULT, "malloc"));
+	bool match = true;
+	fputs("  \"release_objects\": {", f);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		void *sym = dlsym(RTLD_DEFAULT, names[i][0]);
+		const char *object = sym ? alloc_probe_object(sym) : NULL;
+		fprintf(f, "%s", i ? ", " : "");
+		alloc_probe_put_string(f, names[i][1]);
+		fputs(": ", f);
+		if (object)
+			alloc_probe_put_string(f, object);
+		else
+			fputs("null", f);
+		if (object && *object && *malloc_object && strcmp(object, malloc_object) != 0 &&
+		    !strstr(object, "libstdc++"))
+			match = false;
+	}
+	fprintf(f, "},\n  \"release_matches_malloc\": %s,\n", match ? "true" : "false");
+}
+
 static void alloc_probe_write(const char *out)
 {
 	struct alloc_info info;
@@ -129,6 +159,7 @@ static void alloc_probe_write(const char *out)
 	alloc_probe_put_field(f, "libc_version", info.libc_version, false);
 	alloc_probe_put_field(f, "malloc_object", info.malloc_object, false);
 	alloc_probe_put_field(f, "malloc_routed_to", routed_to, false);
+	alloc_probe_put_release(f);
 	fprintf(f, "  \"glibc_heap_serves_malloc\": %s\n}\n",
 	        glibc_heap < 0 ? "null"
 	        : glibc_heap   ? "true"

@@ -6,6 +6,8 @@
  * object comes first in the symbol search order: every call to malloc and friends from the
  * daemon, its libraries and glibc itself lands here and goes straight to glibc's exported
  * __libc_* entry points, which jemalloc does not interpose. jemalloc stays mapped but idle.
+ * jemalloc's own API (mallocx and the other *allocx functions, mallctl*, malloc_stats_print) is
+ * answered here too, from glibc's heap, so that no pointer of glibc's ever reaches jemalloc.
  *
  * allocspike_malloc_route_target() tells the allocator probe (preload/alloc_probe.c) where
  * malloc really goes, since dladdr(malloc) can only name this shim. */
@@ -15,7 +17,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* glibc's own allocator, exported under these names since glibc 2.0 (GLIBC_2.2.5 on x86-64). */
 extern void *__libc_malloc(size_t size);
@@ -282,4 +286,129 @@ void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *ptr, size_t align, const void *ta
 void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *ptr, size_t align, const void *tag)
 {
 	__libc_free(ptr);
+}
+
+/* jemalloc's non-standard API, for programs linked with jemalloc that call it directly (Debian's
+ * kresd calls malloc_stats_print). The flags: the low six bits are log2 of the alignment
+ * (MALLOCX_LG_ALIGN), 0x40 asks for zeroed memory (MALLOCX_ZERO); the tcache and arena bits have
+ * no meaning for glibc and are ignored. A size of 0 is undefined in jemalloc; here it is 1. */
+#define GLIBC_MALLOC_JE_LG_ALIGN_MASK 0x3f
+#define GLIBC_MALLOC_JE_ZERO 0x40
+
+void *mallocx(size_t size, int flags);
+void *rallocx(void *ptr, size_t size, int flags);
+size_t xallocx(void *ptr, size_t size, size_t extra, int flags);
+size_t sallocx(const void *ptr, int flags);
+void dallocx(void *ptr, int flags);
+void sdallocx(void *ptr, size_t size, int flags);
+size_t nallocx(size_t size, int flags);
+int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
+int mallctlnametomib(const char *name, size_t *mibp, size_t *miblenp);
+int mallctlbymib(const size_t *mib, size_t miblen, void *oldp, size_t *oldlenp, void *newp,
+                 size_t newlen);
+void malloc_stats_print(void (*write_cb)(void *, const char *), void *cbopaque, const char *opts);
+
+/* The alignment the flags ask for, or 0 when glibc's own (16 bytes) is enough. */
+static size_t glibc_malloc_je_align(int flags)
+{
+	unsigned lg = (unsigned)flags & GLIBC_MALLOC_JE_LG_ALIGN_MASK;
+	size_t align = lg ? (size_t)1 << lg : 0;
+	return align > _Alignof(max_align_t) ? align : 0;
+}
+
+void *mallocx(size_t size, int flags)
+{
+	size_t align = glibc_malloc_je_align(flags);
+	if (size == 0)
+		size = 1;
+	if (!align)
+		return (flags & GLIBC_MALLOC_JE_ZERO) ? __libc_calloc(1, size)
+		                                      : __libc_malloc(size);
+	void *p = __libc_memalign(align, size);
+	if (p && (flags & GLIBC_MALLOC_JE_ZERO))
+		memset(p, 0, malloc_usable_size(p));
+	return p;
+}
+
+/* May move. On failure NULL, and ptr stays valid (as jemalloc's). With MALLOCX_ZERO the bytes
+ * beyond the old real size are zeroed, as jemalloc defines it for growing. */
+void *rallocx(void *ptr, size_t size, int flags)
+{
+	size_t align = glibc_malloc_je_align(flags), old = malloc_usable_size(ptr);
+	if (size == 0)
+		size = 1;
+	void *p;
+	if (!align) {
+		p = __libc_realloc(ptr, size);
+	} else if ((uintptr_t)ptr % align == 0 && size <= old) {
+		p = ptr; /* shrinking in place keeps the alignment */
+	} else {
+		/* glibc's realloc keeps only its own alignment when it moves the block. */
+		p = __libc_memalign(align, size);
+		if (!p)
+			return NULL;
+		memcpy(p, ptr, size < old ? size : old);
+		__libc_free(ptr);
+	}
+	if (p && (flags & GLIBC_MALLOC_JE_ZERO)) {
+		size_t now = malloc_usable_size(p);
+		if (now > old)
+			memset((char *)p + old, 0, now - old);
+	}
+	return p;
+}
+
+/* Never resizes in place; jemalloc's contract allows that: the real size, smaller than asked. */
+size_t xallocx(void *ptr, size_t size, size_t extra, int flags)
+{
+	return malloc_usable_size(ptr);
+}
+
+size_t sallocx(const void *ptr, int flags)
+{
+	return malloc_usable_size((void *)ptr);
+}
+
+void dallocx(void *ptr, int flags)
+{
+	__libc_free(ptr);
+}
+
+void sdallocx(void *ptr, size_t size, int flags)
+{
+	__libc_free(ptr);
+}
+
+/* glibc's real size depends on its dynamic mmap threshold, so answer the size asked: mallocx
+ * always gives at least that much, so a caller that writes up to it stays inside the block. */
+size_t nallocx(size_t size, int flags)
+{
+	return size > PTRDIFF_MAX ? 0 : (size ? size : 1);
+}
+
+/* glibc has none of jemalloc's controls: every name is unknown, as jemalloc answers for one. */
+int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+{
+	return ENOENT;
+}
+
+int mallctlnametomib(const char *name, size_t *mibp, size_t *miblenp)
+{
+	return ENOENT;
+}
+
+int mallctlbymib(const size_t *mib, size_t miblen, void *oldp, size_t *oldlenp, void *newp,
+                 size_t newlen)
+{
+	return ENOENT;
+}
+
+void malloc_stats_print(void (*write_cb)(void *, const char *), void *cbopaque, const char *opts)
+{
+	static const char text[] = "glibc malloc (jemalloc's statistics are not available: "
+	                           "liballocspike-glibc-malloc routes allocation to glibc)\n";
+	if (write_cb)
+		write_cb(cbopaque, text);
+	else
+		fputs(text, stderr);
 }

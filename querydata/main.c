@@ -10,6 +10,7 @@
 
 #include "extend.h"
 #include "generate.h"
+#include "parent_death.h"
 #include "stats.h"
 
 static void main_usage(FILE *out)
@@ -165,6 +166,7 @@ static int main_stats(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-querydata");
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;

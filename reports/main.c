@@ -9,6 +9,7 @@
 #include "gate.h"
 #include "html.h"
 #include "json_file.h"
+#include "parent_death.h"
 #include "runfolder_reader.h"
 #include "summary.h"
 
@@ -239,6 +240,7 @@ static int cmd_check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-report");
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_BAD_INPUT : 0;

@@ -12,6 +12,7 @@
 #include "cache.h"
 #include "control.h"
 #include "hints.h"
+#include "parent_death.h"
 #include "request.h"
 #include "resolver.h"
 #include "server.h"
@@ -145,6 +146,7 @@ static int fail(const char *fmt, const char *a, const char *b)
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-resolver");
 	static struct resolver r;
 	struct resolver_config *cfg = &r.cfg;
 	const char *roots_text[RESOLVER_MAX_ROOTS], *hint_files[RESOLVER_MAX_HINT_FILES];

@@ -89,10 +89,10 @@ cpu_pass() {
 		fi
 		case $tool in
 		callgrind)
-			V_WRAP[$name]="valgrind --tool=callgrind --callgrind-out-file=$dir/$name.callgrind.out --dump-instr=no"
+			V_WRAP[$name]=$(printf '%s\n' valgrind --tool=callgrind "--callgrind-out-file=$dir/$name.callgrind.out" --dump-instr=no)
 			;;
 		perf)
-			V_WRAP[$name]="perf stat -e task-clock -x , -o $dir/$name.perf.csv --"
+			V_WRAP[$name]=$(printf '%s\n' perf stat -e task-clock -x , -o "$dir/$name.perf.csv" --)
 			;;
 		esac
 		events_origin_clear
@@ -158,9 +158,7 @@ cpu_main() {
 	[[ $OPT_tools != *callgrind* ]] || command -v valgrind >/dev/null || sc_die "valgrind is not installed (scripts/install-packages.sh)"
 	[[ $OPT_tools != *perf* ]] || command -v perf >/dev/null || sc_die "perf is not installed (package linux-perf)"
 	experiment_setup_folder "$SC_PROG"
-	trap 'experiment_on_signal INT' INT
-	trap 'experiment_on_signal TERM' TERM
-	trap experiment_on_exit EXIT
+	experiment_traps
 	local nofile port=0
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true

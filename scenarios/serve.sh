@@ -3,6 +3,7 @@
 # for trying the resolver by hand with kdig/dig; Ctrl-C (or SIGTERM) stops both.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
 
 usage() {
 	cat <<USAGE
@@ -47,7 +48,8 @@ stop_all() {
 	rm -rf "$work"
 }
 trap stop_all EXIT
-trap 'sc_say "stopping"; exit 0' INT TERM
+trap 'sc_say "stopping"; exit 0' INT TERM HUP
+lifeline_set # both die with this script, however it ends
 
 # wait_ready FILE PID NAME : the "ready ADDR:PORT" line, waited for at most 20 s.
 wait_ready() {
@@ -60,11 +62,11 @@ wait_ready() {
 	sc_die "$3 not ready within 20 s"
 }
 
-"$upstream" --block "$block" --port 0 --root-hints "$work/root.hints" --control "$work/upstream.ctl" \
+"${LIFELINE[@]}" "$upstream" --block "$block" --port 0 --root-hints "$work/root.hints" --control "$work/upstream.ctl" \
 	--ready-file "$work/upstream.ready" "${upstream_args[@]}" >"$work/upstream.log" 2>&1 &
 pids+=($!)
 root=$(wait_ready "$work/upstream.ready" "${pids[-1]}" upstream)
-"$resolver" --listen "$listen:$port" --root-hints "$work/root.hints" --upstream-port "${root##*:}" \
+"${LIFELINE[@]}" "$resolver" --listen "$listen:$port" --root-hints "$work/root.hints" --upstream-port "${root##*:}" \
 	--upstream-source 127.0.1.1 --memory-layout "$layout" --cache-size "$cache_size" \
 	--control "$work/resolver.ctl" --ready-file "$work/resolver.ready" >"$work/resolver.log" 2>&1 &
 pids+=($!)

@@ -4,6 +4,7 @@
 #include "json_file.h"
 #include "mix.h"
 #include "net.h"
+#include "parent_death.h"
 #include "serve.h"
 #include "servers.h"
 
@@ -163,6 +164,7 @@ static bool upstream_write_root_hints(const struct world *w, const char *path, i
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-upstream");
 	enum {
 		OPT_BLOCK = 256,
 		OPT_PORT,

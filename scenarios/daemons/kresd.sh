@@ -32,7 +32,7 @@ hints.root_file('$DEF_ROOT_HINTS')
 policy.add(policy.all(policy.FLAGS('ALLOW_LOCAL')))
 CONF
 	# The control socket lands in <workdir>/control/<pid> (kresd's default under its rundir).
-	echo "kresd -n -c $conf $DEF_WORKDIR"
+	definition_command kresd -n -c "$conf" "$DEF_WORKDIR"
 }
 
 definition_main "$@"

@@ -50,7 +50,7 @@ CONF
 		unbound-checkconf "$conf" >/dev/null 2>"$DEF_WORKDIR/checkconf.err" ||
 			definition_die "generated $conf is invalid: $(cat "$DEF_WORKDIR/checkconf.err")"
 	fi
-	echo "unbound -d -p -c $conf"
+	definition_command unbound -d -p -c "$conf"
 }
 
 definition_main "$@"

@@ -53,20 +53,32 @@ experiment_setup_folder() {
 	fi
 	runjson_init "$SC_RUN/run.json" "$1"
 	events_init "$SC_RUN/events.jsonl"
+	procs_clean_stale
+	procs_register "$SC_RUN"
 }
 
-# experiment_on_signal NAME : Ctrl-C or SIGTERM: the EXIT trap stops everything and reports.
+# experiment_traps : from here on, every way out goes through experiment_on_exit; Ctrl-C, SIGTERM
+# and SIGHUP (a closed terminal or SSH session) are interruptions.
+experiment_traps() {
+	trap 'experiment_on_signal INT' INT
+	trap 'experiment_on_signal TERM' TERM
+	trap 'experiment_on_signal HUP' HUP
+	trap experiment_on_exit EXIT
+}
+
+# experiment_on_signal NAME : Ctrl-C, SIGTERM or SIGHUP: the EXIT trap stops everything and reports.
 experiment_on_signal() {
 	SC_INTERRUPTED=$1
 	sc_say "interrupted by SIG$1: stopping every process of the run"
-	[[ $1 == INT ]] && exit 130
-	exit 143
+	exit $((128 + $(kill -l "$1")))
 }
 
 # experiment_on_exit : runs on every way out once the run folder exists.
 experiment_on_exit() {
 	local st=$? status reason='' leftovers report
-	trap '' INT TERM
+	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
+	# grace periods. (A SIGKILL still ends the script; then the processes die with it: lifeline.sh.)
+	trap procs_hurry INT TERM HUP
 	procs_stop_aux
 	if ((SC_COMPLETED)); then
 		status=completed
@@ -87,6 +99,8 @@ experiment_on_exit() {
 			status=failed
 			reason="processes left running: $leftovers"
 		}
+	else
+		procs_unregister # else the next run finds and stops them
 	fi
 	case $status in
 	interrupted) events_add _scenario interrupted "signal=\"SIG$SC_INTERRUPTED\"" ;;
@@ -206,16 +220,18 @@ experiment_drive_group() {
 			ready+=("$name")
 		else
 			sc_say "variant $name did not become ready (see $dir/logs/$name.log); the run goes on without it"
-			procs_stop "${V_PID[$name]}" 1
+			procs_stop 1 "${V_PID[$name]}"
 		fi
 	done
 	((${#ready[@]} > 0)) || return 1
 	! declare -F scenario_ready >/dev/null || scenario_ready "${ready[@]}"
 	loadgen_run "$dir" "$schedule" "${ready[@]}"
+	local pids=()
 	for name in "${ready[@]}"; do
 		! declare -F scenario_stop_variant >/dev/null || scenario_stop_variant "$name"
-		procs_stop "${V_PID[$name]}" 15
+		pids+=("${V_PID[$name]}")
 	done
+	procs_stop 15 "${pids[@]}"
 	((SC_LOADGEN_STATUS == 0)) ||
 		sc_die "the generator exited with status $SC_LOADGEN_STATUS (see $dir/logs/loadgen.log)"
 	return 0
@@ -225,7 +241,7 @@ experiment_drive_group() {
 experiment_repeat() {
 	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0
 	mkdir -p "$out" || sc_die "cannot create $out"
-	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM
+	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
 		sc_say "repeat $i of $OPT_repeat"
 		bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
@@ -257,9 +273,7 @@ experiment_main() {
 	placement_choose "$OPT_cpu_placement"
 	experiment_prepare_programs
 	experiment_setup_folder "$SC_PROG"
-	trap 'experiment_on_signal INT' INT
-	trap 'experiment_on_signal TERM' TERM
-	trap experiment_on_exit EXIT
+	experiment_traps
 	local nofile
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true

@@ -1,34 +1,72 @@
-# scenarios/lib/procs.sh - every process a run starts: started in its own process group (setsid), so
-# stopping it also stops whatever it forked; exits recorded as events; at the end, checked gone.
+# scenarios/lib/procs.sh - every process a run starts: in its own process group (setsid), so stopping
+# it also stops whatever it forked; tied to the script's life (lifeline.sh), so a SIGKILLed script
+# leaves nothing; recorded with its start time in the run folder's processes.tsv, so that nothing is
+# ever signalled after its PID was reused, and so that the next run can stop what a killed run left;
+# exits recorded as events; at the end, checked gone.
+
+source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
 declare -A SC_PID_NAME=()  # pid -> name in the run (variant, _upstream, _loadgen)
+declare -A SC_PID_START=() # pid -> start time (clock ticks after boot, /proc/PID/stat field 22)
 declare -A SC_PID_DONE=()  # pid -> 1 once its exit was recorded
 declare -A SC_PID_ASKED=() # pid -> 1 when the scenario asked it to stop (its exit is no crash)
 SC_PIDS=()                 # in start order; stopped in reverse
 SC_LAST_PID=
+SC_PROCS_FILE=  # RUN/processes.tsv once procs_register ran
+SC_PROCS_HURRY=0    # 1 after a signal during the final stop: no more grace periods
+SC_PROCS_SIGNALS=0  # signals received during the final stop
+
+# procs_stat_field PID N : field N (counted after the command name, state = 1) of /proc/PID/stat.
+procs_stat_field() {
+	local stat fields
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
+	read -r -a fields <<<"${stat##*) }"
+	[[ -n ${fields[$2 - 1]:-} ]] || return 1
+	echo "${fields[$2 - 1]}"
+}
+
+# procs_start_time PID : when PID started (clock ticks after boot); fails when there is no PID.
+procs_start_time() { procs_stat_field "$1" 20; }
+
+# procs_same PID START : true while PID is still the process that started at START (no PID reuse).
+procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
 
 # procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group,
 # stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
 procs_start() {
-	local name=$1 log=$2 cpus=$3
+	local name=$1 log=$2 cpus=$3 LIFELINE
 	shift 3
-	local pre=(setsid)
+	lifeline_set
+	local pre=(setsid "${LIFELINE[@]}")
 	[[ -z $cpus ]] || pre+=(taskset -c "$cpus")
 	# A background child of a non-interactive bash is no group leader, so setsid execs in place
 	# and $! is the program itself.
 	"${pre[@]}" "$@" </dev/null >>"$log" 2>&1 &
 	SC_LAST_PID=$!
 	SC_PID_NAME[$SC_LAST_PID]=$name
+	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
+	SC_PID_START[$SC_LAST_PID]=$(procs_start_time "$SC_LAST_PID")
 	SC_PIDS+=("$SC_LAST_PID")
+	procs_file_add "$name" "$SC_LAST_PID" "${SC_PID_START[$SC_LAST_PID]}"
 	events_add "$name" started "pid=$SC_LAST_PID"
 }
 
 # procs_running PID : true while PID runs (a zombie waiting to be reaped counts as gone).
 procs_running() {
 	local state
-	[[ -r /proc/$1/stat ]] || return 1
-	state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 1
-	[[ -n $state && $state != Z && $state != X ]]
+	state=$(procs_stat_field "$1" 1) || return 1
+	[[ $state != Z && $state != X ]]
+}
+
+# procs_signal SIG PID : SIG to PID's process group and to PID, only if PID is still the process
+# the run started (its start time unchanged).
+procs_signal() {
+	local sig=$1 pid=$2
+	if ! procs_same "$pid" "${SC_PID_START[$pid]:-}"; then
+		sc_say "${SC_PID_NAME[$pid]:-pid $pid}: pid $pid is no longer the process the run started; not signalled"
+		return 1
+	fi
+	kill "-$sig" -- "-$pid" 2>/dev/null || kill "-$sig" "$pid" 2>/dev/null || true
 }
 
 # procs_record_exit PID STATUS REQUESTED : the `exited` event (code, or signal for statuses > 128).
@@ -47,45 +85,63 @@ procs_record_exit() {
 }
 
 # procs_reap PID : waits for an exited PID and records its exit (a crash or early exit, unless the
-# scenario had asked it to stop: procs_mark_asked).
+# scenario had asked it to stop: procs_mark_asked). What it forked dies with it: its group is
+# killed while its zombie still holds the PID, so the group cannot be someone else's.
 procs_reap() {
-	local st=0
-	wait "$1" 2>/dev/null || st=$?
+	local st seen
+	kill -KILL -- "-$1" 2>/dev/null || true
+	while :; do
+		seen=$SC_PROCS_SIGNALS st=0
+		wait "$1" 2>/dev/null || st=$?
+		# A signal during the final stop cuts `wait` short (status > 128, child not reaped): again.
+		((st > 128 && seen != SC_PROCS_SIGNALS)) && kill -0 "$1" 2>/dev/null || break
+	done
 	procs_record_exit "$1" "$st" "$([[ -n ${SC_PID_ASKED[$1]:-} ]] && echo true || echo false)"
 }
 
 # procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
 procs_mark_asked() { SC_PID_ASKED[$1]=1; }
 
-# procs_stop PID [GRACE_S] : SIGTERM to the process group, SIGKILL after GRACE_S (default 5), reaped.
+# procs_stop GRACE_S PID... : SIGTERM to every PID's process group at once, SIGKILL to those still
+# running after GRACE_S (at once after procs_hurry), then each reaped and its exit recorded.
 procs_stop() {
-	local pid=$1 grace=${2:-5} i st=0
-	[[ -z ${SC_PID_DONE[$pid]:-} ]] || return 0
-	if procs_running "$pid"; then
-		kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < grace * 20; i++)); do
-			procs_running "$pid" || break
-			sleep 0.05
-		done
+	local grace=$1 pid i live=() still
+	shift
+	for pid in "$@"; do
+		[[ -z ${SC_PID_DONE[$pid]:-} ]] || continue
 		if procs_running "$pid"; then
-			sc_say "${SC_PID_NAME[$pid]} (pid $pid) ignored SIGTERM for ${grace}s; killing it"
-			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+			procs_mark_asked "$pid"
+			procs_signal TERM "$pid" && live+=("$pid")
 		fi
-		wait "$pid" 2>/dev/null || st=$?
-		procs_record_exit "$pid" "$st" true
-	else
-		procs_reap "$pid"
-	fi
-	# Whatever the process forked dies with its group.
-	kill -KILL -- "-$pid" 2>/dev/null || true
+	done
+	for ((i = 0; i < grace * 20 && ${#live[@]} > 0 && !SC_PROCS_HURRY; i++)); do
+		sleep 0.05
+		still=()
+		for pid in "${live[@]}"; do procs_running "$pid" && still+=("$pid"); done
+		live=("${still[@]}")
+	done
+	for pid in "${live[@]}"; do
+		procs_running "$pid" || continue
+		((SC_PROCS_HURRY)) || sc_say "${SC_PID_NAME[$pid]} (pid $pid) ignored SIGTERM for ${grace}s; killing it"
+		procs_signal KILL "$pid"
+	done
+	for pid in "$@"; do
+		[[ -n ${SC_PID_DONE[$pid]:-} ]] || procs_reap "$pid"
+	done
 }
 
-# procs_stop_all : stops every process of the run, newest first (generator, resolvers, hierarchy).
+# procs_stop_all : stops every process of the run (5 s grace in all, not per process).
 procs_stop_all() {
-	local i
-	for ((i = ${#SC_PIDS[@]} - 1; i >= 0; i--)); do
-		procs_stop "${SC_PIDS[i]}"
-	done
+	local i rev=()
+	for ((i = ${#SC_PIDS[@]} - 1; i >= 0; i--)); do rev+=("${SC_PIDS[i]}"); done
+	((${#rev[@]} == 0)) || procs_stop 5 "${rev[@]}"
+}
+
+# procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods.
+procs_hurry() {
+	((SC_PROCS_HURRY)) || sc_say "signal during the stop: killing what is left at once"
+	SC_PROCS_HURRY=1
+	SC_PROCS_SIGNALS=$((SC_PROCS_SIGNALS + 1))
 }
 
 # procs_leftovers : prints "name:pid" for every process group of the run that still has a member.
@@ -126,8 +182,9 @@ SC_AUX_PID=
 # background and waits for it, so that Ctrl-C or SIGTERM is handled at once instead of after it;
 # the EXIT path stops it (procs_stop_aux). Redirect the call, not the command, to capture output.
 procs_run_aux() {
-	local st=0
-	"$@" </dev/null &
+	local st=0 LIFELINE
+	lifeline_set
+	"${LIFELINE[@]}" "$@" </dev/null &
 	SC_AUX_PID=$!
 	wait "$SC_AUX_PID" || st=$?
 	SC_AUX_PID=
@@ -140,4 +197,82 @@ procs_stop_aux() {
 	kill -TERM "$SC_AUX_PID" 2>/dev/null || true
 	wait "$SC_AUX_PID" 2>/dev/null || true
 	SC_AUX_PID=
+}
+
+# --- processes.tsv and the runs still registered (stopping what a killed run left) ---
+
+# procs_state_dir : where running scenarios register their run folders: $ALLOCSPIKE_STATE_DIR, or a
+# folder of this user's under $XDG_RUNTIME_DIR or /tmp. Created mode 0700; refused if not ours.
+procs_state_dir() {
+	local dir=${ALLOCSPIKE_STATE_DIR:-${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/allocspike-$(id -u)/runs}
+	mkdir -p -m 0700 "${dir%/*}" "$dir" 2>/dev/null && [[ -O $dir && ! -L $dir ]] || return 1
+	echo "$dir"
+}
+
+# procs_file_add NAME PID START : one line of RUN/processes.tsv (docs/run-folder.md).
+procs_file_add() {
+	[[ -z $SC_PROCS_FILE ]] || printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SC_PROCS_FILE"
+}
+
+# procs_register RUN_DIR : RUN_DIR/processes.tsv, its first line this script itself, and this run
+# registered in procs_state_dir until procs_unregister.
+procs_register() {
+	local state
+	SC_PROCS_FILE=$1/processes.tsv
+	printf 'name\tpid\tstart_ticks\n' >"$SC_PROCS_FILE"
+	procs_file_add _scenario "$BASHPID" "$(procs_start_time "$BASHPID")"
+	state=$(procs_state_dir) || {
+		sc_say "cannot use the state folder ${ALLOCSPIKE_STATE_DIR:-under ${XDG_RUNTIME_DIR:-/tmp}}; a kill of this run cannot be cleaned up by the next one"
+		return 0
+	}
+	printf '%s\n' "$1" >"$state/$BASHPID"
+}
+
+# procs_unregister : this run ended; nothing of it is left to clean.
+procs_unregister() {
+	local state
+	state=$(procs_state_dir) && rm -f "$state/$BASHPID"
+}
+
+# procs_group_members PGID START : processes of process group PGID that started at START or later.
+procs_group_members() {
+	local f stat fields
+	for f in /proc/[0-9]*/stat; do
+		{ read -r stat <"$f"; } 2>/dev/null || continue
+		read -r -a fields <<<"${stat##*) }"
+		[[ ${fields[2]} == "$1" ]] && ((fields[19] >= $2)) && echo "${stat%% *}"
+	done
+}
+
+# procs_clean_stale : stops the processes of every registered run whose script is gone (it was
+# killed), each only if its start time is the recorded one; records a `stale_run` event per such run
+# (`run`, `stopped`: "name:pid" strings) and marks that run's run.json failed if it still says running.
+procs_clean_stale() {
+	local state entry run name pid start script_pid script_start stopped m
+	state=$(procs_state_dir) || return 0
+	for entry in "$state"/*; do
+		[[ -f $entry ]] || continue
+		run=$(head -n 1 "$entry")
+		script_pid= script_start= stopped=()
+		if [[ -r $run/processes.tsv ]]; then
+			read -r _ script_pid script_start < <(awk -F'\t' '$1 == "_scenario" { print; exit }' "$run/processes.tsv")
+			# A run whose script still runs is another scenario running now: left alone.
+			! procs_same "${script_pid:-0}" "$script_start" || continue
+			while IFS=$'\t' read -r name pid start; do
+				[[ $name != name && $name != _scenario && $pid =~ ^[0-9]+$ ]] || continue
+				for m in $({
+					! procs_same "$pid" "$start" || echo "$pid"
+					procs_group_members "$pid" "$start"
+				} | sort -u); do
+					kill -KILL "$m" 2>/dev/null && stopped+=("$name:$m")
+				done
+			done <"$run/processes.tsv"
+		fi
+		rm -f "$entry"
+		sc_say "a killed run was left behind: $run (${#stopped[@]} process(es) stopped${stopped:+: ${stopped[*]}})"
+		events_add _scenario stale_run "run=$(jq -Rn --arg r "$run" '$r')" \
+			"stopped=$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')"
+		[[ ! -f $run/run.json || $(jq -r .status "$run/run.json" 2>/dev/null) != running ]] ||
+			SC_RUNJSON=$run/run.json runjson_finish failed "the scenario was killed (found by a later run)"
+	done
 }

@@ -6,7 +6,8 @@ declare -A V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT=
 V_NAMES=()    # every row, in table order
 SC_VARIANTS=() # the rows this run uses
 declare -A V_PID=() V_ADDR=() V_CONTROL=() V_INDEX=() V_VERSION=() V_CMD=() V_WORKDIR=() V_LOG=()
-declare -A V_WRAP=() V_SAMPLE_PID=() # build/env rows: a command put before the binary (cpu.sh: valgrind, perf stat)
+# V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf stat)
+declare -A V_WRAP=() V_SAMPLE_PID=()
 SC_READY_TIMEOUT=30      # seconds a variant has to print its ready line
 
 # variants_load FILE : reads the table; a malformed row stops the run with FILE:LINE.
@@ -168,10 +169,13 @@ variant_launch() {
 	case ${V_KIND[$name]} in
 	build | env)
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
-		V_CMD[$name]="$(variants_binary "$name") --listen 127.0.0.1:0 --root-hints $hints --upstream-port $uport --upstream-source 127.0.1.${V_INDEX[$name]} --cache-size $(sc_size_bytes "$OPT_cache_size") --max-inflight $OPT_max_inflight --memory-layout $OPT_memory_layout --control ${V_CONTROL[$name]} --ready-file $SC_CTL_DIR/$name.ready"
 		local argv wrap=()
-		read -r -a argv <<<"${V_CMD[$name]}"
-		[[ -z ${V_WRAP[$name]:-} ]] || read -r -a wrap <<<"${V_WRAP[$name]}"
+		argv=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
+			--upstream-source "127.0.1.${V_INDEX[$name]}" --cache-size "$(sc_size_bytes "$OPT_cache_size")"
+			--max-inflight "$OPT_max_inflight" --memory-layout "$OPT_memory_layout"
+			--control "${V_CONTROL[$name]}" --ready-file "$SC_CTL_DIR/$name.ready")
+		V_CMD[$name]="${argv[*]}" # for run.json, to read; never split again
+		[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"
 		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${wrap[@]}" "${argv[@]}"
 		;;
 	preload | external)
@@ -199,11 +203,11 @@ variant_launch() {
 		fi
 		rm -f "$workdir/alloc.json"
 		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc.json")
-		V_CMD[$name]=$cmd
 		V_ADDR[$name]=127.0.0.1:$port
-		# The definition prints plain words (docs/daemons.md), so splitting on spaces is exact.
+		# The definition prints one argument a line (docs/daemons.md).
 		local words
-		read -r -a words <<<"$cmd"
+		mapfile -t words <<<"$cmd"
+		V_CMD[$name]="${words[*]}"
 		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${words[@]}"
 		;;
 	esac

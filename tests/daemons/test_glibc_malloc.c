@@ -42,7 +42,8 @@ static void test_shim_is_preloaded(void **state)
 	struct alloc_info info;
 	alloc_info_detect(&info);
 	assert_non_null(strstr(info.malloc_object, "liballocspike-glibc-malloc"));
-	assert_non_null(dlsym(RTLD_DEFAULT, "mallctl")); /* jemalloc is mapped, as in kresd */
+	/* jemalloc is mapped, as in kresd */
+	assert_non_null(dlopen("libjemalloc.so.2", RTLD_LAZY | RTLD_NOLOAD));
 }
 
 static void test_c_entry_points_use_glibc_heap(void **state)
@@ -123,6 +124,67 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 	assert_true(glibc_in_use() < base + 3000);
 }
 
+/* jemalloc's own API, declared as its header does; linked against jemalloc, so without the shim
+ * these calls would reach jemalloc with pointers from glibc's heap. */
+void *mallocx(size_t size, int flags);
+void *rallocx(void *ptr, size_t size, int flags);
+size_t xallocx(void *ptr, size_t size, size_t extra, int flags);
+size_t sallocx(const void *ptr, int flags);
+void dallocx(void *ptr, int flags);
+void sdallocx(void *ptr, size_t size, int flags);
+size_t nallocx(size_t size, int flags);
+int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
+void malloc_stats_print(void (*write_cb)(void *, const char *), void *cbopaque, const char *opts);
+#define TEST_MALLOCX_LG_ALIGN(la) (la)
+#define TEST_MALLOCX_ZERO 0x40
+
+static void test_stats_collect(void *out, const char *text)
+{
+	strncat(out, text, 255 - strlen(out));
+}
+
+static void test_jemalloc_api_uses_glibc_heap(void **state)
+{
+	Dl_info dl;
+	assert_true(dladdr((void *)sdallocx, &dl) &&
+	            strstr(dl.dli_fname, "liballocspike-glibc-malloc"));
+	size_t base = glibc_in_use();
+	char *m = malloc(3000);
+	char *x = mallocx(3000, 0);
+	unsigned char *z = mallocx(2000, TEST_MALLOCX_ZERO | TEST_MALLOCX_LG_ALIGN(10));
+	assert_true(glibc_in_use() >= base + 8000);
+	assert_int_equal((uintptr_t)z % 1024, 0);
+	for (int i = 0; i < 2000; i++)
+		assert_int_equal(z[i], 0);
+	assert_int_equal(sallocx(x, 0), malloc_usable_size(x));
+	assert_true(sallocx(x, 0) >= 3000);
+
+	size_t old = sallocx(x, 0);
+	memset(x, 'x', old);
+	x = rallocx(x, 6000, TEST_MALLOCX_ZERO);
+	assert_non_null(x);
+	assert_int_equal(x[old - 1], 'x');
+	for (size_t i = old; i < 6000; i++)
+		assert_int_equal(x[i], 0);
+	memset(z, 'z', 2000);
+	z = rallocx(z, 9000, TEST_MALLOCX_LG_ALIGN(12));
+	assert_non_null(z);
+	assert_int_equal((uintptr_t)z % 4096, 0);
+	assert_int_equal(z[1999], 'z');
+	assert_true(xallocx(x, 100000, 0, 0) < 100000); /* never in place: the real size */
+	assert_true(nallocx(100, 0) >= 100);
+	assert_int_equal(mallctl("stats.allocated", NULL, NULL, NULL, 0), ENOENT);
+	char stats[256] = "";
+	malloc_stats_print(test_stats_collect, stats, NULL);
+	assert_non_null(strstr(stats, "glibc"));
+
+	size_t before_free = glibc_in_use();
+	sdallocx(m, 3000, 0); /* from malloc, freed by jemalloc's sized free: glibc's heap */
+	sdallocx(x, 6000, 0);
+	dallocx(z, TEST_MALLOCX_LG_ALIGN(12));
+	assert_true(glibc_in_use() + 15000 <= before_free);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +192,7 @@ int main(void)
 	    cmocka_unit_test(test_c_entry_points_use_glibc_heap),
 	    cmocka_unit_test(test_alignment_errors),
 	    cmocka_unit_test(test_cxx_operators_use_glibc_heap),
+	    cmocka_unit_test(test_jemalloc_api_uses_glibc_heap),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

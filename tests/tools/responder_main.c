@@ -1,6 +1,7 @@
 /* tests/tools/responder_main.c - allocspike-test-responder: a UDP/TCP DNS server answering from
  * fixtures. */
 #include "dns_tcp.h"
+#include "parent_death.h"
 #include "responder_count.h"
 #include "responder_fixture.h"
 #include "sockaddr_parse.h"
@@ -198,9 +199,8 @@ static void responder_tcp_read(struct bufferevent *bev, void *arg)
 		uint8_t *wire = NULL;
 		size_t wire_len = 0;
 		/* delays apply to UDP only: a TCP reply goes out at once */
-		int delay =
-		    responder_handle(r, msg, len, (struct sockaddr *)&from,
-		                     FIXTURE_TCP, &wire, &wire_len);
+		int delay = responder_handle(r, msg, len, (struct sockaddr *)&from, FIXTURE_TCP,
+		                             &wire, &wire_len);
 		evbuffer_drain(in, len);
 		if (delay >= 0) {
 			dns_tcp_write(bev, wire, wire_len);
@@ -282,6 +282,7 @@ static void responder_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	parent_death_arm("allocspike-test-responder");
 	static const struct option opts[] = {
 	    {"listen", required_argument, NULL, 'l'},
 	    {"fixture", required_argument, NULL, 'f'},

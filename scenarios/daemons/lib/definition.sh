@@ -5,6 +5,10 @@
 # writes the config from the DEF_* variables and prints the command line) and calls
 # definition_main "$@".
 
+# definition_command WORD... : prints the daemon's command line the way `prepare` must: one
+# argument a line (docs/daemons.md), so that paths with spaces stay one argument.
+definition_command() { printf '%s\n' "$@"; }
+
 definition_die() {
 	echo "$DEFINITION_NAME.sh: $*" >&2
 	exit 2
@@ -92,9 +96,10 @@ definition_parse_prepare() {
 		var=${opt#*:}
 		[[ -n ${!var} ]] || definition_die "prepare: --${opt%%:*} is required"
 	done
-	# The command line is printed as plain words, so no path may hold whitespace.
-	[[ $DEF_WORKDIR$DEF_ROOT_HINTS != *[[:space:]]* ]] ||
-		definition_die "prepare: paths with whitespace are not supported"
+	# The command is printed one argument a line, and the paths go into quoted strings of the
+	# daemons' configuration files: spaces are fine, line breaks, quotes and backslashes are not.
+	[[ $DEF_WORKDIR$DEF_ROOT_HINTS != *[$'\n\r"\'\\']* ]] ||
+		definition_die "prepare: paths with line breaks, quotes or backslashes are not supported"
 	mkdir -p "$DEF_WORKDIR" || definition_die "--workdir: cannot create $DEF_WORKDIR"
 	DEF_WORKDIR=$(cd "$DEF_WORKDIR" && pwd)
 	DEF_ROOT_HINTS=$(cd "$(dirname "$DEF_ROOT_HINTS")" && pwd)/$(basename "$DEF_ROOT_HINTS")

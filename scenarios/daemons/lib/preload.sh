@@ -18,6 +18,9 @@ preload_resolve() {
 	local build=$1 lib=$2
 	if [[ $lib == */* ]]; then
 		[[ -r $build/$lib ]] || preload_die "$build/$lib not found (build the preload targets)"
+		# The dynamic linker splits LD_PRELOAD on spaces and colons: no way to quote a path.
+		[[ $build/$lib != *[[:space:]:]* ]] ||
+			preload_die "$build/$lib: LD_PRELOAD cannot name a path with spaces or colons; build elsewhere"
 		echo "$build/$lib"
 	else
 		/sbin/ldconfig -p | grep -q "^[[:space:]]*$lib " ||
@@ -74,6 +77,12 @@ preload_check() {
 	glibc_heap=$(jq -r .glibc_heap_serves_malloc "$probe")
 	if [[ $got != "$want" ]]; then
 		echo "preload.sh: malloc is served by $got ($object), not $want: the preload did not take" >&2
+		return 1
+	fi
+	# A block freed by another allocator than the one that made it corrupts both heaps.
+	if [[ $(jq -r '.release_matches_malloc // true' "$probe") == false ]]; then
+		echo "preload.sh: free, realloc or operator delete is not served by malloc's object ($object):" \
+			"$(jq -c .release_objects "$probe"); refusing" >&2
 		return 1
 	fi
 	# Independent evidence: a malloc() grows glibc's own heap exactly when glibc serves it.

@@ -4,6 +4,8 @@
 # Sourced by scenarios and tests (bash). See docs/daemons.md.
 
 DAEMON_RUN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scenarios/lib/lifeline.sh
+source "$DAEMON_RUN_DIR/../../lib/lifeline.sh"
 
 # daemon_row NAME [VARIANTS_FILE] : prints the row's 9 tab-separated cells, or fails.
 daemon_row() {
@@ -60,8 +62,10 @@ daemon_start() {
 	DAEMON_ALLOC_JSON=$workdir/alloc.json
 	rm -f "$DAEMON_ALLOC_JSON"
 	local -a words
-	read -ra words <<<"$cmd"
-	env "${env_words[@]}" LD_PRELOAD="$ld_preload" ALLOCSPIKE_ALLOC_PROBE="$DAEMON_ALLOC_JSON" \
+	mapfile -t words <<<"$cmd"
+	local LIFELINE
+	lifeline_set
+	"${LIFELINE[@]}" env "${env_words[@]}" LD_PRELOAD="$ld_preload" ALLOCSPIKE_ALLOC_PROBE="$DAEMON_ALLOC_JSON" \
 		"${words[@]}" >>"$workdir/daemon.log" 2>&1 &
 	DAEMON_PID=$!
 	local i
