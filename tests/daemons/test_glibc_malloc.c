@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+/* jemalloc's own API and flags, as a program built against jemalloc sees them: linked with
+ * jemalloc, so without the shim these calls would reach it with pointers from glibc's heap. */
+#include <jemalloc/jemalloc.h>
 
 #include "alloc_info.h"
 
@@ -124,20 +127,6 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 	assert_true(glibc_in_use() < base + 3000);
 }
 
-/* jemalloc's own API, declared as its header does; linked against jemalloc, so without the shim
- * these calls would reach jemalloc with pointers from glibc's heap. */
-void *mallocx(size_t size, int flags);
-void *rallocx(void *ptr, size_t size, int flags);
-size_t xallocx(void *ptr, size_t size, size_t extra, int flags);
-size_t sallocx(const void *ptr, int flags);
-void dallocx(void *ptr, int flags);
-void sdallocx(void *ptr, size_t size, int flags);
-size_t nallocx(size_t size, int flags);
-int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen);
-void malloc_stats_print(void (*write_cb)(void *, const char *), void *cbopaque, const char *opts);
-#define TEST_MALLOCX_LG_ALIGN(la) (la)
-#define TEST_MALLOCX_ZERO 0x40
-
 static void test_stats_collect(void *out, const char *text)
 {
 	strncat(out, text, 255 - strlen(out));
@@ -151,7 +140,7 @@ static void test_jemalloc_api_uses_glibc_heap(void **state)
 	size_t base = glibc_in_use();
 	char *m = malloc(3000);
 	char *x = mallocx(3000, 0);
-	unsigned char *z = mallocx(2000, TEST_MALLOCX_ZERO | TEST_MALLOCX_LG_ALIGN(10));
+	unsigned char *z = mallocx(2000, MALLOCX_ZERO | MALLOCX_LG_ALIGN(10));
 	assert_true(glibc_in_use() >= base + 8000);
 	assert_int_equal((uintptr_t)z % 1024, 0);
 	for (int i = 0; i < 2000; i++)
@@ -161,13 +150,13 @@ static void test_jemalloc_api_uses_glibc_heap(void **state)
 
 	size_t old = sallocx(x, 0);
 	memset(x, 'x', old);
-	x = rallocx(x, 6000, TEST_MALLOCX_ZERO);
+	x = rallocx(x, 6000, MALLOCX_ZERO);
 	assert_non_null(x);
 	assert_int_equal(x[old - 1], 'x');
 	for (size_t i = old; i < 6000; i++)
 		assert_int_equal(x[i], 0);
 	memset(z, 'z', 2000);
-	z = rallocx(z, 9000, TEST_MALLOCX_LG_ALIGN(12));
+	z = rallocx(z, 9000, MALLOCX_LG_ALIGN(12));
 	assert_non_null(z);
 	assert_int_equal((uintptr_t)z % 4096, 0);
 	assert_int_equal(z[1999], 'z');
@@ -181,7 +170,7 @@ static void test_jemalloc_api_uses_glibc_heap(void **state)
 	size_t before_free = glibc_in_use();
 	sdallocx(m, 3000, 0); /* from malloc, freed by jemalloc's sized free: glibc's heap */
 	sdallocx(x, 6000, 0);
-	dallocx(z, TEST_MALLOCX_LG_ALIGN(12));
+	dallocx(z, MALLOCX_LG_ALIGN(12));
 	assert_true(glibc_in_use() + 15000 <= before_free);
 }
 

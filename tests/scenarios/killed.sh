@@ -8,8 +8,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 scenario_require_programs
 
-# Runs registered here only: parallel tests never clean each other's runs.
-export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 variant=$(scenario_built_variants 1)
 first=$TEST_TMP/first
 # shellcheck disable=SC2046 # the flags are words

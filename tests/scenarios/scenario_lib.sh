@@ -3,6 +3,8 @@
 # Sourced after tests/lib.sh.
 
 SPIKE=$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh
+# Runs register here only (scenarios/README.md, "Processes"): tests never clean up each other's runs.
+export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 
 # scenario_require_programs : skips (77) naming every program the scenario needs that is not built.
 scenario_require_programs() {

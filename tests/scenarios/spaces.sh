@@ -7,7 +7,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 scenario_require_programs
 
-export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 variant=$(scenario_built_variants 1)
 ln -s "$ALLOCSPIKE_SOURCE_DIR" "$TEST_TMP/source tree"
 ln -s "$ALLOCSPIKE_BIN" "$TEST_TMP/program folder"

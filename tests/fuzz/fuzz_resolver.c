@@ -1,0 +1,84 @@
+/* tests/fuzz/fuzz_resolver.c - one resolver for the fuzz targets (see fuzz_resolver.h). */
+#include "fuzz_resolver.h"
+
+#include <event2/event.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "request.h"
+#include "upstream.h"
+
+struct resolver fuzz_r;
+
+const uint8_t fuzz_resolver_query[45] = {
+    0x12, 0x34, 0x01, 0x00, 0,   1,   0,   0,    0,    0, 0,   1,   3,   'w', 'w',
+    'w',  7,    'e',  'x',  'a', 'm', 'p', 'l',  'e',  4, 't', 'e', 's', 't', 0,
+    0,    1,    0,    1,    0,   0,   41,  0x04, 0xD0, 0, 0,   0,   0,   0,   0,
+};
+const uint8_t fuzz_resolver_qname[18] = {3,   'w', 'w', 'w', 7,   'e', 'x', 'a', 'm',
+                                         'p', 'l', 'e', 4,   't', 'e', 's', 't', 0};
+
+static void fuzz_resolver_init(void)
+{
+	struct resolver_config *cfg = &fuzz_r.cfg;
+	struct sockaddr_in *root = (struct sockaddr_in *)&cfg->roots[0].sa;
+	root->sin_family = AF_INET;
+	root->sin_port = htons(53);
+	root->sin_addr.s_addr = htonl(0x7F000001);
+	cfg->roots[0].len = sizeof(*root);
+	cfg->n_roots = 1;
+	cfg->upstream_port = 53;
+	cfg->max_ttl = 86400;
+	cfg->max_inflight = 64;
+	cfg->upstream_timeout_ms = 1000;
+	fuzz_r.base = event_base_new();
+	if (!fuzz_r.base)
+		abort();
+	resolver_random_seed(&fuzz_r);
+}
+
+void fuzz_resolver_begin(bool kresd_layout)
+{
+	char err[256];
+	if (!fuzz_r.base)
+		fuzz_resolver_init();
+	fuzz_r.cfg.layout = kresd_layout ? LAYOUT_KRESD : LAYOUT_HEAP;
+	fuzz_r.cache = cache_create(64 * 1024, 86400, kresd_layout, err, sizeof(err));
+	fuzz_r.requests = request_table_create(64);
+	if (!fuzz_r.cache || !fuzz_r.requests)
+		abort();
+}
+
+void fuzz_resolver_end(void)
+{
+	request_table_destroy(&fuzz_r);
+	cache_destroy(fuzz_r.cache);
+	fuzz_r.cache = NULL;
+}
+
+void fuzz_resolver_client(const uint8_t *wire, size_t len)
+{
+	static uint8_t buf[65536];
+	struct sockaddr_in client = {.sin_family = AF_INET, .sin_port = htons(5353)};
+	client.sin_addr.s_addr = htonl(0x7F000001);
+	if (len > sizeof(buf))
+		len = sizeof(buf);
+	memcpy(buf, wire, len);
+	request_handle_query(&fuzz_r, -1, buf, len, (struct sockaddr *)&client, sizeof(client));
+}
+
+bool fuzz_resolver_reply(const uint8_t *name, uint16_t type, const uint8_t *wire, size_t len)
+{
+	static uint8_t buf[65536];
+	struct request *q = request_find(&fuzz_r, name, type);
+	if (!q || !q->uq)
+		return false;
+	if (len > sizeof(buf))
+		len = sizeof(buf);
+	memcpy(buf, wire, len);
+	upstream_inject(q, buf, len);
+	event_base_loop(fuzz_r.base, EVLOOP_NONBLOCK);
+	return true;
+}
