@@ -16,6 +16,7 @@ SC_CTL_DIR=
 SC_CTL_TMP=
 SC_COMPLETED=0
 SC_INTERRUPTED=
+SC_EXITING=0
 SC_FAIL_REASON=
 SC_SCHEDULE=
 SC_RUNNABLE=()
@@ -68,6 +69,11 @@ experiment_traps() {
 
 # experiment_on_signal NAME : Ctrl-C, SIGTERM or SIGHUP: the EXIT trap stops everything and reports.
 experiment_on_signal() {
+	# Already on the way out: exiting again from inside the EXIT trap would cut the stop short.
+	if ((SC_EXITING)); then
+		procs_hurry
+		return
+	fi
 	SC_INTERRUPTED=$1
 	sc_say "interrupted by SIG$1: stopping every process of the run"
 	exit $((128 + $(kill -l "$1")))
@@ -76,6 +82,7 @@ experiment_on_signal() {
 # experiment_on_exit : runs on every way out once the run folder exists.
 experiment_on_exit() {
 	local st=$? status reason='' leftovers report
+	SC_EXITING=1
 	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
 	# grace periods. (A SIGKILL still ends the script; then the processes die with it: lifeline.sh.)
 	trap procs_hurry INT TERM HUP

@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/scenarios/interrupt.sh - SIGINT in the middle of a spike: status interrupted, exit 130, every
-# process of the run gone, and a report of what was recorded.
+# tests/scenarios/interrupt.sh - SIGINT in the middle of a spike, then SIGTERM during the stop: status
+# interrupted, exit 130, every process of the run gone, and a report of what was recorded.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
@@ -17,6 +17,9 @@ set +m
 _test_pids+=("$pid")
 if scenario_wait_for "the first spike" 90 scenario_in_spike "$out"; then
 	kill -INT "$pid"
+	# A second signal while the run is being stopped (a CI job escalating) must not cut the stop short.
+	sleep 0.5
+	kill -TERM "$pid" 2>/dev/null
 fi
 wait "$pid"
 st=$?
