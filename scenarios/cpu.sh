@@ -56,11 +56,13 @@ cpu_answered() {
 }
 
 CPU_TOOL=
+declare -A CPU_CHILD_START=() # perf's child (the resolver) -> its start time, checked before signalling it
 scenario_ready() {
 	local name
 	[[ $CPU_TOOL == perf ]] || return 0
 	for name in "$@"; do
 		V_SAMPLE_PID[$name]=$(pgrep -P "${V_PID[$name]}" | head -1)
+		CPU_CHILD_START[$name]=$(procs_start_time "${V_SAMPLE_PID[$name]:-0}")
 	done
 }
 
@@ -69,7 +71,7 @@ scenario_stop_variant() {
 	local name=$1 i child=${V_SAMPLE_PID[$1]:-}
 	[[ $CPU_TOOL == perf && -n $child ]] || return 0
 	procs_mark_asked "${V_PID[$name]}"
-	kill -TERM "$child" 2>/dev/null || true
+	! procs_same "$child" "${CPU_CHILD_START[$name]:-}" || kill -TERM "$child" 2>/dev/null || true
 	for ((i = 0; i < 300; i++)); do
 		procs_running "${V_PID[$name]}" || break
 		sleep 0.05
