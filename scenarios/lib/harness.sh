@@ -44,6 +44,7 @@ harness_scan() {
 	}' "$tl")
 	local kind v a b c summary='{}'
 	while read -r kind v a b c; do
+		[[ -n $kind ]] || continue # a header-only timeline gives no line at all
 		if [[ $kind == E ]]; then
 			printf '{"t_s": %s, "variant": "%s", "event": "harness_saturated", "cpu_share": %s, "duration_s": %s}\n' \
 				"$a" "$v" "$b" "$c" >>"$dir/events.jsonl"

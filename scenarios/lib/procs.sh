@@ -130,11 +130,15 @@ procs_stop() {
 	done
 }
 
-# procs_stop_all : stops every process of the run (5 s grace in all, not per process).
+# procs_stop_all : stops every process of the run: the generator first, so that it does not record
+# the others vanishing, then all the rest at once (at most 5 s of grace each time, not per process).
 procs_stop_all() {
-	local i rev=()
-	for ((i = ${#SC_PIDS[@]} - 1; i >= 0; i--)); do rev+=("${SC_PIDS[i]}"); done
-	((${#rev[@]} == 0)) || procs_stop 5 "${rev[@]}"
+	local pid watchers=() rest=()
+	for pid in "${SC_PIDS[@]}"; do
+		if [[ ${SC_PID_NAME[$pid]} == _loadgen ]]; then watchers+=("$pid"); else rest+=("$pid"); fi
+	done
+	((${#watchers[@]} == 0)) || procs_stop 5 "${watchers[@]}"
+	((${#rest[@]} == 0)) || procs_stop 5 "${rest[@]}"
 }
 
 # procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods.
