@@ -248,6 +248,19 @@ procs_group_members() {
 	done
 }
 
+# procs_stale_members PID START : what is left of a process a killed run recorded: PID itself and its
+# process group while PID is still that process; nothing when PID now belongs to another process
+# (reused); when PID is gone, the members of its group, which can only be its own, since the kernel
+# never reuses a PID while a process group of that number has members.
+procs_stale_members() {
+	if procs_same "$1" "$2"; then
+		echo "$1"
+		procs_group_members "$1" "$2" | grep -vx "$1"
+	elif ! procs_start_time "$1" >/dev/null; then
+		procs_group_members "$1" "$2"
+	fi
+}
+
 # procs_clean_stale : stops the processes of every registered run whose script is gone (it was
 # killed), each only if its start time is the recorded one; records a `stale_run` event per such run
 # (`run`, `stopped`: "name:pid" strings) and marks that run's run.json failed if it still says running.
@@ -264,10 +277,7 @@ procs_clean_stale() {
 			! procs_same "${script_pid:-0}" "$script_start" || continue
 			while IFS=$'\t' read -r name pid start; do
 				[[ $name != name && $name != _scenario && $pid =~ ^[0-9]+$ ]] || continue
-				for m in $({
-					! procs_same "$pid" "$start" || echo "$pid"
-					procs_group_members "$pid" "$start"
-				} | sort -u); do
+				for m in $(procs_stale_members "$pid" "$start"); do
 					kill -KILL "$m" 2>/dev/null && stopped+=("$name:$m")
 				done
 			done <"$run/processes.tsv"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/scenarios/killed.sh - spike.sh SIGKILLed mid-spike leaves no process of its run within 5 s;
 # the next run reports the killed run (a `stale_run` event), stops what it left (a process planted in
-# its processes.tsv, with its real start time) and marks it failed; SIGHUP ends that next run as
-# interrupted (exit 130), not failed.
+# its processes.tsv, with its real start time; one recorded with another start time is left alone)
+# and marks it failed; SIGHUP ends that next run as interrupted (exit 130), not failed.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
@@ -26,13 +26,17 @@ check "no process of the killed run within 5 s" no_leftovers "$first"
 check "the killed run is registered" test -s "$ALLOCSPIKE_STATE_DIR/$pid"
 check_eq "the killed run's status" running "$(jq -r .status "$first/run.json")"
 
-# A process the killed run left behind (as a daemon ignoring its parent's death would be).
+# A process the killed run left behind (as a daemon ignoring its parent's death would be), and one
+# whose PID the killed run recorded with another start time (its PID was reused): never signalled.
+start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }
 setsid sleep 300 </dev/null >/dev/null 2>&1 &
 planted=$!
-_test_pids+=("$planted")
+setsid sleep 300 </dev/null >/dev/null 2>&1 &
+reused=$!
+_test_pids+=("$planted" "$reused")
 sleep 0.2
-printf '_planted\t%s\t%s\n' "$planted" "$(awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$planted/stat")" \
-	>>"$first/processes.tsv"
+printf '_planted\t%s\t%s\n_reused\t%s\t%s\n' "$planted" "$(start_ticks "$planted")" \
+	"$reused" "$(($(start_ticks "$reused") - 1))" >>"$first/processes.tsv"
 
 second=$TEST_TMP/second
 # shellcheck disable=SC2046
@@ -54,6 +58,9 @@ check "stale_run lists the planted process" jq_true -s --arg p "_planted:$plante
 	'any(.[]; .event == "stale_run" and (.stopped | index($p)))' "$second/events.jsonl"
 gone() { ! kill -0 "$planted" 2>/dev/null || [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$planted/stat") == Z ]]; }
 check "the planted process was stopped" gone
+check "a process whose start time differs from the recorded one was left alone" kill -0 "$reused"
+check "stale_run does not list it" jq_true -s --arg p "_reused:$reused" \
+	'all(.[]; .event != "stale_run" or (.stopped | index($p) | not))' "$second/events.jsonl"
 check_eq "the killed run is marked failed" failed "$(jq -r .status "$first/run.json")"
 check "the killed run is no longer registered" test ! -e "$ALLOCSPIKE_STATE_DIR/$pid"
 check "the second run is no longer registered" test ! -e "$ALLOCSPIKE_STATE_DIR/$pid2"
