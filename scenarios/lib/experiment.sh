@@ -246,12 +246,13 @@ experiment_drive_group() {
 
 # experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison.
 experiment_repeat() {
-	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0
+	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
 	mkdir -p "$out" || sc_die "cannot create $out"
 	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
 		sc_say "repeat $i of $OPT_repeat"
-		bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
+		lifeline_set # a killed parent takes the repeat (and so everything it started) with it
+		"${LIFELINE[@]}" bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
 		child=$!
 		wait "$child" || st=$?
 		child=
