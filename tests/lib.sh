@@ -3,6 +3,8 @@
 
 : "${ALLOCSPIKE_SOURCE_DIR:?run through ctest}"
 : "${ALLOCSPIKE_BIN:?run through ctest}"
+# shellcheck source=scenarios/lib/lifeline.sh
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/lifeline.sh"
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-$TEST_NAME.XXXXXX")
 _test_failures=0
@@ -66,9 +68,10 @@ finish() {
 # Call it in the test's own shell, never inside $(...): a subshell would lose the pid and the cleanup
 # would not stop the server. Redirect its output to a file to keep the address.
 start_server() {
-	local name=$1 ready=$2
+	local name=$1 ready=$2 LIFELINE
 	shift 2
-	"$@" >"$TEST_TMP/$name.log" 2>&1 &
+	lifeline_set # a test killed by ctest's timeout takes its servers with it
+	"${LIFELINE[@]}" "$@" >"$TEST_TMP/$name.log" 2>&1 &
 	_test_pids+=($!)
 	local i
 	for ((i = 0; i < 200; i++)); do
