@@ -51,8 +51,14 @@ int hints_load(struct resolver_config *cfg, const char *path, char *err, size_t 
 			if (ldns_dname_compare(ldns_rr_rdf(ldns_rr_list_rr(ns, j), 0),
 			                       ldns_rr_owner(a)) == 0)
 				is_root_server = true;
-		if (!is_root_server || cfg->n_roots >= RESOLVER_MAX_ROOTS)
+		if (!is_root_server)
 			continue;
+		if (cfg->n_roots >= RESOLVER_MAX_ROOTS) {
+			snprintf(err, err_size, "%s: more than %d root server addresses", path,
+			         RESOLVER_MAX_ROOTS);
+			rc = -1;
+			break;
+		}
 		const ldns_rdf *rd = ldns_rr_rdf(a, 0);
 		struct resolver_addr *ra = &cfg->roots[cfg->n_roots];
 		memset(ra, 0, sizeof(*ra));
