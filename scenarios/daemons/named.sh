@@ -16,9 +16,10 @@ definition_prepare() {
 		definition_die "--listen: named listens only on interface addresses; $DEF_LISTEN_ADDR is on" \
 			"no interface (use 127.0.0.1 or ::1)"
 	fi
-	local conf=$DEF_WORKDIR/named.conf source= family=-4 listen
+	# -4 keeps named off IPv6 upstream (the hierarchy is IPv4); listening on ::1 needs IPv6 on.
+	local conf=$DEF_WORKDIR/named.conf source= family=' -4' listen
 	if [[ $DEF_LISTEN_ADDR == ::1 ]]; then
-		family=-6
+		family=
 		listen="listen-on { none; }; listen-on-v6 port $DEF_LISTEN_PORT { ::1; };"
 	else
 		listen="listen-on port $DEF_LISTEN_PORT { $DEF_LISTEN_ADDR; }; listen-on-v6 { none; };"
@@ -69,7 +70,7 @@ CONF
 			definition_die "generated $conf is invalid: $(cat "$DEF_WORKDIR/checkconf.err")"
 	fi
 	# -g: foreground, log to stderr; -n: worker threads (default here 2, see docs/daemons.md).
-	echo "named -g $family -n $DEF_THREADS -c $conf"
+	echo "named -g$family -n $DEF_THREADS -c $conf"
 }
 
 # Two GETs of about 4 KB each: /json/v1/server for the recursions waiting for an answer

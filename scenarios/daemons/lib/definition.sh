@@ -111,6 +111,7 @@ definition_parse_prepare() {
 # (control or statistics) socket.
 definition_free_tcp_port() {
 	local addr=$1 port i
+	[[ $addr != *:* ]] || addr="[$addr]"
 	for ((i = 0; i < 100; i++)); do
 		port=$((20000 + RANDOM % 40000))
 		[[ -n $(ss -Hlnt "src $addr:$port" 2>/dev/null) ]] || {
