@@ -18,16 +18,7 @@
 #include <cmocka.h>
 
 #include "alloc_info.h"
-
-static struct mallinfo2_fields {
-	size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks,
-	    keepcost;
-} (*glibc_mallinfo2)(void);
-
-static size_t glibc_in_use(void)
-{
-	return glibc_mallinfo2().uordblks + glibc_mallinfo2().hblkhd;
-}
+#include "daemons/glibc_heap.h"
 
 /* Bytes this thread has allocated through jemalloc so far (its own statistics). */
 static uint64_t jemalloc_thread_allocated(void)
@@ -36,15 +27,6 @@ static uint64_t jemalloc_thread_allocated(void)
 	size_t len = sizeof(n);
 	assert_int_equal(mallctl("thread.allocated", &n, &len, NULL, 0), 0);
 	return n;
-}
-
-static int setup(void **state)
-{
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	assert_non_null(libc);
-	glibc_mallinfo2 = (struct mallinfo2_fields(*)(void))dlsym(libc, "mallinfo2");
-	assert_non_null(glibc_mallinfo2);
-	return 0;
 }
 
 static void test_adapter_is_preloaded(void **state)
@@ -108,5 +90,5 @@ int main(void)
 	    cmocka_unit_test(test_mallocx_uses_glibc_heap),
 	    cmocka_unit_test(test_rallocx_keeps_and_zeroes),
 	};
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return cmocka_run_group_tests(tests, glibc_heap_setup, NULL);
 }
