@@ -60,7 +60,7 @@ answers_compare() {
 	grep -v '^COUNTS ' <<<"$counts" || true
 	read -r _ ANSWERS_COMPARED ANSWERS_DIFFERENT ANSWERS_LOCAL < <(grep '^COUNTS ' <<<"$counts")
 	echo "compared $ANSWERS_COMPARED answers of $other_name with $ref_name: $ANSWERS_DIFFERENT different," \
-		"$ANSWERS_LOCAL from $ref_name's local data"
+		"$ANSWERS_LOCAL from local data (AA on either side)"
 }
 
 # answers_rcodes FILE : "NOERROR=n NXDOMAIN=n ..." of an answers file.
