@@ -6,8 +6,10 @@
  * Preloaded (after the allocator under test), this object's constructor runs before the
  * daemon's main(), asks common/alloc_info which object malloc resolves to, follows the glibc
  * routing shim (preload/glibc_malloc.c) to where it really goes, checks with glibc's own
- * mallinfo2() whether a malloc() lands in glibc's heap, and writes all of it as one JSON object
- * to the file named by $ALLOCSPIKE_ALLOC_PROBE. Without that variable it does nothing.
+ * mallinfo2() whether a malloc() lands in glibc's heap, does the same for jemalloc's mallocx
+ * when the process has one (BIND allocates through it; preload/mallocx.c), and writes all of it
+ * as one JSON object to the file named by $ALLOCSPIKE_ALLOC_PROBE. Without that variable it does
+ * nothing. It runs once, before main(), while the process is still single-threaded.
  *
  * The JSON is written by hand, not with jansson: inside a foreign process jansson's internal
  * calls bind to the daemon's own symbols of the same name (kresd exports json_delete), and
@@ -41,22 +43,39 @@ static const char *alloc_probe_object(const void *addr)
 	return "";
 }
 
-/* Whether a malloc() grows glibc's in-use bytes: glibc's mallinfo2 is taken from libc.so.6
- * itself, since tcmalloc exports a mallinfo of its own. -1 when glibc's is not there. */
-static int alloc_probe_glibc_heap_serves(void)
+/* glibc's own mallinfo2, taken from libc.so.6 itself since tcmalloc exports a mallinfo of its
+ * own; NULL when glibc's is not there. */
+typedef struct alloc_probe_mallinfo2 (*alloc_probe_mallinfo2_fn)(void);
+static alloc_probe_mallinfo2_fn alloc_probe_glibc_mallinfo2(void)
 {
 	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
 	if (!libc)
-		return -1;
-	struct alloc_probe_mallinfo2 (*mi2)(void) =
-	    (struct alloc_probe_mallinfo2(*)(void))dlsym(libc, "mallinfo2");
+		return NULL;
+	alloc_probe_mallinfo2_fn mi2 = (alloc_probe_mallinfo2_fn)dlsym(libc, "mallinfo2");
 	dlclose(libc);
-	if (!mi2)
+	return mi2;
+}
+
+/* jemalloc's non-standard entry points as the daemon's code finds them (BIND calls these). */
+typedef void *(*alloc_probe_mallocx_fn)(size_t, int);
+typedef void (*alloc_probe_dallocx_fn)(void *, int);
+
+/* Whether a 4 KiB block (below any mmap threshold: an arena chunk in glibc) from malloc, or from
+ * mallocx when use_mallocx, grows glibc's in-use bytes. -1 when it cannot be told. */
+static int alloc_probe_glibc_heap_serves(bool use_mallocx)
+{
+	alloc_probe_mallinfo2_fn mi2 = alloc_probe_glibc_mallinfo2();
+	alloc_probe_mallocx_fn mallocx_fn = (alloc_probe_mallocx_fn)dlsym(RTLD_DEFAULT, "mallocx");
+	alloc_probe_dallocx_fn dallocx_fn = (alloc_probe_dallocx_fn)dlsym(RTLD_DEFAULT, "dallocx");
+	if (!mi2 || (use_mallocx && (!mallocx_fn || !dallocx_fn)))
 		return -1;
 	size_t before = mi2().uordblks;
-	char *volatile p = malloc(4096); /* below any mmap threshold: an arena chunk in glibc */
+	char *volatile p = use_mallocx ? mallocx_fn(4096, 0) : malloc(4096);
 	size_t after = mi2().uordblks;
-	free(p);
+	if (use_mallocx)
+		dallocx_fn(p, 0);
+	else
+		free(p);
 	return after >= before + 4096;
 }
 
@@ -137,12 +156,20 @@ static void alloc_probe_put_release(FILE *f)
 	fprintf(f, "},\n  \"release_matches_malloc\": %s,\n", match ? "true" : "false");
 }
 
+static const char *alloc_probe_tristate(int value)
+{
+	return value < 0 ? "null" : value ? "true" : "false";
+}
+
 static void alloc_probe_write(const char *out)
 {
 	struct alloc_info info;
 	alloc_info_detect(&info);
 	const char *routed_to = alloc_probe_route(&info);
-	int glibc_heap = alloc_probe_glibc_heap_serves();
+	int glibc_heap = alloc_probe_glibc_heap_serves(false);
+	void *mallocx_ptr = dlsym(RTLD_DEFAULT, "mallocx");
+	const char *mallocx_object = mallocx_ptr ? alloc_probe_object(mallocx_ptr) : NULL;
+	int glibc_heap_mallocx = alloc_probe_glibc_heap_serves(true);
 
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
@@ -160,10 +187,10 @@ static void alloc_probe_write(const char *out)
 	alloc_probe_put_field(f, "malloc_object", info.malloc_object, false);
 	alloc_probe_put_field(f, "malloc_routed_to", routed_to, false);
 	alloc_probe_put_release(f);
-	fprintf(f, "  \"glibc_heap_serves_malloc\": %s\n}\n",
-	        glibc_heap < 0 ? "null"
-	        : glibc_heap   ? "true"
-	                       : "false");
+	alloc_probe_put_field(f, "mallocx_object", mallocx_object, false);
+	fprintf(f, "  \"glibc_heap_serves_malloc\": %s,\n", alloc_probe_tristate(glibc_heap));
+	fprintf(f, "  \"glibc_heap_serves_mallocx\": %s\n}\n",
+	        alloc_probe_tristate(glibc_heap_mallocx));
 	/* Renamed into place only when complete, so a reader never sees half an object. */
 	if (fclose(f) != 0 || rename(tmp, out) != 0) {
 		fprintf(stderr, "allocspike alloc probe: %s: cannot write: %s\n", out,

@@ -17,7 +17,8 @@ echo "install-packages: installing ${missing[*]}"
 sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo)
 
-# policy-rc.d exit 101 tells invoke-rc.d not to start daemons (knot, kresd, unbound) on install.
+# policy-rc.d exit 101 tells invoke-rc.d not to start daemons (knot, kresd, unbound, named,
+# pdns_recursor) on install.
 policy=/usr/sbin/policy-rc.d
 created_policy=
 if [[ ! -e $policy ]]; then
@@ -32,6 +33,7 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 # Units that got enabled must not start on the next boot either, nor hold port 53 now.
-for unit in knot.service kresd@1.service kresd.target kres-cache-gc.service unbound.service unbound-resolvconf.service; do
+for unit in knot.service kresd@1.service kresd.target kres-cache-gc.service unbound.service \
+	unbound-resolvconf.service named.service named-resolvconf.service pdns-recursor.service; do
 	"${sudo[@]}" systemctl disable --now "$unit" >/dev/null 2>&1 || true
 done

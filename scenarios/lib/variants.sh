@@ -186,7 +186,8 @@ variant_launch() {
 		mkdir -p "$workdir"
 		V_WORKDIR[$name]=$workdir
 		V_CONTROL[$name]=''
-		if ! cmd=$("$def" prepare --workdir "$workdir" --listen "127.0.0.1:$port" --root-hints "$hints" \
+		# prepare runs with the row's env too: a row can set a definition's knob (docs/daemons.md).
+		if ! cmd=$(env "${envs[@]}" "$def" prepare --workdir "$workdir" --listen "127.0.0.1:$port" --root-hints "$hints" \
 			--cache-size "$(sc_size_bytes "$OPT_cache_size")" --upstream-source "127.0.1.${V_INDEX[$name]}" \
 			2>>"$log"); then
 			sc_say "variant $name: $def prepare failed (see logs/$name.log)"

@@ -4,6 +4,7 @@
 # allocator its row names; a row whose preload does not take is refused.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/lib/run.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/daemons/answers_lib.sh"
 fixtures=$ALLOCSPIKE_SOURCE_DIR/tests/daemons/fixtures
 command -v knotd >/dev/null || skip "knotd not installed (apt-get install knot)"
 command -v kdig >/dev/null || skip "kdig not installed (apt-get install knot-dnsutils)"
@@ -37,18 +38,39 @@ expect_alias="NOERROR alias.example. IN CNAME www.example.|www.example. IN A 192
 expect_mx="NOERROR mail.example. IN MX 10 www.example.|"
 expect_nx="NXDOMAIN "
 
+# daemon_sigterm_status BASE : pdns_recursor 4.8 installs no SIGTERM handler and dies by the
+# signal (128 + 15); the others exit 0.
+daemon_sigterm_status() {
+	[[ $1 == pdns-recursor ]] && echo 143 || echo 0
+}
+
+# stats_check NAME BASE : the definition's stats command prints one JSON object with a numeric
+# in-flight count and a cache that holds what was just resolved; required for the daemons that
+# have a control channel definition (pdns-recursor, named), checked for others when they answer.
+stats_check() {
+	local name=$1 base=$2 def=$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/$2.sh out
+	if ! out=$("$def" stats --workdir "$TEST_TMP/$name" 2>"$TEST_TMP/$name.stats.err"); then
+		if [[ $base == pdns-recursor || $base == named ]]; then
+			check "$name stats answers ($(cat "$TEST_TMP/$name.stats.err"))" false
+		fi
+		return 0
+	fi
+	check_eq "$name stats: one JSON object, inflight and cache_entries numbers ($out)" true \
+		"$(jq -c 'type == "object" and (.inflight | type == "number") and (.cache_entries | type == "number")' <<<"$out")"
+	check_eq "$name stats: the cache holds the names just resolved" true "$(jq -c '.cache_entries > 0' <<<"$out")"
+}
+
 mapfile -t rows < <(variants_rows | awk -F'\t' '$2 == "preload" || $2 == "external"')
 ((${#rows[@]} > 0)) || { echo "FAIL no preload/external rows in variants.tsv"; exit 1; }
 n=0
 for row in "${rows[@]}"; do
-	IFS=$'\t' read -r name _ allocator _ _ base _ _ _ <<<"$row"
-	# A definition is named after its daemon's executable (kresd.sh runs kresd).
-	if ! command -v "$base" >/dev/null; then
-		echo "skip row $name: $base not installed (apt-get install ${base/kresd/knot-resolver})"
+	IFS=$'\t' read -r name _ allocator _ _ base envcell _ _ <<<"$row"
+	if ! command -v "$(daemon_executable "$base")" >/dev/null; then
+		echo "skip row $name: $(daemon_executable "$base") not installed (apt-get install $(daemon_package "$base"))"
 		continue
 	fi
 	n=$((n + 1))
-	listen=127.58.1.$n:5300
+	listen=$(daemon_listen "$base" "127.58.1.$n:5300")
 	if ! daemon_start "$name" --listen "$listen" --root-hints "$fixtures/root.hints" --cache-size 16M \
 		--workdir "$TEST_TMP/$name" --build "$ALLOCSPIKE_BUILD_DIR"; then
 		check "$name starts with $allocator serving malloc" false
@@ -60,10 +82,17 @@ for row in "${rows[@]}"; do
 	check_eq "$name alias.example A" "$expect_alias" "$(answer "$listen" alias.example. A)"
 	check_eq "$name mail.example MX" "$expect_mx" "$(answer "$listen" mail.example. MX)"
 	check_eq "$name nx.example A" "$expect_nx" "$(answer "$listen" nx.example. A)"
+	# The row's thread count reaches the daemon (ALLOCSPIKE_DAEMON_THREADS in its env cell).
+	if [[ $envcell == *ALLOCSPIKE_DAEMON_THREADS=1* ]]; then
+		check "$name runs one worker thread" grep -qE '^threads=1$| -n 1 ' \
+			<(cat "$TEST_TMP/$name"/*.conf; tr '\0' ' ' </proc/"$DAEMON_PID"/cmdline)
+	fi
+	stats_check "$name" "$base"
 	daemon_stop "$DAEMON_PID"
-	check_eq "$name exits cleanly on SIGTERM" 0 "$?"
+	status=$?
+	check_eq "$name stops on SIGTERM (exit status)" "$(daemon_sigterm_status "$base")" "$status"
 done
-((n > 0)) || skip "neither kresd nor unbound is installed (apt-get install knot-resolver unbound)"
+((n > 0)) || skip "none of kresd, unbound, pdns_recursor, named is installed"
 
 # Refusal: a row claiming glibc whose shim is not preloaded (kresd keeps jemalloc) must not run.
 if command -v kresd >/dev/null; then
@@ -78,6 +107,22 @@ if command -v kresd >/dev/null; then
 	else
 		check "a glibc row without its shim is refused" grep -q "not glibc: the preload did not take" "$TEST_TMP/fake.err"
 		check "the refused daemon is stopped" bash -c "! kdig @127.58.1.99 -p 5300 +timeout=1 +retry=0 localhost. A >/dev/null"
+	fi
+fi
+# Refusal: named with glibc's shim but without the mallocx adapter keeps its memory contexts on
+# jemalloc (libisc calls mallocx), so the row must not run.
+if command -v named >/dev/null; then
+	fake=$TEST_TMP/variants-named.tsv
+	{ head -n 1 < <(grep -v '^#' "$ALLOCSPIKE_SOURCE_DIR/variants.tsv")
+	  printf 'named-fake\tpreload\tglibc\tglibc\tlib/liballocspike-glibc-malloc.so\tnamed\t-\tno\tshim without the mallocx adapter\n'; } >"$fake"
+	if daemon_start named-fake --listen "$(daemon_listen named -)" \
+		--root-hints "$fixtures/root.hints" --cache-size 16M --workdir "$TEST_TMP/named-fake" \
+		--build "$ALLOCSPIKE_BUILD_DIR" --variants "$fake" 2>"$TEST_TMP/named-fake.err"; then
+		_test_pids+=("$DAEMON_PID")
+		check "a named glibc row without the mallocx adapter is refused" false
+	else
+		check "a named glibc row without the mallocx adapter is refused" \
+			grep -q "mallocx is served by .*libjemalloc" "$TEST_TMP/named-fake.err"
 	fi
 fi
 # The answers tool (used by the differential test) on unbound and on our resolver: both must give

@@ -21,22 +21,7 @@
 #include <jemalloc/jemalloc.h>
 
 #include "alloc_info.h"
-
-static struct mallinfo2 (*glibc_mallinfo2)(void);
-
-static size_t glibc_in_use(void)
-{
-	return glibc_mallinfo2().uordblks + glibc_mallinfo2().hblkhd;
-}
-
-static int setup(void **state)
-{
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	assert_non_null(libc);
-	glibc_mallinfo2 = (struct mallinfo2(*)(void))dlsym(libc, "mallinfo2");
-	assert_non_null(glibc_mallinfo2);
-	return 0;
-}
+#include "daemons/glibc_heap.h"
 
 static void test_shim_is_preloaded(void **state)
 {
@@ -183,5 +168,5 @@ int main(void)
 	    cmocka_unit_test(test_cxx_operators_use_glibc_heap),
 	    cmocka_unit_test(test_jemalloc_api_uses_glibc_heap),
 	};
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return cmocka_run_group_tests(tests, glibc_heap_setup, NULL);
 }

@@ -2,8 +2,9 @@
 # safety checks and the readiness probe. Sourced by scenarios/daemons/<base>.sh; see docs/daemons.md.
 #
 # A definition script sets DEFINITION_NAME, sources this file, defines definition_prepare (which
-# writes the config from the DEF_* variables and prints the command line) and calls
-# definition_main "$@".
+# writes the config from the DEF_* variables and prints the command line), optionally
+# definition_stats (which prints the daemon's own figures from DEF_WORKDIR as one JSON object), and
+# calls definition_main "$@".
 
 # definition_command WORD... : prints the daemon's command line the way `prepare` must: one
 # argument a line (docs/daemons.md), so that paths with spaces stay one argument.
@@ -105,6 +106,38 @@ definition_parse_prepare() {
 	DEF_ROOT_HINTS=$(cd "$(dirname "$DEF_ROOT_HINTS")" && pwd)/$(basename "$DEF_ROOT_HINTS")
 	definition_check_hints "$DEF_ROOT_HINTS"
 	((DEF_CACHE_BYTES >= 1024 * 1024)) || definition_die "--cache-size: at least 1M"
+	# Multi-threaded daemons take their thread count from the row's env (docs/daemons.md).
+	DEF_THREADS=${ALLOCSPIKE_DAEMON_THREADS:-2}
+	[[ $DEF_THREADS =~ ^[1-9][0-9]?$ ]] ||
+		definition_die "ALLOCSPIKE_DAEMON_THREADS: '$DEF_THREADS' is not a thread count (1-99)"
+}
+
+# definition_free_tcp_port ADDR : a TCP port nobody listens on at ADDR, for a daemon's second
+# (control or statistics) socket.
+definition_free_tcp_port() {
+	local addr=$1 port i
+	[[ $addr != *:* ]] || addr="[$addr]"
+	for ((i = 0; i < 100; i++)); do
+		port=$((20000 + RANDOM % 40000))
+		[[ -n $(ss -Hlnt "src $addr:$port" 2>/dev/null) ]] || {
+			echo "$port"
+			return 0
+		}
+	done
+	definition_die "no free TCP port found on $addr"
+}
+
+# definition_parse_stats ARGS... : sets DEF_WORKDIR for the stats command.
+definition_parse_stats() {
+	[[ $# -eq 2 && $1 == --workdir ]] || definition_die "usage: $DEFINITION_NAME.sh stats --workdir DIR"
+	[[ -d $2 ]] || definition_die "stats: --workdir $2 is not a directory"
+	DEF_WORKDIR=$2
+}
+
+# definition_unavailable REASON : the stats command's failure: exit 1, reason on stderr.
+definition_unavailable() {
+	echo "$DEFINITION_NAME.sh: stats: $*" >&2
+	exit 1
 }
 
 # definition_probe ADDR:PORT : exit 0 once the daemon answers "localhost. A", which both kresd
@@ -128,10 +161,17 @@ definition_main() {
 		[[ $# -eq 1 ]] || definition_die "usage: $DEFINITION_NAME.sh probe ADDR:PORT"
 		definition_probe "$1"
 		;;
+	stats)
+		definition_parse_stats "$@"
+		declare -F definition_stats >/dev/null ||
+			definition_unavailable "$DEFINITION_NAME has no control channel figures"
+		definition_stats
+		;;
 	*)
 		echo "usage: $DEFINITION_NAME.sh prepare --workdir DIR --listen ADDR:PORT --root-hints FILE" \
 			"--cache-size BYTES [--upstream-source ADDR]" >&2
 		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
+		echo "       $DEFINITION_NAME.sh stats --workdir DIR" >&2
 		exit 2
 		;;
 	esac

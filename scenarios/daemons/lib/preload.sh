@@ -2,9 +2,11 @@
 # scenarios/daemons/lib/preload.sh - turns a preload row's `library` cell into LD_PRELOAD, and refuses
 # a daemon whose preload did not take (from the allocator probe's JSON); see docs/daemons.md.
 #
-#   preload.sh ld-preload --build DIR LIBRARY   prints the LD_PRELOAD value: LIBRARY, then the probe
+#   preload.sh ld-preload --build DIR LIBRARY   prints the LD_PRELOAD value: LIBRARY (one object, or
+#                                               several joined by ':'), then the probe
 #   preload.sh check --probe FILE --allocator NAME
-#                                               exit 0 when FILE says NAME serves malloc, else 1
+#                                               exit 0 when FILE says NAME serves malloc (and
+#                                               jemalloc's mallocx, where present), else 1
 set -euo pipefail
 
 preload_die() {
@@ -45,15 +47,18 @@ preload_ld_preload() {
 		esac
 	done
 	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR LIBRARY"
-	local probe resolved
+	local probe value= one resolved
 	probe=$(preload_resolve "$build" lib/liballocspike-alloc-probe.so) || exit 2
-	# The probe comes last: it must see the allocator the row preloads, not shadow it.
-	if [[ $lib == - ]]; then
-		echo "$probe"
-	else
-		resolved=$(preload_resolve "$build" "$lib") || exit 2
-		echo "$resolved:$probe"
+	if [[ $lib != - ]]; then
+		local -a objects
+		IFS=: read -ra objects <<<"$lib"
+		for one in "${objects[@]}"; do
+			resolved=$(preload_resolve "$build" "$one") || exit 2
+			value+=$resolved:
+		done
 	fi
+	# The probe comes last: it must see the allocator the row preloads, not shadow it.
+	echo "$value$probe"
 }
 
 preload_check() {
@@ -71,10 +76,12 @@ preload_check() {
 		echo "preload.sh: $probe missing: the allocator probe was not loaded (LD_PRELOAD not applied?)" >&2
 		return 1
 	fi
-	local got object glibc_heap
+	local got object glibc_heap mallocx_object glibc_heap_mallocx
 	got=$(jq -r .allocator "$probe") || preload_die "$probe: not JSON"
 	object=$(jq -r .malloc_object "$probe")
 	glibc_heap=$(jq -r .glibc_heap_serves_malloc "$probe")
+	mallocx_object=$(jq -r '.mallocx_object | select(. != null)' "$probe")
+	glibc_heap_mallocx=$(jq -r '.glibc_heap_serves_mallocx | select(. != null)' "$probe")
 	if [[ $got != "$want" ]]; then
 		echo "preload.sh: malloc is served by $got ($object), not $want: the preload did not take" >&2
 		return 1
@@ -91,6 +98,20 @@ preload_check() {
 	[[ $glibc_heap != true ]] || heap_glibc=yes
 	if [[ $glibc_heap != null && $want_glibc != "$heap_glibc" ]]; then
 		echo "preload.sh: probe says $got but glibc_heap_serves_malloc=$glibc_heap: refusing" >&2
+		return 1
+	fi
+	# jemalloc's own API (mallocx; BIND allocates through it) must reach the same allocator:
+	# jemalloc itself, or the adapter that sends it to malloc (preload/mallocx.c).
+	if [[ -n $mallocx_object && $mallocx_object != "$object" &&
+		$(basename "$mallocx_object") != liballocspike-mallocx.so ]]; then
+		echo "preload.sh: jemalloc's mallocx is served by $mallocx_object, not $want: preload" \
+			"lib/liballocspike-mallocx.so after the allocator" >&2
+		return 1
+	fi
+	local mallocx_glibc=no
+	[[ $glibc_heap_mallocx != true ]] || mallocx_glibc=yes
+	if [[ -n $glibc_heap_mallocx && $want_glibc != "$mallocx_glibc" ]]; then
+		echo "preload.sh: row wants $want but glibc_heap_serves_mallocx=$glibc_heap_mallocx: refusing" >&2
 		return 1
 	fi
 }

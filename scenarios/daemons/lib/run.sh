@@ -54,11 +54,12 @@ daemon_start() {
 		return 1
 	}
 	mkdir -p "$workdir"
-	cmd=$("$def" prepare --workdir "$workdir" --listen "$listen" --root-hints "$hints" \
-		--cache-size "$cache" ${source:+--upstream-source "$source"}) || return 1
-	ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload --build "$build" "$library") || return 1
 	local -a env_words=()
 	[[ $envcell == - ]] || read -ra env_words <<<"$envcell"
+	# prepare runs with the row's env too, so a row can set a definition's knob (thread count).
+	cmd=$(env "${env_words[@]}" "$def" prepare --workdir "$workdir" --listen "$listen" \
+		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"}) || return 1
+	ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload --build "$build" "$library") || return 1
 	DAEMON_ALLOC_JSON=$workdir/alloc.json
 	rm -f "$DAEMON_ALLOC_JSON"
 	local -a words

@@ -1,0 +1,90 @@
+#!/bin/bash
+# scenarios/daemons/pdns-recursor.sh - daemon definition for PowerDNS Recursor (Debian's 4.8); see
+# docs/daemons.md. prepare: writes recursor.conf into the workdir and prints the foreground command;
+# probe: readiness; stats: in-flight queries and cache sizes from rec_control.
+set -euo pipefail
+DEFINITION_NAME=pdns-recursor
+# shellcheck source=scenarios/daemons/lib/definition.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
+
+# pdns_recursor sizes its caches in entries, not bytes; this many bytes of the stated size count as
+# one entry (docs/daemons.md: "pdns-recursor").
+PDNS_BYTES_PER_ENTRY=512
+
+# The control socket's directory: the workdir when the socket path fits a sockaddr_un (108 bytes),
+# else a short directory under /tmp, named in <workdir>/control-dir either way.
+pdns_control_dir() {
+	local dir=$DEF_WORKDIR socket=/pdns_recursor.controlsocket
+	if ((${#dir} + ${#socket} >= 108)); then
+		dir=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-pdns.XXXXXX") ||
+			definition_die "cannot create a control directory under ${TMPDIR:-/tmp}"
+	fi
+	echo "$dir" >"$DEF_WORKDIR/control-dir"
+	echo "$dir"
+}
+
+definition_prepare() {
+	command -v pdns_recursor >/dev/null ||
+		definition_die "pdns_recursor not found (apt-get install pdns-recursor)"
+	local conf=$DEF_WORKDIR/recursor.conf control outgoing=
+	control=$(pdns_control_dir)
+	[[ -z $DEF_UPSTREAM_SOURCE ]] || outgoing="query-local-address=$DEF_UPSTREAM_SOURCE"
+	# The stated size split as for unbound: record cache two thirds, packet cache one third.
+	local entries=$((DEF_CACHE_BYTES / PDNS_BYTES_PER_ENTRY))
+	local packet_entries=$((entries / 3))
+	local record_entries=$((entries - packet_entries))
+	# One worker needs no distributor; with more, the recursor's default: one distributor thread
+	# hands queries to the workers.
+	local distributes=yes
+	((DEF_THREADS > 1)) || distributes=no
+	local listen=$DEF_LISTEN_ADDR
+	[[ $listen != ::1 ]] || listen='[::1]'
+	cat >"$conf" <<CONF
+# recursor.conf - written by scenarios/daemons/pdns-recursor.sh for one allocspike run (docs/daemons.md).
+# Foreground, logging to stderr, as whoever started it; control socket in $control.
+daemon=no
+disable-syslog=yes
+loglevel=4
+write-pid=no
+socket-dir=$control
+local-address=$listen
+local-port=$DEF_LISTEN_PORT
+allow-from=127.0.0.0/8, ::1/128
+$outgoing
+# The whole hierarchy lives on loopback, which the recursor refuses to query by default.
+dont-query=
+hint-file=$DEF_ROOT_HINTS
+# The hierarchy is unsigned: no DNSSEC processing at all.
+dnssec=off
+# Never look up the recursor's security status (a query for a name outside the hierarchy).
+security-poll-suffix=
+threads=$DEF_THREADS
+pdns-distributes-queries=$distributes
+max-cache-entries=$record_entries
+max-packetcache-entries=$packet_entries
+CONF
+	definition_command pdns_recursor "--config-dir=$DEF_WORKDIR"
+}
+
+# One rec_control call (about 0.1 s): queries being resolved now (concurrent-queries, summed over
+# the worker threads) and the entries in the record, negative and packet caches.
+definition_stats() {
+	command -v rec_control >/dev/null || definition_unavailable "rec_control not found"
+	local control values
+	control=$(cat "$DEF_WORKDIR/control-dir" 2>/dev/null) ||
+		definition_unavailable "no $DEF_WORKDIR/control-dir (not prepared by pdns-recursor.sh?)"
+	values=$(timeout 3 rec_control --socket-dir="$control" --timeout=2 get concurrent-queries \
+		cache-entries negcache-entries packetcache-entries packetcache-bytes 2>&1) ||
+		definition_unavailable "rec_control: $values"
+	local -a v
+	mapfile -t v <<<"$values"
+	local n
+	for n in "${v[@]}"; do
+		[[ $n =~ ^[0-9]+$ ]] || definition_unavailable "rec_control answered '$n', not a number"
+	done
+	((${#v[@]} == 5)) || definition_unavailable "rec_control answered ${#v[@]} lines, not 5"
+	printf '{"inflight":%s,"cache_entries":%s,"negcache_entries":%s,"packetcache_entries":%s,"packetcache_bytes":%s}\n' \
+		"${v[@]}"
+}
+
+definition_main "$@"
