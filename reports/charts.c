@@ -331,7 +331,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	c = chart_add(
 	    &charts, n, "chart-beyond", "Memory beyond what the resolver holds",
 	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
-	    "what the allocator keeps. Variants that do not report cache_bytes are not drawn.",
+	    "requests in flight, what the allocator keeps and memory outside it (the 'why' "
+	    "panels split it). Variants that do not report cache_bytes are not drawn.",
 	    "anon - cache (MB)");
 	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
 		charts_free(c, 1);
