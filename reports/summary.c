@@ -462,19 +462,22 @@ static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
 	           sp, "end_live_kb");
 	set_growth(v, "recovery_held_growth_mb_per_spike", "recovery_held_growth_first_to_last_mb",
 	           sp, "end_held_kb");
-	json_object_set_new(v, "mean_held_given_back_share",
-	                    jnum(spikes_reduce(sp, "held_given_back_share", REDUCE_MEAN)));
-	json_object_set_new(v, "mean_live_bytes_per_inflight",
-	                    jnum(spikes_reduce(sp, "live_bytes_per_inflight", REDUCE_MEAN)));
-	json_object_set_new(v, "max_held_growth_kb",
-	                    jnum(spikes_reduce(sp, "held_growth_kb", REDUCE_MAX)));
-	/* Over all spikes (each from before it to the end of its recovery). */
-	json_object_set_new(v, "spikes_live_growth_kb",
-	                    jnum(spikes_reduce(sp, "live_growth_kb", REDUCE_SUM)));
-	json_object_set_new(v, "spikes_held_growth_kb",
-	                    jnum(spikes_reduce(sp, "held_growth_kb", REDUCE_SUM)));
-	json_object_set_new(v, "spikes_cache_growth_kb",
-	                    jnum(spikes_reduce(sp, "cache_growth_kb", REDUCE_SUM)));
+	/* Over the spikes that have them; the sums run each from before its spike to the end of
+	 * its recovery. */
+	static const struct {
+		const char *figure, *spike_key;
+		enum spikes_reduce how;
+	} reduced[] = {
+	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
+	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
+	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
+	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
+	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},
+	    {"spikes_cache_growth_kb", "cache_growth_kb", REDUCE_SUM},
+	};
+	for (size_t i = 0; i < sizeof(reduced) / sizeof(*reduced); i++)
+		json_object_set_new(v, reduced[i].figure,
+		                    jnum(spikes_reduce(sp, reduced[i].spike_key, reduced[i].how)));
 	bool has_split = fi >= 0 && f.split;
 	json_object_set_new(v, "final_attributed_t_s", jnum(fi >= 0 ? s->r[fi]->t_s : NAN));
 	json_object_set_new(v, "final_live_kb", jnum(fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN));

@@ -12,6 +12,8 @@
 #   filling   the cache still filling (8 -> 14 -> 20 -> 26 MB), the allocator holding 1 MB flat
 #   kresd     a daemon without live bytes: anon RSS only
 
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh" # known_phase: the same schedule
+
 # The series, t=1..15, in MB ("-" = not recorded).
 _attr_live=(10 10 10 15 20 12 10 15 20 12 10 15 20 12 10)
 _attr_inflight=(16 16 16 528 1040 200 16 528 1040 200 16 528 1040 200 16)
@@ -103,14 +105,7 @@ EOF
 		echo "t_s,variant,phase,spike,offered,sent,answered,timeouts,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,rss_kb,anon_kb,pss_kb,hwm_kb,cpu_user_s,cpu_sys_s,cache_entries,cache_bytes,inflight,upstream_queries,alloc_allocated_bytes,alloc_resident_bytes,live_bytes,alloc_heap_bytes,alloc_free_trimmable_bytes,alloc_free_fragmented_bytes,alloc_unmapped_bytes"
 		for v in glibc jemalloc tcmalloc musl filling kresd; do
 			attr_series "$v" | while read -r t anon live heap trim frag unmap inflight cache; do
-				if ((t <= 2)); then
-					phase=warmup spike=0
-				elif ((t == 3)); then
-					phase=baseline spike=0
-				else
-					spike=$(((t - 4) / 4 + 1))
-					(((t - 4) % 4 < 2)) && phase=spike || phase=recovery
-				fi
+				known_phase "$t"
 				awk -v t="$t" -v v="$v" -v phase="$phase" -v spike="$spike" -v anon="$anon" \
 					-v live="$live" -v heap="$heap" -v trim="$trim" -v frag="$frag" \
 					-v unmap="$unmap" -v inflight="$inflight" -v cache="$cache" '
