@@ -87,6 +87,8 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
 static void findings_held_verdict(json_t *out, const char *name, const json_t *v, double share)
 {
 	char held[48];
+	if (isnan(num(v, "spikes_held_growth_kb")))
+		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
 	const char *verdict = verdict_of(share);
 	if (isnan(share))

@@ -233,19 +233,32 @@ static size_t spike_numbers(const struct runfolder *rf, int **out)
 	return n;
 }
 
-/* The attributed sample of rows [from, to) of a series: the last one (peak false) or the one with
- * the highest anon RSS (peak true); -1 if none has live bytes and the allocator's heap. */
-static long attr_pick(const struct series *s, size_t from, size_t to, bool peak,
+/* Which attributed sample of a stretch of rows attr_pick takes. */
+enum attr_pick_by {
+	PICK_LAST,         /* the last one */
+	PICK_MAX_HEAP,     /* the first at the allocator's highest footprint: the spike's peak */
+	PICK_MAX_INFLIGHT, /* the first with the most requests in flight */
+};
+
+/* The attributed sample of rows [from, to) of a series picked by how; -1 if no row has live
+ * bytes and the allocator's heap (and, for PICK_MAX_INFLIGHT, requests in flight). */
+static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_pick_by how,
                       struct attr_split *out)
 {
 	long best = -1;
+	double best_v = NAN;
 	struct attr_split cur;
 	for (size_t i = from; i < to; i++) {
 		if (!attr_split_row(s->r[i], &cur))
 			continue;
-		if (best < 0 || !peak ||
-		    s->r[i]->v[TIMELINE_COL_anon_kb] > s->r[best]->v[TIMELINE_COL_anon_kb]) {
+		double v = how == PICK_MAX_HEAP       ? cur.heap_kb
+		           : how == PICK_MAX_INFLIGHT ? s->r[i]->v[TIMELINE_COL_inflight]
+		                                      : 0;
+		if (isnan(v))
+			continue;
+		if (best < 0 || how == PICK_LAST || v > best_v) {
 			best = (long)i;
+			best_v = v;
 			*out = cur;
 		}
 	}
@@ -260,10 +273,11 @@ static long attr_pick(const struct series *s, size_t from, size_t to, bool peak,
 static void spike_attribution(json_t *o, const struct series *s, size_t first, size_t last_spike,
                               size_t last)
 {
-	struct attr_split b, p, e;
-	long bi = attr_pick(s, 0, first, false, &b);
-	long pi = attr_pick(s, first, last + 1, true, &p);
-	long ei = last > last_spike ? attr_pick(s, last_spike + 1, last + 1, false, &e) : -1;
+	struct attr_split b, p, e, q;
+	long bi = attr_pick(s, 0, first, PICK_LAST, &b);
+	long pi = attr_pick(s, first, last + 1, PICK_MAX_HEAP, &p);
+	long ei = last > last_spike ? attr_pick(s, last_spike + 1, last + 1, PICK_LAST, &e) : -1;
+	long qi = attr_pick(s, first, last + 1, PICK_MAX_INFLIGHT, &q);
 	double nan = NAN;
 	double before_live = bi >= 0 ? b.part_kb[ATTR_LIVE] : nan;
 	double before_held = bi >= 0 ? b.held_kb : nan;
@@ -302,21 +316,22 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	if (!isnan(returned) && !isnan(kept) && returned + kept >= SUMMARY_SHARE_MIN_GROWTH_KB)
 		share = returned / (returned + kept);
 	json_object_set_new(o, "held_given_back_share", jnum(share));
-	/* Memory per request in flight: the live growth up to the peak that is not the cache's,
-	 * over the growth of requests in flight. */
+	/* Memory per request in flight: at the most requests in flight, the live growth that is
+	 * not the cache's, over the growth of requests in flight. */
 	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
-	double inflight_p = pi >= 0 ? s->r[pi]->v[TIMELINE_COL_inflight] : nan;
+	double inflight_p = qi >= 0 ? s->r[qi]->v[TIMELINE_COL_inflight] : nan;
 	json_object_set_new(o, "before_inflight", jnum(inflight_b));
 	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
+	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
 	double per_request = NAN;
 	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT_GROWTH) {
 		double peak_cache =
-		    last_value(s, 0, (size_t)pi + 1, TIMELINE_COL_cache_bytes, NULL);
+		    last_value(s, 0, (size_t)qi + 1, TIMELINE_COL_cache_bytes, NULL);
 		double cache_kb = isnan(peak_cache) || isnan(before_cache)
 		                      ? 0
 		                      : (peak_cache - before_cache) / 1024.0;
-		per_request =
-		    (peak_live - before_live - cache_kb) * 1024.0 / (inflight_p - inflight_b);
+		per_request = (q.part_kb[ATTR_LIVE] - before_live - cache_kb) * 1024.0 /
+		              (inflight_p - inflight_b);
 	}
 	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
 }
@@ -445,7 +460,7 @@ static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_r
 static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
 {
 	struct attr_split f;
-	long fi = attr_pick(s, 0, s->n, false, &f);
+	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
 	bool split = false;
 	struct attr_split any;
 	for (size_t i = 0; i < s->n && !split; i++)

@@ -15,7 +15,7 @@ check "report of the attributed run" "$REPORT" "$run"
 S=$run/summary.json
 
 # --- glibc (tests/reports/attributed_run.sh has the MB per second): before each spike, at its peak
-# (highest anon RSS: t=5, 9, 13) and at the end of its recovery (t=7, 11, 15), in kB:
+# (the allocator's highest footprint, first reached at t=5, 9, 13; anon RSS too) and at the end of its recovery (t=7, 11, 15), in kB:
 #   live 10240 / 20480 / 10240 every time; held (heap - live) 1024 -> 2048 -> 12288, then
 #   12288 -> 3072 -> 13312, then 13312 -> 4096 -> 14336. The heap never shrinks: nothing returned,
 #   the allocator kept 11264, 1024 and 1024 kB: all of its part of each spike.
@@ -40,6 +40,7 @@ expect "$S" '.variants.glibc.spikes|map(.held_given_back_share)' '[0,0,0]'
 # 16 requests in flight before, 1040 at the peak: 10 MB of live growth over 1024 requests
 expect "$S" '.variants.glibc.spikes|map(.before_inflight)' '[16,16,16]'
 expect "$S" '.variants.glibc.spikes|map(.peak_inflight)' '[1040,1040,1040]'
+expect "$S" '.variants.glibc.spikes|map(.peak_inflight_t_s)' '[5,9,13]'
 expect "$S" '.variants.glibc.spikes|map(.live_bytes_per_inflight)' '[10240,10240,10240]'
 expect "$S" '.variants.glibc.mean_live_bytes_per_inflight' 10240
 expect "$S" '.variants.glibc.mean_held_given_back_share' 0
