@@ -18,6 +18,10 @@
 #define CLIMB_MB_PER_SPIKE 0.5
 /* Live growth over the spikes under this (kB) is not worth a sentence. */
 #define LIVE_GROWTH_KB 1024.0
+/* The allocator's growth over the spikes at most this share of the live growth: "the growth is
+ * the program's"; at most LIVE_MOSTLY_SHARE: "mostly the program's". */
+#define LIVE_ONLY_SHARE 0.1
+#define LIVE_MOSTLY_SHARE 0.5
 /* Kinds of held memory under this (kB) are left out of the sentence naming them. */
 #define HELD_KIND_MIN_KB 51.2
 /* Answered shares under this in spikes are worth a sentence: the variant fell behind. */
@@ -139,12 +143,17 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v)
 		         num(top, "live_growth_kb") / 1024,
 		         (long long)json_integer_value(json_object_get(top, "spike")));
 	char top_held[48], all_held[48];
+	/* Whose growth it is, said only when the allocator's is small beside the program's. */
+	const char *whose = held <= LIVE_ONLY_SHARE * live ? ": the growth is the program's, not "
+	                                                     "the allocator's"
+	                    : held <= LIVE_MOSTLY_SHARE * live
+	                        ? ": the growth is mostly the program's"
+	                        : "";
 	add(out,
 	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
 	    "allocator held %s%s.",
 	    name, cache, more_or_less(top_held, sizeof(top_held), num(top, "held_growth_kb")),
-	    live / 1024, more_or_less(all_held, sizeof(all_held), held),
-	    live >= held ? ": the growth is the program's, not the allocator's" : "");
+	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
 }
 
 /* One kind of held memory, "13.0 MB in free chunks below the top chunk". */
