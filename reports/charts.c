@@ -174,23 +174,31 @@ static void why_fill(struct chart *c, const int *layer, const struct runfolder *
 	double prev_t = NAN;
 	for (size_t i = 0; i < rf->n_rows; i++) {
 		const struct runfolder_row *r = &rf->rows[i];
-		struct attr_split a;
 		if (r->target != target)
 			continue;
 		bool restart = r->t_s <= prev_t; /* serial mode: the clock starts again */
 		prev_t = r->t_s;
-		if (!attr_split_row(r, &a) && !restart)
+		for (int p = 0; restart && p < ATTR_PART_COUNT; p++) {
+			if (layer[p] < 0)
+				continue;
+			struct chart_series *s = &c->series[layer[p]];
+			s->t[s->n] = r->t_s;
+			s->lo[s->n] = s->v[s->n] = NAN; /* a break between the passes */
+			s->n++;
+		}
+		struct attr_split a;
+		if (!attr_split_row(r, &a))
 			continue;
 		double anon = r->v[TIMELINE_COL_anon_kb] / 1024.0, base = 0;
 		for (int p = 0; p < ATTR_PART_COUNT; p++) {
 			if (layer[p] < 0)
 				continue;
 			struct chart_series *s = &c->series[layer[p]];
-			double h = restart ? NAN : fmax(0, a.part_kb[p] / 1024.0);
+			double h = fmax(0, a.part_kb[p] / 1024.0);
 			double top = p == ATTR_OUTSIDE ? fmax(anon, base) : fmin(base + h, anon);
 			s->t[s->n] = r->t_s;
-			s->lo[s->n] = restart ? NAN : base;
-			s->v[s->n++] = restart ? NAN : top;
+			s->lo[s->n] = base;
+			s->v[s->n++] = top;
 			base = top;
 		}
 	}
