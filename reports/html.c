@@ -608,8 +608,14 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	strbuf_append(&b, "</code></p>\n");
 	append_context_line(&b, run_json, summary);
 	append_status_banner(&b, summary);
-	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>"
-	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
+	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>");
+	for (size_t i = 0; i < n_charts; i++)
+		if (strncmp(charts[i].id, "chart-why", 9) == 0) {
+			/* the first "why" panel: where the memory is and who holds it */
+			strbuf_printf(&b, "<a href=\"#%s\">Why</a>", charts[i].id);
+			break;
+		}
+	strbuf_append(&b, "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
 	                  "<a href=\"#context\">Context</a></nav>\n</header>\n<main>\n");
 	append_findings(&b, findings);
 	append_charts(&b, charts, n_charts, charts_error);
