@@ -10,7 +10,7 @@ expect() {
 	_exp_wants+=("$3")
 }
 expect_done() {
-	local prog="[" sep="" p i got report
+	local prog="[" sep="" p got report
 	for p in "${_exp_paths[@]}"; do
 		prog+="$sep($p)"
 		sep=", "
