@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attribution.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -56,6 +57,9 @@ static struct chart_series *series_add(struct chart *c, const char *title, int c
 	s->title = strdup(title);
 	s->color = color;
 	s->dashed = dashed;
+	s->steps = false;
+	s->fill = NULL;
+	s->lo = NULL;
 	/* room for every row, plus a break and a starting point before each (series_fill) */
 	s->t = calloc(3 * cap + 1, sizeof(double));
 	s->v = calloc(3 * cap + 1, sizeof(double));
@@ -156,6 +160,147 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 	return with_data;
 }
 
+/* The layers of the "why" panel, bottom to top (enum attr_part order); an allocator that does not
+ * split what it holds shows it as one layer in UNSPLIT_COLOR. */
+static const char *const layer_colors[ATTR_PART_COUNT] = {"#3a78b5", "#f2c14e", "#c8413a",
+                                                          "#8d6aa8", "#c4c4c4"};
+#define UNSPLIT_COLOR "#e07b39"
+
+/* Fills the layers of one target's panel: each a band from the top of the one below, clamped so
+ * the stack never passes anon RSS (its top is anon RSS itself). Rows without attribution are
+ * skipped, so a figure sampled every few intervals is joined like the other memory lines. */
+static void why_fill(struct chart *c, const int *layer, const struct runfolder *rf, int target)
+{
+	double prev_t = NAN;
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct runfolder_row *r = &rf->rows[i];
+		if (r->target != target)
+			continue;
+		bool restart = r->t_s <= prev_t; /* serial mode: the clock starts again */
+		prev_t = r->t_s;
+		for (int p = 0; restart && p < ATTR_PART_COUNT; p++) {
+			if (layer[p] < 0)
+				continue;
+			struct chart_series *s = &c->series[layer[p]];
+			s->t[s->n] = r->t_s;
+			s->lo[s->n] = s->v[s->n] = NAN; /* a break between the passes */
+			s->n++;
+		}
+		struct attr_split a;
+		if (!attr_split_row(r, &a))
+			continue;
+		double anon = r->v[TIMELINE_COL_anon_kb] / 1024.0, base = 0;
+		for (int p = 0; p < ATTR_PART_COUNT; p++) {
+			if (layer[p] < 0)
+				continue;
+			struct chart_series *s = &c->series[layer[p]];
+			double h = fmax(0, a.part_kb[p] / 1024.0);
+			double top = p == ATTR_OUTSIDE ? fmax(anon, base) : fmin(base + h, anon);
+			s->t[s->n] = r->t_s;
+			s->lo[s->n] = base;
+			s->v[s->n++] = top;
+			base = top;
+		}
+	}
+}
+
+/* One "why" panel per variant with live bytes; a note instead for those without. */
+static void charts_add_why(struct chart **charts, size_t *n, const struct runfolder *rf,
+                           const json_t *summary)
+{
+	const json_t *order = json_object_get(summary, "variant_order");
+	const json_t *variants = json_object_get(summary, "variants");
+	size_t i, attributed = 0;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		const char *how = json_string_value(json_object_get(
+		    json_object_get(variants, json_string_value(name)), "attribution"));
+		attributed += how && strcmp(how, "unavailable") != 0;
+	}
+	if (attributed == 0) {
+		chart_add(
+		    charts, n, "chart-why", "Why the memory is held",
+		    "Attribution unavailable: this run recorded no live bytes (a run from before "
+		    "they were sampled, or daemons without the preload sampler), so the "
+		    "program's own memory cannot be told from the allocator's. The charts above "
+		    "show anon RSS and, where the resolver reports it, anon RSS beyond its cache.",
+		    "MB");
+		return;
+	}
+	json_array_foreach(order, i, name)
+	{
+		const char *vn = json_string_value(name);
+		const json_t *v = json_object_get(variants, vn);
+		const char *how = json_string_value(json_object_get(v, "attribution"));
+		const char *allocator = json_string_value(json_object_get(v, "allocator"));
+		const struct attr_names *names = attr_names_for(allocator);
+		bool split = how && strcmp(how, "split") == 0;
+		char id[32], title[256];
+		struct strbuf cap = {0};
+		snprintf(id, sizeof(id), "chart-why-%zu", i);
+		snprintf(title, sizeof(title), "Why: %s's anonymous RSS, by who holds it (%s)", vn,
+		         allocator ? allocator : "allocator unknown");
+		if (!how || strcmp(how, "unavailable") == 0) {
+			strbuf_printf(
+			    &cap,
+			    "Attribution unavailable for %s: no live bytes were recorded (a "
+			    "daemon without the preload sampler, or an older run); its anon "
+			    "RSS is in the first chart.",
+			    vn);
+		} else {
+			strbuf_append(&cap, "Stacked, bottom to top: live bytes (what the program "
+			                    "holds); ");
+			if (split)
+				strbuf_printf(
+				    &cap,
+				    "free memory the allocator holds: %s (returnable as it "
+				    "stands), %s (%s), then %s; ",
+				    names->trimmable, names->fragmented, names->fragmented_why,
+				    names->other);
+			else
+				strbuf_printf(&cap,
+				              "what the allocator holds beyond them, not broken "
+				              "down (%s); ",
+				              names->unsplit_why);
+			strbuf_append(&cap,
+			              "then anon RSS outside the allocator. The top of the stack "
+			              "is anon RSS.");
+			double unmapped =
+			    json_number_value(json_object_get(v, "final_unmapped_kb"));
+			if (names->unmapped &&
+			    json_is_number(json_object_get(v, "final_unmapped_kb")))
+				strbuf_printf(
+				    &cap,
+				    " Not drawn (not in RSS): what the allocator unmapped but "
+				    "keeps reserved (%s), %.1f MB at the end.",
+				    names->unmapped, unmapped / 1024);
+		}
+		struct chart *c = chart_add(charts, n, id, title, cap.s, "MB");
+		strbuf_free(&cap);
+		int t = runfolder_target_index(rf, vn);
+		if (t < 0 || !how || strcmp(how, "unavailable") == 0)
+			continue;
+		int layer[ATTR_PART_COUNT]; /* series index of each layer, -1 if not drawn */
+		for (int p = 0; p < ATTR_PART_COUNT; p++) {
+			layer[p] = -1;
+			if (!split && (p == ATTR_TRIMMABLE || p == ATTR_FRAGMENTED))
+				continue;
+			char label[160];
+			struct chart_series *s = series_add(
+			    c,
+			    attr_part_label(names, (enum attr_part)p, split, label, sizeof(label)),
+			    0, false, rf->n_rows);
+			s->fill = !split && p == ATTR_OTHER ? UNSPLIT_COLOR : layer_colors[p];
+			s->lo = calloc(3 * rf->n_rows + 1, sizeof(double));
+			if (!s->lo)
+				abort();
+			layer[p] = (int)c->n_series - 1;
+		}
+		why_fill(c, layer, rf, t);
+	}
+}
+
 static void marks_add_crashes(struct chart *c, const json_t *summary)
 {
 	const char *name;
@@ -194,12 +339,15 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	c = chart_add(
 	    &charts, n, "chart-beyond", "Memory beyond what the resolver holds",
 	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
-	    "what the allocator keeps. Variants that do not report cache_bytes are not drawn.",
+	    "requests in flight, what the allocator keeps and memory outside it (the 'why' "
+	    "panels split it). Variants that do not report cache_bytes are not drawn.",
 	    "anon - cache (MB)");
 	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
 		charts_free(c, 1);
 		(*n)--;
 	}
+
+	charts_add_why(&charts, n, rf, summary);
 
 	c = chart_add(&charts, n, "chart-rate", "Answered versus offered rate",
 	              "Solid: answers received per second by each variant; dashed black: the rate "
@@ -401,11 +549,20 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	for (size_t s = 0; s < c->n_series; s++) {
 		if (!series_has_data(&c->series[s]))
 			continue;
-		strbuf_printf(
-		    &b, "%s'%s/c%ds%zu.dat' using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
-		    first ? "" : ", \\\n  ", dir, index, s, c->series[s].steps ? "fsteps" : "lines",
-		    c->series[s].dashed ? "1.6" : "2.2", charts_color(c->series[s].color),
-		    c->series[s].dashed ? 2 : 1);
+		if (c->series[s].fill)
+			strbuf_printf(
+			    &b,
+			    "%s'%s/c%ds%zu.dat' using 1:2:3 with filledcurves fc rgb '%s' "
+			    "fs solid 1.0 noborder title ",
+			    first ? "" : ", \\\n  ", dir, index, s, c->series[s].fill);
+		else
+			strbuf_printf(
+			    &b,
+			    "%s'%s/c%ds%zu.dat' using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
+			    first ? "" : ", \\\n  ", dir, index, s,
+			    c->series[s].steps ? "fsteps" : "lines",
+			    c->series[s].dashed ? "1.6" : "2.2", charts_color(c->series[s].color),
+			    c->series[s].dashed ? 2 : 1);
 		append_gp_string(&b, c->series[s].title);
 		first = false;
 	}
@@ -428,6 +585,14 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 
 static void write_point(FILE *f, const struct chart_series *s, size_t i)
 {
+	if (s->lo) {
+		/* a band: an empty line ends one filled stretch (gnuplot starts a new one) */
+		if (isnan(s->v[i]) || isnan(s->lo[i]))
+			fputs("\n", f);
+		else
+			fprintf(f, "%.6f %.9g %.9g\n", s->t[i], s->lo[i], s->v[i]);
+		return;
+	}
 	if (isnan(s->v[i]))
 		fprintf(f, "%.6f NaN\n", s->t[i]);
 	else
@@ -618,6 +783,7 @@ void charts_free(struct chart *charts, size_t n)
 			free(c->series[s].title);
 			free(c->series[s].t);
 			free(c->series[s].v);
+			free(c->series[s].lo);
 		}
 		free(c->series);
 		free(c->title);

@@ -13,7 +13,8 @@ struct chart_series {
 	int color;   /* index into the palette; -1 for the neutral grey of harness rows */
 	bool dashed; /* secondary line (offered rate, p50, harness) */
 	bool steps;  /* a per-interval value, drawn over the interval it covers (ending at t) */
-	double *t, *v;
+	const char *fill; /* a filled band from lo to v in this CSS colour, or NULL for a line */
+	double *t, *v, *lo;
 	size_t n;
 };
 
@@ -32,7 +33,8 @@ struct chart {
 	char *svg;  /* the rendered <svg> element, or NULL if it could not be drawn */
 };
 
-/* The charts of one run: anon RSS (and anon beyond cache when reported), answered vs offered rate,
+/* The charts of one run: anon RSS (and anon beyond cache when reported), per variant the "why"
+ * panel (anon RSS stacked into live, allocator-held and outside memory), answered vs offered rate,
  * latency, CPU. */
 struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, size_t *n);
 

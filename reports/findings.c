@@ -4,8 +4,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "strbuf.h"
 
 /* A variant "returned" its spike memory when it gave back at least this share of each spike's
@@ -14,6 +16,14 @@
 #define KEPT_SHARE 0.2
 /* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
 #define CLIMB_MB_PER_SPIKE 0.5
+/* Live growth over the spikes under this (kB) is not worth a sentence. */
+#define LIVE_GROWTH_KB 1024.0
+/* The allocator's growth over the spikes at most this share of the live growth: "the growth is
+ * the program's"; at most LIVE_MOSTLY_SHARE: "mostly the program's". */
+#define LIVE_ONLY_SHARE 0.1
+#define LIVE_MOSTLY_SHARE 0.5
+/* Kinds of held memory under this (kB) are left out of the sentence naming them. */
+#define HELD_KIND_MIN_KB 51.2
 /* Answered shares under this in spikes are worth a sentence: the variant fell behind. */
 #define ANSWERED_SHARE_OK 0.99
 
@@ -44,6 +54,172 @@ static void join_names(struct strbuf *b, const char *const *names, size_t n)
 	}
 }
 
+/* "1.5 MB more", "0.5 MB less" (kB in). */
+static const char *more_or_less(char *buf, size_t size, double kb)
+{
+	snprintf(buf, size, "%.1f MB %s", fabs(kb) / 1024, kb < 0 ? "less" : "more");
+	return buf;
+}
+
+/* "returned", "kept" or "returned part", by the share of spike memory given back. */
+static const char *verdict_of(double share)
+{
+	return share >= RETURNED_SHARE ? "returned" : share < KEPT_SHARE ? "kept" : "part";
+}
+
+/* The last spike's end and peak anon RSS, for the sentence judged on RSS alone. */
+static void findings_rss_verdict(json_t *out, const char *name, const json_t *v, double share)
+{
+	json_t *spikes = json_object_get(v, "spikes");
+	double end = NAN, peak = NAN;
+	for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
+		end = num(json_array_get(spikes, i), "end_anon_kb");
+		peak = num(json_array_get(spikes, i), "peak_anon_kb");
+	}
+	const char *verb = share >= RETURNED_SHARE ? "returned"
+	                   : share < KEPT_SHARE    ? "kept its spike memory: it returned"
+	                                           : "returned part of its spike memory:";
+	add(out,
+	    "On anonymous RSS alone (no live bytes recorded for %s, so its own memory cannot be "
+	    "told from its allocator's), %s %s %.0f%% of each spike's growth on average (anon RSS "
+	    "%.1f MB at the end of the last recovery, %.1f MB at that spike's peak).",
+	    name, name, verb, share * 100, end / 1024, peak / 1024);
+}
+
+/* Judged on what the allocator holds beyond live bytes: of its part of each spike (what it
+ * returned plus what it kept), the share it returned. */
+static void findings_held_verdict(json_t *out, const char *name, const json_t *v, double share)
+{
+	char held[48];
+	if (isnan(num(v, "spikes_held_growth_kb")))
+		return; /* no spike with attributed figures before and after it */
+	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
+	const char *verdict = verdict_of(share);
+	if (isnan(share))
+		add(out,
+		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
+		    "memory); it held %s after the last recovery than before the first.",
+		    name, held);
+	else if (strcmp(verdict, "returned") == 0)
+		add(out,
+		    "%s's allocator returned the memory the spikes freed: %.0f%% of its part of "
+		    "each "
+		    "spike on average; it held %s after the last recovery than before the first.",
+		    name, share * 100, held);
+	else
+		add(out,
+		    "%s's allocator %s the memory the spikes freed: it returned %.0f%% of its part "
+		    "of each spike on average and held %s after the last recovery than before the "
+		    "first.",
+		    name, strcmp(verdict, "kept") == 0 ? "kept" : "kept part of", share * 100,
+		    held);
+}
+
+/* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
+ * added the most. */
+static void findings_live_growth(json_t *out, const char *name, const json_t *v)
+{
+	double live = num(v, "spikes_live_growth_kb"), held = num(v, "spikes_held_growth_kb");
+	if (isnan(live) || live < LIVE_GROWTH_KB)
+		return;
+	const json_t *spikes = json_object_get(v, "spikes"), *top = NULL, *sp;
+	size_t i;
+	json_array_foreach(spikes, i, sp)
+	{
+		if (!isnan(num(sp, "live_growth_kb")) &&
+		    (!top || num(sp, "live_growth_kb") >= num(top, "live_growth_kb")))
+			top = sp;
+	}
+	char cache[96] = "";
+	if (!isnan(num(top, "cache_growth_kb")))
+		snprintf(cache, sizeof(cache),
+		         "the cache grew by %.1f MB during spike %lld (live bytes "
+		         "%+.1f MB)",
+		         num(top, "cache_growth_kb") / 1024,
+		         (long long)json_integer_value(json_object_get(top, "spike")),
+		         num(top, "live_growth_kb") / 1024);
+	else
+		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %lld",
+		         num(top, "live_growth_kb") / 1024,
+		         (long long)json_integer_value(json_object_get(top, "spike")));
+	char top_held[48], all_held[48];
+	/* Whose growth it is, said only when the allocator's is small beside the program's. */
+	const char *whose = held <= LIVE_ONLY_SHARE * live ? ": the growth is the program's, not "
+	                                                     "the allocator's"
+	                    : held <= LIVE_MOSTLY_SHARE * live
+	                        ? ": the growth is mostly the program's"
+	                        : "";
+	add(out,
+	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
+	    "allocator held %s%s.",
+	    name, cache, more_or_less(top_held, sizeof(top_held), num(top, "held_growth_kb")),
+	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
+}
+
+/* One kind of held memory, "13.0 MB in free chunks below the top chunk". */
+struct held_kind {
+	double kb;
+	const char *name, *why;
+};
+
+static int held_kind_cmp(const void *a, const void *b)
+{
+	double x = ((const struct held_kind *)a)->kb, y = ((const struct held_kind *)b)->kb;
+	return (x < y) - (x > y);
+}
+
+/* What the allocator holds at the end and why, from its own figures. */
+static void findings_mechanism(json_t *out, const char *name, const json_t *v)
+{
+	double held = num(v, "final_held_kb");
+	if (isnan(held))
+		return;
+	const char *allocator = json_string_value(json_object_get(v, "allocator"));
+	const char *env = json_string_value(json_object_get(v, "env"));
+	const struct attr_names *names = attr_names_for(allocator);
+	struct strbuf b = {0};
+	/* "glibc", "filling (glibc)", "jemalloc (MALLOC_CONF=dirty_decay_ms:-1)" */
+	bool own = allocator && strcmp(allocator, name) == 0;
+	bool has_env = env && *env && strcmp(env, "-") != 0;
+	strbuf_append(&b, name);
+	if (!own || has_env)
+		strbuf_printf(&b, " (%s%s%s)",
+		              own         ? ""
+		              : allocator ? allocator
+		                          : "allocator unknown",
+		              !own && has_env ? ", " : "", has_env ? env : "");
+	strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
+	if (isnan(num(v, "final_trimmable_kb"))) {
+		strbuf_printf(&b, ", not broken down (%s)", names->unsplit_why);
+	} else {
+		struct held_kind k[] = {
+		    {num(v, "final_fragmented_kb"), names->fragmented, names->fragmented_why},
+		    {num(v, "final_trimmable_kb"), names->trimmable, names->trimmable_why},
+		    {num(v, "final_allocator_other_kb"), names->other, NULL}};
+		qsort(k, 3, sizeof(*k), held_kind_cmp);
+		const char *sep = ": ";
+		for (size_t i = 0; i < 3; i++) {
+			if (!(k[i].kb >= HELD_KIND_MIN_KB))
+				continue;
+			strbuf_printf(&b, "%s%.1f MB in %s", sep, k[i].kb / 1024, k[i].name);
+			if (k[i].why && i == 0)
+				strbuf_printf(&b, ", %s", k[i].why);
+			sep = "; ";
+		}
+	}
+	double unmapped = num(v, "final_unmapped_kb");
+	if (names->unmapped && !isnan(unmapped)) {
+		if (unmapped < HELD_KIND_MIN_KB)
+			strbuf_printf(&b, "; none %s", names->unmapped);
+		else
+			strbuf_printf(&b, "; %.1f MB %s (unmapped, not in RSS)", unmapped / 1024,
+			              names->unmapped);
+	}
+	strbuf_append(&b, ".");
+	add(out, "%s", b.s);
+	strbuf_free(&b);
+}
+
 static void findings_memory_returned(json_t *out, const json_t *summary)
 {
 	const char *returned[64], *kept[64];
@@ -52,23 +228,19 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
-		double share = num(v, "mean_given_back_share");
+		const char *how = json_string_value(json_object_get(v, "attribution"));
+		bool attributed = how && strcmp(how, "unavailable") != 0;
+		double share =
+		    num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
+		if (attributed) {
+			findings_held_verdict(out, name, v, share);
+			findings_live_growth(out, name, v);
+			findings_mechanism(out, name, v);
+		} else if (!isnan(share)) {
+			findings_rss_verdict(out, name, v, share);
+		}
 		if (isnan(share))
 			continue;
-		json_t *spikes = json_object_get(v, "spikes");
-		double end = NAN, peak = NAN;
-		for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
-			end = num(json_array_get(spikes, i), "end_anon_kb");
-			peak = num(json_array_get(spikes, i), "peak_anon_kb");
-		}
-		const char *verb = share >= RETURNED_SHARE ? "returned"
-		                   : share < KEPT_SHARE    ? "kept its spike memory: it returned"
-		                                           : "returned part of its spike memory:";
-		add(out,
-		    "%s %s %.0f%% of each spike's growth on average (anon RSS %.1f MB at the end "
-		    "of "
-		    "the last recovery, %.1f MB at that spike's peak).",
-		    name, verb, share * 100, end / 1024, peak / 1024);
 		if (share >= RETURNED_SHARE && nr < 64)
 			returned[nr++] = name;
 		else if (share < KEPT_SHARE && nk < 64)
@@ -101,16 +273,26 @@ static void findings_peaks(json_t *out, const json_t *summary)
 		if (!isnan(rec))
 			snprintf(rec_text, sizeof(rec_text),
 			         "; its level after recovery moved %+.2f MB per spike", rec);
+		/* What moved the peaks: the program's live memory or what the allocator held. */
+		double live = num(v, "peak_live_growth_mb_per_spike");
+		double held = num(v, "peak_held_growth_mb_per_spike");
+		char why[160] = "";
+		if (!isnan(live) && !isnan(held) && fabs(slope) >= CLIMB_MB_PER_SPIKE)
+			snprintf(
+			    why, sizeof(why),
+			    "; at the peaks, live memory moved %+.2f and allocator-held memory "
+			    "%+.2f MB per spike",
+			    live, held);
 		if (slope >= CLIMB_MB_PER_SPIKE)
 			add(out,
 			    "%s's peaks climbed by %.2f MB per spike (%+.1f MB from the first to "
-			    "the last spike)%s.",
-			    name, slope, total, rec_text);
+			    "the last spike)%s%s.",
+			    name, slope, total, rec_text, why);
 		else if (slope <= -CLIMB_MB_PER_SPIKE)
 			add(out,
 			    "%s's peaks fell by %.2f MB per spike (%+.1f MB from the first to the "
-			    "last spike)%s.",
-			    name, -slope, total, rec_text);
+			    "last spike)%s%s.",
+			    name, -slope, total, rec_text, why);
 		else
 			add(out, "%s's peaks stayed level (%+.2f MB per spike)%s.", name, slope,
 			    rec_text);
@@ -217,6 +399,10 @@ json_t *findings_build(const json_t *summary)
 	findings_peaks(out, summary);
 	findings_extremes(out, summary, "final_anon_kb", "Anonymous RSS at the end", "MB",
 	                  1.0 / 1024);
+	findings_extremes(
+	    out, summary, "mean_live_bytes_per_inflight",
+	    "Live memory per request in flight at the spikes' peaks (beyond the cache)", "kB",
+	    1.0 / 1024);
 	findings_extremes(out, summary, "cpu_s_per_million_answered",
 	                  "CPU per million answered queries", "s", 1.0);
 	findings_health(out, summary);

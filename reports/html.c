@@ -9,7 +9,7 @@
 #include "strbuf.h"
 #include "summary.h"
 
-enum fig_format { F_MB_FROM_KB, F_MB, F_SHARE, F_MS, F_NUMBER, F_RATIO, F_COUNT };
+enum fig_format { F_MB_FROM_KB, F_KB_FROM_BYTES, F_MB, F_SHARE, F_MS, F_NUMBER, F_RATIO, F_COUNT };
 
 struct figure_def {
 	const char *path; /* in a variant's summary object */
@@ -33,6 +33,18 @@ static const struct figure_def figures[] = {
     {"beyond_cache_growth_mb_per_spike", "beyond-cache growth after recovery (MB/spike)", F_MB},
     {"anon_over_cache", "anon RSS / cache_bytes (final)", F_RATIO},
     {"anon_over_allocated", "anon RSS / allocator's allocated bytes (final)", F_RATIO},
+    {"mean_held_given_back_share", "allocator's part of each spike given back (mean)", F_SHARE},
+    {"recovery_held_growth_mb_per_spike", "allocator-held growth after recovery (MB/spike)", F_MB},
+    {"recovery_live_growth_mb_per_spike", "live growth after recovery (MB/spike)", F_MB},
+    {"peak_held_growth_mb_per_spike", "allocator-held growth at peaks (MB/spike)", F_MB},
+    {"peak_live_growth_mb_per_spike", "live growth at peaks (MB/spike)", F_MB},
+    {"final_live_kb", "final live bytes (MB)", F_MB_FROM_KB},
+    {"final_held_kb", "final allocator-held beyond live (MB)", F_MB_FROM_KB},
+    {"final_trimmable_kb", "of which free, returnable (MB)", F_MB_FROM_KB},
+    {"final_fragmented_kb", "of which free, fragmented (MB)", F_MB_FROM_KB},
+    {"final_unmapped_kb", "final unmapped, still reserved (MB)", F_MB_FROM_KB},
+    {"final_outside_kb", "final anon outside the allocator (MB)", F_MB_FROM_KB},
+    {"mean_live_bytes_per_inflight", "live memory per request in flight (kB)", F_KB_FROM_BYTES},
     {"cpu_s_per_million_answered", "CPU s per million answered", F_NUMBER},
     {"cpu_s", "CPU s (after warm-up)", F_NUMBER},
     {"spike_traffic.answered_share", "answered share in spikes", F_SHARE},
@@ -96,6 +108,9 @@ static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
 	}
 	switch (fmt) {
 	case F_MB_FROM_KB:
+		strbuf_printf(b, "%.1f", v / 1024);
+		break;
+	case F_KB_FROM_BYTES:
 		strbuf_printf(b, "%.1f", v / 1024);
 		break;
 	case F_MB:
@@ -399,14 +414,24 @@ static void append_charts(struct strbuf *b, const struct chart *charts, size_t n
 
 static void append_spike_table(struct strbuf *b, const json_t *summary)
 {
-	strbuf_append(b, "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
-	                 "in MB. Before: the last value before the spike; peak: the highest from "
-	                 "the spike's start to the end of its recovery; end: the last value of the "
-	                 "recovery; given back: (peak &minus; end) / (peak &minus; before).</p>\n"
-	                 "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
-	                 "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
-	                 "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
-	                 "<th>end beyond cache</th></tr>\n");
+	strbuf_append(b,
+	              "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
+	              "in MB. Before: the last value before the spike; peak: the highest from "
+	              "the spike's start to the end of its recovery; end: the last value of the "
+	              "recovery; given back: (peak &minus; end) / (peak &minus; before). "
+	              "Attributed, in MB: live (what the program holds) and held (what the "
+	              "allocator holds beyond it) at the peak and at the end; returned: what left "
+	              "the allocator's footprint from the peak to the end; allocator's part "
+	              "given back: returned / (returned + growth of held); per request: growth "
+	              "of live memory beyond the cache over growth of requests in flight, up to "
+	              "the peak (kB).</p>\n"
+	              "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
+	              "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
+	              "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
+	              "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
+	              "<th>live at end</th><th>held at end</th><th>returned</th>"
+	              "<th>allocator&#39;s part given back</th><th>per request in flight "
+	              "(kB)</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
 	size_t i;
 	json_t *name;
@@ -432,7 +457,14 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"peak_rss_kb", F_MB_FROM_KB},
 			            {"end_anon_kb", F_MB_FROM_KB},
 			            {"given_back_share", F_SHARE},
-			            {"end_beyond_cache_kb", F_MB_FROM_KB}};
+			            {"end_beyond_cache_kb", F_MB_FROM_KB},
+			            {"peak_live_kb", F_MB_FROM_KB},
+			            {"peak_held_kb", F_MB_FROM_KB},
+			            {"end_live_kb", F_MB_FROM_KB},
+			            {"end_held_kb", F_MB_FROM_KB},
+			            {"returned_kb", F_MB_FROM_KB},
+			            {"held_given_back_share", F_SHARE},
+			            {"live_bytes_per_inflight", F_KB_FROM_BYTES}};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "</td><td>");
 				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
@@ -576,8 +608,14 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	strbuf_append(&b, "</code></p>\n");
 	append_context_line(&b, run_json, summary);
 	append_status_banner(&b, summary);
-	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>"
-	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
+	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>");
+	for (size_t i = 0; i < n_charts; i++)
+		if (strncmp(charts[i].id, "chart-why", 9) == 0) {
+			/* the first "why" panel: where the memory is and who holds it */
+			strbuf_printf(&b, "<a href=\"#%s\">Why</a>", charts[i].id);
+			break;
+		}
+	strbuf_append(&b, "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
 	                  "<a href=\"#context\">Context</a></nav>\n</header>\n<main>\n");
 	append_findings(&b, findings);
 	append_charts(&b, charts, n_charts, charts_error);

@@ -1,6 +1,7 @@
 /* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
 #include "summary.h"
 
+#include "attribution.h"
 #include "schedule.h"
 
 #include <math.h>
@@ -232,9 +233,112 @@ static size_t spike_numbers(const struct runfolder *rf, int **out)
 	return n;
 }
 
-/* Per-spike figures; also fills peaks[], ends[] and beyond[] (kB, NAN if not available). */
+/* Which attributed sample of a stretch of rows attr_pick takes. */
+enum attr_pick_by {
+	PICK_LAST,         /* the last one */
+	PICK_MAX_HEAP,     /* the first at the allocator's highest footprint: the spike's peak */
+	PICK_MAX_INFLIGHT, /* the first with the most requests in flight */
+};
+
+/* The attributed sample of rows [from, to) of a series picked by how; -1 if no row has live
+ * bytes and the allocator's heap (and, for PICK_MAX_INFLIGHT, requests in flight). */
+static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_pick_by how,
+                      struct attr_split *out)
+{
+	long best = -1;
+	double best_v = NAN;
+	struct attr_split cur;
+	for (size_t i = from; i < to; i++) {
+		if (!attr_split_row(s->r[i], &cur))
+			continue;
+		double v = how == PICK_MAX_HEAP       ? cur.heap_kb
+		           : how == PICK_MAX_INFLIGHT ? s->r[i]->v[TIMELINE_COL_inflight]
+		                                      : 0;
+		if (isnan(v))
+			continue;
+		if (best < 0 || how == PICK_LAST || v > best_v) {
+			best = (long)i;
+			best_v = v;
+			*out = cur;
+		}
+	}
+	return best;
+}
+
+/* Growth of in-flight requests under this many is too small to divide by. */
+#define SUMMARY_MIN_INFLIGHT_GROWTH 10
+
+/* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
+ * its peak and at the end of its recovery, what it returned, memory per request in flight. */
+static void spike_attribution(json_t *o, const struct series *s, size_t first, size_t last_spike,
+                              size_t last)
+{
+	struct attr_split b, p, e, q;
+	long bi = attr_pick(s, 0, first, PICK_LAST, &b);
+	long pi = attr_pick(s, first, last + 1, PICK_MAX_HEAP, &p);
+	long ei = last > last_spike ? attr_pick(s, last_spike + 1, last + 1, PICK_LAST, &e) : -1;
+	long qi = attr_pick(s, first, last + 1, PICK_MAX_INFLIGHT, &q);
+	double nan = NAN;
+	double before_live = bi >= 0 ? b.part_kb[ATTR_LIVE] : nan;
+	double before_held = bi >= 0 ? b.held_kb : nan;
+	double peak_live = pi >= 0 ? p.part_kb[ATTR_LIVE] : nan;
+	double peak_held = pi >= 0 ? p.held_kb : nan;
+	double end_live = ei >= 0 ? e.part_kb[ATTR_LIVE] : nan;
+	double end_held = ei >= 0 ? e.held_kb : nan;
+	json_object_set_new(o, "before_live_kb", jnum(before_live));
+	json_object_set_new(o, "before_held_kb", jnum(before_held));
+	json_object_set_new(o, "peak_live_kb", jnum(peak_live));
+	json_object_set_new(o, "peak_held_kb", jnum(peak_held));
+	json_object_set_new(o, "peak_attributed_t_s", jnum(pi >= 0 ? s->r[pi]->t_s : nan));
+	json_object_set_new(o, "end_live_kb", jnum(end_live));
+	json_object_set_new(o, "end_held_kb", jnum(end_held));
+	bool split = ei >= 0 && e.split;
+	json_object_set_new(o, "end_trimmable_kb", jnum(split ? e.part_kb[ATTR_TRIMMABLE] : nan));
+	json_object_set_new(o, "end_fragmented_kb", jnum(split ? e.part_kb[ATTR_FRAGMENTED] : nan));
+	json_object_set_new(o, "end_allocator_other_kb", jnum(split ? e.part_kb[ATTR_OTHER] : nan));
+	json_object_set_new(o, "end_unmapped_kb", jnum(ei >= 0 ? e.unmapped_kb : nan));
+	json_object_set_new(o, "end_outside_kb", jnum(ei >= 0 ? e.part_kb[ATTR_OUTSIDE] : nan));
+	json_object_set_new(o, "live_growth_kb", jnum(end_live - before_live));
+	json_object_set_new(o, "held_growth_kb", jnum(end_held - before_held));
+	double before_cache =
+	    bi >= 0 ? last_value(s, 0, (size_t)bi + 1, TIMELINE_COL_cache_bytes, NULL) : nan;
+	double end_cache =
+	    ei >= 0 ? last_value(s, 0, (size_t)ei + 1, TIMELINE_COL_cache_bytes, NULL) : nan;
+	json_object_set_new(o, "cache_growth_kb", jnum((end_cache - before_cache) / 1024.0));
+	/* What left the allocator's resident footprint from the peak to the end of the recovery;
+	 * with the growth it kept, it makes up the allocator's part of the spike. */
+	double returned = pi >= 0 && ei >= 0 ? p.heap_kb - e.heap_kb : nan;
+	double kept = end_held - before_held;
+	json_object_set_new(o, "returned_kb", jnum(returned));
+	json_object_set_new(o, "unmapped_growth_kb",
+	                    jnum(pi >= 0 && ei >= 0 ? e.unmapped_kb - p.unmapped_kb : nan));
+	double share = NAN;
+	if (!isnan(returned) && !isnan(kept) && returned + kept >= SUMMARY_SHARE_MIN_GROWTH_KB)
+		share = returned / (returned + kept);
+	json_object_set_new(o, "held_given_back_share", jnum(share));
+	/* Memory per request in flight: at the most requests in flight, the live growth that is
+	 * not the cache's, over the growth of requests in flight. */
+	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
+	double inflight_p = qi >= 0 ? s->r[qi]->v[TIMELINE_COL_inflight] : nan;
+	json_object_set_new(o, "before_inflight", jnum(inflight_b));
+	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
+	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
+	double per_request = NAN;
+	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT_GROWTH) {
+		double peak_cache =
+		    last_value(s, 0, (size_t)qi + 1, TIMELINE_COL_cache_bytes, NULL);
+		double cache_kb = isnan(peak_cache) || isnan(before_cache)
+		                      ? 0
+		                      : (peak_cache - before_cache) / 1024.0;
+		per_request = (q.part_kb[ATTR_LIVE] - before_live - cache_kb) * 1024.0 /
+		              (inflight_p - inflight_b);
+	}
+	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
+}
+
+/* Per-spike figures (README.md), one object per spike number. */
 static json_t *spike_figures(const struct series *s, const int *spikes, size_t n_spikes,
-                             double interval_s, double *peaks, double *ends, double *beyond)
+                             double interval_s)
 {
 	json_t *arr = json_array();
 	for (size_t k = 0; k < n_spikes; k++) {
@@ -254,7 +358,6 @@ static json_t *spike_figures(const struct series *s, const int *spikes, size_t n
 			if (first != s->n)
 				last = i;
 		}
-		peaks[k] = ends[k] = beyond[k] = NAN;
 		json_t *o = json_object();
 		json_object_set_new(o, "spike", json_integer(num));
 		json_array_append_new(arr, o);
@@ -291,36 +394,117 @@ static json_t *spike_figures(const struct series *s, const int *spikes, size_t n
 			share = (peak - end) / (peak - before);
 		json_object_set_new(o, "given_back_share", jnum(share));
 		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		double b = isnan(cache) ? NAN : end - cache / 1024.0;
-		json_object_set_new(o, "end_beyond_cache_kb", jnum(b));
-		peaks[k] = peak;
-		ends[k] = end;
-		beyond[k] = b;
+		json_object_set_new(o, "end_beyond_cache_kb",
+		                    jnum(isnan(cache) ? NAN : end - cache / 1024.0));
+		spike_attribution(o, s, first, last_spike, last);
 	}
 	return arr;
 }
 
-static void set_growth(json_t *v, const char *slope_key, const char *total_key, const int *spikes,
-                       const double *kb, size_t n)
+/* The value of key in a spike object, NAN if null or absent. */
+static double spike_value(const json_t *spike, const char *key)
 {
+	json_t *x = json_object_get(spike, key);
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+/* The fit of key/1024 (MB) over spike number, and its last minus its first value. */
+static void set_growth(json_t *v, const char *slope_key, const char *total_key,
+                       const json_t *spikes, const char *key)
+{
+	size_t n = json_array_size(spikes), avail = 0;
 	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
 	double first = NAN, last = NAN;
 	for (size_t i = 0; x && y && i < n; i++) {
-		x[i] = spikes[i];
-		y[i] = kb[i] / KB_PER_MB;
+		const json_t *sp = json_array_get(spikes, i);
+		x[i] = (double)json_integer_value(json_object_get(sp, "spike"));
+		y[i] = spike_value(sp, key) / KB_PER_MB;
 		if (!isnan(y[i])) {
 			if (isnan(first))
 				first = y[i];
 			last = y[i];
+			avail++;
 		}
 	}
 	json_object_set_new(v, slope_key, jnum(x && y ? fit_slope(x, y, n) : NAN));
-	size_t avail = 0;
-	for (size_t i = 0; i < n; i++)
-		avail += !isnan(kb[i]);
 	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
 	free(x);
 	free(y);
+}
+
+enum spikes_reduce { REDUCE_MEAN, REDUCE_SUM, REDUCE_MAX };
+
+/* The mean, sum or maximum of key over the spikes that have it (NAN if none has). */
+static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_reduce how)
+{
+	double sum = 0, m = 0, max = NAN;
+	json_t *sp;
+	size_t i;
+	json_array_foreach(spikes, i, sp)
+	{
+		double x = spike_value(sp, key);
+		if (isnan(x))
+			continue;
+		sum += x;
+		m++;
+		if (isnan(max) || x > max)
+			max = x;
+	}
+	if (m == 0)
+		return NAN;
+	return how == REDUCE_MEAN ? sum / m : how == REDUCE_SUM ? sum : max;
+}
+
+/* The attributed figures of a variant (README.md): growth of live and allocator-held memory over
+ * the spikes, and the split of its last attributed sample. */
+static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
+{
+	struct attr_split f;
+	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
+	bool split = false;
+	struct attr_split any;
+	for (size_t i = 0; i < s->n && !split; i++)
+		split = attr_split_row(s->r[i], &any) && any.split;
+	json_object_set_new(v, "attribution",
+	                    json_string(fi < 0  ? "unavailable"
+	                                : split ? "split"
+	                                        : "unsplit"));
+	set_growth(v, "peak_live_growth_mb_per_spike", "peak_live_growth_first_to_last_mb", sp,
+	           "peak_live_kb");
+	set_growth(v, "peak_held_growth_mb_per_spike", "peak_held_growth_first_to_last_mb", sp,
+	           "peak_held_kb");
+	set_growth(v, "recovery_live_growth_mb_per_spike", "recovery_live_growth_first_to_last_mb",
+	           sp, "end_live_kb");
+	set_growth(v, "recovery_held_growth_mb_per_spike", "recovery_held_growth_first_to_last_mb",
+	           sp, "end_held_kb");
+	/* Over the spikes that have them; the sums run each from before its spike to the end of
+	 * its recovery. */
+	static const struct {
+		const char *figure, *spike_key;
+		enum spikes_reduce how;
+	} reduced[] = {
+	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
+	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
+	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
+	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
+	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},
+	    {"spikes_cache_growth_kb", "cache_growth_kb", REDUCE_SUM},
+	};
+	for (size_t i = 0; i < sizeof(reduced) / sizeof(*reduced); i++)
+		json_object_set_new(v, reduced[i].figure,
+		                    jnum(spikes_reduce(sp, reduced[i].spike_key, reduced[i].how)));
+	bool has_split = fi >= 0 && f.split;
+	json_object_set_new(v, "final_attributed_t_s", jnum(fi >= 0 ? s->r[fi]->t_s : NAN));
+	json_object_set_new(v, "final_live_kb", jnum(fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN));
+	json_object_set_new(v, "final_held_kb", jnum(fi >= 0 ? f.held_kb : NAN));
+	json_object_set_new(v, "final_trimmable_kb",
+	                    jnum(has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN));
+	json_object_set_new(v, "final_fragmented_kb",
+	                    jnum(has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN));
+	json_object_set_new(v, "final_allocator_other_kb",
+	                    jnum(has_split ? f.part_kb[ATTR_OTHER] : NAN));
+	json_object_set_new(v, "final_unmapped_kb", jnum(fi >= 0 ? f.unmapped_kb : NAN));
+	json_object_set_new(v, "final_outside_kb", jnum(fi >= 0 ? f.part_kb[ATTR_OUTSIDE] : NAN));
 }
 
 /* CPU over the measured window (every row after warm-up and calibration). */
@@ -450,35 +634,19 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name, con
 	struct series s = series_of(rf, target);
 	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
 
-	double *peaks = calloc(n_spikes + 1, sizeof(double));
-	double *ends = calloc(n_spikes + 1, sizeof(double));
-	double *beyond = calloc(n_spikes + 1, sizeof(double));
-	if (s.r && peaks && ends && beyond) {
-		json_object_set_new(
-		    v, "spikes",
-		    spike_figures(&s, spikes, n_spikes, interval_s, peaks, ends, beyond));
-		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", spikes,
-		           peaks, n_spikes);
+	if (s.r) {
+		json_t *sp = spike_figures(&s, spikes, n_spikes, interval_s);
+		json_object_set_new(v, "spikes", sp);
+		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", sp,
+		           "peak_anon_kb");
 		set_growth(v, "recovery_growth_mb_per_spike", "recovery_growth_first_to_last_mb",
-		           spikes, ends, n_spikes);
+		           sp, "end_anon_kb");
 		set_growth(v, "beyond_cache_growth_mb_per_spike",
-		           "beyond_cache_growth_first_to_last_mb", spikes, beyond, n_spikes);
-		double sum = 0, m = 0;
-		json_t *sp;
-		size_t i;
-		json_array_foreach(json_object_get(v, "spikes"), i, sp)
-		{
-			json_t *g = json_object_get(sp, "given_back_share");
-			if (json_is_number(g)) {
-				sum += json_number_value(g);
-				m++;
-			}
-		}
-		json_object_set_new(v, "mean_given_back_share", jnum(m > 0 ? sum / m : NAN));
+		           "beyond_cache_growth_first_to_last_mb", sp, "end_beyond_cache_kb");
+		json_object_set_new(v, "mean_given_back_share",
+		                    jnum(spikes_reduce(sp, "given_back_share", REDUCE_MEAN)));
+		set_attributed(v, &s, sp);
 	}
-	free(peaks);
-	free(ends);
-	free(beyond);
 
 	const struct runfolder_row *at = NULL;
 	json_object_set_new(v, "final_anon_kb",
@@ -711,6 +879,26 @@ json_t *summary_build(const struct runfolder *rf)
 	return sum;
 }
 
+/* In a spikes array, "last" is the last spike and a number the spike of that number. */
+static json_t *spike_of(const json_t *spikes, const char *key)
+{
+	size_t n = json_array_size(spikes);
+	if (strcmp(key, "last") == 0)
+		return n ? json_array_get(spikes, n - 1) : NULL;
+	char *end;
+	long want = strtol(key, &end, 10);
+	if (*end || end == key)
+		return NULL;
+	json_t *sp;
+	size_t i;
+	json_array_foreach(spikes, i, sp)
+	{
+		if (json_integer_value(json_object_get(sp, "spike")) == want)
+			return sp;
+	}
+	return NULL;
+}
+
 json_t *summary_lookup(const json_t *obj, const char *path)
 {
 	char key[128];
@@ -720,7 +908,7 @@ json_t *summary_lookup(const json_t *obj, const char *path)
 			return NULL;
 		memcpy(key, path, n);
 		key[n] = '\0';
-		obj = json_object_get(obj, key);
+		obj = json_is_array(obj) ? spike_of(obj, key) : json_object_get(obj, key);
 		path += n + (path[n] == '.');
 	}
 	return (json_t *)obj;

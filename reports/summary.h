@@ -20,7 +20,9 @@ int summary_phase_is_preamble(const char *phase);
 /* Cumulative CPU seconds (user + system) of a row, NAN if not available. */
 double summary_row_cpu_s(const struct runfolder_row *row);
 
-/* The value at a dotted path ("spike_traffic.answered_share") under obj, or NULL. */
+/* The value at a dotted path ("spike_traffic.answered_share") under obj, or NULL; in an array of
+ * spikes a number picks the spike of that number and "last" the last one
+ * ("spikes.last.held_growth_kb"). */
 json_t *summary_lookup(const json_t *obj, const char *path);
 
 #endif

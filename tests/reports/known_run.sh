@@ -14,6 +14,18 @@ known_row() {
 	echo "${c[0]},${c[1]},${c[2]},${c[3]},${c[4]},$sent,${c[5]},${c[6]},$noerror,$zero,$zero,$zero,${c[7]},${c[8]},${c[9]},${c[10]},${c[11]},,,${c[12]},${c[13]},,${c[14]},,,${c[15]},"
 }
 
+# known_phase T : sets phase and spike of second T of the known schedule (below).
+known_phase() {
+	if (($1 <= 2)); then
+		phase=warmup spike=0
+	elif (($1 == 3)); then
+		phase=baseline spike=0
+	else
+		spike=$((($1 - 4) / 4 + 1))
+		((($1 - 4) % 4 < 2)) && phase=spike || phase=recovery
+	fi
+}
+
 # known_run DIR [STATUS] : the run with known numbers. 1 s intervals; warm-up t=1..2, baseline t=3,
 # then three times (spike 2 s, recovery 2 s): spike k covers t=4k..4k+1, its recovery t=4k+2..4k+3.
 # alpha keeps part of each spike and its peaks climb 1 MB a spike; beta gives everything back and
@@ -59,14 +71,7 @@ EOF
 	{
 		echo "t_s,variant,phase,spike,offered,sent,answered,timeouts,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,rss_kb,anon_kb,pss_kb,hwm_kb,cpu_user_s,cpu_sys_s,cache_entries,cache_bytes,inflight,upstream_queries,alloc_allocated_bytes,alloc_resident_bytes"
 		for t in $(seq 1 15); do
-			if ((t <= 2)); then
-				phase=warmup spike=0
-			elif ((t == 3)); then
-				phase=baseline spike=0
-			else
-				spike=$(((t - 4) / 4 + 1))
-				(((t - 4) % 4 < 2)) && phase=spike || phase=recovery
-			fi
+			known_phase "$t"
 			if [[ $phase == spike ]]; then
 				off=1000 ans=1000 to=0 p90=8
 				((t == 4)) && ans=900 to=100

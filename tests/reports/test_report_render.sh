@@ -31,6 +31,26 @@ check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/
 check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 3000
 check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
 	"$TEST_TMP/narrow.png" 5 fbe3d2 0072b2 d55e00
+# the "why" panels of a run with memory attribution (tests/reports/attributed_run.sh): each panel's
+# largest kind of held memory is the one its allocator was made to keep
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
+attributed_run "$TEST_TMP/attributed"
+check "report of the attributed run made" "$REPORT" "$TEST_TMP/attributed"
+check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 4600
+# layer colours: reports/charts.c layer_colors and UNSPLIT_COLOR
+python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_layers.py" "$TEST_TMP/why.png" live=3a78b5 \
+	returnable=f2c14e fragmented=c8413a other=8d6aa8 unsplit=e07b39 >"$TEST_TMP/layers.txt"
+cat "$TEST_TMP/layers.txt"
+# px PANEL LAYER : pixels of that layer in that panel (panels in page order: glibc, jemalloc,
+# tcmalloc, musl, filling; kresd has none)
+px() { awk -v p="$1" -v l="$2" '$1 == "panel" && $2 == p && $3 == l { print $4 }' "$TEST_TMP/layers.txt"; }
+check_eq "five panels drawn (kresd has no live bytes)" "panels 5" "$(tail -1 "$TEST_TMP/layers.txt")"
+check "glibc panel: mostly free chunks below the top" test "$(px 0 fragmented)" -gt $((3 * $(px 0 returnable)))
+check "jemalloc panel: mostly dirty pages" test "$(px 1 returnable)" -gt $((3 * $(px 1 fragmented)))
+check "tcmalloc panel: mostly the page heap" test "$(px 2 returnable)" -gt $((3 * $(px 2 fragmented)))
+check "musl panel: one unsplit layer" test "$(px 3 unsplit)" -gt 1000 -a "$(px 3 returnable)" -eq 0 -a "$(px 3 fragmented)" -eq 0
+check "filling panel: live memory, little held" test "$(px 4 live)" -gt $((10 * ($(px 4 returnable) + $(px 4 fragmented))))
+check "live bytes drawn in every panel" test "$(px 0 live)" -gt 10000 -a "$(px 3 live)" -gt 10000
 # the checker can fail: a page made without gnuplot has no chart area
 known_run "$TEST_TMP/nocharts"
 ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1

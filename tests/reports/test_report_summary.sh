@@ -3,42 +3,9 @@
 # folder with known numbers, against values worked out by hand here.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/expect.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
 command -v jq >/dev/null || skip "jq not installed"
-
-# expect FILE JQ_PATH EXPECTED : the figure equals EXPECTED (numbers within 1e-9, or null/strings,
-# arrays, objects exactly). Checks are gathered and run by expect_done in one jq call per file.
-_exp_file="" _exp_paths=() _exp_wants=()
-expect() {
-	_exp_file=$1
-	_exp_paths+=("$2")
-	_exp_wants+=("$3")
-}
-expect_done() {
-	local prog="[" sep="" p i got report
-	for p in "${_exp_paths[@]}"; do
-		prog+="$sep($p)"
-		sep=", "
-	done
-	got=$(jq -c "$prog]" "$_exp_file") || {
-		echo "FAIL jq could not read $_exp_file"
-		_test_failures=$((_test_failures + 1))
-	}
-	report=$(jq -r -n --argjson g "$got" --argjson w "[$(
-		IFS=,
-		echo "${_exp_wants[*]}"
-	)]" '$ARGS.positional as $p | range(0; $w|length) as $i | $g[$i] as $x | $w[$i] as $y |
-		if (if ($y|type) == "number" and ($x|type) == "number" then (($x - $y)|fabs) < 1e-9 else $x == $y end)
-		then "ok   \($p[$i]) = \($x|tojson)"
-		else "FAIL \($p[$i]): expected \($y|tojson), got \($x|tojson)" end' --args "${_exp_paths[@]}")
-	echo "$report"
-	_test_checks=$((_test_checks + ${#_exp_paths[@]}))
-	_test_failures=$((_test_failures + $(grep -c '^FAIL' <<<"$report")))
-	_exp_paths=() _exp_wants=()
-}
-
-# calc EXPR : the value of an arithmetic expression, to full double precision.
-calc() { awk "BEGIN { printf \"%.17g\", $1 }"; }
 
 # --- the fixture (tests/fixtures/run-minimal, 0.5 s intervals) ---
 run=$TEST_TMP/fixture

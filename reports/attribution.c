@@ -1,0 +1,95 @@
+/* reports/attribution.c - anon RSS split into live, allocator-held and outside memory, and the
+ * names each allocator's kinds of free memory go by. */
+#include "attribution.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BYTES_PER_KB 1024.0
+
+bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
+{
+	double anon = row->v[TIMELINE_COL_anon_kb];
+	double live = row->v[TIMELINE_COL_live_bytes] / BYTES_PER_KB;
+	double heap = row->v[TIMELINE_COL_alloc_heap_bytes] / BYTES_PER_KB;
+	if (isnan(anon) || isnan(live) || isnan(heap))
+		return false;
+	double trim = row->v[TIMELINE_COL_alloc_free_trimmable_bytes] / BYTES_PER_KB;
+	double frag = row->v[TIMELINE_COL_alloc_free_fragmented_bytes] / BYTES_PER_KB;
+	out->split = !isnan(trim) && !isnan(frag);
+	out->heap_kb = heap;
+	out->held_kb = heap - live;
+	out->unmapped_kb = row->v[TIMELINE_COL_alloc_unmapped_bytes] / BYTES_PER_KB;
+	out->part_kb[ATTR_LIVE] = live;
+	out->part_kb[ATTR_TRIMMABLE] = out->split ? trim : NAN;
+	out->part_kb[ATTR_FRAGMENTED] = out->split ? frag : NAN;
+	/* Without a split (musl's mallocng) all the allocator holds is one kind. */
+	out->part_kb[ATTR_OTHER] = out->split ? out->held_kb - trim - frag : out->held_kb;
+	out->part_kb[ATTR_OUTSIDE] = anon - heap;
+	return true;
+}
+
+static const struct attr_names known_names[] = {
+    {"glibc", "the top chunk", "which malloc_trim could return", "free chunks below the top chunk",
+     "which free() cannot trim (it only shrinks the top chunk)", "chunk headers and padding", NULL,
+     "held by glibc malloc (no breakdown)", "the run recorded no breakdown"},
+    {"jemalloc", "dirty and muzzy pages awaiting decay", "which decay returns in its time",
+     "free regions of active pages",
+     "which cannot be purged while other regions of their pages live", "metadata and page rounding",
+     "retained", "held by jemalloc (no breakdown)", "the run recorded no breakdown"},
+    {"tcmalloc", "free pages of the page heap", "which the release rate decides when to unmap",
+     "the central, transfer and thread caches",
+     "which go back to the page heap only as whole spans", "metadata and page rounding", "unmapped",
+     "held by tcmalloc (no breakdown)", "the run recorded no breakdown"},
+    {"mallocng", "free groups it can release", "which it returns when whole groups are free",
+     "free slots of groups still in use", "which stay while a slot of their group lives",
+     "metadata", NULL, "held by mallocng (no breakdown)", "mallocng has no statistics call"},
+    {"mimalloc", "free pages not yet purged", "which purging returns in its time",
+     "free blocks of pages still in use", "which stay while a block of their page lives",
+     "metadata and page rounding", "purged", "held by mimalloc (no breakdown)",
+     "the run recorded no breakdown"},
+};
+
+static const struct attr_names generic_names = {NULL,
+                                                "free memory it could return",
+                                                "as it stands",
+                                                "free memory in pieces",
+                                                "which it cannot return",
+                                                "allocator overhead",
+                                                "unmapped",
+                                                "held by the allocator (no breakdown)",
+                                                "the run recorded no breakdown"};
+
+const struct attr_names *attr_names_for(const char *allocator)
+{
+	for (size_t i = 0; allocator && i < sizeof(known_names) / sizeof(*known_names); i++)
+		if (strcmp(known_names[i].allocator, allocator) == 0)
+			return &known_names[i];
+	return &generic_names;
+}
+
+const char *attr_part_label(const struct attr_names *names, enum attr_part part, bool split,
+                            char *buf, size_t size)
+{
+	switch (part) {
+	case ATTR_LIVE:
+		snprintf(buf, size, "live (held by the program)");
+		break;
+	case ATTR_TRIMMABLE:
+		snprintf(buf, size, "free, returnable: %s", names->trimmable);
+		break;
+	case ATTR_FRAGMENTED:
+		snprintf(buf, size, "free, fragmented: %s", names->fragmented);
+		break;
+	case ATTR_OTHER:
+		snprintf(buf, size, "%s", split ? names->other : names->unsplit);
+		break;
+	case ATTR_OUTSIDE:
+	case ATTR_PART_COUNT:
+		snprintf(buf, size, "outside the allocator (libc, stacks, files counted as anon)");
+		break;
+	}
+	return buf;
+}

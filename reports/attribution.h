@@ -1,0 +1,56 @@
+/* reports/attribution.h - splits a sample's anonymous RSS into live, allocator-held and outside
+ * memory, and names the allocator's kinds of free memory (docs/run-folder.md, reports/README.md).
+ */
+#ifndef ALLOCSPIKE_REPORTS_ATTRIBUTION_H
+#define ALLOCSPIKE_REPORTS_ATTRIBUTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runfolder_reader.h"
+
+/* The layers of anonymous RSS, bottom to top as the "why" panel stacks them. */
+enum attr_part {
+	ATTR_LIVE,       /* what the program holds in live allocations */
+	ATTR_TRIMMABLE,  /* free inside the allocator, returnable as it stands */
+	ATTR_FRAGMENTED, /* free inside the allocator, in pieces it cannot return */
+	ATTR_OTHER,   /* the rest the allocator holds (its overhead), or all it holds if unsplit */
+	ATTR_OUTSIDE, /* anon RSS outside the allocator: libc, stacks, mapped files counted as anon
+	               */
+	ATTR_PART_COUNT
+};
+
+/* One sample, in kB. NAN where the row lacks the figure. */
+struct attr_split {
+	double part_kb[ATTR_PART_COUNT];
+	double held_kb;     /* allocator heap - live: trimmable + fragmented + other */
+	double heap_kb;     /* the allocator's resident footprint */
+	double unmapped_kb; /* given back to the OS but still reserved (not in RSS) */
+	bool split;         /* the allocator told trimmable from fragmented */
+};
+
+/* Fills out from a row with anon RSS, live bytes and the allocator's heap; false when any of the
+ * three is missing (attribution unavailable for that sample). */
+bool attr_split_row(const struct runfolder_row *row, struct attr_split *out);
+
+/* What each kind is called for one allocator, for legends and findings. */
+struct attr_names {
+	const char *allocator;      /* run.json variants[].allocator */
+	const char *trimmable;      /* "the top chunk" */
+	const char *trimmable_why;  /* what would return it ("which malloc_trim could return") */
+	const char *fragmented;     /* "free chunks below the top chunk" */
+	const char *fragmented_why; /* why it stays ("which trim cannot return") or "" */
+	const char *other;          /* the rest the allocator holds */
+	const char *unmapped; /* what the allocator calls memory it unmapped but keeps, or NULL */
+	const char *unsplit;  /* all held memory, when the allocator reports no split */
+	const char *unsplit_why; /* why there is no split */
+};
+
+/* The names for allocator (NULL or unknown: generic names). */
+const struct attr_names *attr_names_for(const char *allocator);
+
+/* A layer's legend for that allocator ("free, returnable: the top chunk"), written into buf. */
+const char *attr_part_label(const struct attr_names *names, enum attr_part part, bool split,
+                            char *buf, size_t size);
+
+#endif
