@@ -17,7 +17,7 @@ definition_prepare() {
 			"no interface (use 127.0.0.1 or ::1)"
 	fi
 	# -4 keeps named off IPv6 upstream (the hierarchy is IPv4); listening on ::1 needs IPv6 on.
-	local conf=$DEF_WORKDIR/named.conf source= family=' -4' listen
+	local conf=$DEF_WORKDIR/named.conf source= family=-4 listen
 	if [[ $DEF_LISTEN_ADDR == ::1 ]]; then
 		family=
 		listen="listen-on { none; }; listen-on-v6 port $DEF_LISTEN_PORT { ::1; };"
@@ -72,7 +72,7 @@ CONF
 			definition_die "generated $conf is invalid: $(cat "$DEF_WORKDIR/checkconf.err")"
 	fi
 	# -g: foreground, log to stderr; -n: worker threads (default here 2, see docs/daemons.md).
-	definition_command named "-g$family" -n "$DEF_THREADS" -c "$conf"
+	definition_command named -g ${family:+"$family"} -n "$DEF_THREADS" -c "$conf"
 }
 
 # Two GETs of about 4 KB each: /json/v1/server for the recursions waiting for an answer

@@ -112,53 +112,6 @@ static void test_cxx_operators_use_glibc_heap(void **state)
 	assert_true(glibc_in_use() < base + 3000);
 }
 
-static void test_stats_collect(void *out, const char *text)
-{
-	strncat(out, text, 255 - strlen(out));
-}
-
-static void test_jemalloc_api_uses_glibc_heap(void **state)
-{
-	Dl_info dl;
-	assert_true(dladdr((void *)sdallocx, &dl) &&
-	            strstr(dl.dli_fname, "liballocspike-glibc-malloc"));
-	size_t base = glibc_in_use();
-	char *m = malloc(3000);
-	char *x = mallocx(3000, 0);
-	unsigned char *z = mallocx(2000, MALLOCX_ZERO | MALLOCX_LG_ALIGN(10));
-	assert_true(glibc_in_use() >= base + 8000);
-	assert_int_equal((uintptr_t)z % 1024, 0);
-	for (int i = 0; i < 2000; i++)
-		assert_int_equal(z[i], 0);
-	assert_int_equal(sallocx(x, 0), malloc_usable_size(x));
-	assert_true(sallocx(x, 0) >= 3000);
-
-	size_t old = sallocx(x, 0);
-	memset(x, 'x', old);
-	x = rallocx(x, 6000, MALLOCX_ZERO);
-	assert_non_null(x);
-	assert_int_equal(x[old - 1], 'x');
-	for (size_t i = old; i < 6000; i++)
-		assert_int_equal(x[i], 0);
-	memset(z, 'z', 2000);
-	z = rallocx(z, 9000, MALLOCX_LG_ALIGN(12));
-	assert_non_null(z);
-	assert_int_equal((uintptr_t)z % 4096, 0);
-	assert_int_equal(z[1999], 'z');
-	assert_true(xallocx(x, 100000, 0, 0) < 100000); /* never in place: the real size */
-	assert_true(nallocx(100, 0) >= 100);
-	assert_int_equal(mallctl("stats.allocated", NULL, NULL, NULL, 0), ENOENT);
-	char stats[256] = "";
-	malloc_stats_print(test_stats_collect, stats, NULL);
-	assert_non_null(strstr(stats, "glibc"));
-
-	size_t before_free = glibc_in_use();
-	sdallocx(m, 3000, 0); /* from malloc, freed by jemalloc's sized free: glibc's heap */
-	sdallocx(x, 6000, 0);
-	dallocx(z, MALLOCX_LG_ALIGN(12));
-	assert_true(glibc_in_use() + 15000 <= before_free);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,7 +119,6 @@ int main(void)
 	    cmocka_unit_test(test_c_entry_points_use_glibc_heap),
 	    cmocka_unit_test(test_alignment_errors),
 	    cmocka_unit_test(test_cxx_operators_use_glibc_heap),
-	    cmocka_unit_test(test_jemalloc_api_uses_glibc_heap),
 	};
 	return cmocka_run_group_tests(tests, glibc_heap_setup, NULL);
 }

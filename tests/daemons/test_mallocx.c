@@ -9,10 +9,12 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <jemalloc/jemalloc.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -83,12 +85,51 @@ static void test_rallocx_keeps_and_zeroes(void **state)
 	assert_int_equal(jemalloc_thread_allocated(), jemalloc_before);
 }
 
+static void test_sized_free_of_malloc_block(void **state)
+{
+	Dl_info dl;
+	assert_true(dladdr((void *)sdallocx, &dl) &&
+	            strstr(dl.dli_fname, "liballocspike-mallocx"));
+	size_t base = glibc_in_use();
+	char *m = malloc(3000);
+	char *x = mallocx(3000, 0);
+	unsigned char *z = mallocx(2000, MALLOCX_ZERO | MALLOCX_LG_ALIGN(10));
+	assert_true(glibc_in_use() >= base + 8000);
+	assert_int_equal((uintptr_t)z % 1024, 0);
+	for (int i = 0; i < 2000; i++)
+		assert_int_equal(z[i], 0);
+	assert_int_equal(sallocx(x, 0), malloc_usable_size(x));
+	assert_true(sallocx(x, 0) >= 3000);
+
+	size_t old = sallocx(x, 0);
+	memset(x, 'x', old);
+	x = rallocx(x, 6000, MALLOCX_ZERO);
+	assert_non_null(x);
+	assert_int_equal(x[old - 1], 'x');
+	for (size_t i = old; i < 6000; i++)
+		assert_int_equal(x[i], 0);
+	memset(z, 'z', 2000);
+	z = rallocx(z, 9000, MALLOCX_LG_ALIGN(12));
+	assert_non_null(z);
+	assert_int_equal((uintptr_t)z % 4096, 0);
+	assert_int_equal(z[1999], 'z');
+	assert_true(xallocx(x, 100000, 0, 0) < 100000); /* never in place: the real size */
+	assert_true(nallocx(100, 0) >= 100);
+
+	size_t before_free = glibc_in_use();
+	sdallocx(m, 3000, 0); /* from malloc, freed by jemalloc's sized free: glibc's heap */
+	sdallocx(x, 6000, 0);
+	dallocx(z, MALLOCX_LG_ALIGN(12));
+	assert_true(glibc_in_use() + 15000 <= before_free);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_adapter_is_preloaded),
 	    cmocka_unit_test(test_mallocx_uses_glibc_heap),
 	    cmocka_unit_test(test_rallocx_keeps_and_zeroes),
+	    cmocka_unit_test(test_sized_free_of_malloc_block),
 	};
 	return cmocka_run_group_tests(tests, glibc_heap_setup, NULL);
 }

@@ -25,7 +25,9 @@ preload_resolve() {
 			preload_die "$build/$lib: LD_PRELOAD cannot name a path with spaces or colons; build elsewhere"
 		echo "$build/$lib"
 	else
-		/sbin/ldconfig -p | grep -q "^[[:space:]]*$lib " ||
+		# grep reads all of ldconfig's output: with pipefail, an early exit of grep -q made
+		# ldconfig die of SIGPIPE and a present library look missing.
+		grep -q "^[[:space:]]*$lib " <(/sbin/ldconfig -p) ||
 			preload_die "$lib not found by the dynamic linker (scripts/install-packages.sh installs the allocators)"
 		echo "$lib"
 	fi
