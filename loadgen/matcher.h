@@ -1,18 +1,22 @@
-/* loadgen/matcher.h - matches answers to queries by source port and ID, and gives up on late ones.
- */
+/* loadgen/matcher.h - matches answers to queries by source port, ID and question, and gives up on
+ * late ones. */
 #ifndef ALLOCSPIKE_LOADGEN_MATCHER_H
 #define ALLOCSPIKE_LOADGEN_MATCHER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "counters.h"
+#include "querystream.h"
 
 /* Query k of the stream goes out in runs of MATCHER_CHUNK consecutive queries per port (so that a
  * batch is one sendmmsg on one socket, not a few on each), with an ID that depends on k only: every
  * target gets the same ID for the same query, and ports * 65536 queries can be outstanding at once.
  * When a slot comes round again while its query is still unanswered, that query counts as a
- * timeout: the generator never waits for a free slot (open loop). */
+ * timeout: the generator never waits for a free slot (open loop). Because a slot is reused, port
+ * and ID alone do not tell an answer to this query from a late answer to the one before: the
+ * question section must be the slot's query's too. */
 #define MATCHER_CHUNK 64
 
 struct matcher {
@@ -24,9 +28,11 @@ struct matcher {
 	uint64_t outstanding;
 	uint64_t timeout_ns;
 	struct counters *counters;
+	const struct querystream *queries; /* what query k asked, to check an answer's question */
 };
 
-bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c);
+bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c,
+                  const struct querystream *queries);
 void matcher_free(struct matcher *m);
 
 static inline void matcher_slot(const struct matcher *m, uint64_t k, unsigned *port, uint16_t *id)
@@ -48,8 +54,17 @@ static inline uint64_t matcher_slot_of(const struct matcher *m, unsigned port, u
  * than a batch; queries never handed over were not sent. */
 void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns);
 
-/* An answer on port with id and rcode arrived at now_ns; false when nothing was waiting for it. */
-bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcode, uint64_t now_ns);
+/* The answer msg (len bytes in all, of which have are at hand, from the start) arrived on port at
+ * now_ns. True when it answered the query waiting in its slot; otherwise it counts as unexpected
+ * (nothing waiting: late after its timeout, or never asked) or late_or_foreign (something waiting,
+ * but another question: a late answer to the slot's previous query, or a stray). */
+bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
+                    uint64_t now_ns);
+
+/* True when answer (have bytes at hand) carries exactly the one question of query: the same name
+ * (ASCII case-insensitive), type and class. */
+bool matcher_same_question(const uint8_t *query, size_t query_len, const uint8_t *answer,
+                           size_t have);
 
 /* Counts queries sent before now_ns - timeout as timeouts and frees their slots. */
 void matcher_expire(struct matcher *m, uint64_t now_ns);

@@ -47,7 +47,7 @@ static void test_batches(void **state)
 		struct counters counters = {0};
 		struct matcher m;
 		struct sender s;
-		assert_true(matcher_init(&m, ports, 1000000000, &counters));
+		assert_true(matcher_init(&m, ports, 1000000000, &counters, &qs));
 		assert_true(sender_open(&s, &t, ports, 1000, err, sizeof(err)));
 		/* windows that start mid-run and span several runs of every port */
 		uint64_t first = 37;
