@@ -24,6 +24,8 @@
 
 #define MAX_TARGETS 64
 #define MALFORMED_REPORTED 10
+/* Exit status when the run folder could not be written in full (1 is bad input, as dnsperf's). */
+#define EXIT_WRITE_FAILED 2
 
 static volatile sig_atomic_t stop_requested;
 
@@ -436,6 +438,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ,
+	       SIG_IGN); /* past a file-size limit a write fails (EFBIG) like a full disk */
 
 	pacer.start_ns = start_instant(o.align);
 	struct recorder rec = {.pacer = &pacer,
@@ -467,7 +471,7 @@ int main(int argc, char **argv)
 	recorder_join(&rec);
 
 	double t_end = ((double)pacer.done_ns - (double)pacer.start_ns) / 1e9;
-	if (!completed) {
+	if (!completed && !rec.write_failed) {
 		runfolder_writer_event(&writer, t_end, "_loadgen", "interrupted", NULL);
 		fprintf(stderr,
 		        "allocspike-loadgen: interrupted at t=%.3f s; what was recorded is kept\n",
@@ -493,12 +497,15 @@ int main(int argc, char **argv)
 		        "behind); see events.jsonl\n",
 		        rec.max_behind_s);
 
-	runfolder_writer_close(&writer);
+	bool written = runfolder_writer_close(&writer);
+	if (!written)
+		fprintf(stderr, "allocspike-loadgen: the run folder %s is incomplete: %s\n", o.out,
+		        runfolder_writer_failure(&writer));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].has_process)
 			proc_watch_close(&sources[i].proc);
 	pacer_close(&pacer);
 	schedule_free(&sched);
 	querystream_free(&qs);
-	return 0;
+	return written ? 0 : EXIT_WRITE_FAILED;
 }

@@ -204,6 +204,22 @@ static void recorder_saturation(struct recorder *r, struct recorder_state *st,
 	}
 }
 
+/* A write to the run folder failed (a full disk): the writer appends nothing more to that file.
+ * Said once, as an event if events.jsonl still takes one, and the run stops: what it would do
+ * next could not be recorded. The exit status tells (main). */
+static void recorder_write_failure(struct recorder *r, double t)
+{
+	const char *failure = runfolder_writer_failure(r->writer);
+	if (!failure || r->write_failed)
+		return;
+	r->write_failed = true;
+	fprintf(stderr,
+	        "allocspike-loadgen: writing the run folder failed at t=%.3f s: %s; stopping\n", t,
+	        failure);
+	recorder_event(r, t, "_loadgen", "write_failed", json_pack("{s:s}", "error", failure));
+	__atomic_store_n(r->pacer->stop, 1, __ATOMIC_RELAXED);
+}
+
 static void recorder_row(struct recorder *r, struct recorder_state *st, double t, bool last)
 {
 	const struct schedule *s = r->schedule;
@@ -241,8 +257,8 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 			    .answered_qps = src->target ? src->answered_qps : -1,
 			    .rss_kb = src->has_process ? src->rss_kb : -1};
 	}
-	if (!runfolder_writer_flush(r->writer))
-		fprintf(stderr, "allocspike-loadgen: writing timeline.csv: %s\n", strerror(errno));
+	runfolder_writer_flush(r->writer);
+	recorder_write_failure(r, t);
 	uint64_t next_k = __atomic_load_n(&p->next_k, __ATOMIC_RELAXED);
 	if (r->progress && st->tick % 5 == 0 && !last) { /* a last, partial interval: no rates */
 		struct progress_view v = {.t_s = t,
