@@ -4,24 +4,27 @@
 
 #include <stdlib.h>
 
+#include "question.h"
+
 #define DNS_HEADER 12
 
-bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c,
-                  const struct querystream *queries)
+bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c)
 {
 	*m = (struct matcher){.ports = ports,
 	                      .slots = (uint64_t)ports * 65536,
 	                      .timeout_ns = timeout_ns,
-	                      .counters = c,
-	                      .queries = queries};
+	                      .counters = c};
 	m->sent_ns = calloc(m->slots, sizeof(*m->sent_ns));
-	return m->sent_ns != NULL;
+	m->question = calloc(m->slots, sizeof(*m->question));
+	return m->sent_ns && m->question;
 }
 
 void matcher_free(struct matcher *m)
 {
 	free(m->sent_ns);
+	free(m->question);
 	m->sent_ns = NULL;
+	m->question = NULL;
 }
 
 static void matcher_give_up(struct matcher *m, uint64_t slot)
@@ -31,7 +34,7 @@ static void matcher_give_up(struct matcher *m, uint64_t slot)
 	counters_add(&m->counters->timeouts, 1);
 }
 
-void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns)
+void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t question)
 {
 	/* the slot comes round again: whatever still holds it is lost */
 	while (m->oldest + m->slots <= k) {
@@ -41,51 +44,10 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns)
 		m->oldest++;
 	}
 	m->sent_ns[k % m->slots] = now_ns + 1;
+	m->question[k % m->slots] = question;
 	m->outstanding++;
 	if (k + 1 > m->next) /* a batch hands its queries over port by port */
 		m->next = k + 1;
-}
-
-/* The query a busy slot holds. Every outstanding query lies in [next - slots, next) (matcher_sent
- * gives up older ones), where each slot is the slot of exactly one query number. */
-static uint64_t matcher_query_of(const struct matcher *m, uint64_t slot)
-{
-	uint64_t base = m->next > m->slots ? m->next - m->slots : 0;
-	return base + (slot + m->slots - base % m->slots) % m->slots;
-}
-
-/* Length of the uncompressed name at the start of wire (within have bytes), or 0. */
-static size_t matcher_name_len(const uint8_t *wire, size_t have)
-{
-	size_t i = 0;
-	while (i < have && wire[i] != 0) {
-		if (wire[i] > 63) /* a compression pointer cannot start a question's name */
-			return 0;
-		i += 1 + wire[i];
-	}
-	return i < have ? i + 1 : 0;
-}
-
-static uint8_t matcher_fold(uint8_t c)
-{
-	return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c;
-}
-
-bool matcher_same_question(const uint8_t *query, size_t query_len, const uint8_t *answer,
-                           size_t have)
-{
-	if (query_len < DNS_HEADER || have < DNS_HEADER || answer[4] != 0 || answer[5] != 1)
-		return false;
-	size_t name = matcher_name_len(query + DNS_HEADER, query_len - DNS_HEADER);
-	if (name == 0 || have < DNS_HEADER + name + 4)
-		return false;
-	const uint8_t *q = query + DNS_HEADER, *a = answer + DNS_HEADER;
-	/* length octets are at most 63, below 'A', so folding every octet leaves them alone */
-	for (size_t i = 0; i < name; i++)
-		if (matcher_fold(q[i]) != matcher_fold(a[i]))
-			return false;
-	return q[name] == a[name] && q[name + 1] == a[name + 1] && q[name + 2] == a[name + 2] &&
-	       q[name + 3] == a[name + 3];
 }
 
 static void matcher_rcode(struct counters *c, unsigned rcode)
@@ -121,9 +83,8 @@ bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t
 		counters_add(&c->unexpected, 1);
 		return false;
 	}
-	size_t qlen;
-	const uint8_t *query = querystream_message(m->queries, matcher_query_of(m, slot), &qlen);
-	if (!matcher_same_question(query, qlen, msg, have)) {
+	uint32_t question;
+	if (!question_hash(msg, have, &question) || question != m->question[slot]) {
 		/* the slot's own answer may still come: the query stays outstanding */
 		counters_add(&c->late_or_foreign, 1);
 		return false;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "counters.h"
-#include "querystream.h"
 
 /* Query k of the stream goes out in runs of MATCHER_CHUNK consecutive queries per port (so that a
  * batch is one sendmmsg on one socket, not a few on each), with an ID that depends on k only: every
@@ -16,23 +15,22 @@
  * When a slot comes round again while its query is still unanswered, that query counts as a
  * timeout: the generator never waits for a free slot (open loop). Because a slot is reused, port
  * and ID alone do not tell an answer to this query from a late answer to the one before: the
- * question section must be the slot's query's too. */
+ * question must be the slot's query's too (compared by question_hash). */
 #define MATCHER_CHUNK 64
 
 struct matcher {
 	unsigned ports;
-	uint64_t slots;    /* ports * 65536 */
-	uint64_t *sent_ns; /* per slot: send time + 1, 0 when free */
-	uint64_t oldest;   /* no query before this one is outstanding */
-	uint64_t next;     /* one past the last query handed to matcher_sent */
+	uint64_t slots;     /* ports * 65536 */
+	uint64_t *sent_ns;  /* per slot: send time + 1, 0 when free */
+	uint32_t *question; /* per slot: question_hash of the query in it */
+	uint64_t oldest;    /* no query before this one is outstanding */
+	uint64_t next;      /* one past the last query handed to matcher_sent */
 	uint64_t outstanding;
 	uint64_t timeout_ns;
 	struct counters *counters;
-	const struct querystream *queries; /* what query k asked, to check an answer's question */
 };
 
-bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c,
-                  const struct querystream *queries);
+bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c);
 void matcher_free(struct matcher *m);
 
 static inline void matcher_slot(const struct matcher *m, uint64_t k, unsigned *port, uint16_t *id)
@@ -50,9 +48,9 @@ static inline uint64_t matcher_slot_of(const struct matcher *m, unsigned port, u
 	       (uint64_t)port * MATCHER_CHUNK + id % MATCHER_CHUNK;
 }
 
-/* Query k left at now_ns. Within a batch queries come port by port, so k may step back by less
- * than a batch; queries never handed over were not sent. */
-void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns);
+/* Query k, whose question_hash is question, left at now_ns. Within a batch queries come port by
+ * port, so k may step back by less than a batch; queries never handed over were not sent. */
+void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t question);
 
 /* The answer msg (len bytes in all, of which have are at hand, from the start) arrived on port at
  * now_ns. True when it answered the query waiting in its slot; otherwise it counts as unexpected
@@ -60,11 +58,6 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns);
  * but another question: a late answer to the slot's previous query, or a stray). */
 bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
                     uint64_t now_ns);
-
-/* True when answer (have bytes at hand) carries exactly the one question of query: the same name
- * (ASCII case-insensitive), type and class. */
-bool matcher_same_question(const uint8_t *query, size_t query_len, const uint8_t *answer,
-                           size_t have);
 
 /* Counts queries sent before now_ns - timeout as timeouts and frees their slots. */
 void matcher_expire(struct matcher *m, uint64_t now_ns);

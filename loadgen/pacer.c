@@ -45,7 +45,7 @@ bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 	for (unsigned i = 0; i < p->count; i++) {
 		struct pacer_target *t = &p->targets[i];
 		latency_hist_init(&t->counters.latency);
-		if (!matcher_init(&t->matcher, ports, p->timeout_ns, &t->counters, p->queries)) {
+		if (!matcher_init(&t->matcher, ports, p->timeout_ns, &t->counters)) {
 			snprintf(err, err_size, "target %s: out of memory", t->spec.name);
 			return false;
 		}
@@ -135,8 +135,13 @@ static void pacer_round(struct pacer *p, uint64_t now)
 		due = p->total;
 	while (p->k < due && !pacer_stopped(p)) {
 		unsigned n = due - p->k > p->batch_max ? p->batch_max : (unsigned)(due - p->k);
+		if (!querystream_wait(p->queries, p->k + n)) { /* a streamed file failed */
+			__atomic_store_n(p->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
 		pacer_send(p, p->k, n);
 		p->k += n;
+		querystream_release(p->queries, p->k);
 		__atomic_store_n(&p->next_k, p->k, __ATOMIC_RELAXED);
 		if (p->k < due)
 			receiver_drain_all(&p->receiver);

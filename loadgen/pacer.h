@@ -30,7 +30,7 @@ struct event;
 
 struct pacer {
 	const struct schedule *schedule;
-	const struct querystream *queries;
+	struct querystream *queries;
 	struct pacer_target *targets;
 	unsigned count;
 	struct event_base *base; /* the one event loop: the pacing timer and every socket's reads */

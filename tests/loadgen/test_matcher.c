@@ -11,9 +11,12 @@
 #include <string.h>
 
 #include "matcher.h"
+#include "querystream.h"
+#include "question.h"
 #include "queryfile.h"
 
 static struct counters c, c_unused;
+static struct querystream *stream; /* the queries the tests send */
 
 /* A query stream of n queries q0.example. .. q{n-1}.example., type A, as querystream_load keeps
  * them (ID 0). */
@@ -33,7 +36,11 @@ static struct querystream *stream_make(size_t n)
 		length[i] = (uint16_t)w;
 		used += w;
 	}
-	qs = (struct querystream){.data = data, .offset = offset, .length = length, .count = n};
+	static uint32_t question[64];
+	for (size_t i = 0; i < n; i++)
+		assert_true(question_hash(data + offset[i], length[i], &question[i]));
+	qs = (struct querystream){
+	    .data = data, .offset = offset, .length = length, .question = question, .count = n};
 	return &qs;
 }
 
@@ -43,7 +50,7 @@ static size_t answer_to(const struct matcher *m, uint64_t k, unsigned rcode, uin
                         unsigned *port)
 {
 	size_t len;
-	const uint8_t *q = querystream_message(m->queries, k, &len);
+	const uint8_t *q = querystream_message(stream, k, &len);
 	memcpy(buf, q, len);
 	uint16_t id;
 	matcher_slot(m, k, port, &id);
@@ -63,11 +70,18 @@ static bool answer(struct matcher *m, uint64_t k, unsigned rcode, uint64_t now)
 	return matcher_answer(m, port, buf, len, len, now);
 }
 
+/* Query k of the stream leaves at now. */
+static void sent(struct matcher *m, uint64_t k, uint64_t now)
+{
+	matcher_sent(m, k, now, querystream_question(stream, k));
+}
+
 static void test_slots_and_answers(void **state)
 {
 	struct matcher m;
 	memset(&c, 0, sizeof(c));
-	assert_true(matcher_init(&m, 4, 1000, &c, stream_make(10)));
+	stream = stream_make(10);
+	assert_true(matcher_init(&m, 4, 1000, &c));
 	unsigned port;
 	uint16_t id;
 	matcher_slot(&m, 0, &port, &id);
@@ -85,7 +99,7 @@ static void test_slots_and_answers(void **state)
 	unsigned counts[] = {1, 4, 7};
 	for (size_t n = 0; n < 3; n++) {
 		struct matcher mp;
-		assert_true(matcher_init(&mp, counts[n], 1000, &c_unused, m.queries));
+		assert_true(matcher_init(&mp, counts[n], 1000, &c_unused));
 		memset(seen, 0, sizeof(seen));
 		for (uint64_t k = 0; k < mp.slots; k++) {
 			matcher_slot(&mp, k, &port, &id);
@@ -96,7 +110,7 @@ static void test_slots_and_answers(void **state)
 		matcher_free(&mp);
 	}
 	for (uint64_t k = 0; k < 8; k++)
-		matcher_sent(&m, k, 100);
+		sent(&m, k, 100);
 	assert_int_equal(m.outstanding, 8);
 	assert_true(answer(&m, 5, 0, 150));
 	assert_false(answer(&m, 5, 0, 160)); /* twice: unexpected */
@@ -133,12 +147,13 @@ static void test_slot_reuse_late_answer(void **state)
 	struct matcher m;
 	memset(&c, 0, sizeof(c));
 	/* 7 queries: query 3 and query 65539, which share a slot, ask different names */
-	assert_true(matcher_init(&m, 1, 1000000000, &c, stream_make(7)));
+	stream = stream_make(7);
+	assert_true(matcher_init(&m, 1, 1000000000, &c));
 	uint8_t late[512];
 	unsigned late_port;
 	size_t late_len = answer_to(&m, 3, 0, late, &late_port);
 	for (uint64_t k = 0; k < 65536 + 10; k++)
-		matcher_sent(&m, k, 1000 * k);
+		sent(&m, k, 1000 * k);
 	assert_int_equal(c.timeouts, 10);
 	assert_int_equal(m.outstanding, 65536);
 	/* query 3's answer comes now, after query 65539 took its slot: late, not an answer */
@@ -161,9 +176,10 @@ static void test_question(void **state)
 {
 	struct matcher m;
 	memset(&c, 0, sizeof(c));
-	assert_true(matcher_init(&m, 1, 1000000000, &c, stream_make(3)));
+	stream = stream_make(3);
+	assert_true(matcher_init(&m, 1, 1000000000, &c));
 	for (uint64_t k = 0; k < 3; k++)
-		matcher_sent(&m, k, 1);
+		sent(&m, k, 1);
 	uint8_t buf[512];
 	unsigned port;
 	size_t len = answer_to(&m, 1, 0, buf, &port);
@@ -195,9 +211,21 @@ static void test_question(void **state)
 	copy[17] = 'X'; /* Q1.eXample. */
 	assert_true(matcher_answer(&m, port, copy, len, len, 2));
 	assert_int_equal(c.answered, 1);
-	/* a compression pointer where the name should be is not the question */
-	assert_false(matcher_same_question(
-	    buf, len, (const uint8_t *)"\0\0\x80\0\0\x01\0\0\0\0\0\0\xc0\x0c\0\x01\0\x01", 18));
+	/* a compression pointer where the name should be is not a question */
+	uint32_t h;
+	assert_false(question_hash(
+	    (const uint8_t *)"\0\0\x80\0\0\x01\0\0\0\0\0\0\xc0\x0c\0\x01\0\x01", 18, &h));
+	/* labels are told apart: a.bc. is not ab.c. */
+	uint32_t h2;
+	assert_true(question_hash((const uint8_t *)"\0\0\0\0\0\x01\0\0\0\0\0\0\x01"
+	                                           "a\x02"
+	                                           "bc\0\0\x01\0\x01",
+	                          22, &h));
+	assert_true(question_hash((const uint8_t *)"\0\0\0\0\0\x01\0\0\0\0\0\0\x02"
+	                                           "ab\x01"
+	                                           "c\0\0\x01\0\x01",
+	                          22, &h2));
+	assert_true(h != h2);
 	matcher_free(&m);
 }
 
