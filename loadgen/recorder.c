@@ -86,6 +86,7 @@ static void recorder_traffic(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_nxdomain] = (double)(now.nxdomain - p->nxdomain);
 	row->cells[TIMELINE_COL_servfail] = (double)(now.servfail - p->servfail);
 	row->cells[TIMELINE_COL_rcode_other] = (double)(now.rcode_other - p->rcode_other);
+	row->cells[TIMELINE_COL_late_or_foreign] = (double)(now.late_or_foreign - p->late_or_foreign);
 	src->answered_qps = dt > 0 ? (double)(now.answered - p->answered) / dt : 0;
 	src->prev = now;
 }
