@@ -11,6 +11,7 @@
 
 #include "question.h"
 #include "queryfile.h"
+#include "threads.h"
 
 /* How long either side sleeps before it looks again (the other side does not signal every
  * change: publishing each query would cost a lock per query). */
@@ -115,12 +116,7 @@ bool queryfeed_start(struct queryfeed *f, const char *path, bool allow_meta, uin
 	}
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->changed, NULL);
-	/* signals belong to the pacing thread, which stops the run */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int rc = pthread_create(&f->thread, NULL, queryfeed_main, f);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = threads_start(&f->thread, queryfeed_main, f);
 	if (rc != 0) {
 		snprintf(err, err_size, "query reader thread: %s", strerror(rc));
 		queryfeed_stop(f);

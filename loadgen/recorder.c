@@ -12,6 +12,7 @@
 #include "control.h"
 #include "monotonic.h"
 #include "progress.h"
+#include "threads.h"
 
 /* Behind the schedule by more than this: a shortfall (event and stderr); caught up below the
  * second. Short stalls (a busy core for a few ms) are caught up in batches and not reported. */
@@ -86,7 +87,8 @@ static void recorder_traffic(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_nxdomain] = (double)(now.nxdomain - p->nxdomain);
 	row->cells[TIMELINE_COL_servfail] = (double)(now.servfail - p->servfail);
 	row->cells[TIMELINE_COL_rcode_other] = (double)(now.rcode_other - p->rcode_other);
-	row->cells[TIMELINE_COL_late_or_foreign] = (double)(now.late_or_foreign - p->late_or_foreign);
+	row->cells[TIMELINE_COL_late_or_foreign] =
+	    (double)(now.late_or_foreign - p->late_or_foreign);
 	src->answered_qps = dt > 0 ? (double)(now.answered - p->answered) / dt : 0;
 	src->prev = now;
 }
@@ -323,12 +325,7 @@ bool recorder_start(struct recorder *r, char *err, size_t err_size)
 			return false;
 		}
 	}
-	/* signals belong to the pacing thread, which stops the run */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int rc = pthread_create(&r->thread, NULL, recorder_main, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = threads_start(&r->thread, recorder_main, r);
 	if (rc != 0) {
 		snprintf(err, err_size, "recorder thread: %s", strerror(rc));
 		return false;

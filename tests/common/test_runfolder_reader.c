@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runfolder_reader.h"
+#include "test_files.h"
 
 #define HEADER                                                                                     \
 	"t_s,variant,phase,spike,offered,sent,answered,timeouts,noerror,nxdomain,servfail,"        \
@@ -20,35 +21,23 @@
 	"cpu_sys_s,cache_entries,cache_bytes,inflight,upstream_queries,alloc_allocated_bytes,"     \
 	"alloc_resident_bytes\n"
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* A run folder in a fresh temporary directory with the given files (NULL: left out). */
 static char *make_run(const char *run_json, const char *events, const char *timeline)
 {
 	char *dir = strdup("/tmp/test_runfolder_reader.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	if (run_json)
-		write_file(dir, "run.json", run_json);
+		test_file_write(dir, "run.json", run_json);
 	if (events)
-		write_file(dir, "events.jsonl", events);
+		test_file_write(dir, "events.jsonl", events);
 	if (timeline)
-		write_file(dir, "timeline.csv", timeline);
+		test_file_write(dir, "timeline.csv", timeline);
 	return dir;
 }
 
 static void remove_run(char *dir)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 	free(dir);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runfolder_writer.h"
+#include "test_files.h"
 
 static char *read_all(const char *path)
 {
@@ -83,9 +84,7 @@ static void test_rows_and_events(void **state)
 	                    "\"spike\",\"spike\":2}\n"
 	                    "{\"t_s\":2.25,\"variant\":\"glibc\",\"event\":\"gone\"}\n");
 	free(ev);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 }
 
 static void test_other_header_refused(void **state)
@@ -114,23 +113,6 @@ static void test_open_failure(void **state)
 	assert_non_null(strstr(err, "/proc/self/nope"));
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void rm_rf(const char *dir)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
 /* A file whose last line was cut off (the writer was stopped mid-row, e.g. on a full disk) is not
  * appended to: the next line would be joined to the cut one. */
 static void test_cut_line_refused(void **state)
@@ -139,16 +121,16 @@ static void test_cut_line_refused(void **state)
 	assert_non_null(mkdtemp(dir));
 	char line[2048], err[512] = "";
 	snprintf(line, sizeof(line), "%s\n0.100,glibc,spike,2,1", runfolder_timeline_header());
-	write_file(dir, "timeline.csv", line);
+	test_file_write(dir, "timeline.csv", line);
 	struct runfolder_writer w;
 	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
 	assert_non_null(strstr(err, "timeline.csv:2: the last line was cut off"));
 	snprintf(line, sizeof(line), "%s\n", runfolder_timeline_header());
-	write_file(dir, "timeline.csv", line);
-	write_file(dir, "events.jsonl", "{\"t_s\":1,\"event\":\"a\"}\n{\"t_s\":2,\"ev");
+	test_file_write(dir, "timeline.csv", line);
+	test_file_write(dir, "events.jsonl", "{\"t_s\":1,\"event\":\"a\"}\n{\"t_s\":2,\"ev");
 	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
 	assert_non_null(strstr(err, "events.jsonl:2: the last line was cut off"));
-	rm_rf(dir);
+	test_dir_remove(dir);
 }
 
 /* /dev/full: every write fails with ENOSPC. Opening a new timeline (its header) fails at once; a
@@ -182,7 +164,7 @@ static void test_full_disk(void **state)
 	assert_true(runfolder_writer_flush(&w));
 	assert_false(runfolder_writer_close(&w));
 	assert_non_null(strstr(runfolder_writer_failure(&w), "events.jsonl"));
-	rm_rf(dir);
+	test_dir_remove(dir);
 }
 
 /* A zeroed writer (no --out) writes nothing and never fails. */
