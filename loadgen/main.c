@@ -459,8 +459,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ,
-	       SIG_IGN); /* past a file-size limit a write fails (EFBIG) like a full disk */
+	/* past a file-size limit a write fails (EFBIG), as on a full disk, instead of killing us */
+	signal(SIGXFSZ, SIG_IGN);
 
 	pacer.start_ns = start_instant(o.align);
 	struct recorder rec = {.pacer = &pacer,

@@ -47,13 +47,6 @@ check "absent process: gone event" grep -q '"variant":"a","event":"gone","pid":9
 check "absent process: nothing sent to it" grep -q '"variant":"a","event":"summary","sent":0' run0/events.jsonl
 check "absent process: the other target ran" grep -q '"variant":"b","event":"summary","sent":10,"answered":10' run0/events.jsonl
 
-# a query file over --queries-memory-mb is streamed from disk: the same queries, wrapping round
-"$LG" -d q.txt --queries-memory-mb 0 --schedule baseline:1s@50 --target "name=b,addr=$addr" >out_s.txt 2>err_s.txt
-check_eq "streamed: exit status" 0 $?
-check "streamed: said" grep -q 'q.txt: 20 queries, more than the 0.0 MiB allowed in memory (--queries-memory-mb): streamed from the file' err_s.txt
-check "streamed: every query answered, twice round the file" grep -q 'Queries completed:    50 (100.00%)' out_s.txt
-fails "stdin cannot be streamed" -d - --queries-memory-mb 0 --schedule baseline:1s@50 --target "name=b,addr=$addr" <q.txt
-
 # SIGTERM mid-run: it stops at once, keeps what it recorded, and says so
 "$LG" -d q.txt --schedule 'baseline:30s@50' --target "name=a,addr=$addr" --out run >out.txt 2>err.txt &
 lg=$!

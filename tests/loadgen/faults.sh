@@ -2,7 +2,8 @@
 # tests/loadgen/faults.sh - a run folder that cannot be written: a full disk (/dev/full) or a
 # file-size limit stops appending at once, is said on stderr and in events.jsonl when that still
 # takes a line, stops the run and exits 2; what was written reads back; a cut-off timeline is not
-# appended to. Meta query types are refused with their line numbers unless --allow-meta.
+# appended to. Meta query types are refused with their line numbers unless --allow-meta; a query
+# file over --queries-memory-mb is streamed from disk (stdin then refused).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
 RESP="$ALLOCSPIKE_BIN/allocspike-test-responder"
@@ -65,4 +66,13 @@ check "meta types, --strict: line 2" grep -q 'meta.txt:2: meta or transfer type'
 "$LG" -d meta.txt --allow-meta --schedule baseline:1s@4 --target "name=a,addr=$addr" >out7.txt 2>err7.txt
 check_eq "meta types, --allow-meta: exit status" 0 $?
 check "meta types, --allow-meta: nothing skipped" test ! -s err7.txt
+
+# a query file over --queries-memory-mb is streamed from disk: the same queries, wrapping round
+"$LG" -d q.txt --queries-memory-mb 0 --schedule baseline:1s@50 --target "name=a,addr=$addr" >out8.txt 2>err8.txt
+check_eq "streamed: exit status" 0 $?
+check "streamed: said" grep -q 'q.txt: 20 queries, more than the 0.0 MiB allowed in memory (--queries-memory-mb): streamed from the file' err8.txt
+check "streamed: every query answered, twice round the file" grep -q 'Queries completed:    50 (100.00%)' out8.txt
+"$LG" -d - --queries-memory-mb 0 --schedule baseline:1s@50 --target "name=a,addr=$addr" <q.txt >out9.txt 2>err9.txt
+check "streamed stdin: fails" test $? -ne 0
+check "streamed stdin: says why" grep -q 'stdin cannot be streamed' err9.txt
 finish
