@@ -118,10 +118,14 @@ static void pacer_stop_sending(struct pacer *p, uint64_t now)
 {
 	__atomic_store_n(&p->stop_ns, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->state, PACER_DRAINING, __ATOMIC_RELAXED);
+	receiver_watch(&p->receiver, true); /* the last answers, as they come */
 }
 
-/* One sending round: what is due, in batches (many when catching up, answers read in between),
- * then the timer set for the next query, at most one round per quantum. */
+/* One sending round: the answers that arrived since the last one, then what is due, in batches
+ * (many when catching up, answers read in between), then the timer set for the next query, at
+ * most one round per quantum. While sending, the sockets' read events are off: answers wait in
+ * the sockets, timed by the kernel, instead of waking the loop between rounds (measured: that
+ * doubled the loop's wake-ups and cost 10-20 % more CPU per query at 100k queries per second). */
 static void pacer_round(struct pacer *p, uint64_t now)
 {
 	const double start = (double)p->start_ns;
@@ -130,6 +134,7 @@ static void pacer_round(struct pacer *p, uint64_t now)
 		pacer_stop_sending(p, now);
 		return;
 	}
+	receiver_drain_all(&p->receiver);
 	uint64_t due = schedule_due(p->schedule, t < p->end_s ? t : p->end_s);
 	if (due > p->total)
 		due = p->total;

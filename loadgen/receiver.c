@@ -85,7 +85,7 @@ bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, 
 	struct receiver_socket *rs = &r->sockets[r->count];
 	*rs = (struct receiver_socket){.fd = fd, .port = port, .matcher = m, .receiver = r};
 	rs->ev = event_new(r->base, fd, EV_READ | EV_PERSIST, receiver_on_read, rs);
-	if (!rs->ev || event_add(rs->ev, NULL) != 0) {
+	if (!rs->ev || (r->watching && event_add(rs->ev, NULL) != 0)) {
 		snprintf(err, err_size, "receiver: cannot watch socket %d", fd);
 		if (rs->ev)
 			event_free(rs->ev);
@@ -94,6 +94,18 @@ bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, 
 	}
 	r->count++;
 	return true;
+}
+
+void receiver_watch(struct receiver *r, bool on)
+{
+	if (on == r->watching)
+		return;
+	for (unsigned i = 0; i < r->count; i++)
+		if (on)
+			event_add(r->sockets[i].ev, NULL);
+		else
+			event_del(r->sockets[i].ev);
+	r->watching = on;
 }
 
 int receiver_drain_all(struct receiver *r)

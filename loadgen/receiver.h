@@ -31,6 +31,7 @@ struct receiver {
 	struct event_base *base;
 	struct receiver_socket *sockets;
 	unsigned count, cap;
+	bool watching; /* the read events are on */
 	struct mmsghdr msgs[RECEIVER_BATCH];
 	struct iovec iov[RECEIVER_BATCH];
 	uint8_t bufs[RECEIVER_BATCH][RECEIVER_BYTES];
@@ -42,13 +43,18 @@ struct receiver {
 bool receiver_init(struct receiver *r, struct event_base *base, unsigned max_sockets, char *err,
                    size_t err_size);
 
-/* Watches fd, the socket of port of the target whose queries m tracks: whenever it is readable the
- * event loop drains it and matches every answer. */
+/* Takes fd, the socket of port of the target whose queries m tracks, with a read event that drains
+ * it and matches every answer whenever the socket is readable, once receiver_watch turns the
+ * events on. */
 bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, char *err,
                   size_t err_size);
 
-/* Drains every socket now, outside the event loop (between the batches of a catch-up). Returns
- * the number of answers taken in. */
+/* Turns the read events on (answers are taken as they come) or off (they wait in the sockets,
+ * timed by the kernel, for receiver_drain_all). */
+void receiver_watch(struct receiver *r, bool on);
+
+/* Drains every socket now (at each sending round, and between the batches of a catch-up).
+ * Returns the number of answers taken in. */
 int receiver_drain_all(struct receiver *r);
 
 void receiver_close(struct receiver *r);
