@@ -53,8 +53,9 @@ run_gen() {
 	case $name in
 	loadgen) cmd=("$BIN/allocspike-loadgen" -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
 	# -q 1000: dnsperf slows to ~10k qps with -q 65535 (its outstanding-query table); loopback needs few.
-	# -c1 -T1: one socket, one thread each side, as the generator runs (its fastest setting here)
-	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1) ;;
+	# -c1 -T1: one socket, one thread, as the generator runs; -b 8192: the generator's 8 MiB socket
+	# buffers (with its default ones dnsperf drops answers whenever a busy machine delays it)
+	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1 -b 8192) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
 	local drops0
