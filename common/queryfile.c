@@ -22,6 +22,7 @@ struct queryfile {
 	FILE *fp;
 	bool own_fp;
 	bool strict;
+	bool allow_meta;
 	queryfile_report_fn report;
 	void *report_ctx;
 	enum queryfile_codec codec;
@@ -92,6 +93,22 @@ bool queryfile_type_parse(const char *text, size_t len, uint16_t *qtype)
 		return true;
 	}
 	return false;
+}
+
+bool queryfile_type_is_meta(uint16_t qtype)
+{
+	return qtype == 0 || qtype == 41 || (qtype >= 249 && qtype <= 252);
+}
+
+void queryfile_allow_meta(struct queryfile *qf, bool allow)
+{
+	qf->allow_meta = allow;
+}
+
+void queryfile_set_xz_memlimit(struct queryfile *qf, uint64_t bytes)
+{
+	if (qf->codec == QUERYFILE_XZ)
+		lzma_memlimit_set(&qf->xz, bytes);
 }
 
 void queryfile_type_format(uint16_t qtype, char *buf, size_t size)
@@ -295,6 +312,16 @@ static bool queryfile_decode(struct queryfile *qf)
 			qf->out_len = sizeof(qf->out) - qf->xz.avail_out;
 			if (rc == LZMA_STREAM_END) {
 				qf->output_eof = true;
+			} else if (rc == LZMA_MEMLIMIT_ERROR) {
+				snprintf(
+				    qf->error, sizeof(qf->error),
+				    "%s: the xz decoder would need %llu MiB of memory, more than "
+				    "the %llu MiB allowed (compressed with a huge dictionary?)",
+				    qf->path,
+				    (unsigned long long)(lzma_memusage(&qf->xz) + (1 << 20) - 1) >>
+				        20,
+				    (unsigned long long)lzma_memlimit_get(&qf->xz) >> 20);
+				return false;
 			} else if (rc != LZMA_OK) {
 				snprintf(qf->error, sizeof(qf->error),
 				         "%s: xz data error (code %d%s)", qf->path, (int)rc,
@@ -339,7 +366,8 @@ struct queryfile *queryfile_open(const char *path, bool strict, queryfile_report
 		qf->codec = QUERYFILE_XZ;
 		lzma_stream init = LZMA_STREAM_INIT;
 		qf->xz = init;
-		if (lzma_stream_decoder(&qf->xz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		if (lzma_stream_decoder(&qf->xz, QUERYFILE_XZ_MEMLIMIT, LZMA_CONCATENATED) !=
+		    LZMA_OK) {
 			snprintf(err, err_size, "%s: cannot start the xz decoder", path);
 			qf->codec = QUERYFILE_PLAIN;
 			queryfile_close(qf);
@@ -479,6 +507,9 @@ static const char *queryfile_parse_line(struct queryfile *qf, size_t len,
 		return "unexpected text after the type";
 	if (!queryfile_type_parse(s + type_start, type_end - type_start, &entry->qtype))
 		return "unknown query type";
+	if (!qf->allow_meta && queryfile_type_is_meta(entry->qtype))
+		return "meta or transfer type (TYPE0, OPT, TKEY, TSIG, IXFR, AXFR): not a question "
+		       "to replay";
 	size_t name_len = name_end - name_start;
 	if (name_len > QUERYFILE_NAME_MAX)
 		return "name too long";

@@ -44,6 +44,21 @@ struct queryfile;
 struct queryfile *queryfile_open(const char *path, bool strict, queryfile_report_fn report,
                                  void *report_ctx, char *err, size_t err_size);
 
+/* Meta and transfer types (TYPE0, OPT, TKEY, TSIG, IXFR, AXFR) are not questions a resolver
+ * answers from UDP traffic: by default a line asking one is malformed ("meta or transfer type
+ * ..."). allow: accept them as any other type. Call before the first queryfile_next. */
+void queryfile_allow_meta(struct queryfile *qf, bool allow);
+
+/* True for the types queryfile_allow_meta is about. */
+bool queryfile_type_is_meta(uint16_t qtype);
+
+/* The most memory the xz decoder may use. A file whose header asks for more (a dictionary of
+ * gigabytes: an xz bomb, or a file compressed for another machine) fails with the amount it asked
+ * for, instead of taking the machine's memory. */
+#define QUERYFILE_XZ_MEMLIMIT (128u << 20)
+/* Another limit for this file (tests); takes effect on the next read. */
+void queryfile_set_xz_memlimit(struct queryfile *qf, uint64_t bytes);
+
 /* Reads the next query: 1 with *entry filled, 0 at the end, -1 on error (queryfile_error). */
 int queryfile_next(struct queryfile *qf, struct queryfile_entry *entry);
 
@@ -69,7 +84,8 @@ struct queryfile_set {
 	char *storage; /* all names, NUL-separated */
 };
 
-/* Reads the whole file into set (same rules as queryfile_open/next); false with err on error. */
+/* Reads the whole file into set (same rules as queryfile_open/next, meta types refused); false
+ * with err on error. */
 bool queryfile_load(const char *path, bool strict, queryfile_report_fn report, void *report_ctx,
                     struct queryfile_set *set, char *err, size_t err_size);
 void queryfile_set_free(struct queryfile_set *set);

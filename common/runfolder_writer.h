@@ -6,7 +6,6 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "timeline_columns.h"
 
@@ -19,25 +18,41 @@ struct timeline_row {
 	double cells[TIMELINE_COLUMN_COUNT]; /* indexed by enum timeline_column; from offered on */
 };
 
+/* Rows go to a buffer and reach timeline.csv with one write(2) per flush, an event line with one
+ * write(2) of its own (O_APPEND: the scenario appends to events.jsonl too). The first write that
+ * fails (a full disk, a file-size limit, an I/O error; also a short write) stops all appending to
+ * that file at once, so nothing lands after the cut; runfolder_writer_failure says what happened.
+ * A zeroed writer (never opened) writes nothing and never fails. */
 struct runfolder_writer {
-	FILE *timeline; /* NULL when not writing one */
-	FILE *events;
+	bool open;
+	int timeline, events; /* file descriptors, -1 once failed or closed */
+	char *rows;           /* formatted rows not yet written */
+	size_t rows_len, rows_cap;
+	char dir[4096];
+	char failure[4400]; /* "" while every write succeeded */
 };
 
 /* Creates dir if missing and opens both files for appending; the header goes in only when
- * timeline.csv is new or empty (serial runs add their rows to the same file). */
+ * timeline.csv is new or empty (serial runs add their rows to the same file). Refuses a
+ * timeline.csv with another header, and a file whose last line was cut off (appending would join
+ * the next line to it). */
 bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *err, size_t err_size);
-void runfolder_writer_close(struct runfolder_writer *w);
+/* Writes what is buffered and closes both files; false when that, or any write before, failed. */
+bool runfolder_writer_close(struct runfolder_writer *w);
+
+/* "PATH: reason" of the first failed write, or NULL while there was none. */
+const char *runfolder_writer_failure(const struct runfolder_writer *w);
 
 /* Every numeric cell empty. */
 void timeline_row_clear(struct timeline_row *row);
 
-/* Writes one row (not yet flushed: call runfolder_writer_flush once per interval). */
+/* Formats one row into the buffer (written by runfolder_writer_flush, once per interval); false
+ * once timeline.csv has failed. */
 bool runfolder_writer_row(struct runfolder_writer *w, const struct timeline_row *row);
 bool runfolder_writer_flush(struct runfolder_writer *w);
 
 /* Appends {"t_s":..,"variant":..,"event":..} plus the keys of extra (taken over, may be NULL)
- * as one line, flushed. */
+ * as one line, written at once; false once events.jsonl has failed. */
 bool runfolder_writer_event(struct runfolder_writer *w, double t_s, const char *variant,
                             const char *event, json_t *extra);
 

@@ -34,7 +34,8 @@
 	X(alloc_heap_bytes)                                                                               \
 	X(alloc_free_trimmable_bytes)                                                                     \
 	X(alloc_free_fragmented_bytes)                                                                    \
-	X(alloc_unmapped_bytes)
+	X(alloc_unmapped_bytes)                                                                           \
+	X(late_or_foreign)
 
 enum timeline_column {
 #define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,

@@ -1,20 +1,24 @@
 #!/bin/bash
 # loadgen/benchmark.sh - not a test: the highest rate allocspike-loadgen and dnsperf each sustain
 # with under 1% loss against the same trivial responder on loopback, as ratios in one run, with the
-# CPU each spends per query (from /proc); and what sampling 8 processes at 10 Hz costs.
-# Usage: loadgen/benchmark.sh [--seconds S] [--start QPS] [--max QPS]   (BIN: $ALLOCSPIKE_BIN or build/bin)
+# CPU each spends per query sent, user and kernel apart (from /proc); and what sampling 8 processes
+# at 10 Hz costs.
+# Usage: loadgen/benchmark.sh [--seconds S] [--start QPS] [--max QPS] [--unpinned]
+#        (BIN: $ALLOCSPIKE_BIN or build/bin)
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${ALLOCSPIKE_BIN:-$here/build/bin}
 SECONDS_PER_STEP=2
 START=25000
 MAX=1000000
+PIN=1
 while (($#)); do
 	case $1 in
 	--seconds) SECONDS_PER_STEP=$2; shift 2 ;;
 	--start) START=$2; shift 2 ;;
 	--max) MAX=$2; shift 2 ;;
-	-h | --help) sed -n '2,5p' "$0"; exit 0 ;;
+	--unpinned) PIN=0; shift ;;
+	-h | --help) sed -n '2,6p' "$0"; exit 0 ;;
 	*) echo "benchmark.sh: unknown option $1" >&2; exit 1 ;;
 	esac
 done
@@ -28,7 +32,7 @@ work=$WORK
 
 # one core each side when there are two or more: generator on CPU 0, responder on CPU 1
 pin_gen=() pin_resp=()
-if command -v taskset >/dev/null && (($(nproc) >= 2)); then
+if ((PIN)) && command -v taskset >/dev/null && (($(nproc) >= 2)); then
 	pin_gen=(taskset -c 0)
 	pin_resp=(taskset -c 1)
 fi
@@ -42,13 +46,16 @@ addr=$(sed -n 's/^ready //p' "$work/ready")
 host=${addr%:*} port=${addr##*:}
 tck=$(getconf CLK_TCK)
 
-# run_gen NAME RATE : prints "sent completed cpu_seconds" for one step of RATE queries per second
+# run_gen NAME RATE : prints "sent completed user_seconds system_seconds drops" for one step of RATE
+# queries per second
 run_gen() {
 	local name=$1 rate=$2 cmd
 	case $name in
 	loadgen) cmd=("$BIN/allocspike-loadgen" -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
 	# -q 1000: dnsperf slows to ~10k qps with -q 65535 (its outstanding-query table); loopback needs few.
-	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 4) ;;
+	# -c1 -T1: one socket, one thread, as the generator runs; -b 8192: the generator's 8 MiB socket
+	# buffers (with its default ones dnsperf drops answers whenever a busy machine delays it)
+	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1 -b 8192) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
 	local drops0
@@ -58,7 +65,7 @@ run_gen() {
 	sent=$(sed -n 's/^ *Queries sent: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
 	completed=$(sed -n 's/^ *Queries completed: *\([0-9]*\).*/\1/p' "$work/out" | head -1)
 	read -r ut st <"$work/cpu"
-	echo "${sent:-0} ${completed:-0} $(awk -v u="$ut" -v s="$st" -v t="$tck" 'BEGIN { printf "%.3f", (u + s) / t }') $(($(rcvbuf_errors) - drops0))"
+	echo "${sent:-0} ${completed:-0} $(awk -v u="$ut" -v s="$st" -v t="$tck" 'BEGIN { printf "%.3f %.3f", u / t, s / t }') $(($(rcvbuf_errors) - drops0))"
 }
 
 # rcvbuf_errors : UDP datagrams the kernel dropped for a full receive buffer, machine-wide (a loss
@@ -74,27 +81,28 @@ ok() {
 
 # highest NAME : doubles the rate until a step fails, then halves the gap three times
 highest() {
-	local name=$1 lo=0 hi=0 rate=$START r sent completed cpu best_cpu=0 best_sent=0
+	local name=$1 lo=0 hi=0 rate=$START r sent completed user sys best_user=0 best_sys=0 best_sent=0
 	while ((rate <= MAX)); do
-		read -r sent completed cpu drops < <(run_gen "$name" "$rate")
-		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s, receive-buffer drops $drops" >&2
-		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; break; fi
+		read -r sent completed user sys drops < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu user ${user}s system ${sys}s, receive-buffer drops $drops" >&2
+		if ok "$rate" "$sent" "$completed"; then lo=$rate best_user=$user best_sys=$sys best_sent=$sent; else hi=$rate; break; fi
 		rate=$((rate * 2))
 	done
 	((hi == 0)) && hi=$lo
 	for r in 1 2 3; do
 		rate=$(((lo + hi) / 2))
 		((rate > lo && rate < hi)) || break
-		read -r sent completed cpu drops < <(run_gen "$name" "$rate")
-		echo "  $name $rate/s: sent $sent, completed $completed, cpu ${cpu}s, receive-buffer drops $drops" >&2
-		if ok "$rate" "$sent" "$completed"; then lo=$rate best_cpu=$cpu best_sent=$sent; else hi=$rate; fi
+		read -r sent completed user sys drops < <(run_gen "$name" "$rate")
+		echo "  $name $rate/s: sent $sent, completed $completed, cpu user ${user}s system ${sys}s, receive-buffer drops $drops" >&2
+		if ok "$rate" "$sent" "$completed"; then lo=$rate best_user=$user best_sys=$sys best_sent=$sent; else hi=$rate; fi
 	done
-	echo "$lo $(awk -v c="$best_cpu" -v s="$best_sent" 'BEGIN { printf "%.2f", s ? c * 1e6 / s : 0 }')"
+	# rate, then CPU per query sent: total, user, kernel (microseconds)
+	echo "$lo $(awk -v u="$best_user" -v k="$best_sys" -v s="$best_sent" 'BEGIN { if (!s) s = 1e300; printf "%.2f %.2f %.2f", (u + k) * 1e6 / s, u * 1e6 / s, k * 1e6 / s }')"
 }
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); steps of ${SECONDS_PER_STEP}s" >&2
-read -r lg_rate lg_us < <(highest loadgen)
-read -r dp_rate dp_us < <(highest dnsperf)
+read -r lg_rate lg_us lg_user lg_sys < <(highest loadgen)
+read -r dp_rate dp_us dp_user dp_sys < <(highest dnsperf)
 
 # sampling cost: 10 s at 10 queries/s, with 8 watched processes at 10 Hz and without
 sleepers=()
@@ -115,11 +123,11 @@ watched=$(sample_cpu 1 "${watch_args[@]}")
 sampling=$(awk -v a="$watched" -v b="$base" -v t="$tck" 'BEGIN { printf "%.2f", (a - b) / t / 10 * 100 }')
 
 echo
-echo "| generator | highest rate <1% loss (qps) | ratio to dnsperf | CPU per query (us) |"
-echo "| --- | --- | --- | --- |"
-awk -v a="$lg_rate" -v b="$dp_rate" -v ua="$lg_us" -v ub="$dp_us" 'BEGIN {
-	printf "| allocspike-loadgen | %d | %.2f | %s |\n", a, b ? a / b : 0, ua
-	printf "| dnsperf | %d | 1.00 | %s |\n", b, ub }'
+echo "| generator | highest rate <1% loss (qps) | ratio to dnsperf | CPU per query sent (us) | user | kernel |"
+echo "| --- | --- | --- | --- | --- | --- |"
+awk -v a="$lg_rate" -v b="$dp_rate" 'BEGIN { printf "| allocspike-loadgen | %d | %.2f ", a, b ? a / b : 0 }'
+echo "| $lg_us | $lg_user | $lg_sys |"
+echo "| dnsperf | $dp_rate | 1.00 | $dp_us | $dp_user | $dp_sys |"
 echo
 echo "sampling 8 processes at 10 Hz (plus smaps_rollup at 1 Hz): ${sampling}% of a core" \
 	"(loadgen at 10 qps for 10 s: $base ticks alone, $watched ticks watching)"

@@ -11,8 +11,9 @@
  * interval and takes differences; each word is read and written whole (relaxed atomics). */
 struct counters {
 	uint64_t sent, answered, timeouts, noerror, nxdomain, servfail, rcode_other;
-	uint64_t send_errors; /* queries due that the socket refused: offered but not sent */
-	uint64_t unexpected;  /* answers to no outstanding query (late, or a wrong ID) */
+	uint64_t send_errors;     /* queries due that the socket refused: offered but not sent */
+	uint64_t unexpected;      /* answers to no outstanding query (late, or a wrong ID) */
+	uint64_t late_or_foreign; /* answers to a waiting slot with another question */
 	uint64_t bytes_sent, bytes_received;
 	struct latency_hist latency;
 };
@@ -39,6 +40,7 @@ static inline void counters_snapshot(const struct counters *c, struct counters *
 	out->rcode_other = counters_read(&c->rcode_other);
 	out->send_errors = counters_read(&c->send_errors);
 	out->unexpected = counters_read(&c->unexpected);
+	out->late_or_foreign = counters_read(&c->late_or_foreign);
 	out->bytes_sent = counters_read(&c->bytes_sent);
 	out->bytes_received = counters_read(&c->bytes_received);
 }

@@ -25,6 +25,8 @@
 
 #define MAX_TARGETS 64
 #define MALFORMED_REPORTED 10
+/* Exit status when the run folder could not be written in full (1 is bad input, as dnsperf's). */
+#define EXIT_WRITE_FAILED 2
 
 static volatile sig_atomic_t stop_requested;
 
@@ -60,6 +62,9 @@ static void usage(FILE *out)
 	    "      --batch N           most queries sent per target in one go (default 256)\n"
 	    "      --edns SIZE         add an EDNS0 OPT record advertising SIZE (default: none)\n"
 	    "      --strict            a malformed query line is fatal\n"
+	    "      --allow-meta        send meta and transfer types (OPT, AXFR, ...) too\n"
+	    "      --queries-memory-mb MB  most memory the query file may take; a larger file\n"
+	    "                          is streamed from disk (default 1024)\n"
 	    "      --align             start the schedule at the next whole wall-clock second\n"
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
@@ -73,7 +78,8 @@ struct options {
 	double rate, limit_s, timeout_s;
 	int port;
 	unsigned interval_ms, slow_every, ports, batch, edns;
-	bool strict, align, allow_remote, no_progress;
+	double queries_memory_mb;
+	bool strict, allow_meta, align, allow_remote, no_progress;
 	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
 	unsigned ntargets, nwatches;
 };
@@ -105,6 +111,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_BATCH,
 		O_EDNS,
 		O_STRICT,
+		O_ALLOW_META,
+		O_QUERIES_MEMORY,
 		O_ALIGN,
 		O_REMOTE,
 		O_NOPROGRESS,
@@ -125,6 +133,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"batch", required_argument, NULL, O_BATCH},
 	    {"edns", required_argument, NULL, O_EDNS},
 	    {"strict", no_argument, NULL, O_STRICT},
+	    {"allow-meta", no_argument, NULL, O_ALLOW_META},
+	    {"queries-memory-mb", required_argument, NULL, O_QUERIES_MEMORY},
 	    {"align", no_argument, NULL, O_ALIGN},
 	    {"allow-remote", no_argument, NULL, O_REMOTE},
 	    {"no-progress", no_argument, NULL, O_NOPROGRESS},
@@ -140,6 +150,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .slow_every = 10,
 	                      .ports = 0, /* 0: sized to the schedule */
 	                      .batch = 256,
+	                      .queries_memory_mb = 1024,
 	                      .name = "target",
 	                      .rate = -1};
 	char err[512];
@@ -225,6 +236,14 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_STRICT:
 			o->strict = true;
+			break;
+		case O_ALLOW_META:
+			o->allow_meta = true;
+			break;
+		case O_QUERIES_MEMORY:
+			if (!parse_number("--queries-memory-mb", optarg, 0, 1 << 20,
+			                  &o->queries_memory_mb))
+				return false;
 			break;
 		case O_ALIGN:
 			o->align = true;
@@ -352,8 +371,12 @@ int main(int argc, char **argv)
 	char err[1024];
 
 	struct querystream qs;
-	if (!querystream_load(&qs, o.queries, o.strict, (uint16_t)o.edns, MALFORMED_REPORTED, err,
-	                      sizeof(err))) {
+	struct querystream_options qo = {.strict = o.strict,
+	                                 .allow_meta = o.allow_meta,
+	                                 .edns_size = (uint16_t)o.edns,
+	                                 .report_max = MALFORMED_REPORTED,
+	                                 .memory_cap = (size_t)(o.queries_memory_mb * (1 << 20))};
+	if (!querystream_load(&qs, o.queries, &qo, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;
 	}
@@ -438,6 +461,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* past a file-size limit a write fails (EFBIG), as on a full disk, instead of killing us */
+	signal(SIGXFSZ, SIG_IGN);
 
 	pacer.start_ns = start_instant(o.align);
 	struct recorder rec = {.pacer = &pacer,
@@ -469,7 +494,15 @@ int main(int argc, char **argv)
 	recorder_join(&rec);
 
 	double t_end = ((double)pacer.done_ns - (double)pacer.start_ns) / 1e9;
-	if (!completed) {
+	const char *feed_failure = querystream_failure(&qs);
+	bool feed_failed = feed_failure != NULL;
+	if (feed_failed) {
+		runfolder_writer_event(&writer, t_end, "_loadgen", "failed",
+		                       json_pack("{s:s}", "reason", feed_failure));
+		fprintf(stderr, "allocspike-loadgen: reading the queries again failed: %s\n",
+		        feed_failure);
+	}
+	if (!completed && !rec.write_failed && !feed_failed) {
 		runfolder_writer_event(&writer, t_end, "_loadgen", "interrupted", NULL);
 		fprintf(stderr,
 		        "allocspike-loadgen: interrupted at t=%.3f s; what was recorded is kept\n",
@@ -495,12 +528,15 @@ int main(int argc, char **argv)
 		        "behind); see events.jsonl\n",
 		        rec.max_behind_s);
 
-	runfolder_writer_close(&writer);
+	bool written = runfolder_writer_close(&writer);
+	if (!written)
+		fprintf(stderr, "allocspike-loadgen: the run folder %s is incomplete: %s\n", o.out,
+		        runfolder_writer_failure(&writer));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].has_process)
 			proc_watch_close(&sources[i].proc);
 	pacer_close(&pacer);
 	schedule_free(&sched);
 	querystream_free(&qs);
-	return 0;
+	return feed_failed ? 1 : written ? 0 : EXIT_WRITE_FAILED;
 }

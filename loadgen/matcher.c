@@ -1,8 +1,12 @@
-/* loadgen/matcher.c - matches answers to queries by source port and ID, and gives up on late ones.
- */
+/* loadgen/matcher.c - matches answers to queries by source port, ID and question, and gives up on
+ * late ones. */
 #include "matcher.h"
 
 #include <stdlib.h>
+
+#include "question.h"
+
+#define DNS_HEADER 12
 
 bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c)
 {
@@ -11,13 +15,16 @@ bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct
 	                      .timeout_ns = timeout_ns,
 	                      .counters = c};
 	m->sent_ns = calloc(m->slots, sizeof(*m->sent_ns));
-	return m->sent_ns != NULL;
+	m->question = calloc(m->slots, sizeof(*m->question));
+	return m->sent_ns && m->question;
 }
 
 void matcher_free(struct matcher *m)
 {
 	free(m->sent_ns);
+	free(m->question);
 	m->sent_ns = NULL;
+	m->question = NULL;
 }
 
 static void matcher_give_up(struct matcher *m, uint64_t slot)
@@ -27,7 +34,7 @@ static void matcher_give_up(struct matcher *m, uint64_t slot)
 	counters_add(&m->counters->timeouts, 1);
 }
 
-void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns)
+void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t question)
 {
 	/* the slot comes round again: whatever still holds it is lost */
 	while (m->oldest + m->slots <= k) {
@@ -37,23 +44,14 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns)
 		m->oldest++;
 	}
 	m->sent_ns[k % m->slots] = now_ns + 1;
+	m->question[k % m->slots] = question;
 	m->outstanding++;
 	if (k + 1 > m->next) /* a batch hands its queries over port by port */
 		m->next = k + 1;
 }
 
-bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcode, uint64_t now_ns)
+static void matcher_rcode(struct counters *c, unsigned rcode)
 {
-	uint64_t slot = matcher_slot_of(m, port, id);
-	uint64_t sent = m->sent_ns[slot];
-	struct counters *c = m->counters;
-	if (!sent) {
-		counters_add(&c->unexpected, 1);
-		return false;
-	}
-	m->sent_ns[slot] = 0;
-	m->outstanding--;
-	counters_add(&c->answered, 1);
 	switch (rcode) {
 	case 0:
 		counters_add(&c->noerror, 1);
@@ -67,6 +65,34 @@ bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcod
 	default:
 		counters_add(&c->rcode_other, 1);
 	}
+}
+
+bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
+                    uint64_t now_ns)
+{
+	struct counters *c = m->counters;
+	counters_add(&c->bytes_received, len);
+	if (have < DNS_HEADER || !(msg[2] & 0x80)) { /* not a DNS response */
+		counters_add(&c->unexpected, 1);
+		return false;
+	}
+	uint16_t id = (uint16_t)(msg[0] << 8 | msg[1]);
+	uint64_t slot = matcher_slot_of(m, port, id);
+	uint64_t sent = m->sent_ns[slot];
+	if (!sent) {
+		counters_add(&c->unexpected, 1);
+		return false;
+	}
+	uint32_t question;
+	if (!question_hash(msg, have, &question) || question != m->question[slot]) {
+		/* the slot's own answer may still come: the query stays outstanding */
+		counters_add(&c->late_or_foreign, 1);
+		return false;
+	}
+	m->sent_ns[slot] = 0;
+	m->outstanding--;
+	counters_add(&c->answered, 1);
+	matcher_rcode(c, msg[3] & 0x0f);
 	sent--;
 	latency_hist_add(&c->latency, now_ns > sent ? now_ns - sent : 0);
 	return true;

@@ -1,9 +1,10 @@
-/* loadgen/matcher.h - matches answers to queries by source port and ID, and gives up on late ones.
- */
+/* loadgen/matcher.h - matches answers to queries by source port, ID and question, and gives up on
+ * late ones. */
 #ifndef ALLOCSPIKE_LOADGEN_MATCHER_H
 #define ALLOCSPIKE_LOADGEN_MATCHER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "counters.h"
@@ -12,15 +13,18 @@
  * batch is one sendmmsg on one socket, not a few on each), with an ID that depends on k only: every
  * target gets the same ID for the same query, and ports * 65536 queries can be outstanding at once.
  * When a slot comes round again while its query is still unanswered, that query counts as a
- * timeout: the generator never waits for a free slot (open loop). */
+ * timeout: the generator never waits for a free slot (open loop). Because a slot is reused, port
+ * and ID alone do not tell an answer to this query from a late answer to the one before: the
+ * question must be the slot's query's too (compared by question_hash). */
 #define MATCHER_CHUNK 64
 
 struct matcher {
 	unsigned ports;
-	uint64_t slots;    /* ports * 65536 */
-	uint64_t *sent_ns; /* per slot: send time + 1, 0 when free */
-	uint64_t oldest;   /* no query before this one is outstanding */
-	uint64_t next;     /* one past the last query handed to matcher_sent */
+	uint64_t slots;     /* ports * 65536 */
+	uint64_t *sent_ns;  /* per slot: send time + 1, 0 when free */
+	uint32_t *question; /* per slot: question_hash of the query in it */
+	uint64_t oldest;    /* no query before this one is outstanding */
+	uint64_t next;      /* one past the last query handed to matcher_sent */
 	uint64_t outstanding;
 	uint64_t timeout_ns;
 	struct counters *counters;
@@ -44,12 +48,16 @@ static inline uint64_t matcher_slot_of(const struct matcher *m, unsigned port, u
 	       (uint64_t)port * MATCHER_CHUNK + id % MATCHER_CHUNK;
 }
 
-/* Query k left at now_ns. Within a batch queries come port by port, so k may step back by less
- * than a batch; queries never handed over were not sent. */
-void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns);
+/* Query k, whose question_hash is question, left at now_ns. Within a batch queries come port by
+ * port, so k may step back by less than a batch; queries never handed over were not sent. */
+void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t question);
 
-/* An answer on port with id and rcode arrived at now_ns; false when nothing was waiting for it. */
-bool matcher_answer(struct matcher *m, unsigned port, uint16_t id, unsigned rcode, uint64_t now_ns);
+/* The answer msg (len bytes in all, of which have are at hand, from the start) arrived on port at
+ * now_ns. True when it answered the query waiting in its slot; otherwise it counts as unexpected
+ * (nothing waiting: late after its timeout, or never asked) or late_or_foreign (something waiting,
+ * but another question: a late answer to the slot's previous query, or a stray). */
+bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
+                    uint64_t now_ns);
 
 /* Counts queries sent before now_ns - timeout as timeouts and frees their slots. */
 void matcher_expire(struct matcher *m, uint64_t now_ns);

@@ -1,5 +1,5 @@
-/* loadgen/pacer.h - the open-loop clock: sends every query at its scheduled time to every target.
- */
+/* loadgen/pacer.h - the open-loop clock: sends every query at its scheduled time to every target,
+ * on a libevent loop that also takes the answers in. */
 #ifndef ALLOCSPIKE_LOADGEN_PACER_H
 #define ALLOCSPIKE_LOADGEN_PACER_H
 
@@ -25,12 +25,18 @@ struct pacer_target {
 
 enum pacer_state { PACER_WAITING, PACER_SENDING, PACER_DRAINING, PACER_DONE };
 
+struct event_base;
+struct event;
+
 struct pacer {
 	const struct schedule *schedule;
-	const struct querystream *queries;
+	struct querystream *queries;
 	struct pacer_target *targets;
 	unsigned count;
+	struct event_base *base; /* the one event loop: the pacing timer and every socket's reads */
+	struct event *tick;      /* the pacing timer (libevent's precise timers) */
 	struct receiver receiver;
+	uint64_t k;        /* the next query to send */
 	uint64_t start_ns; /* the monotonic instant the schedule starts */
 	double end_s;      /* sending stops here: the schedule's end, or -l */
 	uint64_t total;    /* queries to send: schedule_due(end_s) */
@@ -44,10 +50,10 @@ struct pacer {
 	uint64_t done_ns; /* when the pacer returned */
 };
 
-/* Opens each target's sockets and the receiver. */
+/* Opens the event loop, each target's sockets and the receiver. */
 bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports);
 
-/* Runs the schedule to its end (or *stop), then waits for the answers still due (up to the
+/* Runs the event loop: the schedule to its end (or *stop), then the answers still due (up to the
  * timeout). Returns false when interrupted. */
 bool pacer_run(struct pacer *p);
 

@@ -1,5 +1,5 @@
-/* loadgen/receiver.h - waits on every target's sockets (epoll) and takes answers in with recvmmsg.
- */
+/* loadgen/receiver.h - takes answers in: a libevent read event per socket, drained with recvmmsg
+ * and timed by the kernel's receive timestamps. */
 #ifndef ALLOCSPIKE_LOADGEN_RECEIVER_H
 #define ALLOCSPIKE_LOADGEN_RECEIVER_H
 
@@ -10,22 +10,28 @@
 
 #include "matcher.h"
 
-#define RECEIVER_BATCH 64
-#define RECEIVER_EVENTS 64
-/* Only the header is read (ID, flags, rcode); MSG_TRUNC still tells the real size. */
-#define RECEIVER_BYTES 16
+struct event_base;
+struct event;
 
-/* One socket the receiver watches: what an epoll event points to. */
+#define RECEIVER_BATCH 64
+/* The header and the question (a name of at most 255 octets, type, class) are read; MSG_TRUNC
+ * still tells the real size. */
+#define RECEIVER_BYTES (12 + 255 + 4)
+
+/* One socket the receiver watches: what its read event points to. */
 struct receiver_socket {
 	int fd;
 	unsigned port;
 	struct matcher *matcher;
+	struct receiver *receiver;
+	struct event *ev;
 };
 
 struct receiver {
-	int epfd;
+	struct event_base *base;
 	struct receiver_socket *sockets;
 	unsigned count, cap;
+	bool watching; /* the read events are on */
 	struct mmsghdr msgs[RECEIVER_BATCH];
 	struct iovec iov[RECEIVER_BATCH];
 	uint8_t bufs[RECEIVER_BATCH][RECEIVER_BYTES];
@@ -33,17 +39,23 @@ struct receiver {
 	uint64_t control[RECEIVER_BATCH][8];
 };
 
-/* Room for up to max_sockets sockets. */
-bool receiver_init(struct receiver *r, unsigned max_sockets, char *err, size_t err_size);
+/* Room for up to max_sockets sockets, watched on base. */
+bool receiver_init(struct receiver *r, struct event_base *base, unsigned max_sockets, char *err,
+                   size_t err_size);
 
-/* Watches fd, the socket of port of the target whose queries m tracks. */
+/* Takes fd, the socket of port of the target whose queries m tracks, with a read event that drains
+ * it and matches every answer whenever the socket is readable, once receiver_watch turns the
+ * events on. */
 bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, char *err,
                   size_t err_size);
 
-/* Waits up to timeout_ns (0: only looks) for answers and matches every one that has arrived, timed
- * by the kernel's receive timestamp (so answers may wait in the socket without adding latency).
- * Returns the number of answers taken in; -1 when interrupted by a signal. */
-int receiver_poll(struct receiver *r, int64_t timeout_ns);
+/* Turns the read events on (answers are taken as they come) or off (they wait in the sockets,
+ * timed by the kernel, for receiver_drain_all). */
+void receiver_watch(struct receiver *r, bool on);
+
+/* Drains every socket now (at each sending round, and between the batches of a catch-up).
+ * Returns the number of answers taken in. */
+int receiver_drain_all(struct receiver *r);
 
 void receiver_close(struct receiver *r);
 

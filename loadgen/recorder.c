@@ -12,6 +12,7 @@
 #include "control.h"
 #include "monotonic.h"
 #include "progress.h"
+#include "threads.h"
 
 /* Behind the schedule by more than this: a shortfall (event and stderr); caught up below the
  * second. Short stalls (a busy core for a few ms) are caught up in batches and not reported. */
@@ -86,6 +87,8 @@ static void recorder_traffic(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_nxdomain] = (double)(now.nxdomain - p->nxdomain);
 	row->cells[TIMELINE_COL_servfail] = (double)(now.servfail - p->servfail);
 	row->cells[TIMELINE_COL_rcode_other] = (double)(now.rcode_other - p->rcode_other);
+	row->cells[TIMELINE_COL_late_or_foreign] =
+	    (double)(now.late_or_foreign - p->late_or_foreign);
 	src->answered_qps = dt > 0 ? (double)(now.answered - p->answered) / dt : 0;
 	src->prev = now;
 }
@@ -204,6 +207,22 @@ static void recorder_saturation(struct recorder *r, struct recorder_state *st,
 	}
 }
 
+/* A write to the run folder failed (a full disk): the writer appends nothing more to that file.
+ * Said once, as an event if events.jsonl still takes one, and the run stops: what it would do
+ * next could not be recorded. The exit status tells (main). */
+static void recorder_write_failure(struct recorder *r, double t)
+{
+	const char *failure = runfolder_writer_failure(r->writer);
+	if (!failure || r->write_failed)
+		return;
+	r->write_failed = true;
+	fprintf(stderr,
+	        "allocspike-loadgen: writing the run folder failed at t=%.3f s: %s; stopping\n", t,
+	        failure);
+	recorder_event(r, t, "_loadgen", "write_failed", json_pack("{s:s}", "error", failure));
+	__atomic_store_n(r->pacer->stop, 1, __ATOMIC_RELAXED);
+}
+
 static void recorder_row(struct recorder *r, struct recorder_state *st, double t, bool last)
 {
 	const struct schedule *s = r->schedule;
@@ -241,8 +260,8 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 			    .answered_qps = src->target ? src->answered_qps : -1,
 			    .rss_kb = src->has_process ? src->rss_kb : -1};
 	}
-	if (!runfolder_writer_flush(r->writer))
-		fprintf(stderr, "allocspike-loadgen: writing timeline.csv: %s\n", strerror(errno));
+	runfolder_writer_flush(r->writer);
+	recorder_write_failure(r, t);
 	uint64_t next_k = __atomic_load_n(&p->next_k, __ATOMIC_RELAXED);
 	if (r->progress && st->tick % 5 == 0 && !last) { /* a last, partial interval: no rates */
 		struct progress_view v = {.t_s = t,
@@ -306,12 +325,7 @@ bool recorder_start(struct recorder *r, char *err, size_t err_size)
 			return false;
 		}
 	}
-	/* signals belong to the pacing thread, which stops the run */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int rc = pthread_create(&r->thread, NULL, recorder_main, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = threads_start(&r->thread, recorder_main, r);
 	if (rc != 0) {
 		snprintf(err, err_size, "recorder thread: %s", strerror(rc));
 		return false;

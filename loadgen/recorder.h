@@ -41,6 +41,7 @@ struct recorder {
 	/* what the summary wants to know */
 	double max_behind_s;
 	unsigned shortfalls;
+	bool write_failed; /* the run folder could not be written: the run stopped */
 };
 
 /* Starts the recording thread (it runs until the pacer is done). */

@@ -68,7 +68,8 @@ bool sender_open(struct sender *s, const struct target_spec *t, unsigned ports, 
 
 /* sendmmsg on one port; a connected UDP socket reports an earlier ICMP "port unreachable" as
  * ECONNREFUSED on a later send without sending it, so that send is tried again. */
-static unsigned sender_flush_port(struct sender *s, unsigned p, struct matcher *m, uint64_t now_ns)
+static unsigned sender_flush_port(struct sender *s, unsigned p, const struct querystream *qs,
+                                  struct matcher *m, uint64_t now_ns)
 {
 	struct mmsghdr *msgs = s->msgs + (size_t)p * s->per_port;
 	unsigned n = s->fill[p], done = 0;
@@ -84,7 +85,7 @@ static unsigned sender_flush_port(struct sender *s, unsigned p, struct matcher *
 	}
 	const uint64_t *ks = s->ks + (size_t)p * s->per_port;
 	for (unsigned i = 0; i < done; i++)
-		matcher_sent(m, ks[i], now_ns);
+		matcher_sent(m, ks[i], now_ns, querystream_question(qs, ks[i]));
 	counters_add(&m->counters->sent, done);
 	if (done < n)
 		counters_add(&m->counters->send_errors, n - done);
@@ -115,7 +116,7 @@ unsigned sender_send(struct sender *s, const struct querystream *qs, struct matc
 	unsigned sent = 0;
 	for (unsigned p = 0; p < s->ports; p++)
 		if (s->fill[p])
-			sent += sender_flush_port(s, p, m, now_ns);
+			sent += sender_flush_port(s, p, qs, m, now_ns);
 	return sent;
 }
 

@@ -31,6 +31,10 @@ static void summary_target(FILE *out, const struct pacer_target *t, double run_s
 		        (unsigned long long)c->send_errors);
 	if (c->unexpected)
 		fprintf(out, "  Unexpected answers:   %llu\n", (unsigned long long)c->unexpected);
+	if (c->late_or_foreign)
+		fprintf(out,
+		        "  Late or foreign:      %llu (ID of a waiting query, another question)\n",
+		        (unsigned long long)c->late_or_foreign);
 	fprintf(out, "\n  Response codes:       ");
 	struct {
 		const char *name;
@@ -100,12 +104,12 @@ void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 		const struct counters *c = &p->targets[i].counters;
 		const struct latency_hist *h = &c->latency;
 		json_t *extra = json_pack(
-		    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "sent", (json_int_t)c->sent,
+		    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "sent", (json_int_t)c->sent,
 		    "answered", (json_int_t)c->answered, "timeouts", (json_int_t)c->timeouts,
 		    "noerror", (json_int_t)c->noerror, "nxdomain", (json_int_t)c->nxdomain,
 		    "servfail", (json_int_t)c->servfail, "rcode_other", (json_int_t)c->rcode_other,
-		    "not_sent", (json_int_t)c->send_errors, "unexpected",
-		    (json_int_t)c->unexpected);
+		    "not_sent", (json_int_t)c->send_errors, "unexpected", (json_int_t)c->unexpected,
+		    "late_or_foreign", (json_int_t)c->late_or_foreign);
 		if (h->count) {
 			json_object_set_new(extra, "lat_p50_ms",
 			                    json_real(latency_hist_quantile(h, 0.5) / 1e6));

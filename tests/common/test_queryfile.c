@@ -363,9 +363,119 @@ static void test_real_sample(void **state)
 	queryfile_set_free(&set);
 }
 
+/* Meta and transfer types are refused line by line (with their line numbers) unless allowed. */
+static void test_meta_types(void **state)
+{
+	static const char text[] = "a.example. A\n"
+	                           "b.example. AXFR\n"
+	                           "c.example. ixfr\n"
+	                           "d.example. OPT\n"
+	                           "e.example. TYPE0\n"
+	                           "f.example. TSIG\n"
+	                           "g.example. TKEY\n"
+	                           "h.example. TYPE252\n"
+	                           "i.example. ANY\n";
+	char *path = test_write_file(".txt", text, strlen(text));
+	char err[256];
+	struct reports r = {0};
+	struct queryfile *qf = queryfile_open(path, false, test_report, &r, err, sizeof(err));
+	assert_non_null(qf);
+	struct queryfile_entry e;
+	unsigned long kept[4];
+	size_t n = 0;
+	while (queryfile_next(qf, &e) == 1)
+		kept[n++] = e.line;
+	assert_int_equal(n, 2); /* A and ANY */
+	assert_int_equal(kept[0], 1);
+	assert_int_equal(kept[1], 9);
+	assert_int_equal(r.count, 7);
+	for (size_t i = 0; i < 7; i++) {
+		assert_int_equal(r.lines[i], i + 2);
+		assert_non_null(strstr(r.reasons[i], "meta or transfer type"));
+	}
+	queryfile_close(qf);
+
+	/* strict: the first one is fatal, with its line */
+	qf = queryfile_open(path, true, NULL, NULL, err, sizeof(err));
+	assert_int_equal(queryfile_next(qf, &e), 1);
+	assert_int_equal(queryfile_next(qf, &e), -1);
+	assert_non_null(strstr(queryfile_error(qf), ":2: meta or transfer type"));
+	queryfile_close(qf);
+
+	/* allowed: every line is a query */
+	qf = queryfile_open(path, true, NULL, NULL, err, sizeof(err));
+	queryfile_allow_meta(qf, true);
+	n = 0;
+	while (queryfile_next(qf, &e) == 1)
+		n++;
+	assert_int_equal(n, 9);
+	assert_int_equal(queryfile_skipped(qf), 0);
+	queryfile_close(qf);
+	assert_true(queryfile_type_is_meta(41) && queryfile_type_is_meta(0) &&
+	            !queryfile_type_is_meta(255) && !queryfile_type_is_meta(1));
+	unlink(path);
+	free(path);
+}
+
+/* Reads path to its end; the error, or NULL. */
+static const char *test_read_error(const char *path, uint64_t memlimit, char *buf, size_t size)
+{
+	char err[256];
+	struct queryfile *qf = queryfile_open(path, false, NULL, NULL, err, sizeof(err));
+	assert_non_null(qf);
+	if (memlimit)
+		queryfile_set_xz_memlimit(qf, memlimit);
+	struct queryfile_entry e;
+	int rc;
+	while ((rc = queryfile_next(qf, &e)) == 1)
+		;
+	snprintf(buf, size, "%s", rc < 0 ? queryfile_error(qf) : "");
+	queryfile_close(qf);
+	return rc < 0 ? buf : NULL;
+}
+
+/* An xz file whose header asks for a 4 GiB dictionary (an xz bomb: tiny on disk, the decoder
+ * would allocate gigabytes) fails with what it asked for, under the default limit; a normal one
+ * fails the same way under a limit set lower than it needs. */
+static void test_xz_memory_limit(void **state)
+{
+	uint8_t xz[4096];
+	size_t xz_len = 0;
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (const uint8_t *)sample,
+	                                         strlen(sample), xz, &xz_len, sizeof(xz)),
+	                 LZMA_OK);
+	char *path = test_write_file(".xz", xz, xz_len);
+	char why[512];
+	assert_null(test_read_error(path, 0, why, sizeof(why)));
+	assert_non_null(test_read_error(path, 1 << 20, why, sizeof(why)));
+	assert_non_null(strstr(why, "MiB of memory, more than the 1 MiB allowed"));
+	unlink(path);
+	free(path);
+
+	/* The block header follows the 12-byte stream header: its size, its flags, then the LZMA2
+	 * filter (ID 0x21, one property byte: the dictionary size) and a CRC32 over the rest. */
+	uint8_t *block = xz + 12;
+	size_t header_size = ((size_t)block[0] + 1) * 4;
+	uint8_t *filter = memchr(block + 2, 0x21, header_size - 6);
+	assert_non_null(filter);
+	assert_int_equal(filter[1], 1);
+	filter[2] = 40; /* 4 GiB - 1 */
+	uint32_t crc = lzma_crc32(block, header_size - 4, 0);
+	for (int i = 0; i < 4; i++)
+		block[header_size - 4 + i] = (uint8_t)(crc >> (8 * i));
+	path = test_write_file(".xz", xz, xz_len);
+	assert_non_null(test_read_error(path, 0, why, sizeof(why)));
+	assert_non_null(strstr(why, "the xz decoder would need 4097 MiB of memory, more than the "
+	                            "128 MiB allowed"));
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_meta_types),
+	    cmocka_unit_test(test_xz_memory_limit),
 	    cmocka_unit_test(test_plain_format),
 	    cmocka_unit_test(test_malformed_lines),
 	    cmocka_unit_test(test_compressed_same_as_plain),

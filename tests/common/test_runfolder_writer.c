@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runfolder_writer.h"
+#include "test_files.h"
 
 static char *read_all(const char *path)
 {
@@ -71,8 +72,8 @@ static void test_rows_and_events(void **state)
 	char *csv = read_all(path);
 	char want[2048];
 	snprintf(want, sizeof(want),
-	         "%s\n0.100,glibc,spike,2,100,,,,,,,,1.235,,,,,,,0.50,,,,,,,123456789\n"
-	         "0.100,\"odd,name\",spike,2,,,,,,,,,,,,,,,,,,,,,,,\n",
+	         "%s\n0.100,glibc,spike,2,100,,,,,,,,1.235,,,,,,,0.50,,,,,,,123456789,,,,,,\n"
+	         "0.100,\"odd,name\",spike,2,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n",
 	         runfolder_timeline_header());
 	assert_string_equal(csv, want);
 	free(csv);
@@ -83,9 +84,7 @@ static void test_rows_and_events(void **state)
 	                    "\"spike\",\"spike\":2}\n"
 	                    "{\"t_s\":2.25,\"variant\":\"glibc\",\"event\":\"gone\"}\n");
 	free(ev);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	test_dir_remove(dir);
 }
 
 static void test_other_header_refused(void **state)
@@ -114,6 +113,73 @@ static void test_open_failure(void **state)
 	assert_non_null(strstr(err, "/proc/self/nope"));
 }
 
+/* A file whose last line was cut off (the writer was stopped mid-row, e.g. on a full disk) is not
+ * appended to: the next line would be joined to the cut one. */
+static void test_cut_line_refused(void **state)
+{
+	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char line[2048], err[512] = "";
+	snprintf(line, sizeof(line), "%s\n0.100,glibc,spike,2,1", runfolder_timeline_header());
+	test_file_write(dir, "timeline.csv", line);
+	struct runfolder_writer w;
+	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "timeline.csv:2: the last line was cut off"));
+	snprintf(line, sizeof(line), "%s\n", runfolder_timeline_header());
+	test_file_write(dir, "timeline.csv", line);
+	test_file_write(dir, "events.jsonl", "{\"t_s\":1,\"event\":\"a\"}\n{\"t_s\":2,\"ev");
+	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "events.jsonl:2: the last line was cut off"));
+	test_dir_remove(dir);
+}
+
+/* /dev/full: every write fails with ENOSPC. Opening a new timeline (its header) fails at once; a
+ * failed event stops events.jsonl and is said by runfolder_writer_failure and the close. */
+static void test_full_disk(void **state)
+{
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256], err[512] = "";
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	assert_int_equal(symlink("/dev/full", path), 0);
+	struct runfolder_writer w;
+	assert_false(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	assert_non_null(strstr(err, "timeline.csv: No space left on device"));
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	unlink(path);
+	assert_int_equal(symlink("/dev/full", path), 0);
+	assert_true(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	assert_null(runfolder_writer_failure(&w));
+	assert_false(runfolder_writer_event(&w, 1, "_loadgen", "started", NULL));
+	assert_non_null(strstr(runfolder_writer_failure(&w), "events.jsonl: No space left"));
+	assert_false(runfolder_writer_event(&w, 2, "_loadgen", "phase", NULL));
+	/* the timeline still takes its rows */
+	struct timeline_row row = {.t_s = 0.1, .variant = "glibc", .phase = "spike"};
+	timeline_row_clear(&row);
+	assert_true(runfolder_writer_row(&w, &row));
+	assert_true(runfolder_writer_flush(&w));
+	assert_false(runfolder_writer_close(&w));
+	assert_non_null(strstr(runfolder_writer_failure(&w), "events.jsonl"));
+	test_dir_remove(dir);
+}
+
+/* A zeroed writer (no --out) writes nothing and never fails. */
+static void test_unopened(void **state)
+{
+	struct runfolder_writer w = {0};
+	struct timeline_row row = {.t_s = 0.1, .variant = "a", .phase = "spike"};
+	timeline_row_clear(&row);
+	assert_true(runfolder_writer_row(&w, &row));
+	assert_true(runfolder_writer_flush(&w));
+	assert_true(runfolder_writer_event(&w, 1, "a", "b", json_object()));
+	assert_null(runfolder_writer_failure(&w));
+	assert_true(runfolder_writer_close(&w));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +187,9 @@ int main(void)
 	    cmocka_unit_test(test_rows_and_events),
 	    cmocka_unit_test(test_other_header_refused),
 	    cmocka_unit_test(test_open_failure),
+	    cmocka_unit_test(test_cut_line_refused),
+	    cmocka_unit_test(test_full_disk),
+	    cmocka_unit_test(test_unopened),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,22 +1,86 @@
-/* tests/loadgen/test_matcher.c - the answer matcher: port/ID slots, rcodes, timeouts, slot reuse.
- */
+/* tests/loadgen/test_matcher.c - the answer matcher: port/ID slots, questions, rcodes, timeouts,
+ * slot reuse and late answers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "matcher.h"
+#include "querystream.h"
+#include "question.h"
+#include "queryfile.h"
 
 static struct counters c, c_unused;
+static struct querystream *stream; /* the queries the tests send */
+
+/* A query stream of n queries q0.example. .. q{n-1}.example., type A, as querystream_load keeps
+ * them (ID 0). */
+static struct querystream *stream_make(size_t n)
+{
+	static struct querystream qs;
+	static uint8_t data[64 * 64];
+	static size_t offset[64];
+	static uint16_t length[64];
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+		int len = snprintf(name, sizeof(name), "q%zu.example.", i);
+		size_t w = queryfile_wire_query(name, (size_t)len, 1, 0, 0, data + used, 64);
+		assert_true(w > 0);
+		offset[i] = used;
+		length[i] = (uint16_t)w;
+		used += w;
+	}
+	static uint32_t question[64];
+	for (size_t i = 0; i < n; i++)
+		assert_true(question_hash(data + offset[i], length[i], &question[i]));
+	qs = (struct querystream){
+	    .data = data, .offset = offset, .length = length, .question = question, .count = n};
+	return &qs;
+}
+
+/* The answer a server would give to query k of qs: its message with the slot's ID, QR and rcode.
+ */
+static size_t answer_to(const struct matcher *m, uint64_t k, unsigned rcode, uint8_t *buf,
+                        unsigned *port)
+{
+	size_t len;
+	const uint8_t *q = querystream_message(stream, k, &len);
+	memcpy(buf, q, len);
+	uint16_t id;
+	matcher_slot(m, k, port, &id);
+	buf[0] = (uint8_t)(id >> 8);
+	buf[1] = (uint8_t)id;
+	buf[2] |= 0x80;
+	buf[3] = (uint8_t)rcode;
+	return len;
+}
+
+/* Answers query k of m's stream at now; what matcher_answer says. */
+static bool answer(struct matcher *m, uint64_t k, unsigned rcode, uint64_t now)
+{
+	uint8_t buf[512];
+	unsigned port;
+	size_t len = answer_to(m, k, rcode, buf, &port);
+	return matcher_answer(m, port, buf, len, len, now);
+}
+
+/* Query k of the stream leaves at now. */
+static void sent(struct matcher *m, uint64_t k, uint64_t now)
+{
+	matcher_sent(m, k, now, querystream_question(stream, k));
+}
 
 static void test_slots_and_answers(void **state)
 {
 	struct matcher m;
 	memset(&c, 0, sizeof(c));
+	stream = stream_make(10);
 	assert_true(matcher_init(&m, 4, 1000, &c));
 	unsigned port;
 	uint16_t id;
@@ -46,24 +110,21 @@ static void test_slots_and_answers(void **state)
 		matcher_free(&mp);
 	}
 	for (uint64_t k = 0; k < 8; k++)
-		matcher_sent(&m, k, 100);
+		sent(&m, k, 100);
 	assert_int_equal(m.outstanding, 8);
-	matcher_slot(&m, 5, &port, &id);
-	assert_true(matcher_answer(&m, port, id, 0, 150));
-	assert_false(matcher_answer(&m, port, id, 0, 160)); /* twice: unexpected */
-	matcher_slot(&m, 6, &port, &id);
-	assert_true(matcher_answer(&m, port, id, 3, 400));
-	matcher_slot(&m, 7, &port, &id);
-	assert_true(matcher_answer(&m, port, id, 2, 400));
-	matcher_slot(&m, 0, &port, &id);
-	assert_true(matcher_answer(&m, port, id, 5, 400));
-	assert_false(matcher_answer(&m, 3, 999, 0, 400)); /* never sent */
+	assert_true(answer(&m, 5, 0, 150));
+	assert_false(answer(&m, 5, 0, 160)); /* twice: unexpected */
+	assert_true(answer(&m, 6, 3, 400));
+	assert_true(answer(&m, 7, 2, 400));
+	assert_true(answer(&m, 0, 5, 400));
+	assert_false(answer(&m, 9, 0, 400)); /* never sent */
 	assert_int_equal(c.answered, 4);
 	assert_int_equal(c.noerror, 1);
 	assert_int_equal(c.nxdomain, 1);
 	assert_int_equal(c.servfail, 1);
 	assert_int_equal(c.rcode_other, 1);
 	assert_int_equal(c.unexpected, 2);
+	assert_int_equal(c.late_or_foreign, 0);
 	assert_int_equal(c.latency.count, 4);
 	assert_int_equal(c.latency.min_ns, 50);
 
@@ -74,25 +135,97 @@ static void test_slots_and_answers(void **state)
 	assert_int_equal(c.timeouts, 4);
 	assert_int_equal(m.outstanding, 0);
 	/* a late answer is unexpected, not an answer */
-	matcher_slot(&m, 1, &port, &id);
-	assert_false(matcher_answer(&m, port, id, 0, 1200));
+	assert_false(answer(&m, 1, 0, 1200));
 	assert_int_equal(c.answered, 4);
 	matcher_free(&m);
 }
 
-/* Open loop: when a slot comes round again its unanswered query is lost, never waited for. */
-static void test_slot_reuse(void **state)
+/* Open loop: when a slot comes round again its unanswered query is lost, never waited for; a late
+ * answer to the old query must not be taken for the new one's. */
+static void test_slot_reuse_late_answer(void **state)
 {
 	struct matcher m;
 	memset(&c, 0, sizeof(c));
+	/* 7 queries: query 3 and query 65539, which share a slot, ask different names */
+	stream = stream_make(7);
 	assert_true(matcher_init(&m, 1, 1000000000, &c));
+	uint8_t late[512];
+	unsigned late_port;
+	size_t late_len = answer_to(&m, 3, 0, late, &late_port);
 	for (uint64_t k = 0; k < 65536 + 10; k++)
-		matcher_sent(&m, k, 1);
+		sent(&m, k, 1000 * k);
 	assert_int_equal(c.timeouts, 10);
 	assert_int_equal(m.outstanding, 65536);
-	/* the answer for ID 3 now belongs to query 65539 */
-	assert_true(matcher_answer(&m, 0, 3, 0, 2));
+	/* query 3's answer comes now, after query 65539 took its slot: late, not an answer */
+	assert_false(matcher_answer(&m, late_port, late, late_len, late_len, 1000 * 65540));
+	assert_int_equal(c.late_or_foreign, 1);
+	assert_int_equal(c.answered, 0);
+	assert_int_equal(c.latency.count, 0);
+	assert_int_equal(m.outstanding, 65536); /* the slot still waits for its own answer */
+	/* which then counts, with its real latency */
+	assert_true(answer(&m, 65539, 0, 1000 * 65539 + 5000));
 	assert_int_equal(c.answered, 1);
+	assert_int_equal(c.unexpected, 0);
+	assert_int_equal(c.latency.min_ns, 5000);
+	matcher_free(&m);
+}
+
+/* The question decides: name case-insensitively (resolvers may echo 0x20 mixed case), type,
+ * class, exactly one question, all of it at hand. */
+static void test_question(void **state)
+{
+	struct matcher m;
+	memset(&c, 0, sizeof(c));
+	stream = stream_make(3);
+	assert_true(matcher_init(&m, 1, 1000000000, &c));
+	for (uint64_t k = 0; k < 3; k++)
+		sent(&m, k, 1);
+	uint8_t buf[512];
+	unsigned port;
+	size_t len = answer_to(&m, 1, 0, buf, &port);
+	size_t qtype_at = len - 4;
+	uint8_t copy[512];
+
+	memcpy(copy, buf, len);
+	copy[qtype_at + 1] = 28; /* AAAA */
+	assert_false(matcher_answer(&m, port, copy, len, len, 2));
+	memcpy(copy, buf, len);
+	copy[len - 1] = 3; /* class CH */
+	assert_false(matcher_answer(&m, port, copy, len, len, 2));
+	memcpy(copy, buf, len);
+	copy[13] = 'r'; /* r1.example. */
+	assert_false(matcher_answer(&m, port, copy, len, len, 2));
+	memcpy(copy, buf, len);
+	copy[5] = 0; /* no question */
+	assert_false(matcher_answer(&m, port, copy, len, len, 2));
+	assert_false(matcher_answer(&m, port, buf, len - 1, len, 2)); /* question cut short */
+	assert_int_equal(c.late_or_foreign, 5);
+	memcpy(copy, buf, len);
+	copy[2] &= 0x7f; /* a query, not a response */
+	assert_false(matcher_answer(&m, port, copy, len, len, 2));
+	assert_int_equal(c.unexpected, 1);
+	assert_int_equal(c.answered, 0);
+
+	memcpy(copy, buf, len);
+	copy[13] = 'Q';
+	copy[17] = 'X'; /* Q1.eXample. */
+	assert_true(matcher_answer(&m, port, copy, len, len, 2));
+	assert_int_equal(c.answered, 1);
+	/* a compression pointer where the name should be is not a question */
+	uint32_t h;
+	assert_false(question_hash(
+	    (const uint8_t *)"\0\0\x80\0\0\x01\0\0\0\0\0\0\xc0\x0c\0\x01\0\x01", 18, &h));
+	/* labels are told apart: a.bc. is not ab.c. */
+	uint32_t h2;
+	assert_true(question_hash((const uint8_t *)"\0\0\0\0\0\x01\0\0\0\0\0\0\x01"
+	                                           "a\x02"
+	                                           "bc\0\0\x01\0\x01",
+	                          22, &h));
+	assert_true(question_hash((const uint8_t *)"\0\0\0\0\0\x01\0\0\0\0\0\0\x02"
+	                                           "ab\x01"
+	                                           "c\0\0\x01\0\x01",
+	                          22, &h2));
+	assert_true(h != h2);
 	matcher_free(&m);
 }
 
@@ -100,7 +233,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_slots_and_answers),
-	    cmocka_unit_test(test_slot_reuse),
+	    cmocka_unit_test(test_slot_reuse_late_answer),
+	    cmocka_unit_test(test_question),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,7 +27,8 @@ static void test_batches(void **state)
 	close(qfd);
 	struct querystream qs;
 	char err[256];
-	assert_true(querystream_load(&qs, qpath, true, 0, 10, err, sizeof(err)));
+	struct querystream_options o = {.strict = true, .report_max = 10, .memory_cap = 1 << 20};
+	assert_true(querystream_load(&qs, qpath, &o, err, sizeof(err)));
 	unlink(qpath);
 
 	int rfd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -77,10 +78,61 @@ static void test_batches(void **state)
 	querystream_free(&qs);
 }
 
+/* A file over the memory cap is streamed: the same messages, in the same order, wrapping round,
+ * as when it is held; stdin over the cap is refused with a clear message. */
+static void test_streamed_same_as_held(void **state)
+{
+	char qpath[] = "/tmp/test_sender.XXXXXX";
+	int qfd = mkstemp(qpath);
+	FILE *f = fdopen(qfd, "w");
+	for (int i = 0; i < 1000; i++)
+		fprintf(f, "%sn%d.example. %s\n", i % 7 == 3 ? "bad..name " : "", i,
+		        i % 2 ? "A" : "AAAA");
+	fclose(f);
+	struct querystream held, streamed;
+	char err[256];
+	struct querystream_options o = {.report_max = 0, .memory_cap = 1 << 20};
+	assert_true(querystream_load(&held, qpath, &o, err, sizeof(err)));
+	assert_null(held.feed);
+	o.memory_cap = 4096;
+	assert_true(querystream_load(&streamed, qpath, &o, err, sizeof(err)));
+	assert_non_null(streamed.feed);
+	assert_null(streamed.data);
+	assert_int_equal(streamed.count, held.count);
+	assert_int_equal(streamed.malformed, held.malformed);
+	/* several passes, in batches as the pacer takes them */
+	uint64_t k = 0, end = 3 * QUERYFEED_RING + 12345;
+	while (k < end) {
+		unsigned n = 1000;
+		assert_true(querystream_wait(&streamed, k + n));
+		for (uint64_t i = k; i < k + n; i++) {
+			size_t a, b;
+			const uint8_t *x = querystream_message(&held, i, &a);
+			const uint8_t *y = querystream_message(&streamed, i, &b);
+			assert_int_equal(a, b);
+			assert_memory_equal(x, y, a);
+			assert_int_equal(querystream_question(&held, i),
+			                 querystream_question(&streamed, i));
+		}
+		k += n;
+		querystream_release(&streamed, k);
+	}
+	assert_null(querystream_failure(&streamed));
+	querystream_free(&streamed);
+	querystream_free(&held);
+
+	/* stdin cannot be read twice */
+	assert_non_null(freopen(qpath, "r", stdin));
+	assert_false(querystream_load(&streamed, "-", &o, err, sizeof(err)));
+	assert_non_null(strstr(err, "stdin cannot be streamed"));
+	unlink(qpath);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_batches),
+	    cmocka_unit_test(test_streamed_same_as_held),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

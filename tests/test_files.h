@@ -1,0 +1,28 @@
+/* tests/test_files.h - files and folders the C unit tests make and remove (include after cmocka.h).
+ */
+#ifndef ALLOCSPIKE_TEST_FILES_H
+#define ALLOCSPIKE_TEST_FILES_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Writes text to dir/name, replacing it. */
+static inline void test_file_write(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Removes dir and everything in it. */
+static inline void test_dir_remove(const char *dir)
+{
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+#endif
