@@ -2,8 +2,9 @@
 # safety checks and the readiness probe. Sourced by scenarios/daemons/<base>.sh; see docs/daemons.md.
 #
 # A definition script sets DEFINITION_NAME, sources this file, defines definition_prepare (which
-# writes the config from the DEF_* variables and prints the command line) and calls
-# definition_main "$@".
+# writes the config from the DEF_* variables and prints the command line) and definition_stats
+# (which prints the daemon's own figures as one JSON object, read through the control channel
+# that prepare configured in DEF_WORKDIR) and calls definition_main "$@".
 
 definition_die() {
 	echo "$DEFINITION_NAME.sh: $*" >&2
@@ -111,6 +112,31 @@ definition_probe() {
 		grep -q 'status: NOERROR'
 }
 
+# definition_unix_ask SOCKET TEXT : sends TEXT and a newline to a Unix stream socket and prints what
+# comes back until a '}' arrives, the peer closes or 1 s passes (control channels are terminals).
+definition_unix_ask() {
+	# the Debian interpreter (scripts/packages.txt) starts in a tenth of the time of a version-manager shim
+	local py=/usr/bin/python3
+	[[ -x $py ]] || py=python3
+	"$py" -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(1)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\n").encode())
+buf, end = b"", time.monotonic() + 1
+while time.monotonic() < end and b"}" not in buf:
+    try:
+        chunk = s.recv(65536)
+    except socket.timeout:
+        break
+    if not chunk:
+        break
+    buf += chunk
+sys.stdout.write(buf.decode(errors="replace"))
+' "$1" "$2"
+}
+
 definition_main() {
 	local cmd=${1:-}
 	shift || true
@@ -123,10 +149,17 @@ definition_main() {
 		[[ $# -eq 1 ]] || definition_die "usage: $DEFINITION_NAME.sh probe ADDR:PORT"
 		definition_probe "$1"
 		;;
+	stats)
+		[[ $# -eq 2 && $1 == --workdir ]] || definition_die "usage: $DEFINITION_NAME.sh stats --workdir DIR"
+		[[ -d $2 ]] || definition_die "stats: --workdir $2 is not a directory"
+		DEF_WORKDIR=$(cd "$2" && pwd)
+		definition_stats
+		;;
 	*)
 		echo "usage: $DEFINITION_NAME.sh prepare --workdir DIR --listen ADDR:PORT --root-hints FILE" \
 			"--cache-size BYTES [--upstream-source ADDR]" >&2
 		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
+		echo "       $DEFINITION_NAME.sh stats --workdir DIR" >&2
 		exit 2
 		;;
 	esac
