@@ -49,6 +49,23 @@ function(allocspike_read_build_variants out)
   set(${out} ${names} PARENT_SCOPE)
 endfunction()
 
+# allocspike_add_live_bytes(<target>)
+# Puts the live-bytes counter (common/live_bytes.c) between <target> and its allocator: in a static
+# link by --wrap, otherwise by defining malloc and friends in the executable. Not in the sanitizer
+# build, whose runtime must own malloc; the resolver then reports live_bytes as null.
+set(ALLOCSPIKE_LIVE_BYTES_WRAPPED malloc free calloc realloc posix_memalign aligned_alloc memalign)
+function(allocspike_add_live_bytes target)
+  if(ALLOCSPIKE_SANITIZE)
+    return()
+  endif()
+  target_sources(${target} PRIVATE "${PROJECT_SOURCE_DIR}/common/live_bytes.c")
+  if(ALLOCSPIKE_MUSL_WORLD)
+    target_compile_definitions(${target} PRIVATE LIVE_BYTES_WRAP)
+    list(JOIN ALLOCSPIKE_LIVE_BYTES_WRAPPED ",--wrap=" wrapped)
+    target_link_options(${target} PRIVATE "LINKER:--wrap=${wrapped}")
+  endif()
+endfunction()
+
 # allocspike_add_resolver_variant(<name> <libc> <library> SOURCES ... LIBS ...)
 # The one place a variant executable is defined: same sources and flags, only the allocator differs.
 function(allocspike_add_resolver_variant name libc library)
@@ -57,6 +74,7 @@ function(allocspike_add_resolver_variant name libc library)
   add_executable(${exe} ${V_SOURCES})
   target_compile_definitions(${exe} PRIVATE ALLOCSPIKE_VARIANT_NAME="${name}")
   target_link_libraries(${exe} PRIVATE ${V_LIBS})
+  allocspike_add_live_bytes(${exe})
   if(NOT library STREQUAL "-")
     find_library(ALLOCSPIKE_LIB_${library} NAMES ${library} lib${library}.so.2 lib${library}.so.4)
     if(NOT ALLOCSPIKE_LIB_${library})

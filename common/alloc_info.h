@@ -20,7 +20,4 @@ void alloc_info_detect(struct alloc_info *info);
  * into buf; returns buf. */
 char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size);
 
-/* Bytes the allocator says are allocated and resident; false when it cannot tell (musl). */
-bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident);
-
 #endif
