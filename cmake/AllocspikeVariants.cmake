@@ -75,17 +75,24 @@ function(allocspike_add_resolver_variant name libc library)
   target_compile_definitions(${exe} PRIVATE ALLOCSPIKE_VARIANT_NAME="${name}")
   target_link_libraries(${exe} PRIVATE ${V_LIBS})
   allocspike_add_live_bytes(${exe})
-  if(NOT library STREQUAL "-")
-    find_library(ALLOCSPIKE_LIB_${library} NAMES ${library} lib${library}.so.2 lib${library}.so.4)
-    if(NOT ALLOCSPIKE_LIB_${library})
-      message(FATAL_ERROR "variant ${name}: library ${library} not found "
-                          "(scripts/install-packages.sh installs the allocator packages)")
-    endif()
-    # Linked last and kept even if no symbol is referenced, so it really replaces malloc.
-    target_link_options(${exe} PRIVATE "LINKER:--no-as-needed")
-    target_link_libraries(${exe} PRIVATE ${ALLOCSPIKE_LIB_${library}})
-  endif()
+  allocspike_link_allocator(${exe} ${library})
   install(TARGETS ${exe} RUNTIME DESTINATION bin)
+endfunction()
+
+# allocspike_link_allocator(<target> <library>)
+# Links the allocator library of a variants.tsv row ("-": the libc's own malloc) into <target>.
+function(allocspike_link_allocator target library)
+  if(library STREQUAL "-")
+    return()
+  endif()
+  find_library(ALLOCSPIKE_LIB_${library} NAMES ${library} lib${library}.so.2 lib${library}.so.4)
+  if(NOT ALLOCSPIKE_LIB_${library})
+    message(FATAL_ERROR "${target}: allocator library ${library} not found "
+                        "(scripts/install-packages.sh installs the allocator packages)")
+  endif()
+  # Linked last and kept even if no symbol is referenced, so it really replaces malloc.
+  target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
+  target_link_libraries(${target} PRIVATE ${ALLOCSPIKE_LIB_${library}})
 endfunction()
 
 # allocspike_add_musl_variant(<name>)
