@@ -67,6 +67,15 @@ static void alloc_info_version(struct alloc_info *info)
 	}
 }
 
+void *alloc_info_malloc_address(void)
+{
+	/* Behind the live-bytes counter (common/live_bytes.c), the function it forwards to. */
+	if (live_bytes_next_malloc && live_bytes_next_malloc())
+		return live_bytes_next_malloc();
+	void *(*volatile malloc_ptr)(size_t) = malloc;
+	return (void *)malloc_ptr;
+}
+
 void alloc_info_detect(struct alloc_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -81,12 +90,7 @@ void alloc_info_detect(struct alloc_info *info)
 
 	const char *by_object = NULL;
 	Dl_info dl;
-	void *(*volatile malloc_ptr)(size_t) = malloc;
-	void *served_by = (void *)malloc_ptr;
-	/* Behind the live-bytes counter (common/live_bytes.c), the function it forwards to. */
-	if (live_bytes_next_malloc && live_bytes_next_malloc())
-		served_by = live_bytes_next_malloc();
-	if (dladdr(served_by, &dl) != 0 && dl.dli_fname) {
+	if (dladdr(alloc_info_malloc_address(), &dl) != 0 && dl.dli_fname) {
 		snprintf(info->malloc_object, sizeof(info->malloc_object), "%s", dl.dli_fname);
 		by_object = alloc_info_from_object(dl.dli_fname);
 	} else {

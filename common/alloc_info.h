@@ -13,6 +13,10 @@ struct alloc_info {
 	char malloc_object[256]; /* the shared object dladdr() finds malloc in, or "static" */
 };
 
+/* The function that really serves malloc: malloc itself or, behind the live-bytes counter
+ * (common/live_bytes.h), the one the counter forwards to. */
+void *alloc_info_malloc_address(void);
+
 /* Fills *info by looking at the running process, never at compile-time macros. */
 void alloc_info_detect(struct alloc_info *info);
 

@@ -25,24 +25,6 @@
 #define LIVE_EXPORT
 #endif
 
-static size_t live_total_bytes, live_total_blocks, live_total_calls;
-
-static inline void live_add(void *p)
-{
-	if (!p)
-		return;
-	__atomic_fetch_add(&live_total_bytes, malloc_usable_size(p), __ATOMIC_RELAXED);
-	__atomic_fetch_add(&live_total_blocks, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&live_total_calls, 1, __ATOMIC_RELAXED);
-}
-
-static inline void live_sub(size_t usable)
-{
-	__atomic_fetch_sub(&live_total_bytes, usable, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&live_total_blocks, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&live_total_calls, 1, __ATOMIC_RELAXED);
-}
-
 #ifdef LIVE_BYTES_WRAP
 
 #define LIVE_FN(name) __wrap_##name
@@ -56,6 +38,7 @@ extern void *__real_aligned_alloc(size_t align, size_t size);
 extern void *__real_memalign(size_t align, size_t size);
 #define LIVE_READY() 1
 #define LIVE_IN_BOOT(p) 0
+#define LIVE_USABLE(p) malloc_usable_size(p)
 
 void *live_bytes_next_malloc(void)
 {
@@ -78,6 +61,7 @@ static struct {
 	void *(*memalign)(size_t, size_t);
 	void *(*valloc)(size_t);
 	void *(*pvalloc)(size_t);
+	size_t (*usable)(void *);
 } live_next;
 
 /* dlsym may itself allocate (an error message, glibc's per-thread dlerror state): while the
@@ -100,19 +84,29 @@ static void *live_boot_alloc(size_t size)
 	((const unsigned char *)(p) >= live_boot &&                                                \
 	 (const unsigned char *)(p) < live_boot + sizeof(live_boot))
 
+/* Looks the next functions up and calls malloc, malloc_usable_size and free once, all while
+ * allocations still go to the buffer: whatever they initialise lazily (the glibc shim dlopens
+ * libc on its first malloc_usable_size) allocates from the buffer, not through the counter. */
 static void live_resolve(void)
 {
 	live_resolving = 1;
-	live_next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-	live_next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-	live_next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-	live_next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-	live_next.posix_memalign =
-	    (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
-	live_next.aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
-	live_next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
-	live_next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
-	live_next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
+	__typeof__(live_next) next;
+	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	next.posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
+	next.aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+	next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
+	next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
+	next.usable = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+	if (!next.malloc || !next.free || !next.usable)
+		abort(); /* no allocator behind us: nothing could work */
+	void *probe = next.malloc(16);
+	(void)next.usable(probe);
+	next.free(probe);
+	live_next = next;
 	live_resolving = 0;
 }
 
@@ -127,6 +121,7 @@ static inline int live_ready(void)
 	return 1;
 }
 #define LIVE_READY() live_ready()
+#define LIVE_USABLE(p) live_next.usable(p)
 
 LIVE_EXPORT void *live_bytes_next_malloc(void)
 {
@@ -134,31 +129,28 @@ LIVE_EXPORT void *live_bytes_next_malloc(void)
 	return (void *)live_next.malloc;
 }
 
-LIVE_EXPORT void *valloc(size_t size)
-{
-	if (!LIVE_READY())
-		return NULL;
-	void *p = live_next.valloc(size);
-	live_add(p);
-	return p;
-}
-
-LIVE_EXPORT void *pvalloc(size_t size)
-{
-	if (!LIVE_READY())
-		return NULL;
-	void *p = live_next.pvalloc(size);
-	live_add(p);
-	return p;
-}
-
 #endif
+
+static size_t live_total_bytes, live_total_blocks;
+
+static inline void live_add(void *p)
+{
+	if (!p)
+		return;
+	__atomic_fetch_add(&live_total_bytes, LIVE_USABLE(p), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&live_total_blocks, 1, __ATOMIC_RELAXED);
+}
+
+static inline void live_sub(size_t usable)
+{
+	__atomic_fetch_sub(&live_total_bytes, usable, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&live_total_blocks, 1, __ATOMIC_RELAXED);
+}
 
 LIVE_EXPORT bool live_bytes_read(struct live_bytes *out)
 {
 	out->bytes = __atomic_load_n(&live_total_bytes, __ATOMIC_RELAXED);
 	out->blocks = __atomic_load_n(&live_total_blocks, __ATOMIC_RELAXED);
-	out->calls = __atomic_load_n(&live_total_calls, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -178,7 +170,7 @@ LIVE_EXPORT void LIVE_FN(free)(void *p)
 	if (!p || LIVE_IN_BOOT(p))
 		return;
 	(void)LIVE_READY();
-	live_sub(malloc_usable_size(p));
+	live_sub(LIVE_USABLE(p));
 	LIVE_NEXT(free)(p);
 }
 
@@ -212,7 +204,7 @@ LIVE_EXPORT void *LIVE_FN(realloc)(void *p, size_t size)
 	if (!LIVE_READY())
 		return p ? NULL : live_boot_alloc(size);
 #endif
-	size_t before = p ? malloc_usable_size(p) : 0;
+	size_t before = p ? LIVE_USABLE(p) : 0;
 	void *q = LIVE_NEXT(realloc)(p, size);
 	if (q) {
 		if (p)
@@ -253,6 +245,24 @@ LIVE_EXPORT void *LIVE_FN(memalign)(size_t align, size_t size)
 }
 
 #ifndef LIVE_BYTES_WRAP
+LIVE_EXPORT void *valloc(size_t size)
+{
+	if (!LIVE_READY())
+		return NULL;
+	void *p = live_next.valloc(size);
+	live_add(p);
+	return p;
+}
+
+LIVE_EXPORT void *pvalloc(size_t size)
+{
+	if (!LIVE_READY())
+		return NULL;
+	void *p = live_next.pvalloc(size);
+	live_add(p);
+	return p;
+}
+
 /* Some allocators (mimalloc) export their own reallocarray, which would not pass through realloc
  * above; glibc's is the same overflow check before realloc (and musl's, reached through the
  * wrapped realloc in a static link). */

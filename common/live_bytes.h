@@ -16,7 +16,6 @@
 struct live_bytes {
 	size_t bytes;  /* sum of usable sizes of the blocks not yet freed */
 	size_t blocks; /* how many such blocks */
-	size_t calls;  /* allocation and free calls counted since the start */
 };
 
 /* Fills *out; false when the counter is not linked into this program. */

@@ -91,10 +91,9 @@ static const char *alloc_probe_route(struct alloc_info *info)
 {
 	if (!allocspike_malloc_route_target)
 		return NULL;
-	void *(*volatile malloc_ptr)(size_t) = malloc;
 	/* The shim counts only if malloc really resolved to it (it could be loaded but shadowed).
 	 */
-	if (strcmp(alloc_probe_object((void *)malloc_ptr),
+	if (strcmp(alloc_probe_object(alloc_info_malloc_address()),
 	           alloc_probe_object((void *)allocspike_malloc_route_target)) != 0)
 		return NULL;
 	const char *routed_to = alloc_probe_object(allocspike_malloc_route_target());

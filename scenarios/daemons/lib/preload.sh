@@ -2,7 +2,9 @@
 # scenarios/daemons/lib/preload.sh - turns a preload row's `library` cell into LD_PRELOAD, and refuses
 # a daemon whose preload did not take (from the allocator probe's JSON); see docs/daemons.md.
 #
-#   preload.sh ld-preload --build DIR LIBRARY   prints the LD_PRELOAD value: LIBRARY, then the probe
+#   preload.sh ld-preload --build DIR [--sampler] LIBRARY
+#                                               prints the LD_PRELOAD value: the live sampler (with
+#                                               --sampler), LIBRARY, then the probe
 #   preload.sh check --probe FILE --allocator NAME
 #                                               exit 0 when FILE says NAME serves malloc, else 1
 set -euo pipefail
@@ -27,12 +29,16 @@ preload_resolve() {
 }
 
 preload_ld_preload() {
-	local build= lib=
+	local build= lib= sampler=
 	while (($#)); do
 		case $1 in
 		--build)
 			build=${2:?--build needs a value}
 			shift 2
+			;;
+		--sampler)
+			sampler=yes
+			shift
 			;;
 		*)
 			[[ -z $lib ]] || preload_die "ld-preload: one LIBRARY only"
@@ -41,15 +47,20 @@ preload_ld_preload() {
 			;;
 		esac
 	done
-	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR LIBRARY"
+	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR [--sampler] LIBRARY"
+	if [[ -n $sampler ]]; then
+		sampler=$(preload_resolve "$build" lib/liballocspike-live-sampler.so) || exit 2
+		sampler+=:
+	fi
 	local probe resolved
 	probe=$(preload_resolve "$build" lib/liballocspike-alloc-probe.so) || exit 2
 	# The probe comes last: it must see the allocator the row preloads, not shadow it.
+	# The sampler comes first: every allocation passes through it on its way to the allocator.
 	if [[ $lib == - ]]; then
-		echo "$probe"
+		echo "$sampler$probe"
 	else
 		resolved=$(preload_resolve "$build" "$lib") || exit 2
-		echo "$resolved:$probe"
+		echo "$sampler$resolved:$probe"
 	fi
 }
 
