@@ -43,6 +43,8 @@ server:
 	rrset-cache-slabs: 1
 	infra-cache-slabs: 1
 	key-cache-slabs: 1
+	# mem.cache.* and *.cache.count in unbound-control stats_noreset (definition_stats)
+	extended-statistics: yes
 # A Unix socket without certificates, only for definition_stats (unbound-control stats_noreset).
 remote-control:
 	control-enable: yes
