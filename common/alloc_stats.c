@@ -134,7 +134,8 @@ static void alloc_stats_tcmalloc(struct alloc_stats *s)
 {
 	if (!MallocExtension_GetNumericProperty)
 		return;
-	long long allocated, heap_size, physical, free, unmapped, central = 0, transfer = 0, thread = 0;
+	long long allocated, heap_size, physical, free, unmapped, central = 0, transfer = 0,
+	                                                          thread = 0;
 	if (alloc_stats_tc(s, "generic.current_allocated_bytes", "current_allocated_bytes",
 	                   &allocated))
 		s->allocated = allocated;

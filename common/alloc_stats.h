@@ -21,11 +21,12 @@ struct alloc_stats_field {
 struct alloc_stats {
 	char allocator[32];
 	/* Generic, in bytes, ALLOC_STATS_UNKNOWN when not available. */
-	long long heap;            /* the allocator's resident footprint, as it counts it */
-	long long free_trimmable;  /* free memory it could return as it stands */
-	long long free_fragmented; /* free memory in pieces it cannot return while neighbours live */
-	long long unmapped;        /* given back to the OS but still reserved (not resident) */
-	long long allocated;       /* what it counts as handed out to the program */
+	long long heap;           /* the allocator's resident footprint, as it counts it */
+	long long free_trimmable; /* free memory it could return as it stands */
+	long long
+	    free_fragmented; /* free memory in pieces it cannot return while neighbours live */
+	long long unmapped;  /* given back to the OS but still reserved (not resident) */
+	long long allocated; /* what it counts as handed out to the program */
 	/* Its own statistics, under the allocator's name. */
 	unsigned own_count;
 	struct alloc_stats_field own[ALLOC_STATS_MAX_OWN];

@@ -90,7 +90,8 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->upstream_queries = control_number(obj, "upstream_queries");
 	out->alloc_allocated_bytes = control_number(obj, "alloc_allocated_bytes");
 	out->alloc_resident_bytes = control_number(obj, "alloc_resident_bytes");
-	/* memory attribution: live bytes and the allocator's generic figures (docs/allocator-stats.md) */
+	/* memory attribution: live bytes and the allocator's generic figures
+	 * (docs/allocator-stats.md) */
 	out->live_bytes = control_number(obj, "live_bytes");
 	json_t *alloc = json_object_get(obj, "alloc");
 	out->alloc_heap_bytes = control_number(alloc, "heap_bytes");

@@ -29,7 +29,8 @@ int main(int argc, char **argv)
 		*(volatile char *)slots[slot] = 1;
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	double ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)pairs;
+	double ns =
+	    ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)pairs;
 	printf("%.2f\n", ns);
 	for (unsigned i = 0; i < BENCH_SLOTS; i++)
 		free(slots[i]);

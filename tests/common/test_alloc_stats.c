@@ -30,22 +30,35 @@ static void test_read(struct alloc_stats *s, struct live_bytes *live)
 	       live->bytes);
 }
 
+/* The figures before and while the allocator holds what the program freed. */
+struct test_held {
+	struct alloc_stats before, held;
+	long long freed;            /* bytes the program allocated, wrote and freed */
+	long long held_beyond_live; /* heap - live while they are held */
+	void *keep;                 /* the live block allocated after them */
+};
+
 /* Allocates TEST_BLOCKS blocks of size (written, so resident), a last one after them, and frees
- * the first ones; returns the bytes freed, the last block in *keep. */
-static long long test_hold(size_t size, void **keep)
+ * the first ones; the last one stays live in t->keep for the caller to free. */
+static void test_hold(size_t size, struct test_held *t)
 {
+	struct live_bytes live;
+	test_read(&t->before, &live);
 	void *blocks[TEST_BLOCKS];
 	for (int i = 0; i < TEST_BLOCKS; i++) {
 		blocks[i] = malloc(size);
 		assert_non_null(blocks[i]);
 		memset(blocks[i], 0x5a, size);
 	}
-	*keep = malloc(size);
-	assert_non_null(*keep);
-	memset(*keep, 0x5a, size);
+	t->keep = malloc(size);
+	assert_non_null(t->keep);
+	memset(t->keep, 0x5a, size);
 	for (int i = 0; i < TEST_BLOCKS; i++)
 		free(blocks[i]);
-	return (long long)size * TEST_BLOCKS;
+	t->freed = (long long)size * TEST_BLOCKS;
+	test_read(&t->held, &live);
+	t->held_beyond_live = t->held.heap - (long long)live.bytes;
+	assert_true(t->held_beyond_live >= t->freed * 9 / 10);
 }
 
 static void test_allocator_is_expected(void **state)
@@ -86,56 +99,43 @@ static void test_live_follows(void **state)
 static void test_glibc_below_top(void **state)
 {
 	(void)state;
-	struct alloc_stats before, held, after;
-	struct live_bytes live0, live1, live2;
-	test_read(&before, &live0);
-	void *keep;
-	long long freed = test_hold(1000, &keep);
-	test_read(&held, &live1);
-	assert_true(held.free_fragmented - before.free_fragmented >= freed * 9 / 10);
-	assert_true(held.free_trimmable < freed / 10);
-	assert_true(held.heap - (long long)live1.bytes >= freed * 9 / 10);
-	free(keep);
-	test_read(&after, &live2);
-	assert_true(after.free_fragmented - before.free_fragmented < freed / 10);
+	struct test_held t;
+	test_hold(1000, &t);
+	assert_true(t.held.free_fragmented - t.before.free_fragmented >= t.freed * 9 / 10);
+	assert_true(t.held.free_trimmable < t.freed / 10);
+	free(t.keep);
+	struct alloc_stats after;
+	struct live_bytes live;
+	test_read(&after, &live);
+	assert_true(after.free_fragmented - t.before.free_fragmented < t.freed / 10);
 }
 
 /* jemalloc with dirty_decay_ms:-1: freed 64 KiB extents stay dirty, never purged. */
 static void test_jemalloc_dirty(void **state)
 {
 	(void)state;
-	struct alloc_stats before, held;
-	struct live_bytes live0, live1;
-	test_read(&before, &live0);
-	void *keep;
-	long long freed = test_hold(64 * 1024, &keep);
-	test_read(&held, &live1);
-	assert_true(held.free_trimmable - before.free_trimmable >= freed * 9 / 10);
-	assert_true(held.heap - (long long)live1.bytes >= freed * 9 / 10);
+	struct test_held t;
+	test_hold(64 * 1024, &t);
+	assert_true(t.held.free_trimmable - t.before.free_trimmable >= t.freed * 9 / 10);
 	bool decay_seen = false;
-	for (unsigned i = 0; i < held.own_count; i++)
-		if (strcmp(held.own[i].name, "dirty_decay_ms") == 0) {
-			assert_int_equal(held.own[i].value, -1);
+	for (unsigned i = 0; i < t.held.own_count; i++)
+		if (strcmp(t.held.own[i].name, "dirty_decay_ms") == 0) {
+			assert_int_equal(t.held.own[i].value, -1);
 			decay_seen = true;
 		}
 	assert_true(decay_seen);
-	free(keep);
+	free(t.keep);
 }
 
 /* tcmalloc at release rate 0: freed 1 MiB spans stay in the page heap, none unmapped. */
 static void test_tcmalloc_pageheap(void **state)
 {
 	(void)state;
-	struct alloc_stats before, held;
-	struct live_bytes live0, live1;
-	test_read(&before, &live0);
-	void *keep;
-	long long freed = test_hold(1024 * 1024, &keep);
-	test_read(&held, &live1);
-	assert_true(held.free_trimmable - before.free_trimmable >= freed * 9 / 10);
-	assert_true(held.unmapped - before.unmapped < freed / 10);
-	assert_true(held.heap - (long long)live1.bytes >= freed * 9 / 10);
-	free(keep);
+	struct test_held t;
+	test_hold(1024 * 1024, &t);
+	assert_true(t.held.free_trimmable - t.before.free_trimmable >= t.freed * 9 / 10);
+	assert_true(t.held.unmapped - t.before.unmapped < t.freed / 10);
+	free(t.keep);
 }
 
 int main(void)
