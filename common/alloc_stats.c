@@ -102,6 +102,9 @@ static void alloc_stats_jemalloc(struct alloc_stats *s)
 	    alloc_stats_je_size("stats.arenas." ALLOC_STATS_JE_ALL ".pdirty", &pdirty) &&
 	    alloc_stats_je_size("stats.arenas." ALLOC_STATS_JE_ALL ".pmuzzy", &pmuzzy)) {
 		s->free_trimmable = (pdirty + pmuzzy) * page;
+		/* MADV_FREE'd (muzzy) pages stay in RSS until the kernel needs them, but jemalloc's
+		 * resident leaves them out. */
+		s->heap = resident + pmuzzy * page;
 		alloc_stats_own(s, "dirty_bytes", pdirty * page);
 		alloc_stats_own(s, "muzzy_bytes", pmuzzy * page);
 	}
