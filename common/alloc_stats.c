@@ -88,6 +88,12 @@ static void alloc_stats_jemalloc(struct alloc_stats *s)
 	s->heap = resident;
 	s->free_fragmented = alloc_stats_diff(active, allocated);
 	alloc_stats_own(s, "allocated", allocated);
+	/* Objects freed into a thread cache still count as allocated: free space all the same. */
+	long long tcache;
+	if (alloc_stats_je_size("stats.arenas." ALLOC_STATS_JE_ALL ".tcache_bytes", &tcache)) {
+		alloc_stats_own(s, "tcache_bytes", tcache);
+		s->free_fragmented += tcache;
+	}
 	alloc_stats_own(s, "active", active);
 	if (alloc_stats_je_size("stats.metadata", &metadata))
 		alloc_stats_own(s, "metadata", metadata);
