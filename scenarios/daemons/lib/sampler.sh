@@ -16,8 +16,8 @@ sampler_env() {
 
 # sampler_sidecar DEF WORKDIR PID : in the background while PID lives, `DEF stats --workdir WORKDIR`
 # into WORKDIR/daemon-stats.json (replaced whole, so the sampler never reads half a line) every
-# SAMPLER_SIDECAR_PERIOD_S; failures are appended to WORKDIR/daemon-stats.err. Sets
-# SAMPLER_SIDECAR_PID. It ends by itself within a period of the daemon.
+# SAMPLER_SIDECAR_PERIOD_S; failures are appended to WORKDIR/daemon-stats.err. It ends by itself
+# within a period of the daemon's end.
 sampler_sidecar() {
 	local def=$1 workdir=$2 pid=$3
 	(
@@ -28,5 +28,4 @@ sampler_sidecar() {
 			sleep "$SAMPLER_SIDECAR_PERIOD_S"
 		done
 	) </dev/null >/dev/null 2>&1 &
-	SAMPLER_SIDECAR_PID=$!
 }
