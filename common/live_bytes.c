@@ -36,6 +36,13 @@ extern void *__real_realloc(void *p, size_t size);
 extern int __real_posix_memalign(void **out, size_t align, size_t size);
 extern void *__real_aligned_alloc(size_t align, size_t size);
 extern void *__real_memalign(size_t align, size_t size);
+void *__wrap_malloc(size_t size);
+void __wrap_free(void *p);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+int __wrap_posix_memalign(void **out, size_t align, size_t size);
+void *__wrap_aligned_alloc(size_t align, size_t size);
+void *__wrap_memalign(size_t align, size_t size);
 #define LIVE_READY() 1
 #define LIVE_IN_BOOT(p) 0
 #define LIVE_USABLE(p) malloc_usable_size(p)
