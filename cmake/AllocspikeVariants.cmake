@@ -53,7 +53,9 @@ endfunction()
 # Puts the live-bytes counter (common/live_bytes.c) between <target> and its allocator: in a static
 # link by --wrap, otherwise by defining malloc and friends in the executable. Not in the sanitizer
 # build, whose runtime must own malloc; the resolver then reports live_bytes as null.
-set(ALLOCSPIKE_LIVE_BYTES_WRAPPED malloc free calloc realloc posix_memalign aligned_alloc memalign)
+# musl's calloc, memalign, posix_memalign and valloc call malloc and aligned_alloc by their public
+# names, so wrapping these four counts every block once (common/live_bytes.c).
+set(ALLOCSPIKE_LIVE_BYTES_WRAPPED malloc free realloc aligned_alloc)
 function(allocspike_add_live_bytes target)
   if(ALLOCSPIKE_SANITIZE)
     return()

@@ -29,20 +29,16 @@
 
 #define LIVE_FN(name) __wrap_##name
 #define LIVE_NEXT(name) __real_##name
+/* musl builds calloc on malloc, and memalign, posix_memalign and valloc on aligned_alloc, all
+ * through the public names: wrapping those four (and free, realloc) counts every block once. */
 extern void *__real_malloc(size_t size);
 extern void __real_free(void *p);
-extern void *__real_calloc(size_t n, size_t size);
 extern void *__real_realloc(void *p, size_t size);
-extern int __real_posix_memalign(void **out, size_t align, size_t size);
 extern void *__real_aligned_alloc(size_t align, size_t size);
-extern void *__real_memalign(size_t align, size_t size);
 void *__wrap_malloc(size_t size);
 void __wrap_free(void *p);
-void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t size);
-int __wrap_posix_memalign(void **out, size_t align, size_t size);
 void *__wrap_aligned_alloc(size_t align, size_t size);
-void *__wrap_memalign(size_t align, size_t size);
 #define LIVE_READY() 1
 #define LIVE_IN_BOOT(p) 0
 #define LIVE_USABLE(p) malloc_usable_size(p)
@@ -181,21 +177,6 @@ LIVE_EXPORT void LIVE_FN(free)(void *p)
 	LIVE_NEXT(free)(p);
 }
 
-LIVE_EXPORT void *LIVE_FN(calloc)(size_t n, size_t size)
-{
-#ifndef LIVE_BYTES_WRAP
-	if (!LIVE_READY()) {
-		size_t total;
-		if (__builtin_mul_overflow(n, size, &total))
-			return NULL;
-		return live_boot_alloc(total); /* static storage: already zero */
-	}
-#endif
-	void *p = LIVE_NEXT(calloc)(n, size);
-	live_add(p);
-	return p;
-}
-
 LIVE_EXPORT void *LIVE_FN(realloc)(void *p, size_t size)
 {
 #ifndef LIVE_BYTES_WRAP
@@ -223,6 +204,31 @@ LIVE_EXPORT void *LIVE_FN(realloc)(void *p, size_t size)
 	return q;
 }
 
+LIVE_EXPORT void *LIVE_FN(aligned_alloc)(size_t align, size_t size)
+{
+	if (!LIVE_READY())
+		return NULL;
+	void *p = LIVE_NEXT(aligned_alloc)(align, size);
+	live_add(p);
+	return p;
+}
+
+#ifndef LIVE_BYTES_WRAP
+/* The rest only in the dynamic layer: musl builds these on the wrapped functions above. */
+
+LIVE_EXPORT void *LIVE_FN(calloc)(size_t n, size_t size)
+{
+	if (!LIVE_READY()) {
+		size_t total;
+		if (__builtin_mul_overflow(n, size, &total))
+			return NULL;
+		return live_boot_alloc(total); /* static storage: already zero */
+	}
+	void *p = LIVE_NEXT(calloc)(n, size);
+	live_add(p);
+	return p;
+}
+
 LIVE_EXPORT int LIVE_FN(posix_memalign)(void **out, size_t align, size_t size)
 {
 	if (!LIVE_READY())
@@ -231,15 +237,6 @@ LIVE_EXPORT int LIVE_FN(posix_memalign)(void **out, size_t align, size_t size)
 	if (rc == 0)
 		live_add(*out);
 	return rc;
-}
-
-LIVE_EXPORT void *LIVE_FN(aligned_alloc)(size_t align, size_t size)
-{
-	if (!LIVE_READY())
-		return NULL;
-	void *p = LIVE_NEXT(aligned_alloc)(align, size);
-	live_add(p);
-	return p;
 }
 
 LIVE_EXPORT void *LIVE_FN(memalign)(size_t align, size_t size)
@@ -251,7 +248,6 @@ LIVE_EXPORT void *LIVE_FN(memalign)(size_t align, size_t size)
 	return p;
 }
 
-#ifndef LIVE_BYTES_WRAP
 LIVE_EXPORT void *valloc(size_t size)
 {
 	if (!LIVE_READY())

@@ -14,7 +14,7 @@ bench_require cc
 bench_workdir live-bytes-bench
 BENCH=$SRC/common/bench/live_bytes_bench.c
 COUNTER=$SRC/common/live_bytes.c
-WRAP="-Wl,--wrap=malloc,--wrap=free,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=aligned_alloc,--wrap=memalign"
+WRAP="-Wl,--wrap=malloc,--wrap=free,--wrap=realloc,--wrap=aligned_alloc" # as cmake/AllocspikeVariants.cmake
 
 # best NS_PROGRAM : the lowest of three runs (ns per pair).
 best() {
