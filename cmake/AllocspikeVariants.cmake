@@ -49,6 +49,25 @@ function(allocspike_read_build_variants out)
   set(${out} ${names} PARENT_SCOPE)
 endfunction()
 
+# allocspike_add_live_bytes(<target>)
+# Puts the live-bytes counter (common/live_bytes.c) between <target> and its allocator: in a static
+# link by --wrap, otherwise by defining malloc and friends in the executable. Not in the sanitizer
+# build, whose runtime must own malloc; the resolver then reports live_bytes as null.
+# musl's calloc, memalign, posix_memalign and valloc call malloc and aligned_alloc by their public
+# names, so wrapping these four counts every block once (common/live_bytes.c).
+set(ALLOCSPIKE_LIVE_BYTES_WRAPPED malloc free realloc aligned_alloc)
+function(allocspike_add_live_bytes target)
+  if(ALLOCSPIKE_SANITIZE)
+    return()
+  endif()
+  target_sources(${target} PRIVATE "${PROJECT_SOURCE_DIR}/common/live_bytes.c")
+  if(ALLOCSPIKE_MUSL_WORLD)
+    target_compile_definitions(${target} PRIVATE LIVE_BYTES_WRAP)
+    list(JOIN ALLOCSPIKE_LIVE_BYTES_WRAPPED ",--wrap=" wrapped)
+    target_link_options(${target} PRIVATE "LINKER:--wrap=${wrapped}")
+  endif()
+endfunction()
+
 # allocspike_add_resolver_variant(<name> <libc> <library> SOURCES ... LIBS ...)
 # The one place a variant executable is defined: same sources and flags, only the allocator differs.
 function(allocspike_add_resolver_variant name libc library)
@@ -57,17 +76,25 @@ function(allocspike_add_resolver_variant name libc library)
   add_executable(${exe} ${V_SOURCES})
   target_compile_definitions(${exe} PRIVATE ALLOCSPIKE_VARIANT_NAME="${name}")
   target_link_libraries(${exe} PRIVATE ${V_LIBS})
-  if(NOT library STREQUAL "-")
-    find_library(ALLOCSPIKE_LIB_${library} NAMES ${library} lib${library}.so.2 lib${library}.so.4)
-    if(NOT ALLOCSPIKE_LIB_${library})
-      message(FATAL_ERROR "variant ${name}: library ${library} not found "
-                          "(scripts/install-packages.sh installs the allocator packages)")
-    endif()
-    # Linked last and kept even if no symbol is referenced, so it really replaces malloc.
-    target_link_options(${exe} PRIVATE "LINKER:--no-as-needed")
-    target_link_libraries(${exe} PRIVATE ${ALLOCSPIKE_LIB_${library}})
-  endif()
+  allocspike_add_live_bytes(${exe})
+  allocspike_link_allocator(${exe} ${library})
   install(TARGETS ${exe} RUNTIME DESTINATION bin)
+endfunction()
+
+# allocspike_link_allocator(<target> <library>)
+# Links the allocator library of a variants.tsv row ("-": the libc's own malloc) into <target>.
+function(allocspike_link_allocator target library)
+  if(library STREQUAL "-")
+    return()
+  endif()
+  find_library(ALLOCSPIKE_LIB_${library} NAMES ${library} lib${library}.so.2 lib${library}.so.4)
+  if(NOT ALLOCSPIKE_LIB_${library})
+    message(FATAL_ERROR "${target}: allocator library ${library} not found "
+                        "(scripts/install-packages.sh installs the allocator packages)")
+  endif()
+  # Linked last and kept even if no symbol is referenced, so it really replaces malloc.
+  target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
+  target_link_libraries(${target} PRIVATE ${ALLOCSPIKE_LIB_${library}})
 endfunction()
 
 # allocspike_add_musl_variant(<name>)

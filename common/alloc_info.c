@@ -11,25 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* glibc */
-extern const char *gnu_get_libc_version(void) __attribute__((weak));
-struct alloc_info_mallinfo2 {
-	size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks,
-	    keepcost;
-};
-extern struct alloc_info_mallinfo2 mallinfo2(void) __attribute__((weak));
-/* jemalloc */
-extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
-    __attribute__((weak));
-/* gperftools tcmalloc */
-extern const char *tc_version(int *major, int *minor, const char **patch) __attribute__((weak));
-extern int MallocExtension_GetNumericProperty(const char *property, size_t *value)
-    __attribute__((weak));
-/* mimalloc */
-extern int mi_version(void) __attribute__((weak));
-extern void mi_process_info(size_t *elapsed_msecs, size_t *user_msecs, size_t *system_msecs,
-                            size_t *current_rss, size_t *peak_rss, size_t *current_commit,
-                            size_t *peak_commit, size_t *page_faults) __attribute__((weak));
+#include "alloc_symbols.h"
+#include "live_bytes.h"
 
 static const char *alloc_info_from_object(const char *path)
 {
@@ -84,6 +67,15 @@ static void alloc_info_version(struct alloc_info *info)
 	}
 }
 
+void *alloc_info_malloc_address(void)
+{
+	/* Behind the live-bytes counter (common/live_bytes.c), the function it forwards to. */
+	if (live_bytes_next_malloc && live_bytes_next_malloc())
+		return live_bytes_next_malloc();
+	void *(*volatile malloc_ptr)(size_t) = malloc;
+	return (void *)malloc_ptr;
+}
+
 void alloc_info_detect(struct alloc_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -98,8 +90,7 @@ void alloc_info_detect(struct alloc_info *info)
 
 	const char *by_object = NULL;
 	Dl_info dl;
-	void *(*volatile malloc_ptr)(size_t) = malloc;
-	if (dladdr((void *)malloc_ptr, &dl) != 0 && dl.dli_fname) {
+	if (dladdr(alloc_info_malloc_address(), &dl) != 0 && dl.dli_fname) {
 		snprintf(info->malloc_object, sizeof(info->malloc_object), "%s", dl.dli_fname);
 		by_object = alloc_info_from_object(dl.dli_fname);
 	} else {
@@ -117,41 +108,4 @@ char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size)
 	snprintf(buf, size, "allocator=%s %s libc=%s %s malloc=%s", info->allocator,
 	         info->allocator_version, info->libc, info->libc_version, info->malloc_object);
 	return buf;
-}
-
-bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident)
-{
-	const char *name = info->allocator;
-	if (strcmp(name, "jemalloc") == 0 && mallctl) {
-		/* Statistics are cached per epoch; bumping it refreshes them. */
-		unsigned long long epoch = 1;
-		size_t len = sizeof(epoch);
-		mallctl("epoch", &epoch, &len, &epoch, len);
-		len = sizeof(*allocated);
-		if (mallctl("stats.allocated", allocated, &len, NULL, 0) != 0)
-			return false;
-		len = sizeof(*resident);
-		return mallctl("stats.resident", resident, &len, NULL, 0) == 0;
-	}
-	if (strcmp(name, "tcmalloc") == 0 && MallocExtension_GetNumericProperty) {
-		return MallocExtension_GetNumericProperty("generic.current_allocated_bytes",
-		                                          allocated) &&
-		       MallocExtension_GetNumericProperty("generic.heap_size", resident);
-	}
-	if (strcmp(name, "mimalloc") == 0 && mi_process_info) {
-		size_t elapsed, user, sys, rss, peak_rss, commit, peak_commit, faults;
-		mi_process_info(&elapsed, &user, &sys, &rss, &peak_rss, &commit, &peak_commit,
-		                &faults);
-		*allocated =
-		    commit; /* mimalloc exposes no live-bytes counter without its stats build */
-		*resident = rss;
-		return true;
-	}
-	if (strcmp(name, "glibc") == 0 && mallinfo2) {
-		struct alloc_info_mallinfo2 mi = mallinfo2();
-		*allocated = mi.uordblks + mi.hblkhd;
-		*resident = mi.arena + mi.hblkhd;
-		return true;
-	}
-	return false;
 }

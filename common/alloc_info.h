@@ -13,14 +13,15 @@ struct alloc_info {
 	char malloc_object[256]; /* the shared object dladdr() finds malloc in, or "static" */
 };
 
+/* The function that really serves malloc: malloc itself or, behind the live-bytes counter
+ * (common/live_bytes.h), the one the counter forwards to. */
+void *alloc_info_malloc_address(void);
+
 /* Fills *info by looking at the running process, never at compile-time macros. */
 void alloc_info_detect(struct alloc_info *info);
 
 /* Writes "allocator=A VER libc=L VER malloc=OBJECT", the allocator part of every --version line,
  * into buf; returns buf. */
 char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size);
-
-/* Bytes the allocator says are allocated and resident; false when it cannot tell (musl). */
-bool alloc_info_stats(const struct alloc_info *info, size_t *allocated, size_t *resident);
 
 #endif

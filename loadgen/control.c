@@ -34,6 +34,8 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 {
 	out->cache_entries = out->cache_bytes = out->inflight = out->upstream_queries = NAN;
 	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
+	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
+	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -43,7 +45,7 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 		return false;
 	}
 	bool ok = false;
-	char buf[8192];
+	char buf[16384]; /* the alloc object makes the line about 1.5 kB */
 	size_t len = 0;
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 &&
 	    !(errno == EINPROGRESS && control_wait(fd, POLLOUT, deadline))) {
@@ -88,6 +90,14 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->upstream_queries = control_number(obj, "upstream_queries");
 	out->alloc_allocated_bytes = control_number(obj, "alloc_allocated_bytes");
 	out->alloc_resident_bytes = control_number(obj, "alloc_resident_bytes");
+	/* memory attribution: live bytes and the allocator's generic figures
+	 * (docs/allocator-stats.md) */
+	out->live_bytes = control_number(obj, "live_bytes");
+	json_t *alloc = json_object_get(obj, "alloc");
+	out->alloc_heap_bytes = control_number(alloc, "heap_bytes");
+	out->alloc_free_trimmable_bytes = control_number(alloc, "free_trimmable_bytes");
+	out->alloc_free_fragmented_bytes = control_number(alloc, "free_fragmented_bytes");
+	out->alloc_unmapped_bytes = control_number(alloc, "unmapped_bytes");
 	json_decref(obj);
 	ok = true;
 out:

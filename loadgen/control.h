@@ -10,6 +10,8 @@
 struct control_stats {
 	double cache_entries, cache_bytes, inflight, upstream_queries;
 	double alloc_allocated_bytes, alloc_resident_bytes;
+	double live_bytes, alloc_heap_bytes, alloc_free_trimmable_bytes,
+	    alloc_free_fragmented_bytes, alloc_unmapped_bytes;
 };
 
 /* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms.

@@ -142,6 +142,11 @@ static void recorder_control(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_upstream_queries] = cs.upstream_queries;
 	row->cells[TIMELINE_COL_alloc_allocated_bytes] = cs.alloc_allocated_bytes;
 	row->cells[TIMELINE_COL_alloc_resident_bytes] = cs.alloc_resident_bytes;
+	row->cells[TIMELINE_COL_live_bytes] = cs.live_bytes;
+	row->cells[TIMELINE_COL_alloc_heap_bytes] = cs.alloc_heap_bytes;
+	row->cells[TIMELINE_COL_alloc_free_trimmable_bytes] = cs.alloc_free_trimmable_bytes;
+	row->cells[TIMELINE_COL_alloc_free_fragmented_bytes] = cs.alloc_free_fragmented_bytes;
+	row->cells[TIMELINE_COL_alloc_unmapped_bytes] = cs.alloc_unmapped_bytes;
 }
 
 /* Shortfall: the generator is behind its schedule or a socket refused queries. Never silent. */

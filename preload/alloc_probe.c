@@ -16,6 +16,7 @@
  * Debian's static libjansson.a cannot go into a shared object. Every string is escaped. */
 #define _GNU_SOURCE
 #include "alloc_info.h"
+#include "live_bytes.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -110,10 +111,9 @@ static const char *alloc_probe_route(struct alloc_info *info)
 {
 	if (!allocspike_malloc_route_target)
 		return NULL;
-	void *(*volatile malloc_ptr)(size_t) = malloc;
 	/* The shim counts only if malloc really resolved to it (it could be loaded but shadowed).
 	 */
-	if (strcmp(alloc_probe_object((void *)malloc_ptr),
+	if (strcmp(alloc_probe_object(alloc_info_malloc_address()),
 	           alloc_probe_object((void *)allocspike_malloc_route_target)) != 0)
 		return NULL;
 	const char *routed_to = alloc_probe_object(allocspike_malloc_route_target());
@@ -126,6 +126,17 @@ static const char *alloc_probe_route(struct alloc_info *info)
 	return routed_to;
 }
 
+/* NAME as the process resolves it, seen through the live-bytes counter when that is preloaded
+ * (it defines the malloc family only to count and forward). */
+static void *alloc_probe_resolve(const char *name)
+{
+	void *sym = dlsym(RTLD_DEFAULT, name);
+	if (sym && live_bytes_next_symbol &&
+	    strcmp(alloc_probe_object(sym), alloc_probe_object((void *)live_bytes_next_symbol)) == 0)
+		sym = live_bytes_next_symbol(name);
+	return sym;
+}
+
 /* Whether what takes memory back (free, realloc, operator delete plain and sized) comes from the
  * object malloc comes from, so that every block is released by the allocator that made it.
  * libstdc++'s operator delete only calls free, so it matches too; an absent symbol is null.
@@ -136,11 +147,11 @@ static void alloc_probe_put_release(FILE *f)
 	                                       {"realloc", "realloc"},
 	                                       {"_ZdlPv", "operator delete"},
 	                                       {"_ZdlPvm", "operator delete (sized)"}};
-	const char *malloc_object = alloc_probe_object(dlsym(RTLD_DEFAULT, "malloc"));
+	const char *malloc_object = alloc_probe_object(alloc_probe_resolve("malloc"));
 	bool match = true;
 	fputs("  \"release_objects\": {", f);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		void *sym = dlsym(RTLD_DEFAULT, names[i][0]);
+		void *sym = alloc_probe_resolve(names[i][0]);
 		const char *object = sym ? alloc_probe_object(sym) : NULL;
 		fprintf(f, "%s", i ? ", " : "");
 		alloc_probe_put_string(f, names[i][1]);

@@ -1,11 +1,13 @@
-/* resolver/stats.c - counters to JSON, with the allocator's own byte counts from common/alloc_info.
- */
+/* resolver/stats.c - counters to JSON, with live bytes (common/live_bytes) and the allocator's
+ * own statistics (common/alloc_stats). */
 #include "stats.h"
 
 #include <jansson.h>
 
 #include "alloc_info.h"
+#include "alloc_stats.h"
 #include "cache.h"
+#include "live_bytes.h"
 #include "msg.h"
 #include "request.h"
 #include "resolver.h"
@@ -22,9 +24,19 @@ void stats_count_answer(struct stats *s, int rcode)
 		s->answers_other++;
 }
 
-static json_t *stats_bytes_or_null(bool ok, size_t v)
+static json_t *stats_bytes_or_null(long long v)
 {
-	return ok ? json_integer((json_int_t)v) : json_null();
+	return v == ALLOC_STATS_UNKNOWN ? json_null() : json_integer((json_int_t)v);
+}
+
+/* The `alloc` object as common/alloc_stats writes it (one serializer, shared with the daemon
+ * sampler, which cannot use jansson). */
+static json_t *stats_alloc_object(const struct alloc_stats *as)
+{
+	char text[2048];
+	size_t len = alloc_stats_json(as, text, sizeof(text));
+	json_t *o = len ? json_loadb(text, len, 0, NULL) : NULL;
+	return o ? o : json_null();
 }
 
 char *stats_to_json(struct resolver *r)
@@ -35,8 +47,10 @@ char *stats_to_json(struct resolver *r)
 		alloc_info_detect(&info);
 		detected = 1;
 	}
-	size_t allocated = 0, resident = 0;
-	bool ok = alloc_info_stats(&info, &allocated, &resident);
+	struct alloc_stats as;
+	alloc_stats_read(&info, &as);
+	struct live_bytes live;
+	bool have_live = live_bytes_get(&live);
 	const struct stats *s = &r->stats;
 	json_t *o = json_object();
 	json_object_set_new(o, "queries", json_integer((json_int_t)s->queries));
@@ -52,8 +66,13 @@ char *stats_to_json(struct resolver *r)
 	json_object_set_new(o, "upstream_timeouts", json_integer((json_int_t)s->upstream_timeouts));
 	json_object_set_new(o, "dropped_malformed", json_integer((json_int_t)s->dropped_malformed));
 	json_object_set_new(o, "dropped_overload", json_integer((json_int_t)s->dropped_overload));
-	json_object_set_new(o, "alloc_allocated_bytes", stats_bytes_or_null(ok, allocated));
-	json_object_set_new(o, "alloc_resident_bytes", stats_bytes_or_null(ok, resident));
+	json_object_set_new(o, "alloc_allocated_bytes", stats_bytes_or_null(as.allocated));
+	json_object_set_new(o, "alloc_resident_bytes", stats_bytes_or_null(as.heap));
+	json_object_set_new(o, "live_bytes",
+	                    have_live ? json_integer((json_int_t)live.bytes) : json_null());
+	json_object_set_new(o, "live_blocks",
+	                    have_live ? json_integer((json_int_t)live.blocks) : json_null());
+	json_object_set_new(o, "alloc", stats_alloc_object(&as));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return text;

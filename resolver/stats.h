@@ -15,7 +15,7 @@ struct stats {
 
 struct resolver;
 
-/* The `stats` object: exactly the keys of issue 3, alloc_* null where the allocator cannot tell.
+/* The `stats` object: the keys of docs/resolver.md, null where the allocator cannot tell.
  * Returns a malloc'd compact JSON string. */
 char *stats_to_json(struct resolver *r);
 void stats_count_answer(struct stats *s, int rcode);

@@ -35,4 +35,23 @@ CONF
 	definition_command kresd -n -c "$conf" "$DEF_WORKDIR"
 }
 
+# worker.stats().concurrent: requests being resolved now; cache.count(): records in the LMDB cache
+# (an O(1) database statistic). The cache is a mapped file, not heap, so cache_bytes stays null.
+definition_stats() {
+	local sock reply pid
+	# The socket of the running kresd: the newest one whose process is alive.
+	for sock in $(ls -t "$DEF_WORKDIR/control" 2>/dev/null); do
+		pid=$sock
+		[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && break
+		pid=
+	done
+	[[ -n $pid ]] || definition_die "stats: no running kresd's control socket in $DEF_WORKDIR/control"
+	reply=$(definition_unix_ask "$DEF_WORKDIR/control/$pid" \
+		"tojson({inflight=worker.stats().concurrent, cache_entries=cache.count(), cache_bytes=nil})") ||
+		definition_die "stats: $DEF_WORKDIR/control/$pid did not answer"
+	reply=$(grep -o '{.*}' <<<"$reply") || definition_die "stats: kresd answered no JSON object"
+	jq -ce '{inflight: .inflight, cache_entries: .cache_entries, cache_bytes: null}' <<<"$reply" ||
+		definition_die "stats: kresd's answer is not a JSON object: $reply"
+}
+
 definition_main "$@"

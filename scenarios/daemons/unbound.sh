@@ -43,14 +43,35 @@ server:
 	rrset-cache-slabs: 1
 	infra-cache-slabs: 1
 	key-cache-slabs: 1
+	# mem.cache.* and *.cache.count in unbound-control stats_noreset (definition_stats)
+	extended-statistics: yes
+# A Unix socket without certificates, only for definition_stats (unbound-control stats_noreset).
 remote-control:
-	control-enable: no
+	control-enable: yes
+	control-interface: "$DEF_WORKDIR/control.sock"
+	control-use-cert: no
 CONF
 	if command -v unbound-checkconf >/dev/null; then
 		unbound-checkconf "$conf" >/dev/null 2>"$DEF_WORKDIR/checkconf.err" ||
 			definition_die "generated $conf is invalid: $(cat "$DEF_WORKDIR/checkconf.err")"
 	fi
 	definition_command unbound -d -p -c "$conf"
+}
+
+# total.requestlist.current.all: requests being resolved now; the message and RRset caches' counts
+# and bytes (both are malloc'd, so they are part of the heap).
+definition_stats() {
+	local out
+	out=$(timeout 2 unbound-control -c "$DEF_WORKDIR/unbound.conf" stats_noreset 2>&1) ||
+		definition_die "stats: unbound-control failed: $out"
+	awk -F= '
+		{ v[$1] = $2 }
+		END {
+			if (!("total.requestlist.current.all" in v)) exit 1
+			printf "{\"inflight\":%d,\"cache_entries\":%d,\"cache_bytes\":%d}\n",
+				v["total.requestlist.current.all"], v["msg.cache.count"] + v["rrset.cache.count"],
+				v["mem.cache.message"] + v["mem.cache.rrset"]
+		}' <<<"$out" || definition_die "stats: unbound-control printed no total.requestlist.current.all"
 }
 
 definition_main "$@"

@@ -2,6 +2,9 @@
 # that runs any row: build (its own binary), env (the base row's binary with the row's environment),
 # preload and external (a daemon definition in scenarios/daemons/<base>.sh, see docs/variants.md).
 
+# shellcheck source=scenarios/daemons/lib/sampler.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../daemons/lib/sampler.sh"
+
 declare -A V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT=() V_NOTE=()
 V_NAMES=()    # every row, in table order
 SC_VARIANTS=() # the rows this run uses
@@ -185,7 +188,8 @@ variant_launch() {
 		workdir="$dir/daemons/$name"
 		mkdir -p "$workdir"
 		V_WORKDIR[$name]=$workdir
-		V_CONTROL[$name]=''
+		# The live sampler preloaded first serves `stats` like our builds (docs/daemons.md).
+		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
 		# prepare runs with the row's env too: a row can set a definition's knob (docs/daemons.md).
 		if ! cmd=$(env "${envs[@]}" "$def" prepare --workdir "$workdir" --listen "127.0.0.1:$port" --root-hints "$hints" \
 			--cache-size "$(sc_size_bytes "$OPT_cache_size")" --upstream-source "127.0.1.${V_INDEX[$name]}" \
@@ -196,7 +200,7 @@ variant_launch() {
 		fi
 		# The row's allocator (if any) and the probe that proves which allocator serves malloc.
 		local preload
-		if ! preload=$("$SC_ROOT/scenarios/daemons/lib/preload.sh" ld-preload --build "$(dirname "$(sc_bin_dir)")" \
+		if ! preload=$("$SC_ROOT/scenarios/daemons/lib/preload.sh" ld-preload --sampler --build "$(dirname "$(sc_bin_dir)")" \
 			"$([[ ${V_KIND[$name]} == preload ]] && echo "${V_LIB[$name]}" || echo -)" 2>>"$log"); then
 			sc_say "variant $name: cannot preload ${V_LIB[$name]} (see logs/$name.log)"
 			events_add "$name" failed "reason=\"preload library not found\""
@@ -204,6 +208,7 @@ variant_launch() {
 		fi
 		rm -f "$workdir/alloc.json"
 		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc.json")
+		mapfile -t -O "${#envs[@]}" envs < <(sampler_env "${V_CONTROL[$name]}" "$workdir" "${V_ALLOC[$name]}")
 		V_ADDR[$name]=127.0.0.1:$port
 		# The definition prints one argument a line (docs/daemons.md).
 		local words
@@ -246,6 +251,7 @@ variant_wait_ready() {
 			events_add "$name" failed "reason=\"preload did not take\""
 			return 1
 		fi
+		sampler_sidecar "$(variants_daemon_def "$name")" "${V_WORKDIR[$name]}" "$pid"
 		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
 		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
 			--arg n "$name" --argjson v "${V_VERSION[$name]}"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # tests/daemons/daemons_fixed.sh - every preload/external row of variants.tsv resolves a tiny fixed
 # hierarchy (knotd serving fixtures/root.zone and fixtures/example.zone on port 53) with the
-# allocator its row names; a row whose preload does not take is refused.
+# allocator its row names, with the live sampler preloaded first (live bytes, the allocator's
+# statistics and the daemon's own figures on its stats socket); a row whose preload does not take
+# is refused.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/lib/run.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/daemons/answers_lib.sh"
@@ -71,8 +73,9 @@ for row in "${rows[@]}"; do
 	fi
 	n=$((n + 1))
 	listen=$(daemon_listen "$base" "127.58.1.$n:5300")
+	sock=$TEST_TMP/$name.sampler
 	if ! daemon_start "$name" --listen "$listen" --root-hints "$fixtures/root.hints" --cache-size 16M \
-		--workdir "$TEST_TMP/$name" --build "$ALLOCSPIKE_BUILD_DIR"; then
+		--workdir "$TEST_TMP/$name" --build "$ALLOCSPIKE_BUILD_DIR" --sampler "$sock"; then
 		check "$name starts with $allocator serving malloc" false
 		continue
 	fi
@@ -88,6 +91,17 @@ for row in "${rows[@]}"; do
 			<(cat "$TEST_TMP/$name"/*.conf; tr '\0' ' ' </proc/"$DAEMON_PID"/cmdline)
 	fi
 	stats_check "$name" "$base"
+	# The sidecar's first `stats` lands within a few seconds; the sampler then carries it.
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $TEST_TMP/$name/daemon-stats.json ]] && break
+		sleep 0.1
+	done
+	stats=$(control_send "$sock" stats)
+	check_eq "$name sampler: the row's allocator" "$allocator" "$(jq -r .alloc.allocator <<<"$stats")"
+	check "$name sampler: 0 < live_bytes <= heap_bytes ($(jq -c '[.live_bytes, .alloc.heap_bytes]' <<<"$stats"))" \
+		jq -e '.live_bytes > 0 and .live_bytes <= .alloc.heap_bytes' <<<"$stats"
+	check "$name sampler: the daemon's own inflight and cache_entries" \
+		jq -e '(.inflight | type) == "number" and (.cache_entries | type) == "number"' <<<"$stats"
 	daemon_stop "$DAEMON_PID"
 	status=$?
 	check_eq "$name stops on SIGTERM (exit status)" "$(daemon_sigterm_status "$base")" "$status"

@@ -24,7 +24,16 @@ else
 	[[ "$header" == "$columns" || "$header" == "$columns",* ]] ||
 		fail "$tl:1: header is not the contract's columns in order: $header"
 	awk -F, -v file="$tl" '
-	NR == 1 { n = NF; for (i = 1; i <= NF; i++) col[i] = $i; next }
+	NR == 1 {
+		n = NF
+		for (i = 1; i <= NF; i++) {
+			col[i] = $i
+			if ($i == "alloc_heap_bytes") heap = i
+			if ($i == "alloc_free_trimmable_bytes") trim = i
+			if ($i == "alloc_free_fragmented_bytes") frag = i
+		}
+		next
+	}
 	{
 		where = file ":" NR ": "
 		if (NF != n) { print where NF " cells, the header has " n; bad++; next }
@@ -38,6 +47,11 @@ else
 			if (col[i] ~ /^(offered|sent|answered|timeouts|noerror|nxdomain|servfail|rcode_other)$/ && $i !~ /^[0-9]+$/) {
 				print where col[i] " \"" $i "\" is not a count"; bad++
 			}
+		}
+		# memory attribution (docs/allocator-stats.md): the free kinds lie inside the allocator heap
+		if (heap && $heap != "" && (($trim != "" && $trim > $heap) || ($frag != "" && $frag > $heap) ||
+		    ($trim != "" && $frag != "" && $trim + $frag > $heap))) {
+			print where "free trimmable " $trim " + fragmented " $frag " exceed alloc_heap_bytes " $heap; bad++
 		}
 		# t_s increases per variant; it may start again from its first value: serial runs append
 		# one schedule after another, each from t=0

@@ -80,7 +80,9 @@ while True:
     if line == "stats\n":
         c.sendall(('{"queries": %d, "cache_entries": %d, "cache_bytes": 4096, "inflight": 3, '
                    '"upstream_queries": 77, "alloc_allocated_bytes": null, '
-                   '"alloc_resident_bytes": 123456}\n' % (n, 10 * n)).encode())
+                   '"alloc_resident_bytes": 123456, "live_bytes": 1000, "alloc": {"heap_bytes": 2000, '
+                   '"free_trimmable_bytes": 300, "free_fragmented_bytes": null, "unmapped_bytes": 0, '
+                   '"own": {"keepcost": 300}}}\n' % (n, 10 * n)).encode())
     c.close()
 PY
 	python3 ctl.py "$TEST_TMP/ctl.sock" >ctl.out 2>&1 &
@@ -95,6 +97,11 @@ PY
 	check "stats every 5th interval" awk -F, -v ce="$ce" '$2 == "r" && $1 + 0 > 0 { n++; if ((n % 5 == 0) != ($ce != "")) bad++ } END { exit bad || n < 10 }' run2/timeline.csv
 	check "stats values in their columns, null empty" awk -F, -v ce="$ce" -v ar="$ar" -v aa="$aa" \
 		'$2 == "r" && $ce != "" { ok = ($ar == 123456 && $aa == "" && $ce % 10 == 0) } END { exit !ok }' run2/timeline.csv
+	lb=$(col live_bytes) hb=$(col alloc_heap_bytes) tb=$(col alloc_free_trimmable_bytes)
+	fb=$(col alloc_free_fragmented_bytes) ub=$(col alloc_unmapped_bytes)
+	check "attribution columns from live_bytes and the alloc object, null empty" awk -F, -v ce="$ce" \
+		-v lb="$lb" -v hb="$hb" -v tb="$tb" -v fb="$fb" -v ub="$ub" \
+		'$2 == "r" && $ce != "" { n++; if (!($lb == 1000 && $hb == 2000 && $tb == 300 && $fb == "" && $ub == "0")) bad++ } END { exit bad || !n }' run2/timeline.csv
 	check "Pss sampled with the stats" awk -F, -v ce="$ce" -v p="$pss" '$2 == "r" && ($ce != "") != ($p != "") { bad++ } END { exit bad }' run2/timeline.csv
 else
 	echo "note: python3 absent, control-socket part not run"

@@ -27,6 +27,17 @@ broken "t_s standing still" '8s/^1.5,/1.0,/' ''
 broken "a bad event line" '' '3s/.*/{"t_s": "x", "variant": "glibc", "event": "ready"}/'
 broken "a phase event without spike" '' '5s/, "spike": 0//'
 broken "not JSON" '' '2s/}$//'
+# attribution cells (the fixture leaves them empty): filled consistently they pass, a free kind
+# larger than the allocator's heap does not
+attributed() {
+	local d="$TEST_TMP/$1"
+	mkdir -p "$d"
+	sed -e "2s/,,,,,\$/,$2/" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
+	cp "$FIXTURE/events.jsonl" "$d/events.jsonl"
+	echo "$d"
+}
+check "attribution cells filled consistently pass" bash "$CHECK" "$(attributed attributed-ok 900000,1500000,200000,300000,0)"
+check "rejects trimmable + fragmented above the heap" bash -c "! bash '$CHECK' '$(attributed attributed-bad 900000,1500000,1000000,600000,0)' 2>/dev/null"
 check "columns may be appended" bash -c "
 	d='$TEST_TMP/appended'; mkdir -p \$d
 	sed -e '1s/\$/,extra/' -e '2,\$s/\$/,1/' '$FIXTURE/timeline.csv' >\$d/timeline.csv

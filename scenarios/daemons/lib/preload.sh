@@ -2,8 +2,10 @@
 # scenarios/daemons/lib/preload.sh - turns a preload row's `library` cell into LD_PRELOAD, and refuses
 # a daemon whose preload did not take (from the allocator probe's JSON); see docs/daemons.md.
 #
-#   preload.sh ld-preload --build DIR LIBRARY   prints the LD_PRELOAD value: LIBRARY (one object, or
-#                                               several joined by ':'), then the probe
+#   preload.sh ld-preload --build DIR [--sampler] LIBRARY
+#                                               prints the LD_PRELOAD value: the live sampler (with
+#                                               --sampler), LIBRARY (one object, or several joined
+#                                               by ':'), then the probe
 #   preload.sh check --probe FILE --allocator NAME
 #                                               exit 0 when FILE says NAME serves malloc (and
 #                                               jemalloc's mallocx, where present), else 1
@@ -34,12 +36,16 @@ preload_resolve() {
 }
 
 preload_ld_preload() {
-	local build= lib=
+	local build= lib= sampler=
 	while (($#)); do
 		case $1 in
 		--build)
 			build=${2:?--build needs a value}
 			shift 2
+			;;
+		--sampler)
+			sampler=yes
+			shift
 			;;
 		*)
 			[[ -z $lib ]] || preload_die "ld-preload: one LIBRARY only"
@@ -48,8 +54,13 @@ preload_ld_preload() {
 			;;
 		esac
 	done
-	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR LIBRARY"
+	[[ -n $build && -n $lib ]] || preload_die "usage: preload.sh ld-preload --build DIR [--sampler] LIBRARY"
 	local probe value= one resolved
+	# The sampler comes first: every allocation passes through it on its way to the allocator.
+	if [[ -n $sampler ]]; then
+		value=$(preload_resolve "$build" lib/liballocspike-live-sampler.so) || exit 2
+		value+=:
+	fi
 	probe=$(preload_resolve "$build" lib/liballocspike-alloc-probe.so) || exit 2
 	if [[ $lib != - ]]; then
 		local -a objects

@@ -6,6 +6,8 @@
 DAEMON_RUN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scenarios/lib/lifeline.sh
 source "$DAEMON_RUN_DIR/../../lib/lifeline.sh"
+# shellcheck source=scenarios/daemons/lib/sampler.sh
+source "$DAEMON_RUN_DIR/sampler.sh"
 
 # daemon_row NAME [VARIANTS_FILE] : prints the row's 9 tab-separated cells, or fails.
 daemon_row() {
@@ -14,14 +16,16 @@ daemon_row() {
 }
 
 # daemon_start NAME --listen A:P --root-hints F --cache-size S --workdir D --build B
-#              [--upstream-source ADDR] [--variants FILE]
+#              [--upstream-source ADDR] [--variants FILE] [--sampler SOCKET]
 # Starts the daemon (stdout+stderr appended to D/daemon.log), waits at most 15 s for its probe,
 # and checks which allocator serves malloc (D/alloc.json). Sets DAEMON_PID and DAEMON_ALLOC_JSON.
+# With --sampler, the live sampler is preloaded first and serves `stats` on SOCKET, and a sidecar
+# keeps the daemon's own figures fresh for it (sampler.sh).
 # On failure prints why on stderr, stops what it started and returns 1.
 daemon_start() {
 	local name=$1
 	shift
-	local listen= hints= cache= workdir= build= source= variants=
+	local listen= hints= cache= workdir= build= source= variants= sampler=
 	while (($#)); do
 		case $1 in
 		--listen) listen=$2 ;;
@@ -31,6 +35,7 @@ daemon_start() {
 		--build) build=$2 ;;
 		--upstream-source) source=$2 ;;
 		--variants) variants=$2 ;;
+		--sampler) sampler=$2 ;;
 		*)
 			echo "daemon_start: unknown option $1" >&2
 			return 1
@@ -59,7 +64,9 @@ daemon_start() {
 	# prepare runs with the row's env too, so a row can set a definition's knob (thread count).
 	cmd=$(env "${env_words[@]}" "$def" prepare --workdir "$workdir" --listen "$listen" \
 		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"}) || return 1
-	ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload --build "$build" "$library") || return 1
+	ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload ${sampler:+--sampler} --build "$build" "$library") ||
+		return 1
+	[[ -z $sampler ]] || mapfile -t -O "${#env_words[@]}" env_words < <(sampler_env "$sampler" "$workdir" "$allocator")
 	DAEMON_ALLOC_JSON=$workdir/alloc.json
 	rm -f "$DAEMON_ALLOC_JSON"
 	local -a words
@@ -89,6 +96,7 @@ daemon_start() {
 		daemon_stop "$DAEMON_PID"
 		return 1
 	fi
+	[[ -z $sampler ]] || sampler_sidecar "$def" "$workdir" "$DAEMON_PID"
 }
 
 # daemon_stop PID : SIGTERM, then SIGKILL after 10 s; returns the daemon's exit status.
