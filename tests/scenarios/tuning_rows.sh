@@ -1,0 +1,59 @@
+#!/bin/bash
+# tests/scenarios/tuning_rows.sh - every row of variants.tsv with allocator settings really applies
+# them: its binary, run with the row's environment, reports each setting back in --version --json
+# (allocator_settings), and scenarios/lib/settings.sh refuses settings that did not take.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+SETTINGS=$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/settings.sh
+
+# version ROW_BINARY ENV_CELL : the binary's --version --json under the cell's environment.
+version() {
+	local pairs=()
+	[[ $2 == - ]] || read -r -a pairs <<<"$2"
+	timeout 10 env "${pairs[@]}" "$ALLOCSPIKE_BIN/allocspike-resolver-$1" --version --json 2>/dev/null
+}
+
+declare -A kind=()
+while IFS=$'\t' read -r name k _; do kind[$name]=$k; done < <(variants_rows)
+tested=0
+while IFS=$'\t' read -r name k allocator libc library base env default note; do
+	[[ $k == build || $k == env ]] || continue
+	bin=$name
+	[[ $k == env ]] && bin=$base
+	[[ -x $ALLOCSPIKE_BIN/allocspike-resolver-$bin ]] || continue
+	v=$(version "$bin" "$env")
+	check_eq "$name: its binary reports allocator $allocator" "$allocator" "$(jq -r .allocator <<<"$v")"
+	[[ $env == - ]] && continue
+	check "$name: every setting of '$env' takes" bash "$SETTINGS" check "$env" "$v"
+	# Each setting is reported by the allocator, so the check compared real values.
+	while read -r setting want; do
+		check "$name: the allocator reports $setting" jq -e --arg s "$setting" '.allocator_settings | has($s)' <<<"$v" >/dev/null
+	done < <(bash "$SETTINGS" expected "$env")
+	tested=$((tested + 1))
+done < <(variants_rows)
+((tested > 0)) || skip "no resolver binary of a row with settings is built"
+
+# Refusals: a setting the allocator ignored, a value it did not take, one it cannot show.
+refused() {
+	local bin=$1 cell=$2 expect=$3 out
+	[[ -x $ALLOCSPIKE_BIN/allocspike-resolver-$bin ]] || return 0
+	out=$(bash "$SETTINGS" check "$cell" "$(version "$bin" "$cell")")
+	check_eq "$bin with '$cell' is refused" 1 "$?"
+	check "the refusal says why ($expect)" grep -qF "$expect" <<<"$out"
+}
+refused glibc "GLIBC_TUNABLES=glibc.malloc.trim_threshold=lots" "did not take"
+refused glibc "GLIBC_TUNABLES=glibc.malloc.arena_max=0" "cannot be shown to take"
+refused glibc "MALLOC_CONF=narenas:1" "does not report opt.narenas"
+refused jemalloc "MALLOC_CONF=dirty_decay_ms:-7" "did not take"
+refused jemalloc "GLIBC_TUNABLES=glibc.malloc.top_pad=4096" "does not report glibc.malloc.top_pad"
+refused tcmalloc "TCMALLOC_RELEASE_RATE=ten" "did not take"
+refused mimalloc "MIMALLOC_DECOMMIT_DELAY=soon" "did not take"
+check_eq "a malformed version report is refused" 1 "$(
+	bash "$SETTINGS" check "TCMALLOC_RELEASE_RATE=10" "not json" >/dev/null
+	echo $?
+)"
+check_eq "a row without settings passes" 0 "$(
+	bash "$SETTINGS" check - '{}'
+	echo $?
+)"
+finish
