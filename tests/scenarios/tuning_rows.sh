@@ -48,6 +48,20 @@ refused jemalloc "MALLOC_CONF=dirty_decay_ms:-7" "did not take"
 refused jemalloc "GLIBC_TUNABLES=glibc.malloc.top_pad=4096" "does not report glibc.malloc.top_pad"
 refused tcmalloc "TCMALLOC_RELEASE_RATE=ten" "did not take"
 refused mimalloc "MIMALLOC_DECOMMIT_DELAY=soon" "did not take"
+refused tcmalloc "ALLOCSPIKE_TRIM_INTERVAL_MS=1000" "does not report ALLOCSPIKE_TRIM_INTERVAL_MS"
+
+# --trim-interval: refused at start where the allocator cannot give memory back on demand.
+for bin in tcmalloc mimalloc; do
+	[[ -x $ALLOCSPIKE_BIN/allocspike-resolver-$bin ]] || continue
+	timeout 10 "$ALLOCSPIKE_BIN/allocspike-resolver-$bin" --listen 127.0.0.1:0 --root 127.0.0.1 \
+		--trim-interval 100 >/dev/null 2>"$TEST_TMP/trim.err"
+	check_eq "$bin refuses --trim-interval" 2 "$?"
+	check "$bin says why" grep -qF "$bin has no call that returns free memory" "$TEST_TMP/trim.err"
+done
+ALLOCSPIKE_TRIM_INTERVAL_MS=soon timeout 10 "$ALLOCSPIKE_BIN/allocspike-resolver-glibc" \
+	--listen 127.0.0.1:0 --root 127.0.0.1 >/dev/null 2>"$TEST_TMP/trim.err"
+check_eq "a bad ALLOCSPIKE_TRIM_INTERVAL_MS stops the resolver" 2 "$?"
+check "it names the variable" grep -qF "ALLOCSPIKE_TRIM_INTERVAL_MS='soon'" "$TEST_TMP/trim.err"
 check_eq "a malformed version report is refused" 1 "$(
 	bash "$SETTINGS" check "TCMALLOC_RELEASE_RATE=10" "not json" >/dev/null
 	echo $?
