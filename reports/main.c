@@ -115,29 +115,47 @@ static json_t *union_variants(json_t **summaries, size_t n)
 	return names;
 }
 
-static int cmd_compare(int argc, char **argv)
+/* Splits the arguments of compare and advise into run folders and options with a value: names
+ * (NULL-terminated) are those options, values[k] receives the value of names[k]. Returns the
+ * folders (*n of them; caller frees), or NULL after saying what is wrong. */
+static const char **parse_runs(const char *cmd, int argc, char **argv, const char *const *names,
+                               const char **values, size_t *n)
 {
-	const char *out = "compare.html";
-	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
-	size_t n = 0;
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	*n = 0;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-			if (++i >= argc) {
-				fprintf(stderr, "allocspike-report compare: %s needs a file name\n",
-				        argv[i - 1]);
-				free(dirs);
-				return EXIT_BAD_INPUT;
-			}
-			out = argv[i];
+		size_t k = 0;
+		while (names[k] && strcmp(argv[i], names[k]) != 0)
+			k++;
+		if (names[k] && i + 1 < argc) {
+			values[k] = argv[++i];
+		} else if (names[k] || argv[i][0] == '-') {
+			fprintf(stderr, "allocspike-report %s: %s \"%s\"\n", cmd,
+			        names[k] ? "a value is missing after" : "unexpected argument",
+			        argv[i]);
+			free(dirs);
+			return NULL;
 		} else {
-			dirs[n++] = argv[i];
+			dirs[(*n)++] = argv[i];
 		}
 	}
-	if (n == 0) {
+	if (*n == 0) {
 		usage(stderr);
 		free(dirs);
-		return EXIT_BAD_INPUT;
+		return NULL;
 	}
+	return dirs;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const char *const options[] = {"-o", "--output", NULL};
+	const char *values[2] = {NULL, NULL};
+	size_t n;
+	const char **dirs = parse_runs("compare", argc, argv, options, values, &n);
+	if (!dirs)
+		return EXIT_BAD_INPUT;
+	const char *out = values[1] ? values[1] : values[0] ? values[0] : "compare.html";
 	struct runfolder *rfs = calloc(n, sizeof(*rfs));
 	json_t **summaries = calloc(n, sizeof(*summaries));
 	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
@@ -227,44 +245,17 @@ static bool parse_nonnegative(const char *opt, const char *text, double *out)
 
 static int cmd_advise(int argc, char **argv)
 {
-	const char *out = ".";
-	struct advisor_options opt = {.margin_mb = 1.0, .margin_share = 0.10};
-	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
-	size_t n = 0;
+	static const char *const options[] = {"-o", "--margin-mb", "--margin-share", NULL};
+	const char *values[3] = {".", "1", "0.10"};
+	struct advisor_options opt;
+	size_t n;
 	int rc = EXIT_BAD_INPUT;
-	for (int i = 0; i < argc; i++) {
-		bool value = strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--margin-mb") == 0 ||
-		             strcmp(argv[i], "--margin-share") == 0;
-		if (value && i + 1 >= argc) {
-			fprintf(stderr, "allocspike-report advise: %s needs a value\n", argv[i]);
-			free(dirs);
-			return EXIT_BAD_INPUT;
-		}
-		if (strcmp(argv[i], "-o") == 0) {
-			out = argv[++i];
-		} else if (strcmp(argv[i], "--margin-mb") == 0) {
-			if (!parse_nonnegative(argv[i], argv[i + 1], &opt.margin_mb)) {
-				free(dirs);
-				return EXIT_BAD_INPUT;
-			}
-			i++;
-		} else if (strcmp(argv[i], "--margin-share") == 0) {
-			if (!parse_nonnegative(argv[i], argv[i + 1], &opt.margin_share)) {
-				free(dirs);
-				return EXIT_BAD_INPUT;
-			}
-			i++;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "allocspike-report advise: unexpected argument \"%s\"\n",
-			        argv[i]);
-			free(dirs);
-			return EXIT_BAD_INPUT;
-		} else {
-			dirs[n++] = argv[i];
-		}
-	}
-	if (n == 0) {
-		usage(stderr);
+	const char **dirs = parse_runs("advise", argc, argv, options, values, &n);
+	if (!dirs)
+		return EXIT_BAD_INPUT;
+	const char *out = values[0];
+	if (!parse_nonnegative("--margin-mb", values[1], &opt.margin_mb) ||
+	    !parse_nonnegative("--margin-share", values[2], &opt.margin_share)) {
 		free(dirs);
 		return EXIT_BAD_INPUT;
 	}
