@@ -201,6 +201,10 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 	json_t *nothing = json_array(), *missing = json_array();
 	double margin =
 	    low ? fmax(opt->margin_mb, opt->margin_share * fabs(low->fig[FIG_HELD].median)) : NAN;
+	/* Named after its default where it has one: "kresd-glibc" rather than kresd+lib/... */
+	const char *label = ref ? ref->name : group;
+	json_object_set_new(g, "name", json_string(group));
+	json_object_set_new(g, "label", json_string(label));
 	for (size_t i = 0; i < n; i++) {
 		struct setting *s = &set[i];
 		if (strcmp(s->group, group) != 0)
@@ -238,7 +242,6 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 				json_array_append_new(nothing, json_string(s->name));
 		}
 	}
-	json_object_set_new(g, "name", json_string(group));
 	json_object_set_new(g, "reference", ref ? json_string(ref->name) : json_null());
 	json_object_set_new(g, "lowest", low ? json_string(low->name) : json_null());
 	json_object_set_new(g, "lowest_held_mb", jnum(low ? low->fig[FIG_HELD].median : NAN));
@@ -252,7 +255,7 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 	struct strbuf b = {0};
 	char lo[32], m[32], h[32];
 	if (!win) {
-		strbuf_printf(&b, "%s: no setting has both held memory and CPU figures.", group);
+		strbuf_printf(&b, "%s: no setting has both held memory and CPU figures.", label);
 	} else {
 		fmt_mb(lo, sizeof(lo), low->fig[FIG_HELD].median);
 		fmt_mb(m, sizeof(m), margin);
@@ -263,14 +266,14 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 			    "%s: no setting is needed: the default (%s) already holds %s after "
 			    "the spikes, within %s of the lowest (%s, %s), at the lowest CPU "
 			    "among those (%.2f s per million answered).",
-			    group, win->name, h, m, lo, low->name, win->fig[FIG_CPU].median);
+			    label, win->name, h, m, lo, low->name, win->fig[FIG_CPU].median);
 		else
 			strbuf_printf(
 			    &b,
 			    "%s: the cheapest setting within %s of the lowest held memory (%s, "
 			    "%s) is %s: it holds %s after the spikes at %.2f CPU s per million "
 			    "answered",
-			    group, m, lo, low->name, win->name, h, win->fig[FIG_CPU].median);
+			    label, m, lo, low->name, win->name, h, win->fig[FIG_CPU].median);
 		if (!win->reference && ref && isfinite(ref->fig[FIG_HELD].median) &&
 		    isfinite(ref->fig[FIG_CPU].median)) {
 			fmt_mb(h, sizeof(h), ref->fig[FIG_HELD].median);

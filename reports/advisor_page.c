@@ -231,7 +231,7 @@ char *advisor_page(const json_t *advice)
 	{
 		const char *group = json_string_value(json_object_get(g, "name"));
 		strbuf_append(&b, "<h2>");
-		strbuf_append_html(&b, group);
+		strbuf_append_html(&b, json_string_value(json_object_get(g, "label")) ?: group);
 		strbuf_append(&b, "</h2>\n");
 		append_pareto(&b, advice, group, (int)i);
 		strbuf_append(

@@ -251,6 +251,8 @@ variant_wait_ready() {
 		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
 		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
 			--arg n "$name" --argjson v "${V_VERSION[$name]}"
+		# The row's settings, as the daemon's allocator reports them through the probe.
+		variants_check_allocator "$name" || return 1
 		;;
 	esac
 	events_add "$name" ready "addr=\"${V_ADDR[$name]}\"" "pid=$pid"

@@ -39,7 +39,9 @@ glibc-arena1 env glibc GLIBC_TUNABLES=z 21.5 2 60 40.5 50
 glibc-pad env glibc GLIBC_TUNABLES=w 12 1 55 39 50
 jemalloc build - - 3 0 30 30 40
 jemalloc-bg env jemalloc MALLOC_CONF=a 2.8 0 30 31 40
-jemalloc-decay0 env jemalloc MALLOC_CONF=b 2.5 0 29 45 41"
+jemalloc-decay0 env jemalloc MALLOC_CONF=b 2.5 0 29 45 41
+kresd-glibc preload kresd - 30 3 80 50 60
+kresd-glibc-trim preload kresd GLIBC_TUNABLES=x 10 0 60 52 60"
 run "$TEST_TMP/r1" "$rows"
 run "$TEST_TMP/r2" "${rows/glibc build - - 18.5 2 60/glibc build - - 21.5 2 61}"
 
@@ -55,6 +57,12 @@ check_eq "glibc: the cheapest within the margin wins" glibc-trim "$(g glibc .rec
 check_eq "glibc: what did nothing (inside glibc's 3 MB spread)" '["glibc-arena1"]' "$(g glibc '.does_nothing | tojson')"
 check_eq "jemalloc: the default wins a tie on CPU" jemalloc "$(g jemalloc .recommended)"
 check_eq "jemalloc: what did nothing" '["jemalloc-bg"]' "$(g jemalloc '.does_nothing | tojson')"
+# A daemon's rows group by daemon and preloaded library, named after the row without settings.
+check_eq "kresd: its settings are one group named after the default" kresd-glibc \
+	"$(jq -r '.groups[] | select(.reference == "kresd-glibc") | .label' "$A")"
+check_eq "kresd: the setting that keeps memory down wins" kresd-glibc-trim \
+	"$(jq -r '.groups[] | select(.reference == "kresd-glibc") | .recommended' "$A")"
+check_eq "three groups" 3 "$(jq '.groups | length' "$A")"
 check "the sentence names the winner and the margin" \
 	grep -qF "glibc: the cheapest setting within 1.0 MB of the lowest held memory (5.5 MB, glibc-mmap) is glibc-trim" <<<"$(g glibc .sentence)"
 check "the sentence says the default is enough" grep -qF "jemalloc: no setting is needed" <<<"$(g jemalloc .sentence)"
@@ -79,7 +87,7 @@ check_eq "gate fails on an advisor figure" 1 "$?"
 check "the failure names the figure" grep -qF "held_after_spikes_mb[glibc-trim] > 4: 6 > 4" "$TEST_TMP/gate.out"
 
 check "the page has the sentence" grep -qF "is glibc-trim" "$page"
-check "the page has a Pareto chart per group" test "$(grep -c '<svg class="chart" id="pareto' "$page")" -eq 2
+check "the page has a Pareto chart per group" test "$(grep -c '<svg class="chart" id="pareto' "$page")" -eq 3
 check "the page has no outside reference" bash -c "! grep -qE 'src=|href=|url\\(|@import' '$page'"
 
 # One run without attributed figures: every setting falls back to anon RSS beyond the cache.
