@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/scenarios/tuning_rows.sh - every row of variants.tsv with allocator settings really applies
 # them: its binary, run with the row's environment, reports each setting back in --version --json
-# (allocator_settings), and scenarios/lib/settings.sh refuses settings that did not take.
+# (allocator_settings), kresd rows through the allocator probe, and scenarios/lib/settings.sh
+# refuses settings that did not take.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 SETTINGS=$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/settings.sh
@@ -32,6 +33,22 @@ while IFS=$'\t' read -r name k allocator libc library base env default note; do
 	tested=$((tested + 1))
 done < <(variants_rows)
 ((tested > 0)) || skip "no resolver binary of a row with settings is built"
+
+# kresd rows: the probe inside the daemon reports the settings (kresd --version runs its
+# constructors and exits: enough for the probe).
+if command -v kresd >/dev/null && [[ -e $ALLOCSPIKE_BUILD_DIR/lib/liballocspike-alloc-probe.so ]]; then
+	while IFS=$'\t' read -r name k allocator libc library base env default note; do
+		[[ $k == preload && $base == kresd && $env != - ]] || continue
+		preload=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/lib/preload.sh" ld-preload \
+			--build "$ALLOCSPIKE_BUILD_DIR" "$library") || continue
+		read -r -a pairs <<<"$env"
+		rm -f "$TEST_TMP/alloc.json"
+		timeout 20 env "${pairs[@]}" LD_PRELOAD="$preload" ALLOCSPIKE_ALLOC_PROBE="$TEST_TMP/alloc.json" \
+			kresd --version >/dev/null 2>&1
+		check_eq "$name: the probe reports allocator $allocator" "$allocator" "$(jq -r .allocator "$TEST_TMP/alloc.json")"
+		check "$name: every setting of '$env' takes in kresd" bash "$SETTINGS" check "$env" "$(cat "$TEST_TMP/alloc.json")"
+	done < <(variants_rows)
+fi
 
 # Refusals: a setting the allocator ignored, a value it did not take, one it cannot show.
 refused() {
