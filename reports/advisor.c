@@ -22,7 +22,9 @@ static const struct advisor_figure {
     {"peak_anon_mb", 1.0, 0},         {"cpu_s_per_million_answered", 0, 0.05},
     {"spike_lat_p99_ms", 0, 0.10},
 };
-enum { N_FIGURES = sizeof(FIGURES) / sizeof(FIGURES[0]), FIG_HELD = 0, FIG_CPU = 3 };
+/* Indexes into FIGURES, in its order. */
+enum { FIG_HELD, FIG_GROWTH, FIG_PEAK, FIG_CPU, FIG_P99, N_FIGURES };
+_Static_assert(N_FIGURES == sizeof(FIGURES) / sizeof(FIGURES[0]), "one index per figure");
 
 static json_t *jnum(double v)
 {
@@ -61,19 +63,21 @@ static double max_spike(const json_t *v, const char *key)
 static double run_figure(const json_t *v, int f, bool attributed)
 {
 	switch (f) {
-	case 0:
+	case FIG_HELD:
 		return last_spike(v, attributed ? "end_held_kb" : "end_beyond_cache_kb") / 1024.0;
-	case 1:
+	case FIG_GROWTH:
 		return num(v, attributed ? "recovery_held_growth_mb_per_spike"
 		                         : "beyond_cache_growth_mb_per_spike");
-	case 2: {
+	case FIG_PEAK: {
 		double peak = max_spike(v, "peak_anon_kb");
 		return (isfinite(peak) ? peak : num(v, "max_anon_kb")) / 1024.0;
 	}
-	case 3:
+	case FIG_CPU:
 		return num(v, "cpu_s_per_million_answered");
-	default:
+	case FIG_P99:
 		return num(v, "spike_traffic.lat_p99_ms");
+	default:
+		return NAN;
 	}
 }
 
