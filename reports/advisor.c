@@ -26,6 +26,23 @@ static const struct advisor_figure {
 enum { FIG_HELD, FIG_GROWTH, FIG_PEAK, FIG_CPU, FIG_P99, N_FIGURES };
 _Static_assert(N_FIGURES == sizeof(FIGURES) / sizeof(FIGURES[0]), "one index per figure");
 
+/* What "held memory" is measured as: the best basis every variant of every run has, so that all
+ * settings are compared like with like. */
+static const struct advisor_basis {
+	const char *name, *end_key, *growth_key, *text;
+} BASES[] = {
+    {"allocator_held", "end_held_kb", "recovery_held_growth_mb_per_spike",
+     "memory the allocator holds beyond live allocations (alloc_heap_bytes - live_bytes) at the "
+     "end of the last recovery"},
+    {"anon_beyond_cache", "end_beyond_cache_kb", "beyond_cache_growth_mb_per_spike",
+     "anonymous RSS beyond the resolver's cache at the end of the last recovery (fallback: "
+     "these runs have no attributed figures)"},
+    {"anon", "end_anon_kb", "recovery_growth_mb_per_spike",
+     "anonymous RSS at the end of the last recovery (fallback: some rows report neither "
+     "attributed figures nor their cache, as daemons without a stats command)"},
+};
+enum { N_BASES = sizeof(BASES) / sizeof(BASES[0]) };
+
 static json_t *jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -59,15 +76,14 @@ static double max_spike(const json_t *v, const char *key)
 	return best;
 }
 
-/* One run's value of figure f for a variant's summary; attributed picks the held-memory basis. */
-static double run_figure(const json_t *v, int f, bool attributed)
+/* One run's value of figure f for a variant's summary, held memory on the given basis. */
+static double run_figure(const json_t *v, int f, const struct advisor_basis *basis)
 {
 	switch (f) {
 	case FIG_HELD:
-		return last_spike(v, attributed ? "end_held_kb" : "end_beyond_cache_kb") / 1024.0;
+		return last_spike(v, basis->end_key) / 1024.0;
 	case FIG_GROWTH:
-		return num(v, attributed ? "recovery_held_growth_mb_per_spike"
-		                         : "beyond_cache_growth_mb_per_spike");
+		return num(v, basis->growth_key);
 	case FIG_PEAK: {
 		double peak = max_spike(v, "peak_anon_kb");
 		return (isfinite(peak) ? peak : num(v, "max_anon_kb")) / 1024.0;
@@ -164,23 +180,27 @@ static void setting_group(struct setting *s, const json_t *row, const json_t *v)
 		snprintf(s->group, sizeof(s->group), "%s", str(v, "allocator"));
 }
 
-/* Held memory is the attributed figure (alloc_heap_bytes - live_bytes) when every variant of every
- * run has it, else anon RSS beyond the resolver's cache for all: one basis, compared like with
- * like. */
-static bool all_attributed(const json_t *const *summaries, size_t n_runs, const json_t *names)
+static const struct advisor_basis *choose_basis(const json_t *const *summaries, size_t n_runs,
+                                                const json_t *names)
 {
-	for (size_t r = 0; r < n_runs; r++) {
-		size_t i;
-		const json_t *name;
-		json_array_foreach(names, i, name)
-		{
-			const json_t *v = json_object_get(json_object_get(summaries[r], "variants"),
-			                                  json_string_value(name));
-			if (v && !isfinite(last_spike(v, "end_held_kb")))
-				return false;
+	for (size_t b = 0; b < N_BASES; b++) {
+		bool all = true;
+		for (size_t r = 0; all && r < n_runs; r++) {
+			size_t i;
+			const json_t *name;
+			json_array_foreach(names, i, name)
+			{
+				const json_t *v =
+				    json_object_get(json_object_get(summaries[r], "variants"),
+				                    json_string_value(name));
+				if (v && !isfinite(last_spike(v, BASES[b].end_key)))
+					all = false;
+			}
 		}
+		if (all)
+			return &BASES[b];
 	}
-	return true;
+	return &BASES[N_BASES - 1];
 }
 
 static void fmt_mb(char *buf, size_t size, double v)
@@ -306,7 +326,7 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
                       const json_t *const *run_jsons, size_t n_runs, const json_t *names,
                       const struct advisor_options *opt)
 {
-	bool attributed = all_attributed(summaries, n_runs, names);
+	const struct advisor_basis *basis = choose_basis(summaries, n_runs, names);
 	size_t n = json_array_size(names);
 	struct setting *set = calloc(n ? n : 1, sizeof(*set));
 	double *xs = calloc(n_runs ? n_runs : 1, sizeof(*xs));
@@ -332,7 +352,7 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 			for (size_t r = 0; r < n_runs; r++) {
 				const json_t *v = json_object_get(
 				    json_object_get(summaries[r], "variants"), s->name);
-				double x = v ? run_figure(v, f, attributed) : NAN;
+				double x = v ? run_figure(v, f, basis) : NAN;
 				if (isfinite(x))
 					xs[k++] = x;
 			}
@@ -381,16 +401,8 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 	json_t *advice = json_object();
 	json_object_set_new(advice, "format", json_integer(1));
 	json_object_set_new(advice, "runs", run_dirs);
-	json_object_set_new(advice, "held_basis",
-	                    json_string(attributed ? "allocator_held" : "anon_beyond_cache"));
-	json_object_set_new(
-	    advice, "held_basis_text",
-	    json_string(attributed ? "memory the allocator holds beyond live allocations "
-	                             "(alloc_heap_bytes - live_bytes) at the end of the "
-	                             "last recovery"
-	                           : "anonymous RSS beyond the resolver's cache at the end "
-	                             "of the last recovery (fallback: these runs have no "
-	                             "attributed figures)"));
+	json_object_set_new(advice, "held_basis", json_string(basis->name));
+	json_object_set_new(advice, "held_basis_text", json_string(basis->text));
 	json_object_set_new(advice, "margin_mb", jnum(opt->margin_mb));
 	json_object_set_new(advice, "margin_share", jnum(opt->margin_share));
 	json_object_set_new(advice, "variant_order", json_deep_copy(names));

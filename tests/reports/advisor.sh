@@ -7,8 +7,8 @@ REPORT=$ALLOCSPIKE_BIN/allocspike-report
 [[ -x $REPORT ]] || skip "allocspike-report is not built"
 
 # run DIR ROWS : a run folder with run.json and summary.json; ROWS are lines of
-# "name kind base env held_MB growth_MB_per_spike peak_MB cpu_s_per_M p99_ms", held given both as
-# anon beyond the cache and (1 MB more) as attributed allocator-held memory.
+# "name kind base env held_MB growth_MB_per_spike peak_MB cpu_s_per_M p99_ms", held given as
+# anon beyond the cache, (1 MB more) as attributed allocator-held memory and (10 MB more) as anon.
 run() {
 	local dir=$1
 	mkdir -p "$dir"
@@ -19,9 +19,10 @@ run() {
 		"$dir/rows.json" >"$dir/run.json"
 	jq '{format: 1, variant_order: map(.name), variants: (map({key: .name, value: {
 		kind, env, allocator: (.name | split("-")[0]), note: "",
-		spikes: [{spike: 1, end_beyond_cache_kb: 0, end_held_kb: 0, peak_anon_kb: (.peak * 512)},
+		spikes: [{spike: 1, end_beyond_cache_kb: 0, end_held_kb: 0, end_anon_kb: 0, peak_anon_kb: (.peak * 512)},
 		         {spike: 2, end_beyond_cache_kb: (.held * 1024), end_held_kb: ((.held + 1) * 1024),
-		          peak_anon_kb: (.peak * 1024)}],
+		          end_anon_kb: ((.held + 10) * 1024), peak_anon_kb: (.peak * 1024)}],
+		recovery_growth_mb_per_spike: .growth,
 		beyond_cache_growth_mb_per_spike: .growth, recovery_held_growth_mb_per_spike: (.growth + 1),
 		cpu_s_per_million_answered: .cpu, spike_traffic: {lat_p99_ms: .p99}}}) | from_entries)}' \
 		"$dir/rows.json" >"$dir/summary.json"
@@ -97,6 +98,13 @@ jq '.variants.glibc.spikes[1].end_held_kb = null' "$TEST_TMP/r2/summary.json" >"
 check_eq "basis: anon beyond the cache" anon_beyond_cache "$(jq -r .held_basis "$A")"
 check_eq "fallback figure" 20 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 check_eq "the winner does not depend on the basis here" glibc-trim "$(g glibc .recommended)"
+
+# A row without its cache figure (a daemon): anon RSS for every setting.
+jq '.variants["kresd-glibc"].spikes[1].end_beyond_cache_kb = null' "$TEST_TMP/r1/summary.json" >"$TEST_TMP/s" &&
+	mv "$TEST_TMP/s" "$TEST_TMP/r1/summary.json"
+"$REPORT" advise "$TEST_TMP/r1" "$TEST_TMP/r2" -o "$out" >/dev/null 2>&1
+check_eq "basis: anon RSS" anon "$(jq -r .held_basis "$A")"
+check_eq "anon figure" 30 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 
 # A single run: only the floors judge; glibc-arena1 is now 3 MB above glibc and does something.
 "$REPORT" advise "$TEST_TMP/r1" -o "$out" >/dev/null 2>&1
