@@ -317,6 +317,14 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 		}
 		strbuf_append(&b, ".");
 	}
+	bool repeated = false;
+	for (size_t i = 0; i < n; i++)
+		repeated =
+		    repeated || (strcmp(set[i].group, group) == 0 && set[i].fig[FIG_HELD].n > 1);
+	if (win && !repeated)
+		strbuf_append(&b,
+		              " One run each: differences were judged against fixed floors, not a "
+		              "measured spread (--repeat measures it).");
 	char *text = strbuf_take(&b);
 	json_object_set_new(g, "sentence", json_string(text));
 	free(text);

@@ -68,6 +68,7 @@ check "the sentence names the winner and the margin" \
 	grep -qF "glibc: the cheapest setting within 1.0 MB of the lowest held memory (5.5 MB, glibc-mmap) is glibc-trim" <<<"$(g glibc .sentence)"
 check "the sentence says the default is enough" grep -qF "jemalloc: no setting is needed" <<<"$(g jemalloc .sentence)"
 check "the sentence lists what did nothing" grep -qF "beyond the run-to-run spread: glibc-arena1." <<<"$(g glibc .sentence)"
+check "repeats: no floors warning" bash -c "! grep -qF 'One run each' <<<'$(g glibc .sentence)'"
 check "the sentences are printed" grep -qF "glibc-trim" "$TEST_TMP/advise.err"
 # Every run has attributed figures: held memory is allocator-held (1 MB above beyond-cache here).
 check_eq "basis: allocator-held" allocator_held "$(jq -r .held_basis "$A")"
@@ -109,6 +110,7 @@ check_eq "anon figure" 30 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 # A single run: only the floors judge; glibc-arena1 is now 3 MB above glibc and does something.
 "$REPORT" advise "$TEST_TMP/r1" -o "$out" >/dev/null 2>&1
 check_eq "one run: nothing did nothing in glibc" '[]' "$(g glibc '.does_nothing | tojson')"
+check "one run: the sentence says the floors judged" grep -qF "One run each" <<<"$(g glibc .sentence)"
 
 # Bad input.
 "$REPORT" advise "$TEST_TMP/nowhere" -o "$out" 2>"$TEST_TMP/err" >/dev/null
