@@ -14,9 +14,13 @@ usage: scenarios/tune.sh --allocator glibc|jemalloc|tcmalloc|mimalloc|all [optio
 Runs the allocator's build row and its tuning rows (the env rows over it in variants.tsv) through the
 same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints the page's path.
   --allocator A        glibc, jemalloc, tcmalloc, mimalloc or all (the four, one after the other)
-  --variants A,B,...   these rows instead (e.g. kresd-glibc and rows over it)
-  --batch N            rows per spike run, in parallel (default: the number of cores, at least 2);
-                       later runs reuse the first run's spike rate, so every row sees one schedule
+  --variants A,B,...   these rows instead (e.g. kresd-glibc and rows over it); when exactly one of
+                       them has no settings, it is their default, as the build row for --allocator
+  --batch N            rows per spike run, in parallel (default: the number of cores, at least 2).
+                       With --allocator every run carries the allocator's default row beside
+                       N-1 settings: each setting is measured beside the default under the same
+                       conditions, and the default's spread over the runs measures run-to-run noise.
+                       Later runs reuse the first run's spike rate, so every row sees one schedule
   --repeat N           every run N times: figures become medians, and a difference inside the
                        run-to-run spread is reported as no difference (default 1)
   --serial             one row at a time within a run (spike.sh --serial)
@@ -24,7 +28,7 @@ same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints
   --margin-share X     (0.10)
   --out DIR            the advisor's folder (default: runs/<UTC timestamp>-tune-<allocator>)
   --quick              short runs (spike.sh --quick): a look, not a measurement
-  --list               print the rows it would run, one a line, and stop
+  --list               print the runs it would make, one a line (rows comma-separated), and stop
 Any other option goes to spike.sh unchanged (spike.sh --help lists them).
 USAGE
 }
@@ -74,23 +78,46 @@ spike_rate=${spike_rate:-}
 batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 
 variants_load "$SC_ROOT/variants.tsv"
-# tune_rows ALLOCATOR : the glibc-world build rows of the allocator and the env rows over them.
-tune_rows() {
-	local name rows=()
+# tune_settings ALLOCATOR : the env rows over the allocator's build row (its tuning rows).
+tune_settings() {
+	local name
 	for name in "${V_NAMES[@]}"; do
-		if [[ ${V_KIND[$name]} == build && ${V_ALLOC[$name]} == "$1" && ${V_LIBC[$name]} == glibc ]] ||
-			[[ ${V_KIND[$name]} == env && ${V_ALLOC[$name]} == "$1" && ${V_KIND[${V_BASE[$name]}]} == build ]]; then
-			rows+=("$name")
-		fi
+		[[ ${V_KIND[$name]} == env && ${V_BASE[$name]} == "$1" ]] && echo "$name"
 	done
-	echo "${rows[*]}"
 }
-rows=()
+
+# tune_plan DEFAULT ROW... : the runs, one a line (rows comma-separated). With a DEFAULT, each run
+# is the default and batch-1 rows; without, plain batches of the rows.
+tune_plan() {
+	local default=$1 step i
+	shift
+	local rows=("$@")
+	step=$batch
+	[[ -z $default ]] || step=$((batch > 1 ? batch - 1 : 1))
+	for ((i = 0; i < ${#rows[@]}; i += step)); do
+		(
+			IFS=,
+			echo "${default:+$default,}${rows[*]:i:step}"
+		)
+	done
+	((${#rows[@]})) || [[ -z $default ]] || echo "$default"
+}
+
+plan=()
 if [[ -n $variants ]]; then
 	IFS=, read -r -a rows <<<"$variants"
 	for name in "${rows[@]}"; do
 		[[ -n ${V_KIND[$name]:-} ]] || tune_fail "--variants: no variant '$name' in variants.tsv"
 	done
+	# One row without settings among them is their default, carried by every run.
+	default='' others=()
+	for name in "${rows[@]}"; do
+		if [[ ${V_ENV[$name]} == - && -z $default ]]; then default=$name; else others+=("$name"); fi
+	done
+	for name in "${others[@]}"; do
+		[[ ${V_ENV[$name]} != - ]] || { default='' others=("${rows[@]}") && break; }
+	done
+	mapfile -t plan < <(tune_plan "$default" "${others[@]}")
 else
 	case $allocator in
 	all) allocators=(glibc jemalloc tcmalloc mimalloc) ;;
@@ -98,13 +125,14 @@ else
 	*) tune_fail "--allocator: '$allocator' is not glibc, jemalloc, tcmalloc, mimalloc or all" ;;
 	esac
 	for a in "${allocators[@]}"; do
-		read -r -a more <<<"$(tune_rows "$a")"
-		rows+=("${more[@]}")
+		[[ ${V_KIND[$a]:-} == build ]] || tune_fail "--allocator $a: no build row '$a' in variants.tsv"
+		mapfile -t more < <(tune_settings "$a")
+		mapfile -t -O "${#plan[@]}" plan < <(tune_plan "$a" "${more[@]}")
 	done
 fi
-((${#rows[@]})) || tune_fail "no rows to run"
+((${#plan[@]})) || tune_fail "no rows to run"
 if ((list)); then
-	printf '%s\n' "${rows[@]}"
+	printf '%s\n' "${plan[@]}"
 	exit 0
 fi
 # spike.sh judges the options passed on: a bad one fails here, before anything runs.
@@ -116,15 +144,12 @@ out=$(realpath "$out")
 child=
 trap '[[ -z $child ]] || kill -TERM "$child" 2>/dev/null; wait $child 2>/dev/null; exit 130' INT TERM
 
-# Rows in batches of $batch, each batch one spike.sh run, the batches repeated $repeat times.
+# The plan's runs, each one spike.sh run, all of them $repeat times.
 runs=()
 first=1
 for ((r = 1; r <= repeat; r++)); do
-	for ((b = 0; b * batch < ${#rows[@]}; b++)); do
-		list=$(
-			IFS=,
-			echo "${rows[*]:b*batch:batch}"
-		)
+	for b in "${!plan[@]}"; do
+		list=${plan[b]}
 		dir=$out/run-$r-$((b + 1))
 		sc_say "repeat $r of $repeat, rows $list"
 		args=(--variants "$list" --out "$dir" "${pass[@]}")
