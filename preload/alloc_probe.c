@@ -16,6 +16,7 @@
  * Debian's static libjansson.a cannot go into a shared object. Every string is escaped. */
 #define _GNU_SOURCE
 #include "alloc_info.h"
+#include "alloc_settings.h"
 #include "live_bytes.h"
 
 #include <dlfcn.h>
@@ -106,6 +107,28 @@ static void alloc_probe_put_field(FILE *f, const char *key, const char *value, b
 	fputs(last ? "\n" : ",\n", f);
 }
 
+/* "allocator_settings": the settings the allocator serving the daemon reports (docs/variants.md,
+ * "Settings"), checked against the row's env cell as for our own binaries. */
+static void alloc_probe_put_settings(FILE *f, const struct alloc_info *info)
+{
+	struct alloc_setting s[32];
+	size_t n = alloc_settings_read(info, s, sizeof(s) / sizeof(s[0]));
+	fputs("  \"allocator_settings\": {", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		alloc_probe_put_string(f, s[i].name);
+		if (s[i].type == ALLOC_SETTING_BOOL)
+			fputs(s[i].number != 0 ? ": true" : ": false", f);
+		else if (s[i].type == ALLOC_SETTING_NUMBER)
+			fprintf(f, ": %.17g", s[i].number);
+		else {
+			fputs(": ", f);
+			alloc_probe_put_string(f, s[i].text);
+		}
+	}
+	fputs("},\n", f);
+}
+
 /* Where malloc really goes when the glibc routing shim is what it resolved to; NULL otherwise. */
 static const char *alloc_probe_route(struct alloc_info *info)
 {
@@ -191,6 +214,7 @@ static void alloc_probe_write(const char *out)
 		return;
 	}
 	fprintf(f, "{\n  \"pid\": %ld,\n", (long)getpid());
+	alloc_probe_put_settings(f, &info);
 	alloc_probe_put_field(f, "allocator", info.allocator, false);
 	alloc_probe_put_field(f, "allocator_version", info.allocator_version, false);
 	alloc_probe_put_field(f, "libc", info.libc, false);

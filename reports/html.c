@@ -753,3 +753,8 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 	                  "</p></footer>\n</body>\n</html>\n");
 	return strbuf_take(&b);
 }
+
+void html_page_begin(struct strbuf *b, const char *title)
+{
+	page_begin(b, title);
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "charts.h"
+#include "strbuf.h"
 
 /* The page of one run. charts_error, if not NULL, says why the charts are missing. Returns the
  * whole HTML text (caller frees). */
@@ -16,5 +17,9 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
                         const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
                         const struct chart *charts, size_t n_charts, const char *charts_error);
+
+/* The head of every page (doctype, title, the one stylesheet) up to <body>, for pages built
+ * elsewhere (the advisor's). */
+void html_page_begin(struct strbuf *b, const char *title);
 
 #endif

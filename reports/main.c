@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "advisor.h"
+#include "advisor_page.h"
 #include "charts.h"
 #include "findings.h"
 #include "gate.h"
@@ -23,7 +26,12 @@ static void usage(FILE *f)
 	      "       allocspike-report compare RUN_DIR RUN_DIR... [-o FILE]\n"
 	      "         one page setting the runs side by side (default FILE: compare.html)\n"
 	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
-	      "         exits 1 naming the figures if any EXPR holds, 0 if none does\n"
+	      "         exits 1 naming the figures if any EXPR holds, 0 if none does; a folder\n"
+	      "         written by advise is checked on its advice.json\n"
+	      "       allocspike-report advise RUN_DIR... [-o DIR] [--margin-mb X] [--margin-share "
+	      "X]\n"
+	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
+	      "         DIR/advisor.html (default DIR: .), prints the page's path\n"
 	      "figures and the EXPR syntax: reports/README.md; bad input exits 2\n",
 	      f);
 }
@@ -108,29 +116,47 @@ static json_t *union_variants(json_t **summaries, size_t n)
 	return names;
 }
 
-static int cmd_compare(int argc, char **argv)
+/* Splits the arguments of compare and advise into run folders and options with a value: names
+ * (NULL-terminated) are those options, values[k] receives the value of names[k]. Returns the
+ * folders (*n of them; caller frees), or NULL after saying what is wrong. */
+static const char **parse_runs(const char *cmd, int argc, char **argv, const char *const *names,
+                               const char **values, size_t *n)
 {
-	const char *out = "compare.html";
-	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
-	size_t n = 0;
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	*n = 0;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-			if (++i >= argc) {
-				fprintf(stderr, "allocspike-report compare: %s needs a file name\n",
-				        argv[i - 1]);
-				free(dirs);
-				return EXIT_BAD_INPUT;
-			}
-			out = argv[i];
+		size_t k = 0;
+		while (names[k] && strcmp(argv[i], names[k]) != 0)
+			k++;
+		if (names[k] && i + 1 < argc) {
+			values[k] = argv[++i];
+		} else if (names[k] || argv[i][0] == '-') {
+			fprintf(stderr, "allocspike-report %s: %s \"%s\"\n", cmd,
+			        names[k] ? "a value is missing after" : "unexpected argument",
+			        argv[i]);
+			free(dirs);
+			return NULL;
 		} else {
-			dirs[n++] = argv[i];
+			dirs[(*n)++] = argv[i];
 		}
 	}
-	if (n == 0) {
+	if (*n == 0) {
 		usage(stderr);
 		free(dirs);
-		return EXIT_BAD_INPUT;
+		return NULL;
 	}
+	return dirs;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const char *const options[] = {"-o", "--output", NULL};
+	const char *values[2] = {NULL, NULL};
+	size_t n;
+	const char **dirs = parse_runs("compare", argc, argv, options, values, &n);
+	if (!dirs)
+		return EXIT_BAD_INPUT;
+	const char *out = values[1] ? values[1] : values[0] ? values[0] : "compare.html";
 	struct runfolder *rfs = calloc(n, sizeof(*rfs));
 	json_t **summaries = calloc(n, sizeof(*summaries));
 	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
@@ -173,6 +199,109 @@ static int cmd_compare(int argc, char **argv)
 	return rc;
 }
 
+/* A folder advise wrote (advice.json, no run.json): check gates on the advisor's figures. */
+static bool advice_folder(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (access(path, F_OK) == 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/advice.json", dir);
+	return access(path, F_OK) == 0;
+}
+
+/* A run's summary.json as its report wrote it, else computed from the run folder; and its
+ * run.json (NULL if unreadable: the advisor then groups by allocator). */
+static json_t *advise_load(const char *dir, json_t **run_json)
+{
+	char path[4096], err[1024];
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	*run_json = json_file_load(path, err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (access(path, F_OK) == 0) {
+		json_t *summary = json_file_load(path, err, sizeof(err));
+		if (!summary)
+			fprintf(stderr, "allocspike-report advise: %s\n", err);
+		return summary;
+	}
+	struct runfolder rf;
+	json_t *summary;
+	if (!run_load(dir, &rf, &summary))
+		return NULL;
+	runfolder_free(&rf);
+	return summary;
+}
+
+static bool parse_nonnegative(const char *opt, const char *text, double *out)
+{
+	char *end;
+	*out = strtod(text, &end);
+	if (end == text || *end || !(*out >= 0)) {
+		fprintf(stderr, "allocspike-report advise: %s: \"%s\" is not a number >= 0\n", opt,
+		        text);
+		return false;
+	}
+	return true;
+}
+
+static int cmd_advise(int argc, char **argv)
+{
+	static const char *const options[] = {"-o", "--margin-mb", "--margin-share", NULL};
+	const char *values[3] = {".", "1", "0.10"};
+	struct advisor_options opt;
+	size_t n;
+	int rc = EXIT_BAD_INPUT;
+	const char **dirs = parse_runs("advise", argc, argv, options, values, &n);
+	if (!dirs)
+		return EXIT_BAD_INPUT;
+	const char *out = values[0];
+	if (!parse_nonnegative("--margin-mb", values[1], &opt.margin_mb) ||
+	    !parse_nonnegative("--margin-share", values[2], &opt.margin_share)) {
+		free(dirs);
+		return EXIT_BAD_INPUT;
+	}
+	json_t **summaries = calloc(n, sizeof(*summaries));
+	json_t **run_jsons = calloc(n, sizeof(*run_jsons));
+	size_t loaded = 0;
+	while (loaded < n && (summaries[loaded] = advise_load(dirs[loaded], &run_jsons[loaded])))
+		loaded++;
+	if (loaded == n) {
+		json_t *names = union_variants(summaries, n);
+		json_t *advice = advisor_build(dirs, (const json_t *const *)summaries,
+		                               (const json_t *const *)run_jsons, n, names, &opt);
+		char *page = advisor_page(advice);
+		char path[4096], err[1024];
+		snprintf(path, sizeof(path), "%s/advice.json", out);
+		if (!json_file_write_atomic(path, advice, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-report: %s\n", err);
+		} else {
+			snprintf(path, sizeof(path), "%s/advisor.html", out);
+			if (write_text(path, page)) {
+				size_t i;
+				json_t *sentence;
+				json_array_foreach(json_object_get(advice, "sentences"), i,
+				                   sentence)
+				{
+					fprintf(stderr, "%s\n", json_string_value(sentence));
+				}
+				printf("%s\n", path);
+				rc = 0;
+			}
+		}
+		free(page);
+		json_decref(advice);
+		json_decref(names);
+	}
+	for (size_t i = 0; i <= loaded && i < n; i++) {
+		json_decref(summaries[i]);
+		json_decref(run_jsons[i]);
+	}
+	free(summaries);
+	free(run_jsons);
+	free(dirs);
+	return rc;
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	const char *dir = NULL;
@@ -203,9 +332,18 @@ static int cmd_check(int argc, char **argv)
 		free(exprs);
 		return EXIT_BAD_INPUT;
 	}
-	struct runfolder rf;
+	struct runfolder rf = {0};
 	json_t *summary;
-	if (!run_load(dir, &rf, &summary)) {
+	bool advice = advice_folder(dir);
+	if (advice) {
+		char err[1024], path[4096];
+		snprintf(path, sizeof(path), "%s/advice.json", dir);
+		if (!(summary = json_file_load(path, err, sizeof(err)))) {
+			fprintf(stderr, "allocspike-report: %s\n", err);
+			free(exprs);
+			return EXIT_BAD_INPUT;
+		}
+	} else if (!run_load(dir, &rf, &summary)) {
 		free(exprs);
 		return EXIT_BAD_INPUT;
 	}
@@ -229,11 +367,12 @@ static int cmd_check(int argc, char **argv)
 		}
 		free(why);
 	}
-	if (strcmp(rf.status, "completed") != 0)
+	if (!advice && strcmp(rf.status, "completed") != 0)
 		fprintf(stderr, "allocspike-report check: note: the run's status is \"%s\"\n",
 		        rf.status);
 	json_decref(summary);
-	runfolder_free(&rf);
+	if (!advice)
+		runfolder_free(&rf);
 	free(exprs);
 	return rc;
 }
@@ -249,6 +388,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 2, argv + 2);
+	if (strcmp(argv[1], "advise") == 0)
+		return cmd_advise(argc - 2, argv + 2);
 	if (argc != 2 || argv[1][0] == '-') {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

@@ -17,6 +17,7 @@
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
+#include "trim.h"
 #include "version.h"
 
 #define RESOLVER_MAX_HINT_FILES 4
@@ -29,6 +30,7 @@ static void usage(FILE *out)
 	        "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
 	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-inflight N]\n"
 	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
+	        "         [--trim-interval MS]\n"
 	        "       allocspike-resolver --version [--json]\n");
 }
 
@@ -114,7 +116,8 @@ enum {
 	OPT_READY_FILE,
 	OPT_VERSION,
 	OPT_JSON,
-	OPT_HELP
+	OPT_HELP,
+	OPT_TRIM_INTERVAL
 };
 
 static const struct option options[] = {
@@ -133,6 +136,7 @@ static const struct option options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
+    {"trim-interval", required_argument, NULL, OPT_TRIM_INTERVAL},
     {NULL, 0, NULL, 0},
 };
 
@@ -152,7 +156,7 @@ int main(int argc, char **argv)
 	const char *roots_text[RESOLVER_MAX_ROOTS], *hint_files[RESOLVER_MAX_HINT_FILES];
 	int n_roots_text = 0, n_hint_files = 0, want_version = 0, want_json = 0;
 	char err[512];
-	long v;
+	long v, trim_ms = 0;
 
 	cfg->upstream_port = 53;
 	cfg->cache_size = 64u << 20;
@@ -227,6 +231,12 @@ int main(int argc, char **argv)
 		case OPT_READY_FILE:
 			cfg->ready_file = optarg;
 			break;
+		case OPT_TRIM_INTERVAL:
+			if (parse_int(optarg, 1, 3600000, &trim_ms) < 0)
+				return fail(
+				    "--trim-interval '%s': expected milliseconds, 1..3600000%s",
+				    optarg, "");
+			break;
 		case OPT_VERSION:
 		case 'V':
 			want_version = 1;
@@ -286,6 +296,11 @@ int main(int argc, char **argv)
 	evsignal_add(sigterm, NULL);
 	evsignal_add(sigint, NULL);
 	event_add(sweep, &one_second);
+	/* An env row of variants.tsv sets it through the environment; the flag wins. */
+	if (trim_ms == 0 && (trim_ms = trim_interval_from_env(err, sizeof(err))) < 0)
+		return fail("%s%s", err, "");
+	if (trim_start(r.base, trim_ms, err, sizeof(err)) < 0)
+		return fail("%s%s", err, "");
 	if (server_announce(&r, cfg->ready_file) < 0)
 		return 1;
 
@@ -295,6 +310,7 @@ int main(int argc, char **argv)
 	control_close(&r);
 	server_close(&r);
 	event_free(sweep);
+	trim_stop();
 	event_free(sigterm);
 	event_free(sigint);
 	cache_destroy(r.cache);

@@ -7,6 +7,8 @@
 #include <event2/event.h>
 
 #include "alloc_info_json.h"
+#include "alloc_settings_json.h"
+#include "trim.h"
 
 #ifndef ALLOCSPIKE_VARIANT_NAME
 #define ALLOCSPIKE_VARIANT_NAME "unknown"
@@ -28,6 +30,9 @@ void resolver_version_print(FILE *out, int as_json)
 	                        "version", ALLOCSPIKE_VERSION, "variant", ALLOCSPIKE_VARIANT_NAME,
 	                        "ldns", ldns_version(), "libevent", event_get_version());
 	alloc_info_json_set(obj, &info);
+	json_t *settings = alloc_settings_json(&info);
+	trim_settings_json(settings);
+	json_object_set_new(obj, "allocator_settings", settings);
 	char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	fprintf(out, "%s\n", text);
 	free(text);

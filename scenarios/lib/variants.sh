@@ -150,14 +150,21 @@ variants_row_json() {
 		 + (if $command != "" then {command: $command} else {} end)'
 }
 
-# variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names.
+# variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names,
+# or allocator settings other than its env cell asks for (scenarios/lib/settings.sh).
 variants_check_allocator() {
 	local name=$1 got
 	[[ ${V_VERSION[$name]:-null} != null ]] || return 0
 	got=$(jq -r '.allocator // empty' <<<"${V_VERSION[$name]}")
-	[[ -z $got || $got == "${V_ALLOC[$name]}" ]] && return 0
-	sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
-	events_add "$name" failed "reason=\"allocator is $got, expected ${V_ALLOC[$name]}\""
+	if [[ -n $got && $got != "${V_ALLOC[$name]}" ]]; then
+		sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
+		events_add "$name" failed "reason=\"allocator is $got, expected ${V_ALLOC[$name]}\""
+		return 1
+	fi
+	# A setting that did not take would measure the allocator's defaults under the row's name.
+	got=$(bash "$SC_ROOT/scenarios/lib/settings.sh" check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
+	sc_say "variant $name: ${got//$'\n'/; }; not run"
+	events_add "$name" failed "reason=\"allocator setting did not take\""
 	return 1
 }
 
@@ -255,6 +262,8 @@ variant_wait_ready() {
 		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
 		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
 			--arg n "$name" --argjson v "${V_VERSION[$name]}"
+		# The row's settings, as the daemon's allocator reports them through the probe.
+		variants_check_allocator "$name" || return 1
 		;;
 	esac
 	events_add "$name" ready "addr=\"${V_ADDR[$name]}\"" "pid=$pid"

@@ -1,0 +1,425 @@
+/* reports/advisor.c - the tuning advisor's figures and judgements, from the runs' summary.json
+ * (reports/README.md "Advisor"). The page is advisor_page.c. */
+#include "advisor.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "summary.h"
+
+/* The figures per setting. A difference between two settings counts only when it is larger than
+ * the run-to-run spread of both and than the floor: floor_mb in the figure's unit, or floor_share
+ * of the larger value (what one run on a shared machine cannot tell apart). */
+static const struct advisor_figure {
+	const char *key;
+	double floor_abs, floor_share;
+} FIGURES[] = {
+    {"held_after_spikes_mb", 1.0, 0}, {"held_growth_mb_per_spike", 0.25, 0},
+    {"peak_anon_mb", 1.0, 0},         {"cpu_s_per_million_answered", 0, 0.05},
+    {"spike_lat_p99_ms", 0, 0.10},
+};
+/* Indexes into FIGURES, in its order. */
+enum { FIG_HELD, FIG_GROWTH, FIG_PEAK, FIG_CPU, FIG_P99, N_FIGURES };
+_Static_assert(N_FIGURES == sizeof(FIGURES) / sizeof(FIGURES[0]), "one index per figure");
+
+/* What "held memory" is measured as: the best basis every variant of every run has, so that all
+ * settings are compared like with like. */
+static const struct advisor_basis {
+	const char *name, *end_key, *growth_key, *text;
+} BASES[] = {
+    {"allocator_held", "end_held_kb", "recovery_held_growth_mb_per_spike",
+     "memory the allocator holds beyond live allocations (alloc_heap_bytes - live_bytes) at the "
+     "end of the last recovery"},
+    {"anon_beyond_cache", "end_beyond_cache_kb", "beyond_cache_growth_mb_per_spike",
+     "anonymous RSS beyond the resolver's cache at the end of the last recovery (fallback: "
+     "these runs have no attributed figures)"},
+    {"anon", "end_anon_kb", "recovery_growth_mb_per_spike",
+     "anonymous RSS at the end of the last recovery (fallback: some rows report neither "
+     "attributed figures nor their cache, as daemons without a stats command)"},
+};
+enum { N_BASES = sizeof(BASES) / sizeof(BASES[0]) };
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static double num(const json_t *obj, const char *path)
+{
+	const json_t *x = summary_lookup(obj, path);
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+/* The last spike's value of KEY (the level after the spikes), NAN if it has none. */
+static double last_spike(const json_t *v, const char *key)
+{
+	const json_t *spikes = json_object_get(v, "spikes");
+	size_t n = json_array_size(spikes);
+	return n ? num(json_array_get(spikes, n - 1), key) : NAN;
+}
+
+static double max_spike(const json_t *v, const char *key)
+{
+	double best = NAN;
+	size_t i;
+	const json_t *s;
+	json_array_foreach(json_object_get(v, "spikes"), i, s)
+	{
+		double x = num(s, key);
+		if (isfinite(x) && !(x <= best))
+			best = x;
+	}
+	return best;
+}
+
+/* One run's value of figure f for a variant's summary, held memory on the given basis. */
+static double run_figure(const json_t *v, int f, const struct advisor_basis *basis)
+{
+	switch (f) {
+	case FIG_HELD:
+		return last_spike(v, basis->end_key) / 1024.0;
+	case FIG_GROWTH:
+		return num(v, basis->growth_key);
+	case FIG_PEAK: {
+		double peak = max_spike(v, "peak_anon_kb");
+		return (isfinite(peak) ? peak : num(v, "max_anon_kb")) / 1024.0;
+	}
+	case FIG_CPU:
+		return num(v, "cpu_s_per_million_answered");
+	case FIG_P99:
+		return num(v, "spike_traffic.lat_p99_ms");
+	default:
+		return NAN;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct advisor_stat {
+	double median, spread; /* spread: max - min over the runs, NAN with fewer than two */
+	size_t n;
+};
+
+static struct advisor_stat stat_of(double *xs, size_t n)
+{
+	struct advisor_stat s = {NAN, NAN, n};
+	if (n == 0)
+		return s;
+	qsort(xs, n, sizeof(*xs), cmp_double);
+	s.median = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+	if (n >= 2)
+		s.spread = xs[n - 1] - xs[0];
+	return s;
+}
+
+/* -1, 0 or 1: a below, as, above b once the spreads and the floor are allowed for; 2 when either
+ * is missing. */
+static int judge(const struct advisor_stat *a, const struct advisor_stat *b, int f)
+{
+	if (!isfinite(a->median) || !isfinite(b->median))
+		return 2;
+	double noise = FIGURES[f].floor_abs;
+	noise = fmax(noise, FIGURES[f].floor_share * fmax(fabs(a->median), fabs(b->median)));
+	if (isfinite(a->spread))
+		noise = fmax(noise, a->spread);
+	if (isfinite(b->spread))
+		noise = fmax(noise, b->spread);
+	double d = a->median - b->median;
+	return fabs(d) <= noise ? 0 : d < 0 ? -1 : 1;
+}
+
+struct setting {
+	const char *name;
+	char group[256];
+	bool reference; /* the group's row without settings (env "-") */
+	struct advisor_stat fig[N_FIGURES];
+	json_t *out;
+};
+
+static const json_t *run_row(const json_t *run_json, const char *name)
+{
+	size_t i;
+	const json_t *row;
+	json_array_foreach(json_object_get(run_json, "variants"), i, row)
+	{
+		if (strcmp(json_string_value(json_object_get(row, "name")) ?: "", name) == 0)
+			return row;
+	}
+	return NULL;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+	return s ? s : "";
+}
+
+/* Settings of the same program and allocator form a group: a build row with its env rows (the
+ * env rows' base), a daemon with one preloaded library and its env rows. */
+static void setting_group(struct setting *s, const json_t *row, const json_t *v)
+{
+	const char *kind = row ? str(row, "kind") : str(v, "kind");
+	const char *base = row ? str(row, "base") : "";
+	const char *env = str(v, "env");
+	s->reference = env[0] == '\0' || strcmp(env, "-") == 0;
+	if (strcmp(kind, "build") == 0)
+		snprintf(s->group, sizeof(s->group), "%s", s->name);
+	else if (strcmp(kind, "env") == 0 && base[0] && strcmp(base, "-") != 0)
+		snprintf(s->group, sizeof(s->group), "%s", base);
+	else if (base[0] && strcmp(base, "-") != 0)
+		snprintf(s->group, sizeof(s->group), "%s+%s", base, str(v, "library"));
+	else /* no run.json row: the allocator alone */
+		snprintf(s->group, sizeof(s->group), "%s", str(v, "allocator"));
+}
+
+static const struct advisor_basis *choose_basis(const json_t *const *summaries, size_t n_runs,
+                                                const json_t *names)
+{
+	for (size_t b = 0; b < N_BASES; b++) {
+		bool all = true;
+		for (size_t r = 0; all && r < n_runs; r++) {
+			size_t i;
+			const json_t *name;
+			json_array_foreach(names, i, name)
+			{
+				const json_t *v =
+				    json_object_get(json_object_get(summaries[r], "variants"),
+				                    json_string_value(name));
+				if (v && !isfinite(last_spike(v, BASES[b].end_key)))
+					all = false;
+			}
+		}
+		if (all)
+			return &BASES[b];
+	}
+	return &BASES[N_BASES - 1];
+}
+
+static void fmt_mb(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.1f MB", v);
+}
+
+/* The group's judgement and its sentence, into g (a JSON object) and the settings' objects. */
+static void group_judge(struct setting *set, size_t n, const char *group, json_t *g,
+                        const struct advisor_options *opt)
+{
+	struct setting *ref = NULL, *low = NULL, *win = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(set[i].group, group) != 0)
+			continue;
+		if (set[i].reference && !ref)
+			ref = &set[i];
+		double h = set[i].fig[FIG_HELD].median;
+		if (isfinite(h) && (!low || h < low->fig[FIG_HELD].median))
+			low = &set[i];
+	}
+	json_t *nothing = json_array(), *missing = json_array();
+	double margin =
+	    low ? fmax(opt->margin_mb, opt->margin_share * fabs(low->fig[FIG_HELD].median)) : NAN;
+	/* Named after its default where it has one: "kresd-glibc" rather than kresd+lib/... */
+	const char *label = ref ? ref->name : group;
+	json_object_set_new(g, "name", json_string(group));
+	json_object_set_new(g, "label", json_string(label));
+	for (size_t i = 0; i < n; i++) {
+		struct setting *s = &set[i];
+		if (strcmp(s->group, group) != 0)
+			continue;
+		if (!isfinite(s->fig[FIG_HELD].median) || !isfinite(s->fig[FIG_CPU].median)) {
+			json_array_append_new(missing, json_string(s->name));
+			continue;
+		}
+		bool within = s->fig[FIG_HELD].median <= low->fig[FIG_HELD].median + margin;
+		json_object_set_new(s->out, "within_margin", json_boolean(within));
+		/* Cheapest within the margin; CPU inside the spread of the cheapest is a tie, which
+		 * the row without settings wins (nothing to change), else the lower median. */
+		if (within) {
+			int c = win ? judge(&s->fig[FIG_CPU], &win->fig[FIG_CPU], FIG_CPU) : -1;
+			if (c < 0 || (c == 0 && s->reference && !win->reference) ||
+			    (c == 0 && s->reference == win->reference &&
+			     s->fig[FIG_CPU].median < win->fig[FIG_CPU].median))
+				win = s;
+		}
+		if (ref && s != ref) {
+			json_t *vs = json_object();
+			bool same = true;
+			for (int f = 0; f < N_FIGURES; f++) {
+				int j = judge(&s->fig[f], &ref->fig[f], f);
+				json_object_set_new(vs, FIGURES[f].key,
+				                    j == 2 ? json_null()
+				                    : j == 0
+				                        ? json_string("same")
+				                        : json_string(j < 0 ? "lower" : "higher"));
+				same = same && (j == 0 || j == 2);
+			}
+			json_object_set_new(s->out, "vs_reference", vs);
+			json_object_set_new(s->out, "does_nothing", json_boolean(same));
+			if (same)
+				json_array_append_new(nothing, json_string(s->name));
+		}
+	}
+	json_object_set_new(g, "reference", ref ? json_string(ref->name) : json_null());
+	json_object_set_new(g, "lowest", low ? json_string(low->name) : json_null());
+	json_object_set_new(g, "lowest_held_mb", jnum(low ? low->fig[FIG_HELD].median : NAN));
+	json_object_set_new(g, "margin_mb", jnum(margin));
+	json_object_set_new(g, "recommended", win ? json_string(win->name) : json_null());
+	json_object_set_new(g, "does_nothing", nothing);
+	json_object_set_new(g, "no_figures", missing);
+	if (win)
+		json_object_set_new(win->out, "recommended", json_true());
+
+	struct strbuf b = {0};
+	char lo[32], m[32], h[32];
+	if (!win) {
+		strbuf_printf(&b, "%s: no setting has both held memory and CPU figures.", label);
+	} else {
+		fmt_mb(lo, sizeof(lo), low->fig[FIG_HELD].median);
+		fmt_mb(m, sizeof(m), margin);
+		fmt_mb(h, sizeof(h), win->fig[FIG_HELD].median);
+		if (win->reference)
+			strbuf_printf(
+			    &b,
+			    "%s: no setting is needed: the default (%s) already holds %s after "
+			    "the spikes, within %s of the lowest (%s, %s), at the lowest CPU "
+			    "among those (%.2f s per million answered).",
+			    label, win->name, h, m, lo, low->name, win->fig[FIG_CPU].median);
+		else
+			strbuf_printf(
+			    &b,
+			    "%s: the cheapest setting within %s of the lowest held memory (%s, "
+			    "%s) is %s: it holds %s after the spikes at %.2f CPU s per million "
+			    "answered",
+			    label, m, lo, low->name, win->name, h, win->fig[FIG_CPU].median);
+		if (!win->reference && ref && isfinite(ref->fig[FIG_HELD].median) &&
+		    isfinite(ref->fig[FIG_CPU].median)) {
+			fmt_mb(h, sizeof(h), ref->fig[FIG_HELD].median);
+			strbuf_printf(&b, " (the default, %s: %s at %.2f s).", ref->name, h,
+			              ref->fig[FIG_CPU].median);
+		} else if (!win->reference) {
+			strbuf_append(&b, ".");
+		}
+	}
+	if (json_array_size(nothing)) {
+		strbuf_append(&b, " No difference from the default beyond the run-to-run spread: ");
+		size_t i;
+		json_t *x;
+		json_array_foreach(nothing, i, x)
+		{
+			strbuf_printf(&b, "%s%s", i ? ", " : "", json_string_value(x));
+		}
+		strbuf_append(&b, ".");
+	}
+	bool repeated = false;
+	for (size_t i = 0; i < n; i++)
+		repeated =
+		    repeated || (strcmp(set[i].group, group) == 0 && set[i].fig[FIG_HELD].n > 1);
+	if (win && !repeated)
+		strbuf_append(&b,
+		              " One run each: differences were judged against fixed floors, not a "
+		              "measured spread (--repeat measures it).");
+	char *text = strbuf_take(&b);
+	json_object_set_new(g, "sentence", json_string(text));
+	free(text);
+}
+
+json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
+                      const json_t *const *run_jsons, size_t n_runs, const json_t *names,
+                      const struct advisor_options *opt)
+{
+	const struct advisor_basis *basis = choose_basis(summaries, n_runs, names);
+	size_t n = json_array_size(names);
+	struct setting *set = calloc(n ? n : 1, sizeof(*set));
+	double *xs = calloc(n_runs ? n_runs : 1, sizeof(*xs));
+	json_t *variants = json_object();
+	for (size_t i = 0; i < n; i++) {
+		struct setting *s = &set[i];
+		s->name = json_string_value(json_array_get(names, i));
+		s->out = json_object();
+		const json_t *first = NULL, *row = NULL;
+		size_t runs = 0;
+		for (size_t r = 0; r < n_runs; r++) {
+			const json_t *v =
+			    json_object_get(json_object_get(summaries[r], "variants"), s->name);
+			if (v && !first) {
+				first = v;
+				row = run_jsons[r] ? run_row(run_jsons[r], s->name) : NULL;
+			}
+			runs += v != NULL;
+		}
+		setting_group(s, row, first);
+		for (int f = 0; f < N_FIGURES; f++) {
+			size_t k = 0;
+			for (size_t r = 0; r < n_runs; r++) {
+				const json_t *v = json_object_get(
+				    json_object_get(summaries[r], "variants"), s->name);
+				double x = v ? run_figure(v, f, basis) : NAN;
+				if (isfinite(x))
+					xs[k++] = x;
+			}
+			s->fig[f] = stat_of(xs, k);
+			char key[96];
+			json_object_set_new(s->out, FIGURES[f].key, jnum(s->fig[f].median));
+			snprintf(key, sizeof(key), "%s_spread", FIGURES[f].key);
+			json_object_set_new(s->out, key, jnum(s->fig[f].spread));
+		}
+		static const char *const copied[] = {"kind", "allocator", "env", "note"};
+		for (size_t c = 0; c < 4; c++)
+			json_object_set_new(s->out, copied[c], json_string(str(first, copied[c])));
+		json_object_set_new(s->out, "group", json_string(s->group));
+		json_object_set_new(s->out, "reference", json_boolean(s->reference));
+		json_object_set_new(s->out, "runs", json_integer((json_int_t)runs));
+		json_object_set_new(s->out, "recommended", json_false());
+		json_object_set(variants, s->name, s->out);
+	}
+	/* Pareto: no other setting of the group holds less and costs less (one strictly). */
+	for (size_t i = 0; i < n; i++) {
+		double h = set[i].fig[FIG_HELD].median, c = set[i].fig[FIG_CPU].median;
+		bool front = isfinite(h) && isfinite(c);
+		for (size_t j = 0; front && j < n; j++) {
+			double h2 = set[j].fig[FIG_HELD].median, c2 = set[j].fig[FIG_CPU].median;
+			if (j != i && strcmp(set[j].group, set[i].group) == 0 && h2 <= h &&
+			    c2 <= c && (h2 < h || c2 < c))
+				front = false;
+		}
+		json_object_set_new(set[i].out, "pareto", json_boolean(front));
+	}
+	json_t *groups = json_array(), *sentences = json_array();
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen = seen || strcmp(set[j].group, set[i].group) == 0;
+		if (seen)
+			continue;
+		json_t *g = json_object();
+		group_judge(set, n, set[i].group, g, opt);
+		json_array_append(sentences, json_object_get(g, "sentence"));
+		json_array_append_new(groups, g);
+	}
+	json_t *run_dirs = json_array();
+	for (size_t r = 0; r < n_runs; r++)
+		json_array_append_new(run_dirs, json_string(dirs[r]));
+	json_t *advice = json_object();
+	json_object_set_new(advice, "format", json_integer(1));
+	json_object_set_new(advice, "runs", run_dirs);
+	json_object_set_new(advice, "held_basis", json_string(basis->name));
+	json_object_set_new(advice, "held_basis_text", json_string(basis->text));
+	json_object_set_new(advice, "margin_mb", jnum(opt->margin_mb));
+	json_object_set_new(advice, "margin_share", jnum(opt->margin_share));
+	json_object_set_new(advice, "variant_order", json_deep_copy(names));
+	json_object_set_new(advice, "variants", variants);
+	json_object_set_new(advice, "groups", groups);
+	json_object_set_new(advice, "sentences", sentences);
+	for (size_t i = 0; i < n; i++)
+		json_decref(set[i].out);
+	free(set);
+	free(xs);
+	return advice;
+}

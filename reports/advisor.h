@@ -1,0 +1,24 @@
+/* reports/advisor.h - the tuning advisor: which allocator setting keeps memory flat, at what CPU
+ * cost, judged against the run-to-run spread (advice.json, reports/README.md "Advisor"). */
+#ifndef ALLOCSPIKE_REPORTS_ADVISOR_H
+#define ALLOCSPIKE_REPORTS_ADVISOR_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct advisor_options {
+	double margin_mb; /* a setting is "within the margin" of the lowest held memory when it */
+	double margin_share; /* holds at most lowest + max(margin_mb, margin_share x lowest) */
+};
+
+/* The advice over runs of the same settings (repeats): per variant the figures' medians and
+ * spreads, per group of settings of one allocator and program the lowest held memory, the
+ * cheapest setting within the margin, the settings that did nothing, and one sentence each.
+ * summaries[i] is run i's summary.json, run_jsons[i] its run.json (may be NULL), names the
+ * variants over all runs in order. Shaped like a summary (variant_order, variants) so that the
+ * --fail-if gate reads it. */
+json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
+                      const json_t *const *run_jsons, size_t n_runs, const json_t *names,
+                      const struct advisor_options *opt);
+
+#endif

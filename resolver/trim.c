@@ -1,0 +1,98 @@
+/* resolver/trim.c - --trim-interval: every interval the allocator returns its free memory to the
+ * system: glibc malloc_trim(0), jemalloc's purge of every arena (arena.<all>.purge). It runs on
+ * the timer whether or not queries are in flight: a resolver under a constant baseline is never
+ * idle, and the CPU it costs is what the advisor weighs. */
+#include "trim.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_info.h"
+
+extern int malloc_trim(size_t pad) __attribute__((weak));
+extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+    __attribute__((weak));
+
+#define TRIM_ENV "ALLOCSPIKE_TRIM_INTERVAL_MS"
+#define TRIM_MAX_MS 3600000L
+/* jemalloc's MALLCTL_ARENAS_ALL: the index that names every arena at once. */
+#define TRIM_JEMALLOC_ALL_ARENAS "arena.4096.purge"
+
+static struct event *trim_timer;
+static bool trim_with_jemalloc;
+
+/* Which way this process can trim: true for glibc and jemalloc. */
+static bool trim_supported(bool *jemalloc)
+{
+	struct alloc_info info;
+	alloc_info_detect(&info);
+	*jemalloc = strcmp(info.allocator, "jemalloc") == 0 && mallctl;
+	return *jemalloc || (strcmp(info.allocator, "glibc") == 0 && malloc_trim);
+}
+
+long trim_interval_from_env(char *err, size_t err_size)
+{
+	const char *text = getenv(TRIM_ENV);
+	if (!text || !*text)
+		return 0;
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (errno || *end || v < 1 || v > TRIM_MAX_MS) {
+		snprintf(err, err_size, "%s='%s': expected milliseconds, 1..%ld", TRIM_ENV, text,
+		         TRIM_MAX_MS);
+		return -1;
+	}
+	return v;
+}
+
+static void on_trim(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd, (void)what, (void)arg;
+	if (trim_with_jemalloc)
+		mallctl(TRIM_JEMALLOC_ALL_ARENAS, NULL, NULL, NULL, 0);
+	else
+		malloc_trim(0);
+}
+
+int trim_start(struct event_base *base, long interval_ms, char *err, size_t err_size)
+{
+	if (interval_ms <= 0)
+		return 0;
+	if (!trim_supported(&trim_with_jemalloc)) {
+		struct alloc_info info;
+		alloc_info_detect(&info);
+		snprintf(
+		    err, err_size,
+		    "--trim-interval: %s has no call that returns free memory on demand the way "
+		    "glibc's malloc_trim or jemalloc's arena purge do; not started",
+		    info.allocator);
+		return -1;
+	}
+	struct timeval every = {interval_ms / 1000, (interval_ms % 1000) * 1000};
+	trim_timer = event_new(base, -1, EV_PERSIST, on_trim, NULL);
+	if (!trim_timer || event_add(trim_timer, &every) < 0) {
+		snprintf(err, err_size, "--trim-interval: cannot start the timer");
+		return -1;
+	}
+	return 0;
+}
+
+void trim_stop(void)
+{
+	if (trim_timer)
+		event_free(trim_timer);
+	trim_timer = NULL;
+}
+
+void trim_settings_json(json_t *settings)
+{
+	char err[128];
+	bool jemalloc;
+	long ms = trim_interval_from_env(err, sizeof(err));
+	if (ms > 0 && trim_supported(&jemalloc))
+		json_object_set_new(settings, TRIM_ENV, json_integer(ms));
+}

@@ -1,0 +1,189 @@
+#!/bin/bash
+# scenarios/tune.sh - the tuning advisor's experiment: an allocator's tuning rows of variants.tsv run
+# through the spike schedule (spike.sh), then `allocspike-report advise` over the runs: a page with
+# each setting's held memory, growth per spike, peak, CPU and latency, a Pareto chart of held memory
+# against CPU, and which setting to use. Options: tune.sh --help.
+set -uo pipefail
+SC_PROG=tune
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/variants.sh"
+
+tune_usage() {
+	cat <<'USAGE'
+usage: scenarios/tune.sh --allocator glibc|jemalloc|tcmalloc|mimalloc|all [options] [spike.sh options]
+Runs the allocator's build row and its tuning rows (the env rows over it in variants.tsv) through the
+same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints the page's path.
+  --allocator A        glibc, jemalloc, tcmalloc, mimalloc or all (the four, one after the other)
+  --variants A,B,...   these rows instead (e.g. kresd-glibc and rows over it); when exactly one of
+                       them has no settings, it is their default, as the build row for --allocator
+  --batch N            rows per spike run, in parallel (default: the number of cores, at least 2).
+                       With --allocator every run carries the allocator's default row beside
+                       N-1 settings: each setting is measured beside the default under the same
+                       conditions, and the default's spread over the runs measures run-to-run noise.
+                       Later runs reuse the first run's spike rate, so every row sees one schedule
+  --repeat N           every run N times: figures become medians, and a difference inside the
+                       run-to-run spread is reported as no difference (default 1)
+  --serial             one row at a time within a run (spike.sh --serial)
+  --margin-mb X        held memory within max(X MB, share x lowest) of the lowest counts (1)
+  --margin-share X     (0.10)
+  --out DIR            the advisor's folder (default: runs/<UTC timestamp>-tune-<allocator>)
+  --quick              short runs (spike.sh --quick): a look, not a measurement
+  --list               print the runs it would make, one a line (rows comma-separated), and stop
+Any other option goes to spike.sh unchanged (spike.sh --help lists them).
+USAGE
+}
+
+tune_fail() {
+	printf 'tune: %s\n' "$*" >&2
+	echo "usage: scenarios/tune.sh --allocator A [options]   (--help lists them)" >&2
+	exit 2
+}
+
+allocator='' variants='' batch='' repeat=1 out='' margin=() pass=() list=0
+while (($#)); do
+	case $1 in
+	--help | -h)
+		tune_usage
+		exit 0
+		;;
+	--list)
+		list=1
+		shift
+		;;
+	--allocator | --variants | --batch | --repeat | --out | --margin-mb | --margin-share | --spike-rate)
+		(($# >= 2)) || tune_fail "option $1 needs a value"
+		case $1 in
+		--allocator) allocator=$2 ;;
+		--variants) variants=$2 ;;
+		--batch) batch=$2 ;;
+		--repeat) repeat=$2 ;;
+		--out) out=$2 ;;
+		--spike-rate) spike_rate=$2 ;;
+		*) margin+=("$1" "$2") ;;
+		esac
+		shift 2
+		;;
+	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	*)
+		pass+=("$1")
+		shift
+		;;
+	esac
+done
+spike_rate=${spike_rate:-}
+[[ -n $allocator || -n $variants ]] || tune_fail "--allocator or --variants is needed"
+[[ -z $allocator || -z $variants ]] || tune_fail "--allocator and --variants exclude each other"
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || tune_fail "--repeat: '$repeat' is not a count"
+[[ -z $batch || $batch =~ ^[1-9][0-9]*$ ]] || tune_fail "--batch: '$batch' is not a count"
+batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
+
+variants_load "$SC_ROOT/variants.tsv"
+# tune_settings ALLOCATOR : the env rows over the allocator's build row (its tuning rows).
+tune_settings() {
+	local name
+	for name in "${V_NAMES[@]}"; do
+		[[ ${V_KIND[$name]} == env && ${V_BASE[$name]} == "$1" ]] && echo "$name"
+	done
+}
+
+# tune_plan DEFAULT ROW... : the runs, one a line (rows comma-separated). With a DEFAULT, each run
+# is the default and batch-1 rows; without, plain batches of the rows.
+tune_plan() {
+	local default=$1 step i
+	shift
+	local rows=("$@")
+	step=$batch
+	[[ -z $default ]] || step=$((batch > 1 ? batch - 1 : 1))
+	for ((i = 0; i < ${#rows[@]}; i += step)); do
+		(
+			IFS=,
+			echo "${default:+$default,}${rows[*]:i:step}"
+		)
+	done
+	((${#rows[@]})) || [[ -z $default ]] || echo "$default"
+}
+
+plan=()
+if [[ -n $variants ]]; then
+	IFS=, read -r -a rows <<<"$variants"
+	for name in "${rows[@]}"; do
+		[[ -n ${V_KIND[$name]:-} ]] || tune_fail "--variants: no variant '$name' in variants.tsv"
+	done
+	# One row without settings among them is their default, carried by every run.
+	default='' others=()
+	for name in "${rows[@]}"; do
+		if [[ ${V_ENV[$name]} == - && -z $default ]]; then default=$name; else others+=("$name"); fi
+	done
+	for name in "${others[@]}"; do
+		[[ ${V_ENV[$name]} != - ]] || { default='' others=("${rows[@]}") && break; }
+	done
+	mapfile -t plan < <(tune_plan "$default" "${others[@]}")
+else
+	case $allocator in
+	all) allocators=(glibc jemalloc tcmalloc mimalloc) ;;
+	glibc | jemalloc | tcmalloc | mimalloc) allocators=("$allocator") ;;
+	*) tune_fail "--allocator: '$allocator' is not glibc, jemalloc, tcmalloc, mimalloc or all" ;;
+	esac
+	for a in "${allocators[@]}"; do
+		[[ ${V_KIND[$a]:-} == build ]] || tune_fail "--allocator $a: no build row '$a' in variants.tsv"
+		mapfile -t more < <(tune_settings "$a")
+		mapfile -t -O "${#plan[@]}" plan < <(tune_plan "$a" "${more[@]}")
+	done
+fi
+((${#plan[@]})) || tune_fail "no rows to run"
+if ((list)); then
+	printf '%s\n' "${plan[@]}"
+	exit 0
+fi
+# spike.sh judges the options passed on: a bad one fails here, before anything runs.
+bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" --help >/dev/null || exit 2
+
+out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-tune-${allocator:-variants}}
+mkdir -p "$out" || sc_die "cannot create $out"
+out=$(realpath "$out")
+child=
+trap '[[ -z $child ]] || kill -TERM "$child" 2>/dev/null; wait $child 2>/dev/null; exit 130' INT TERM
+
+# The plan's runs, each one spike.sh run, all of them $repeat times.
+runs=()
+first=1
+for ((r = 1; r <= repeat; r++)); do
+	for b in "${!plan[@]}"; do
+		list=${plan[b]}
+		dir=$out/run-$r-$((b + 1))
+		sc_say "repeat $r of $repeat, rows $list"
+		args=(--variants "$list" --out "$dir" "${pass[@]}")
+		[[ -z $spike_rate ]] || args+=(--spike-rate "$spike_rate")
+		((first)) || args+=(--no-build)
+		bash "$SC_ROOT/scenarios/spike.sh" "${args[@]}" >/dev/null &
+		child=$!
+		wait "$child" || sc_say "the run in $dir ended with status $?; its rows may lack figures"
+		child=
+		first=0
+		[[ -f $dir/run.json ]] || sc_die "the run in $dir left no run.json"
+		runs+=("$dir")
+		# Every later run gets the spike rate the first one calibrated: one schedule for all.
+		[[ -n $spike_rate ]] || spike_rate=$(jq -r '.parameters.spike_rate_qps // empty' "$dir/run.json")
+		# Rows refused because a setting did not take, said aloud (they have no figures).
+		jq -r 'select(.event == "failed") | "tune: \(.variant // "?"): \(.reason // "failed")"' \
+			"$dir/events.jsonl" 2>/dev/null >&2 || true
+	done
+done
+
+rp=$(sc_program allocspike-report)
+[[ -n $rp ]] || sc_die "allocspike-report is missing: no advice"
+"$rp" advise "${runs[@]}" -o "$out" "${margin[@]}" >/dev/null || sc_die "allocspike-report advise failed"
+# The table on the terminal as well (the page has it with spreads and the chart).
+jq -r '.variants | to_entries[] | [.key, (.value.held_after_spikes_mb // "n/a"),
+	(.value.held_growth_mb_per_spike // "n/a"), (.value.peak_anon_mb // "n/a"),
+	(.value.cpu_s_per_million_answered // "n/a"), (.value.spike_lat_p99_ms // "n/a"),
+	([if .value.recommended then "recommended" else empty end,
+	  if .value.does_nothing then "does-nothing" else empty end] | join(","))]
+	| map(if type == "number" then (. * 100 | round / 100 | tostring) else . end) | @tsv' \
+	"$out/advice.json" |
+	{
+		printf 'setting\theld_MB\tgrowth_MB/spike\tpeak_MB\tcpu_s/M\tp99_ms\tverdict\n'
+		cat
+	} | awk -F'\t' '{ printf "%-22s %9s %16s %8s %8s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7 }' >&2
+jq -r '.sentences[]' "$out/advice.json" >&2
+echo "$out/advisor.html"

@@ -1,0 +1,37 @@
+#!/bin/bash
+# tests/scenarios/tune_usage.sh - scenarios/tune.sh: which rows an allocator's tuning runs, and bad
+# options refused with status 2 before anything runs (no program needed).
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+TUNE=$ALLOCSPIKE_SOURCE_DIR/scenarios/tune.sh
+
+out=$(bash "$TUNE" --help 2>&1)
+check_eq "--help status" 0 $?
+check "--help lists --allocator" grep -q -- '--allocator' <<<"$out"
+
+# An allocator's runs: every one carries its build row (the default) beside batch-1 of the env rows
+# over it; together they run every one of those rows once.
+for a in glibc jemalloc tcmalloc mimalloc; do
+	want=$(variants_rows | awk -F'\t' -v a="$a" '$2 == "env" && $6 == a { print $1 }')
+	plan=$(bash "$TUNE" --allocator "$a" --batch 3 --list)
+	check "$a: every run carries the default" bash -c "! grep -v '^$a,' <<<'$plan'"
+	check_eq "$a: every setting once" "$want" "$(cut -d, -f2- <<<"$plan" | tr , '\n')"
+	check "$a: two settings a run with --batch 3" bash -c "! awk -F, 'NF > 3' <<<'$plan' | grep -q ."
+	check "$a: settings to tune" test "$(wc -l <<<"$want")" -gt 1
+done
+check_eq "all: the four allocators' runs" \
+	"$(for a in glibc jemalloc tcmalloc mimalloc; do bash "$TUNE" --allocator "$a" --list; done)" \
+	"$(bash "$TUNE" --allocator all --list)"
+check_eq "--variants: the one row without settings is the default" $'kresd-glibc,kresd-glibc-trim4k\nkresd-glibc,kresd-glibc-mmap32k' \
+	"$(bash "$TUNE" --variants kresd-glibc,kresd-glibc-trim4k,kresd-glibc-mmap32k --batch 2 --list)"
+check_eq "--variants: two rows without settings, plain batches" $'glibc,jemalloc\nglibc-trim' \
+	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 2 --list)"
+
+for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants glibc" "--variants nope" \
+	"--allocator glibc --repeat 0" "--allocator glibc --batch x" "--allocator glibc --no-such-flag"; do
+	# shellcheck disable=SC2086 # the flags are words
+	bash "$TUNE" $bad --out "$TEST_TMP/out" >/dev/null 2>&1
+	check_eq "'$bad' status" 2 $?
+done
+check "no folder for bad options" test ! -e "$TEST_TMP/out"
+finish
