@@ -24,18 +24,18 @@ static struct resolver fuzz_r;
 static void fuzz_init(void)
 {
 	struct resolver_config *cfg = &fuzz_r.cfg;
+	resolver_config_defaults(cfg);
 	struct sockaddr_in *root = (struct sockaddr_in *)&cfg->roots[0].sa;
 	root->sin_family = AF_INET;
 	root->sin_port = htons(53);
 	root->sin_addr.s_addr = htonl(0x7F000001);
 	cfg->roots[0].len = sizeof(*root);
 	cfg->n_roots = 1;
-	cfg->upstream_port = 53;
-	cfg->max_ttl = 86400;
 	cfg->max_inflight = 64;
 	cfg->upstream_timeout_ms = 1000;
 	fuzz_r.base = event_base_new();
-	resolver_random_seed(&fuzz_r);
+	static const uint8_t key[32] = {0}; /* reproducible runs */
+	chacha_rng_seed_key(&fuzz_r.rng, key);
 }
 
 /* www.example.test. A, RD, EDNS 1232 */
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	fuzz_r.cfg.layout = (data[0] & 1) ? LAYOUT_KRESD : LAYOUT_HEAP;
-	fuzz_r.cache = cache_create(64 * 1024, 86400, data[0] & 1, err, sizeof(err));
+	fuzz_r.cache = cache_create(64 * 1024, 86400, 3600, data[0] & 1, err, sizeof(err));
 	fuzz_r.requests = request_table_create(64);
 	if (!fuzz_r.cache || !fuzz_r.requests)
 		abort();

@@ -128,13 +128,16 @@ static void test_malformed(void **state)
 
 static void test_answer_truncated(void **state)
 {
+	static struct resolver r;
+	resolver_config_defaults(&r.cfg);
 	struct request q;
 	memset(&q, 0, sizeof(q));
+	q.r = &r;
 	static uint8_t txt[256];
 	txt[0] = 200;
 	memset(txt + 1, 'x', 200);
-	struct msg_rr rrs[4];
-	for (int i = 0; i < 4; i++)
+	struct msg_rr rrs[8];
+	for (int i = 0; i < 8; i++)
 		rrs[i] = RR("big.example.", 16, 60, txt, 201);
 	q.answer = rrs;
 	q.n_answer = 4;
@@ -157,6 +160,24 @@ static void test_answer_truncated(void **state)
 	assert_false(buf[2] & 0x02);
 	assert_int_equal(buf[7], 4);
 	assert_int_equal(buf[11], 1); /* OPT */
+	assert_int_equal((buf[len - 8] << 8) | buf[len - 7], 1232); /* the size we accept */
+
+	/* ~1.7 KB: over the 1232-byte cap although the client offered 4096 */
+	q.n_answer = 8;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len > 12 && len <= 1232);
+	assert_true(buf[2] & 0x02);
+	assert_int_equal(buf[7], 0);
+	r.cfg.max_udp_size = 4096;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len > 1232);
+	assert_false(buf[2] & 0x02);
+	assert_int_equal(buf[7], 8);
+	/* a client asking for less than the cap gets no more than it asked */
+	w.udp_size = 1000;
+	q.n_answer = 5;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len <= 1000 && (buf[2] & 0x02));
 }
 
 int main(void)
