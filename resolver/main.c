@@ -10,12 +10,13 @@
 #include <sys/resource.h>
 
 #include "cache.h"
-#include "control.h"
+#include "control_server.h"
 #include "hints.h"
 #include "request.h"
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
+#include "stats.h"
 #include "version.h"
 
 #define RESOLVER_MAX_HINT_FILES 4
@@ -86,6 +87,11 @@ static void raise_nofile(int max_inflight)
 		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
 		        "+ 1024; queries past it are answered SERVFAIL\n",
 		        (unsigned long long)want, max_inflight);
+}
+
+static char *stats_text(void *r)
+{
+	return stats_to_json(r);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -299,7 +305,9 @@ int main(int argc, char **argv)
 		return fail("cannot start: out of memory%s%s", "", "");
 	if (server_open(&r, err, sizeof(err)) < 0)
 		return fail("%s%s", err, "");
-	if (cfg->control_path && control_open(&r, cfg->control_path, err, sizeof(err)) < 0)
+	if (cfg->control_path &&
+	    !(r.control = control_server_open(r.base, cfg->control_path, stats_text, &r, err,
+	                                      sizeof(err))))
 		return fail("%s%s", err, "");
 	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
 	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);
@@ -314,7 +322,7 @@ int main(int argc, char **argv)
 	event_base_dispatch(r.base);
 
 	request_table_destroy(&r);
-	control_close(&r);
+	control_server_close(r.control);
 	server_close(&r);
 	event_free(sweep);
 	event_free(sigterm);

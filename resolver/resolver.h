@@ -42,7 +42,7 @@ struct event_base;
 struct cache;
 struct server;
 struct request_table;
-struct control;
+struct control_server;
 
 struct resolver {
 	struct event_base *base;
@@ -50,7 +50,7 @@ struct resolver {
 	struct cache *cache;
 	struct server *server;
 	struct request_table *requests;
-	struct control *control;
+	struct control_server *control;
 	struct stats stats;
 	struct chacha_rng rng; /* query IDs and server choice */
 };

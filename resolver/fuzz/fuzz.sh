@@ -19,7 +19,7 @@ if ! clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-r
 	-DRESOLVER_FUZZING -DALLOCSPIKE_VERSION="\"${ALLOCSPIKE_VERSION:?run through ctest}\"" \
 	-I"$SRC/resolver" -I"$SRC/common" \
 	"$SRC/resolver/fuzz/fuzz_packet.c" "${modules[@]}" "$SRC/common/alloc_info.c" \
-	"$SRC/common/sockaddr_parse.c" $(pkg-config --cflags --libs ldns libevent jansson) -ldl \
+	"$SRC/common/chacha_rng.c" "$SRC/common/sockaddr_parse.c" $(pkg-config --cflags --libs ldns libevent jansson) -ldl \
 	-o "$EXE" 2>"$TEST_TMP/build.log"; then
 	if grep -q "libclang_rt.fuzzer\|fuzzer.*not found\|cannot find.*fuzzer" "$TEST_TMP/build.log"; then
 		skip "libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"
