@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "request.h"
 #include "resolver_test_util.h"
+#include "upstream.h"
 
 static const uint8_t addr1[4] = {192, 0, 2, 1}, addr2[4] = {192, 0, 2, 2};
 
@@ -180,6 +181,32 @@ static void test_answer_truncated(void **state)
 	assert_true(len <= 1000 && (buf[2] & 0x02));
 }
 
+/* Replies are matched on the wire, before the kresd layout copies them into the request's pool. */
+static void test_reply_matched_on_wire(void **state)
+{
+	uint8_t buf[512];
+	struct wire_writer w;
+	wire_begin(&w, buf, sizeof(buf), 4242, MSG_QR | MSG_AA, N("WWW.Example."), TYPE_A, CLASS_IN);
+	size_t len = wire_finish(&w);
+	assert_true(len > 12);
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), 0);
+	assert_int_equal(upstream_match(buf, len, 4243, N("www.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_AAAA), -1);
+	assert_int_equal(upstream_match(buf, len, 4242, N("ww.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, len - 1, 4242, N("www.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, 11, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] &= 0x7F; /* a query, not a reply */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] |= 0x80 | (5 << 3); /* opcode UPDATE */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] &= (uint8_t)~(0xF << 3);
+	buf[5] = 2; /* two questions */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[5] = 1;
+	buf[len - 1] = 3; /* class CH */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +214,7 @@ int main(void)
 	    cmocka_unit_test(test_rdata_decompressed),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_answer_truncated),
+	    cmocka_unit_test(test_reply_matched_on_wire),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
