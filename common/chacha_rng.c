@@ -1,4 +1,5 @@
-/* common/chacha_rng.c - ChaCha20 keystream as a random number generator (RFC 8439 block function). */
+/* common/chacha_rng.c - ChaCha20 keystream as a random number generator (RFC 8439 block function).
+ */
 #include "chacha_rng.h"
 
 #include <errno.h>

@@ -186,8 +186,8 @@ static int control_clear_path(const char *path, char *err, size_t err_size)
 		return -1;
 	}
 	if (!S_ISSOCK(st.st_mode)) {
-		snprintf(err, err_size, "--control %s: exists and is not a socket; not replacing it",
-		         path);
+		snprintf(err, err_size,
+		         "--control %s: exists and is not a socket; not replacing it", path);
 		return -1;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {

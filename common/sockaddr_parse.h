@@ -1,4 +1,5 @@
-/* common/sockaddr_parse.h - "ADDR", "ADDR:PORT", "[V6]:PORT" to a socket address, one parser for all. */
+/* common/sockaddr_parse.h - "ADDR", "ADDR:PORT", "[V6]:PORT" to a socket address, one parser for
+ * all. */
 #ifndef ALLOCSPIKE_SOCKADDR_PARSE_H
 #define ALLOCSPIKE_SOCKADDR_PARSE_H
 

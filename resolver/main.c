@@ -201,9 +201,10 @@ int main(int argc, char **argv)
 			/* Every upstream query needs its own random port: a fixed one would make
 			 * the second concurrent query fail to bind. */
 			if (sockaddr_port((struct sockaddr *)&cfg->upstream_source.sa) != 0)
-				return fail("--upstream-source %s: give an address only (a fixed port "
-				            "breaks concurrent queries and source-port randomness)%s",
-				            optarg, "");
+				return fail(
+				    "--upstream-source %s: give an address only (a fixed port "
+				    "breaks concurrent queries and source-port randomness)%s",
+				    optarg, "");
 			break;
 		case OPT_UPSTREAM_TIMEOUT:
 			if (parse_int(optarg, 10, 60000, &v) < 0)
@@ -224,13 +225,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MAX_NEGATIVE_TTL:
 			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
-				return fail("--max-negative-ttl '%s': expected seconds >= 1%s", optarg,
-				            "");
+				return fail("--max-negative-ttl '%s': expected seconds >= 1%s",
+				            optarg, "");
 			cfg->max_negative_ttl = (uint32_t)v;
 			break;
 		case OPT_MAX_UDP_SIZE:
 			if (parse_int(optarg, 512, 65535, &v) < 0)
-				return fail("--max-udp-size '%s': expected 512..65535%s", optarg, "");
+				return fail("--max-udp-size '%s': expected 512..65535%s", optarg,
+				            "");
 			cfg->max_udp_size = (int)v;
 			break;
 		case OPT_ALLOW:
@@ -306,8 +308,8 @@ int main(int argc, char **argv)
 	if (server_open(&r, err, sizeof(err)) < 0)
 		return fail("%s%s", err, "");
 	if (cfg->control_path &&
-	    !(r.control = control_server_open(r.base, cfg->control_path, stats_text, &r, err,
-	                                      sizeof(err))))
+	    !(r.control =
+	          control_server_open(r.base, cfg->control_path, stats_text, &r, err, sizeof(err))))
 		return fail("%s%s", err, "");
 	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
 	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);

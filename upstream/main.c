@@ -406,7 +406,8 @@ int main(int argc, char **argv)
 		return 1;
 	struct control_server *ctl = NULL;
 	if (control_path) {
-		ctl = control_server_open(u.base, control_path, upstream_stats_text, &u, err, sizeof(err));
+		ctl = control_server_open(u.base, control_path, upstream_stats_text, &u, err,
+		                          sizeof(err));
 		if (!ctl) {
 			fprintf(stderr, "%s\n", err);
 			return 1;

@@ -1,5 +1,6 @@
 /* tests/common/test_control_server.c - the shared control socket: mode 0600, what it replaces and
- * removes, line and connection limits, commands, and the pause in accept when out of descriptors. */
+ * removes, line and connection limits, commands, and the pause in accept when out of descriptors.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,8 +77,8 @@ static const char *ask(int fd, const char *text)
 static struct control_server *open_server(void)
 {
 	char err[256] = "";
-	struct control_server *srv = control_server_open(base, path, fake_stats, NULL, err,
-	                                                 sizeof(err));
+	struct control_server *srv =
+	    control_server_open(base, path, fake_stats, NULL, err, sizeof(err));
 	if (!srv)
 		fail_msg("open: %s", err);
 	return srv;

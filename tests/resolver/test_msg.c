@@ -160,7 +160,7 @@ static void test_answer_truncated(void **state)
 	assert_true(len > 800);
 	assert_false(buf[2] & 0x02);
 	assert_int_equal(buf[7], 4);
-	assert_int_equal(buf[11], 1); /* OPT */
+	assert_int_equal(buf[11], 1);                               /* OPT */
 	assert_int_equal((buf[len - 8] << 8) | buf[len - 7], 1232); /* the size we accept */
 
 	/* ~1.7 KB: over the 1232-byte cap although the client offered 4096 */
@@ -186,7 +186,8 @@ static void test_reply_matched_on_wire(void **state)
 {
 	uint8_t buf[512];
 	struct wire_writer w;
-	wire_begin(&w, buf, sizeof(buf), 4242, MSG_QR | MSG_AA, N("WWW.Example."), TYPE_A, CLASS_IN);
+	wire_begin(&w, buf, sizeof(buf), 4242, MSG_QR | MSG_AA, N("WWW.Example."), TYPE_A,
+	           CLASS_IN);
 	size_t len = wire_finish(&w);
 	assert_true(len > 12);
 	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), 0);
@@ -199,7 +200,7 @@ static void test_reply_matched_on_wire(void **state)
 	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
 	buf[2] |= 0x80 | (5 << 3); /* opcode UPDATE */
 	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
-	buf[2] &= (uint8_t)~(0xF << 3);
+	buf[2] &= (uint8_t) ~(0xF << 3);
 	buf[5] = 2; /* two questions */
 	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
 	buf[5] = 1;
