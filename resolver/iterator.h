@@ -11,16 +11,16 @@
 struct request;
 
 /* Limits on one request's work (unbound and kresd have the same kinds of limits). */
-#define ITER_MAX_QUERIES                                                                           \
-	24                    /* upstream queries of a client's request and every lookup it        \
-	                         spawns, retries and TCP included */
+/* Upstream queries of a client's request and of every lookup it spawns, retries and TCP
+ * included: one budget for the whole tree. */
+#define ITER_MAX_QUERIES 24
 #define ITER_MAX_REFERRALS 16 /* referral depth */
 #define ITER_MAX_CNAMES 8     /* CNAME chain length */
 #define ITER_MAX_DEPTH 3      /* nested lookups of glueless name server addresses */
 #define ITER_MAX_TRIES 2      /* per server before it is skipped */
-#define ITER_MAX_GLUELESS                                                                          \
-	3 /* name servers without an address looked up per zone cut (unbound's                     \
-	     target-fetch-policy looks up 3 at the first level) */
+/* Name servers without an address looked up per zone cut (unbound's target-fetch-policy looks up
+ * 3 at the first level). */
+#define ITER_MAX_GLUELESS 3
 
 /* What an authoritative server's reply means for the name being resolved. */
 enum iter_class {
