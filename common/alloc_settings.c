@@ -1,9 +1,10 @@
 /* common/alloc_settings.c - the allocator's memory settings, read back from the allocator at run
  * time, so that a variant row can be refused when its environment did not take.
  *
- * Weak references, as in alloc_info.c: they resolve to whichever allocator serves this process. */
+ * Weak references (alloc_symbols.h): they resolve to whichever allocator serves this process. */
 #define _GNU_SOURCE
 #include "alloc_settings.h"
+#include "alloc_symbols.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,13 +27,8 @@
 
 extern char **environ;
 
-/* jemalloc */
-extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
-    __attribute__((weak));
-/* gperftools: the numeric properties, and the release rate, which only the C++ interface reports
+/* gperftools: the release rate, which only the C++ interface reports
  * (TCMallocImplementation::GetMemoryReleaseRate, called with the instance as `this`). */
-extern int MallocExtension_GetNumericProperty(const char *property, size_t *value)
-    __attribute__((weak));
 extern void *_ZN15MallocExtension8instanceEv(void) __attribute__((weak));
 extern double _ZN22TCMallocImplementation20GetMemoryReleaseRateEv(void *self) __attribute__((weak));
 #ifdef ALLOC_SETTINGS_MIMALLOC

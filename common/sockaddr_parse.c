@@ -93,6 +93,15 @@ char *sockaddr_format(const struct sockaddr *addr, char *buf, size_t buf_size)
 	return buf;
 }
 
+int sockaddr_port(const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)addr)->sin_port);
+	if (addr->sa_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)addr)->sin6_port);
+	return -1;
+}
+
 bool sockaddr_is_loopback(const struct sockaddr *addr)
 {
 	if (addr->sa_family == AF_INET) {

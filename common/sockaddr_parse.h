@@ -1,4 +1,5 @@
-/* common/sockaddr_parse.h - "ADDR", "ADDR:PORT", "[V6]:PORT" to a socket address, one parser for all. */
+/* common/sockaddr_parse.h - "ADDR", "ADDR:PORT", "[V6]:PORT" to a socket address, one parser for
+ * all. */
 #ifndef ALLOCSPIKE_SOCKADDR_PARSE_H
 #define ALLOCSPIKE_SOCKADDR_PARSE_H
 
@@ -13,6 +14,9 @@ bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage 
 
 /* Formats addr as "ADDR:PORT" or "[V6]:PORT" into buf; returns buf. */
 char *sockaddr_format(const struct sockaddr *addr, char *buf, size_t buf_size);
+
+/* The port of an IPv4 or IPv6 address (host order), -1 for other families. */
+int sockaddr_port(const struct sockaddr *addr);
 
 /* True for 127.0.0.0/8 and ::1: where tests and scenarios may send traffic. */
 bool sockaddr_is_loopback(const struct sockaddr *addr);

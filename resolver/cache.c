@@ -14,17 +14,18 @@ struct cache {
 	size_t mask;
 	struct cache_entry *lru_head, *lru_tail; /* head: most recently used */
 	size_t bytes, entries, max_bytes, sweep_cursor;
-	uint32_t max_ttl;
+	uint32_t max_ttl, max_negative_ttl;
 };
 
-struct cache *cache_create(size_t max_bytes, uint32_t max_ttl, bool in_file, char *err,
-                           size_t err_size)
+struct cache *cache_create(size_t max_bytes, uint32_t max_ttl, uint32_t max_negative_ttl,
+                           bool in_file, char *err, size_t err_size)
 {
 	struct cache *c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->max_bytes = max_bytes;
 	c->max_ttl = max_ttl;
+	c->max_negative_ttl = max_negative_ttl;
 	size_t buckets = 1024;
 	while (buckets < max_bytes / 256 && buckets < ((size_t)1 << 22))
 		buckets <<= 1;
@@ -190,14 +191,6 @@ static void cache_link(struct cache *c, struct cache_entry *e)
 	c->entries++;
 }
 
-static uint32_t cache_cap_ttl(const struct cache *c, uint32_t ttl)
-{
-	/* TTLs with the top bit set are treated as 0 (RFC 2181 §8). */
-	if (ttl & 0x80000000u)
-		return 0;
-	return ttl > c->max_ttl ? c->max_ttl : ttl;
-}
-
 int cache_put_rrset(struct cache *c, uint32_t now, const uint8_t *owner, uint16_t type,
                     uint8_t rank, const struct msg_rr *const *rrs, int n)
 {
@@ -210,7 +203,7 @@ int cache_put_rrset(struct cache *c, uint32_t now, const uint8_t *owner, uint16_
 			ttl = rrs[i]->ttl;
 		data_len += 2 + rrs[i]->rdlen;
 	}
-	ttl = cache_cap_ttl(c, ttl);
+	ttl = msg_ttl_cap(ttl, c->max_ttl);
 	if (ttl == 0)
 		return 0;
 	uint32_t hash;
@@ -235,10 +228,7 @@ int cache_put_rrset(struct cache *c, uint32_t now, const uint8_t *owner, uint16_
 int cache_put_negative(struct cache *c, uint32_t now, const uint8_t *owner, uint16_t type,
                        enum cache_kind kind, const struct msg_rr *soa)
 {
-	uint32_t ttl = soa->ttl, minimum = msg_soa_minimum(soa->rdata, soa->rdlen);
-	if (minimum < ttl)
-		ttl = minimum;
-	ttl = cache_cap_ttl(c, ttl);
+	uint32_t ttl = msg_ttl_cap(msg_negative_ttl(soa), c->max_negative_ttl);
 	if (ttl == 0)
 		return 0;
 	size_t olen = dname_len(owner), solen = dname_len(soa->owner);

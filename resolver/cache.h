@@ -35,8 +35,9 @@ struct cache_entry {
 
 struct cache;
 
-struct cache *cache_create(size_t max_bytes, uint32_t max_ttl, bool in_file, char *err,
-                           size_t err_size);
+/* max_ttl caps positive entries, max_negative_ttl negative ones (RFC 2308). */
+struct cache *cache_create(size_t max_bytes, uint32_t max_ttl, uint32_t max_negative_ttl,
+                           bool in_file, char *err, size_t err_size);
 void cache_destroy(struct cache *c);
 
 /* Stores the n records of rrs (same owner, type, class) with the smallest TTL among them,
@@ -44,7 +45,7 @@ void cache_destroy(struct cache *c);
 int cache_put_rrset(struct cache *c, uint32_t now, const uint8_t *owner, uint16_t type,
                     uint8_t rank, const struct msg_rr *const *rrs, int n);
 /* RFC 2308: a negative answer for (owner, type), or for owner alone with kind NXDOMAIN, lives
- * min(SOA TTL, SOA MINIMUM) seconds (capped), and is answered with its SOA. */
+ * min(SOA TTL, SOA MINIMUM) seconds (capped by max_negative_ttl), and is answered with its SOA. */
 int cache_put_negative(struct cache *c, uint32_t now, const uint8_t *owner, uint16_t type,
                        enum cache_kind kind, const struct msg_rr *soa);
 /* A live entry (it becomes the most recently used), or NULL; an expired one is removed. */

@@ -12,6 +12,7 @@
 #include "upstream.h"
 
 #define ITER_MAX_RRSET 256
+#define ITER_ANY_TTL 3600 /* of the synthesized HINFO (RFC 8482 leaves it to the operator) */
 
 static const uint8_t iter_root[1] = {0};
 
@@ -27,7 +28,8 @@ static int iter_collect(const struct msg *m, enum msg_section s, const uint8_t *
 	const struct msg_rr *rr = msg_section_rr(m, s);
 	int n = 0;
 	for (int i = 0; i < m->count[s] && n < max; i++) {
-		if (rr[i].type != type || rr[i].rclass != CLASS_IN)
+		if (rr[i].type != type || rr[i].rclass != CLASS_IN ||
+		    !msg_rdata_fits_type(rr[i].type, rr[i].rdlen))
 			continue;
 		if (!dname_equal(rr[i].owner, owner) || !iterator_in_bailiwick(rr[i].owner, zone))
 			continue;
@@ -110,10 +112,12 @@ enum iter_class iterator_classify(const struct msg *m, const uint8_t *zone, cons
 	return ITER_LAME;
 }
 
-/* Answer records live in the request's memory: one object per record (owner + rdata). */
+/* Answer records live in the request's memory: one object per record (owner + rdata). Every
+ * TTL a client sees passes through here or iter_set_soa, fresh or cached: the caps apply. */
 static int iter_add_answer(struct request *q, const uint8_t *owner, uint16_t type, uint32_t ttl,
                            const uint8_t *rdata, uint16_t rdlen)
 {
+	ttl = msg_ttl_cap(ttl, q->r->cfg.max_ttl);
 	if (q->n_answer == q->cap_answer) {
 		int cap = q->cap_answer ? 2 * q->cap_answer : 8;
 		if (cap > 4096)
@@ -157,7 +161,7 @@ static int iter_set_soa(struct request *q, const uint8_t *owner, uint32_t ttl, c
 	q->soa.rdlen = rdlen;
 	q->soa.type = TYPE_SOA;
 	q->soa.rclass = CLASS_IN;
-	q->soa.ttl = ttl;
+	q->soa.ttl = msg_ttl_cap(ttl, q->r->cfg.max_negative_ttl);
 	q->has_soa = true;
 	return 0;
 }
@@ -239,6 +243,14 @@ bool iterator_from_cache(struct request *q)
 	}
 }
 
+int iterator_answer_any(struct request *q)
+{
+	static const uint8_t hinfo[] = {7, 'R', 'F', 'C', '8', '4', '8', '2', 0};
+	if (iter_add_answer(q, q->qname, TYPE_HINFO, ITER_ANY_TTL, hinfo, sizeof(hinfo)) < 0)
+		return RCODE_SERVFAIL;
+	return RCODE_NOERROR;
+}
+
 static void iter_cut_reset(struct request *q)
 {
 	struct iter_cut *cut = &q->cut;
@@ -267,21 +279,24 @@ static int iter_cut_init(struct request *q, const uint8_t *zone, int names)
 	return 0;
 }
 
-static void iter_cut_add_server(struct request *q, const uint8_t *rdata, uint16_t rdlen)
+/* A server address from an A or AAAA record: the type says the family, and the length must
+ * match it (a 16-byte "A" record is malformed, not an IPv6 address). */
+static void iter_cut_add_server(struct request *q, uint16_t type, const uint8_t *rdata,
+                                uint16_t rdlen)
 {
 	struct iter_cut *cut = &q->cut;
-	if (cut->n_servers >= cut->cap_servers)
+	if (cut->n_servers >= cut->cap_servers || !msg_rdata_fits_type(type, rdlen))
 		return;
 	struct iter_server *s = &cut->servers[cut->n_servers];
 	memset(s, 0, sizeof(*s));
 	uint16_t port = (uint16_t)q->r->cfg.upstream_port;
-	if (rdlen == 4) {
+	if (type == TYPE_A) {
 		struct sockaddr_in *v4 = (struct sockaddr_in *)&s->sa;
 		v4->sin_family = AF_INET;
 		v4->sin_port = htons(port);
 		memcpy(&v4->sin_addr, rdata, 4);
 		s->len = sizeof(*v4);
-	} else if (rdlen == 16) {
+	} else if (type == TYPE_AAAA) {
 		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&s->sa;
 		v6->sin6_family = AF_INET6;
 		v6->sin6_port = htons(port);
@@ -312,15 +327,17 @@ static int iter_cut_add_cached(struct request *q, const uint8_t *name)
 		const uint8_t *rdata;
 		uint16_t rdlen;
 		while (cache_entry_next(e, &cursor, &rdata, &rdlen))
-			iter_cut_add_server(q, rdata, rdlen);
+			iter_cut_add_server(q, types[t], rdata, rdlen);
 	}
 	return q->cut.n_servers - before;
 }
 
 static void iter_cut_add_name(struct request *q, const uint8_t *name)
 {
-	/* A server named inside its own zone with no glue cannot be reached: skip it. */
-	if (iterator_in_bailiwick(name, q->cut.zone))
+	/* A server named inside its own zone with no glue cannot be reached: skip it. Past a few
+	 * names per zone cut, the rest are not looked up at all: a referral listing many glueless
+	 * names must not turn into as many lookups (NXNS, CVE-2020-12662). */
+	if (iterator_in_bailiwick(name, q->cut.zone) || q->cut.n_names >= ITER_MAX_GLUELESS)
 		return;
 	const uint8_t *copy = rmem_memdup(&q->mem, name, dname_len(name));
 	if (copy)
@@ -390,7 +407,7 @@ static int iter_pick_server(struct request *q)
 	}
 	if (n_best == 0)
 		return -1;
-	int pick = (int)(resolver_random(q->r) % (uint64_t)n_best);
+	int pick = (int)chacha_rng_below(&q->r->rng, (uint32_t)n_best);
 	for (int i = 0; i < cut->n_servers; i++) {
 		const struct iter_server *s = &cut->servers[i];
 		if (!s->failed && s->tries == best_tries && pick-- == 0)
@@ -402,7 +419,7 @@ static int iter_pick_server(struct request *q)
 void iterator_run(struct request *q)
 {
 	for (;;) {
-		if (q->queries >= ITER_MAX_QUERIES) {
+		if (q->queries >= q->budget) {
 			request_finish(q, RCODE_SERVFAIL);
 			return;
 		}
@@ -517,7 +534,7 @@ static int iter_take_referral(struct request *q, const struct msg *m, const uint
 				continue;
 			cache_put_rrset(q->r->cache, now, name, types[t], RANK_GLUE, glue, g);
 			for (int j = 0; j < g; j++)
-				iter_cut_add_server(q, glue[j]->rdata, glue[j]->rdlen);
+				iter_cut_add_server(q, types[t], glue[j]->rdata, glue[j]->rdlen);
 			added += g;
 		}
 		if (added == 0 && iter_cut_add_cached(q, name) == 0)
@@ -532,8 +549,7 @@ static void iter_take_negative(struct request *q, const struct msg *m, const uin
 	const struct msg_rr *soa = iter_find_soa(m, zone, final);
 	if (!soa)
 		return;
-	uint32_t ttl = soa->ttl, minimum = msg_soa_minimum(soa->rdata, soa->rdlen);
-	iter_set_soa(q, soa->owner, minimum < ttl ? minimum : ttl, soa->rdata, soa->rdlen);
+	iter_set_soa(q, soa->owner, msg_negative_ttl(soa), soa->rdata, soa->rdlen);
 	cache_put_negative(q->r->cache, resolver_now(), final, q->qtype, kind, soa);
 }
 

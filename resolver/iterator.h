@@ -11,11 +11,16 @@
 struct request;
 
 /* Limits on one request's work (unbound and kresd have the same kinds of limits). */
-#define ITER_MAX_QUERIES 24   /* upstream queries, retries and TCP included */
+/* Upstream queries of a client's request and of every lookup it spawns, retries and TCP
+ * included: one budget for the whole tree. */
+#define ITER_MAX_QUERIES 24
 #define ITER_MAX_REFERRALS 16 /* referral depth */
 #define ITER_MAX_CNAMES 8     /* CNAME chain length */
 #define ITER_MAX_DEPTH 3      /* nested lookups of glueless name server addresses */
 #define ITER_MAX_TRIES 2      /* per server before it is skipped */
+/* Name servers without an address looked up per zone cut (unbound's target-fetch-policy looks up
+ * 3 at the first level). */
+#define ITER_MAX_GLUELESS 3
 
 /* What an authoritative server's reply means for the name being resolved. */
 enum iter_class {
@@ -37,6 +42,9 @@ bool iterator_in_bailiwick(const uint8_t *owner, const uint8_t *zone);
 
 /* Completes q from the cache if it can (following cached CNAMEs); true when q->rcode is final. */
 bool iterator_from_cache(struct request *q);
+/* RFC 8482 §4.2: ANY is answered with one synthesized HINFO record ("RFC8482", "") instead of
+ * everything the name holds, without asking anyone. Returns the rcode. */
+int iterator_answer_any(struct request *q);
 /* Continues resolution: finds the closest zone cut, picks a server, sends. May finish q. */
 void iterator_run(struct request *q);
 /* Callbacks from upstream.c and request.c; each may finish q. */

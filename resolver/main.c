@@ -10,13 +10,14 @@
 #include <sys/resource.h>
 
 #include "cache.h"
-#include "control.h"
+#include "control_server.h"
 #include "hints.h"
 #include "parent_death.h"
 #include "request.h"
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
+#include "stats.h"
 #include "trim.h"
 #include "version.h"
 
@@ -28,7 +29,8 @@ static void usage(FILE *out)
 	        "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
 	        "--root-hints FILE)\n"
 	        "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
-	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-inflight N]\n"
+	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
+	        "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
 	        "         [--trim-interval MS]\n"
 	        "       allocspike-resolver --version [--json]\n");
@@ -90,6 +92,11 @@ static void raise_nofile(int max_inflight)
 		        (unsigned long long)want, max_inflight);
 }
 
+static char *stats_text(void *r)
+{
+	return stats_to_json(r);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	event_base_loopbreak(arg);
@@ -110,7 +117,10 @@ enum {
 	OPT_UPSTREAM_TIMEOUT,
 	OPT_CACHE_SIZE,
 	OPT_MAX_TTL,
+	OPT_MAX_NEGATIVE_TTL,
 	OPT_MAX_INFLIGHT,
+	OPT_MAX_UDP_SIZE,
+	OPT_ALLOW,
 	OPT_LAYOUT,
 	OPT_CONTROL,
 	OPT_READY_FILE,
@@ -129,7 +139,10 @@ static const struct option options[] = {
     {"upstream-timeout-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT},
     {"cache-size", required_argument, NULL, OPT_CACHE_SIZE},
     {"max-ttl", required_argument, NULL, OPT_MAX_TTL},
+    {"max-negative-ttl", required_argument, NULL, OPT_MAX_NEGATIVE_TTL},
     {"max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT},
+    {"max-udp-size", required_argument, NULL, OPT_MAX_UDP_SIZE},
+    {"allow", required_argument, NULL, OPT_ALLOW},
     {"memory-layout", required_argument, NULL, OPT_LAYOUT},
     {"control", required_argument, NULL, OPT_CONTROL},
     {"ready-file", required_argument, NULL, OPT_READY_FILE},
@@ -158,12 +171,7 @@ int main(int argc, char **argv)
 	char err[512];
 	long v, trim_ms = 0;
 
-	cfg->upstream_port = 53;
-	cfg->cache_size = 64u << 20;
-	cfg->max_ttl = 86400;
-	cfg->max_inflight = 65536;
-	cfg->upstream_timeout_ms = 800;
-	cfg->layout = LAYOUT_HEAP;
+	resolver_config_defaults(cfg);
 
 	int opt;
 	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
@@ -196,6 +204,13 @@ int main(int argc, char **argv)
 			if (!sockaddr_parse(optarg, 0, &cfg->upstream_source.sa,
 			                    &cfg->upstream_source.len, err, sizeof(err)))
 				return fail("--upstream-source %s: %s", optarg, err);
+			/* Every upstream query needs its own random port: a fixed one would make
+			 * the second concurrent query fail to bind. */
+			if (sockaddr_port((struct sockaddr *)&cfg->upstream_source.sa) != 0)
+				return fail(
+				    "--upstream-source %s: give an address only (a fixed port "
+				    "breaks concurrent queries and source-port randomness)%s",
+				    optarg, "");
 			break;
 		case OPT_UPSTREAM_TIMEOUT:
 			if (parse_int(optarg, 10, 60000, &v) < 0)
@@ -213,6 +228,22 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
 				return fail("--max-ttl '%s': expected seconds >= 1%s", optarg, "");
 			cfg->max_ttl = (uint32_t)v;
+			break;
+		case OPT_MAX_NEGATIVE_TTL:
+			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
+				return fail("--max-negative-ttl '%s': expected seconds >= 1%s",
+				            optarg, "");
+			cfg->max_negative_ttl = (uint32_t)v;
+			break;
+		case OPT_MAX_UDP_SIZE:
+			if (parse_int(optarg, 512, 65535, &v) < 0)
+				return fail("--max-udp-size '%s': expected 512..65535%s", optarg,
+				            "");
+			cfg->max_udp_size = (int)v;
+			break;
+		case OPT_ALLOW:
+			if (!acl_add(&cfg->allow, optarg, err, sizeof(err)))
+				return fail("--allow %s%s", err, "");
 			break;
 		case OPT_MAX_INFLIGHT:
 			if (parse_int(optarg, 1, 1 << 24, &v) < 0)
@@ -276,10 +307,11 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile(cfg->max_inflight);
-	resolver_random_seed(&r);
+	if (chacha_rng_seed(&r.rng) < 0)
+		return fail("cannot start: getrandom gave no entropy for query IDs%s%s", "", "");
 	r.base = event_base_new();
-	r.cache = cache_create(cfg->cache_size, cfg->max_ttl, cfg->layout == LAYOUT_KRESD, err,
-	                       sizeof(err));
+	r.cache = cache_create(cfg->cache_size, cfg->max_ttl, cfg->max_negative_ttl,
+	                       cfg->layout == LAYOUT_KRESD, err, sizeof(err));
 	if (!r.base || !r.cache)
 		return fail("cannot start: %s%s", r.cache ? "event loop" : err, "");
 	r.requests = request_table_create((size_t)cfg->max_inflight);
@@ -287,7 +319,9 @@ int main(int argc, char **argv)
 		return fail("cannot start: out of memory%s%s", "", "");
 	if (server_open(&r, err, sizeof(err)) < 0)
 		return fail("%s%s", err, "");
-	if (cfg->control_path && control_open(&r, cfg->control_path, err, sizeof(err)) < 0)
+	if (cfg->control_path &&
+	    !(r.control =
+	          control_server_open(r.base, cfg->control_path, stats_text, &r, err, sizeof(err))))
 		return fail("%s%s", err, "");
 	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
 	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);
@@ -307,7 +341,7 @@ int main(int argc, char **argv)
 	event_base_dispatch(r.base);
 
 	request_table_destroy(&r);
-	control_close(&r);
+	control_server_close(r.control);
 	server_close(&r);
 	event_free(sweep);
 	trim_stop();

@@ -67,6 +67,21 @@ uint32_t msg_soa_minimum(const uint8_t *rdata, uint16_t rdlen)
 	return msg_get32(rdata + a + b + 16);
 }
 
+uint32_t msg_negative_ttl(const struct msg_rr *soa)
+{
+	uint32_t minimum = msg_soa_minimum(soa->rdata, soa->rdlen);
+	return minimum < soa->ttl ? minimum : soa->ttl;
+}
+
+bool msg_rdata_fits_type(uint16_t type, uint16_t rdlen)
+{
+	if (type == TYPE_A)
+		return rdlen == 4;
+	if (type == TYPE_AAAA)
+		return rdlen == 16;
+	return true;
+}
+
 /* Copies rdata, expanding compressed names of the types that may carry them (RFC 3597 §4). */
 static int msg_parse_rdata(const uint8_t *wire, size_t len, size_t pos, struct msg_rr *rr,
                            struct rmem *m)

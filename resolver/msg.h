@@ -31,6 +31,7 @@ enum {
 	TYPE_CNAME = 5,
 	TYPE_SOA = 6,
 	TYPE_PTR = 12,
+	TYPE_HINFO = 13,
 	TYPE_MX = 15,
 	TYPE_AAAA = 28,
 	TYPE_OPT = 41,
@@ -113,5 +114,17 @@ size_t wire_finish(struct wire_writer *w);
 const uint8_t *msg_rdata_name(uint16_t type, const uint8_t *rdata, uint16_t rdlen);
 /* SOA's MINIMUM field (RFC 2308 negative TTL), or 0 when rdata is malformed. */
 uint32_t msg_soa_minimum(const uint8_t *rdata, uint16_t rdlen);
+/* How long a negative answer carrying this SOA lives: min(its TTL, its MINIMUM) (RFC 2308 §5). */
+uint32_t msg_negative_ttl(const struct msg_rr *soa);
+/* False for a record whose rdata cannot be of its type: A must be 4 bytes, AAAA 16. */
+bool msg_rdata_fits_type(uint16_t type, uint16_t rdlen);
+
+/* RFC 2181 §8: a TTL with the top bit set means 0; then at most max. */
+static inline uint32_t msg_ttl_cap(uint32_t ttl, uint32_t max)
+{
+	if (ttl & 0x80000000u)
+		return 0;
+	return ttl > max ? max : ttl;
+}
 
 #endif

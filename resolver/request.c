@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "dname.h"
 #include "iterator.h"
 #include "server.h"
@@ -99,6 +100,7 @@ static struct request *request_new(struct resolver *r)
 	q->mem = mem;
 	q->r = r;
 	q->cut.current = -1;
+	q->budget = ITER_MAX_QUERIES;
 	return q;
 }
 
@@ -133,9 +135,13 @@ void request_table_destroy(struct resolver *r)
 size_t request_build_answer(const struct request *q, const struct waiter *w, int rcode,
                             uint8_t *buf, size_t cap)
 {
-	size_t limit = 512;
+	/* Without EDNS 512 bytes; with it the client's size, but never past --max-udp-size: big UDP
+	 * answers fragment, and fragments can be spoofed (unbound's and kresd's 1232). */
+	size_t limit = 512, max_udp = (size_t)q->r->cfg.max_udp_size;
 	if (w->edns && w->udp_size > limit)
 		limit = w->udp_size;
+	if (limit > max_udp)
+		limit = max_udp;
 	if (limit > cap)
 		limit = cap;
 	uint16_t flags =
@@ -153,14 +159,14 @@ size_t request_build_answer(const struct request *q, const struct waiter *w, int
 			            q->soa.ttl, q->soa.rdata, q->soa.rdlen);
 	}
 	if (w->edns)
-		wire_put_opt(&wr, UPSTREAM_EDNS_SIZE, false);
+		wire_put_opt(&wr, (uint16_t)max_udp, false);
 	size_t len = wire_finish(&wr);
 	if (len)
 		return len;
 	/* Too big for the client's buffer: header and question with TC, so it retries on TCP. */
 	wire_begin(&wr, buf, limit, w->id, flags | MSG_TC, w->qname, q->qtype, q->qclass);
 	if (w->edns)
-		wire_put_opt(&wr, UPSTREAM_EDNS_SIZE, false);
+		wire_put_opt(&wr, (uint16_t)max_udp, false);
 	return wire_finish(&wr);
 }
 
@@ -190,6 +196,7 @@ void request_finish(struct request *q, int rcode)
 		request_table_remove(r->requests, q);
 	for (struct waiter *w = q->waiters; w; w = w->next) {
 		if (w->parent) {
+			w->parent->queries += q->queries; /* one budget for the whole tree */
 			request_resume(w->parent);
 			continue;
 		}
@@ -203,12 +210,14 @@ void request_finish(struct request *q, int rcode)
 
 static bool request_query_acceptable(const struct msg *m)
 {
-	if ((m->flags & MSG_QR) || MSG_OPCODE(m->flags) != 0 || m->qclass != CLASS_IN)
-		return false;
-	/* Zone transfers and meta types are not something a resolver answers. */
-	if (m->qtype == 251 || m->qtype == 252 || m->qtype == TYPE_OPT || m->qtype == 0)
-		return false;
-	return true;
+	return !(m->flags & MSG_QR) && MSG_OPCODE(m->flags) == 0 && m->qclass == CLASS_IN;
+}
+
+/* Types a resolver does not look up: 0, OPT, and the meta and question-only range 128-254
+ * (TKEY, TSIG, IXFR, AXFR, MAILB, MAILA among them; RFC 6895 §3.1). ANY (255) is answered. */
+static bool request_type_refused(uint16_t qtype)
+{
+	return qtype == 0 || qtype == TYPE_OPT || (qtype >= 128 && qtype < TYPE_ANY);
 }
 
 void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
@@ -252,7 +261,16 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 	w->udp_size = m.edns_udp;
 	w->qname = m.qname;
 	q->waiters = w;
+	q->n_waiters = 1;
 
+	if (!acl_allows(&r->cfg.allow, from) || request_type_refused(q->qtype)) {
+		request_finish(q, RCODE_REFUSED);
+		return;
+	}
+	if (q->qtype == TYPE_ANY) {
+		request_finish(q, iterator_answer_any(q));
+		return;
+	}
 	if (iterator_from_cache(q)) {
 		r->stats.cache_hits++;
 		request_finish(q, q->rcode);
@@ -260,6 +278,11 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 	}
 	r->stats.cache_misses++;
 	struct request *same = request_table_find(r->requests, q->qname, q->qtype);
+	if (same && same->n_waiters >= REQUEST_MAX_WAITERS) {
+		r->stats.dropped_overload++;
+		request_free(q);
+		return;
+	}
 	if (same) {
 		struct waiter *copy = rmem_memdup(&same->mem, w, sizeof(*w));
 		if (copy)
@@ -267,6 +290,7 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		if (copy && copy->qname) {
 			copy->next = same->waiters;
 			same->waiters = copy;
+			same->n_waiters++;
 		}
 		request_free(q);
 		return;
@@ -282,11 +306,19 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 
 struct request *request_spawn(struct request *parent, const uint8_t *name, uint16_t type)
 {
-	struct request *q = request_new(parent->r);
+	struct resolver *r = parent->r;
+	if (parent->queries >= parent->budget)
+		return NULL;
+	if (r->requests->count >= (size_t)r->cfg.max_inflight) {
+		r->stats.dropped_overload++;
+		return NULL;
+	}
+	struct request *q = request_new(r);
 	if (!q)
 		return NULL;
 	q->internal = true;
 	q->depth = parent->depth + 1;
+	q->budget = parent->budget - parent->queries;
 	q->qname = rmem_memdup(&q->mem, name, dname_len(name));
 	q->qtype = type;
 	q->qclass = CLASS_IN;
@@ -297,6 +329,7 @@ struct request *request_spawn(struct request *parent, const uint8_t *name, uint1
 	}
 	w->parent = parent;
 	q->waiters = w;
+	q->n_waiters = 1;
 	if (iterator_from_cache(q)) {
 		request_finish(q, q->rcode); /* the parent resumes from the event loop */
 		return parent;

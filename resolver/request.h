@@ -57,12 +57,17 @@ struct request {
 	uint16_t qtype, qclass;
 	int depth; /* 0 for a client's request, parent's + 1 for a glueless NS lookup */
 	struct waiter *waiters;
+	int n_waiters;
 	void *query_ldns; /* heap layout: the client's query as ldns parsed it */
 	struct event *resume_ev;
 
 	/* resolution state, owned by iterator.c */
 	const uint8_t *cur; /* name being resolved now (after CNAMEs) */
-	int cnames, referrals, queries;
+	int cnames, referrals;
+	/* Upstream queries sent by this request and by the lookups it spawned (added when they
+	 * finish), against budget: ITER_MAX_QUERIES for a client's request, what its parent has
+	 * left for a spawned lookup, so a whole tree shares one budget. */
+	int queries, budget;
 	struct msg_rr *answer;
 	int n_answer, cap_answer;
 	struct msg_rr soa;
@@ -72,6 +77,10 @@ struct request {
 	struct upstream_query *uq;       /* the query in flight, NULL when none */
 	struct upstream_query *uq_store; /* its memory, reused by the next query */
 };
+
+/* Clients waiting on one resolution at most: past it a new identical question is dropped and
+ * counted as overload (memory per request stays bounded). */
+#define REQUEST_MAX_WAITERS 256
 
 struct request_table *request_table_create(size_t max_inflight);
 /* Frees every request still in flight (shutdown). */
@@ -85,13 +94,14 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 /* The request in flight for (name, type), if any. */
 struct request *request_find(struct resolver *r, const uint8_t *name, uint16_t type);
 /* Starts an internal request for (name, type) whose completion resumes parent (from the event
- * loop). Returns NULL when it could not be started. */
+ * loop), counted against --max-inflight and spending the parent's query budget. Returns NULL
+ * when it could not be started. */
 struct request *request_spawn(struct request *parent, const uint8_t *name, uint16_t type);
 /* Answers every waiter with q's result (rcode and q->answer / q->soa) and frees q. */
 void request_finish(struct request *q, int rcode);
 
 /* Builds the answer to one client; returns its length (truncated to the header and question
- * with TC when it does not fit the client's UDP size). */
+ * with TC when it does not fit the client's UDP size, itself capped by --max-udp-size). */
 size_t request_build_answer(const struct request *q, const struct waiter *w, int rcode,
                             uint8_t *buf, size_t cap);
 

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "acl.h"
+#include "chacha_rng.h"
 #include "memory.h"
 #include "stats.h"
 
@@ -26,8 +28,10 @@ struct resolver_config {
 	int upstream_port;
 	struct resolver_addr upstream_source; /* len 0: let the kernel choose */
 	size_t cache_size;
-	uint32_t max_ttl;
+	uint32_t max_ttl, max_negative_ttl; /* caps on every answer sent and every cache entry */
 	int max_inflight;
+	int max_udp_size; /* largest UDP answer, whatever the client's EDNS size */
+	struct acl allow; /* clients answered besides loopback */
 	int upstream_timeout_ms;
 	enum memory_layout layout;
 	const char *control_path;
@@ -38,7 +42,7 @@ struct event_base;
 struct cache;
 struct server;
 struct request_table;
-struct control;
+struct control_server;
 
 struct resolver {
 	struct event_base *base;
@@ -46,15 +50,22 @@ struct resolver {
 	struct cache *cache;
 	struct server *server;
 	struct request_table *requests;
-	struct control *control;
+	struct control_server *control;
 	struct stats stats;
-	uint64_t rng_state[2];
+	struct chacha_rng rng; /* query IDs and server choice */
 };
+
+/* The defaults every option starts from (main, tests, fuzzer). */
+void resolver_config_defaults(struct resolver_config *cfg);
 
 /* Seconds of a monotonic clock: what cache TTLs count down against. */
 uint32_t resolver_now(void);
-/* Uniform 64-bit random numbers (xorshift128+ seeded from getrandom): query IDs. */
-uint64_t resolver_random(struct resolver *r);
-void resolver_random_seed(struct resolver *r);
+/* Query IDs and server choice come from common/chacha_rng, seeded from getrandom. */
+static inline uint16_t resolver_random_id(struct resolver *r)
+{
+	uint16_t id;
+	chacha_rng_bytes(&r->rng, &id, sizeof(id));
+	return id;
+}
 
 #endif

@@ -20,6 +20,8 @@ void stats_count_answer(struct stats *s, int rcode)
 		s->answers_nxdomain++;
 	else if (rcode == RCODE_SERVFAIL)
 		s->answers_servfail++;
+	else if (rcode == RCODE_REFUSED)
+		s->answers_refused++;
 	else
 		s->answers_other++;
 }
@@ -57,6 +59,7 @@ char *stats_to_json(struct resolver *r)
 	json_object_set_new(o, "answers_noerror", json_integer((json_int_t)s->answers_noerror));
 	json_object_set_new(o, "answers_nxdomain", json_integer((json_int_t)s->answers_nxdomain));
 	json_object_set_new(o, "answers_servfail", json_integer((json_int_t)s->answers_servfail));
+	json_object_set_new(o, "answers_refused", json_integer((json_int_t)s->answers_refused));
 	json_object_set_new(o, "cache_hits", json_integer((json_int_t)s->cache_hits));
 	json_object_set_new(o, "cache_misses", json_integer((json_int_t)s->cache_misses));
 	json_object_set_new(o, "cache_entries", json_integer((json_int_t)cache_entries(r->cache)));

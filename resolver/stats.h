@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 struct stats {
-	uint64_t queries, answers_noerror, answers_nxdomain, answers_servfail;
+	uint64_t queries, answers_noerror, answers_nxdomain, answers_servfail, answers_refused;
 	uint64_t cache_hits, cache_misses, upstream_queries, upstream_timeouts;
 	uint64_t dropped_malformed, dropped_overload;
 	/* kept for logs, not in the stats object whose keys issue 3 fixes */

@@ -32,11 +32,19 @@ struct upstream_query {
 
 static uint8_t upstream_rx[65536];
 
-int upstream_match(const struct msg *m, uint16_t id, const uint8_t *qname, uint16_t qtype)
+int upstream_match(const uint8_t *wire, size_t len, uint16_t id, const uint8_t *qname,
+                   uint16_t qtype)
 {
-	if (m->id != id || !(m->flags & MSG_QR) || MSG_OPCODE(m->flags) != 0)
+	if (len < 12 || ((wire[0] << 8) | wire[1]) != id || !(wire[2] & 0x80) ||
+	    ((wire[2] >> 3) & 0xF) != 0 || wire[4] != 0 || wire[5] != 1)
 		return -1;
-	if (m->qtype != qtype || m->qclass != CLASS_IN || !dname_equal(m->qname, qname))
+	uint8_t name[DNAME_MAXLEN + 1];
+	size_t pos = 12;
+	if (dname_unpack(wire, len, &pos, name) < 0 || pos + 4 > len)
+		return -1;
+	uint16_t type = (uint16_t)((wire[pos] << 8) | wire[pos + 1]);
+	uint16_t rclass = (uint16_t)((wire[pos + 2] << 8) | wire[pos + 3]);
+	if (type != qtype || rclass != CLASS_IN || !dname_equal(name, qname))
 		return -1;
 	return 0;
 }
@@ -120,7 +128,7 @@ int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
 	uq->wire = rmem_alloc(&q->mem, cap);
 	if (!uq->wire)
 		return -1;
-	uq->id = (uint16_t)resolver_random(r);
+	uq->id = resolver_random_id(r);
 	struct wire_writer w;
 	wire_begin(&w, uq->wire, cap, uq->id, 0, q->cur, q->qtype, CLASS_IN);
 	wire_put_opt(&w, UPSTREAM_EDNS_SIZE, false);
@@ -175,8 +183,9 @@ static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, siz
 {
 	struct request *q = uq->q;
 	struct stats *st = &q->r->stats;
-	/* Cheap checks before any allocation: spoofed and stray packets are common. */
-	if (len < 12 || ((wire[0] << 8) | wire[1]) != uq->id || !(wire[2] & 0x80)) {
+	/* Matched on the wire before anything is allocated or copied: spoofed and stray packets
+	 * must not grow the request's pool (kresd layout) nor cost a parse. */
+	if (upstream_match(wire, len, uq->id, q->cur, q->qtype) < 0) {
 		st->upstream_mismatched++;
 		return false;
 	}
@@ -194,11 +203,6 @@ static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, siz
 	if (msg_parse_layout(data, len, &q->mem, &m, &ldns) < 0) {
 		msg_release(&q->mem, &m, ldns);
 		st->upstream_malformed++;
-		return false;
-	}
-	if (upstream_match(&m, uq->id, q->cur, q->qtype) < 0) {
-		msg_release(&q->mem, &m, ldns);
-		st->upstream_mismatched++;
 		return false;
 	}
 	if ((m.flags & MSG_TC) && !uq->tcp) {
@@ -290,6 +294,7 @@ static void upstream_on_tcp_write(struct upstream_query *uq)
 		return;
 	}
 	uq->q->r->stats.upstream_queries++;
+	uq->q->queries++;
 }
 
 static void upstream_on_event(evutil_socket_t fd, short what, void *arg)

@@ -3,6 +3,7 @@
 #ifndef ALLOCSPIKE_RESOLVER_UPSTREAM_H
 #define ALLOCSPIKE_RESOLVER_UPSTREAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -16,10 +17,11 @@ int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
 /* Forgets q's outstanding query, if any (closes its socket). */
 void upstream_cancel(struct request *q);
 
-/* Validates a received upstream packet against what was asked: same ID, QR set, and the same
- * question (name compared case-insensitively). Exposed for tests and the fuzzer. */
-struct msg;
-int upstream_match(const struct msg *m, uint16_t id, const uint8_t *qname, uint16_t qtype);
+/* Validates a received upstream packet's wire against what was asked, before it is parsed or
+ * copied: same ID, QR set, QUERY opcode, one question equal to ours (name compared
+ * case-insensitively, type, class IN). 0 or -1. Exposed for tests and the fuzzer. */
+int upstream_match(const uint8_t *wire, size_t len, uint16_t id, const uint8_t *qname,
+                   uint16_t qtype);
 
 /* Delivers wire as the reply to q's outstanding query, its ID overwritten with the one sent
  * (the fuzzer's way in; built with RESOLVER_FUZZING nothing is ever sent). -1: nothing pending. */

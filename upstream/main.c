@@ -1,6 +1,6 @@
 /* upstream/main.c - allocspike-upstream: options, then the hierarchy's servers on one event loop.
  */
-#include "control.h"
+#include "control_server.h"
 #include "json_file.h"
 #include "mix.h"
 #include "net.h"
@@ -406,9 +406,10 @@ int main(int argc, char **argv)
 	}
 	if (root_hints && !upstream_write_root_hints(&u.serve.world, root_hints, net_port(u.net)))
 		return 1;
-	struct control *ctl = NULL;
+	struct control_server *ctl = NULL;
 	if (control_path) {
-		ctl = control_open(u.base, control_path, upstream_stats_text, &u, err, sizeof(err));
+		ctl = control_server_open(u.base, control_path, upstream_stats_text, &u, err,
+		                          sizeof(err));
 		if (!ctl) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
@@ -439,7 +440,7 @@ int main(int argc, char **argv)
 	event_base_dispatch(u.base);
 
 	upstream_report(&u);
-	control_close(ctl);
+	control_server_close(ctl);
 	for (int i = 0; i < 3; i++)
 		event_free(sigs[i]);
 	event_free(flush);

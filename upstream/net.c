@@ -193,7 +193,9 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 
 static void net_tcp_event(struct bufferevent *bev, short what, void *arg)
 {
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+	/* An idle connection past its timeout is closed too: libevent only reports it, and a
+	 * client that opens connections and goes quiet would otherwise hold them forever. */
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT)) {
 		free(arg);
 		bufferevent_free(bev);
 	}

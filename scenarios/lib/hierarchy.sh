@@ -15,8 +15,12 @@ hierarchy_start() {
 	SC_ROOT_HINTS=$dir/root.hints
 	local args=(--block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
 		--root-hints "$SC_ROOT_HINTS" --control "$SC_CTL_DIR/upstream.sock"
-		--applied-log "$dir/upstream-applied.log" --stats-file "$dir/upstream-stats.json"
+		--applied-summary "$dir/upstream-applied-summary.tsv" --stats-file "$dir/upstream-stats.json"
 		--ready-file "$SC_CTL_DIR/upstream.ready")
+	# the per-query log is ~20 MB gzipped for a quick run: only on request
+	if ((OPT_applied_log)); then
+		args+=(--applied-log "$dir/upstream-applied.log")
+	fi
 	if ((median == 0)); then
 		args+=(--no-latency)
 	else

@@ -35,6 +35,7 @@ opts_defaults() {
 	OPT_quick=0
 	OPT_interval_ms=100
 	OPT_hierarchy_block=127.53.0.0/16
+	OPT_applied_log=0
 	OPT_timeout_ms=''
 	OPT_no_build=0
 	OPT_rate=''
@@ -67,6 +68,8 @@ Hierarchy and resolvers:
   --latency-ms M[,P99]   upstream latency median and 99th percentile in ms (20,200)
   --loss X               share of upstream queries lost, 0..1 (0.03)
   --hierarchy-block CIDR loopback block of the simulated hierarchy (127.53.0.0/16)
+  --applied-log          also keep the hierarchy's per-query loss/delay log (tens of MB a run;
+                         the per-second summary is always kept)
   --cache-size SIZE      resolver cache size, k/M/G suffixes (4M: small enough for the warm-up to fill)
   --max-inflight N       resolver in-flight limit (65536)
   --memory-layout L      heap | kresd (heap)
@@ -106,6 +109,7 @@ opts_parse() {
 		--serial) OPT_serial=1 OPT_SET[serial]=1 ;;
 		--quick) OPT_quick=1 OPT_SET[quick]=1 ;;
 		--no-build) OPT_no_build=1 OPT_SET[no_build]=1 ;;
+		--applied-log) OPT_applied_log=1 OPT_SET[applied_log]=1 ;;
 		--variants | --queries | --query-count | --query-seed | --spikes | --spike-rate | --spike-multiple | \
 			--baseline-rate | --warmup-rate | --spike-len | --recovery-len | --baseline-len | --warmup-len | \
 			--calibrate-len | --calibrate-max | --seed | --latency-ms | --loss | --cache-size | \

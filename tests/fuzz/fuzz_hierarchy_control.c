@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_hierarchy_control.c - libFuzzer target over the hierarchy's control socket
- * (upstream/control.c): one connection per input, the input sent as the client's bytes, replies
+ * (common/control_server.c as the hierarchy opens it): one connection per input, the input sent as the client's bytes, replies
  * read, the connection closed.
  *
  * Input: the bytes a client sends. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
+#include "control_server.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char err[256];
 		base = event_base_new();
 		path = fuzz_socket_path("hierarchy-control");
-		if (!base || !control_open(base, path, fuzz_stats, NULL, err, sizeof(err))) {
+		if (!base || !control_server_open(base, path, fuzz_stats, NULL, err, sizeof(err))) {
 			fprintf(stderr, "fuzz_hierarchy_control: %s\n",
 			        base ? err : "no event base");
 			abort();

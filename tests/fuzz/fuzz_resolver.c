@@ -23,20 +23,20 @@ const uint8_t fuzz_resolver_qname[18] = {3,   'w', 'w', 'w', 7,   'e', 'x', 'a',
 static void fuzz_resolver_init(void)
 {
 	struct resolver_config *cfg = &fuzz_r.cfg;
+	resolver_config_defaults(cfg);
 	struct sockaddr_in *root = (struct sockaddr_in *)&cfg->roots[0].sa;
 	root->sin_family = AF_INET;
 	root->sin_port = htons(53);
 	root->sin_addr.s_addr = htonl(0x7F000001);
 	cfg->roots[0].len = sizeof(*root);
 	cfg->n_roots = 1;
-	cfg->upstream_port = 53;
-	cfg->max_ttl = 86400;
 	cfg->max_inflight = 64;
 	cfg->upstream_timeout_ms = 1000;
 	fuzz_r.base = event_base_new();
 	if (!fuzz_r.base)
 		abort();
-	resolver_random_seed(&fuzz_r);
+	static const uint8_t key[32] = {0}; /* reproducible runs */
+	chacha_rng_seed_key(&fuzz_r.rng, key);
 }
 
 void fuzz_resolver_begin(bool kresd_layout)
@@ -45,7 +45,7 @@ void fuzz_resolver_begin(bool kresd_layout)
 	if (!fuzz_r.base)
 		fuzz_resolver_init();
 	fuzz_r.cfg.layout = kresd_layout ? LAYOUT_KRESD : LAYOUT_HEAP;
-	fuzz_r.cache = cache_create(64 * 1024, 86400, kresd_layout, err, sizeof(err));
+	fuzz_r.cache = cache_create(64 * 1024, 86400, 3600, kresd_layout, err, sizeof(err));
 	fuzz_r.requests = request_table_create(64);
 	if (!fuzz_r.cache || !fuzz_r.requests)
 		abort();

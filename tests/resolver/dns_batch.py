@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # tests/resolver/dns_batch.py ADDR PORT < "NAME TYPE" lines - asks each question over UDP (8 at a time)
 # and prints "NAME TYPE RCODE RR..." per question, RRs as "type:hex-rdata" sorted (TTLs left out so
-# answers compare across runs). TIMEOUT when no answer came in 4 s.
+# answers compare across runs). TIMEOUT when no answer came in 4 s. TYPE may be a name of TYPES or TYPEnnn.
 import random
 import socket
 import struct
 import sys
 
-TYPES = {"A": 1, "NS": 2, "CNAME": 5, "SOA": 6, "PTR": 12, "MX": 15, "TXT": 16, "AAAA": 28, "SRV": 33}
+TYPES = {"A": 1, "NS": 2, "CNAME": 5, "SOA": 6, "PTR": 12, "HINFO": 13, "MX": 15, "TXT": 16, "AAAA": 28,
+         "SRV": 33, "ANY": 255}
 RCODES = {0: "NOERROR", 1: "FORMERR", 2: "SERVFAIL", 3: "NXDOMAIN", 4: "NOTIMP", 5: "REFUSED"}
 
 
@@ -28,6 +29,10 @@ def skip_name(pkt, pos):
             return pos
 
 
+def type_code(text):
+    return TYPES[text] if text in TYPES else int(text[4:])
+
+
 def parse(pkt):
     qid, flags, qd, an = struct.unpack("!HHHH", pkt[:8])
     pos = 12
@@ -41,7 +46,7 @@ def parse(pkt):
         rdata = pkt[pos:pos + rdlen]
         pos += rdlen
         # names in rdata may be compressed differently between answers: compare only fixed types
-        rrs.append(f"{rtype}:{rdata.hex() if rtype in (1, 28, 16) else len(rdata)}")
+        rrs.append(f"{rtype}:{rdata.hex() if rtype in (1, 13, 16, 28) else len(rdata)}")
     return qid, RCODES.get(flags & 0xF, str(flags & 0xF)), sorted(rrs)
 
 
@@ -58,7 +63,7 @@ def main():
             while qid in pending:
                 qid = random.randrange(65536)
             pending[qid] = (name, qtype)
-            q = struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + wire_name(name) + struct.pack("!HH", TYPES[qtype], 1)
+            q = struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + wire_name(name) + struct.pack("!HH", type_code(qtype), 1)
             sock.sendto(q, (addr, port))
         while pending:
             try:

@@ -18,14 +18,14 @@ static const uint8_t addr1[4] = {192, 0, 2, 1}, addr2[4] = {192, 0, 2, 2};
 static int setup_heap(void **state)
 {
 	char err[256];
-	*state = cache_create(1 << 20, 86400, false, err, sizeof(err));
+	*state = cache_create(1 << 20, 86400, 3600, false, err, sizeof(err));
 	return *state ? 0 : -1;
 }
 
 static int setup_file(void **state)
 {
 	char err[256];
-	*state = cache_create(1 << 20, 86400, true, err, sizeof(err));
+	*state = cache_create(1 << 20, 86400, 3600, true, err, sizeof(err));
 	return *state ? 0 : -1;
 }
 
@@ -71,7 +71,7 @@ static void test_ttl_countdown_and_expiry(void **state)
 static void test_ttl_cap_and_zero(void **state)
 {
 	char err[256];
-	struct cache *c = cache_create(1 << 20, 60, false, err, sizeof(err));
+	struct cache *c = cache_create(1 << 20, 60, 3600, false, err, sizeof(err));
 	put_a(c, 10, "capped.example.", 100000, RANK_AUTH);
 	assert_int_equal(cache_entry_ttl(cache_get(c, 10, N("capped.example."), TYPE_A), 10), 60);
 	struct msg_rr z = RR("zero.example.", TYPE_A, 0, addr1, 4);
@@ -155,7 +155,7 @@ static void run_lru(bool in_file)
 {
 	char err[256];
 	size_t cap = 16 * 1024;
-	struct cache *c = cache_create(cap, 86400, in_file, err, sizeof(err));
+	struct cache *c = cache_create(cap, 86400, 3600, in_file, err, sizeof(err));
 	assert_non_null(c);
 	char name[64];
 	for (int i = 0; i < 2000; i++) {
@@ -188,7 +188,7 @@ static void test_file_size_shift(void **state)
 {
 	char err[256];
 	size_t cap = 4u << 20;
-	struct cache *c = cache_create(cap, 86400, true, err, sizeof(err));
+	struct cache *c = cache_create(cap, 86400, 3600, true, err, sizeof(err));
 	assert_non_null(c);
 	static uint8_t rdata[200];
 	char name[64];

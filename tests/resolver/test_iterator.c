@@ -145,6 +145,28 @@ static void test_out_of_bailiwick_answer(void **state)
 	assert_true(iterator_in_bailiwick(N("anything."), N(".")));
 }
 
+/* An A record must be 4 bytes and an AAAA 16: a 16-byte "A" is neither an answer nor an IPv6
+ * address (it would have become a server address). */
+static void test_address_length_checked(void **state)
+{
+	static const uint8_t sixteen[16] = {0x20, 0x01, 0x0d, 0xb8};
+	struct msg_rr bad_a[] = {RR("www.example.", TYPE_A, 300, sixteen, 16)};
+	struct msg m = mk(RCODE_NOERROR, MSG_AA, "www.example.", TYPE_A, bad_a, 1, 0, 0);
+	expect(&m, "example.", "www.example.", TYPE_A, ITER_LAME, NULL);
+	struct msg_rr bad_aaaa[] = {RR("www.example.", TYPE_AAAA, 300, addr1, 4)};
+	m = mk(RCODE_NOERROR, MSG_AA, "www.example.", TYPE_AAAA, bad_aaaa, 1, 0, 0);
+	expect(&m, "example.", "www.example.", TYPE_AAAA, ITER_LAME, NULL);
+	struct msg_rr good[] = {RR("www.example.", TYPE_AAAA, 300, sixteen, 16)};
+	m = mk(RCODE_NOERROR, MSG_AA, "www.example.", TYPE_AAAA, good, 1, 0, 0);
+	expect(&m, "example.", "www.example.", TYPE_AAAA, ITER_ANSWER, "www.example.");
+	assert_true(msg_rdata_fits_type(TYPE_A, 4));
+	assert_false(msg_rdata_fits_type(TYPE_A, 16));
+	assert_false(msg_rdata_fits_type(TYPE_A, 0));
+	assert_true(msg_rdata_fits_type(TYPE_AAAA, 16));
+	assert_false(msg_rdata_fits_type(TYPE_AAAA, 4));
+	assert_true(msg_rdata_fits_type(TYPE_MX, 16)); /* other types: their parser's business */
+}
+
 static void test_error_rcodes(void **state)
 {
 	struct msg m = mk(RCODE_SERVFAIL, 0, "www.example.", TYPE_A, NULL, 0, 0, 0);
@@ -165,6 +187,7 @@ int main(void)
 	    cmocka_unit_test(test_upward_and_sideways),
 	    cmocka_unit_test(test_out_of_bailiwick_answer),
 	    cmocka_unit_test(test_error_rcodes),
+	    cmocka_unit_test(test_address_length_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

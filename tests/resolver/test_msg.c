@@ -12,6 +12,7 @@
 #include "msg.h"
 #include "request.h"
 #include "resolver_test_util.h"
+#include "upstream.h"
 
 static const uint8_t addr1[4] = {192, 0, 2, 1}, addr2[4] = {192, 0, 2, 2};
 
@@ -128,13 +129,16 @@ static void test_malformed(void **state)
 
 static void test_answer_truncated(void **state)
 {
+	static struct resolver r;
+	resolver_config_defaults(&r.cfg);
 	struct request q;
 	memset(&q, 0, sizeof(q));
+	q.r = &r;
 	static uint8_t txt[256];
 	txt[0] = 200;
 	memset(txt + 1, 'x', 200);
-	struct msg_rr rrs[4];
-	for (int i = 0; i < 4; i++)
+	struct msg_rr rrs[8];
+	for (int i = 0; i < 8; i++)
 		rrs[i] = RR("big.example.", 16, 60, txt, 201);
 	q.answer = rrs;
 	q.n_answer = 4;
@@ -156,7 +160,52 @@ static void test_answer_truncated(void **state)
 	assert_true(len > 800);
 	assert_false(buf[2] & 0x02);
 	assert_int_equal(buf[7], 4);
-	assert_int_equal(buf[11], 1); /* OPT */
+	assert_int_equal(buf[11], 1);                               /* OPT */
+	assert_int_equal((buf[len - 8] << 8) | buf[len - 7], 1232); /* the size we accept */
+
+	/* ~1.7 KB: over the 1232-byte cap although the client offered 4096 */
+	q.n_answer = 8;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len > 12 && len <= 1232);
+	assert_true(buf[2] & 0x02);
+	assert_int_equal(buf[7], 0);
+	r.cfg.max_udp_size = 4096;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len > 1232);
+	assert_false(buf[2] & 0x02);
+	assert_int_equal(buf[7], 8);
+	/* a client asking for less than the cap gets no more than it asked */
+	w.udp_size = 1000;
+	q.n_answer = 5;
+	len = request_build_answer(&q, &w, RCODE_NOERROR, buf, sizeof(buf));
+	assert_true(len <= 1000 && (buf[2] & 0x02));
+}
+
+/* Replies are matched on the wire, before the kresd layout copies them into the request's pool. */
+static void test_reply_matched_on_wire(void **state)
+{
+	uint8_t buf[512];
+	struct wire_writer w;
+	wire_begin(&w, buf, sizeof(buf), 4242, MSG_QR | MSG_AA, N("WWW.Example."), TYPE_A,
+	           CLASS_IN);
+	size_t len = wire_finish(&w);
+	assert_true(len > 12);
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), 0);
+	assert_int_equal(upstream_match(buf, len, 4243, N("www.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_AAAA), -1);
+	assert_int_equal(upstream_match(buf, len, 4242, N("ww.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, len - 1, 4242, N("www.example."), TYPE_A), -1);
+	assert_int_equal(upstream_match(buf, 11, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] &= 0x7F; /* a query, not a reply */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] |= 0x80 | (5 << 3); /* opcode UPDATE */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[2] &= (uint8_t) ~(0xF << 3);
+	buf[5] = 2; /* two questions */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
+	buf[5] = 1;
+	buf[len - 1] = 3; /* class CH */
+	assert_int_equal(upstream_match(buf, len, 4242, N("www.example."), TYPE_A), -1);
 }
 
 int main(void)
@@ -166,6 +215,7 @@ int main(void)
 	    cmocka_unit_test(test_rdata_decompressed),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_answer_truncated),
+	    cmocka_unit_test(test_reply_matched_on_wire),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
