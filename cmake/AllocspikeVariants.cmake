@@ -62,7 +62,9 @@ function(allocspike_add_live_bytes target)
   endif()
   target_sources(${target} PRIVATE "${PROJECT_SOURCE_DIR}/common/live_bytes.c")
   if(ALLOCSPIKE_MUSL_WORLD)
-    target_compile_definitions(${target} PRIVATE LIVE_BYTES_WRAP)
+    # On the counter's file only: the rest of the program compiles exactly as in the glibc world.
+    set_source_files_properties("${PROJECT_SOURCE_DIR}/common/live_bytes.c" TARGET_DIRECTORY ${target}
+                                PROPERTIES COMPILE_DEFINITIONS LIVE_BYTES_WRAP)
     list(JOIN ALLOCSPIKE_LIVE_BYTES_WRAPPED ",--wrap=" wrapped)
     target_link_options(${target} PRIVATE "LINKER:--wrap=${wrapped}")
   endif()
