@@ -389,6 +389,7 @@ int main(int argc, char **argv)
 	if (o.schedule) {
 		if (!schedule_parse(o.schedule, &sched, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-loadgen: --schedule: %s\n", err);
+			querystream_free(&qs);
 			return 1;
 		}
 	} else {
@@ -396,6 +397,7 @@ int main(int argc, char **argv)
 		double seconds = o.limit_s > 0 ? o.limit_s : (double)qs.count / o.rate;
 		if (!schedule_constant(&sched, SCHEDULE_BASELINE, seconds, o.rate)) {
 			fprintf(stderr, "allocspike-loadgen: -Q %g: no schedule\n", o.rate);
+			querystream_free(&qs);
 			return 1;
 		}
 	}
@@ -403,6 +405,8 @@ int main(int argc, char **argv)
 	struct runfolder_writer writer = {0};
 	if (o.out && !runfolder_writer_open(&writer, o.out, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		schedule_free(&sched);
+		querystream_free(&qs);
 		return 1;
 	}
 
