@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "alloc_symbols.h"
+#include "proc_sample.h"
 
 /* jemalloc's index for "all arenas merged" (MALLCTL_ARENAS_ALL in jemalloc.h). */
 #define ALLOC_STATS_JE_ALL "4096"
@@ -24,6 +25,18 @@ static void alloc_stats_own(struct alloc_stats *s, const char *name, long long v
 static long long alloc_stats_diff(long long a, long long b)
 {
 	return a >= b ? a - b : 0;
+}
+
+/* jemalloc's resident and mimalloc's committed are maxima: they count pages mapped for the
+ * allocator that were never touched, so they can exceed the process's anonymous RSS. What the
+ * allocator really holds in RAM cannot be more than that, so the footprint is capped there and
+ * the uncapped figure kept as the allocator's own field. */
+static void alloc_stats_cap_at_anon_rss(struct alloc_stats *s, const char *own_name)
+{
+	long anon_kb = proc_self_anon_kb();
+	alloc_stats_own(s, own_name, s->heap);
+	if (anon_kb >= 0 && s->heap > (long long)anon_kb * 1024)
+		s->heap = (long long)anon_kb * 1024;
 }
 
 static void alloc_stats_glibc(struct alloc_stats *s)
@@ -118,6 +131,7 @@ static void alloc_stats_jemalloc(struct alloc_stats *s)
 		alloc_stats_own(s, "dirty_decay_ms", dirty_ms);
 	if (alloc_stats_je_ssize("arenas.muzzy_decay_ms", &muzzy_ms))
 		alloc_stats_own(s, "muzzy_decay_ms", muzzy_ms);
+	alloc_stats_cap_at_anon_rss(s, "heap_uncapped_bytes");
 	unsigned narenas = 0;
 	len = sizeof(narenas);
 	if (mallctl("arenas.narenas", &narenas, &len, NULL, 0) == 0)
@@ -180,7 +194,7 @@ static void alloc_stats_mimalloc(struct alloc_stats *s)
 	/* Without its statistics build mimalloc counts no live bytes and no free pages: only what
 	 * it has committed from the OS. */
 	s->heap = (long long)commit;
-	alloc_stats_own(s, "committed", (long long)commit);
+	alloc_stats_cap_at_anon_rss(s, "committed");
 	alloc_stats_own(s, "peak_committed", (long long)peak_commit);
 	alloc_stats_own(s, "process_rss", (long long)rss);
 	alloc_stats_own(s, "process_peak_rss", (long long)peak_rss);

@@ -125,6 +125,17 @@ enum proc_sample_result proc_watch_sample(struct proc_watch *w, bool with_pss,
 	return PROC_SAMPLE_OK;
 }
 
+long proc_self_anon_kb(void)
+{
+	char buf[2048];
+	int fd = proc_open(getpid(), "status");
+	if (fd < 0)
+		return -1;
+	long kb = proc_read(fd, buf, sizeof(buf)) < 0 ? -1 : status_field_kb(buf, "\nRssAnon:");
+	close(fd);
+	return kb;
+}
+
 void proc_watch_close(struct proc_watch *w)
 {
 	if (w->status_fd >= 0)

@@ -38,4 +38,7 @@ enum proc_sample_result proc_watch_sample(struct proc_watch *w, bool with_pss,
 
 void proc_watch_close(struct proc_watch *w);
 
+/* This process's own RssAnon in kB, -1 if unreadable: the ceiling for an allocator's footprint. */
+long proc_self_anon_kb(void);
+
 #endif
