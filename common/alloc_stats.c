@@ -27,14 +27,17 @@ static long long alloc_stats_diff(long long a, long long b)
 	return a >= b ? a - b : 0;
 }
 
-/* jemalloc's resident and mimalloc's committed are maxima: they count pages mapped for the
- * allocator that were never touched, so they can exceed the process's anonymous RSS. What the
- * allocator really holds in RAM cannot be more than that, so the footprint is capped there and
- * the uncapped figure kept as the allocator's own field. */
-static void alloc_stats_cap_at_anon_rss(struct alloc_stats *s, const char *own_name)
+/* An allocator's own footprint figure can exceed what it has in RAM: jemalloc's resident and
+ * mimalloc's committed count pages never touched, glibc's arena size keeps the free chunks that
+ * malloc_trim() handed back with MADV_DONTNEED. What it really holds cannot be more than the
+ * process's anonymous RSS, so the footprint is capped there; the allocator's own figure stays as
+ * heap_uncapped_bytes. */
+static void alloc_stats_cap_at_anon_rss(struct alloc_stats *s)
 {
+	if (s->heap == ALLOC_STATS_UNKNOWN)
+		return;
 	long anon_kb = proc_self_anon_kb();
-	alloc_stats_own(s, own_name, s->heap);
+	alloc_stats_own(s, "heap_uncapped_bytes", s->heap);
 	if (anon_kb >= 0 && s->heap > (long long)anon_kb * 1024)
 		s->heap = (long long)anon_kb * 1024;
 }
@@ -131,7 +134,6 @@ static void alloc_stats_jemalloc(struct alloc_stats *s)
 		alloc_stats_own(s, "dirty_decay_ms", dirty_ms);
 	if (alloc_stats_je_ssize("arenas.muzzy_decay_ms", &muzzy_ms))
 		alloc_stats_own(s, "muzzy_decay_ms", muzzy_ms);
-	alloc_stats_cap_at_anon_rss(s, "heap_uncapped_bytes");
 	unsigned narenas = 0;
 	len = sizeof(narenas);
 	if (mallctl("arenas.narenas", &narenas, &len, NULL, 0) == 0)
@@ -194,7 +196,7 @@ static void alloc_stats_mimalloc(struct alloc_stats *s)
 	/* Without its statistics build mimalloc counts no live bytes and no free pages: only what
 	 * it has committed from the OS. */
 	s->heap = (long long)commit;
-	alloc_stats_cap_at_anon_rss(s, "committed");
+	alloc_stats_own(s, "committed", (long long)commit);
 	alloc_stats_own(s, "peak_committed", (long long)peak_commit);
 	alloc_stats_own(s, "process_rss", (long long)rss);
 	alloc_stats_own(s, "process_peak_rss", (long long)peak_rss);
@@ -305,6 +307,7 @@ void alloc_stats_read(const struct alloc_info *info, struct alloc_stats *out)
 		alloc_stats_mimalloc(out);
 	else if (strcmp(name, "mallocng") == 0)
 		alloc_stats_smaps(out);
+	alloc_stats_cap_at_anon_rss(out);
 }
 
 /* Appends to buf like snprintf; *len goes past size when it does not fit. */
