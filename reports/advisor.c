@@ -288,8 +288,9 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 			strbuf_printf(
 			    &b,
 			    "%s: no setting is needed: the default (%s) already holds %s after "
-			    "the spikes, within %s of the lowest (%s, %s), at the lowest CPU "
-			    "among those (%.2f s per million answered).",
+			    "the spikes, within %s of the lowest (%s, %s), and no setting within "
+			    "that margin costs measurably less CPU than its %.2f s per million "
+			    "answered.",
 			    label, win->name, h, m, lo, low->name, win->fig[FIG_CPU].median);
 		else
 			strbuf_printf(
