@@ -54,15 +54,14 @@ static json_t *run_entry(const char *dir, const json_t *run)
 	if (!json_is_string(world))
 		world = summary_lookup(run, "parameters.options.world");
 	const json_t *status = json_object_get(run, "status");
-	return json_pack("{s:s, s:o, s:o, s:o, s:o}", "dir", dir, "status",
-	                 json_is_string(status) ? json_copy((json_t *)status) : json_null(),
-	                 "spike_rate_qps",
-	                 number_or_null(number_at(run, "parameters.spike_rate_qps")), "world",
-	                 json_is_string(world) && *json_string_value(world)
-	                     ? json_copy((json_t *)world)
-	                     : json_null(),
-	                 "calibrated_knee_qps",
-	                 number_or_null(number_at(run, "calibration.capacity_of_slowest_qps")));
+	return json_pack(
+	    "{s:s, s:o, s:o, s:o, s:o}", "dir", dir, "status",
+	    json_is_string(status) ? json_copy((json_t *)status) : json_null(), "spike_rate_qps",
+	    number_or_null(number_at(run, "parameters.spike_rate_qps")), "world",
+	    json_is_string(world) && *json_string_value(world) ? json_copy((json_t *)world)
+	                                                       : json_null(),
+	    "calibrated_knee_qps",
+	    number_or_null(number_at(run, "calibration.capacity_of_slowest_qps")));
 }
 
 /* The line through a variant's points, in MB over thousands of requests in flight. */
@@ -85,47 +84,55 @@ static void set_fit(json_t *v)
 	free(y);
 }
 
-json_t *scale_build(const char *const *dirs, const json_t *const *run_jsons,
-                    const json_t *const *summaries, size_t n)
+json_t *scale_new(void)
 {
-	json_t *runs = json_array(), *order = json_array(), *variants = json_object();
-	for (size_t r = 0; r < n; r++) {
-		json_array_append_new(runs, run_entry(dirs[r], run_jsons[r]));
-		size_t i;
-		const json_t *name;
-		json_array_foreach(json_object_get(summaries[r], "variant_order"), i, name)
-		{
-			const char *vname = json_string_value(name);
-			const json_t *sv = json_object_get(json_object_get(summaries[r], "variants"),
-			                                   vname ? vname : "");
-			if (!sv)
-				continue;
-			json_t *v = json_object_get(variants, vname);
-			if (!v) {
-				v = json_pack("{s:[]}", "points");
-				json_object_set_new(variants, vname, v);
-				json_array_append_new(order, json_string(vname));
-			}
-			double x = peak_inflight(sv);
-			double held = number_at(sv, "spikes.last.end_held_kb") / KB_PER_MB;
-			if (!isfinite(x) || !isfinite(held))
-				continue;
-			json_array_append_new(json_object_get(v, "points"),
-			                      json_pack("{s:i, s:f, s:f}", "run", (int)r,
-			                                "peak_inflight", x, "held_mb", held));
-		}
-	}
+	return json_pack(
+	    "{s:i, s:s, s:s, s:[], s:[], s:{}}", "format", 1, "x",
+	    "peak requests in flight: the most at any spike's peak "
+	    "(summary spikes[].peak_inflight)",
+	    "y",
+	    "allocator-held MB after the spikes: allocator heap minus live bytes at the "
+	    "end of the last recovery (summary spikes.last.end_held_kb)",
+	    "runs", "variant_order", "variants");
+}
+
+void scale_add_run(json_t *scale, const char *dir, const json_t *run, const json_t *summary)
+{
+	json_t *runs = json_object_get(scale, "runs"),
+	       *order = json_object_get(scale, "variant_order");
+	json_t *variants = json_object_get(scale, "variants");
+	int index = (int)json_array_size(runs);
+	json_array_append_new(runs, run_entry(dir, run));
 	size_t i;
 	const json_t *name;
-	json_array_foreach(order, i, name)
-	set_fit(json_object_get(variants, json_string_value(name)));
-	return json_pack("{s:i, s:s, s:s, s:o, s:o, s:o}", "format", 1, "x",
-	                 "peak requests in flight: the most at any spike's peak "
-	                 "(summary spikes[].peak_inflight)",
-	                 "y",
-	                 "allocator-held MB after the spikes: allocator heap minus live bytes at the "
-	                 "end of the last recovery (summary spikes.last.end_held_kb)",
-	                 "runs", runs, "variant_order", order, "variants", variants);
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const char *vname = json_string_value(name);
+		const json_t *sv =
+		    json_object_get(json_object_get(summary, "variants"), vname ? vname : "");
+		if (!sv)
+			continue;
+		json_t *v = json_object_get(variants, vname);
+		if (!v) {
+			v = json_pack("{s:[]}", "points");
+			json_object_set_new(variants, vname, v);
+			json_array_append_new(order, json_string(vname));
+		}
+		double x = peak_inflight(sv);
+		double held = number_at(sv, "spikes.last.end_held_kb") / KB_PER_MB;
+		if (!isfinite(x) || !isfinite(held))
+			continue;
+		json_array_append_new(json_object_get(v, "points"),
+		                      json_pack("{s:i, s:f, s:f}", "run", index, "peak_inflight", x,
+		                                "held_mb", held));
+	}
+}
+
+void scale_fit(json_t *scale)
+{
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(scale, "variants"), name, v) set_fit(v);
 }
 
 /* scale.json beside the page: FILE with its extension replaced (or added). */
@@ -144,14 +151,17 @@ int scale_command(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "allocspike-report scale: a value is missing after \"%s\"\n",
-				        argv[i]);
+				fprintf(
+				    stderr,
+				    "allocspike-report scale: a value is missing after \"%s\"\n",
+				    argv[i]);
 				free(dirs);
 				return EXIT_BAD_INPUT;
 			}
 			out = argv[++i];
 		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "allocspike-report scale: unexpected argument \"%s\"\n", argv[i]);
+			fprintf(stderr, "allocspike-report scale: unexpected argument \"%s\"\n",
+			        argv[i]);
 			free(dirs);
 			return EXIT_BAD_INPUT;
 		} else {
@@ -159,28 +169,32 @@ int scale_command(int argc, char **argv)
 		}
 	}
 	if (n < 2) {
-		fprintf(stderr, "allocspike-report scale: needs two run folders or more (a line needs "
-		                "two points)\nusage: allocspike-report scale RUN_DIR RUN_DIR... [-o "
-		                "FILE]\n");
+		fprintf(stderr,
+		        "allocspike-report scale: needs two run folders or more (a line needs "
+		        "two points)\nusage: allocspike-report scale RUN_DIR RUN_DIR... [-o "
+		        "FILE]\n");
 		free(dirs);
 		return EXIT_BAD_INPUT;
 	}
-	struct runfolder *rfs = calloc(n, sizeof(*rfs));
-	json_t **summaries = calloc(n, sizeof(*summaries));
-	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
+	/* One run at a time: its points are taken and its timeline freed before the next is read.
+	 */
+	json_t *scale = scale_new();
 	int rc = EXIT_BAD_INPUT;
-	size_t loaded = 0;
 	char err[1024];
+	size_t loaded = 0;
 	for (; loaded < n; loaded++) {
-		if (!runfolder_read(dirs[loaded], &rfs[loaded], err, sizeof(err))) {
+		struct runfolder rf;
+		if (!runfolder_read(dirs[loaded], &rf, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-report scale: %s\n", err);
 			break;
 		}
-		summaries[loaded] = summary_build(&rfs[loaded]);
-		run_jsons[loaded] = rfs[loaded].run;
+		json_t *summary = summary_build(&rf);
+		scale_add_run(scale, dirs[loaded], rf.run, summary);
+		json_decref(summary);
+		runfolder_free(&rf);
 	}
 	if (loaded == n) {
-		json_t *scale = scale_build(dirs, run_jsons, (const json_t *const *)summaries, n);
+		scale_fit(scale);
 		char *page = scale_page(scale);
 		char json_path[4096];
 		json_path_for(out, json_path, sizeof(json_path));
@@ -192,15 +206,8 @@ int scale_command(int argc, char **argv)
 			rc = 0;
 		}
 		free(page);
-		json_decref(scale);
 	}
-	for (size_t i = 0; i < loaded; i++) {
-		json_decref(summaries[i]);
-		runfolder_free(&rfs[i]);
-	}
-	free(rfs);
-	free(summaries);
-	free(run_jsons);
+	json_decref(scale);
 	free(dirs);
 	return rc;
 }

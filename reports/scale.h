@@ -8,9 +8,11 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* The scale.json object over n runs; run_jsons[i] and summaries[i] belong to dirs[i]. */
-json_t *scale_build(const char *const *dirs, const json_t *const *run_jsons,
-                    const json_t *const *summaries, size_t n);
+/* The scale.json object, built a run at a time: scale_new, scale_add_run for each run (its
+ * run.json and summary), then scale_fit for the lines. */
+json_t *scale_new(void);
+void scale_add_run(json_t *scale, const char *dir, const json_t *run, const json_t *summary);
+void scale_fit(json_t *scale);
 
 /* allocspike-report scale RUN_DIR... [-o FILE]: FILE (default scale.html) and scale.json beside
  * it; prints the page's path. Returns the exit status (2 on bad input). */

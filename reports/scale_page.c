@@ -38,10 +38,11 @@ static const json_t *variant_at(const json_t *scale, size_t i, const char **name
 
 static void append_fits(struct strbuf *b, const json_t *scale)
 {
-	strbuf_printf(b, "<div class=\"scroll\"><table id=\"fit-table\">\n<tr><th>variant</th>"
-	                 "<th>MB per 1,000 requests in flight</th><th>R&sup2;</th>"
-	                 "<th>intercept (MB)</th><th>runs</th><th>at %.0f,000 in flight (MB, from "
-	                 "the line)</th></tr>\n",
+	strbuf_printf(b,
+	              "<div class=\"scroll\"><table id=\"fit-table\">\n<tr><th>variant</th>"
+	              "<th>MB per 1,000 requests in flight</th><th>R&sup2;</th>"
+	              "<th>intercept (MB)</th><th>runs</th><th>at %.0f,000 in flight (MB, from "
+	              "the line)</th></tr>\n",
 	              SCALE_READ_AT_INFLIGHT / 1000.0);
 	size_t n = json_array_size(json_object_get(scale, "variant_order"));
 	for (size_t i = 0; i < n; i++) {
@@ -57,7 +58,8 @@ static void append_fits(struct strbuf *b, const json_t *scale)
 		append_number(b, num(v, "r2"), "%.3f");
 		strbuf_append(b, "</td><td>");
 		append_number(b, icpt, "%.1f");
-		strbuf_printf(b, "</td><td>%zu</td><td>", json_array_size(json_object_get(v, "points")));
+		strbuf_printf(b, "</td><td>%zu</td><td>",
+		              json_array_size(json_object_get(v, "points")));
 		append_number(b, icpt + slope * SCALE_READ_AT_INFLIGHT / 1000.0, "%.0f");
 		strbuf_append(b, "</td></tr>\n");
 	}
@@ -95,25 +97,28 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 		double slope = num(v, "slope_mb_per_1000_inflight"), icpt = num(v, "intercept_mb");
 		if (isfinite(slope) && isfinite(icpt)) {
 			double ya = icpt, yb = icpt + slope * xmax / 1000.0;
-			/* The line is clipped to the frame: a steep fit must not draw over the labels. */
+			/* The line is clipped to the frame: a steep fit must not draw over the
+			 * labels. */
 			double ylo = plot.y0, yhi = plot.y1;
 			double xa = 0, xb = xmax;
 			if (slope != 0) {
-				double xlo = (ylo - icpt) * 1000.0 / slope, xhi = (yhi - icpt) * 1000.0 / slope;
+				double xlo = (ylo - icpt) * 1000.0 / slope,
+				       xhi = (yhi - icpt) * 1000.0 / slope;
 				xa = fmax(xa, fmin(xlo, xhi));
 				xb = fmin(xb, fmax(xlo, xhi));
 				ya = icpt + slope * xa / 1000.0;
 				yb = icpt + slope * xb / 1000.0;
 			}
 			if (xb > xa) {
-				strbuf_printf(b,
-				              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-				              svg_plot_px(&plot, xa), svg_plot_py(&plot, ya),
-				              svg_plot_px(&plot, xb), svg_plot_py(&plot, yb), color);
+				strbuf_printf(
+				    b,
+				    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				    "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+				    svg_plot_px(&plot, xa), svg_plot_py(&plot, ya),
+				    svg_plot_px(&plot, xb), svg_plot_py(&plot, yb), color);
 				strbuf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
-				              svg_plot_px(&plot, xb) + 6, svg_plot_py(&plot, yb) + 4,
-				              color);
+				              svg_plot_px(&plot, xb) + 6,
+				              svg_plot_py(&plot, yb) + 4, color);
 				strbuf_append_html(b, name);
 				strbuf_printf(b, " %.2f MB/1k</text>\n", slope);
 			}
@@ -122,7 +127,8 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 		json_array_foreach(json_object_get(v, "points"), k, p)
 		{
 			double x = num(p, "peak_inflight"), y = num(p, "held_mb");
-			strbuf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
+			strbuf_printf(b,
+			              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
 			              svg_plot_px(&plot, x), svg_plot_py(&plot, y), color);
 			strbuf_append_html(b, name);
 			strbuf_printf(b, ", run %d: %.0f in flight, %.1f MB</title></circle>\n",

@@ -45,21 +45,25 @@ void svg_plot_begin(struct strbuf *b, const struct svg_plot *p, const char *id, 
 	              "font-family=\"sans-serif\" font-size=\"11\">\n",
 	              W, H);
 	for (double t = p->x0; t <= p->x1 + p->xs / 2; t += p->xs)
-		strbuf_printf(b,
-		              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>"
-		              "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-		              svg_plot_px(p, t), MT, svg_plot_px(p, t), H - MB, svg_plot_px(p, t),
-		              H - MB + 14, t);
+		strbuf_printf(
+		    b,
+		    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>"
+		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+		    svg_plot_px(p, t), MT, svg_plot_px(p, t), H - MB, svg_plot_px(p, t),
+		    H - MB + 14, t);
 	for (double t = p->y0; t <= p->y1 + p->ys / 2; t += p->ys)
-		strbuf_printf(b,
-		              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>"
-		              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-		              ML, svg_plot_py(p, t), W - MR, svg_plot_py(p, t), ML - 6,
-		              svg_plot_py(p, t) + 4, t);
-	strbuf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (ML + W - MR) / 2, H - 10);
+		strbuf_printf(
+		    b,
+		    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>"
+		    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		    ML, svg_plot_py(p, t), W - MR, svg_plot_py(p, t), ML - 6, svg_plot_py(p, t) + 4,
+		    t);
+	strbuf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (ML + W - MR) / 2,
+	              H - 10);
 	strbuf_append_html(b, xlabel);
-	strbuf_printf(b, "</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
-	                 "text-anchor=\"middle\">",
+	strbuf_printf(b,
+	              "</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
+	              "text-anchor=\"middle\">",
 	              (MT + H - MB) / 2);
 	strbuf_append_html(b, ylabel);
 	strbuf_append(b, "</text>\n");

@@ -19,15 +19,15 @@ struct infra_key {
 struct infra_entry {
 	struct infra_key key;
 	bool used;
-	bool measured;       /* at least one reply */
-	uint8_t timeouts;    /* counted timeouts since the last reply (saturates) */
+	bool measured;    /* at least one reply */
+	uint8_t timeouts; /* counted timeouts since the last reply (saturates) */
 	int32_t srtt;
 	int32_t rttvar;
-	int32_t timeout;     /* next query's wait: srtt + 4 * rttvar, or backed off */
-	uint64_t expires;    /* made + INFRA_HOST_TTL_MS */
-	uint64_t last_used;  /* for eviction within the set */
+	int32_t timeout;       /* next query's wait: srtt + 4 * rttvar, or backed off */
+	uint64_t expires;      /* made + INFRA_HOST_TTL_MS */
+	uint64_t last_used;    /* for eviction within the set */
 	uint64_t last_timeout; /* when the last counted timeout was reported */
-	uint64_t hold_until; /* 0: not held down */
+	uint64_t hold_until;   /* 0: not held down */
 };
 
 struct infra {
@@ -207,7 +207,8 @@ void infra_report_timeout(struct infra *t, const struct sockaddr *sa, socklen_t 
 		return;
 	struct infra_entry *e = infra_get(t, &k, now_ms);
 	int64_t doubled = 2 * (int64_t)c->timeout_ms;
-	int32_t backed_off = doubled > INFRA_MAX_TIMEOUT_MS ? INFRA_MAX_TIMEOUT_MS : (int32_t)doubled;
+	int32_t backed_off =
+	    doubled > INFRA_MAX_TIMEOUT_MS ? INFRA_MAX_TIMEOUT_MS : (int32_t)doubled;
 	if (backed_off > e->timeout)
 		e->timeout = backed_off;
 	e->last_used = now_ms;
@@ -302,8 +303,8 @@ bool infra_choose(struct infra *t, const struct infra_candidate *cands, int n, u
 	return true;
 }
 
-bool infra_lookup(const struct infra *t, const struct sockaddr *sa, socklen_t len,
-                  uint64_t now_ms, struct infra_server *out)
+bool infra_lookup(const struct infra *t, const struct sockaddr *sa, socklen_t len, uint64_t now_ms,
+                  struct infra_server *out)
 {
 	struct infra_key k;
 	if (!infra_key_from(sa, len, &k))

@@ -13,17 +13,17 @@ struct chacha_rng;
 
 /* Every constant, beside unbound's and kresd's own values, is in resolver/README.md
  * ("Server timing"). Times are milliseconds. */
-#define INFRA_INITIAL_TIMEOUT_MS 376   /* first timeout of an unknown server */
-#define INFRA_MIN_TIMEOUT_MS 50        /* floor of srtt + 4 * rttvar */
-#define INFRA_MAX_TIMEOUT_MS 12000     /* cap of the backed-off timeout */
-#define INFRA_DEAD_TIMEOUTS 4          /* timeouts in a row that put a server on hold */
-#define INFRA_HOLD_BASE_MS 1000        /* first hold-down; doubles with every further timeout */
-#define INFRA_HOLD_MAX_MS 120000       /* longest hold-down */
-#define INFRA_HOST_TTL_MS (900 * 1000) /* an entry is forgotten this long after it was made */
-#define INFRA_EXPLORE_ONE_IN 20        /* one choice in 20 is random (epsilon-greedy) */
-#define INFRA_EXPLORE_TIMEOUT_FACTOR 2 /* an explored server waits at most 2x the best's timeout */
-#define INFRA_DEFAULT_CAPACITY 10000   /* server addresses remembered */
-#define INFRA_WAYS 4                   /* entries per hash set; eviction is within a set */
+#define INFRA_INITIAL_TIMEOUT_MS 376    /* first timeout of an unknown server */
+#define INFRA_MIN_TIMEOUT_MS 50         /* floor of srtt + 4 * rttvar */
+#define INFRA_MAX_TIMEOUT_MS 12000      /* cap of the backed-off timeout */
+#define INFRA_DEAD_TIMEOUTS 4           /* timeouts in a row that put a server on hold */
+#define INFRA_HOLD_BASE_MS 1000         /* first hold-down; doubles with every further timeout */
+#define INFRA_HOLD_MAX_MS 120000        /* longest hold-down */
+#define INFRA_HOST_TTL_MS (900 * 1000)  /* an entry is forgotten this long after it was made */
+#define INFRA_EXPLORE_ONE_IN 20         /* one choice in 20 is random (epsilon-greedy) */
+#define INFRA_EXPLORE_TIMEOUT_FACTOR 2  /* an explored server waits 2x the best at most */
+#define INFRA_DEFAULT_CAPACITY 10000    /* server addresses remembered */
+#define INFRA_WAYS 4                    /* entries per hash set; eviction is within a set */
 #define INFRA_REQUEST_DEADLINE_MS 10000 /* total time of one client request */
 
 struct infra;
@@ -41,11 +41,11 @@ struct infra_candidate {
 };
 
 struct infra_choice {
-	int index;       /* into the candidates */
-	int timeout_ms;  /* wait this long for the reply (clamp it with infra_deadline_clamp) */
-	bool explored;   /* the random one-in-INFRA_EXPLORE_ONE_IN choice */
-	bool capped;     /* explored, timeout shortened: its timeout says nothing about the server */
-	bool probe;      /* a held-down server's single retry after its hold-down */
+	int index;      /* into the candidates */
+	int timeout_ms; /* wait this long for the reply (clamp it with infra_deadline_clamp) */
+	bool explored;  /* the random one-in-INFRA_EXPLORE_ONE_IN choice */
+	bool capped;    /* explored, timeout shortened: its timeout says nothing about the server */
+	bool probe;     /* a held-down server's single retry after its hold-down */
 };
 
 /* Picks the server to ask: any server never measured first (every address gets measured once),
@@ -74,19 +74,19 @@ void infra_report_timeout(struct infra *t, const struct sockaddr *sa, socklen_t 
 struct infra_server {
 	int srtt_ms;
 	int rttvar_ms;
-	int timeout_ms;       /* what the next query would wait */
-	unsigned timeouts;    /* counted timeouts in a row */
+	int timeout_ms;         /* what the next query would wait */
+	unsigned timeouts;      /* counted timeouts in a row */
 	uint64_t hold_until_ms; /* 0 when not held down */
 };
 /* False when the address is unknown (never reported, expired or evicted). */
-bool infra_lookup(const struct infra *t, const struct sockaddr *sa, socklen_t len,
-                  uint64_t now_ms, struct infra_server *out);
+bool infra_lookup(const struct infra *t, const struct sockaddr *sa, socklen_t len, uint64_t now_ms,
+                  struct infra_server *out);
 
 struct infra_stats {
 	uint32_t capacity; /* entries */
 	uint32_t entries;  /* in use (expired ones included until reused) */
 	uint64_t evictions;
-	size_t bytes;      /* the table's memory, fixed at creation */
+	size_t bytes; /* the table's memory, fixed at creation */
 };
 void infra_get_stats(const struct infra *t, struct infra_stats *out);
 
