@@ -236,8 +236,6 @@ static enum infra_standing infra_standing_of(const struct infra_entry *e, uint64
 	return e->measured ? INFRA_GOOD : INFRA_UNKNOWN;
 }
 
-#define INFRA_MAX_CANDIDATES 64
-
 bool infra_choose(struct infra *t, const struct infra_candidate *cands, int n, uint64_t now_ms,
                   struct chacha_rng *rng, struct infra_choice *out)
 {

@@ -35,6 +35,7 @@ void infra_destroy(struct infra *t);
 
 /* One address a delegation offers; the caller leaves out those it must not use (tried too
  * often by this request, lame). */
+#define INFRA_MAX_CANDIDATES 64 /* infra_choose considers the first 64 */
 struct infra_candidate {
 	const struct sockaddr *sa; /* AF_INET or AF_INET6; address and port are the key */
 	socklen_t len;
