@@ -6,6 +6,17 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Renames the finished temporary file tmp over path (removing tmp when that fails). */
+static bool rename_into_place(const char *tmp, const char *path, char *err, size_t err_size)
+{
+	if (rename(tmp, path) != 0) {
+		snprintf(err, err_size, "%s: cannot rename into place: %s", path, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size)
 {
 	char tmp[4096];
@@ -15,12 +26,23 @@ bool json_file_write_atomic(const char *path, const json_t *value, char *err, si
 		unlink(tmp);
 		return false;
 	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, err_size, "%s: cannot rename into place: %s", path, strerror(errno));
+	return rename_into_place(tmp, path, err, err_size);
+}
+
+bool text_file_write_atomic(const char *path, const char *text, char *err, size_t err_size)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		snprintf(err, err_size, "%s: cannot write: %s", tmp, strerror(errno));
 		unlink(tmp);
 		return false;
 	}
-	return true;
+	return rename_into_place(tmp, path, err, err_size);
 }
 
 json_t *json_file_load(const char *path, char *err, size_t err_size)

@@ -1,4 +1,5 @@
-/* common/json_file.h - reading and atomically writing JSON files with jansson. */
+/* common/json_file.h - reading and atomically writing JSON files with jansson (and text files,
+ * such as the pages made beside them). */
 #ifndef ALLOCSPIKE_JSON_FILE_H
 #define ALLOCSPIKE_JSON_FILE_H
 
@@ -8,6 +9,8 @@
 
 /* Writes value to path through a temporary file and rename(), so readers never see half a file. */
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size);
+/* The same for text (an HTML page). */
+bool text_file_write_atomic(const char *path, const char *text, char *err, size_t err_size);
 
 /* Loads path; on failure returns NULL with "path:line:column: reason" in err. */
 json_t *json_file_load(const char *path, char *err, size_t err_size);

@@ -5,11 +5,13 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
 #include "strbuf.h"
+#include "svg_plot.h"
 
 static const struct {
 	const char *key, *label;
@@ -39,16 +41,6 @@ static bool in_group(const json_t *v, const char *group)
 	return g && strcmp(g, group) == 0;
 }
 
-/* A round step for about five ticks over [lo, hi]. */
-static double tick_step(double lo, double hi)
-{
-	double span = hi - lo > 0 ? hi - lo : 1, raw = span / 5, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-}
-
-enum { W = 720, H = 380, ML = 64, MR = 150, MT = 16, MB = 48 };
-
 /* Held memory (y) against CPU per answered query (x); the Pareto front joined by a line, the
  * recommended setting in orange. */
 static void append_pareto(struct strbuf *b, const json_t *advice, const char *group, int id)
@@ -71,37 +63,14 @@ static void append_pareto(struct strbuf *b, const json_t *advice, const char *gr
 		    b, "<p class=\"nochart\">No setting of this group has both figures.</p>\n");
 		return;
 	}
-	double xs = tick_step(x0, x1), ys = tick_step(fmin(y0, 0), y1);
-	x0 = floor(x0 / xs) * xs, x1 = ceil(x1 / xs) * xs;
-	y0 = floor(fmin(y0, 0) / ys) * ys, y1 = ceil(y1 / ys) * ys;
-	if (x1 <= x0)
-		x1 = x0 + xs;
-	if (y1 <= y0)
-		y1 = y0 + ys;
-#define PX(x) (ML + ((x)-x0) / (x1 - x0) * (W - ML - MR))
-#define PY(y) (H - MB - ((y)-y0) / (y1 - y0) * (H - MT - MB))
-	strbuf_printf(b,
-	              "<div class=\"scroll\"><svg class=\"chart\" id=\"pareto%d\" "
-	              "xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
-	              "font-family=\"sans-serif\" font-size=\"11\">\n",
-	              id, W, H);
-	for (double t = x0; t <= x1 + xs / 2; t += xs)
-		strbuf_printf(
-		    b,
-		    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>"
-		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-		    PX(t), MT, PX(t), H - MB, PX(t), H - MB + 14, t);
-	for (double t = y0; t <= y1 + ys / 2; t += ys)
-		strbuf_printf(
-		    b,
-		    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>"
-		    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-		    ML, PY(t), W - MR, PY(t), ML - 6, PY(t) + 4, t);
-	strbuf_printf(b,
-	              "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">CPU s per million answered "
-	              "(after warm-up)</text>\n<text transform=\"translate(14 %d) rotate(-90)\" "
-	              "text-anchor=\"middle\">held after the spikes (MB)</text>\n",
-	              (ML + W - MR) / 2, H - 10, (MT + H - MB) / 2);
+	struct svg_plot p;
+	svg_plot_fit(&p, x0, x1, fmin(y0, 0), y1);
+	char chart_id[32];
+	snprintf(chart_id, sizeof(chart_id), "pareto%d", id);
+	svg_plot_begin(b, &p, chart_id, "CPU s per million answered (after warm-up)",
+	               "held after the spikes (MB)");
+#define PX(x) svg_plot_px(&p, (x))
+#define PY(y) svg_plot_py(&p, (y))
 	/* The front, in order of CPU. */
 	struct {
 		double x, y;
@@ -145,7 +114,7 @@ static void append_pareto(struct strbuf *b, const json_t *advice, const char *gr
 		strbuf_append_html(b, name);
 		strbuf_append(b, "</text>\n");
 	}
-	strbuf_append(b, "</svg></div>\n");
+	svg_plot_end(b);
 #undef PX
 #undef PY
 }

@@ -14,6 +14,7 @@
 #include "json_file.h"
 #include "parent_death.h"
 #include "runfolder_reader.h"
+#include "scale.h"
 #include "summary.h"
 
 enum { EXIT_GATE_FAILED = 1, EXIT_BAD_INPUT = 2 };
@@ -32,6 +33,9 @@ static void usage(FILE *f)
 	      "X]\n"
 	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
 	      "         DIR/advisor.html (default DIR: .), prints the page's path\n"
+	      "       allocspike-report scale RUN_DIR RUN_DIR... [-o FILE]\n"
+	      "         held memory against requests in flight over runs of several spike heights:\n"
+	      "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
 	      "figures and the EXPR syntax: reports/README.md; bad input exits 2\n",
 	      f);
 }
@@ -390,6 +394,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (strcmp(argv[1], "advise") == 0)
 		return cmd_advise(argc - 2, argv + 2);
+	if (strcmp(argv[1], "scale") == 0)
+		return scale_command(argc - 2, argv + 2);
 	if (argc != 2 || argv[1][0] == '-') {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include "attribution.h"
+#include "fit.h"
 #include "schedule.h"
 
 #include <math.h>
@@ -75,27 +76,6 @@ static struct series series_of(const struct runfolder *rf, int target)
 		if (rf->rows[i].target == target)
 			s.r[s.n++] = &rf->rows[i];
 	return s;
-}
-
-/* Least-squares slope of y over x; NAN with fewer than two distinct x. */
-static double fit_slope(const double *x, const double *y, size_t n)
-{
-	double sx = 0, sy = 0, m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(y[i])) {
-			sx += x[i];
-			sy += y[i];
-			m++;
-		}
-	if (m < 2)
-		return NAN;
-	double mx = sx / m, my = sy / m, sxx = 0, sxy = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(y[i])) {
-			sxx += (x[i] - mx) * (x[i] - mx);
-			sxy += (x[i] - mx) * (y[i] - my);
-		}
-	return sxx > 0 ? sxy / sxx : NAN;
 }
 
 struct weighted {
@@ -426,7 +406,7 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 			avail++;
 		}
 	}
-	json_object_set_new(v, slope_key, jnum(x && y ? fit_slope(x, y, n) : NAN));
+	json_object_set_new(v, slope_key, jnum(x && y ? fit_line(x, y, n).slope : NAN));
 	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
 	free(x);
 	free(y);

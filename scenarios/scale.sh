@@ -1,0 +1,177 @@
+#!/bin/bash
+# scenarios/scale.sh - the scale law: the spike experiment (spike.sh) at several spike heights, each
+# a multiple of the knee calibrated once (per world), optionally in several worlds, one spike.sh run
+# folder per step; then `allocspike-report scale` plots per variant the memory its allocator holds
+# after the spikes against the peak requests in flight, with the fitted MB per 1,000 requests in
+# flight. Options: scale.sh --help.
+set -uo pipefail
+SC_PROG=scale
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
+
+scale_usage() {
+	cat <<'USAGE'
+usage: scenarios/scale.sh [options] [spike.sh options]
+Runs spike.sh once per spike height (and world), each into its own run folder DIR/STEP, then writes
+DIR/scale.html and DIR/scale.json (allocspike-report scale) and prints the page's path.
+  --steps LIST         spike heights as multiples of the knee (default 0.5,1,1.5,2,3)
+  --knee N             the knee in queries per second; default: the first step of each world runs
+                       spike.sh's calibration (--spike-rate auto) and its knee (the slowest variant's
+                       capacity) sets the other steps of that world
+  --world W[,W...]     worlds to sweep, each passed to spike.sh as --world W (default: spike.sh's)
+  --out DIR            the sweep's folder (default: runs/<UTC timestamp>-scale)
+  --list               print the runs it would make, one a line (folder, then spike.sh's options),
+                       and stop
+  --help               this text
+Any other option goes to every spike.sh run unchanged (spike.sh --help lists them), e.g. --quick,
+--variants, --serial; the spike height is scale.sh's own (no --spike-rate, --spike-multiple or
+--repeat).
+USAGE
+}
+
+scale_fail() {
+	printf 'scale: %s\n' "$*" >&2
+	echo "usage: scenarios/scale.sh [options]   (--help lists them)" >&2
+	exit 2
+}
+
+steps=0.5,1,1.5,2,3 knee='' worlds='' out='' list=0 pass=()
+while (($#)); do
+	case $1 in
+	--help | -h)
+		scale_usage
+		exit 0
+		;;
+	--list)
+		list=1
+		shift
+		;;
+	--steps | --knee | --world | --out)
+		(($# >= 2)) || scale_fail "option $1 needs a value"
+		case $1 in
+		--steps) steps=$2 ;;
+		--knee) knee=$2 ;;
+		--world) worlds=$2 ;;
+		--out) out=$2 ;;
+		esac
+		shift 2
+		;;
+	--spike-rate | --spike-multiple | --repeat)
+		scale_fail "$1 is not taken: scale.sh sets the spike height (--steps, --knee) and makes one run per step"
+		;;
+	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	*)
+		pass+=("$1")
+		shift
+		;;
+	esac
+done
+IFS=, read -r -a multiples <<<"$steps"
+((${#multiples[@]})) || scale_fail "--steps wants multiples like 0.5,1,2, got '$steps'"
+for m in "${multiples[@]}"; do
+	sc_is_number "$m" && awk -v m="$m" 'BEGIN { exit !(m > 0) }' ||
+		scale_fail "--steps wants positive multiples like 0.5,1,2, got '$m'"
+done
+[[ -z $knee ]] || { sc_is_uint "$knee" && ((knee > 0)); } ||
+	scale_fail "--knee wants a rate in queries per second, got '$knee'"
+[[ $worlds =~ ^([A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)?$ ]] ||
+	scale_fail "--world wants names separated by commas, got '$worlds'"
+IFS=, read -r -a world_list <<<"$worlds"
+((${#world_list[@]})) || world_list=('')
+out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-scale}
+
+# scale_rate KNEE MULTIPLE : the spike height, truncated as spike.sh's calibration does.
+scale_rate() { awk -v k="$1" -v m="$2" 'BEGIN { printf "%d", k * m }'; }
+
+# The plan: per world, per multiple, a folder name and spike.sh's height options; a step whose knee
+# is still to be calibrated says so ("knee*M", resolved when its world's first step has run).
+plan_dir=() plan_world=() plan_height=()
+for w in "${world_list[@]}"; do
+	first=1
+	for m in "${multiples[@]}"; do
+		plan_dir+=("${w:+$w-}x$m")
+		plan_world+=("$w")
+		if [[ -n $knee ]]; then
+			plan_height+=("--spike-rate $(scale_rate "$knee" "$m")")
+		elif ((first)); then
+			plan_height+=("--spike-rate auto --spike-multiple $m")
+		else
+			plan_height+=("--spike-rate knee*$m")
+		fi
+		first=0
+	done
+done
+
+# scale_args I : spike.sh's options for step I (its height may still read knee*M).
+scale_args() {
+	local i=$1
+	# shellcheck disable=SC2206 # the height is words
+	args=(${plan_height[i]})
+	[[ -z ${plan_world[i]} ]] || args+=(--world "${plan_world[i]}")
+	args+=(--out "$out/${plan_dir[i]}" "${pass[@]}")
+}
+
+if ((list)); then
+	for i in "${!plan_dir[@]}"; do
+		scale_args "$i"
+		printf '%s' "${plan_dir[i]}"
+		for a in "${args[@]}"; do
+			# Plain words as they are (knee*M reads as meant), anything else quoted for the shell.
+			if [[ $a =~ ^[A-Za-z0-9_./,:=*+-]+$ ]]; then printf ' %s' "$a"; else printf ' %q' "$a"; fi
+		done
+		printf '\n'
+	done
+	exit 0
+fi
+# spike.sh judges the options passed on: a bad one fails here, before anything runs.
+bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" --help >/dev/null || exit 2
+[[ ! -e $out/scale.json ]] || scale_fail "--out $out already holds a sweep (scale.json); choose a new folder"
+mkdir -p "$out" || sc_die "cannot create $out"
+out=$(realpath "$out")
+
+child=
+trap '[[ -z $child ]] || kill -TERM "$child" 2>/dev/null; wait $child 2>/dev/null; exit 130' INT TERM HUP
+
+runs=() failed=() world_knee='' no_build=()
+for i in "${!plan_dir[@]}"; do
+	((i == 0)) || [[ ${plan_world[i]} == "${plan_world[i - 1]}" ]] || world_knee=''
+	if [[ ${plan_height[i]} == "--spike-rate knee*"* ]]; then
+		[[ -n $world_knee ]] || sc_die "no knee for ${plan_dir[i]}: the calibrating step of its world found none"
+		plan_height[i]="--spike-rate $(scale_rate "$world_knee" "${plan_height[i]#--spike-rate knee\*}")"
+	fi
+	scale_args "$i"
+	dir=$out/${plan_dir[i]}
+	sc_say "step $((i + 1)) of ${#plan_dir[@]}: ${plan_dir[i]} (${plan_height[i]})"
+	lifeline_set # a killed sweep takes its spike.sh run (and so everything that started) with it
+	"${LIFELINE[@]}" bash "$SC_ROOT/scenarios/spike.sh" "${args[@]}" "${no_build[@]}" >/dev/null &
+	child=$!
+	wait "$child" || {
+		sc_say "the run in $dir ended with status $?; its figures may be missing"
+		failed+=("${plan_dir[i]}")
+	}
+	child=
+	no_build=(--no-build)
+	[[ -f $dir/run.json ]] || continue
+	runs+=("$dir")
+	if [[ ${plan_height[i]} == *auto* ]]; then
+		world_knee=$(jq -r '.calibration.capacity_of_slowest_qps // empty' "$dir/run.json")
+		[[ -z $world_knee ]] || sc_say "knee${plan_world[i]:+ in ${plan_world[i]}}: $world_knee qps"
+	fi
+done
+
+((${#runs[@]} >= 2)) || sc_die "fewer than two runs left a run folder: no line to fit (see $out)"
+rp=$(sc_program allocspike-report)
+[[ -n $rp ]] || sc_die "allocspike-report is missing: no scale page"
+"$rp" scale "${runs[@]}" -o "$out/scale.html" >/dev/null || sc_die "allocspike-report scale failed"
+# The lines on the terminal as well.
+jq -r '.variant_order[] as $v | .variants[$v] | [$v,
+	(.slope_mb_per_1000_inflight // "n/a"), (.r2 // "n/a"), (.points | length)]
+	| map(if type == "number" then (. * 1000 | round / 1000 | tostring) else . end) | @tsv' \
+	"$out/scale.json" |
+	{
+		printf 'variant\tMB/1000_in_flight\tR2\truns\n'
+		cat
+	} | awk -F'\t' '{ printf "%-22s %18s %7s %5s\n", $1, $2, $3, $4 }' >&2
+echo "$out/scale.html"
+((${#failed[@]} == 0)) || sc_die "steps that did not complete: ${failed[*]}"
+exit 0
