@@ -11,6 +11,7 @@
 
 #include "control.h"
 #include "monotonic.h"
+#include "phase_writer.h"
 #include "progress.h"
 #include "threads.h"
 
@@ -44,10 +45,13 @@ static void recorder_event(struct recorder *r, double t, const char *variant, co
 	runfolder_writer_event(r->writer, t, variant, event, extra);
 }
 
-/* Phase events for every phase that began by t (several when phases are shorter than a tick). */
+/* Phase events for every phase that began by t (several when phases are shorter than a tick),
+ * and phases.csv rewritten once they did: the instance that ended is complete but for the
+ * answers still awaited. */
 static void recorder_phases(struct recorder *r, struct recorder_state *st, double t)
 {
 	const struct schedule *s = r->schedule;
+	size_t before = st->next_phase;
 	while (st->next_phase < s->count && s->phases[st->next_phase].start_s <= t &&
 	       s->phases[st->next_phase].start_s < r->pacer->end_s) {
 		const struct schedule_phase *ph = &s->phases[st->next_phase++];
@@ -55,6 +59,8 @@ static void recorder_phases(struct recorder *r, struct recorder_state *st, doubl
 		               json_pack("{s:s,s:i}", "phase", schedule_kind_name(ph->kind),
 		                         "spike", (int)ph->spike));
 	}
+	if (st->next_phase != before)
+		phase_writer_write(r->writer, r->pacer, t);
 }
 
 static double q_ms(const struct latency_hist *h, double q)
