@@ -389,8 +389,9 @@ static void phases_keep_others(struct runfolder_phases *f, int file, const char 
 	struct text_buffer ours = {0}; /* "NAME," as the rows start, quoted as they are */
 	char *line = NULL;
 	size_t cap = 0;
-	for (bool header = true; getline(&line, &cap, in) > 0; header = false) {
-		bool keep = !header && line[strlen(line) - 1] == '\n';
+	ssize_t n;
+	for (bool header = true; (n = getline(&line, &cap, in)) > 0; header = false) {
+		bool keep = !header && line[n - 1] == '\n';
 		for (unsigned i = 0; i < count && keep; i++) {
 			ours.len = 0;
 			if (write_text(&ours, variants[i]) && text_printf(&ours, ",") &&
