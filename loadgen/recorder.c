@@ -22,6 +22,10 @@
 /* The generator busier than this share of a core over a second: it may be what limits the run. */
 #define RECORDER_SATURATED_SHARE 0.95
 #define RECORDER_CONTROL_TIMEOUT_MS 200
+/* phases.csv is rewritten whole, so a schedule of thousands of phases makes each rewrite longer:
+ * one waits until this many times its last rewrite's duration has passed (never, for schedules of
+ * tens of phases: a rewrite takes well under a millisecond). */
+#define RECORDER_PHASES_SPACING 100
 
 struct recorder_state {
 	double t_prev;
@@ -32,6 +36,8 @@ struct recorder_state {
 	bool saturated;
 	uint64_t sent_prev;
 	uint64_t send_errors_seen;
+	bool phases_due;       /* a phase began since phases.csv was last rewritten */
+	uint64_t phases_after; /* monotonic: not rewritten again before */
 };
 
 static double recorder_t(const struct recorder *r, uint64_t ns)
@@ -59,8 +65,13 @@ static void recorder_phases(struct recorder *r, struct recorder_state *st, doubl
 		               json_pack("{s:s,s:i}", "phase", schedule_kind_name(ph->kind),
 		                         "spike", (int)ph->spike));
 	}
-	if (st->next_phase != before)
+	st->phases_due |= st->next_phase != before;
+	uint64_t now = monotonic_ns();
+	if (st->phases_due && now >= st->phases_after) {
 		phase_writer_write(r->writer, r->pacer, t);
+		st->phases_due = false;
+		st->phases_after = now + (monotonic_ns() - now) * RECORDER_PHASES_SPACING;
+	}
 }
 
 static double q_ms(const struct latency_hist *h, double q)
