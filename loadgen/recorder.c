@@ -324,7 +324,8 @@ static void *recorder_main(void *arg)
 			/* the last, partial interval ends when the pacer did */
 			uint64_t end = __atomic_load_n(&p->done_ns, __ATOMIC_RELAXED);
 			double t = recorder_t(r, end < deadline ? end : deadline);
-			recorder_row(r, &st, t > st.t_prev ? t : st.t_prev + 0.001, true);
+			/* after the previous row also as printed (to the millisecond) */
+			recorder_row(r, &st, t >= st.t_prev + 0.001 ? t : st.t_prev + 0.001, true);
 			break;
 		}
 		recorder_shortfall(r, &st, recorder_t(r, monotonic_ns()));

@@ -85,6 +85,15 @@ check_eq "answered by sending phase: the queries sent, less those lost" \
 	"$(($(cell sent spike) - $(cell timeouts spike)))" "$(cell answered spike)"
 check "no temporary file left" bash -c "! ls run/*.tmp 2>/dev/null"
 
+# Serial runs: the next generator, for variant b, into the same folder keeps a's rows as they were.
+cp run/phases.csv a-phases.csv
+"$LG" -d q.txt --schedule 'baseline:1s@40' --timeout-ms 700 --out run --no-progress \
+	--target "name=b,addr=$addr" >serial.out 2>serial.err
+check_eq "serial: exit status" 0 $?
+check_eq "serial: a's rows kept" "$(sed 1d a-phases.csv)" "$(grep '^a,' run/phases.csv)"
+check_eq "serial: b's row after them" "b,baseline,0,40" "$(tail -1 run/phases.csv | cut -d, -f1-4)"
+check "serial: the folder passes the check" bash "$CHECK" run
+
 # Interrupted (SIGTERM) in the spike: the rows of the instances begun, the queries still awaited
 # pending, and the pair still consistent with the timeline.
 "$LG" -d q.txt --schedule 'baseline:1s@40,spike:3s@80,recovery:1s@40' --timeout-ms 3000 \
