@@ -128,8 +128,8 @@ static bool writer_scan(const char *dir, const char *name, char *line, size_t li
 
 /* Appending after a line cut off mid-write would join the next line to it: refuse instead. And
  * rows appended under another header would land in the wrong columns. */
-static bool writer_check_existing(const char *dir, const char *name, const char *header,
-                                  char *err, size_t err_size)
+static bool writer_check_existing(const char *dir, const char *name, const char *header, char *err,
+                                  size_t err_size)
 {
 	char line[2048];
 	unsigned long lines;
@@ -445,14 +445,14 @@ void runfolder_phases_row(struct runfolder_phases *f, const struct phase_row *ro
 		return;
 	struct text_buffer *b = &f->text[PHASES_CSV];
 	const struct latency_hist *h = row->latency;
-	bool ok = write_text(b, row->variant) && text_printf(b, ",%s,%u", row->phase, row->spike) &&
-	          text_printf(b, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
-	                      (unsigned long long)row->sent, (unsigned long long)row->answered,
-	                      (unsigned long long)row->timeouts, (unsigned long long)row->pending,
-	                      (unsigned long long)row->late_or_foreign,
-	                      (unsigned long long)row->noerror, (unsigned long long)row->nxdomain,
-	                      (unsigned long long)row->servfail,
-	                      (unsigned long long)row->rcode_other);
+	bool ok =
+	    write_text(b, row->variant) && text_printf(b, ",%s,%u", row->phase, row->spike) &&
+	    text_printf(b, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+	                (unsigned long long)row->sent, (unsigned long long)row->answered,
+	                (unsigned long long)row->timeouts, (unsigned long long)row->pending,
+	                (unsigned long long)row->late_or_foreign, (unsigned long long)row->noerror,
+	                (unsigned long long)row->nxdomain, (unsigned long long)row->servfail,
+	                (unsigned long long)row->rcode_other);
 	const double quantiles[] = {0.5, 0.9, 0.99, 0.999};
 	for (size_t i = 0; i < sizeof(quantiles) / sizeof(quantiles[0]) && ok; i++)
 		ok = text_printf(b, ",") && phases_quantile(b, row, quantiles[i]);

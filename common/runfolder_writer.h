@@ -83,7 +83,8 @@ struct phase_row {
  * runfolder_phases_begin, a runfolder_phases_row per row, then always runfolder_phases_commit
  * (which also cleans up). The first failure (also in begin) is recorded as
  * runfolder_writer_failure reports it; then nothing more is written and the temporary files are
- * removed, the files in place stay as they were. With a writer never opened nothing is written and nothing fails. */
+ * removed, the files in place stay as they were. With a writer never opened nothing is written and
+ * nothing fails. */
 struct runfolder_phases {
 	struct runfolder_writer *w;
 	int fds[2]; /* the temporary phases.csv and latency_hist.csv; -1 when failed */

@@ -51,8 +51,8 @@ void phase_tally_answer(struct phase_tally *t, unsigned rcode, uint64_t latency_
 
 void phase_tally_snapshot(const struct phase_tally *t, struct phase_tally *out)
 {
-	/* a query is counted sent before its answer or timeout, and stores and loads keep their
-	 * order on the machines this runs on; reading sent last keeps sent >= answered + timeouts */
+	/* a query is counted sent before its answer or timeout, and x86 keeps stores and loads
+	 * in order: reading sent last keeps sent >= answered + timeouts */
 	out->answered = counters_read(&t->answered);
 	out->timeouts = counters_read(&t->timeouts);
 	out->late_or_foreign = counters_read(&t->late_or_foreign);

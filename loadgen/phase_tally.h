@@ -40,9 +40,10 @@ enum rcode_class { RCODE_NOERROR, RCODE_NXDOMAIN, RCODE_SERVFAIL, RCODE_OTHER };
 
 static inline enum rcode_class rcode_class_of(unsigned rcode)
 {
-	return rcode == 0 ? RCODE_NOERROR : rcode == 3 ? RCODE_NXDOMAIN
-	                                : rcode == 2 ? RCODE_SERVFAIL
-	                                             : RCODE_OTHER;
+	return rcode == 0   ? RCODE_NOERROR
+	       : rcode == 3 ? RCODE_NXDOMAIN
+	       : rcode == 2 ? RCODE_SERVFAIL
+	                    : RCODE_OTHER;
 }
 
 /* An answer to a query of this instance, latency_ns after it left. */

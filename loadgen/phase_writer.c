@@ -14,7 +14,8 @@ bool phase_writer_write(struct runfolder_writer *w, const struct pacer *p, doubl
 	if (!w->open)
 		return true;
 	const char **names = calloc(p->count ? p->count : 1, sizeof(*names));
-	struct phase_tally *snap = malloc(sizeof(*snap)); /* a histogram is 9 kB: not on the stack */
+	/* a tally's histogram is 9 kB: not on the stack */
+	struct phase_tally *snap = malloc(sizeof(*snap));
 	if (!names || !snap) {
 		free(names);
 		free(snap);
@@ -31,13 +32,14 @@ bool phase_writer_write(struct runfolder_writer *w, const struct pacer *p, doubl
 				break; /* instances are in schedule order */
 			phase_tally_snapshot(&p->targets[i].tallies[j], snap);
 			uint64_t done = snap->answered + snap->timeouts;
+			uint64_t pending = snap->sent > done ? snap->sent - done : 0;
 			struct phase_row row = {.variant = names[i],
 			                        .phase = schedule_kind_name(in->kind),
 			                        .spike = in->spike,
 			                        .sent = snap->sent,
 			                        .answered = snap->answered,
 			                        .timeouts = snap->timeouts,
-			                        .pending = snap->sent > done ? snap->sent - done : 0,
+			                        .pending = pending,
 			                        .late_or_foreign = snap->late_or_foreign,
 			                        .noerror = snap->rcodes[RCODE_NOERROR],
 			                        .nxdomain = snap->rcodes[RCODE_NXDOMAIN],

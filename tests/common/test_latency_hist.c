@@ -109,10 +109,8 @@ static void test_snapshot_diff_merge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_buckets_cover_values),
-	    cmocka_unit_test(test_quantiles_uniform),
-	    cmocka_unit_test(test_quantiles_skewed),
-	    cmocka_unit_test(test_quantile_precision),
+	    cmocka_unit_test(test_buckets_cover_values), cmocka_unit_test(test_quantiles_uniform),
+	    cmocka_unit_test(test_quantiles_skewed),     cmocka_unit_test(test_quantile_precision),
 	    cmocka_unit_test(test_snapshot_diff_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

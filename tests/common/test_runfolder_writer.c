@@ -80,7 +80,7 @@ static void write_phases(struct runfolder_writer *w, const char *variant, uint64
 	latency_hist_init(&empty);
 	for (int i = 0; i < 3; i++)
 		latency_hist_add(&h, 1000000); /* 1 ms: bucket [999.424, 1015.808) us */
-	latency_hist_add(&h, 300000000);   /* 300 ms: bucket [293601.280, 301989.888) us */
+	latency_hist_add(&h, 300000000);       /* 300 ms: bucket [293601.280, 301989.888) us */
 	struct runfolder_phases f;
 	const char *names[] = {variant};
 	assert_true(runfolder_phases_begin(w, &f, names, 1));

@@ -248,9 +248,9 @@ static void test_phase_instances(void **state)
 	m.instance_now = 1; /* the spike ends; the recovery begins */
 	sent(&m, 4, 600);
 	sent(&m, 5, 600);
-	assert_true(answer(&m, 0, 0, 700));   /* 600 ns, received in the recovery */
-	assert_true(answer(&m, 1, 3, 900));   /* NXDOMAIN, 800 ns */
-	assert_true(answer(&m, 4, 2, 650));   /* SERVFAIL, 50 ns, the recovery's own */
+	assert_true(answer(&m, 0, 0, 700)); /* 600 ns, received in the recovery */
+	assert_true(answer(&m, 1, 3, 900)); /* NXDOMAIN, 800 ns */
+	assert_true(answer(&m, 4, 2, 650)); /* SERVFAIL, 50 ns, the recovery's own */
 	uint8_t buf[512];
 	unsigned port;
 	size_t len = answer_to(&m, 2, 0, buf, &port);
@@ -311,10 +311,8 @@ static void test_phase_plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_phase_instances),
-	    cmocka_unit_test(test_phase_plan),
-	    cmocka_unit_test(test_slots_and_answers),
-	    cmocka_unit_test(test_slot_reuse_late_answer),
+	    cmocka_unit_test(test_phase_instances),   cmocka_unit_test(test_phase_plan),
+	    cmocka_unit_test(test_slots_and_answers), cmocka_unit_test(test_slot_reuse_late_answer),
 	    cmocka_unit_test(test_question),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
