@@ -128,7 +128,7 @@ static bool writer_scan(const char *dir, const char *name, char *line, size_t li
 
 /* Appending after a line cut off mid-write would join the next line to it: refuse instead. And
  * rows appended under another header would land in the wrong columns. */
-static bool writer_check_existing(const char *dir, const char *name, bool header, char *err,
+static bool writer_check_existing(const char *dir, const char *name, const char *header, char *err,
                                   size_t err_size)
 {
 	char line[2048];
@@ -145,9 +145,9 @@ static bool writer_check_existing(const char *dir, const char *name, bool header
 		return false;
 	}
 	line[strcspn(line, "\r")] = '\0';
-	if (header && lines > 0 && strcmp(line, runfolder_timeline_header()) != 0) {
+	if (header && lines > 0 && strcmp(line, header) != 0) {
 		snprintf(err, err_size, "%s/%s:1: the header is not this program's columns (%s...)",
-		         dir, name, runfolder_timeline_header());
+		         dir, name, header);
 		return false;
 	}
 	return true;
@@ -162,8 +162,12 @@ bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *er
 		return false;
 	}
 	if (!mkdir_p(dir, err, err_size) ||
-	    !writer_check_existing(dir, "timeline.csv", true, err, err_size) ||
-	    !writer_check_existing(dir, "events.jsonl", false, err, err_size))
+	    !writer_check_existing(dir, "timeline.csv", runfolder_timeline_header(), err,
+	                           err_size) ||
+	    !writer_check_existing(dir, "events.jsonl", NULL, err, err_size) ||
+	    !writer_check_existing(dir, "phases.csv", runfolder_phases_header, err, err_size) ||
+	    !writer_check_existing(dir, "latency_hist.csv", runfolder_latency_hist_header, err,
+	                           err_size))
 		return false;
 	w->timeline = open_append(dir, "timeline.csv", err, err_size);
 	w->events = w->timeline >= 0 ? open_append(dir, "events.jsonl", err, err_size) : -1;
@@ -206,9 +210,8 @@ bool runfolder_writer_close(struct runfolder_writer *w)
 			         strerror(errno));
 		*fds[i] = -1;
 	}
-	free(w->rows);
-	w->rows = NULL;
-	w->rows_len = w->rows_cap = 0;
+	free(w->rows.data);
+	w->rows = (struct text_buffer){0};
 	w->open = false;
 	return !w->failure[0];
 }
@@ -219,47 +222,47 @@ void timeline_row_clear(struct timeline_row *row)
 		row->cells[i] = NAN;
 }
 
-/* Appends printf-style text to the row buffer; false when out of memory. */
-static bool rows_printf(struct runfolder_writer *w, const char *fmt, ...)
+/* Appends printf-style text to b; false when out of memory. */
+static bool text_printf(struct text_buffer *b, const char *fmt, ...)
 {
 	for (;;) {
 		va_list ap;
 		va_start(ap, fmt);
-		size_t room = w->rows_cap - w->rows_len;
-		int n = vsnprintf(w->rows ? w->rows + w->rows_len : NULL, room, fmt, ap);
+		size_t room = b->cap - b->len;
+		int n = vsnprintf(b->data ? b->data + b->len : NULL, room, fmt, ap);
 		va_end(ap);
 		if (n < 0)
 			return false;
 		if ((size_t)n < room) {
-			w->rows_len += (size_t)n;
+			b->len += (size_t)n;
 			return true;
 		}
-		size_t cap = w->rows_cap ? w->rows_cap * 2 : 16384;
-		while (cap < w->rows_len + (size_t)n + 1)
+		size_t cap = b->cap ? b->cap * 2 : 16384;
+		while (cap < b->len + (size_t)n + 1)
 			cap *= 2;
-		char *more = realloc(w->rows, cap);
+		char *more = realloc(b->data, cap);
 		if (!more)
 			return false;
-		w->rows = more;
-		w->rows_cap = cap;
+		b->data = more;
+		b->cap = cap;
 	}
 }
 
 /* Names are ours (targets are checked when parsed), but a comma or quote must not shift columns. */
-static bool write_text(struct runfolder_writer *w, const char *s)
+static bool write_text(struct text_buffer *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r"))
-		return rows_printf(w, "%s", s);
-	bool ok = rows_printf(w, "\"");
+		return text_printf(b, "%s", s);
+	bool ok = text_printf(b, "\"");
 	for (; *s && ok; s++) {
 		if (*s == '"')
-			ok = rows_printf(w, "\"");
-		ok = ok && rows_printf(w, "%c", *s == '\n' || *s == '\r' ? ' ' : *s);
+			ok = text_printf(b, "\"");
+		ok = ok && text_printf(b, "%c", *s == '\n' || *s == '\r' ? ' ' : *s);
 	}
-	return ok && rows_printf(w, "\"");
+	return ok && text_printf(b, "\"");
 }
 
-static bool write_number(struct runfolder_writer *w, enum timeline_column c, double v)
+static bool write_number(struct text_buffer *b, enum timeline_column c, double v)
 {
 	if (isnan(v))
 		return true;
@@ -267,12 +270,12 @@ static bool write_number(struct runfolder_writer *w, enum timeline_column c, dou
 	case TIMELINE_COL_lat_p50_ms:
 	case TIMELINE_COL_lat_p90_ms:
 	case TIMELINE_COL_lat_p99_ms:
-		return rows_printf(w, "%.3f", v);
+		return text_printf(b, "%.3f", v);
 	case TIMELINE_COL_cpu_user_s:
 	case TIMELINE_COL_cpu_sys_s:
-		return rows_printf(w, "%.2f", v);
+		return text_printf(b, "%.2f", v);
 	default:
-		return rows_printf(w, "%.0f", v);
+		return text_printf(b, "%.0f", v);
 	}
 }
 
@@ -282,15 +285,16 @@ bool runfolder_writer_row(struct runfolder_writer *w, const struct timeline_row 
 		return true;
 	if (w->timeline < 0)
 		return false;
-	size_t before = w->rows_len;
-	bool ok = rows_printf(w, "%.3f,", row->t_s) && write_text(w, row->variant) &&
-	          rows_printf(w, ",") && write_text(w, row->phase) &&
-	          rows_printf(w, ",%u", row->spike);
+	struct text_buffer *b = &w->rows;
+	size_t before = b->len;
+	bool ok = text_printf(b, "%.3f,", row->t_s) && write_text(b, row->variant) &&
+	          text_printf(b, ",") && write_text(b, row->phase) &&
+	          text_printf(b, ",%u", row->spike);
 	for (int c = TIMELINE_COL_offered; c < TIMELINE_COLUMN_COUNT && ok; c++)
-		ok = rows_printf(w, ",") && write_number(w, (enum timeline_column)c, row->cells[c]);
-	if (ok && rows_printf(w, "\n"))
+		ok = text_printf(b, ",") && write_number(b, (enum timeline_column)c, row->cells[c]);
+	if (ok && text_printf(b, "\n"))
 		return true;
-	w->rows_len = before; /* never half a row */
+	b->len = before; /* never half a row */
 	writer_fail(w, &w->timeline, "timeline.csv", ENOMEM);
 	return false;
 }
@@ -299,8 +303,8 @@ bool runfolder_writer_flush(struct runfolder_writer *w)
 {
 	if (!w->open)
 		return true;
-	bool ok = writer_write(w, &w->timeline, "timeline.csv", w->rows, w->rows_len);
-	w->rows_len = 0;
+	bool ok = writer_write(w, &w->timeline, "timeline.csv", w->rows.data, w->rows.len);
+	w->rows.len = 0;
 	return ok;
 }
 
@@ -333,5 +337,178 @@ bool runfolder_writer_event(struct runfolder_writer *w, double t_s, const char *
 		ok = writer_write(w, &w->events, "events.jsonl", line, len + 1);
 	}
 	free(line);
+	return ok;
+}
+
+const char runfolder_phases_header[] =
+    "variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,"
+    "rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+const char runfolder_latency_hist_header[] = "variant,phase,spike,upper_us,count";
+
+enum { PHASES_CSV, LATENCY_HIST_CSV };
+static const char *const phases_files[2] = {"phases.csv", "latency_hist.csv"};
+/* Text is written out in pieces of about this size, so a long schedule needs no large buffer. */
+#define PHASES_WRITE_BYTES 65536
+
+static void phases_path(const struct runfolder_writer *w, int file, bool tmp, char *path,
+                        size_t size)
+{
+	snprintf(path, size, "%s/%s%s", w->dir, phases_files[file], tmp ? ".tmp" : "");
+}
+
+static bool phases_failed(const struct runfolder_phases *f)
+{
+	return f->fds[PHASES_CSV] < 0 || f->fds[LATENCY_HIST_CSV] < 0;
+}
+
+/* Writes what is buffered for file (all of it, or only once there is a piece's worth). */
+static void phases_write(struct runfolder_phases *f, int file, bool all)
+{
+	struct text_buffer *b = &f->text[file];
+	if (f->fds[file] >= 0 && (all || b->len >= PHASES_WRITE_BYTES))
+		writer_write(f->w, &f->fds[file], phases_files[file], b->data, b->len);
+	if (all || b->len >= PHASES_WRITE_BYTES)
+		b->len = 0;
+}
+
+static void phases_printf_failed(struct runfolder_phases *f, int file)
+{
+	writer_fail(f->w, &f->fds[file], phases_files[file], ENOMEM);
+}
+
+/* Copies the rows of other variants from the file in place (serial runs: one generator per
+ * variant writes into the same folder, each its own rows). */
+static void phases_keep_others(struct runfolder_phases *f, int file, const char *const *variants,
+                               unsigned count)
+{
+	char path[4200];
+	phases_path(f->w, file, false, path, sizeof(path));
+	FILE *in = fopen(path, "r");
+	if (!in)
+		return;
+	struct text_buffer ours = {0}; /* "NAME," as the rows start, quoted as they are */
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	for (bool header = true; (n = getline(&line, &cap, in)) > 0; header = false) {
+		bool keep = !header && line[n - 1] == '\n';
+		for (unsigned i = 0; i < count && keep; i++) {
+			ours.len = 0;
+			if (write_text(&ours, variants[i]) && text_printf(&ours, ",") &&
+			    strncmp(line, ours.data, ours.len) == 0)
+				keep = false;
+		}
+		if (keep && !text_printf(&f->text[file], "%s", line))
+			phases_printf_failed(f, file);
+		phases_write(f, file, false);
+	}
+	free(line);
+	free(ours.data);
+	fclose(in);
+}
+
+bool runfolder_phases_begin(struct runfolder_writer *w, struct runfolder_phases *f,
+                            const char *const *variants, unsigned count)
+{
+	*f = (struct runfolder_phases){.w = w, .fds = {-1, -1}};
+	if (!w->open)
+		return true;
+	const char *headers[2] = {runfolder_phases_header, runfolder_latency_hist_header};
+	for (int file = 0; file < 2; file++) {
+		char path[4200];
+		phases_path(w, file, true, path, sizeof(path));
+		f->fds[file] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (f->fds[file] < 0) {
+			writer_fail(w, &f->fds[file], phases_files[file], errno);
+			break;
+		}
+		if (!text_printf(&f->text[file], "%s\n", headers[file]))
+			phases_printf_failed(f, file);
+		phases_keep_others(f, file, variants, count);
+	}
+	return !phases_failed(f);
+}
+
+/* A quantile cell in milliseconds, empty without answers; the middle of its bucket, but never
+ * above the slowest answer (the top bucket's middle may be). */
+static bool phases_quantile(struct text_buffer *b, const struct phase_row *row, double q)
+{
+	if (row->latency->count == 0)
+		return true;
+	double ns = latency_hist_quantile(row->latency, q);
+	return text_printf(b, "%.3f", (ns < (double)row->max_ns ? ns : (double)row->max_ns) / 1e6);
+}
+
+void runfolder_phases_row(struct runfolder_phases *f, const struct phase_row *row)
+{
+	if (!f->w->open || phases_failed(f))
+		return;
+	struct text_buffer *b = &f->text[PHASES_CSV];
+	const struct latency_hist *h = row->latency;
+	bool ok =
+	    write_text(b, row->variant) && text_printf(b, ",%s,%u", row->phase, row->spike) &&
+	    text_printf(b, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+	                (unsigned long long)row->sent, (unsigned long long)row->answered,
+	                (unsigned long long)row->timeouts, (unsigned long long)row->pending,
+	                (unsigned long long)row->late_or_foreign, (unsigned long long)row->noerror,
+	                (unsigned long long)row->nxdomain, (unsigned long long)row->servfail,
+	                (unsigned long long)row->rcode_other);
+	const double quantiles[] = {0.5, 0.9, 0.99, 0.999};
+	for (size_t i = 0; i < sizeof(quantiles) / sizeof(quantiles[0]) && ok; i++)
+		ok = text_printf(b, ",") && phases_quantile(b, row, quantiles[i]);
+	ok = ok && text_printf(b, ",") &&
+	     (h->count == 0 || text_printf(b, "%.3f", (double)row->max_ns / 1e6)) &&
+	     text_printf(b, "\n");
+	if (!ok) {
+		phases_printf_failed(f, PHASES_CSV);
+		return;
+	}
+	phases_write(f, PHASES_CSV, false);
+	b = &f->text[LATENCY_HIST_CSV];
+	for (unsigned i = 0; i < LATENCY_HIST_BUCKETS && ok; i++) {
+		if (!h->buckets[i])
+			continue;
+		uint64_t low, high;
+		latency_hist_bucket_range(i, &low, &high);
+		ok = write_text(b, row->variant) &&
+		     text_printf(b, ",%s,%u,%.3f,%llu\n", row->phase, row->spike,
+		                 (double)high / 1e3, (unsigned long long)h->buckets[i]);
+		phases_write(f, LATENCY_HIST_CSV, false);
+	}
+	if (!ok)
+		phases_printf_failed(f, LATENCY_HIST_CSV);
+}
+
+bool runfolder_phases_commit(struct runfolder_phases *f)
+{
+	struct runfolder_writer *w = f->w;
+	if (!w->open)
+		return true;
+	for (int file = 0; file < 2; file++) {
+		phases_write(f, file, true);
+		free(f->text[file].data);
+		f->text[file] = (struct text_buffer){0};
+	}
+	bool ok = !phases_failed(f);
+	for (int file = 0; file < 2; file++) {
+		int fd = f->fds[file];
+		f->fds[file] = -1;
+		if (fd >= 0 && close(fd) != 0 && ok) {
+			writer_fail(w, &f->fds[file], phases_files[file], errno);
+			ok = false;
+		}
+	}
+	/* latency_hist.csv first: phases.csv in place says its histograms are too */
+	for (int file = LATENCY_HIST_CSV; file >= 0; file--) {
+		char tmp[4200], path[4200];
+		phases_path(w, file, true, tmp, sizeof(tmp));
+		phases_path(w, file, false, path, sizeof(path));
+		if (ok && rename(tmp, path) != 0) {
+			writer_fail(w, &f->fds[file], phases_files[file], errno);
+			ok = false;
+		}
+		if (!ok)
+			unlink(tmp);
+	}
 	return ok;
 }

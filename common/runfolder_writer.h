@@ -6,6 +6,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "latency_hist.h"
 
 #include "timeline_columns.h"
 
@@ -23,11 +26,16 @@ struct timeline_row {
  * fails (a full disk, a file-size limit, an I/O error; also a short write) stops all appending to
  * that file at once, so nothing lands after the cut; runfolder_writer_failure says what happened.
  * A zeroed writer (never opened) writes nothing and never fails. */
+/* Text formatted before one write(2). */
+struct text_buffer {
+	char *data;
+	size_t len, cap;
+};
+
 struct runfolder_writer {
 	bool open;
-	int timeline, events; /* file descriptors, -1 once failed or closed */
-	char *rows;           /* formatted rows not yet written */
-	size_t rows_len, rows_cap;
+	int timeline, events;    /* file descriptors, -1 once failed or closed */
+	struct text_buffer rows; /* formatted rows not yet written */
 	char dir[4096];
 	char failure[4400]; /* "" while every write succeeded */
 };
@@ -58,5 +66,40 @@ bool runfolder_writer_event(struct runfolder_writer *w, double t_s, const char *
 
 /* The header line of timeline.csv, without the newline. */
 const char *runfolder_timeline_header(void);
+
+/* One row of phases.csv: one target's queries sent in one phase instance (docs/run-folder.md);
+ * the non-empty buckets of latency go to latency_hist.csv. */
+struct phase_row {
+	const char *variant, *phase;
+	unsigned spike;
+	uint64_t sent, answered, timeouts, pending, late_or_foreign;
+	uint64_t noerror, nxdomain, servfail, rcode_other;
+	uint64_t max_ns; /* the slowest answer; unused when latency is empty */
+	const struct latency_hist *latency;
+};
+
+/* phases.csv and latency_hist.csv are rewritten whole, each through a temporary file and
+ * rename(2), so a reader sees the last complete pair of files (never half of one):
+ * runfolder_phases_begin, a runfolder_phases_row per row, then always runfolder_phases_commit
+ * (which also cleans up). The first failure (also in begin) is recorded as
+ * runfolder_writer_failure reports it; then nothing more is written and the temporary files are
+ * removed, the files in place stay as they were. With a writer never opened nothing is written and
+ * nothing fails. */
+struct runfolder_phases {
+	struct runfolder_writer *w;
+	int fds[2]; /* the temporary phases.csv and latency_hist.csv; -1 when failed */
+	struct text_buffer text[2];
+};
+
+/* variants: the generator's targets. Rows of other variants already in the files are kept (serial
+ * runs: one generator per variant, one after the other, into the same folder). */
+bool runfolder_phases_begin(struct runfolder_writer *w, struct runfolder_phases *f,
+                            const char *const *variants, unsigned count);
+void runfolder_phases_row(struct runfolder_phases *f, const struct phase_row *row);
+bool runfolder_phases_commit(struct runfolder_phases *f);
+
+/* The header lines of phases.csv and latency_hist.csv, without the newline. */
+extern const char runfolder_phases_header[];
+extern const char runfolder_latency_hist_header[];
 
 #endif

@@ -13,6 +13,7 @@
 #include "monotonic.h"
 #include "pacer.h"
 #include "parent_death.h"
+#include "phase_writer.h"
 #include "progress.h"
 #include "querystream.h"
 #include "recorder.h"
@@ -410,11 +411,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	struct phase_plan plan;
+	if (!phase_plan_init(&plan, &sched)) {
+		fprintf(stderr, "allocspike-loadgen: out of memory\n");
+		return 1;
+	}
 	static struct pacer_target targets[MAX_TARGETS];
 	for (unsigned i = 0; i < o.ntargets; i++)
 		targets[i].spec = o.targets[i];
 	struct pacer pacer = {
 	    .schedule = &sched,
+	    .plan = &plan,
 	    .queries = &qs,
 	    .targets = targets,
 	    .count = o.ntargets,
@@ -524,6 +531,7 @@ int main(int argc, char **argv)
 		        (unsigned long long)(pacer.total - pacer.next_k),
 		        (unsigned long long)pacer.total);
 	}
+	phase_writer_write(&writer, &pacer, t_end);
 	summary_events(&writer, &pacer, t_end);
 	summary_print(stdout, &pacer, &rec, !completed);
 	if (rec.shortfalls)
@@ -540,6 +548,7 @@ int main(int argc, char **argv)
 		if (sources[i].has_process)
 			proc_watch_close(&sources[i].proc);
 	pacer_close(&pacer);
+	phase_plan_free(&plan);
 	schedule_free(&sched);
 	querystream_free(&qs);
 	return feed_failed ? 1 : written ? 0 : EXIT_WRITE_FAILED;

@@ -16,15 +16,18 @@ bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct
 	                      .counters = c};
 	m->sent_ns = calloc(m->slots, sizeof(*m->sent_ns));
 	m->question = calloc(m->slots, sizeof(*m->question));
-	return m->sent_ns && m->question;
+	m->instance = calloc(m->slots, sizeof(*m->instance));
+	return m->sent_ns && m->question && m->instance;
 }
 
 void matcher_free(struct matcher *m)
 {
 	free(m->sent_ns);
 	free(m->question);
+	free(m->instance);
 	m->sent_ns = NULL;
 	m->question = NULL;
+	m->instance = NULL;
 }
 
 static void matcher_give_up(struct matcher *m, uint64_t slot)
@@ -32,6 +35,8 @@ static void matcher_give_up(struct matcher *m, uint64_t slot)
 	m->sent_ns[slot] = 0;
 	m->outstanding--;
 	counters_add(&m->counters->timeouts, 1);
+	if (m->tallies)
+		counters_add(&m->tallies[m->instance[slot]].timeouts, 1);
 }
 
 void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t question)
@@ -46,25 +51,21 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t quest
 	m->sent_ns[k % m->slots] = now_ns + 1;
 	m->question[k % m->slots] = question;
 	m->outstanding++;
+	if (m->tallies) {
+		m->instance[k % m->slots] = m->instance_now;
+		counters_add(&m->tallies[m->instance_now].sent, 1);
+	}
 	if (k + 1 > m->next) /* a batch hands its queries over port by port */
 		m->next = k + 1;
 }
 
 static void matcher_rcode(struct counters *c, unsigned rcode)
 {
-	switch (rcode) {
-	case 0:
-		counters_add(&c->noerror, 1);
-		break;
-	case 2:
-		counters_add(&c->servfail, 1);
-		break;
-	case 3:
-		counters_add(&c->nxdomain, 1);
-		break;
-	default:
-		counters_add(&c->rcode_other, 1);
-	}
+	uint64_t *by_class[] = {[RCODE_NOERROR] = &c->noerror,
+	                        [RCODE_NXDOMAIN] = &c->nxdomain,
+	                        [RCODE_SERVFAIL] = &c->servfail,
+	                        [RCODE_OTHER] = &c->rcode_other};
+	counters_add(by_class[rcode_class_of(rcode)], 1);
 }
 
 bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
@@ -87,6 +88,8 @@ bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t
 	if (!question_hash(msg, have, &question) || question != m->question[slot]) {
 		/* the slot's own answer may still come: the query stays outstanding */
 		counters_add(&c->late_or_foreign, 1);
+		if (m->tallies)
+			counters_add(&m->tallies[m->instance[slot]].late_or_foreign, 1);
 		return false;
 	}
 	m->sent_ns[slot] = 0;
@@ -94,7 +97,10 @@ bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t
 	counters_add(&c->answered, 1);
 	matcher_rcode(c, msg[3] & 0x0f);
 	sent--;
-	latency_hist_add(&c->latency, now_ns > sent ? now_ns - sent : 0);
+	uint64_t latency = now_ns > sent ? now_ns - sent : 0;
+	latency_hist_add(&c->latency, latency);
+	if (m->tallies)
+		phase_tally_answer(&m->tallies[m->instance[slot]], msg[3] & 0x0f, latency);
 	return true;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "phase_tally.h"
 
 /* Query k of the stream goes out in runs of MATCHER_CHUNK consecutive queries per port (so that a
  * batch is one sendmmsg on one socket, not a few on each), with an ID that depends on k only: every
@@ -28,6 +29,11 @@ struct matcher {
 	uint64_t outstanding;
 	uint64_t timeout_ns;
 	struct counters *counters;
+	/* Per phase instance (docs/run-folder.md, phases.csv): the counts of the queries sent in
+	 * it, or NULL for none. Queries handed over are sent in instance_now. */
+	struct phase_tally *tallies;
+	uint32_t instance_now;
+	uint32_t *instance; /* per slot: the instance its query was sent in */
 };
 
 bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c);
@@ -59,7 +65,9 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t quest
 bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
                     uint64_t now_ns);
 
-/* Counts queries sent before now_ns - timeout as timeouts and frees their slots. */
+/* Counts queries sent before now_ns - timeout as timeouts and frees their slots. Answers,
+ * timeouts and late_or_foreign also count in the tally of the instance the slot's query was sent
+ * in. */
 void matcher_expire(struct matcher *m, uint64_t now_ns);
 
 #endif

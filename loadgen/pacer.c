@@ -45,10 +45,12 @@ bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 	for (unsigned i = 0; i < p->count; i++) {
 		struct pacer_target *t = &p->targets[i];
 		latency_hist_init(&t->counters.latency);
-		if (!matcher_init(&t->matcher, ports, p->timeout_ns, &t->counters)) {
+		t->tallies = calloc(p->plan->count ? p->plan->count : 1, sizeof(*t->tallies));
+		if (!t->tallies || !matcher_init(&t->matcher, ports, p->timeout_ns, &t->counters)) {
 			snprintf(err, err_size, "target %s: out of memory", t->spec.name);
 			return false;
 		}
+		t->matcher.tallies = t->tallies;
 		if (!sender_open(&t->sender, &t->spec, ports, p->batch_max, err, err_size))
 			return false;
 		for (unsigned port = 0; port < ports; port++)
@@ -59,14 +61,28 @@ bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 	return true;
 }
 
+/* The phase instance queries sent now count in: that of the phase running (the last one begun
+ * before the end while catching up past it). */
+static uint32_t pacer_instance(struct pacer *p)
+{
+	const struct schedule *s = p->schedule;
+	double t = ((double)monotonic_ns() - (double)p->start_ns) / 1e9;
+	while (p->phase + 1 < s->count && s->phases[p->phase + 1].start_s <= t &&
+	       s->phases[p->phase + 1].start_s < p->end_s)
+		p->phase++;
+	return p->plan->of_phase[p->phase];
+}
+
 /* Sends queries [from, from + n) to every target still there, at the same instant. */
 static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 {
 	uint64_t now = realtime_ns();
+	uint32_t instance = pacer_instance(p);
 	for (unsigned i = 0; i < p->count; i++) {
 		struct pacer_target *t = &p->targets[i];
 		if (__atomic_load_n(&t->gone, __ATOMIC_RELAXED))
 			continue;
+		t->matcher.instance_now = instance;
 		sender_send(&t->sender, p->queries, &t->matcher, from, n, now);
 	}
 }
@@ -212,6 +228,8 @@ void pacer_close(struct pacer *p)
 	for (unsigned i = 0; i < p->count; i++) {
 		sender_close(&p->targets[i].sender);
 		matcher_free(&p->targets[i].matcher);
+		free(p->targets[i].tallies);
+		p->targets[i].tallies = NULL;
 	}
 	receiver_close(&p->receiver);
 	if (p->tick)

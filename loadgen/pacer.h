@@ -9,6 +9,7 @@
 
 #include "counters.h"
 #include "matcher.h"
+#include "phase_tally.h"
 #include "querystream.h"
 #include "receiver.h"
 #include "schedule.h"
@@ -20,6 +21,7 @@ struct pacer_target {
 	struct sender sender;
 	struct matcher matcher;
 	struct counters counters;
+	struct phase_tally *tallies; /* per instance of plan: what was sent in it became of */
 	int gone; /* set by the recorder once the target's process has ended: sending stops */
 };
 
@@ -30,6 +32,8 @@ struct event;
 
 struct pacer {
 	const struct schedule *schedule;
+	const struct phase_plan *plan; /* the schedule's phase instances */
+	size_t phase;                  /* the schedule phase queries are sent in now */
 	struct querystream *queries;
 	struct pacer_target *targets;
 	unsigned count;

@@ -11,6 +11,7 @@
 
 #include "control.h"
 #include "monotonic.h"
+#include "phase_writer.h"
 #include "progress.h"
 #include "threads.h"
 
@@ -21,6 +22,10 @@
 /* The generator busier than this share of a core over a second: it may be what limits the run. */
 #define RECORDER_SATURATED_SHARE 0.95
 #define RECORDER_CONTROL_TIMEOUT_MS 200
+/* phases.csv is rewritten whole, so a schedule of thousands of phases makes each rewrite longer:
+ * one waits until this many times its last rewrite's duration has passed (never, for schedules of
+ * tens of phases: a rewrite takes well under a millisecond). */
+#define RECORDER_PHASES_SPACING 100
 
 struct recorder_state {
 	double t_prev;
@@ -31,6 +36,8 @@ struct recorder_state {
 	bool saturated;
 	uint64_t sent_prev;
 	uint64_t send_errors_seen;
+	bool phases_due;       /* a phase began since phases.csv was last rewritten */
+	uint64_t phases_after; /* monotonic: not rewritten again before */
 };
 
 static double recorder_t(const struct recorder *r, uint64_t ns)
@@ -44,16 +51,26 @@ static void recorder_event(struct recorder *r, double t, const char *variant, co
 	runfolder_writer_event(r->writer, t, variant, event, extra);
 }
 
-/* Phase events for every phase that began by t (several when phases are shorter than a tick). */
+/* Phase events for every phase that began by t (several when phases are shorter than a tick),
+ * and phases.csv rewritten once they did: the instance that ended is complete but for the
+ * answers still awaited. */
 static void recorder_phases(struct recorder *r, struct recorder_state *st, double t)
 {
 	const struct schedule *s = r->schedule;
+	size_t before = st->next_phase;
 	while (st->next_phase < s->count && s->phases[st->next_phase].start_s <= t &&
 	       s->phases[st->next_phase].start_s < r->pacer->end_s) {
 		const struct schedule_phase *ph = &s->phases[st->next_phase++];
 		recorder_event(r, ph->start_s, "_loadgen", "phase",
 		               json_pack("{s:s,s:i}", "phase", schedule_kind_name(ph->kind),
 		                         "spike", (int)ph->spike));
+	}
+	st->phases_due |= st->next_phase != before;
+	uint64_t now = monotonic_ns();
+	if (st->phases_due && now >= st->phases_after) {
+		phase_writer_write(r->writer, r->pacer, t);
+		st->phases_due = false;
+		st->phases_after = now + (monotonic_ns() - now) * RECORDER_PHASES_SPACING;
 	}
 }
 
@@ -307,7 +324,8 @@ static void *recorder_main(void *arg)
 			/* the last, partial interval ends when the pacer did */
 			uint64_t end = __atomic_load_n(&p->done_ns, __ATOMIC_RELAXED);
 			double t = recorder_t(r, end < deadline ? end : deadline);
-			recorder_row(r, &st, t > st.t_prev ? t : st.t_prev + 0.001, true);
+			/* after the previous row also as printed (to the millisecond) */
+			recorder_row(r, &st, t >= st.t_prev + 0.001 ? t : st.t_prev + 0.001, true);
 			break;
 		}
 		recorder_shortfall(r, &st, recorder_t(r, monotonic_ns()));

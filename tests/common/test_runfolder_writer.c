@@ -39,6 +39,127 @@ static void test_header_matches_fixture(void **state)
 	free(fixture);
 }
 
+/* The first line of a fixture file of run-minimal, or NULL without the source tree. */
+static char *fixture_header(const char *name)
+{
+	const char *src = getenv("ALLOCSPIKE_SOURCE_DIR");
+	if (!src)
+		return NULL;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/run-minimal/%s", src, name);
+	char *text = read_all(path);
+	*strchr(text, '\n') = '\0';
+	return text;
+}
+
+static void test_phases_headers_match_fixture(void **state)
+{
+	char *phases = fixture_header("phases.csv");
+	if (!phases)
+		skip();
+	assert_string_equal(runfolder_phases_header, phases);
+	char *hist = fixture_header("latency_hist.csv");
+	assert_string_equal(runfolder_latency_hist_header, hist);
+	free(phases);
+	free(hist);
+}
+
+static char *read_file_in(const char *dir, const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return read_all(path);
+}
+
+/* One instance with answers (quantiles the middles of their buckets, capped by the slowest), one
+ * without (empty latency cells, no buckets). */
+static void write_phases(struct runfolder_writer *w, const char *variant, uint64_t sent)
+{
+	static struct latency_hist h, empty;
+	latency_hist_init(&h);
+	latency_hist_init(&empty);
+	for (int i = 0; i < 3; i++)
+		latency_hist_add(&h, 1000000); /* 1 ms: bucket [999.424, 1015.808) us */
+	latency_hist_add(&h, 300000000);       /* 300 ms: bucket [293601.280, 301989.888) us */
+	struct runfolder_phases f;
+	const char *names[] = {variant};
+	assert_true(runfolder_phases_begin(w, &f, names, 1));
+	runfolder_phases_row(&f, &(struct phase_row){.variant = variant,
+	                                             .phase = "spike",
+	                                             .spike = 1,
+	                                             .sent = sent,
+	                                             .answered = 4,
+	                                             .timeouts = 1,
+	                                             .late_or_foreign = 2,
+	                                             .noerror = 3,
+	                                             .nxdomain = 1,
+	                                             .max_ns = 300000000,
+	                                             .latency = &h});
+	runfolder_phases_row(&f, &(struct phase_row){.variant = variant,
+	                                             .phase = "recovery",
+	                                             .spike = 1,
+	                                             .pending = 7,
+	                                             .latency = &empty});
+	assert_true(runfolder_phases_commit(&f));
+}
+
+static void test_phases(void **state)
+{
+	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char err[256];
+	struct runfolder_writer w;
+	assert_true(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	write_phases(&w, "a", 9);
+	write_phases(&w, "a", 5); /* rewritten whole, not appended */
+	char *csv = read_file_in(dir, "phases.csv");
+	char want[2048];
+	snprintf(want, sizeof(want),
+	         "%s\na,spike,1,5,4,1,0,2,3,1,0,0,1.008,297.796,297.796,297.796,300.000\n"
+	         "a,recovery,1,0,0,0,7,0,0,0,0,0,,,,,\n",
+	         runfolder_phases_header);
+	assert_string_equal(csv, want);
+	free(csv);
+	char *hist = read_file_in(dir, "latency_hist.csv");
+	snprintf(want, sizeof(want), "%s\na,spike,1,1015.808,3\na,spike,1,301989.888,1\n",
+	         runfolder_latency_hist_header);
+	assert_string_equal(hist, want);
+	free(hist);
+	assert_true(runfolder_writer_close(&w));
+
+	/* a serial run's next generator, for variant b: a's rows stay, b's come after */
+	assert_true(runfolder_writer_open(&w, dir, err, sizeof(err)));
+	write_phases(&w, "b", 6);
+	write_phases(&w, "b", 5);
+	csv = read_file_in(dir, "phases.csv");
+	assert_int_equal(strstr(csv, "\nb,spike,1,5,") - strstr(csv, "\na,spike,1,5,"),
+	                 strlen("\na,spike,1,5,4,1,0,2,3,1,0,0,1.008,297.796,297.796,297.796,"
+	                        "300.000") +
+	                     strlen("\na,recovery,1,0,0,0,7,0,0,0,0,0,,,,,"));
+	assert_null(strstr(csv, "b,spike,1,6,"));
+	free(csv);
+	hist = read_file_in(dir, "latency_hist.csv");
+	assert_non_null(strstr(hist, "a,spike,1,301989.888,1\nb,spike,1,1015.808,3\n"));
+	free(hist);
+
+	/* a failed rewrite (a full disk) leaves the files in place as they were, and says so */
+	char tmp[256];
+	snprintf(tmp, sizeof(tmp), "%s/phases.csv.tmp", dir);
+	if (access("/dev/full", W_OK) == 0 && symlink("/dev/full", tmp) == 0) {
+		struct runfolder_phases f;
+		const char *names[] = {"b"};
+		runfolder_phases_begin(&w, &f, names, 1);
+		assert_false(runfolder_phases_commit(&f));
+		assert_non_null(strstr(runfolder_writer_failure(&w), "phases.csv: No space left"));
+		assert_int_equal(access(tmp, F_OK), -1);
+		csv = read_file_in(dir, "phases.csv");
+		assert_non_null(strstr(csv, "\nb,spike,1,5,"));
+		free(csv);
+	}
+	runfolder_writer_close(&w);
+	test_dir_remove(dir);
+}
+
 static void test_rows_and_events(void **state)
 {
 	char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
@@ -176,6 +297,9 @@ static void test_unopened(void **state)
 	assert_true(runfolder_writer_row(&w, &row));
 	assert_true(runfolder_writer_flush(&w));
 	assert_true(runfolder_writer_event(&w, 1, "a", "b", json_object()));
+	struct runfolder_phases f;
+	assert_true(runfolder_phases_begin(&w, &f, NULL, 0));
+	assert_true(runfolder_phases_commit(&f));
 	assert_null(runfolder_writer_failure(&w));
 	assert_true(runfolder_writer_close(&w));
 }
@@ -185,6 +309,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_header_matches_fixture),
 	    cmocka_unit_test(test_rows_and_events),
+	    cmocka_unit_test(test_phases_headers_match_fixture),
+	    cmocka_unit_test(test_phases),
 	    cmocka_unit_test(test_other_header_refused),
 	    cmocka_unit_test(test_open_failure),
 	    cmocka_unit_test(test_cut_line_refused),

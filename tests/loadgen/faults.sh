@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/loadgen/faults.sh - a run folder that cannot be written: a full disk (/dev/full) or a
-# file-size limit stops appending at once, is said on stderr and in events.jsonl when that still
+# tests/loadgen/faults.sh - a run folder that cannot be written: a full disk (/dev/full, also
+# under phases.csv's rewrite) or a file-size limit stops appending at once, is said on stderr and in events.jsonl when that still
 # takes a line, stops the run and exits 2; what was written reads back; a cut-off timeline is not
 # appended to. Meta query types are refused with their line numbers unless --allow-meta; a query
 # file over --queries-memory-mb is streamed from disk (stdin then refused).
@@ -27,6 +27,17 @@ check "full events.jsonl: said with the file" grep -q 'writing the run folder fa
 check "full events.jsonl: said incomplete at the end" grep -q 'the run folder full2 is incomplete' err2.txt
 last=$(tail -1 full2/timeline.csv | cut -d, -f1)
 check "full events.jsonl: stopped early (last row t=$last)" awk -v t="$last" 'BEGIN { exit !(t < 5) }'
+
+# phases.csv on a full disk: its first rewrite (as the schedule starts) fails, the run stops, exit
+# 2; the temporary file is removed, and the rewrite at exit is tried again (here it succeeds)
+mkdir full3 && ln -s /dev/full full3/phases.csv.tmp
+timeout 20 "$LG" -d q.txt --schedule baseline:10s@20 --target "name=a,addr=$addr" --out full3 >out10.txt 2>err10.txt
+check_eq "full phases.csv: exit status" 2 $?
+check "full phases.csv: said" grep -q 'writing the run folder failed at t=.*full3/phases.csv: No space left on device; stopping' err10.txt
+check "full phases.csv: write_failed event" grep -q '"event":"write_failed","error":".*phases.csv: No space left' full3/events.jsonl
+check "full phases.csv: stopped early" awk -F, 'END { exit !($1 < 5) }' full3/timeline.csv
+check "full phases.csv: no temporary file left" test ! -e full3/phases.csv.tmp -a ! -L full3/phases.csv.tmp
+check "full phases.csv: written at exit" grep -q '^a,baseline,0,' full3/phases.csv
 
 # a file-size limit hit mid-run (EFBIG, like a disk filling up): the timeline stops at the limit,
 # the failure is an event, the run stops, exit 2

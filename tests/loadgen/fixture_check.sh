@@ -38,6 +38,23 @@ attributed() {
 }
 check "attribution cells filled consistently pass" bash "$CHECK" "$(attributed attributed-ok 900000,1500000,200000,300000,0)"
 check "rejects trimmable + fragmented above the heap" bash -c "! bash '$CHECK' '$(attributed attributed-bad 900000,1500000,1000000,600000,0)' 2>/dev/null"
+# phases.csv and latency_hist.csv: a copy with one edit to either must fail
+broken_phases() {
+	local name=$1 ph_edit=$2 lh_edit=$3 d="$TEST_TMP/phases-${1//[^a-z]/_}"
+	mkdir -p "$d"
+	cp "$FIXTURE/timeline.csv" "$FIXTURE/events.jsonl" "$d/"
+	sed -e "$ph_edit" "$FIXTURE/phases.csv" >"$d/phases.csv"
+	sed -e "$lh_edit" "$FIXTURE/latency_hist.csv" >"$d/latency_hist.csv"
+	check "rejects phases: $name" bash -c "! bash '$CHECK' '$d' 2>'$d/why'"
+}
+broken_phases "a column missing" '1s/pending,//' ''
+broken_phases "sent not answered + timeouts + pending" '3s/,1000,980,20,0,/,1000,980,10,0,/' ''
+broken_phases "rcodes not adding up" '2s/,80,20,0,0,/,80,10,0,0,/' ''
+broken_phases "a quantile outside its bucket" '2s/,10.093,/,12.000,/' ''
+broken_phases "buckets not adding up to answered" '' '2s/,50$/,49/'
+# consistent in itself, but one query more than the timeline sent
+broken_phases "totals other than the timeline totals" '2s/,100,100,0,0,0,80,/,101,101,0,0,0,81,/' '2s/,50$/,51/'
+check "the fixture's phases pass with the timeline" bash -c "cp -r '$FIXTURE' '$TEST_TMP/phases-ok' && bash '$CHECK' '$TEST_TMP/phases-ok'"
 check "columns may be appended" bash -c "
 	d='$TEST_TMP/appended'; mkdir -p \$d
 	sed -e '1s/\$/,extra/' -e '2,\$s/\$/,1/' '$FIXTURE/timeline.csv' >\$d/timeline.csv

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "matcher.h"
+#include "phase_tally.h"
 #include "querystream.h"
 #include "question.h"
 #include "queryfile.h"
@@ -229,11 +230,89 @@ static void test_question(void **state)
 	matcher_free(&m);
 }
 
+/* Per phase instance, by the instance a query was sent in: an answer that comes after the next
+ * instance began, a timeout given up then, a late answer to the slot, each with its rcode and
+ * latency, count in the instance of their query. */
+static void test_phase_instances(void **state)
+{
+	struct matcher m;
+	static struct phase_tally tallies[2];
+	memset(&c, 0, sizeof(c));
+	memset(tallies, 0, sizeof(tallies));
+	stream = stream_make(6);
+	assert_true(matcher_init(&m, 1, 1000, &c));
+	m.tallies = tallies;
+	m.instance_now = 0;
+	for (uint64_t k = 0; k < 4; k++)
+		sent(&m, k, 100);
+	m.instance_now = 1; /* the spike ends; the recovery begins */
+	sent(&m, 4, 600);
+	sent(&m, 5, 600);
+	assert_true(answer(&m, 0, 0, 700)); /* 600 ns, received in the recovery */
+	assert_true(answer(&m, 1, 3, 900)); /* NXDOMAIN, 800 ns */
+	assert_true(answer(&m, 4, 2, 650)); /* SERVFAIL, 50 ns, the recovery's own */
+	uint8_t buf[512];
+	unsigned port;
+	size_t len = answer_to(&m, 2, 0, buf, &port);
+	buf[13] = 'r'; /* another question in query 2's slot */
+	assert_false(matcher_answer(&m, port, buf, len, len, 950));
+	matcher_expire(&m, 1100); /* queries 2 and 3 (sent at 100) give up; 5 still awaited */
+	assert_int_equal(tallies[0].sent, 4);
+	assert_int_equal(tallies[0].answered, 2);
+	assert_int_equal(tallies[0].timeouts, 2);
+	assert_int_equal(tallies[0].late_or_foreign, 1);
+	assert_int_equal(tallies[0].rcodes[RCODE_NOERROR], 1);
+	assert_int_equal(tallies[0].rcodes[RCODE_NXDOMAIN], 1);
+	assert_int_equal(tallies[0].latency.count, 2);
+	assert_int_equal(tallies[0].max_ns, 800);
+	assert_int_equal(tallies[0].latency.min_ns, 600);
+	assert_int_equal(tallies[1].sent, 2);
+	assert_int_equal(tallies[1].answered, 1);
+	assert_int_equal(tallies[1].timeouts, 0);
+	assert_int_equal(tallies[1].rcodes[RCODE_SERVFAIL], 1);
+	assert_int_equal(tallies[1].max_ns, 50);
+	/* the per-target totals are the instances' sums */
+	assert_int_equal(c.answered, tallies[0].answered + tallies[1].answered);
+	assert_int_equal(c.timeouts, tallies[0].timeouts + tallies[1].timeouts);
+	assert_int_equal(c.late_or_foreign, tallies[0].late_or_foreign);
+	struct phase_tally copy;
+	phase_tally_snapshot(&tallies[0], &copy);
+	assert_int_equal(copy.sent, 4);
+	assert_int_equal(copy.latency.count, 2);
+	matcher_free(&m);
+}
+
+/* One instance per (phase, spike), in schedule order; phases with the same pair share it. */
+static void test_phase_plan(void **state)
+{
+	struct schedule s;
+	char err[256];
+	assert_true(schedule_parse("warmup:1s@10,baseline:1s@10,baseline:1s@20,"
+	                           "2*(spike:1s@50,recovery:1s@10,recovery:1s@5)",
+	                           &s, err, sizeof(err)));
+	struct phase_plan pl;
+	assert_true(phase_plan_init(&pl, &s));
+	assert_int_equal(pl.count, 6);
+	const char *want[] = {"warmup", "baseline", "spike", "recovery", "spike", "recovery"};
+	unsigned want_spike[] = {0, 0, 1, 1, 2, 2};
+	for (size_t i = 0; i < pl.count; i++) {
+		assert_string_equal(schedule_kind_name(pl.instances[i].kind), want[i]);
+		assert_int_equal(pl.instances[i].spike, want_spike[i]);
+	}
+	uint32_t want_of[] = {0, 1, 1, 2, 3, 3, 4, 5, 5};
+	assert_int_equal(s.count, 9);
+	for (size_t i = 0; i < s.count; i++)
+		assert_int_equal(pl.of_phase[i], want_of[i]);
+	assert_true(pl.instances[1].start_s == 1.0);
+	phase_plan_free(&pl);
+	schedule_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_slots_and_answers),
-	    cmocka_unit_test(test_slot_reuse_late_answer),
+	    cmocka_unit_test(test_phase_instances),   cmocka_unit_test(test_phase_plan),
+	    cmocka_unit_test(test_slots_and_answers), cmocka_unit_test(test_slot_reuse_late_answer),
 	    cmocka_unit_test(test_question),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
