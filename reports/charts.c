@@ -12,22 +12,12 @@
 #include <unistd.h>
 
 #include "attribution.h"
+#include "colours.h"
 #include "strbuf.h"
 #include "summary.h"
 
-/* Distinguishable on screen and in grey print (Okabe-Ito order, then darker extras). */
-static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                      "#e69f00", "#56b4e9", "#000000", "#8c564b",
-                                      "#7f7f7f", "#bcbd22", "#17becf", "#9467bd"};
-#define PALETTE_N (sizeof(palette) / sizeof(*palette))
-#define COLOR_NEUTRAL "#777777"
 #define SPIKE_SHADE "#fbe3d2"
 #define WARMUP_SHADE "#e9e9e9"
-
-const char *charts_color(int i)
-{
-	return i < 0 ? COLOR_NEUTRAL : palette[(size_t)i % PALETTE_N];
-}
 
 static struct chart *chart_add(struct chart **charts, size_t *n, const char *id, const char *title,
                                const char *caption, const char *ylabel)
@@ -46,8 +36,8 @@ static struct chart *chart_add(struct chart **charts, size_t *n, const char *id,
 	return c;
 }
 
-static struct chart_series *series_add(struct chart *c, const char *title, int color, bool dashed,
-                                       size_t cap)
+static struct chart_series *series_add(struct chart *c, const char *title, const char *color,
+                                       bool dashed, size_t cap)
 {
 	struct chart_series *p = realloc(c->series, (c->n_series + 1) * sizeof(*p));
 	if (!p)
@@ -55,7 +45,7 @@ static struct chart_series *series_add(struct chart *c, const char *title, int c
 	c->series = p;
 	struct chart_series *s = &p[c->n_series++];
 	s->title = strdup(title);
-	s->color = color;
+	snprintf(s->color, sizeof(s->color), "%s", color);
 	s->dashed = dashed;
 	s->steps = false;
 	s->fill = NULL;
@@ -139,10 +129,11 @@ static bool series_has_data(const struct chart_series *s)
 }
 
 /* Adds one series per variant; drops those with nothing to draw. Returns how many have data. */
-static size_t add_variant_series(struct chart *c, const struct runfolder *rf, const json_t *order,
+static size_t add_variant_series(struct chart *c, const struct runfolder *rf, const json_t *summary,
                                  enum timeline_column col, enum derived how, double interval_s,
                                  const char *suffix, bool dashed)
 {
+	const json_t *order = json_object_get(summary, "variant_order");
 	size_t with_data = 0, i;
 	json_t *name;
 	json_array_foreach(order, i, name)
@@ -152,7 +143,8 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 			continue;
 		char title[160];
 		snprintf(title, sizeof(title), "%s%s", json_string_value(name), suffix);
-		struct chart_series *s = series_add(c, title, (int)i, dashed, rf->n_rows);
+		struct chart_series *s = series_add(
+		    c, title, colours_of(summary, json_string_value(name)), dashed, rf->n_rows);
 		series_fill(s, rf, t, col, how, interval_s);
 		if (series_has_data(s))
 			with_data++;
@@ -290,7 +282,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 			struct chart_series *s = series_add(
 			    c,
 			    attr_part_label(names, (enum attr_part)p, split, label, sizeof(label)),
-			    0, false, rf->n_rows);
+			    "#000000", false, rf->n_rows);
 			s->fill = !split && p == ATTR_OTHER ? UNSPLIT_COLOR : layer_colors[p];
 			s->lo = calloc(3 * rf->n_rows + 1, sizeof(double));
 			if (!s->lo)
@@ -333,7 +325,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	                            "Shaded: spikes; grey: warm-up (left out of spike figures); "
 	                            "dashed red lines: crashes.",
 	                            "anon RSS (MB)");
-	add_variant_series(c, rf, order, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
 	marks_add_crashes(c, summary);
 
 	c = chart_add(
@@ -342,7 +334,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	    "requests in flight, what the allocator keeps and memory outside it (the 'why' "
 	    "panels split it). Variants that do not report cache_bytes are not drawn.",
 	    "anon - cache (MB)");
-	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
+	if (add_variant_series(c, rf, summary, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
 		charts_free(c, 1);
 		(*n)--;
 	}
@@ -353,7 +345,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	              "Solid: answers received per second by each variant; dashed black: the rate "
 	              "the schedule offered.",
 	              "queries/s");
-	add_variant_series(c, rf, order, TIMELINE_COL_answered, PER_SECOND, interval_s, "", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_answered, PER_SECOND, interval_s, "", false);
 	size_t i;
 	json_t *name;
 	json_array_foreach(order, i, name)
@@ -361,7 +353,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		int t = runfolder_target_index(rf, json_string_value(name));
 		if (t < 0)
 			continue;
-		struct chart_series *s = series_add(c, "offered", 6, true, rf->n_rows);
+		struct chart_series *s = series_add(c, "offered", "#000000", true, rf->n_rows);
 		series_fill(s, rf, t, TIMELINE_COL_offered, PER_SECOND, interval_s);
 		if (series_has_data(s))
 			break;
@@ -375,8 +367,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	              "Quantiles of the answers received in each interval; logarithmic scale.",
 	              "latency (ms)");
 	c->logy = true;
-	add_variant_series(c, rf, order, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
-	add_variant_series(c, rf, order, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s, " p50", true);
+	add_variant_series(c, rf, summary, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s, " p50", true);
 
 	c = chart_add(
 	    &charts, n, "chart-cpu", "CPU per process",
@@ -384,14 +376,13 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	    "(load generator, simulated hierarchy); red strip along the bottom: the harness "
 	    "was saturated.",
 	    "cores");
-	add_variant_series(c, rf, order, 0, CPU_CORES, interval_s, "", false);
+	add_variant_series(c, rf, summary, 0, CPU_CORES, interval_s, "", false);
 	c->bands = json_object_get(json_object_get(summary, "harness"), "saturated_periods");
-	int harness_color = (int)json_array_size(order);
 	for (size_t t = 0; t < rf->n_targets; t++) {
 		if (!runfolder_is_harness(rf->targets[t]))
 			continue;
-		struct chart_series *s =
-		    series_add(c, rf->targets[t], harness_color++, true, rf->n_rows);
+		struct chart_series *s = series_add(c, rf->targets[t],
+		                                    colours_harness(rf->targets[t]), true, rf->n_rows);
 		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
 	}
 	for (size_t k = 0; k < *n; k++)
@@ -424,7 +415,10 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 				c->phases = json_object_get(summaries[r], "phases");
 			char st[64];
 			snprintf(st, sizeof(st), "run %zu", r + 1);
-			struct chart_series *s = series_add(c, st, (int)r, false, rfs[r].n_rows);
+			/* the variant's allocator colour, a shade of it per run */
+			char shade[8];
+			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
+			struct chart_series *s = series_add(c, st, shade, false, rfs[r].n_rows);
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
 			            summary_interval_s(&rfs[r]));
 		}
@@ -561,7 +555,7 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 			    "%s'%s/c%ds%zu.dat' using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
 			    first ? "" : ", \\\n  ", dir, index, s,
 			    c->series[s].steps ? "fsteps" : "lines",
-			    c->series[s].dashed ? "1.6" : "2.2", charts_color(c->series[s].color),
+			    c->series[s].dashed ? "1.6" : "2.2", c->series[s].color,
 			    c->series[s].dashed ? 2 : 1);
 		append_gp_string(&b, c->series[s].title);
 		first = false;

@@ -10,7 +10,7 @@
 
 struct chart_series {
 	char *title;
-	int color;   /* index into the palette; -1 for the neutral grey of harness rows */
+	char color[8]; /* "#rrggbb" (reports/colours.h) */
 	bool dashed; /* secondary line (offered rate, p50, harness) */
 	bool steps;  /* a per-interval value, drawn over the interval it covers (ending at t) */
 	const char *fill; /* a filled band from lo to v in this CSS colour, or NULL for a line */
@@ -45,9 +45,6 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 /* Draws every chart with gnuplot. False (with the reason) if gnuplot could not be run; charts then
  * keep svg NULL and the page says why. */
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
-
-/* The palette's color for index i (CSS hex), shared with the page's legends and tables. */
-const char *charts_color(int i);
 
 void charts_free(struct chart *charts, size_t n);
 

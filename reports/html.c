@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "colours.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -282,10 +283,9 @@ static void append_context(struct strbuf *b, const json_t *run_json, const json_
 	strbuf_append(b, "</table></div>\n");
 }
 
-static void append_swatch(struct strbuf *b, int color)
+static void append_swatch(struct strbuf *b, const char *colour)
 {
-	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>",
-	              charts_color(color));
+	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>", colour);
 }
 
 /* One line with the context a reader needs first; the full table is further down. */
@@ -321,7 +321,7 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 		const json_t *v =
 		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
 		strbuf_append(b, i ? ", " : "");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		if (json_is_string(json_object_get(v, "allocator"))) {
 			strbuf_append(b, " (");
@@ -351,7 +351,7 @@ static void append_variants(struct strbuf *b, const json_t *run_json, const json
 				meta = row;
 		}
 		strbuf_append(b, "<tr><td>");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		static const char *const cols[] = {"kind", "allocator", "libc", "library",
 		                                   "env",  "version",   "note"};
@@ -444,7 +444,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 		json_array_foreach(json_object_get(v, "spikes"), k, sp)
 		{
 			strbuf_append(b, "<tr><td>");
-			append_swatch(b, (int)i);
+			append_swatch(b, colours_of(summary, json_string_value(name)));
 			strbuf_append_html(b, json_string_value(name));
 			strbuf_printf(b, "</td><td>%lld</td><td>",
 			              (long long)json_integer_value(json_object_get(sp, "spike")));
@@ -489,7 +489,7 @@ static void append_figure_table(struct strbuf *b, const json_t *summary)
 	json_array_foreach(order, i, name)
 	{
 		strbuf_append(b, "<th>");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		strbuf_append(b, "</th>");
 	}
@@ -670,7 +670,6 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 	for (size_t r = 0; r < n_runs; r++) {
 		const json_t *params = json_object_get(run_jsons[r], "parameters");
 		strbuf_printf(&b, "<tr><td>");
-		append_swatch(&b, (int)r);
 		strbuf_printf(&b, "run %zu</td><td style=\"text-align:left\"><code>", r + 1);
 		strbuf_append_html(&b, dirs[r]);
 		strbuf_append(&b, "</code></td><td>");
@@ -707,7 +706,9 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 		                  "</th>");
 		for (size_t r = 0; r < n_runs; r++) {
 			strbuf_append(&b, "<th>");
-			append_swatch(&b, (int)r);
+			char shade[8]; /* the run's line in the variant's chart */
+			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
+			append_swatch(&b, shade);
 			strbuf_printf(&b, "run %zu</th>", r + 1);
 		}
 		strbuf_append(&b, "<th>mean</th><th>sd</th><th>range</th></tr>\n");

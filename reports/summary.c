@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include "attribution.h"
+#include "colours.h"
 #include "schedule.h"
 
 #include <math.h>
@@ -875,6 +876,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
+	colours_assign(sum);
 	free(spikes);
 	return sum;
 }
