@@ -4,6 +4,7 @@
 #include "attribution.h"
 #include "colours.h"
 #include "schedule.h"
+#include "traffic.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -21,14 +22,18 @@
 /* The shortest window a harness CPU share is measured over (the scenario's rule uses 1 s too). */
 #define HARNESS_WINDOW_S 1.0
 
-/* A number, or null when not available; integral values are written without a fraction. */
-static json_t *jnum(double v)
+json_t *summary_json_number(double v)
 {
 	if (isnan(v))
 		return json_null();
 	if (v == floor(v) && fabs(v) < 1e15)
 		return json_integer((json_int_t)v);
 	return json_real(v);
+}
+
+static json_t *jnum(double v)
+{
+	return summary_json_number(v);
 }
 
 int summary_phase_is_preamble(const char *phase)
@@ -670,6 +675,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name, con
 	set_cpu(v, &s);
 	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
 	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
+	json_object_set_new(v, "traffic_by_send", traffic_by_send(rf, target));
 	set_memory_ratios(v, &s);
 	json_t *crashes = crash_list(rf, name);
 	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
