@@ -5,6 +5,7 @@
 #include "colours.h"
 #include "schedule.h"
 #include "traffic.h"
+#include "validity.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -883,6 +884,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
 	colours_assign(sum);
+	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	free(spikes);
 	return sum;
 }
