@@ -1,6 +1,7 @@
 /* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
 #include "summary.h"
 
+#include "advisor.h"
 #include "attribution.h"
 #include "colours.h"
 #include "schedule.h"
@@ -884,6 +885,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
 	colours_assign(sum);
+	advisor_add_run_figures(sum);
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	free(spikes);
 	return sum;
