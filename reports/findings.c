@@ -10,12 +10,6 @@
 #include "attribution.h"
 #include "strbuf.h"
 
-/* A variant "returned" its spike memory when it gave back at least this share of each spike's
- * growth on average, and "kept" it below KEPT_SHARE. */
-#define RETURNED_SHARE 0.5
-#define KEPT_SHARE 0.2
-/* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
-#define CLIMB_MB_PER_SPIKE 0.5
 /* Live growth over the spikes under this (kB) is not worth a sentence. */
 #define LIVE_GROWTH_KB 1024.0
 /* The allocator's growth over the spikes at most this share of the live growth: "the growth is
@@ -61,8 +55,7 @@ static const char *more_or_less(char *buf, size_t size, double kb)
 	return buf;
 }
 
-/* "returned", "kept" or "returned part", by the share of spike memory given back. */
-static const char *verdict_of(double share)
+const char *findings_verdict_of(double share)
 {
 	return share >= RETURNED_SHARE ? "returned" : share < KEPT_SHARE ? "kept" : "part";
 }
@@ -94,7 +87,7 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 	if (isnan(num(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
-	const char *verdict = verdict_of(share);
+	const char *verdict = findings_verdict_of(share);
 	if (isnan(share))
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "

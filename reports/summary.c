@@ -7,6 +7,7 @@
 #include "schedule.h"
 #include "traffic.h"
 #include "validity.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -886,6 +887,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "harness", harness_figures(rf));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
+	json_object_set_new(sum, "verdict", verdict_build(sum));
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	free(spikes);
 	return sum;
