@@ -18,7 +18,15 @@ struct chart_series {
 	size_t n;
 };
 
+enum chart_kind {
+	CHART_TIME, /* series over seconds since the schedule started, phases shaded */
+	CHART_BARS, /* one bar per series (its single value), labelled with the series' title */
+	CHART_CDF,  /* cumulative share of answers over latency (ms, logarithmic) */
+};
+
 struct chart {
+	enum chart_kind kind;
+	bool small;    /* one of a row of small charts (one per variant): less tall */
 	char id[32];   /* element id in the page, also prefixed to the SVG's own ids */
 	char *title;   /* the heading above the chart */
 	char *caption; /* one sentence under it saying how to read it */
@@ -31,6 +39,7 @@ struct chart {
 	json_t
 	    *bands; /* borrowed: [{"from_s":..,"to_s":..}] harness-saturated stretches, or NULL */
 	char *svg;  /* the rendered <svg> element, or NULL if it could not be drawn */
+	char *svg_file; /* the same as gnuplot wrote it, a file of its own */
 };
 
 /* The charts of one run: anon RSS (and anon beyond cache when reported), per variant the "why"
@@ -45,6 +54,11 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 /* Draws every chart with gnuplot. False (with the reason) if gnuplot could not be run; charts then
  * keep svg NULL and the page says why. */
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
+
+/* Writes every drawn chart into out_dir (created if missing) as ID.svg and, drawn again by
+ * gnuplot's pngcairo terminal, ID.png: charts for a merge request. False with the reason. */
+bool charts_export(const struct chart *charts, size_t n, const char *out_dir, char *err,
+                   size_t err_size);
 
 void charts_free(struct chart *charts, size_t n);
 

@@ -23,7 +23,7 @@
  * what limits the traffic. */
 #define HARNESS_SATURATED_CORES 0.5
 /* The shortest window a harness CPU share is measured over (the scenario's rule uses 1 s too). */
-#define HARNESS_WINDOW_S 1.0
+#define HARNESS_WINDOW_S SUMMARY_CPU_WINDOW_S
 
 json_t *summary_json_number(double v)
 {

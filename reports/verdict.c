@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,4 +148,16 @@ json_t *verdict_build(const json_t *summary)
 	json_object_set_new(o, "ranking", ranking);
 	json_object_set_new(o, "sentences", sentences);
 	return o;
+}
+
+const char *verdict_grid_cell(const json_t *spike, char *buf, size_t size)
+{
+	double peak = num(spike, "peak_anon_kb"), end = num(spike, "end_anon_kb");
+	char p[32] = "n/a", e[32] = "n/a";
+	if (!isnan(peak))
+		snprintf(p, sizeof(p), "%.1f", peak / 1024);
+	if (!isnan(end))
+		snprintf(e, sizeof(e), "%.1f", end / 1024);
+	snprintf(buf, size, "%s / %s", p, e);
+	return buf;
 }
