@@ -524,10 +524,9 @@ static void charts_add_cdf(struct chart **charts, size_t *n, const struct runfol
 					continue;
 				uint64_t lo, hi;
 				latency_hist_bucket_range(b, &lo, &hi);
-				if (s->n == 0) { /* from nothing at the first bucket's low edge */
-					s->t[s->n] = (double)lo / 1e6;
-					s->v[s->n++] = 0;
-				}
+				/* flat up to the bucket's low edge, then rising across it */
+				s->t[s->n] = (double)lo / 1e6;
+				s->v[s->n++] = (double)seen / (double)h->count;
 				seen += h->buckets[b];
 				s->t[s->n] = (double)hi / 1e6;
 				s->v[s->n++] = (double)seen / (double)h->count;

@@ -12,6 +12,7 @@
 #include "gate.h"
 #include "html.h"
 #include "json_file.h"
+#include "markdown.h"
 #include "parent_death.h"
 #include "runfolder_reader.h"
 #include "summary.h"
@@ -89,6 +90,15 @@ static int cmd_report(const char *dir)
 			printf("%s\n", path);
 			rc = 0;
 		}
+		/* for a merge request: summary.md and each chart as a file of its own */
+		char *md = markdown_summary(summary, charts, drawn ? n_charts : 0);
+		snprintf(path, sizeof(path), "%s/summary.md", dir);
+		if (!write_text(path, md))
+			rc = EXIT_BAD_INPUT;
+		free(md);
+		snprintf(path, sizeof(path), "%s/charts", dir);
+		if (drawn && !charts_export(charts, n_charts, path, err, sizeof(err)))
+			fprintf(stderr, "allocspike-report: warning: %s; no chart files\n", err);
 	}
 	free(page);
 	charts_free(charts, n_charts);
