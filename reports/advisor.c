@@ -447,3 +447,21 @@ void advisor_add_run_figures(json_t *summary)
 		json_object_set_new(v, "advisor", a);
 	}
 }
+
+double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
+                               double *growth_mb_per_spike)
+{
+	for (size_t b = 0; b < N_BASES; b++) {
+		double x = last_spike(v, BASES[b].end_key);
+		if (isfinite(x)) {
+			*basis = BASES[b].name;
+			*rank = b;
+			*growth_mb_per_spike = num(v, BASES[b].growth_key);
+			return x / 1024.0;
+		}
+	}
+	*basis = NULL;
+	*rank = N_BASES;
+	*growth_mb_per_spike = NAN;
+	return NAN;
+}

@@ -9,6 +9,7 @@
 
 #include "attribution.h"
 #include "strbuf.h"
+#include "summary.h"
 
 /* Live growth over the spikes under this (kB) is not worth a sentence. */
 #define LIVE_GROWTH_KB 1024.0
@@ -321,6 +322,23 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
 		    lov * scale, unit, hi, dec, hiv * scale, unit);
 }
 
+/* RSS far above anon RSS is file-backed memory (kresd maps its cache file): in RSS, never in the
+ * anon figures this report judges; said so that the two do not look contradictory. */
+#define FILE_BACKED_MIN_KB (16 * 1024.0)
+
+static void findings_file_backed(json_t *out, const char *name, const json_t *v)
+{
+	double rss = num(v, "max_rss_kb"), anon = num(v, "max_anon_kb");
+	if (isnan(rss) || isnan(anon) || rss - anon < FILE_BACKED_MIN_KB || rss < 2 * anon)
+		return;
+	add(out,
+	    "%s's peak RSS (%.0f MB) is far above its anonymous RSS (%.0f MB): the %.0f MB "
+	    "between are file-backed pages (a memory-mapped cache file such as kresd's, "
+	    "shared libraries), which the kernel can drop and re-read; no allocator holds them, "
+	    "so every memory figure here is anonymous RSS.",
+	    name, rss / 1024, anon / 1024, (rss - anon) / 1024);
+}
+
 static void findings_health(json_t *out, const json_t *summary)
 {
 	const char *name;
@@ -350,10 +368,26 @@ static void findings_health(json_t *out, const json_t *summary)
 			    num(c, "t_s"), how);
 			crashed++;
 		}
-		double share = num(json_object_get(v, "spike_traffic"), "answered_share");
-		if (!isnan(share) && share < ANSWERED_SHARE_OK)
-			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
-			    share * 100);
+		/* Per query by send phase when the run has phases.csv: a late answer to a spike's
+		 * query is not a lost one. */
+		const json_t *sent = summary_lookup(v, "traffic_by_send.phases.spike");
+		bool by_send = json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
+		               strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
+		                      "phases.csv") == 0;
+		double share = by_send ? num(sent, "answered_share")
+		                       : num(json_object_get(v, "spike_traffic"), "answered_share");
+		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
+			add(out,
+			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, %.0f "
+			    "still pending).",
+			    name, share * 100, num(sent, "lost"), num(sent, "pending"));
+		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
+			add(out,
+			    "%s received answers for %.1f%% of the queries offered in spikes within "
+			    "the spikes (answers counted when they arrived: this run has no "
+			    "phases.csv).",
+			    name, share * 100);
+		findings_file_backed(out, name, v);
 	}
 	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > 0)
 		add(out, "No variant crashed.");

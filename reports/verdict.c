@@ -4,10 +4,12 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "advisor.h"
 #include "findings.h"
 #include "strbuf.h"
 #include "summary.h"
@@ -26,15 +28,18 @@ static const struct {
      "memory the allocator holds beyond live allocations at the end of the last recovery"},
     {"anon_beyond_cache", "of anonymous RSS beyond its cache",
      "anonymous RSS beyond the resolver's cache at the end of the last recovery (no "
-     "attribution in this run)"},
+     "variant has live bytes)"},
     {"anon", "of anonymous RSS",
-     "anonymous RSS at the end of the last recovery (some rows report neither attribution "
-     "nor their cache)"},
+     "anonymous RSS at the end of the last recovery (no variant reports live bytes or its "
+     "cache)"},
 };
 
 struct ranked {
 	const char *name;
-	double held;
+	double held; /* NAN: not ranked (no figure on the ranking's basis) */
+	double own;  /* on its own best basis */
+	double growth; /* per spike, on the same basis */
+	const char *basis;
 };
 
 static int ranked_cmp(const void *a, const void *b)
@@ -45,7 +50,35 @@ static int ranked_cmp(const void *a, const void *b)
 	return (x->held > y->held) - (x->held < y->held);
 }
 
-static void sentence(struct strbuf *b, const char *name, const json_t *v, const char *what,
+static const char *basis_what(const char *basis)
+{
+	for (size_t w = 0; basis && w < sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS); w++)
+		if (strcmp(BASIS_WORDS[w].basis, basis) == 0)
+			return BASIS_WORDS[w].what;
+	return "";
+}
+
+/* "the least", "the most", "3rd from the least" */
+static void rank_words(struct strbuf *b, size_t rank, size_t n)
+{
+	if (rank == 0) {
+		strbuf_append(b, "the least");
+		return;
+	}
+	if (rank + 1 == n) {
+		strbuf_append(b, "the most");
+		return;
+	}
+	size_t k = rank + 1;
+	const char *suffix = k % 100 >= 11 && k % 100 <= 13 ? "th"
+	                     : k % 10 == 1                   ? "st"
+	                     : k % 10 == 2                   ? "nd"
+	                     : k % 10 == 3                   ? "rd"
+	                                                     : "th";
+	strbuf_printf(b, "%zu%s from the least", k, suffix);
+}
+
+static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
                      size_t rank, size_t n_ranked)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
@@ -58,20 +91,20 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 			strbuf_printf(b, ", %s", env);
 		strbuf_append(b, ")");
 	}
-	double held = num(v, "advisor.held_after_spikes_mb");
-	if (isnan(held)) {
+	if (isnan(r->own)) {
 		strbuf_append(b, ": no figure after the spikes (no spike with a recovery was "
 		                 "recorded).");
 		return;
 	}
-	strbuf_printf(b, ": %.1f MB %s after the spikes", held, what);
-	if (n_ranked > 1)
-		strbuf_printf(b, ", %s of %zu",
-		              rank == 0              ? "the least"
-		              : rank + 1 == n_ranked ? "the most"
-		                                     : "in between",
-		              n_ranked);
-	double growth = num(v, "advisor.held_growth_mb_per_spike");
+	strbuf_printf(b, ": %.1f MB %s after the spikes", r->own, basis_what(r->basis));
+	if (!isnan(r->held) && n_ranked > 1) {
+		strbuf_append(b, ", ");
+		rank_words(b, rank, n_ranked);
+		strbuf_printf(b, " of %zu", n_ranked);
+	} else if (isnan(r->held)) {
+		strbuf_append(b, " (not ranked: no live bytes recorded)");
+	}
+	double growth = r->growth;
 	if (growth >= CLIMB_MB_PER_SPIKE)
 		strbuf_printf(b, "; it climbs %.2f MB per spike", growth);
 	else if (growth <= -CLIMB_MB_PER_SPIKE)
@@ -102,46 +135,58 @@ json_t *verdict_build(const json_t *summary)
 {
 	const json_t *order = json_object_get(summary, "variant_order");
 	const json_t *variants = json_object_get(summary, "variants");
-	size_t n = json_array_size(order), n_ranked = 0;
+	size_t n = json_array_size(order), n_ranked = 0, best = SIZE_MAX;
 	struct ranked *r = calloc(n ? n : 1, sizeof(*r));
-	const char *basis = NULL;
-	for (size_t i = 0; r && i < n; i++) {
-		r[i].name = json_string_value(json_array_get(order, i));
-		const json_t *v = json_object_get(variants, r[i].name);
-		r[i].held = num(v, "advisor.held_after_spikes_mb");
-		n_ranked += !isnan(r[i].held);
-		if (!basis)
-			basis = json_string_value(summary_lookup(v, "advisor.held_basis"));
-	}
-	size_t words = sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS) - 1;
-	for (size_t w = 0; basis && w < sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS); w++)
-		if (strcmp(BASIS_WORDS[w].basis, basis) == 0)
-			words = w;
-	qsort(r, n, sizeof(*r), ranked_cmp); /* stable enough: names differ, order is by value */
-	json_t *ranking = json_array(), *sentences = json_array();
+	size_t *basis_rank = calloc(n ? n : 1, sizeof(*basis_rank));
+	if (!r || !basis_rank)
+		abort();
+	/* Ranked on the best basis any variant has (allocator-held memory where attributed); a
+	 * variant without it is described on its own basis but not ranked against the others. */
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(r[i].held))
-			continue;
+		r[i].name = json_string_value(json_array_get(order, i));
+		r[i].own = advisor_variant_held_mb(json_object_get(variants, r[i].name), &r[i].basis,
+		                                   &basis_rank[i], &r[i].growth);
+		if (!isnan(r[i].own) && basis_rank[i] < best)
+			best = basis_rank[i];
+	}
+	const char *best_basis = NULL;
+	for (size_t i = 0; i < n; i++) {
+		r[i].held = basis_rank[i] == best ? r[i].own : NAN;
+		if (basis_rank[i] == best)
+			best_basis = r[i].basis;
+		n_ranked += !isnan(r[i].held);
+	}
+	free(basis_rank);
+	struct ranked *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted)
+		abort();
+	memcpy(sorted, r, n * sizeof(*r));
+	qsort(sorted, n, sizeof(*sorted), ranked_cmp);
+	json_t *ranking = json_array(), *sentences = json_array();
+	for (size_t i = 0; i < n_ranked; i++) {
 		json_t *o = json_object();
-		json_object_set_new(o, "variant", json_string(r[i].name));
-		json_object_set_new(o, "held_after_spikes_mb", json_real(r[i].held));
+		json_object_set_new(o, "variant", json_string(sorted[i].name));
+		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].held));
 		json_object_set(o, "colour",
-		                json_object_get(json_object_get(variants, r[i].name), "colour"));
+		                json_object_get(json_object_get(variants, sorted[i].name), "colour"));
 		json_array_append_new(ranking, o);
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = json_string_value(json_array_get(order, i));
 		size_t rank = 0;
-		for (size_t k = 0; k < n; k++)
-			if (strcmp(r[k].name, name) == 0)
+		for (size_t k = 0; k < n_ranked; k++)
+			if (strcmp(sorted[k].name, r[i].name) == 0)
 				rank = k;
 		struct strbuf b = {0};
-		sentence(&b, name, json_object_get(variants, name), BASIS_WORDS[words].what, rank,
-		         n_ranked);
+		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked);
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 	}
+	size_t words = sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS) - 1;
+	for (size_t w = 0; best_basis && w < sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS); w++)
+		if (strcmp(BASIS_WORDS[w].basis, best_basis) == 0)
+			words = w;
 	free(r);
+	free(sorted);
 	json_t *o = json_object();
 	json_object_set_new(o, "held_basis", json_string(BASIS_WORDS[words].basis));
 	json_object_set_new(o, "held_basis_text", json_string(BASIS_WORDS[words].text));
