@@ -51,6 +51,27 @@ check "tcmalloc panel: mostly the page heap" test "$(px 2 returnable)" -gt $((3 
 check "musl panel: one unsplit layer" test "$(px 3 unsplit)" -gt 1000 -a "$(px 3 returnable)" -eq 0 -a "$(px 3 fragmented)" -eq 0
 check "filling panel: live memory, little held" test "$(px 4 live)" -gt $((10 * ($(px 4 returnable) + $(px 4 fragmented))))
 check "live bytes drawn in every panel" test "$(px 0 live)" -gt 10000 -a "$(px 3 live)" -gt 10000
+# the new charts as Chromium shows them: the ranking's bars in each allocator's colour (glibc
+# 0072b2, jemalloc d55e00), the latency CDF of the spikes (a run with phases.csv and histograms),
+# the chart files written for a merge request
+late=$TEST_TMP/late
+known_run "$late"
+printf '%s\n' 'variant,phase,spike,upper_us,count' 'alpha,spike,1,4063.232,1500' 'alpha,spike,1,60817.408,500' \
+	'beta,spike,1,2031.616,1000' >"$late/latency_hist.csv"
+printf '%s\n' 'variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms' \
+	'alpha,spike,1,2000,2000,0,0,0,2000,0,0,0,4,60,60,60,60' 'beta,spike,1,1000,1000,0,0,0,1000,0,0,0,2,2,2,2,2' >"$late/phases.csv"
+check "report of the run with histograms" "$REPORT" "$late"
+check "chromium renders the ranking chart file" shot "$late/charts/chart-ranking.svg" "$TEST_TMP/ranking.png" 900 240
+check "ranking bars in glibc's and jemalloc's colours" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/ranking.png" 0072b2=3000 d55e00=3000
+check "chromium renders the latency CDF file" shot "$late/charts/chart-cdf-spike.svg" "$TEST_TMP/cdf.png" 900 380
+check "CDF lines drawn for both variants" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/cdf.png" 0072b2=200 d55e00=200
+check "chromium renders the page with the new charts" shot "$late/report.html" "$TEST_TMP/late.png" 1200 3000
+check "the page's ranking is drawn near its top" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/late.png" 0072b2=3000 d55e00=3000
+# the checker can fail: the CDF has no bar of solid colour
+check "colour checker can fail" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py' '$TEST_TMP/cdf.png' 0072b2=50000 >/dev/null"
 # the checker can fail: a page made without gnuplot has no chart area
 known_run "$TEST_TMP/nocharts"
 ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1
