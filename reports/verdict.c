@@ -23,15 +23,19 @@ static double num(const json_t *o, const char *path)
 /* What "held after the spikes" measures, per advisor basis (reports/advisor.c). */
 static const struct {
 	const char *basis, *what, *text;
+	const char *missing; /* why a variant lacks this basis */
 } BASIS_WORDS[] = {
     {"allocator_held", "held by its allocator beyond live memory",
-     "memory the allocator holds beyond live allocations at the end of the last recovery"},
+     "memory the allocator holds beyond live allocations at the end of the last recovery",
+     "no live bytes recorded"},
     {"anon_beyond_cache", "of anonymous RSS beyond its cache",
      "anonymous RSS beyond the resolver's cache at the end of the last recovery (no "
-     "variant has live bytes)"},
+     "variant has live bytes)",
+     "no cache_bytes reported"},
     {"anon", "of anonymous RSS",
      "anonymous RSS at the end of the last recovery (no variant reports live bytes or its "
-     "cache)"},
+     "cache)",
+     "no anonymous RSS after a spike"},
 };
 
 struct ranked {
@@ -50,12 +54,14 @@ static int ranked_cmp(const void *a, const void *b)
 	return (x->held > y->held) - (x->held < y->held);
 }
 
-static const char *basis_what(const char *basis)
+/* The index of basis in BASIS_WORDS (the last one if unknown). */
+static size_t basis_index(const char *basis)
 {
-	for (size_t w = 0; basis && w < sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS); w++)
+	size_t n = sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS);
+	for (size_t w = 0; basis && w < n; w++)
 		if (strcmp(BASIS_WORDS[w].basis, basis) == 0)
-			return BASIS_WORDS[w].what;
-	return "";
+			return w;
+	return n - 1;
 }
 
 /* "the least", "the most", "3rd from the least" */
@@ -79,7 +85,7 @@ static void rank_words(struct strbuf *b, size_t rank, size_t n)
 }
 
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked)
+                     size_t rank, size_t n_ranked, const char *ranked_basis)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -96,13 +102,14 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		                 "recorded).");
 		return;
 	}
-	strbuf_printf(b, ": %.1f MB %s after the spikes", r->own, basis_what(r->basis));
+	strbuf_printf(b, ": %.1f MB %s after the spikes", r->own,
+	              BASIS_WORDS[basis_index(r->basis)].what);
 	if (!isnan(r->held) && n_ranked > 1) {
 		strbuf_append(b, ", ");
 		rank_words(b, rank, n_ranked);
 		strbuf_printf(b, " of %zu", n_ranked);
 	} else if (isnan(r->held)) {
-		strbuf_append(b, " (not ranked: no live bytes recorded)");
+		strbuf_printf(b, " (not ranked: %s)", BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
 	double growth = r->growth;
 	if (growth >= CLIMB_MB_PER_SPIKE)
@@ -177,14 +184,12 @@ json_t *verdict_build(const json_t *summary)
 			if (strcmp(sorted[k].name, r[i].name) == 0)
 				rank = k;
 		struct strbuf b = {0};
-		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked);
+		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
+		         best_basis);
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 	}
-	size_t words = sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS) - 1;
-	for (size_t w = 0; best_basis && w < sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS); w++)
-		if (strcmp(BASIS_WORDS[w].basis, best_basis) == 0)
-			words = w;
+	size_t words = basis_index(best_basis);
 	free(r);
 	free(sorted);
 	json_t *o = json_object();
