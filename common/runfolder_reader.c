@@ -437,7 +437,8 @@ static bool instance_row_parse(struct runfolder *rf, const struct instance_table
 	}
 	double spike = NAN;
 	if (ok && (!cell_number(cells[spike_col], &spike) || isnan(spike))) {
-		set_err(why, why_size, "column \"spike\": \"%s\" is not a number", cells[spike_col]);
+		set_err(why, why_size, "column \"spike\": \"%s\" is not a number",
+		        cells[spike_col]);
 		ok = false;
 	}
 	for (size_t c = 0; ok && c < t->n_names; c++) {

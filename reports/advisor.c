@@ -436,8 +436,8 @@ void advisor_add_run_figures(json_t *summary)
 	const json_t *name;
 	json_array_foreach(names, i, name)
 	{
-		json_t *v = json_object_get(json_object_get(summary, "variants"),
-		                            json_string_value(name));
+		json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
 		if (!v)
 			continue;
 		json_t *a = json_object();

@@ -67,7 +67,8 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
                         enum timeline_column col, enum derived how, double interval_s)
 {
 	double prev_t = NAN, prev_cpu = NAN;
-	double cores = json_number_value(json_object_get(json_object_get(rf->run, "machine"), "cores"));
+	double cores =
+	    json_number_value(json_object_get(json_object_get(rf->run, "machine"), "cores"));
 	/* Memory is a sample at t; rates, latency and CPU describe the interval that ends at t. */
 	s->steps = how != MB_FROM_KB && how != BEYOND_CACHE_MB;
 	for (size_t i = 0; i < rf->n_rows; i++) {
@@ -113,7 +114,8 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 			if (cores > 0 && v > cores)
 				v = cores;
 			prev_cpu = c;
-			if (s->n == 0 || isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
+			if (s->n == 0 ||
+			    isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
 				s->t[s->n] = prev_t;
 				s->v[s->n++] = v;
 			}
@@ -339,7 +341,6 @@ static void marks_add_crashes(struct chart *c, const json_t *summary)
 	}
 }
 
-
 /* Drops the chart just added (the last one). */
 static void chart_drop_last(struct chart *charts, size_t *n)
 {
@@ -455,11 +456,11 @@ static void charts_add_latency(struct chart **charts, size_t *n, const struct ru
 	static const char caption[] =
 	    "Quantiles of the answers received in each interval (p99 solid, p50 dashed); "
 	    "logarithmic scale. The per-phase quantiles of all answers are in the traffic table.";
-	struct chart *c =
-	    chart_add(charts, n, "chart-latency", "Latency (p99 solid, p50 dashed)", caption,
-	              "latency (ms)");
+	struct chart *c = chart_add(charts, n, "chart-latency", "Latency (p99 solid, p50 dashed)",
+	                            caption, "latency (ms)");
 	c->logy = true;
-	add_variant_series(c, rf, summary, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99",
+	                   false);
 	if (!latency_lines_overlap(c)) {
 		add_variant_series(c, rf, summary, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s,
 		                   " p50", true);
@@ -562,7 +563,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	              "Solid: answers received per second by each variant; dashed black: the rate "
 	              "the schedule offered.",
 	              "queries/s");
-	add_variant_series(c, rf, summary, TIMELINE_COL_answered, PER_SECOND, interval_s, "", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_answered, PER_SECOND, interval_s, "",
+	                   false);
 	size_t i;
 	json_t *name;
 	json_array_foreach(order, i, name)
@@ -596,8 +598,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	for (size_t t = 0; t < rf->n_targets; t++) {
 		if (!runfolder_is_harness(rf->targets[t]))
 			continue;
-		struct chart_series *s = series_add(c, rf->targets[t],
-		                                    colours_harness(rf->targets[t]), true, rf->n_rows);
+		struct chart_series *s = series_add(
+		    c, rf->targets[t], colours_harness(rf->targets[t]), true, rf->n_rows);
 		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
 	}
 	for (size_t k = 0; k < *n; k++)

@@ -11,8 +11,8 @@
 struct chart_series {
 	char *title;
 	char color[8]; /* "#rrggbb" (reports/colours.h) */
-	bool dashed; /* secondary line (offered rate, p50, harness) */
-	bool steps;  /* a per-interval value, drawn over the interval it covers (ending at t) */
+	bool dashed;   /* secondary line (offered rate, p50, harness) */
+	bool steps;    /* a per-interval value, drawn over the interval it covers (ending at t) */
 	const char *fill; /* a filled band from lo to v in this CSS colour, or NULL for a line */
 	double *t, *v, *lo;
 	size_t n;

@@ -17,8 +17,7 @@ static const struct {
     {"mimalloc", "#cc79a7"}, {"mallocng", "#e69f00"}, {"musl", "#e69f00"},
     {"snmalloc", "#56b4e9"},
 };
-static const char *const EXTRA_COLOURS[] = {"#8c564b", "#bcbd22", "#17becf", "#9467bd",
-                                            "#000000"};
+static const char *const EXTRA_COLOURS[] = {"#8c564b", "#bcbd22", "#17becf", "#9467bd", "#000000"};
 #define N_EXTRA (sizeof(EXTRA_COLOURS) / sizeof(*EXTRA_COLOURS))
 #define NEUTRAL "#777777"
 

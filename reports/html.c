@@ -464,7 +464,6 @@ static void append_charts(struct strbuf *b, const struct chart *charts, size_t n
 			append_chart(b, &charts[i]);
 }
 
-
 /* The verdict: a sentence per variant, then the ranking chart. */
 static void append_verdict(struct strbuf *b, const json_t *summary, const struct chart *charts,
                            size_t n_charts)
@@ -492,10 +491,11 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 {
 	const json_t *validity = json_object_get(summary, "validity");
 	if (json_is_true(json_object_get(validity, "valid"))) {
-		strbuf_append(b, "<p class=\"ok\" id=\"validity\">Validity: nothing found that "
-		                 "would keep this run from showing what it claims (complete, warm-up "
-		                 "steady, harness not saturated, spikes within capacity, calibration "
-		                 "not capped, no crash, enough spikes for a trend).</p>\n");
+		strbuf_append(b,
+		              "<p class=\"ok\" id=\"validity\">Validity: nothing found that "
+		              "would keep this run from showing what it claims (complete, warm-up "
+		              "steady, harness not saturated, spikes within capacity, calibration "
+		              "not capped, no crash, enough spikes for a trend).</p>\n");
 		return;
 	}
 	strbuf_append(b, "<div class=\"banner\" id=\"validity\"><strong>This run may not show "
@@ -554,19 +554,20 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 {
 	const json_t *order = json_object_get(summary, "variant_order");
 	const json_t *variants = json_object_get(summary, "variants");
-	const char *source = json_string_value(summary_lookup(
-	    json_object_get(variants, json_string_value(json_array_get(order, 0))),
-	    "traffic_by_send.source"));
+	const char *source = json_string_value(
+	    summary_lookup(json_object_get(variants, json_string_value(json_array_get(order, 0))),
+	                   "traffic_by_send.source"));
 	bool by_send = source && strcmp(source, "phases.csv") == 0;
 	strbuf_append(b, "<h2 id=\"traffic\">Traffic per query</h2>\n<p class=\"caption\">");
 	if (by_send)
-		strbuf_append(b, "Each query is counted in the phase it was sent in (phases.csv): an "
-		                 "answer that arrives after its spike ended still counts as answered "
-		                 "in the spike. Lost: given up (timed out); late: answers that came "
-		                 "after the query was given up; pending: still awaited when the file "
-		                 "was written. The rcodes split the answered queries. Latency: true "
-		                 "quantiles of all the answers of the phase, from the merged "
-		                 "histograms; " TRAFFIC_LATENCY_PRECISION ".");
+		strbuf_append(b,
+		              "Each query is counted in the phase it was sent in (phases.csv): an "
+		              "answer that arrives after its spike ended still counts as answered "
+		              "in the spike. Lost: given up (timed out); late: answers that came "
+		              "after the query was given up; pending: still awaited when the file "
+		              "was written. The rcodes split the answered queries. Latency: true "
+		              "quantiles of all the answers of the phase, from the merged "
+		              "histograms; " TRAFFIC_LATENCY_PRECISION ".");
 	else
 		strbuf_append(b, "This run has no phases.csv (an older run folder): counts are "
 		                 "summed from timeline.csv by the interval each answer or timeout "
@@ -583,17 +584,17 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 	static const struct {
 		const char *key;
 		enum fig_format fmt;
-	} cols[] = {{"sent", F_COUNT},       {"answered", F_COUNT},    {"answered_share", F_SHARE},
-	            {"lost", F_COUNT},       {"late", F_COUNT},        {"pending", F_COUNT},
-	            {"noerror", F_COUNT},    {"nxdomain", F_COUNT},    {"servfail", F_COUNT},
-	            {"rcode_other", F_COUNT}, {"lat_p50_ms", F_MS3},   {"lat_p90_ms", F_MS3},
-	            {"lat_p99_ms", F_MS3},   {"lat_p999_ms", F_MS3},   {"lat_max_ms", F_MS3}};
+	} cols[] = {{"sent", F_COUNT},        {"answered", F_COUNT},  {"answered_share", F_SHARE},
+	            {"lost", F_COUNT},        {"late", F_COUNT},      {"pending", F_COUNT},
+	            {"noerror", F_COUNT},     {"nxdomain", F_COUNT},  {"servfail", F_COUNT},
+	            {"rcode_other", F_COUNT}, {"lat_p50_ms", F_MS3},  {"lat_p90_ms", F_MS3},
+	            {"lat_p99_ms", F_MS3},    {"lat_p999_ms", F_MS3}, {"lat_max_ms", F_MS3}};
 	size_t i;
 	json_t *name;
 	json_array_foreach(order, i, name)
 	{
-		const json_t *phases = summary_lookup(json_object_get(variants, json_string_value(name)),
-		                                      "traffic_by_send.phases");
+		const json_t *phases = summary_lookup(
+		    json_object_get(variants, json_string_value(name)), "traffic_by_send.phases");
 		for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
 			const json_t *ph = json_object_get(phases, traffic_phases[p]);
 			if (!ph)

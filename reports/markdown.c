@@ -115,11 +115,25 @@ static void append_value(struct strbuf *b, double v, const char *fmt, double sca
 
 static void append_traffic(struct strbuf *b, const json_t *summary)
 {
-	strbuf_append(b, "## Traffic in spikes\n\nEach query counted in the phase it was sent in "
-	                 "(from timeline.csv, by arrival, when the run has no phases.csv); "
-	                 "latency quantiles of all the spikes' answers.\n\n"
-	                 "| variant | sent | answered | lost | late | SERVFAIL | p50 (ms) | p99 (ms) "
-	                 "|\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	const char *source = json_string_value(summary_lookup(
+	    json_object_get(
+	        json_object_get(summary, "variants"),
+	        json_string_value(json_array_get(json_object_get(summary, "variant_order"), 0))),
+	    "traffic_by_send.source"));
+	strbuf_append(b, "## Traffic in spikes\n\n");
+	if (source && strcmp(source, "phases.csv") == 0)
+		strbuf_append(b,
+		              "Each query counted in the phase it was sent in (an answer after the "
+		              "spike still counts in it); latency quantiles of all the spikes' "
+		              "answers, from their histograms.\n\n");
+	else
+		strbuf_append(b,
+		              "This run has no phases.csv: answers and timeouts are counted in the "
+		              "interval they happened in, so a spike's late answers count in its "
+		              "recovery.\n\n");
+	strbuf_append(b,
+	              "| variant | sent | answered | lost | late | SERVFAIL | p50 (ms) | p99 (ms) "
+	              "|\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	size_t i;
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
@@ -154,8 +168,9 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 	append_md(&b, started ? started : "unknown time");
 	strbuf_append(&b, "\n\nStatus: ");
 	append_md(&b, json_string_value(json_object_get(run, "status")));
-	strbuf_printf(&b, "; %lld spikes. The full page is `report.html`, every figure is in "
-	                  "`summary.json`.\n\n",
+	strbuf_printf(&b,
+	              "; %lld spikes. The full page is `report.html`, every figure is in "
+	              "`summary.json`.\n\n",
 	              (long long)json_integer_value(json_object_get(summary, "spike_count")));
 	bool ranking = false;
 	for (size_t i = 0; i < n_charts; i++)

@@ -35,8 +35,8 @@ static const struct {
 	enum phases_column col;
 	double q; /* for quantiles from the merged histogram; 1 = the largest bucket */
 } QUANTILES[] = {
-    {"lat_p50_ms", PHASES_COL_lat_p50_ms, 0.50},   {"lat_p90_ms", PHASES_COL_lat_p90_ms, 0.90},
-    {"lat_p99_ms", PHASES_COL_lat_p99_ms, 0.99},   {"lat_p999_ms", PHASES_COL_lat_p999_ms, 0.999},
+    {"lat_p50_ms", PHASES_COL_lat_p50_ms, 0.50}, {"lat_p90_ms", PHASES_COL_lat_p90_ms, 0.90},
+    {"lat_p99_ms", PHASES_COL_lat_p99_ms, 0.99}, {"lat_p999_ms", PHASES_COL_lat_p999_ms, 0.999},
     {"lat_max_ms", PHASES_COL_lat_max_ms, 1.0},
 };
 #define N_QUANTILES (sizeof(QUANTILES) / sizeof(*QUANTILES))
@@ -83,8 +83,9 @@ static void set_quantiles(json_t *o, const struct runfolder *rf, int target, con
 	struct latency_hist h;
 	bool have = traffic_phase_hist(rf, target, phase, &h);
 	for (size_t q = 0; q < N_QUANTILES; q++)
-		json_object_set_new(o, QUANTILES[q].key,
-		                    jnum(have ? latency_hist_quantile(&h, QUANTILES[q].q) / 1e6 : NAN));
+		json_object_set_new(
+		    o, QUANTILES[q].key,
+		    jnum(have ? latency_hist_quantile(&h, QUANTILES[q].q) / 1e6 : NAN));
 	json_object_set_new(o, "latency_answers", jnum(have ? (double)h.count : NAN));
 }
 

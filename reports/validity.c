@@ -124,10 +124,12 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	{
 		const char *n = json_string_value(name);
 		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
-		double cap = json_number_value(json_object_get(json_object_get(cal, "capacity_qps"), n));
+		double cap =
+		    json_number_value(json_object_get(json_object_get(cal, "capacity_qps"), n));
 		double share = spike_answered_share(v);
 		if (rate > 0 && cap > 0 && rate > VALIDITY_MAX_CAPACITY_MULTIPLE * cap) {
-			strbuf_printf(&b, "%s%s: spikes at %.1fx its calibrated capacity (%.0f qps)",
+			strbuf_printf(&b,
+			              "%s%s: spikes at %.1fx its calibrated capacity (%.0f qps)",
 			              b.len ? "; " : "", n, rate / cap, cap);
 			json_array_append(names, name);
 		} else if (share < VALIDITY_MIN_SPIKE_ANSWERED_SHARE) {
@@ -137,12 +139,13 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 		}
 	}
 	if (json_array_size(names))
-		reason(reasons, "spikes_over_capacity", names,
-		       "lower --spike-rate or --spike-multiple (auto: a multiple of the calibrated "
-		       "capacity)",
-		       "Spikes far over capacity (%s): the run measures a resolver drowning, queues "
-		       "and timeouts, rather than the memory a spike it can answer leaves behind.",
-		       b.s);
+		reason(
+		    reasons, "spikes_over_capacity", names,
+		    "lower --spike-rate or --spike-multiple (auto: a multiple of the calibrated "
+		    "capacity)",
+		    "Spikes far over capacity (%s): the run measures a resolver drowning, queues "
+		    "and timeouts, rather than the memory a spike it can answer leaves behind.",
+		    b.s);
 	else
 		json_decref(names);
 	strbuf_free(&b);
@@ -222,10 +225,11 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_crashes(summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
-		reason(reasons, "too_few_spikes", NULL, "raise --spikes (3 or more; 8 by default)",
-		       "Only %lld spike%s: growth per spike is fitted over %d or more, fewer make a "
-		       "trend of noise.",
-		       (long long)spikes, spikes == 1 ? "" : "s", VALIDITY_MIN_SPIKES);
+		reason(
+		    reasons, "too_few_spikes", NULL, "raise --spikes (3 or more; 8 by default)",
+		    "Only %lld spike%s: growth per spike is fitted over %d or more, fewer make a "
+		    "trend of noise.",
+		    (long long)spikes, spikes == 1 ? "" : "s", VALIDITY_MIN_SPIKES);
 	json_t *o = json_object();
 	json_object_set_new(o, "valid", json_boolean(json_array_size(reasons) == 0));
 	json_object_set_new(o, "reason_count", json_integer((json_int_t)json_array_size(reasons)));

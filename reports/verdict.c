@@ -40,8 +40,8 @@ static const struct {
 
 struct ranked {
 	const char *name;
-	double held; /* NAN: not ranked (no figure on the ranking's basis) */
-	double own;  /* on its own best basis */
+	double held;   /* NAN: not ranked (no figure on the ranking's basis) */
+	double own;    /* on its own best basis */
 	double growth; /* per spike, on the same basis */
 	const char *basis;
 };
@@ -77,10 +77,10 @@ static void rank_words(struct strbuf *b, size_t rank, size_t n)
 	}
 	size_t k = rank + 1;
 	const char *suffix = k % 100 >= 11 && k % 100 <= 13 ? "th"
-	                     : k % 10 == 1                   ? "st"
-	                     : k % 10 == 2                   ? "nd"
-	                     : k % 10 == 3                   ? "rd"
-	                                                     : "th";
+	                     : k % 10 == 1                  ? "st"
+	                     : k % 10 == 2                  ? "nd"
+	                     : k % 10 == 3                  ? "rd"
+	                                                    : "th";
 	strbuf_printf(b, "%zu%s from the least", k, suffix);
 }
 
@@ -109,7 +109,8 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		rank_words(b, rank, n_ranked);
 		strbuf_printf(b, " of %zu", n_ranked);
 	} else if (isnan(r->held)) {
-		strbuf_printf(b, " (not ranked: %s)", BASIS_WORDS[basis_index(ranked_basis)].missing);
+		strbuf_printf(b, " (not ranked: %s)",
+		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
 	double growth = r->growth;
 	if (growth >= CLIMB_MB_PER_SPIKE)
@@ -123,8 +124,9 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 	double share = num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
 	if (!isnan(share)) {
 		const char *verdict = findings_verdict_of(share);
-		strbuf_printf(b, "; %s %s what the spikes freed (%.0f %% of each spike's %s given "
-		                 "back)",
+		strbuf_printf(b,
+		              "; %s %s what the spikes freed (%.0f %% of each spike's %s given "
+		              "back)",
 		              attributed ? "its allocator" : "it",
 		              strcmp(verdict, "returned") == 0 ? "returned"
 		              : strcmp(verdict, "kept") == 0   ? "kept"
@@ -151,8 +153,8 @@ json_t *verdict_build(const json_t *summary)
 	 * variant without it is described on its own basis but not ranked against the others. */
 	for (size_t i = 0; i < n; i++) {
 		r[i].name = json_string_value(json_array_get(order, i));
-		r[i].own = advisor_variant_held_mb(json_object_get(variants, r[i].name), &r[i].basis,
-		                                   &basis_rank[i], &r[i].growth);
+		r[i].own = advisor_variant_held_mb(json_object_get(variants, r[i].name),
+		                                   &r[i].basis, &basis_rank[i], &r[i].growth);
 		if (!isnan(r[i].own) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
@@ -174,8 +176,9 @@ json_t *verdict_build(const json_t *summary)
 		json_t *o = json_object();
 		json_object_set_new(o, "variant", json_string(sorted[i].name));
 		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].held));
-		json_object_set(o, "colour",
-		                json_object_get(json_object_get(variants, sorted[i].name), "colour"));
+		json_object_set(
+		    o, "colour",
+		    json_object_get(json_object_get(variants, sorted[i].name), "colour"));
 		json_array_append_new(ranking, o);
 	}
 	for (size_t i = 0; i < n; i++) {
