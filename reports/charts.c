@@ -687,27 +687,16 @@ static void script_shading(struct strbuf *b, const json_t *phases)
 	}
 }
 
-/* What gnuplot draws into: the page's SVG, or a PNG file for a merge request. */
-enum chart_format { FORMAT_SVG, FORMAT_PNG };
-
 /* Every chart has the same plot area left and right (fixed margins rather than gnuplot's, which
  * follow the width of the tic labels), so charts stacked on the page line up. */
-static void script_begin(struct strbuf *b, const struct chart *c, const char *out,
-                         enum chart_format format)
+static void script_begin(struct strbuf *b, const struct chart *c, const char *svg_out)
 {
-	int height = c->small ? 240 : 380;
-	if (format == FORMAT_SVG)
-		strbuf_printf(b,
-		              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
-		              "background '#ffffff'\n",
-		              height);
-	else
-		strbuf_printf(b,
-		              "set terminal pngcairo size 900,%d noenhanced font 'sans,10' "
-		              "background '#ffffff'\n",
-		              height);
+	strbuf_printf(b,
+	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
+	              "background '#ffffff'\n",
+	              c->small ? 240 : 380);
 	strbuf_append(b, "set output ");
-	append_gp_string(b, out);
+	append_gp_string(b, svg_out);
 	strbuf_append(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
 	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
 	                 "set grid ytics lc rgb '#dddddd'\n"
@@ -828,12 +817,24 @@ static void script_plot(struct strbuf *b, const struct chart *c, const char *dir
 	strbuf_append(b, "\nunset output\n");
 }
 
-/* Writes DIR/cINDEX.gp drawing the chart into out. */
-static bool chart_write_script(const struct chart *c, const char *dir, int index, const char *out,
-                               enum chart_format format, char *err, size_t err_size)
+/* The same chart again as a PNG (gnuplot's pngcairo terminal), from the same run of gnuplot. */
+static void script_png(struct strbuf *b, const struct chart *c, const char *png_out)
+{
+	strbuf_printf(b,
+	              "set terminal pngcairo size 900,%d noenhanced font 'sans,10' "
+	              "background '#ffffff'\nset output ",
+	              c->small ? 240 : 380);
+	append_gp_string(b, png_out);
+	strbuf_append(b, "\nreplot\nunset output\n");
+}
+
+/* Writes DIR/cINDEX.gp drawing the chart into svg_out, and png_out if not NULL. */
+static bool chart_write_script(const struct chart *c, const char *dir, int index,
+                               const char *svg_out, const char *png_out, char *err,
+                               size_t err_size)
 {
 	struct strbuf b = {0};
-	script_begin(&b, c, out, format);
+	script_begin(&b, c, svg_out);
 	if (c->kind == CHART_BARS)
 		script_bars_axis(&b, c);
 	else if (c->kind == CHART_CDF)
@@ -841,6 +842,8 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	else
 		script_time_axis(&b, c);
 	script_plot(&b, c, dir, index);
+	if (png_out)
+		script_png(&b, c, png_out);
 	char path[1100];
 	snprintf(path, sizeof(path), "%s/c%d.gp", dir, index);
 	FILE *f = fopen(path, "w");
@@ -1020,13 +1023,13 @@ static bool work_dir(char *dir, size_t size, char *err, size_t err_size)
 	return true;
 }
 
-/* Writes chart i's data and script (drawing into out) in dir and runs gnuplot: 0 drawn, 1 gnuplot
- * failed on this chart, -1 cannot go on (err says why). */
-static int chart_draw(const struct chart *c, const char *dir, size_t i, const char *out,
-                      enum chart_format format, char *err, size_t err_size)
+/* Writes chart i's data and script in dir and runs gnuplot, drawing into svg_out (and png_out if
+ * not NULL): 0 drawn, 1 gnuplot failed on this chart, -1 cannot go on (err says why). */
+static int chart_draw(const struct chart *c, const char *dir, size_t i, const char *svg_out,
+                      const char *png_out, char *err, size_t err_size)
 {
 	if (!chart_write_data(c, dir, (int)i) ||
-	    !chart_write_script(c, dir, (int)i, out, format, err, err_size)) {
+	    !chart_write_script(c, dir, (int)i, svg_out, png_out, err, err_size)) {
 		if (!*err)
 			snprintf(err, err_size, "%s: cannot write chart data", dir);
 		return -1;
@@ -1044,6 +1047,17 @@ static int chart_draw(const struct chart *c, const char *dir, size_t i, const ch
 
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
 {
+	return charts_render_files(charts, n, NULL, err, err_size);
+}
+
+bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
+                         size_t err_size)
+{
+	if (files_dir && mkdir(files_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "allocspike-report: warning: %s: cannot create: %s; no chart files\n",
+		        files_dir, strerror(errno));
+		files_dir = NULL;
+	}
 	char dir[1024];
 	if (!work_dir(dir, sizeof(dir), err, err_size))
 		return false;
@@ -1051,52 +1065,20 @@ bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
 	for (size_t i = 0; i < n && ok; i++) {
 		if (!chart_has_data(&charts[i]))
 			continue; /* nothing recorded: the page says "no data" */
-		char path[1100];
-		snprintf(path, sizeof(path), "%s/c%zu.svg", dir, i);
-		int r = chart_draw(&charts[i], dir, i, path, FORMAT_SVG, err, err_size);
+		char svg_path[2200], png_path[2200];
+		if (files_dir) {
+			snprintf(svg_path, sizeof(svg_path), "%s/%s.svg", files_dir, charts[i].id);
+			snprintf(png_path, sizeof(png_path), "%s/%s.png", files_dir, charts[i].id);
+		} else {
+			snprintf(svg_path, sizeof(svg_path), "%s/c%zu.svg", dir, i);
+		}
+		int r = chart_draw(&charts[i], dir, i, svg_path, files_dir ? png_path : NULL, err,
+		                   err_size);
 		ok = r >= 0;
-		char *svg = r == 0 ? file_slurp(path) : NULL;
-		if (svg) {
+		char *svg = r == 0 ? file_slurp(svg_path) : NULL;
+		if (svg)
 			charts[i].svg = svg_inline(svg, charts[i].id);
-			charts[i].svg_file = svg;
-		}
-	}
-	remove_dir(dir, n, charts);
-	return ok;
-}
-
-bool charts_export(const struct chart *charts, size_t n, const char *out_dir, char *err,
-                   size_t err_size)
-{
-	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, err_size, "%s: cannot create: %s", out_dir, strerror(errno));
-		return false;
-	}
-	char dir[1024];
-	if (!work_dir(dir, sizeof(dir), err, err_size))
-		return false;
-	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
-		if (!charts[i].svg_file)
-			continue;
-		char path[2200];
-		snprintf(path, sizeof(path), "%s/%s.svg", out_dir, charts[i].id);
-		FILE *f = fopen(path, "w");
-		ok = f && fputs(charts[i].svg_file, f) >= 0;
-		if (f && fclose(f) != 0)
-			ok = false;
-		if (!ok) {
-			snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
-			break;
-		}
-		snprintf(path, sizeof(path), "%s/%s.png", out_dir, charts[i].id);
-		int r = chart_draw(&charts[i], dir, i, path, FORMAT_PNG, err, err_size);
-		if (r != 0) {
-			if (r > 0)
-				snprintf(err, err_size, "%s: gnuplot could not draw it (pngcairo)",
-				         path);
-			ok = false;
-		}
+		free(svg);
 	}
 	remove_dir(dir, n, charts);
 	return ok;
@@ -1117,7 +1099,6 @@ void charts_free(struct chart *charts, size_t n)
 		free(c->caption);
 		json_decref(c->marks);
 		free(c->svg);
-		free(c->svg_file);
 		memset(c, 0, sizeof(*c));
 	}
 }

@@ -39,7 +39,6 @@ struct chart {
 	json_t
 	    *bands; /* borrowed: [{"from_s":..,"to_s":..}] harness-saturated stretches, or NULL */
 	char *svg;  /* the rendered <svg> element, or NULL if it could not be drawn */
-	char *svg_file; /* the same as gnuplot wrote it, a file of its own */
 };
 
 /* The charts of one run: anon RSS (and anon beyond cache when reported), per variant the "why"
@@ -55,10 +54,11 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
  * keep svg NULL and the page says why. */
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
 
-/* Writes every drawn chart into out_dir (created if missing) as ID.svg and, drawn again by
- * gnuplot's pngcairo terminal, ID.png: charts for a merge request. False with the reason. */
-bool charts_export(const struct chart *charts, size_t n, const char *out_dir, char *err,
-                   size_t err_size);
+/* The same, and every drawn chart also as a file of its own in files_dir (created if missing):
+ * ID.svg as gnuplot wrote it and ID.png drawn again by gnuplot's pngcairo terminal in the same
+ * run: charts for a merge request. */
+bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
+                         size_t err_size);
 
 void charts_free(struct chart *charts, size_t n);
 

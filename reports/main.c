@@ -76,7 +76,8 @@ static int cmd_report(const char *dir)
 	char err[1024] = "", path[4096];
 	size_t n_charts;
 	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
-	bool drawn = charts_render(charts, n_charts, err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/charts", dir);
+	bool drawn = charts_render_files(charts, n_charts, path, err, sizeof(err));
 	if (!drawn)
 		fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n", err);
 	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
@@ -96,9 +97,6 @@ static int cmd_report(const char *dir)
 		if (!write_text(path, md))
 			rc = EXIT_BAD_INPUT;
 		free(md);
-		snprintf(path, sizeof(path), "%s/charts", dir);
-		if (drawn && !charts_export(charts, n_charts, path, err, sizeof(err)))
-			fprintf(stderr, "allocspike-report: warning: %s; no chart files\n", err);
 	}
 	free(page);
 	charts_free(charts, n_charts);
