@@ -24,11 +24,11 @@ shot() {
 	}
 }
 # spike shading fbe3d2; line colours of the first variants: 0072b2, d55e00
-check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 3000
+check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 4000
 check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
 	"$TEST_TMP/wide.png" 5 fbe3d2 0072b2 d55e00
 # a narrow window (a phone, a side panel): the charts shrink with it and still show
-check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 3000
+check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 4600
 check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
 	"$TEST_TMP/narrow.png" 5 fbe3d2 0072b2 d55e00
 # the "why" panels of a run with memory attribution (tests/reports/attributed_run.sh): each panel's
@@ -36,7 +36,7 @@ check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DI
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
 attributed_run "$TEST_TMP/attributed"
 check "report of the attributed run made" "$REPORT" "$TEST_TMP/attributed"
-check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 4600
+check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 6200
 # layer colours: reports/charts.c layer_colors and UNSPLIT_COLOR
 python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_layers.py" "$TEST_TMP/why.png" live=3a78b5 \
 	returnable=f2c14e fragmented=c8413a other=8d6aa8 unsplit=e07b39 >"$TEST_TMP/layers.txt"
@@ -68,7 +68,7 @@ check "ranking bars in each allocator's colour" python3 "$ALLOCSPIKE_SOURCE_DIR/
 check "chromium renders the latency CDF file" shot "$late/charts/chart-cdf-spike.svg" "$TEST_TMP/cdf.png" 900 380
 check "CDF lines drawn for both variants" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
 	"$TEST_TMP/cdf.png" 0072b2=200 d55e00=200
-check "chromium renders the page with the new charts" shot "$late/report.html" "$TEST_TMP/late.png" 1200 3000
+check "chromium renders the page with the new charts" shot "$late/report.html" "$TEST_TMP/late.png" 1200 1400
 check "the page's ranking bar is drawn" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
 	"$TEST_TMP/late.png" 0072b2=3000
 # the checker can fail: the CDF has no bar of solid colour
