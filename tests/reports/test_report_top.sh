@@ -103,6 +103,24 @@ check "the page states the bucket precision" grep -q 'within 1.6 % of the true v
 check "latency CDF charts for spikes and recoveries" grep -q 'id="chart-cdf-recovery"' "$late/report.html"
 check "the spike CDF is drawn" grep -qE 'id="chart-cdf-spike"><h3[^>]*>[^<]*</h3><div class="scroll"><svg' <(tr -d '\n' <"$late/report.html")
 
+# a bad cell in phases.csv is an error naming the file, line and column (exit 2)
+bad=$TEST_TMP/badphases
+known_run "$bad"
+cp "$late/phases.csv" "$bad/phases.csv"
+sed -i '3s/,2000,2000,/,2000,lots,/' "$bad/phases.csv"
+"$REPORT" "$bad" >/dev/null 2>"$TEST_TMP/bad.err"
+check_eq "bad phases.csv: exit 2" 2 "$?"
+check "the error names file, line and column" grep -q 'phases.csv:3: column "answered": "lots" is not a number' "$TEST_TMP/bad.err"
+
+# RSS far above anon RSS (a daemon's mapped cache file) is explained, not left to puzzle over
+filebacked=$TEST_TMP/filebacked
+known_run "$filebacked"
+awk -F, -v OFS=, 'NR > 1 && $2 == "beta" { $16 = $17 * 4 } 1' "$known/timeline.csv" >"$filebacked/timeline.csv"
+"$REPORT" "$filebacked" >/dev/null
+check "file-backed memory explained" grep -q "^beta's peak RSS (120 MB) is far above its anonymous RSS (30 MB): the 90 MB between are file-backed" \
+	<(jq -r '.findings[]' "$filebacked/summary.json")
+check "not for a variant whose RSS is mostly anon" bash -c "! jq -r '.findings[]' '$filebacked/summary.json' | grep -q \"^alpha's peak RSS\""
+
 # --- one colour per allocator, whatever the order of the variants ---
 swapped=$TEST_TMP/swapped
 known_run "$swapped"
