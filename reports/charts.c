@@ -830,8 +830,7 @@ static void script_png(struct strbuf *b, const struct chart *c, const char *png_
 
 /* Writes DIR/cINDEX.gp drawing the chart into svg_out, and png_out if not NULL. */
 static bool chart_write_script(const struct chart *c, const char *dir, int index,
-                               const char *svg_out, const char *png_out, char *err,
-                               size_t err_size)
+                               const char *svg_out, const char *png_out, char *err, size_t err_size)
 {
 	struct strbuf b = {0};
 	script_begin(&b, c, svg_out);
@@ -1054,7 +1053,8 @@ bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, 
                          size_t err_size)
 {
 	if (files_dir && mkdir(files_dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "allocspike-report: warning: %s: cannot create: %s; no chart files\n",
+		fprintf(stderr,
+		        "allocspike-report: warning: %s: cannot create: %s; no chart files\n",
 		        files_dir, strerror(errno));
 		files_dir = NULL;
 	}

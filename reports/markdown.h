@@ -9,8 +9,8 @@
 #include "charts.h"
 
 /* The verdict, the validity box, the variant-by-spike peak / end grid, spike traffic and links
- * to the chart files (charts/ID.png, as charts_render_files writes them; n_charts 0: no charts). Caller
- * frees. */
+ * to the chart files (charts/ID.png, as charts_render_files writes them; n_charts 0: no charts).
+ * Caller frees. */
 char *markdown_summary(const json_t *summary, const struct chart *charts, size_t n_charts);
 
 #endif
