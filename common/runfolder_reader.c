@@ -16,6 +16,13 @@ static const char *const column_names[TIMELINE_COLUMN_COUNT] = {
 #undef TIMELINE_COLUMN_NAME
 };
 
+static const char *const phases_column_names[PHASES_COLUMN_COUNT] = {
+#define PHASES_COLUMN_NAME(name) #name,
+    PHASES_COLUMNS(PHASES_COLUMN_NAME)
+#undef PHASES_COLUMN_NAME
+};
+static const char *const hist_column_names[HIST_COLUMN_COUNT] = {"upper_us", "count"};
+
 const char *runfolder_column_name(enum timeline_column col)
 {
 	return (unsigned)col < TIMELINE_COLUMN_COUNT ? column_names[col] : "?";
@@ -394,6 +401,154 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 	return ok;
 }
 
+/* One of the per-instance files: its numeric columns by name, and where to put its rows. */
+struct instance_table {
+	const char *file;
+	const char *const *names;
+	size_t n_names;
+	struct runfolder_instance_row **rows;
+	size_t *n_rows;
+	bool *present;
+};
+
+/* Parses one data line of a per-instance file; why says what is wrong. */
+static bool instance_row_parse(struct runfolder *rf, const struct instance_table *t,
+                               const int *col_of, int variant_col, int phase_col, int spike_col,
+                               size_t n_cells, char *line, struct runfolder_instance_row *row,
+                               char *why, size_t why_size)
+{
+	char **cells = NULL;
+	size_t n = csv_split(line, &cells);
+	if (n == 0)
+		return set_err(why, why_size, "unterminated quote"), false;
+	bool ok = true;
+	if (n != n_cells) {
+		set_err(why, why_size, "%zu cells where the header has %zu", n, n_cells);
+		ok = false;
+	} else if (!*cells[variant_col]) {
+		set_err(why, why_size, "empty \"variant\"");
+		ok = false;
+	} else if ((row->target = target_intern(rf, cells[variant_col])) < 0) {
+		set_err(why, why_size, "out of memory");
+		ok = false;
+	} else if (strlen(cells[phase_col]) >= sizeof(row->phase)) {
+		set_err(why, why_size, "phase \"%s\" is not a phase name", cells[phase_col]);
+		ok = false;
+	}
+	double spike = NAN;
+	if (ok && (!cell_number(cells[spike_col], &spike) || isnan(spike))) {
+		set_err(why, why_size, "column \"spike\": \"%s\" is not a number",
+		        cells[spike_col]);
+		ok = false;
+	}
+	for (size_t c = 0; ok && c < t->n_names; c++) {
+		const char *cell = col_of[c] >= 0 ? cells[col_of[c]] : "";
+		if (!cell_number(cell, &row->v[c])) {
+			set_err(why, why_size, "column \"%s\": \"%s\" is not a number", t->names[c],
+			        cell);
+			ok = false;
+		}
+	}
+	if (ok) {
+		snprintf(row->phase, sizeof(row->phase), "%s", cells[phase_col]);
+		row->spike = (int)spike;
+	}
+	free(cells);
+	return ok;
+}
+
+/* Reads a per-instance file if it exists (the writer replaces it whole, atomically, so a cut line
+ * is an error like any other). */
+static bool read_instance_table(struct runfolder *rf, const struct instance_table *t, char *err,
+                                size_t err_size)
+{
+	char *path = path_join(rf->dir, t->file);
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f) {
+		bool absent = path && errno == ENOENT;
+		if (!absent)
+			set_err(err, err_size, "%s: cannot open: %s", path ? path : t->file,
+			        strerror(errno));
+		free(path);
+		return absent;
+	}
+	*t->present = true;
+	char *buf = NULL, why[256];
+	size_t cap = 0, lineno = 0, alloc = 0, n_cells = 0;
+	int col_of[PHASES_COLUMN_COUNT], variant_col = -1, phase_col = -1, spike_col = -1;
+	bool ok = true, had_newline;
+	ssize_t n;
+	while (ok && (n = read_line(f, &buf, &cap, &had_newline)) >= 0) {
+		lineno++;
+		if (n == 0)
+			continue;
+		if (n_cells == 0) {
+			char **cells = NULL;
+			n_cells = csv_split(buf, &cells);
+			for (size_t c = 0; c < t->n_names; c++)
+				col_of[c] = -1;
+			for (size_t i = 0; i < n_cells; i++) {
+				if (strcmp(cells[i], "variant") == 0)
+					variant_col = (int)i;
+				else if (strcmp(cells[i], "phase") == 0)
+					phase_col = (int)i;
+				else if (strcmp(cells[i], "spike") == 0)
+					spike_col = (int)i;
+				for (size_t c = 0; c < t->n_names; c++)
+					if (strcmp(cells[i], t->names[c]) == 0 && col_of[c] < 0)
+						col_of[c] = (int)i;
+			}
+			free(cells);
+			if (variant_col < 0 || phase_col < 0 || spike_col < 0) {
+				set_err(err, err_size,
+				        "%s:%zu: header lacks the \"variant\", \"phase\" or "
+				        "\"spike\" column",
+				        path, lineno);
+				ok = false;
+			}
+			continue;
+		}
+		struct runfolder_instance_row row = {.line = lineno};
+		for (size_t c = 0; c < PHASES_COLUMN_COUNT; c++)
+			row.v[c] = NAN;
+		if (!instance_row_parse(rf, t, col_of, variant_col, phase_col, spike_col, n_cells,
+		                        buf, &row, why, sizeof(why))) {
+			set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
+			ok = false;
+			break;
+		}
+		if (*t->n_rows == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			void *p = realloc(*t->rows, alloc * sizeof(**t->rows));
+			if (!p) {
+				set_err(err, err_size, "out of memory");
+				ok = false;
+				break;
+			}
+			*t->rows = p;
+		}
+		(*t->rows)[(*t->n_rows)++] = row;
+	}
+	free(buf);
+	fclose(f);
+	free(path);
+	return ok;
+}
+
+static bool read_instance_tables(struct runfolder *rf, char *err, size_t err_size)
+{
+	const struct instance_table tables[] = {
+	    {"phases.csv", phases_column_names, PHASES_COLUMN_COUNT, &rf->phase_rows,
+	     &rf->n_phase_rows, &rf->has_phases},
+	    {"latency_hist.csv", hist_column_names, HIST_COLUMN_COUNT, &rf->hist_rows,
+	     &rf->n_hist_rows, &rf->has_latency_hist},
+	};
+	for (size_t i = 0; i < sizeof(tables) / sizeof(*tables); i++)
+		if (!read_instance_table(rf, &tables[i], err, err_size))
+			return false;
+	return true;
+}
+
 bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
 	memset(rf, 0, sizeof(*rf));
@@ -401,7 +556,7 @@ bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err
 	if (!rf->dir)
 		return set_err(err, err_size, "out of memory"), false;
 	if (read_run_json(rf, err, err_size) && read_events(rf, err, err_size) &&
-	    read_timeline(rf, err, err_size))
+	    read_timeline(rf, err, err_size) && read_instance_tables(rf, err, err_size))
 		return true;
 	runfolder_free(rf);
 	return false;
@@ -416,6 +571,8 @@ void runfolder_free(struct runfolder *rf)
 		free(rf->targets[i]);
 	free(rf->targets);
 	free(rf->rows);
+	free(rf->phase_rows);
+	free(rf->hist_rows);
 	json_decref(rf->run);
 	free(rf->dir);
 	memset(rf, 0, sizeof(*rf));

@@ -20,6 +20,44 @@ struct runfolder_row {
 	size_t line; /* line in timeline.csv, for messages */
 };
 
+/* The per-query counts of one phase instance of a variant, by the send time of each query
+ * (phases.csv, docs/run-folder.md); looked up by name like the timeline's. */
+#define PHASES_COLUMNS(X)                                                                          \
+	X(sent)                                                                                    \
+	X(answered)                                                                                \
+	X(timeouts)                                                                                \
+	X(pending)                                                                                 \
+	X(late_or_foreign)                                                                         \
+	X(noerror)                                                                                 \
+	X(nxdomain)                                                                                \
+	X(servfail)                                                                                \
+	X(rcode_other)                                                                             \
+	X(lat_p50_ms)                                                                              \
+	X(lat_p90_ms)                                                                              \
+	X(lat_p99_ms)                                                                              \
+	X(lat_p999_ms)                                                                             \
+	X(lat_max_ms)
+
+enum phases_column {
+#define PHASES_COLUMN_ENUM(name) PHASES_COL_##name,
+	PHASES_COLUMNS(PHASES_COLUMN_ENUM)
+#undef PHASES_COLUMN_ENUM
+	    PHASES_COLUMN_COUNT
+};
+
+/* The numeric columns of latency_hist.csv: one non-empty bucket of an instance's histogram. */
+enum hist_column { HIST_COL_upper_us, HIST_COL_count, HIST_COLUMN_COUNT };
+
+/* A row of phases.csv (v[] by enum phases_column) or of latency_hist.csv (v[] by enum
+ * hist_column): one phase instance (phase, spike) of one variant. NAN: empty cell. */
+struct runfolder_instance_row {
+	int target;
+	char phase[16];
+	int spike;
+	double v[PHASES_COLUMN_COUNT];
+	size_t line;
+};
+
 struct runfolder_event {
 	double t_s;
 	const char *variant; /* points into obj */
@@ -43,9 +81,18 @@ struct runfolder {
 	 * dropped, not an error; these say it happened. */
 	bool events_truncated;
 	bool timeline_truncated;
+	/* phases.csv and latency_hist.csv, optional (older run folders have neither): has_* says
+	 * the file was there. */
+	struct runfolder_instance_row *phase_rows;
+	size_t n_phase_rows;
+	bool has_phases;
+	struct runfolder_instance_row *hist_rows;
+	size_t n_hist_rows;
+	bool has_latency_hist;
 };
 
-/* Reads DIR/run.json, DIR/events.jsonl and DIR/timeline.csv into rf. On failure returns false with
+/* Reads DIR/run.json, DIR/events.jsonl and DIR/timeline.csv (and DIR/phases.csv and
+ * DIR/latency_hist.csv when present) into rf. On failure returns false with
  * "FILE:LINE: reason" in err and leaves rf empty (runfolder_free is still safe). */
 bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 

@@ -90,8 +90,11 @@ static double run_figure(const json_t *v, int f, const struct advisor_basis *bas
 	}
 	case FIG_CPU:
 		return num(v, "cpu_s_per_million_answered");
-	case FIG_P99:
-		return num(v, "spike_traffic.lat_p99_ms");
+	case FIG_P99: {
+		/* the true quantile of the spikes' answers when the run kept their histograms */
+		double p99 = num(v, "traffic_by_send.phases.spike.lat_p99_ms");
+		return isfinite(p99) ? p99 : num(v, "spike_traffic.lat_p99_ms");
+	}
 	default:
 		return NAN;
 	}
@@ -423,4 +426,43 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 	free(set);
 	free(xs);
 	return advice;
+}
+
+void advisor_add_run_figures(json_t *summary)
+{
+	const json_t *names = json_object_get(summary, "variant_order");
+	const json_t *const runs[1] = {summary};
+	const struct advisor_basis *basis = choose_basis(runs, 1, names);
+	size_t i;
+	const json_t *name;
+	json_array_foreach(names, i, name)
+	{
+		json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		if (!v)
+			continue;
+		json_t *a = json_object();
+		for (int f = 0; f < N_FIGURES; f++)
+			json_object_set_new(a, FIGURES[f].key, jnum(run_figure(v, f, basis)));
+		json_object_set_new(a, "held_basis", json_string(basis->name));
+		json_object_set_new(v, "advisor", a);
+	}
+}
+
+double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
+                               double *growth_mb_per_spike)
+{
+	for (size_t b = 0; b < N_BASES; b++) {
+		double x = last_spike(v, BASES[b].end_key);
+		if (isfinite(x)) {
+			*basis = BASES[b].name;
+			*rank = b;
+			*growth_mb_per_spike = num(v, BASES[b].growth_key);
+			return x / 1024.0;
+		}
+	}
+	*basis = NULL;
+	*rank = N_BASES;
+	*growth_mb_per_spike = NAN;
+	return NAN;
 }

@@ -21,4 +21,15 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
                       const json_t *const *run_jsons, size_t n_runs, const json_t *names,
                       const struct advisor_options *opt);
 
+/* Sets variants.NAME.advisor in one run's summary: the advisor's figures for this run alone
+ * (held_after_spikes_mb, held_growth_mb_per_spike, peak_anon_mb, cpu_s_per_million_answered,
+ * spike_lat_p99_ms, and held_basis), so that check can gate on them. */
+void advisor_add_run_figures(json_t *summary);
+
+/* One variant's memory held after the spikes (MB) on the best basis it has by itself: its
+ * name in *basis, its place in the advisor's order of bases in *rank (0 = allocator-held, the
+ * best) and the growth per spike on that basis; NAN (basis NULL) when it has none. */
+double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
+                               double *growth_mb_per_spike);
+
 #endif

@@ -12,22 +12,13 @@
 #include <unistd.h>
 
 #include "attribution.h"
+#include "colours.h"
 #include "strbuf.h"
 #include "summary.h"
+#include "traffic.h"
 
-/* Distinguishable on screen and in grey print (Okabe-Ito order, then darker extras). */
-static const char *const palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                      "#e69f00", "#56b4e9", "#000000", "#8c564b",
-                                      "#7f7f7f", "#bcbd22", "#17becf", "#9467bd"};
-#define PALETTE_N (sizeof(palette) / sizeof(*palette))
-#define COLOR_NEUTRAL "#777777"
 #define SPIKE_SHADE "#fbe3d2"
 #define WARMUP_SHADE "#e9e9e9"
-
-const char *charts_color(int i)
-{
-	return i < 0 ? COLOR_NEUTRAL : palette[(size_t)i % PALETTE_N];
-}
 
 static struct chart *chart_add(struct chart **charts, size_t *n, const char *id, const char *title,
                                const char *caption, const char *ylabel)
@@ -46,8 +37,8 @@ static struct chart *chart_add(struct chart **charts, size_t *n, const char *id,
 	return c;
 }
 
-static struct chart_series *series_add(struct chart *c, const char *title, int color, bool dashed,
-                                       size_t cap)
+static struct chart_series *series_add(struct chart *c, const char *title, const char *color,
+                                       bool dashed, size_t cap)
 {
 	struct chart_series *p = realloc(c->series, (c->n_series + 1) * sizeof(*p));
 	if (!p)
@@ -55,7 +46,7 @@ static struct chart_series *series_add(struct chart *c, const char *title, int c
 	c->series = p;
 	struct chart_series *s = &p[c->n_series++];
 	s->title = strdup(title);
-	s->color = color;
+	snprintf(s->color, sizeof(s->color), "%s", color);
 	s->dashed = dashed;
 	s->steps = false;
 	s->fill = NULL;
@@ -76,6 +67,8 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
                         enum timeline_column col, enum derived how, double interval_s)
 {
 	double prev_t = NAN, prev_cpu = NAN;
+	double cores =
+	    json_number_value(json_object_get(json_object_get(rf->run, "machine"), "cores"));
 	/* Memory is a sample at t; rates, latency and CPU describe the interval that ends at t. */
 	s->steps = how != MB_FROM_KB && how != BEYOND_CACHE_MB;
 	for (size_t i = 0; i < rf->n_rows; i++) {
@@ -105,10 +98,27 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 			    1024.0;
 			break;
 		case CPU_CORES: {
+			/* Over windows of at least SUMMARY_CPU_WINDOW_S, capped at the machine's
+			 * cores: a process cannot use more, what shows above is tick noise. */
 			double c = summary_row_cpu_s(r);
-			v = (!isnan(prev_cpu) && dt > 0) ? (c - prev_cpu) / dt : NAN;
-			if (!isnan(c))
+			if (isnan(c))
+				continue;
+			if (isnan(prev_cpu)) {
 				prev_cpu = c;
+				prev_t = r->t_s;
+				continue;
+			}
+			if (r->t_s - prev_t < SUMMARY_CPU_WINDOW_S - 1e-9)
+				continue;
+			v = (c - prev_cpu) / (r->t_s - prev_t);
+			if (cores > 0 && v > cores)
+				v = cores;
+			prev_cpu = c;
+			if (s->n == 0 ||
+			    isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
+				s->t[s->n] = prev_t;
+				s->v[s->n++] = v;
+			}
 			break;
 		}
 		}
@@ -138,11 +148,20 @@ static bool series_has_data(const struct chart_series *s)
 	return false;
 }
 
+static bool chart_has_data(const struct chart *c)
+{
+	for (size_t s = 0; s < c->n_series; s++)
+		if (series_has_data(&c->series[s]))
+			return true;
+	return false;
+}
+
 /* Adds one series per variant; drops those with nothing to draw. Returns how many have data. */
-static size_t add_variant_series(struct chart *c, const struct runfolder *rf, const json_t *order,
+static size_t add_variant_series(struct chart *c, const struct runfolder *rf, const json_t *summary,
                                  enum timeline_column col, enum derived how, double interval_s,
                                  const char *suffix, bool dashed)
 {
+	const json_t *order = json_object_get(summary, "variant_order");
 	size_t with_data = 0, i;
 	json_t *name;
 	json_array_foreach(order, i, name)
@@ -152,7 +171,8 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 			continue;
 		char title[160];
 		snprintf(title, sizeof(title), "%s%s", json_string_value(name), suffix);
-		struct chart_series *s = series_add(c, title, (int)i, dashed, rf->n_rows);
+		struct chart_series *s = series_add(
+		    c, title, colours_of(summary, json_string_value(name)), dashed, rf->n_rows);
 		series_fill(s, rf, t, col, how, interval_s);
 		if (series_has_data(s))
 			with_data++;
@@ -290,7 +310,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 			struct chart_series *s = series_add(
 			    c,
 			    attr_part_label(names, (enum attr_part)p, split, label, sizeof(label)),
-			    0, false, rf->n_rows);
+			    "#000000", false, rf->n_rows);
 			s->fill = !split && p == ATTR_OTHER ? UNSPLIT_COLOR : layer_colors[p];
 			s->lo = calloc(3 * rf->n_rows + 1, sizeof(double));
 			if (!s->lo)
@@ -321,6 +341,204 @@ static void marks_add_crashes(struct chart *c, const json_t *summary)
 	}
 }
 
+/* Drops the chart just added (the last one). */
+static void chart_drop_last(struct chart *charts, size_t *n)
+{
+	charts_free(&charts[*n - 1], 1);
+	(*n)--;
+}
+
+/* The verdict's ranking: one bar per variant, lowest held memory first, in its colour. */
+static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *summary)
+{
+	const json_t *verdict = json_object_get(summary, "verdict");
+	const json_t *ranking = json_object_get(verdict, "ranking");
+	if (json_array_size(ranking) == 0)
+		return;
+	struct strbuf cap = {0};
+	strbuf_printf(&cap, "Lowest first. Measured as %s (summary.json verdict.held_basis).",
+	              json_string_value(json_object_get(verdict, "held_basis_text")));
+	struct chart *c = chart_add(charts, n, "chart-ranking",
+	                            "Memory held after the spikes, per variant", cap.s, "MB");
+	strbuf_free(&cap);
+	c->kind = CHART_BARS;
+	c->small = true;
+	size_t i;
+	json_t *r;
+	json_array_foreach(ranking, i, r)
+	{
+		struct chart_series *s =
+		    series_add(c, json_string_value(json_object_get(r, "variant")),
+		               json_string_value(json_object_get(r, "colour")), false, 1);
+		s->t[0] = (double)i + 1;
+		s->v[0] = json_number_value(json_object_get(r, "held_after_spikes_mb"));
+		s->n = 1;
+	}
+}
+
+/* Anon RSS beyond the cache; a variant without cache_bytes (a daemon) is drawn too, dashed, as
+ * its anon RSS, rather than left out. */
+static void charts_add_beyond(struct chart **charts, size_t *n, const struct runfolder *rf,
+                              const json_t *summary, double interval_s)
+{
+	struct chart *c = chart_add(
+	    charts, n, "chart-beyond", "Memory beyond what the resolver holds",
+	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
+	    "requests in flight, what the allocator keeps and memory outside it (the 'why' "
+	    "panels split it). Dashed: variants that report no cache_bytes (daemons), drawn as "
+	    "their whole anon RSS. File-backed memory (a daemon's memory-mapped cache file, "
+	    "shared libraries) is in RSS but never in anon RSS, so it is in none of these lines.",
+	    "MB");
+	add_variant_series(c, rf, summary, 0, BEYOND_CACHE_MB, interval_s, "", false);
+	size_t with_data = 0;
+	for (size_t k = 0; k < c->n_series; k++) {
+		struct chart_series *s = &c->series[k];
+		if (!series_has_data(s)) {
+			int t = runfolder_target_index(rf, s->title);
+			char title[200];
+			snprintf(title, sizeof(title), "%s (anon RSS, no cache_bytes)", s->title);
+			free(s->title);
+			s->title = strdup(title);
+			s->dashed = true;
+			s->n = 0;
+			if (t >= 0)
+				series_fill(s, rf, t, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s);
+		}
+		with_data += series_has_data(s);
+	}
+	if (with_data == 0)
+		chart_drop_last(*charts, n);
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of a series' values, NAN if it has none. */
+static double series_median(const struct chart_series *s)
+{
+	double *v = calloc(s->n ? s->n : 1, sizeof(*v));
+	size_t m = 0;
+	for (size_t i = 0; v && i < s->n; i++)
+		if (!isnan(s->v[i]))
+			v[m++] = s->v[i];
+	double med = NAN;
+	if (m) {
+		qsort(v, m, sizeof(*v), double_cmp);
+		med = v[m / 2];
+	}
+	free(v);
+	return med;
+}
+
+/* Lines overlap when three or more variants share the chart, or two whose typical p99 differ by
+ * less than a factor LATENCY_APART (on a logarithmic scale they would cover each other). */
+#define LATENCY_APART 2.0
+
+static bool latency_lines_overlap(const struct chart *c)
+{
+	double med[64];
+	size_t m = 0;
+	for (size_t k = 0; k < c->n_series && m < 64; k++)
+		if (series_has_data(&c->series[k]))
+			med[m++] = series_median(&c->series[k]);
+	if (m >= 3)
+		return true;
+	return m == 2 && fmax(med[0], med[1]) < LATENCY_APART * fmin(med[0], med[1]);
+}
+
+/* Latency over time: one chart, or one small chart per variant when the lines would overlap. */
+static void charts_add_latency(struct chart **charts, size_t *n, const struct runfolder *rf,
+                               const json_t *summary, double interval_s)
+{
+	static const char caption[] =
+	    "Quantiles of the answers received in each interval (p99 solid, p50 dashed); "
+	    "logarithmic scale. The per-phase quantiles of all answers are in the traffic table.";
+	struct chart *c = chart_add(charts, n, "chart-latency", "Latency (p99 solid, p50 dashed)",
+	                            caption, "latency (ms)");
+	c->logy = true;
+	add_variant_series(c, rf, summary, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99",
+	                   false);
+	if (!latency_lines_overlap(c)) {
+		add_variant_series(c, rf, summary, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s,
+		                   " p50", true);
+		return;
+	}
+	chart_drop_last(*charts, n);
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const char *vn = json_string_value(name);
+		int t = runfolder_target_index(rf, vn);
+		if (t < 0)
+			continue;
+		char id[32], title[200];
+		snprintf(id, sizeof(id), "chart-latency-%u", (unsigned)i);
+		snprintf(title, sizeof(title), "Latency of %s (p99 solid, p50 dashed)", vn);
+		c = chart_add(charts, n, id, title, caption, "latency (ms)");
+		c->logy = true;
+		c->small = true;
+		const char *colour = colours_of(summary, vn);
+		struct chart_series *s = series_add(c, "p99", colour, false, rf->n_rows);
+		series_fill(s, rf, t, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s);
+		s = series_add(c, "p50", colour, true, rf->n_rows);
+		series_fill(s, rf, t, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s);
+		if (!chart_has_data(c))
+			chart_drop_last(*charts, n);
+	}
+}
+
+/* The latency CDF of one phase: every answer to a query sent in it, all variants. */
+static void charts_add_cdf(struct chart **charts, size_t *n, const struct runfolder *rf,
+                           const json_t *summary, const char *phase)
+{
+	if (!rf->has_latency_hist)
+		return;
+	char id[32], title[128];
+	snprintf(id, sizeof(id), "chart-cdf-%s", phase);
+	snprintf(title, sizeof(title), "Latency distribution of the answers to queries sent in %s",
+	         strcmp(phase, "spike") == 0 ? "spikes" : "recoveries");
+	struct chart *c = chart_add(
+	    charts, n, id, title,
+	    "Share of the answers (y) that arrived within a latency (x), from each variant's "
+	    "histograms of that phase merged; " TRAFFIC_LATENCY_PRECISION ".",
+	    "share of answers");
+	c->kind = CHART_CDF;
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const char *vn = json_string_value(name);
+		int t = runfolder_target_index(rf, vn);
+		struct latency_hist *h = malloc(sizeof(*h));
+		if (!h)
+			abort();
+		if (t >= 0 && traffic_phase_hist(rf, t, phase, h)) {
+			struct chart_series *s =
+			    series_add(c, vn, colours_of(summary, vn), false, LATENCY_HIST_BUCKETS);
+			uint64_t seen = 0;
+			for (unsigned b = 0; b < LATENCY_HIST_BUCKETS; b++) {
+				if (!h->buckets[b])
+					continue;
+				uint64_t lo, hi;
+				latency_hist_bucket_range(b, &lo, &hi);
+				/* flat up to the bucket's low edge, then rising across it */
+				s->t[s->n] = (double)lo / 1e6;
+				s->v[s->n++] = (double)seen / (double)h->count;
+				seen += h->buckets[b];
+				s->t[s->n] = (double)hi / 1e6;
+				s->v[s->n++] = (double)seen / (double)h->count;
+			}
+		}
+		free(h);
+	}
+	if (!chart_has_data(c))
+		chart_drop_last(*charts, n);
+}
+
 struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, size_t *n)
 {
 	struct chart *charts = NULL;
@@ -329,23 +547,15 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	json_t *phases = json_object_get(summary, "phases");
 	double interval_s = summary_interval_s(rf);
 
+	charts_add_ranking(&charts, n, summary);
 	struct chart *c = chart_add(&charts, n, "chart-anon", "Anonymous RSS per variant",
 	                            "Shaded: spikes; grey: warm-up (left out of spike figures); "
 	                            "dashed red lines: crashes.",
 	                            "anon RSS (MB)");
-	add_variant_series(c, rf, order, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
 	marks_add_crashes(c, summary);
 
-	c = chart_add(
-	    &charts, n, "chart-beyond", "Memory beyond what the resolver holds",
-	    "Anonymous RSS minus the bytes the resolver's cache accounts for (cache_bytes): "
-	    "requests in flight, what the allocator keeps and memory outside it (the 'why' "
-	    "panels split it). Variants that do not report cache_bytes are not drawn.",
-	    "anon - cache (MB)");
-	if (add_variant_series(c, rf, order, 0, BEYOND_CACHE_MB, interval_s, "", false) == 0) {
-		charts_free(c, 1);
-		(*n)--;
-	}
+	charts_add_beyond(&charts, n, rf, summary, interval_s);
 
 	charts_add_why(&charts, n, rf, summary);
 
@@ -353,7 +563,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	              "Solid: answers received per second by each variant; dashed black: the rate "
 	              "the schedule offered.",
 	              "queries/s");
-	add_variant_series(c, rf, order, TIMELINE_COL_answered, PER_SECOND, interval_s, "", false);
+	add_variant_series(c, rf, summary, TIMELINE_COL_answered, PER_SECOND, interval_s, "",
+	                   false);
 	size_t i;
 	json_t *name;
 	json_array_foreach(order, i, name)
@@ -361,7 +572,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		int t = runfolder_target_index(rf, json_string_value(name));
 		if (t < 0)
 			continue;
-		struct chart_series *s = series_add(c, "offered", 6, true, rf->n_rows);
+		struct chart_series *s = series_add(c, "offered", "#000000", true, rf->n_rows);
 		series_fill(s, rf, t, TIMELINE_COL_offered, PER_SECOND, interval_s);
 		if (series_has_data(s))
 			break;
@@ -371,27 +582,24 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		c->n_series--;
 	}
 
-	c = chart_add(&charts, n, "chart-latency", "Latency (p99 solid, p50 dashed)",
-	              "Quantiles of the answers received in each interval; logarithmic scale.",
-	              "latency (ms)");
-	c->logy = true;
-	add_variant_series(c, rf, order, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s, " p99", false);
-	add_variant_series(c, rf, order, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s, " p50", true);
+	charts_add_latency(&charts, n, rf, summary, interval_s);
+	for (size_t p = 0; p < 2; p++)
+		charts_add_cdf(&charts, n, rf, summary, traffic_phases[p]);
 
 	c = chart_add(
 	    &charts, n, "chart-cpu", "CPU per process",
-	    "Cores used in each interval (user + system); dashed: the harness "
+	    "Cores used (user + system), averaged over windows of at least 1 s (CPU time "
+	    "ticks in 10 ms) and capped at the machine's cores; dashed grey: the harness "
 	    "(load generator, simulated hierarchy); red strip along the bottom: the harness "
 	    "was saturated.",
 	    "cores");
-	add_variant_series(c, rf, order, 0, CPU_CORES, interval_s, "", false);
+	add_variant_series(c, rf, summary, 0, CPU_CORES, interval_s, "", false);
 	c->bands = json_object_get(json_object_get(summary, "harness"), "saturated_periods");
-	int harness_color = (int)json_array_size(order);
 	for (size_t t = 0; t < rf->n_targets; t++) {
 		if (!runfolder_is_harness(rf->targets[t]))
 			continue;
-		struct chart_series *s =
-		    series_add(c, rf->targets[t], harness_color++, true, rf->n_rows);
+		struct chart_series *s = series_add(
+		    c, rf->targets[t], colours_harness(rf->targets[t]), true, rf->n_rows);
 		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
 	}
 	for (size_t k = 0; k < *n; k++)
@@ -424,7 +632,10 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 				c->phases = json_object_get(summaries[r], "phases");
 			char st[64];
 			snprintf(st, sizeof(st), "run %zu", r + 1);
-			struct chart_series *s = series_add(c, st, (int)r, false, rfs[r].n_rows);
+			/* the variant's allocator colour, a shade of it per run */
+			char shade[8];
+			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
+			struct chart_series *s = series_add(c, st, shade, false, rfs[r].n_rows);
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
 			            summary_interval_s(&rfs[r]));
 		}
@@ -476,27 +687,34 @@ static void script_shading(struct strbuf *b, const json_t *phases)
 	}
 }
 
-static bool chart_write_script(const struct chart *c, const char *dir, int index, char *err,
-                               size_t err_size)
+/* Every chart has the same plot area left and right (fixed margins rather than gnuplot's, which
+ * follow the width of the tic labels), so charts stacked on the page line up. */
+static void script_begin(struct strbuf *b, const struct chart *c, const char *svg_out)
 {
-	struct strbuf b = {0};
-	strbuf_printf(&b,
-	              "set terminal svg size 900,380 dynamic noenhanced font 'sans,13' "
-	              "background '#ffffff'\n"
-	              "set output '%s/c%d.svg'\n"
-	              "set key below horizontal maxrows 3 reverse Left samplen 3\n"
-	              "set grid ytics lc rgb '#dddddd'\n"
-	              "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n"
-	              "set xlabel 'seconds since the schedule started'\n",
-	              dir, index);
-	strbuf_append(&b, "set ylabel ");
-	append_gp_string(&b, c->ylabel);
-	strbuf_append(&b, "\n");
-	strbuf_append(&b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
+	strbuf_printf(b,
+	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
+	              "background '#ffffff'\n",
+	              c->small ? 240 : 380);
+	strbuf_append(b, "set output ");
+	append_gp_string(b, svg_out);
+	strbuf_append(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
+	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
+	                 "set grid ytics lc rgb '#dddddd'\n"
+	                 "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n");
+	strbuf_append(b, "set ylabel ");
+	append_gp_string(b, c->ylabel);
+	strbuf_append(b, "\n");
+}
+
+/* The time axis: shading of the phases, harness bands, crash marks. */
+static void script_time_axis(struct strbuf *b, const struct chart *c)
+{
+	strbuf_append(b, "set xlabel 'seconds since the schedule started'\n");
+	strbuf_append(b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
 	/* Headroom above the highest line for the spike numbers. The x axis spans exactly the
 	 * schedule's first interval to the last sample or mark, so no shading or crash is cut off
 	 * and no empty stretch is added up to a round tic. */
-	strbuf_append(&b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
+	strbuf_append(b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
 	double xmin = NAN, xmax = NAN;
 	if (json_array_size(c->phases) > 0)
 		xmin = json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s"));
@@ -517,12 +735,12 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 			xmax = t;
 	}
 	if (!isnan(xmin) && !isnan(xmax) && xmax > xmin)
-		strbuf_printf(&b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
-	script_shading(&b, c->phases);
+		strbuf_printf(b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
+	script_shading(b, c->phases);
 	json_t *band;
 	json_array_foreach(c->bands, i, band)
 	{
-		strbuf_printf(&b,
+		strbuf_printf(b,
 		              "set object %zu rect from %.6g, graph 0 to %.6g, graph 0.03 front "
 		              "fc rgb '#d00000' fs solid 0.7 noborder\n",
 		              500 + i, json_number_value(json_object_get(band, "from_s")),
@@ -532,41 +750,99 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 	{
 		double t = json_number_value(json_object_get(m, "t_s"));
 		strbuf_printf(
-		    &b,
+		    b,
 		    "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d00000'"
 		    " dt 2 lw 1.5 front\n",
 		    t, t);
-		strbuf_printf(&b, "set label %zu ", 1000 + i);
-		append_gp_string(&b, json_string_value(json_object_get(m, "label")));
+		strbuf_printf(b, "set label %zu ", 1000 + i);
+		append_gp_string(b, json_string_value(json_object_get(m, "label")));
 		/* labels near the right edge go to the left of their line, so they stay visible */
 		bool right = !isnan(xmin) && t > xmin + 0.6 * (xmax - xmin);
-		strbuf_printf(&b, " at %.6g, graph %.2f %s tc rgb '#d00000' front\n", t,
+		strbuf_printf(b, " at %.6g, graph %.2f %s tc rgb '#d00000' front\n", t,
 		              0.88 - 0.07 * (double)(i % 8),
 		              right ? "right offset -0.5,0" : "left offset 0.5,0");
 	}
-	strbuf_append(&b, "plot ");
+}
+
+/* Bars: series s is drawn at x = s + 1, its title under it, its value above it. */
+static void script_bars_axis(struct strbuf *b, const struct chart *c)
+{
+	strbuf_printf(b,
+	              "set xrange [0.4:%.1f]\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n"
+	              "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
+	              "set xtics scale 0 rotate by -20\nset xtics (",
+	              (double)c->n_series + 0.6);
+	for (size_t s = 0; s < c->n_series; s++) {
+		strbuf_append(b, s ? ", " : "");
+		append_gp_string(b, c->series[s].title);
+		strbuf_printf(b, " %zu", s + 1);
+	}
+	strbuf_append(b, ")\n");
+}
+
+static void script_cdf_axis(struct strbuf *b)
+{
+	strbuf_append(b, "set xlabel 'latency (ms), logarithmic'\nset logscale x\n"
+	                 "set yrange [0:1.02]\nset ytics 0.1\nset grid xtics ytics lc rgb "
+	                 "'#dddddd'\nset format y '%.1f'\n");
+}
+
+static void script_plot(struct strbuf *b, const struct chart *c, const char *dir, int index)
+{
+	strbuf_append(b, "plot ");
 	bool first = true;
 	for (size_t s = 0; s < c->n_series; s++) {
-		if (!series_has_data(&c->series[s]))
+		const struct chart_series *cs = &c->series[s];
+		if (!series_has_data(cs))
 			continue;
-		if (c->series[s].fill)
-			strbuf_printf(
-			    &b,
-			    "%s'%s/c%ds%zu.dat' using 1:2:3 with filledcurves fc rgb '%s' "
-			    "fs solid 1.0 noborder title ",
-			    first ? "" : ", \\\n  ", dir, index, s, c->series[s].fill);
+		strbuf_printf(b, "%s'%s/c%ds%zu.dat' ", first ? "" : ", \\\n  ", dir, index, s);
+		if (c->kind == CHART_BARS)
+			strbuf_printf(b,
+			              "using 1:2 with boxes fc rgb '%s' notitle, '' using 1:2:"
+			              "(sprintf('%%.1f', $2)) with labels offset 0,0.8 notitle",
+			              cs->color);
+		else if (cs->fill)
+			strbuf_printf(b,
+			              "using 1:2:3 with filledcurves fc rgb '%s' fs solid 1.0 "
+			              "noborder title ",
+			              cs->fill);
 		else
-			strbuf_printf(
-			    &b,
-			    "%s'%s/c%ds%zu.dat' using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
-			    first ? "" : ", \\\n  ", dir, index, s,
-			    c->series[s].steps ? "fsteps" : "lines",
-			    c->series[s].dashed ? "1.6" : "2.2", charts_color(c->series[s].color),
-			    c->series[s].dashed ? 2 : 1);
-		append_gp_string(&b, c->series[s].title);
+			strbuf_printf(b, "using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
+			              cs->steps ? "fsteps" : "lines", cs->dashed ? "1.6" : "2.2",
+			              cs->color, cs->dashed ? 2 : 1);
+		if (c->kind != CHART_BARS)
+			append_gp_string(b, cs->title);
 		first = false;
 	}
-	strbuf_append(&b, "\nunset output\n");
+	strbuf_append(b, "\nunset output\n");
+}
+
+/* The same chart again as a PNG (gnuplot's pngcairo terminal), from the same run of gnuplot. */
+static void script_png(struct strbuf *b, const struct chart *c, const char *png_out)
+{
+	strbuf_printf(b,
+	              "set terminal pngcairo size 900,%d noenhanced font 'sans,10' "
+	              "background '#ffffff'\nset output ",
+	              c->small ? 240 : 380);
+	append_gp_string(b, png_out);
+	strbuf_append(b, "\nreplot\nunset output\n");
+}
+
+/* Writes DIR/cINDEX.gp drawing the chart into svg_out, and png_out if not NULL. */
+static bool chart_write_script(const struct chart *c, const char *dir, int index,
+                               const char *svg_out, const char *png_out, char *err, size_t err_size)
+{
+	struct strbuf b = {0};
+	script_begin(&b, c, svg_out);
+	if (c->kind == CHART_BARS)
+		script_bars_axis(&b, c);
+	else if (c->kind == CHART_CDF)
+		script_cdf_axis(&b);
+	else
+		script_time_axis(&b, c);
+	script_plot(&b, c, dir, index);
+	if (png_out)
+		script_png(&b, c, png_out);
 	char path[1100];
 	snprintf(path, sizeof(path), "%s/c%d.gp", dir, index);
 	FILE *f = fopen(path, "w");
@@ -728,48 +1004,81 @@ static void remove_dir(const char *dir, size_t n_charts, const struct chart *cha
 	rmdir(dir);
 }
 
-bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
+static const char *gnuplot_binary(void)
 {
 	const char *gnuplot = getenv("ALLOCSPIKE_GNUPLOT");
-	if (!gnuplot || !*gnuplot)
-		gnuplot = "gnuplot";
+	return gnuplot && *gnuplot ? gnuplot : "gnuplot";
+}
+
+/* A fresh directory for gnuplot's scripts and data, in dir (PATH_MAX-ish buffer). */
+static bool work_dir(char *dir, size_t size, char *err, size_t err_size)
+{
 	const char *tmp = getenv("TMPDIR");
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s/allocspike-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, size, "%s/allocspike-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		snprintf(err, err_size, "%s: cannot create: %s", dir, strerror(errno));
 		return false;
 	}
+	return true;
+}
+
+/* Writes chart i's data and script in dir and runs gnuplot, drawing into svg_out (and png_out if
+ * not NULL): 0 drawn, 1 gnuplot failed on this chart, -1 cannot go on (err says why). */
+static int chart_draw(const struct chart *c, const char *dir, size_t i, const char *svg_out,
+                      const char *png_out, char *err, size_t err_size)
+{
+	if (!chart_write_data(c, dir, (int)i) ||
+	    !chart_write_script(c, dir, (int)i, svg_out, png_out, err, err_size)) {
+		if (!*err)
+			snprintf(err, err_size, "%s: cannot write chart data", dir);
+		return -1;
+	}
+	struct strbuf cmd = {0};
+	strbuf_printf(&cmd, "'%s' '%s/c%zu.gp' 2>'%s/c%zu.err'", gnuplot_binary(), dir, i, dir, i);
+	int rc = system(cmd.s);
+	strbuf_free(&cmd);
+	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) == 127) {
+		snprintf(err, err_size, "cannot run %s (install gnuplot-nox)", gnuplot_binary());
+		return -1;
+	}
+	return WEXITSTATUS(rc) == 0 ? 0 : 1;
+}
+
+bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
+{
+	return charts_render_files(charts, n, NULL, err, err_size);
+}
+
+bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
+                         size_t err_size)
+{
+	if (files_dir && mkdir(files_dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr,
+		        "allocspike-report: warning: %s: cannot create: %s; no chart files\n",
+		        files_dir, strerror(errno));
+		files_dir = NULL;
+	}
+	char dir[1024];
+	if (!work_dir(dir, sizeof(dir), err, err_size))
+		return false;
 	bool ok = true;
 	for (size_t i = 0; i < n && ok; i++) {
-		bool any = false;
-		for (size_t s = 0; s < charts[i].n_series; s++)
-			any = any || series_has_data(&charts[i].series[s]);
-		if (!any)
+		if (!chart_has_data(&charts[i]))
 			continue; /* nothing recorded: the page says "no data" */
-		if (!chart_write_data(&charts[i], dir, (int)i) ||
-		    !chart_write_script(&charts[i], dir, (int)i, err, err_size)) {
-			if (!*err)
-				snprintf(err, err_size, "%s: cannot write chart data", dir);
-			ok = false;
-			break;
+		char svg_path[2200], png_path[2200];
+		if (files_dir) {
+			snprintf(svg_path, sizeof(svg_path), "%s/%s.svg", files_dir, charts[i].id);
+			snprintf(png_path, sizeof(png_path), "%s/%s.png", files_dir, charts[i].id);
+		} else {
+			snprintf(svg_path, sizeof(svg_path), "%s/c%zu.svg", dir, i);
 		}
-		struct strbuf cmd = {0};
-		strbuf_printf(&cmd, "'%s' '%s/c%zu.gp' 2>'%s/c%zu.err'", gnuplot, dir, i, dir, i);
-		int rc = system(cmd.s);
-		strbuf_free(&cmd);
-		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) == 127) {
-			snprintf(err, err_size, "cannot run %s (install gnuplot-nox)", gnuplot);
-			ok = false;
-			break;
-		}
-		char path[1100];
-		snprintf(path, sizeof(path), "%s/c%zu.svg", dir, i);
-		char *svg = WEXITSTATUS(rc) == 0 ? file_slurp(path) : NULL;
-		if (svg) {
+		int r = chart_draw(&charts[i], dir, i, svg_path, files_dir ? png_path : NULL, err,
+		                   err_size);
+		ok = r >= 0;
+		char *svg = r == 0 ? file_slurp(svg_path) : NULL;
+		if (svg)
 			charts[i].svg = svg_inline(svg, charts[i].id);
-			free(svg);
-		}
+		free(svg);
 	}
 	remove_dir(dir, n, charts);
 	return ok;

@@ -10,15 +10,23 @@
 
 struct chart_series {
 	char *title;
-	int color;   /* index into the palette; -1 for the neutral grey of harness rows */
-	bool dashed; /* secondary line (offered rate, p50, harness) */
-	bool steps;  /* a per-interval value, drawn over the interval it covers (ending at t) */
+	char color[8]; /* "#rrggbb" (reports/colours.h) */
+	bool dashed;   /* secondary line (offered rate, p50, harness) */
+	bool steps;    /* a per-interval value, drawn over the interval it covers (ending at t) */
 	const char *fill; /* a filled band from lo to v in this CSS colour, or NULL for a line */
 	double *t, *v, *lo;
 	size_t n;
 };
 
+enum chart_kind {
+	CHART_TIME, /* series over seconds since the schedule started, phases shaded */
+	CHART_BARS, /* one bar per series (its single value), labelled with the series' title */
+	CHART_CDF,  /* cumulative share of answers over latency (ms, logarithmic) */
+};
+
 struct chart {
+	enum chart_kind kind;
+	bool small;    /* one of a row of small charts (one per variant): less tall */
 	char id[32];   /* element id in the page, also prefixed to the SVG's own ids */
 	char *title;   /* the heading above the chart */
 	char *caption; /* one sentence under it saying how to read it */
@@ -46,8 +54,11 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
  * keep svg NULL and the page says why. */
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
 
-/* The palette's color for index i (CSS hex), shared with the page's legends and tables. */
-const char *charts_color(int i);
+/* The same, and every drawn chart also as a file of its own in files_dir (created if missing):
+ * ID.svg as gnuplot wrote it and ID.png drawn again by gnuplot's pngcairo terminal in the same
+ * run: charts for a merge request. */
+bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
+                         size_t err_size);
 
 void charts_free(struct chart *charts, size_t n);
 

@@ -9,13 +9,8 @@
 
 #include "attribution.h"
 #include "strbuf.h"
+#include "summary.h"
 
-/* A variant "returned" its spike memory when it gave back at least this share of each spike's
- * growth on average, and "kept" it below KEPT_SHARE. */
-#define RETURNED_SHARE 0.5
-#define KEPT_SHARE 0.2
-/* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
-#define CLIMB_MB_PER_SPIKE 0.5
 /* Live growth over the spikes under this (kB) is not worth a sentence. */
 #define LIVE_GROWTH_KB 1024.0
 /* The allocator's growth over the spikes at most this share of the live growth: "the growth is
@@ -61,8 +56,7 @@ static const char *more_or_less(char *buf, size_t size, double kb)
 	return buf;
 }
 
-/* "returned", "kept" or "returned part", by the share of spike memory given back. */
-static const char *verdict_of(double share)
+const char *findings_verdict_of(double share)
 {
 	return share >= RETURNED_SHARE ? "returned" : share < KEPT_SHARE ? "kept" : "part";
 }
@@ -94,7 +88,7 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 	if (isnan(num(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
-	const char *verdict = verdict_of(share);
+	const char *verdict = findings_verdict_of(share);
 	if (isnan(share))
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
@@ -328,6 +322,23 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
 		    lov * scale, unit, hi, dec, hiv * scale, unit);
 }
 
+/* RSS far above anon RSS is file-backed memory (kresd maps its cache file): in RSS, never in the
+ * anon figures this report judges; said so that the two do not look contradictory. */
+#define FILE_BACKED_MIN_KB (16 * 1024.0)
+
+static void findings_file_backed(json_t *out, const char *name, const json_t *v)
+{
+	double rss = num(v, "max_rss_kb"), anon = num(v, "max_anon_kb");
+	if (isnan(rss) || isnan(anon) || rss - anon < FILE_BACKED_MIN_KB || rss < 2 * anon)
+		return;
+	add(out,
+	    "%s's peak RSS (%.0f MB) is far above its anonymous RSS (%.0f MB): the %.0f MB "
+	    "between are file-backed pages (a memory-mapped cache file such as kresd's, "
+	    "shared libraries), which the kernel can drop and re-read; no allocator holds them, "
+	    "so every memory figure here is anonymous RSS.",
+	    name, rss / 1024, anon / 1024, (rss - anon) / 1024);
+}
+
 static void findings_health(json_t *out, const json_t *summary)
 {
 	const char *name;
@@ -357,10 +368,25 @@ static void findings_health(json_t *out, const json_t *summary)
 			    num(c, "t_s"), how);
 			crashed++;
 		}
-		double share = num(json_object_get(v, "spike_traffic"), "answered_share");
-		if (!isnan(share) && share < ANSWERED_SHARE_OK)
+		/* Per query by send phase when the run has phases.csv: a late answer to a spike's
+		 * query is not a lost one. */
+		const json_t *sent = summary_lookup(v, "traffic_by_send.phases.spike");
+		bool by_send =
+		    json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
+		    strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
+		           "phases.csv") == 0;
+		double share = by_send ? num(sent, "answered_share")
+		                       : num(json_object_get(v, "spike_traffic"), "answered_share");
+		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
+			add(out,
+			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, "
+			    "%.0f "
+			    "still pending).",
+			    name, share * 100, num(sent, "lost"), num(sent, "pending"));
+		else if (!isnan(share) && share < ANSWERED_SHARE_OK) /* by arrival: older runs */
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
+		findings_file_backed(out, name, v);
 	}
 	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > 0)
 		add(out, "No variant crashed.");

@@ -4,6 +4,16 @@
 
 #include <jansson.h>
 
+/* A variant "returned" its spike memory when it gave back at least this share of each spike's
+ * growth on average, and "kept" it below KEPT_SHARE. */
+#define RETURNED_SHARE 0.5
+#define KEPT_SHARE 0.2
+/* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
+#define CLIMB_MB_PER_SPIKE 0.5
+
+/* "returned", "kept" or "part", by the share of spike memory given back. */
+const char *findings_verdict_of(double share);
+
 /* A JSON array of sentences (strings) about the run in summary (thresholds in reports/README.md).
  */
 json_t *findings_build(const json_t *summary);

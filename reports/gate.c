@@ -154,6 +154,11 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 	if (json_is_number(x)) {
 		v->kind = NUM;
 		v->x[0] = json_number_value(x);
+	} else if (json_is_boolean(x)) {
+		/* a truth of the run (validity.valid): a condition by itself */
+		v->kind = BOOL;
+		v->b[0] = json_is_true(x);
+		strbuf_printf(&g->why, "  %s is %s\n", path, v->b[0] ? "true" : "false");
 	} else if (x) {
 		gate_error(g, "\"%s\" is not a number in this run", path);
 	} else {

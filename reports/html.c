@@ -3,13 +3,28 @@
 #include "html.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "colours.h"
 #include "strbuf.h"
 #include "summary.h"
+#include "traffic.h"
+#include "verdict.h"
 
-enum fig_format { F_MB_FROM_KB, F_KB_FROM_BYTES, F_MB, F_SHARE, F_MS, F_NUMBER, F_RATIO, F_COUNT };
+enum fig_format {
+	F_MB_FROM_KB,
+	F_KB_FROM_BYTES,
+	F_MB,
+	F_SHARE,
+	F_MS,
+	F_MS3, /* a latency from a histogram: three significant digits (its precision) */
+	F_NUMBER,
+	F_RATIO,
+	F_COUNT
+};
 
 struct figure_def {
 	const char *path; /* in a variant's summary object */
@@ -122,6 +137,7 @@ static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
 	case F_MS:
 		strbuf_printf(b, "%.1f", v);
 		break;
+	case F_MS3:
 	case F_NUMBER:
 		strbuf_printf(b, "%.3g", v);
 		break;
@@ -134,17 +150,44 @@ static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
 	}
 }
 
-/* A JSON scalar as text; objects become "k=v, ..." one level deep. */
+/* A value that says nothing (null, "", "-", an object or array of such) is left out. */
+static bool json_empty(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return true;
+	if (json_is_string(v))
+		return !*json_string_value(v) || strcmp(json_string_value(v), "-") == 0;
+	const char *k;
+	json_t *x;
+	size_t i;
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, k, x) if (!json_empty(x)) return false;
+		return true;
+	}
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x) if (!json_empty(x)) return false;
+		return true;
+	}
+	return false;
+}
+
+/* A JSON value as text, numbers written one way everywhere (integers whole, others to four
+ * significant digits: 0.168, not 0.16800000000000001); objects become "k=v, ..." and arrays
+ * "a, b", nested ones in parentheses, empty fields left out. */
 static void append_json_text(struct strbuf *b, const json_t *v)
 {
-	if (!v || json_is_null(v)) {
+	if (json_empty(v)) {
 		strbuf_append(b, "<span class=\"muted\">n/a</span>");
 	} else if (json_is_string(v)) {
 		strbuf_append_html(b, json_string_value(v));
 	} else if (json_is_integer(v)) {
 		strbuf_printf(b, "%lld", (long long)json_integer_value(v));
 	} else if (json_is_real(v)) {
-		strbuf_printf(b, "%g", json_real_value(v));
+		double x = json_real_value(v);
+		if (x == floor(x) && fabs(x) < 1e15)
+			strbuf_printf(b, "%.0f", x);
+		else
+			strbuf_printf(b, fabs(x) >= 1e4 ? "%.0f" : "%.4g", x);
 	} else if (json_is_boolean(v)) {
 		strbuf_append(b, json_is_true(v) ? "yes" : "no");
 	} else if (json_is_object(v)) {
@@ -153,28 +196,37 @@ static void append_json_text(struct strbuf *b, const json_t *v)
 		bool first = true;
 		json_object_foreach((json_t *)v, k, x)
 		{
-			if (!first)
-				strbuf_append(b, ", ");
+			if (json_empty(x))
+				continue;
+			strbuf_append(b, first ? "" : ", ");
 			strbuf_append_html(b, k);
 			strbuf_append(b, "=");
-			if (json_is_object(x) || json_is_array(x)) {
-				char *s = json_dumps(x, JSON_COMPACT);
-				strbuf_append_html(b, s ? s : "");
-				free(s);
-			} else {
-				append_json_text(b, x);
-			}
+			bool nested = json_is_object(x) || json_is_array(x);
+			strbuf_append(b, nested ? "(" : "");
+			append_json_text(b, x);
+			strbuf_append(b, nested ? ")" : "");
 			first = false;
 		}
-	} else {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		strbuf_append_html(b, s ? s : "");
-		free(s);
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *x;
+		bool first = true;
+		json_array_foreach(v, i, x)
+		{
+			if (json_empty(x))
+				continue;
+			strbuf_append(b, first ? "" : ", ");
+			append_json_text(b, x);
+			first = false;
+		}
 	}
 }
 
+/* A row of the context table; a field with nothing in it is left out. */
 static void kv_row(struct strbuf *b, const char *label, const json_t *v)
 {
+	if (json_empty(v))
+		return;
 	strbuf_append(b, "<tr><th>");
 	strbuf_append_html(b, label);
 	strbuf_append(b, "</th><td>");
@@ -282,10 +334,9 @@ static void append_context(struct strbuf *b, const json_t *run_json, const json_
 	strbuf_append(b, "</table></div>\n");
 }
 
-static void append_swatch(struct strbuf *b, int color)
+static void append_swatch(struct strbuf *b, const char *colour)
 {
-	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>",
-	              charts_color(color));
+	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>", colour);
 }
 
 /* One line with the context a reader needs first; the full table is further down. */
@@ -321,7 +372,7 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 		const json_t *v =
 		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
 		strbuf_append(b, i ? ", " : "");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		if (json_is_string(json_object_get(v, "allocator"))) {
 			strbuf_append(b, " (");
@@ -351,7 +402,7 @@ static void append_variants(struct strbuf *b, const json_t *run_json, const json
 				meta = row;
 		}
 		strbuf_append(b, "<tr><td>");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		static const char *const cols[] = {"kind", "allocator", "libc", "library",
 		                                   "env",  "version",   "note"};
@@ -409,7 +460,158 @@ static void append_charts(struct strbuf *b, const struct chart *charts, size_t n
 	strbuf_append(b, "<h2 id=\"charts\">Charts</h2>\n");
 	append_charts_error(b, error);
 	for (size_t i = 0; i < n; i++)
-		append_chart(b, &charts[i]);
+		if (strcmp(charts[i].id, "chart-ranking") != 0) /* at the top, with the verdict */
+			append_chart(b, &charts[i]);
+}
+
+/* The verdict: a sentence per variant, then the ranking chart. */
+static void append_verdict(struct strbuf *b, const json_t *summary, const struct chart *charts,
+                           size_t n_charts)
+{
+	const json_t *verdict = json_object_get(summary, "verdict");
+	strbuf_append(b, "<h2 id=\"verdict\">Verdict</h2>\n<ul class=\"verdict\">\n");
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		strbuf_append(b, "<li>");
+		append_swatch(b, colours_of(summary, json_string_value(name)));
+		strbuf_append_html(
+		    b, json_string_value(json_array_get(json_object_get(verdict, "sentences"), i)));
+		strbuf_append(b, "</li>\n");
+	}
+	strbuf_append(b, "</ul>\n");
+	for (size_t c = 0; c < n_charts; c++)
+		if (strcmp(charts[c].id, "chart-ranking") == 0)
+			append_chart(b, &charts[c]);
+}
+
+/* Every reason the run may not show what it claims, each with the knob to turn. */
+static void append_validity(struct strbuf *b, const json_t *summary)
+{
+	const json_t *validity = json_object_get(summary, "validity");
+	if (json_is_true(json_object_get(validity, "valid"))) {
+		strbuf_append(b,
+		              "<p class=\"ok\" id=\"validity\">Validity: nothing found that "
+		              "would keep this run from showing what it claims (complete, warm-up "
+		              "steady, harness not saturated, spikes within capacity, calibration "
+		              "not capped, no crash, enough spikes for a trend).</p>\n");
+		return;
+	}
+	strbuf_append(b, "<div class=\"banner\" id=\"validity\"><strong>This run may not show "
+	                 "what it claims.</strong>\n<ul>\n");
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(validity, "reasons"), i, r)
+	{
+		strbuf_append(b, "<li><code>");
+		strbuf_append_html(b, json_string_value(json_object_get(r, "code")));
+		strbuf_append(b, "</code> ");
+		strbuf_append_html(b, json_string_value(json_object_get(r, "text")));
+		strbuf_append(b, " <em>Knob:</em> ");
+		strbuf_append_html(b, json_string_value(json_object_get(r, "knob")));
+		strbuf_append(b, "</li>\n");
+	}
+	strbuf_append(b, "</ul></div>\n");
+}
+
+/* The variant-by-spike grid: peak / end of recovery, anon RSS. */
+static void append_spike_grid(struct strbuf *b, const json_t *summary)
+{
+	strbuf_append(b, "<h2 id=\"grid\">Peak / end of recovery per spike</h2>\n<p "
+	                 "class=\"caption\">Anonymous RSS in MB: the highest from the spike's "
+	                 "start to the end of its recovery / the value at the end of the "
+	                 "recovery.</p>\n<div class=\"scroll\"><table id=\"spike-grid\">\n<tr>"
+	                 "<th>variant</th>");
+	json_int_t n_spikes = json_integer_value(json_object_get(summary, "spike_count"));
+	for (json_int_t k = 1; k <= n_spikes; k++)
+		strbuf_printf(b, "<th>spike %lld</th>", (long long)k);
+	strbuf_append(b, "</tr>\n");
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		strbuf_append(b, "<tr><td>");
+		append_swatch(b, colours_of(summary, json_string_value(name)));
+		strbuf_append_html(b, json_string_value(name));
+		strbuf_append(b, "</td>");
+		size_t k;
+		json_t *sp;
+		json_array_foreach(json_object_get(v, "spikes"), k, sp)
+		{
+			char cell[64];
+			strbuf_printf(b, "<td>%s</td>", verdict_grid_cell(sp, cell, sizeof(cell)));
+		}
+		strbuf_append(b, "</tr>\n");
+	}
+	strbuf_append(b, "</table></div>\n");
+}
+
+/* Traffic per query by the phase each was sent in, with the rcodes and true quantiles. */
+static void append_traffic(struct strbuf *b, const json_t *summary)
+{
+	const json_t *order = json_object_get(summary, "variant_order");
+	const json_t *variants = json_object_get(summary, "variants");
+	const char *source = json_string_value(
+	    summary_lookup(json_object_get(variants, json_string_value(json_array_get(order, 0))),
+	                   "traffic_by_send.source"));
+	bool by_send = source && strcmp(source, "phases.csv") == 0;
+	strbuf_append(b, "<h2 id=\"traffic\">Traffic per query</h2>\n<p class=\"caption\">");
+	if (by_send)
+		strbuf_append(b,
+		              "Each query is counted in the phase it was sent in (phases.csv): an "
+		              "answer that arrives after its spike ended still counts as answered "
+		              "in the spike. Lost: given up (timed out); late: answers that came "
+		              "after the query was given up; pending: still awaited when the file "
+		              "was written. The rcodes split the answered queries. Latency: true "
+		              "quantiles of all the answers of the phase, from the merged "
+		              "histograms; " TRAFFIC_LATENCY_PRECISION ".");
+	else
+		strbuf_append(b, "This run has no phases.csv (an older run folder): counts are "
+		                 "summed from timeline.csv by the interval each answer or timeout "
+		                 "happened in, so answers to a spike's queries that arrive in the "
+		                 "recovery count there, and the answered share can pass 100 %. No "
+		                 "latency histograms: see the interval quantiles in the figure "
+		                 "table.");
+	strbuf_append(b, "</p>\n<div class=\"scroll\"><table id=\"traffic-table\">\n<tr><th>variant"
+	                 "</th><th>phase</th><th>sent</th><th>answered</th><th>answered share"
+	                 "</th><th>lost</th><th>late</th><th>pending</th><th>NOERROR</th>"
+	                 "<th>NXDOMAIN</th><th>SERVFAIL</th><th>other rcode</th><th>p50 (ms)</th>"
+	                 "<th>p90 (ms)</th><th>p99 (ms)</th><th>p99.9 (ms)</th><th>max (ms)</th>"
+	                 "</tr>\n");
+	static const struct {
+		const char *key;
+		enum fig_format fmt;
+	} cols[] = {{"sent", F_COUNT},        {"answered", F_COUNT},  {"answered_share", F_SHARE},
+	            {"lost", F_COUNT},        {"late", F_COUNT},      {"pending", F_COUNT},
+	            {"noerror", F_COUNT},     {"nxdomain", F_COUNT},  {"servfail", F_COUNT},
+	            {"rcode_other", F_COUNT}, {"lat_p50_ms", F_MS3},  {"lat_p90_ms", F_MS3},
+	            {"lat_p99_ms", F_MS3},    {"lat_p999_ms", F_MS3}, {"lat_max_ms", F_MS3}};
+	size_t i;
+	json_t *name;
+	json_array_foreach(order, i, name)
+	{
+		const json_t *phases = summary_lookup(
+		    json_object_get(variants, json_string_value(name)), "traffic_by_send.phases");
+		for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
+			const json_t *ph = json_object_get(phases, traffic_phases[p]);
+			if (!ph)
+				continue;
+			strbuf_append(b, "<tr><td>");
+			append_swatch(b, colours_of(summary, json_string_value(name)));
+			strbuf_append_html(b, json_string_value(name));
+			strbuf_printf(b, "</td><td>%s</td>", traffic_phases[p]);
+			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
+				strbuf_append(b, "<td>");
+				append_figure(b, num(ph, cols[c].key), cols[c].fmt);
+				strbuf_append(b, "</td>");
+			}
+			strbuf_append(b, "</tr>\n");
+		}
+	}
+	strbuf_append(b, "</table></div>\n");
 }
 
 static void append_spike_table(struct strbuf *b, const json_t *summary)
@@ -444,7 +646,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 		json_array_foreach(json_object_get(v, "spikes"), k, sp)
 		{
 			strbuf_append(b, "<tr><td>");
-			append_swatch(b, (int)i);
+			append_swatch(b, colours_of(summary, json_string_value(name)));
 			strbuf_append_html(b, json_string_value(name));
 			strbuf_printf(b, "</td><td>%lld</td><td>",
 			              (long long)json_integer_value(json_object_get(sp, "spike")));
@@ -489,7 +691,7 @@ static void append_figure_table(struct strbuf *b, const json_t *summary)
 	json_array_foreach(order, i, name)
 	{
 		strbuf_append(b, "<th>");
-		append_swatch(b, (int)i);
+		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		strbuf_append(b, "</th>");
 	}
@@ -608,17 +810,23 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	strbuf_append(&b, "</code></p>\n");
 	append_context_line(&b, run_json, summary);
 	append_status_banner(&b, summary);
-	strbuf_append(&b, "<nav><a href=\"#findings\">Findings</a><a href=\"#charts\">Charts</a>");
+	append_validity(&b, summary);
+	strbuf_append(&b, "<nav><a href=\"#verdict\">Verdict</a><a href=\"#findings\">Findings</a>"
+	                  "<a href=\"#charts\">Charts</a>");
 	for (size_t i = 0; i < n_charts; i++)
 		if (strncmp(charts[i].id, "chart-why", 9) == 0) {
 			/* the first "why" panel: where the memory is and who holds it */
 			strbuf_printf(&b, "<a href=\"#%s\">Why</a>", charts[i].id);
 			break;
 		}
-	strbuf_append(&b, "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
+	strbuf_append(&b, "<a href=\"#grid\">Peak / end</a><a href=\"#traffic\">Traffic</a>"
+	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
 	                  "<a href=\"#context\">Context</a></nav>\n</header>\n<main>\n");
+	append_verdict(&b, summary, charts, n_charts);
 	append_findings(&b, findings);
 	append_charts(&b, charts, n_charts, charts_error);
+	append_spike_grid(&b, summary);
+	append_traffic(&b, summary);
 	append_spike_table(&b, summary);
 	append_figure_table(&b, summary);
 	append_crashes_and_harness(&b, summary);
@@ -670,7 +878,6 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 	for (size_t r = 0; r < n_runs; r++) {
 		const json_t *params = json_object_get(run_jsons[r], "parameters");
 		strbuf_printf(&b, "<tr><td>");
-		append_swatch(&b, (int)r);
 		strbuf_printf(&b, "run %zu</td><td style=\"text-align:left\"><code>", r + 1);
 		strbuf_append_html(&b, dirs[r]);
 		strbuf_append(&b, "</code></td><td>");
@@ -707,7 +914,9 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 		                  "</th>");
 		for (size_t r = 0; r < n_runs; r++) {
 			strbuf_append(&b, "<th>");
-			append_swatch(&b, (int)r);
+			char shade[8]; /* the run's line in the variant's chart */
+			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
+			append_swatch(&b, shade);
 			strbuf_printf(&b, "run %zu</th>", r + 1);
 		}
 		strbuf_append(&b, "<th>mean</th><th>sd</th><th>range</th></tr>\n");

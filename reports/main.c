@@ -12,6 +12,7 @@
 #include "gate.h"
 #include "html.h"
 #include "json_file.h"
+#include "markdown.h"
 #include "parent_death.h"
 #include "runfolder_reader.h"
 #include "scale.h"
@@ -79,7 +80,8 @@ static int cmd_report(const char *dir)
 	char err[1024] = "", path[4096];
 	size_t n_charts;
 	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
-	bool drawn = charts_render(charts, n_charts, err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/charts", dir);
+	bool drawn = charts_render_files(charts, n_charts, path, err, sizeof(err));
 	if (!drawn)
 		fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n", err);
 	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
@@ -93,6 +95,12 @@ static int cmd_report(const char *dir)
 			printf("%s\n", path);
 			rc = 0;
 		}
+		/* for a merge request: summary.md and each chart as a file of its own */
+		char *md = markdown_summary(summary, charts, drawn ? n_charts : 0);
+		snprintf(path, sizeof(path), "%s/summary.md", dir);
+		if (!write_text(path, md))
+			rc = EXIT_BAD_INPUT;
+		free(md);
 	}
 	free(page);
 	charts_free(charts, n_charts);

@@ -1,9 +1,14 @@
 /* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
 #include "summary.h"
 
+#include "advisor.h"
 #include "attribution.h"
+#include "colours.h"
 #include "fit.h"
 #include "schedule.h"
+#include "traffic.h"
+#include "validity.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -19,16 +24,20 @@
  * what limits the traffic. */
 #define HARNESS_SATURATED_CORES 0.5
 /* The shortest window a harness CPU share is measured over (the scenario's rule uses 1 s too). */
-#define HARNESS_WINDOW_S 1.0
+#define HARNESS_WINDOW_S SUMMARY_CPU_WINDOW_S
 
-/* A number, or null when not available; integral values are written without a fraction. */
-static json_t *jnum(double v)
+json_t *summary_json_number(double v)
 {
 	if (isnan(v))
 		return json_null();
 	if (v == floor(v) && fabs(v) < 1e15)
 		return json_integer((json_int_t)v);
 	return json_real(v);
+}
+
+static json_t *jnum(double v)
+{
+	return summary_json_number(v);
 }
 
 int summary_phase_is_preamble(const char *phase)
@@ -649,6 +658,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name, con
 	set_cpu(v, &s);
 	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
 	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
+	json_object_set_new(v, "traffic_by_send", traffic_by_send(rf, target));
 	set_memory_ratios(v, &s);
 	json_t *crashes = crash_list(rf, name);
 	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
@@ -855,6 +865,10 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
+	colours_assign(sum);
+	advisor_add_run_figures(sum);
+	json_object_set_new(sum, "verdict", verdict_build(sum));
+	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	free(spikes);
 	return sum;
 }

@@ -6,9 +6,16 @@
 
 #include "runfolder_reader.h"
 
+/* CPU times tick in 10 ms: a share of a core is measured over windows at least this long (one tick
+ * is then 1 % of a core, not 10 % as over one 100 ms interval). */
+#define SUMMARY_CPU_WINDOW_S 1.0
+
 /* Builds the summary object (layout and every figure documented in reports/README.md).
  * Numbers that cannot be computed from what was recorded are JSON null. */
 json_t *summary_build(const struct runfolder *rf);
+
+/* A number, or null when not available (NAN); integral values are written without a fraction. */
+json_t *summary_json_number(double v);
 
 /* The interval between two timeline rows of one target, in seconds (run.json interval_ms, or the
  * smallest step seen, or 1). */

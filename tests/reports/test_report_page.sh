@@ -41,10 +41,10 @@ for v in alpha beta; do
 	check "variant $v has a column in the figure table" grep -qE "<th><span class=\"swatch\"[^>]*></span>$v</th>" "$P"
 	check_eq "variant $v has a row per spike" 3 "$(grep -cE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td>[0-9]+</td>" "$P")"
 done
-for c in chart-anon chart-beyond chart-rate chart-latency chart-cpu; do
+for c in chart-ranking chart-anon chart-beyond chart-rate chart-latency chart-cpu; do
 	check "chart $c drawn inline" grep -qE "id=\"$c\"><h3 id=\"$c-title\">[^<]*</h3>(<div class=\"scroll\">)?<svg class=\"chart\"" <(tr -d '\n' <"$P")
 done
-check_eq "five inline SVG charts" 5 "$(grep -c '<svg class="chart"' "$P")"
+check_eq "six inline SVG charts (the ranking at the top)" 6 "$(grep -c '<svg class="chart"' "$P")"
 check "chart legends name the variants" grep -q '<text>alpha</text>' "$P"
 check "spike shading drawn" grep -q "fill = 'rgb(251, 227, 210)'" "$P"
 check "harness saturation drawn in the CPU chart" grep -q "fill = 'rgb(208,   0,   0)' fill-opacity" "$P"
@@ -107,7 +107,7 @@ known_run "$run"
 check "report of a serial run" "$REPORT" "$run"
 check_eq "serial: alpha's peak growth as in parallel" 1 "$(jq '.variants.alpha.peak_growth_mb_per_spike' "$run/summary.json")"
 check_eq "serial: one saturated stretch per pass" 2 "$(jq '.harness.saturated_periods|length' "$run/summary.json")"
-check_eq "serial: five charts" 5 "$(grep -c '<svg class="chart"' "$run/report.html")"
+check_eq "serial: six charts" 6 "$(grep -c '<svg class="chart"' "$run/report.html")"
 
 # a long run: its lines are thinned for the page, but a one-interval peak still shows
 run=$TEST_TMP/long

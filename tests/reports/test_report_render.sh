@@ -24,11 +24,11 @@ shot() {
 	}
 }
 # spike shading fbe3d2; line colours of the first variants: 0072b2, d55e00
-check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 3000
+check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 4000
 check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
 	"$TEST_TMP/wide.png" 5 fbe3d2 0072b2 d55e00
 # a narrow window (a phone, a side panel): the charts shrink with it and still show
-check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 3000
+check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 4600
 check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
 	"$TEST_TMP/narrow.png" 5 fbe3d2 0072b2 d55e00
 # the "why" panels of a run with memory attribution (tests/reports/attributed_run.sh): each panel's
@@ -36,7 +36,7 @@ check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DI
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
 attributed_run "$TEST_TMP/attributed"
 check "report of the attributed run made" "$REPORT" "$TEST_TMP/attributed"
-check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 4600
+check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 6200
 # layer colours: reports/charts.c layer_colors and UNSPLIT_COLOR
 python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_layers.py" "$TEST_TMP/why.png" live=3a78b5 \
 	returnable=f2c14e fragmented=c8413a other=8d6aa8 unsplit=e07b39 >"$TEST_TMP/layers.txt"
@@ -51,6 +51,28 @@ check "tcmalloc panel: mostly the page heap" test "$(px 2 returnable)" -gt $((3 
 check "musl panel: one unsplit layer" test "$(px 3 unsplit)" -gt 1000 -a "$(px 3 returnable)" -eq 0 -a "$(px 3 fragmented)" -eq 0
 check "filling panel: live memory, little held" test "$(px 4 live)" -gt $((10 * ($(px 4 returnable) + $(px 4 fragmented))))
 check "live bytes drawn in every panel" test "$(px 0 live)" -gt 10000 -a "$(px 3 live)" -gt 10000
+# the new charts as Chromium shows them: the ranking's bars in each allocator's colour (glibc
+# 0072b2, jemalloc d55e00), the latency CDF of the spikes (a run with phases.csv and histograms),
+# the chart files written for a merge request
+late=$TEST_TMP/late
+known_run "$late"
+printf '%s\n' 'variant,phase,spike,upper_us,count' 'alpha,spike,1,4063.232,1500' 'alpha,spike,1,60817.408,500' \
+	'beta,spike,1,2031.616,1000' >"$late/latency_hist.csv"
+printf '%s\n' 'variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms' \
+	'alpha,spike,1,2000,2000,0,0,0,2000,0,0,0,4,60,60,60,60' 'beta,spike,1,1000,1000,0,0,0,1000,0,0,0,2,2,2,2,2' >"$late/phases.csv"
+check "report of the run with histograms" "$REPORT" "$late"
+# the attributed run ranks glibc, tcmalloc and musl (blue, green, orange) among others
+check "chromium renders the ranking chart file" shot "$TEST_TMP/attributed/charts/chart-ranking.svg" "$TEST_TMP/ranking.png" 900 240
+check "ranking bars in each allocator's colour" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/ranking.png" 0072b2=3000 009e73=3000 e69f00=300
+check "chromium renders the latency CDF file" shot "$late/charts/chart-cdf-spike.svg" "$TEST_TMP/cdf.png" 900 380
+check "CDF lines drawn for both variants" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/cdf.png" 0072b2=200 d55e00=200
+check "chromium renders the page with the new charts" shot "$late/report.html" "$TEST_TMP/late.png" 1200 1400
+check "the page's ranking bar is drawn" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
+	"$TEST_TMP/late.png" 0072b2=3000
+# the checker can fail: the CDF has no bar of solid colour
+check "colour checker can fail" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py' '$TEST_TMP/cdf.png' 0072b2=50000 >/dev/null"
 # the checker can fail: a page made without gnuplot has no chart area
 known_run "$TEST_TMP/nocharts"
 ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1

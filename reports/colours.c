@@ -1,0 +1,110 @@
+/* reports/colours.c - the fixed colour of each allocator, shades for its tuning rows, grey for the
+ * harness (reports/README.md "Colours"). */
+#include "colours.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Okabe-Ito colours (distinguishable with the common colour-vision deficiencies), one per
+ * allocator; an allocator not listed takes one of the extras by a hash of its name, so it keeps
+ * its colour from one report to the next as well. */
+static const struct {
+	const char *allocator, *colour;
+} ALLOCATOR_COLOURS[] = {
+    {"glibc", "#0072b2"},    {"jemalloc", "#d55e00"}, {"tcmalloc", "#009e73"},
+    {"mimalloc", "#cc79a7"}, {"mallocng", "#e69f00"}, {"musl", "#e69f00"},
+    {"snmalloc", "#56b4e9"},
+};
+static const char *const EXTRA_COLOURS[] = {"#8c564b", "#bcbd22", "#17becf", "#9467bd", "#000000"};
+#define N_EXTRA (sizeof(EXTRA_COLOURS) / sizeof(*EXTRA_COLOURS))
+#define NEUTRAL "#777777"
+
+static const char *allocator_colour(const char *allocator)
+{
+	if (!allocator || !*allocator || strcmp(allocator, "-") == 0)
+		return NEUTRAL;
+	for (size_t i = 0; i < sizeof(ALLOCATOR_COLOURS) / sizeof(*ALLOCATOR_COLOURS); i++)
+		if (strcmp(ALLOCATOR_COLOURS[i].allocator, allocator) == 0)
+			return ALLOCATOR_COLOURS[i].colour;
+	unsigned h = 5381;
+	for (const char *p = allocator; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	return EXTRA_COLOURS[h % N_EXTRA];
+}
+
+const char *colours_harness(const char *target)
+{
+	if (strcmp(target, "_loadgen") == 0)
+		return "#555555";
+	if (strcmp(target, "_upstream") == 0)
+		return "#999999";
+	return "#bbbbbb";
+}
+
+/* Shades alternate lighter and darker, each step further from the colour: 1 lighter by 35 %,
+ * 2 darker by 30 %, 3 lighter by 60 %, 4 darker by 50 %, ... */
+void colours_shade(const char *hex, unsigned k, char out[8])
+{
+	unsigned rgb[3] = {0, 0, 0};
+	if (sscanf(hex, "#%02x%02x%02x", &rgb[0], &rgb[1], &rgb[2]) != 3 || k == 0) {
+		snprintf(out, 8, "%s", hex);
+		return;
+	}
+	bool lighter = k % 2 == 1;
+	unsigned step = (k + 1) / 2;
+	double f = lighter ? 0.35 + 0.25 * (step - 1) : 0.30 + 0.20 * (step - 1);
+	if (f > 0.85)
+		f = 0.85;
+	for (int c = 0; c < 3; c++) {
+		double v = rgb[c];
+		v = lighter ? v + (255 - v) * f : v * (1 - f);
+		rgb[c] = (unsigned)(v + 0.5);
+	}
+	snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 255, rgb[1] & 255, rgb[2] & 255);
+}
+
+static bool is_default_row(const json_t *v)
+{
+	const char *env = json_string_value(json_object_get(v, "env"));
+	return !env || !*env || strcmp(env, "-") == 0;
+}
+
+void colours_assign(json_t *summary)
+{
+	json_t *order = json_object_get(summary, "variant_order");
+	json_t *variants = json_object_get(summary, "variants");
+	size_t n = json_array_size(order);
+	/* The shade of a row: its rank among the rows of its allocator, default rows (no env)
+	 * first, then in variant order; so the allocator's own colour goes to its default row
+	 * whatever the order of the rows. */
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_object_get(variants, json_string_value(json_array_get(order, i)));
+		const char *alloc = json_string_value(json_object_get(v, "allocator"));
+		bool dflt = is_default_row(v);
+		unsigned rank = 0;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i)
+				continue;
+			json_t *w =
+			    json_object_get(variants, json_string_value(json_array_get(order, j)));
+			const char *walloc = json_string_value(json_object_get(w, "allocator"));
+			if (strcmp(alloc ? alloc : "", walloc ? walloc : "") != 0)
+				continue;
+			bool wdflt = is_default_row(w);
+			if ((wdflt && !dflt) || (wdflt == dflt && j < i))
+				rank++;
+		}
+		char shade[8];
+		colours_shade(allocator_colour(alloc), rank, shade);
+		json_object_set_new(v, "colour", json_string(shade));
+	}
+}
+
+const char *colours_of(const json_t *summary, const char *variant)
+{
+	const char *c = json_string_value(json_object_get(
+	    json_object_get(json_object_get(summary, "variants"), variant), "colour"));
+	return c ? c : NEUTRAL;
+}

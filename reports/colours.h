@@ -1,0 +1,21 @@
+/* reports/colours.h - one colour per allocator on every page: a variant's colour follows its
+ * allocator (run.json variants[].allocator), never its position. */
+#ifndef ALLOCSPIKE_REPORTS_COLOURS_H
+#define ALLOCSPIKE_REPORTS_COLOURS_H
+
+#include <jansson.h>
+
+/* Sets variants.NAME.colour ("#rrggbb") for every variant of summary: the allocator's colour for
+ * its first default row (no env), lighter and darker shades of it for its tuning rows. */
+void colours_assign(json_t *summary);
+
+/* A variant's colour as colours_assign set it (the neutral grey if it has none). */
+const char *colours_of(const json_t *summary, const char *variant);
+
+/* The grey of a harness row (_loadgen, _upstream, any other). */
+const char *colours_harness(const char *target);
+
+/* Shade k (0: the colour itself) of a "#rrggbb" colour, into out (8 bytes). */
+void colours_shade(const char *hex, unsigned k, char out[8]);
+
+#endif

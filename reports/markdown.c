@@ -1,0 +1,195 @@
+/* reports/markdown.c - summary.md, the report's top in GitHub-flavoured Markdown. */
+#include "markdown.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "summary.h"
+#include "verdict.h"
+
+/* Text for a table cell or a list item: the characters Markdown would read as markup are
+ * escaped, a line break becomes a space. */
+static void append_md(struct strbuf *b, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++) {
+		if (strchr("|*_`[]<>\\#", *p))
+			strbuf_printf(b, "\\%c", *p);
+		else
+			strbuf_append_n(b, *p == '\n' ? " " : p, 1);
+	}
+}
+
+static double num(const json_t *o, const char *path)
+{
+	const json_t *x = summary_lookup(o, path);
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+static void append_verdict(struct strbuf *b, const json_t *summary, bool ranking_chart)
+{
+	strbuf_append(b, "## Verdict\n\n");
+	size_t i;
+	json_t *s;
+	json_array_foreach(summary_lookup(summary, "verdict.sentences"), i, s)
+	{
+		strbuf_append(b, "- ");
+		append_md(b, json_string_value(s));
+		strbuf_append(b, "\n");
+	}
+	if (ranking_chart)
+		strbuf_append(b, "\n![Memory held after the spikes, per variant, lowest first]"
+		                 "(charts/chart-ranking.png)\n");
+	strbuf_append(b, "\n");
+}
+
+static void append_validity(struct strbuf *b, const json_t *summary)
+{
+	strbuf_append(b, "## Validity\n\n");
+	if (json_is_true(summary_lookup(summary, "validity.valid"))) {
+		strbuf_append(b, "Nothing found that would keep this run from showing what it "
+		                 "claims.\n\n");
+		return;
+	}
+	strbuf_append(b, "**This run may not show what it claims.**\n\n"
+	                 "| reason | what | knob |\n| --- | --- | --- |\n");
+	size_t i;
+	json_t *r;
+	json_array_foreach(summary_lookup(summary, "validity.reasons"), i, r)
+	{
+		strbuf_append(b, "| `");
+		strbuf_append(b, json_string_value(json_object_get(r, "code")));
+		strbuf_append(b, "` | ");
+		append_md(b, json_string_value(json_object_get(r, "text")));
+		strbuf_append(b, " | ");
+		append_md(b, json_string_value(json_object_get(r, "knob")));
+		strbuf_append(b, " |\n");
+	}
+	strbuf_append(b, "\n");
+}
+
+static void append_grid(struct strbuf *b, const json_t *summary)
+{
+	json_int_t n_spikes = json_integer_value(json_object_get(summary, "spike_count"));
+	strbuf_append(b, "## Peak / end of recovery per spike\n\nAnonymous RSS in MB: the highest "
+	                 "from the spike's start to the end of its recovery / the value at the end "
+	                 "of the recovery.\n\n| variant |");
+	for (json_int_t k = 1; k <= n_spikes; k++)
+		strbuf_printf(b, " spike %lld |", (long long)k);
+	strbuf_append(b, "\n| --- |");
+	for (json_int_t k = 1; k <= n_spikes; k++)
+		strbuf_append(b, " ---: |");
+	strbuf_append(b, "\n");
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		strbuf_append(b, "| ");
+		append_md(b, json_string_value(name));
+		strbuf_append(b, " |");
+		/* one cell per spike number, so a variant that missed a spike keeps the columns */
+		for (json_int_t k = 1; k <= n_spikes; k++) {
+			char path[64], cell[64] = "n/a";
+			snprintf(path, sizeof(path), "spikes.%lld", (long long)k);
+			const json_t *sp = summary_lookup(v, path);
+			if (sp)
+				verdict_grid_cell(sp, cell, sizeof(cell));
+			strbuf_printf(b, " %s |", cell);
+		}
+		strbuf_append(b, "\n");
+	}
+	strbuf_append(b, "\n");
+}
+
+/* "12.3", or "n/a" */
+static void append_value(struct strbuf *b, double v, const char *fmt, double scale)
+{
+	if (isnan(v))
+		strbuf_append(b, " n/a |");
+	else
+		strbuf_printf(b, fmt, v * scale);
+}
+
+static void append_traffic(struct strbuf *b, const json_t *summary)
+{
+	const char *source = json_string_value(summary_lookup(
+	    json_object_get(
+	        json_object_get(summary, "variants"),
+	        json_string_value(json_array_get(json_object_get(summary, "variant_order"), 0))),
+	    "traffic_by_send.source"));
+	strbuf_append(b, "## Traffic in spikes\n\n");
+	if (source && strcmp(source, "phases.csv") == 0)
+		strbuf_append(b,
+		              "Each query counted in the phase it was sent in (an answer after the "
+		              "spike still counts in it); latency quantiles of all the spikes' "
+		              "answers, from their histograms.\n\n");
+	else
+		strbuf_append(b,
+		              "This run has no phases.csv: answers and timeouts are counted in the "
+		              "interval they happened in, so a spike's late answers count in its "
+		              "recovery.\n\n");
+	strbuf_append(b,
+	              "| variant | sent | answered | lost | late | SERVFAIL | p50 (ms) | p99 (ms) "
+	              "|\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *sp = summary_lookup(
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name)),
+		    "traffic_by_send.phases.spike");
+		strbuf_append(b, "| ");
+		append_md(b, json_string_value(name));
+		strbuf_append(b, " |");
+		append_value(b, num(sp, "sent"), " %.0f |", 1);
+		append_value(b, num(sp, "answered_share"), " %.1f %% |", 100);
+		append_value(b, num(sp, "lost"), " %.0f |", 1);
+		append_value(b, num(sp, "late"), " %.0f |", 1);
+		append_value(b, num(sp, "servfail"), " %.0f |", 1);
+		append_value(b, num(sp, "lat_p50_ms"), " %.3g |", 1);
+		append_value(b, num(sp, "lat_p99_ms"), " %.3g |", 1);
+		strbuf_append(b, "\n");
+	}
+	strbuf_append(b, "\n");
+}
+
+char *markdown_summary(const json_t *summary, const struct chart *charts, size_t n_charts)
+{
+	struct strbuf b = {0};
+	const json_t *run = json_object_get(summary, "run");
+	const char *scenario = json_string_value(json_object_get(run, "scenario"));
+	const char *started = json_string_value(json_object_get(run, "started"));
+	strbuf_append(&b, "# allocspike: ");
+	append_md(&b, scenario ? scenario : "unnamed");
+	strbuf_append(&b, " run of ");
+	append_md(&b, started ? started : "unknown time");
+	strbuf_append(&b, "\n\nStatus: ");
+	append_md(&b, json_string_value(json_object_get(run, "status")));
+	strbuf_printf(&b,
+	              "; %lld spikes. The full page is `report.html`, every figure is in "
+	              "`summary.json`.\n\n",
+	              (long long)json_integer_value(json_object_get(summary, "spike_count")));
+	bool ranking = false;
+	for (size_t i = 0; i < n_charts; i++)
+		ranking = ranking || (charts[i].svg && strcmp(charts[i].id, "chart-ranking") == 0);
+	append_verdict(&b, summary, ranking);
+	append_validity(&b, summary);
+	append_grid(&b, summary);
+	append_traffic(&b, summary);
+	bool any = false;
+	for (size_t i = 0; i < n_charts; i++) {
+		if (!charts[i].svg)
+			continue;
+		if (!any)
+			strbuf_append(&b, "## Charts\n\n");
+		any = true;
+		strbuf_append(&b, "- ");
+		append_md(&b, charts[i].title);
+		strbuf_printf(&b, ": [PNG](charts/%s.png), [SVG](charts/%s.svg)\n", charts[i].id,
+		              charts[i].id);
+	}
+	return strbuf_take(&b);
+}

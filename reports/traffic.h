@@ -1,0 +1,31 @@
+/* reports/traffic.h - traffic figures per query, counted in the phase each query was sent in
+ * (phases.csv), with true latency quantiles from the merged histograms (latency_hist.csv). */
+#ifndef ALLOCSPIKE_REPORTS_TRAFFIC_H
+#define ALLOCSPIKE_REPORTS_TRAFFIC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "latency_hist.h"
+#include "runfolder_reader.h"
+
+/* The phases traffic is reported for, in reading order. */
+extern const char *const traffic_phases[];
+#define TRAFFIC_PHASE_COUNT 3
+
+/* What a latency bucket's width means for a quantile, for the page and summary.md. */
+#define TRAFFIC_LATENCY_PRECISION                                                                  \
+	"latency buckets are 1/64 to 1/32 of a power of two wide (common/latency_hist.c), so a "   \
+	"quantile, the middle of its bucket, is within 1.6 % of the true value"
+
+/* The variant's traffic_by_send object (reports/README.md): per phase and per phase instance
+ * sent, answered, lost, late, pending and rcodes, and latency quantiles. From phases.csv when the
+ * run has it, else summed from timeline.csv by the interval each answer arrived in. */
+json_t *traffic_by_send(const struct runfolder *rf, int target);
+
+/* The variant's latency histogram of one phase (all its instances merged) from latency_hist.csv;
+ * false when the run has none for it. */
+bool traffic_phase_hist(const struct runfolder *rf, int target, const char *phase,
+                        struct latency_hist *out);
+
+#endif

@@ -1,0 +1,238 @@
+/* reports/validity.c - the validity box: why the run may not show what it claims
+ * (reports/README.md "validity"). */
+#include "validity.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "summary.h"
+
+static void reason(json_t *reasons, const char *code, json_t *variants, const char *knob,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void reason(json_t *reasons, const char *code, json_t *variants, const char *knob,
+                   const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	json_t *r = json_object();
+	json_object_set_new(r, "code", json_string(code));
+	json_object_set_new(r, "text", json_string(text));
+	json_object_set_new(r, "knob", json_string(knob));
+	json_object_set_new(r, "variants", variants ? variants : json_array());
+	json_array_append_new(reasons, r);
+}
+
+/* "a, b and c" of a JSON array of names, into b. */
+static void join(struct strbuf *b, const json_t *names)
+{
+	size_t i, n = json_array_size(names);
+	json_t *x;
+	json_array_foreach(names, i, x)
+	{
+		strbuf_append(b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+		strbuf_append(b, json_string_value(x));
+	}
+}
+
+static bool has_name(const json_t *names, const char *name)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(names, i, x) if (strcmp(json_string_value(x), name) == 0) return true;
+	return false;
+}
+
+static void check_warmup(const struct runfolder *rf, json_t *reasons)
+{
+	json_t *names = json_array();
+	for (size_t i = 0; i < rf->n_events; i++)
+		if (strcmp(rf->events[i].event, "warmup_not_steady") == 0 &&
+		    !has_name(names, rf->events[i].variant))
+			json_array_append_new(names, json_string(rf->events[i].variant));
+	const char *v;
+	json_t *w;
+	json_object_foreach(json_object_get(rf->run, "warmup"), v, w)
+	{
+		if (json_is_false(json_object_get(w, "steady")) && !has_name(names, v))
+			json_array_append_new(names, json_string(v));
+	}
+	if (!json_array_size(names)) {
+		json_decref(names);
+		return;
+	}
+	struct strbuf b = {0};
+	join(&b, names);
+	reason(reasons, "warmup_not_steady", names,
+	       "raise --warmup-len or --warmup-rate, or lower --cache-size",
+	       "The warm-up did not bring the cache to a steady state for %s: memory growth in the "
+	       "spikes includes a cache still filling.",
+	       b.s);
+	strbuf_free(&b);
+}
+
+static void check_harness(const json_t *summary, json_t *reasons)
+{
+	const json_t *h = json_object_get(summary, "harness");
+	double s = json_number_value(json_object_get(h, "saturated_s"));
+	size_t events = json_array_size(json_object_get(h, "saturated_events"));
+	if (!(s > 0) && events == 0)
+		return;
+	json_t *names = json_array();
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(h, "saturated_periods"), i, p)
+	{
+		const char *t = json_string_value(json_object_get(p, "target"));
+		if (t && !has_name(names, t))
+			json_array_append_new(names, json_string(t));
+	}
+	reason(reasons, "harness_saturated", names,
+	       "lower --spike-rate or --baseline-rate, or give the harness its own cores "
+	       "(--cpu-placement HARNESS/RESOLVERS)",
+	       "The harness (load generator or simulated hierarchy) used more than %.1f core for "
+	       "%.1f s (%zu saturation events): the traffic may have been limited by the harness, "
+	       "not the resolvers.",
+	       json_number_value(json_object_get(h, "threshold_cores")), s > 0 ? s : 0, events);
+}
+
+/* The variant's answered share of the queries sent in spikes: per query when the run has
+ * phases.csv, else the interval counts. */
+static double spike_answered_share(const json_t *v)
+{
+	const json_t *x = summary_lookup(v, "traffic_by_send.phases.spike.answered_share");
+	if (!json_is_number(x))
+		x = summary_lookup(v, "spike_traffic.answered_share");
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+static void check_capacity(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+{
+	const json_t *cal = json_object_get(rf->run, "calibration");
+	double rate = json_number_value(json_object_get(cal, "spike_rate_qps"));
+	json_t *names = json_array();
+	struct strbuf b = {0};
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const char *n = json_string_value(name);
+		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
+		double cap =
+		    json_number_value(json_object_get(json_object_get(cal, "capacity_qps"), n));
+		double share = spike_answered_share(v);
+		if (rate > 0 && cap > 0 && rate > VALIDITY_MAX_CAPACITY_MULTIPLE * cap) {
+			strbuf_printf(&b,
+			              "%s%s: spikes at %.1fx its calibrated capacity (%.0f qps)",
+			              b.len ? "; " : "", n, rate / cap, cap);
+			json_array_append(names, name);
+		} else if (share < VALIDITY_MIN_SPIKE_ANSWERED_SHARE) {
+			strbuf_printf(&b, "%s%s answered %.0f %% of the queries sent in spikes",
+			              b.len ? "; " : "", n, 100 * share);
+			json_array_append(names, name);
+		}
+	}
+	if (json_array_size(names))
+		reason(
+		    reasons, "spikes_over_capacity", names,
+		    "lower --spike-rate or --spike-multiple (auto: a multiple of the calibrated "
+		    "capacity)",
+		    "Spikes far over capacity (%s): the run measures a resolver drowning, queues "
+		    "and timeouts, rather than the memory a spike it can answer leaves behind.",
+		    b.s);
+	else
+		json_decref(names);
+	strbuf_free(&b);
+}
+
+static void check_calibration(const struct runfolder *rf, json_t *reasons)
+{
+	const json_t *cal = json_object_get(rf->run, "calibration");
+	json_t *names = json_array();
+	const char *v;
+	json_t *top;
+	json_object_foreach(json_object_get(cal, "still_answering_at_top"), v, top)
+	{
+		if (json_is_true(top))
+			json_array_append_new(names, json_string(v));
+	}
+	for (size_t i = 0; i < rf->n_events; i++) {
+		if (strcmp(rf->events[i].event, "calibration_fallback") != 0)
+			continue;
+		const char *fv = json_string_value(json_object_get(rf->events[i].obj, "variant"));
+		if (fv && !has_name(names, fv))
+			json_array_append_new(names, json_string(fv));
+	}
+	if (!json_array_size(names)) {
+		json_decref(names);
+		return;
+	}
+	struct strbuf b = {0};
+	join(&b, names);
+	reason(reasons, "calibration_capped", names,
+	       "raise --calibrate-max (the top of the calibration ramp) or --calibrate-len",
+	       "The calibration did not find the capacity of %s (still answering at the top of "
+	       "the ramp, or never 90 %% of it): the capacity is only a bound, and so is the "
+	       "spike height derived from it.",
+	       b.s);
+	strbuf_free(&b);
+}
+
+static void check_crashes(const json_t *summary, json_t *reasons)
+{
+	json_t *names = json_array();
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		if (json_integer_value(json_object_get(v, "crash_count")) > 0)
+			json_array_append(names, name);
+	}
+	if (!json_array_size(names)) {
+		json_decref(names);
+		return;
+	}
+	struct strbuf b = {0};
+	join(&b, names);
+	reason(reasons, "variant_crashed", names,
+	       "read logs/VARIANT.log and fix the crash, then run again",
+	       "%s crashed: its figures stop at the crash, and memory of a restarted or dead "
+	       "process says nothing about its allocator.",
+	       b.s);
+	strbuf_free(&b);
+}
+
+json_t *validity_build(const struct runfolder *rf, const json_t *summary)
+{
+	json_t *reasons = json_array();
+	const json_t *run = json_object_get(summary, "run");
+	if (!json_is_true(json_object_get(run, "complete")))
+		reason(reasons, "run_incomplete", NULL, "run it again to the end",
+		       "The run did not complete (status \"%s\"): later spikes are missing.",
+		       json_string_value(json_object_get(run, "status")));
+	check_warmup(rf, reasons);
+	check_harness(summary, reasons);
+	check_capacity(rf, summary, reasons);
+	check_calibration(rf, reasons);
+	check_crashes(summary, reasons);
+	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
+	if (spikes < VALIDITY_MIN_SPIKES)
+		reason(
+		    reasons, "too_few_spikes", NULL, "raise --spikes (3 or more; 8 by default)",
+		    "Only %lld spike%s: growth per spike is fitted over %d or more, fewer make a "
+		    "trend of noise.",
+		    (long long)spikes, spikes == 1 ? "" : "s", VALIDITY_MIN_SPIKES);
+	json_t *o = json_object();
+	json_object_set_new(o, "valid", json_boolean(json_array_size(reasons) == 0));
+	json_object_set_new(o, "reason_count", json_integer((json_int_t)json_array_size(reasons)));
+	json_object_set_new(o, "reasons", reasons);
+	return o;
+}

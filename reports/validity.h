@@ -1,0 +1,22 @@
+/* reports/validity.h - every reason a run may not show what it claims, each with the knob to turn
+ * (summary.json "validity", the box at the top of the page). */
+#ifndef ALLOCSPIKE_REPORTS_VALIDITY_H
+#define ALLOCSPIKE_REPORTS_VALIDITY_H
+
+#include <jansson.h>
+
+#include "runfolder_reader.h"
+
+/* Spikes at more than this multiple of a variant's calibrated capacity measure overload, not
+ * spikes. */
+#define VALIDITY_MAX_CAPACITY_MULTIPLE 3.0
+/* A variant answering less than this share of the queries sent in spikes is far over capacity. */
+#define VALIDITY_MIN_SPIKE_ANSWERED_SHARE 0.5
+/* A trend over fewer spikes is a line through two points. */
+#define VALIDITY_MIN_SPIKES 3
+
+/* {"valid": bool, "reason_count": n, "reasons": [{"code", "text", "knob", "variants"}]} from the
+ * run folder and its summary (variants and harness already computed). */
+json_t *validity_build(const struct runfolder *rf, const json_t *summary);
+
+#endif

@@ -1,0 +1,216 @@
+/* reports/verdict.c - one sentence per variant, computed from its figures, and the ranking of what
+ * each holds after the spikes (reports/README.md "verdict"). */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "advisor.h"
+#include "findings.h"
+#include "strbuf.h"
+#include "summary.h"
+
+static double num(const json_t *o, const char *path)
+{
+	const json_t *x = summary_lookup(o, path);
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+/* What "held after the spikes" measures, per advisor basis (reports/advisor.c). */
+static const struct {
+	const char *basis, *what, *text;
+	const char *missing; /* why a variant lacks this basis */
+} BASIS_WORDS[] = {
+    {"allocator_held", "held by its allocator beyond live memory",
+     "memory the allocator holds beyond live allocations at the end of the last recovery",
+     "no live bytes recorded"},
+    {"anon_beyond_cache", "of anonymous RSS beyond its cache",
+     "anonymous RSS beyond the resolver's cache at the end of the last recovery (no "
+     "variant has live bytes)",
+     "no cache_bytes reported"},
+    {"anon", "of anonymous RSS",
+     "anonymous RSS at the end of the last recovery (no variant reports live bytes or its "
+     "cache)",
+     "no anonymous RSS after a spike"},
+};
+
+struct ranked {
+	const char *name;
+	double held;   /* NAN: not ranked (no figure on the ranking's basis) */
+	double own;    /* on its own best basis */
+	double growth; /* per spike, on the same basis */
+	const char *basis;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (isnan(x->held) != isnan(y->held))
+		return isnan(x->held) ? 1 : -1;
+	return (x->held > y->held) - (x->held < y->held);
+}
+
+/* The index of basis in BASIS_WORDS (the last one if unknown). */
+static size_t basis_index(const char *basis)
+{
+	size_t n = sizeof(BASIS_WORDS) / sizeof(*BASIS_WORDS);
+	for (size_t w = 0; basis && w < n; w++)
+		if (strcmp(BASIS_WORDS[w].basis, basis) == 0)
+			return w;
+	return n - 1;
+}
+
+/* "the least", "the most", "3rd from the least" */
+static void rank_words(struct strbuf *b, size_t rank, size_t n)
+{
+	if (rank == 0) {
+		strbuf_append(b, "the least");
+		return;
+	}
+	if (rank + 1 == n) {
+		strbuf_append(b, "the most");
+		return;
+	}
+	size_t k = rank + 1;
+	const char *suffix = k % 100 >= 11 && k % 100 <= 13 ? "th"
+	                     : k % 10 == 1                  ? "st"
+	                     : k % 10 == 2                  ? "nd"
+	                     : k % 10 == 3                  ? "rd"
+	                                                    : "th";
+	strbuf_printf(b, "%zu%s from the least", k, suffix);
+}
+
+static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
+                     size_t rank, size_t n_ranked, const char *ranked_basis)
+{
+	const char *alloc = json_string_value(json_object_get(v, "allocator"));
+	const char *env = json_string_value(json_object_get(v, "env"));
+	strbuf_append(b, name);
+	if (alloc || (env && *env && strcmp(env, "-") != 0)) {
+		strbuf_append(b, " (");
+		strbuf_append(b, alloc ? alloc : "allocator unknown");
+		if (env && *env && strcmp(env, "-") != 0)
+			strbuf_printf(b, ", %s", env);
+		strbuf_append(b, ")");
+	}
+	if (isnan(r->own)) {
+		strbuf_append(b, ": no figure after the spikes (no spike with a recovery was "
+		                 "recorded).");
+		return;
+	}
+	strbuf_printf(b, ": %.1f MB %s after the spikes", r->own,
+	              BASIS_WORDS[basis_index(r->basis)].what);
+	if (!isnan(r->held) && n_ranked > 1) {
+		strbuf_append(b, ", ");
+		rank_words(b, rank, n_ranked);
+		strbuf_printf(b, " of %zu", n_ranked);
+	} else if (isnan(r->held)) {
+		strbuf_printf(b, " (not ranked: %s)",
+		              BASIS_WORDS[basis_index(ranked_basis)].missing);
+	}
+	double growth = r->growth;
+	if (growth >= CLIMB_MB_PER_SPIKE)
+		strbuf_printf(b, "; it climbs %.2f MB per spike", growth);
+	else if (growth <= -CLIMB_MB_PER_SPIKE)
+		strbuf_printf(b, "; it falls %.2f MB per spike", -growth);
+	else if (!isnan(growth))
+		strbuf_printf(b, "; level from spike to spike (%+.2f MB per spike)", growth);
+	const char *how = json_string_value(json_object_get(v, "attribution"));
+	bool attributed = how && strcmp(how, "unavailable") != 0;
+	double share = num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
+	if (!isnan(share)) {
+		const char *verdict = findings_verdict_of(share);
+		strbuf_printf(b,
+		              "; %s %s what the spikes freed (%.0f %% of each spike's %s given "
+		              "back)",
+		              attributed ? "its allocator" : "it",
+		              strcmp(verdict, "returned") == 0 ? "returned"
+		              : strcmp(verdict, "kept") == 0   ? "kept"
+		                                               : "kept part of",
+		              share * 100, attributed ? "allocator part" : "anon RSS growth");
+	}
+	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
+	if (crashes > 0)
+		strbuf_printf(b, "; it crashed (%lld time%s)", (long long)crashes,
+		              crashes == 1 ? "" : "s");
+	strbuf_append(b, ".");
+}
+
+json_t *verdict_build(const json_t *summary)
+{
+	const json_t *order = json_object_get(summary, "variant_order");
+	const json_t *variants = json_object_get(summary, "variants");
+	size_t n = json_array_size(order), n_ranked = 0, best = SIZE_MAX;
+	struct ranked *r = calloc(n ? n : 1, sizeof(*r));
+	size_t *basis_rank = calloc(n ? n : 1, sizeof(*basis_rank));
+	if (!r || !basis_rank)
+		abort();
+	/* Ranked on the best basis any variant has (allocator-held memory where attributed); a
+	 * variant without it is described on its own basis but not ranked against the others. */
+	for (size_t i = 0; i < n; i++) {
+		r[i].name = json_string_value(json_array_get(order, i));
+		r[i].own = advisor_variant_held_mb(json_object_get(variants, r[i].name),
+		                                   &r[i].basis, &basis_rank[i], &r[i].growth);
+		if (!isnan(r[i].own) && basis_rank[i] < best)
+			best = basis_rank[i];
+	}
+	const char *best_basis = NULL;
+	for (size_t i = 0; i < n; i++) {
+		r[i].held = basis_rank[i] == best ? r[i].own : NAN;
+		if (basis_rank[i] == best)
+			best_basis = r[i].basis;
+		n_ranked += !isnan(r[i].held);
+	}
+	free(basis_rank);
+	struct ranked *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted)
+		abort();
+	memcpy(sorted, r, n * sizeof(*r));
+	qsort(sorted, n, sizeof(*sorted), ranked_cmp);
+	json_t *ranking = json_array(), *sentences = json_array();
+	for (size_t i = 0; i < n_ranked; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "variant", json_string(sorted[i].name));
+		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].held));
+		json_object_set(
+		    o, "colour",
+		    json_object_get(json_object_get(variants, sorted[i].name), "colour"));
+		json_array_append_new(ranking, o);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t rank = 0;
+		for (size_t k = 0; k < n_ranked; k++)
+			if (strcmp(sorted[k].name, r[i].name) == 0)
+				rank = k;
+		struct strbuf b = {0};
+		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
+		         best_basis);
+		json_array_append_new(sentences, json_string(b.s));
+		strbuf_free(&b);
+	}
+	size_t words = basis_index(best_basis);
+	free(r);
+	free(sorted);
+	json_t *o = json_object();
+	json_object_set_new(o, "held_basis", json_string(BASIS_WORDS[words].basis));
+	json_object_set_new(o, "held_basis_text", json_string(BASIS_WORDS[words].text));
+	json_object_set_new(o, "ranking", ranking);
+	json_object_set_new(o, "sentences", sentences);
+	return o;
+}
+
+const char *verdict_grid_cell(const json_t *spike, char *buf, size_t size)
+{
+	double peak = num(spike, "peak_anon_kb"), end = num(spike, "end_anon_kb");
+	char p[32] = "n/a", e[32] = "n/a";
+	if (!isnan(peak))
+		snprintf(p, sizeof(p), "%.1f", peak / 1024);
+	if (!isnan(end))
+		snprintf(e, sizeof(e), "%.1f", end / 1024);
+	snprintf(buf, size, "%s / %s", p, e);
+	return buf;
+}
