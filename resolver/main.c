@@ -23,6 +23,11 @@
 
 #define RESOLVER_MAX_HINT_FILES 4
 
+/* The variants.tsv row this executable was built for (cmake/AllocspikeVariants.cmake). */
+#ifndef ALLOCSPIKE_VARIANT_NAME
+#define ALLOCSPIKE_VARIANT_NAME "unknown"
+#endif
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -287,7 +292,7 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return fail("unexpected argument '%s'%s", argv[optind], "");
 	if (want_version) {
-		resolver_version_print(stdout, want_json);
+		resolver_version_print(stdout, ALLOCSPIKE_VARIANT_NAME, want_json);
 		return 0;
 	}
 	if (cfg->n_listen == 0 || (n_roots_text == 0 && n_hint_files == 0)) {

@@ -36,6 +36,9 @@ struct resolver_config {
 	enum memory_layout layout;
 	const char *control_path;
 	const char *ready_file;
+	/* Nothing is sent upstream: replies arrive only through upstream_inject (the fuzz targets;
+	 * no option sets it). */
+	bool upstream_offline;
 };
 
 struct event_base;

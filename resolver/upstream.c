@@ -135,16 +135,16 @@ int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
 	uq->wire_len = wire_finish(&w);
 	memcpy(&uq->to, to, tolen);
 	uq->tolen = tolen;
-#ifndef RESOLVER_FUZZING
-	uq->fd = upstream_socket(q, to, tolen, SOCK_DGRAM);
-	if (uq->fd < 0)
-		return -1;
-	if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
-	    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
-		upstream_close(uq);
-		return -1;
+	if (!r->cfg.upstream_offline) {
+		uq->fd = upstream_socket(q, to, tolen, SOCK_DGRAM);
+		if (uq->fd < 0)
+			return -1;
+		if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
+		    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
+			upstream_close(uq);
+			return -1;
+		}
 	}
-#endif
 	r->stats.upstream_queries++;
 	q->queries++;
 	q->uq = uq;
@@ -167,9 +167,8 @@ static void upstream_start_tcp(struct upstream_query *uq)
 	upstream_close(uq);
 	uq->tcp = true;
 	q->r->stats.upstream_tcp++;
-#ifdef RESOLVER_FUZZING
-	return; /* the fuzzer delivers the next packet as if it came over TCP */
-#endif
+	if (q->r->cfg.upstream_offline)
+		return; /* the next injected packet is taken as if it came over TCP */
 	uq->fd = upstream_socket(q, (struct sockaddr *)&uq->to, uq->tolen, SOCK_STREAM);
 	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * q->r->cfg.upstream_timeout_ms) < 0) {
 		upstream_fail(uq, false);

@@ -24,7 +24,7 @@ int upstream_match(const uint8_t *wire, size_t len, uint16_t id, const uint8_t *
                    uint16_t qtype);
 
 /* Delivers wire as the reply to q's outstanding query, its ID overwritten with the one sent
- * (the fuzzer's way in; built with RESOLVER_FUZZING nothing is ever sent). -1: nothing pending. */
+ * (the fuzzer's way in; with cfg.upstream_offline nothing is ever sent). -1: nothing pending. */
 int upstream_inject(struct request *q, uint8_t *wire, size_t len);
 
 #define UPSTREAM_EDNS_SIZE 1232

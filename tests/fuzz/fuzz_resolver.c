@@ -32,6 +32,7 @@ static void fuzz_resolver_init(void)
 	cfg->n_roots = 1;
 	cfg->max_inflight = 64;
 	cfg->upstream_timeout_ms = 1000;
+	cfg->upstream_offline = true;
 	fuzz_r.base = event_base_new();
 	if (!fuzz_r.base)
 		abort();
