@@ -1,6 +1,6 @@
 /* resolver/upstream.h - queries to authoritative servers: random ID and port, strict matching,
- * timeout, TCP on TC. Knows nothing of requests: it reports through the handlers main.c gave the
- * resolver (struct resolver's upstream). */
+ * timeout, TCP on TC. Knows nothing of requests: it reports through the handlers wiring.c put in
+ * struct resolver's upstream. */
 #ifndef ALLOCSPIKE_RESOLVER_UPSTREAM_H
 #define ALLOCSPIKE_RESOLVER_UPSTREAM_H
 
