@@ -101,7 +101,7 @@ endfunction()
 
 # allocspike_add_musl_variant(<name>)
 # Builds the musl row <name> in a sub-build of this same tree with musl-gcc (-DALLOCSPIKE_MUSL_WORLD=ON:
-# only common's allocspike_core and the resolver, from the one RESOLVER_SOURCES list), linked fully
+# only common's allocspike_core and the resolver, from the one allocspike_resolver_core), linked fully
 # static against the musl builds of the dependencies; the executable lands in this build's bin/.
 function(allocspike_add_musl_variant name)
   if(NOT ALLOCSPIKE_MUSL_DEPS_TARGET)

@@ -1,5 +1,5 @@
 /* resolver/iterator.c - iterative resolution: cache, closest zone cut, referrals, glue, CNAMEs,
- * negative answers. */
+ * negative answers. No I/O: every entry point returns the next step for the driver (request.c). */
 #include "iterator.h"
 
 #include <netinet/in.h>
@@ -7,9 +7,7 @@
 
 #include "cache.h"
 #include "dname.h"
-#include "request.h"
 #include "resolver.h"
-#include "upstream.h"
 
 #define ITER_MAX_RRSET 256
 #define ITER_ANY_TTL 3600 /* of the synthesized HINFO (RFC 8482 leaves it to the operator) */
@@ -114,30 +112,30 @@ enum iter_class iterator_classify(const struct msg *m, const uint8_t *zone, cons
 
 /* Answer records live in the request's memory: one object per record (owner + rdata). Every
  * TTL a client sees passes through here or iter_set_soa, fresh or cached: the caps apply. */
-static int iter_add_answer(struct request *q, const uint8_t *owner, uint16_t type, uint32_t ttl,
+static int iter_add_answer(struct iter_state *st, const uint8_t *owner, uint16_t type, uint32_t ttl,
                            const uint8_t *rdata, uint16_t rdlen)
 {
-	ttl = msg_ttl_cap(ttl, q->r->cfg.max_ttl);
-	if (q->n_answer == q->cap_answer) {
-		int cap = q->cap_answer ? 2 * q->cap_answer : 8;
+	ttl = msg_ttl_cap(ttl, st->r->cfg.max_ttl);
+	if (st->n_answer == st->cap_answer) {
+		int cap = st->cap_answer ? 2 * st->cap_answer : 8;
 		if (cap > 4096)
 			return -1;
-		struct msg_rr *n = rmem_alloc(&q->mem, (size_t)cap * sizeof(*n));
+		struct msg_rr *n = rmem_alloc(st->mem, (size_t)cap * sizeof(*n));
 		if (!n)
 			return -1;
-		if (q->n_answer)
-			memcpy(n, q->answer, (size_t)q->n_answer * sizeof(*n));
-		rmem_free(&q->mem, q->answer);
-		q->answer = n;
-		q->cap_answer = cap;
+		if (st->n_answer)
+			memcpy(n, st->answer, (size_t)st->n_answer * sizeof(*n));
+		rmem_free(st->mem, st->answer);
+		st->answer = n;
+		st->cap_answer = cap;
 	}
 	size_t olen = dname_len(owner);
-	uint8_t *obj = rmem_alloc(&q->mem, olen + rdlen + 1);
+	uint8_t *obj = rmem_alloc(st->mem, olen + rdlen + 1);
 	if (!obj)
 		return -1;
 	memcpy(obj, owner, olen);
 	memcpy(obj + olen, rdata, rdlen);
-	struct msg_rr *rr = &q->answer[q->n_answer++];
+	struct msg_rr *rr = &st->answer[st->n_answer++];
 	rr->owner = obj;
 	rr->rdata = obj + olen;
 	rr->rdlen = rdlen;
@@ -147,75 +145,87 @@ static int iter_add_answer(struct request *q, const uint8_t *owner, uint16_t typ
 	return 0;
 }
 
-static int iter_set_soa(struct request *q, const uint8_t *owner, uint32_t ttl, const uint8_t *rdata,
-                        uint16_t rdlen)
+static int iter_set_soa(struct iter_state *st, const uint8_t *owner, uint32_t ttl,
+                        const uint8_t *rdata, uint16_t rdlen)
 {
 	size_t olen = dname_len(owner);
-	uint8_t *obj = rmem_alloc(&q->mem, olen + rdlen + 1);
+	uint8_t *obj = rmem_alloc(st->mem, olen + rdlen + 1);
 	if (!obj)
 		return -1;
 	memcpy(obj, owner, olen);
 	memcpy(obj + olen, rdata, rdlen);
-	q->soa.owner = obj;
-	q->soa.rdata = obj + olen;
-	q->soa.rdlen = rdlen;
-	q->soa.type = TYPE_SOA;
-	q->soa.rclass = CLASS_IN;
-	q->soa.ttl = msg_ttl_cap(ttl, q->r->cfg.max_negative_ttl);
-	q->has_soa = true;
+	st->soa.owner = obj;
+	st->soa.rdata = obj + olen;
+	st->soa.rdlen = rdlen;
+	st->soa.type = TYPE_SOA;
+	st->soa.rclass = CLASS_IN;
+	st->soa.ttl = msg_ttl_cap(ttl, st->r->cfg.max_negative_ttl);
+	st->has_soa = true;
 	return 0;
 }
 
-static void iter_soa_from_entry(struct request *q, const struct cache_entry *e, uint32_t now)
+static void iter_soa_from_entry(struct iter_state *st, const struct cache_entry *e, uint32_t now)
 {
 	const uint8_t *owner, *rdata;
 	uint16_t rdlen;
 	cache_entry_soa(e, &owner, &rdata, &rdlen);
-	iter_set_soa(q, owner, cache_entry_ttl(e, now), rdata, rdlen);
+	iter_set_soa(st, owner, cache_entry_ttl(e, now), rdata, rdlen);
 }
 
-static int iter_add_entry(struct request *q, const struct cache_entry *e, uint32_t now)
+static int iter_add_entry(struct iter_state *st, const struct cache_entry *e, uint32_t now)
 {
 	size_t cursor = 0;
 	const uint8_t *rdata;
 	uint16_t rdlen;
 	while (cache_entry_next(e, &cursor, &rdata, &rdlen))
-		if (iter_add_answer(q, cache_entry_owner(e), e->type, cache_entry_ttl(e, now),
+		if (iter_add_answer(st, cache_entry_owner(e), e->type, cache_entry_ttl(e, now),
 		                    rdata, rdlen) < 0)
 			return -1;
 	return 0;
 }
 
-static void iter_set_cur(struct request *q, const uint8_t *name)
+static void iter_set_cur(struct iter_state *st, const uint8_t *name)
 {
-	q->cur = rmem_memdup(&q->mem, name, dname_len(name));
-	q->has_cut = false;
+	st->cur = rmem_memdup(st->mem, name, dname_len(name));
+	st->has_cut = false;
 }
 
-bool iterator_from_cache(struct request *q)
+void iterator_init(struct iter_state *st, struct resolver *r, struct rmem *mem,
+                   const uint8_t *qname, uint16_t qtype, int depth, int budget)
 {
-	struct cache *c = q->r->cache;
+	memset(st, 0, sizeof(*st));
+	st->r = r;
+	st->mem = mem;
+	st->qname = qname;
+	st->qtype = qtype;
+	st->cur = qname;
+	st->depth = depth;
+	st->budget = budget;
+	st->cut.current = -1;
+}
+
+bool iterator_from_cache(struct iter_state *st, int *rcode)
+{
+	struct cache *c = st->r->cache;
 	uint32_t now = resolver_now();
-	if (!q->cur)
-		q->cur = q->qname;
 	for (;;) {
-		if (!q->cur) {
-			q->rcode = RCODE_SERVFAIL;
+		if (!st->cur) {
+			*rcode = RCODE_SERVFAIL;
 			return true;
 		}
-		struct cache_entry *e = cache_get(c, now, q->cur, q->qtype);
+		struct cache_entry *e = cache_get(c, now, st->cur, st->qtype);
 		if (e && e->rank >= RANK_AUTH) {
 			if (e->kind == CACHE_POSITIVE) {
-				q->rcode =
-				    iter_add_entry(q, e, now) < 0 ? RCODE_SERVFAIL : RCODE_NOERROR;
+				*rcode =
+				    iter_add_entry(st, e, now) < 0 ? RCODE_SERVFAIL : RCODE_NOERROR;
 				return true;
 			}
-			iter_soa_from_entry(q, e, now);
-			q->rcode = RCODE_NOERROR;
+			iter_soa_from_entry(st, e, now);
+			*rcode = RCODE_NOERROR;
 			return true;
 		}
-		if (q->qtype != TYPE_CNAME) {
-			e = cache_get(c, now, q->cur, TYPE_CNAME);
+		if (st->qtype != TYPE_CNAME) {
+			e = cache_get(c, now, st->cur, TYPE_CNAME);
 			if (e && e->rank >= RANK_AUTH && e->kind == CACHE_POSITIVE) {
 				size_t cursor = 0;
 				const uint8_t *rdata, *target;
@@ -223,73 +233,73 @@ bool iterator_from_cache(struct request *q)
 				if (!cache_entry_next(e, &cursor, &rdata, &rdlen) ||
 				    !(target = msg_rdata_name(TYPE_CNAME, rdata, rdlen)))
 					return false;
-				if (iter_add_answer(q, q->cur, TYPE_CNAME, cache_entry_ttl(e, now),
-				                    rdata, rdlen) < 0 ||
-				    ++q->cnames > ITER_MAX_CNAMES) {
-					q->rcode = RCODE_SERVFAIL;
+				if (iter_add_answer(st, st->cur, TYPE_CNAME,
+				                    cache_entry_ttl(e, now), rdata, rdlen) < 0 ||
+				    ++st->cnames > ITER_MAX_CNAMES) {
+					*rcode = RCODE_SERVFAIL;
 					return true;
 				}
-				iter_set_cur(q, target);
+				iter_set_cur(st, target);
 				continue;
 			}
 		}
-		e = cache_get(c, now, q->cur, CACHE_TYPE_NXDOMAIN);
+		e = cache_get(c, now, st->cur, CACHE_TYPE_NXDOMAIN);
 		if (e) {
-			iter_soa_from_entry(q, e, now);
-			q->rcode = RCODE_NXDOMAIN;
+			iter_soa_from_entry(st, e, now);
+			*rcode = RCODE_NXDOMAIN;
 			return true;
 		}
 		return false;
 	}
 }
 
-int iterator_answer_any(struct request *q)
+int iterator_answer_any(struct iter_state *st)
 {
 	static const uint8_t hinfo[] = {7, 'R', 'F', 'C', '8', '4', '8', '2', 0};
-	if (iter_add_answer(q, q->qname, TYPE_HINFO, ITER_ANY_TTL, hinfo, sizeof(hinfo)) < 0)
+	if (iter_add_answer(st, st->qname, TYPE_HINFO, ITER_ANY_TTL, hinfo, sizeof(hinfo)) < 0)
 		return RCODE_SERVFAIL;
 	return RCODE_NOERROR;
 }
 
-static void iter_cut_reset(struct request *q)
+static void iter_cut_reset(struct iter_state *st)
 {
-	struct iter_cut *cut = &q->cut;
+	struct iter_cut *cut = &st->cut;
 	if (cut->zone != iter_root)
-		rmem_free(&q->mem, (void *)cut->zone);
+		rmem_free(st->mem, (void *)cut->zone);
 	for (int i = 0; i < cut->n_names; i++)
-		rmem_free(&q->mem, (void *)cut->names[i]);
-	rmem_free(&q->mem, cut->names);
-	rmem_free(&q->mem, cut->servers);
+		rmem_free(st->mem, (void *)cut->names[i]);
+	rmem_free(st->mem, cut->names);
+	rmem_free(st->mem, cut->servers);
 	memset(cut, 0, sizeof(*cut));
 	cut->current = -1;
-	q->has_cut = false;
+	st->has_cut = false;
 }
 
-static int iter_cut_init(struct request *q, const uint8_t *zone, int names)
+static int iter_cut_init(struct iter_state *st, const uint8_t *zone, int names)
 {
-	struct iter_cut *cut = &q->cut;
-	iter_cut_reset(q);
-	cut->zone = zone[0] == 0 ? iter_root : rmem_memdup(&q->mem, zone, dname_len(zone));
+	struct iter_cut *cut = &st->cut;
+	iter_cut_reset(st);
+	cut->zone = zone[0] == 0 ? iter_root : rmem_memdup(st->mem, zone, dname_len(zone));
 	cut->cap_servers = 8 + 2 * names;
-	cut->servers = rmem_alloc(&q->mem, (size_t)cut->cap_servers * sizeof(*cut->servers));
-	cut->names = names ? rmem_alloc(&q->mem, (size_t)names * sizeof(*cut->names)) : NULL;
+	cut->servers = rmem_alloc(st->mem, (size_t)cut->cap_servers * sizeof(*cut->servers));
+	cut->names = names ? rmem_alloc(st->mem, (size_t)names * sizeof(*cut->names)) : NULL;
 	if (!cut->zone || !cut->servers || (names && !cut->names))
 		return -1;
-	q->has_cut = true;
+	st->has_cut = true;
 	return 0;
 }
 
 /* A server address from an A or AAAA record: the type says the family, and the length must
  * match it (a 16-byte "A" record is malformed, not an IPv6 address). */
-static void iter_cut_add_server(struct request *q, uint16_t type, const uint8_t *rdata,
+static void iter_cut_add_server(struct iter_state *st, uint16_t type, const uint8_t *rdata,
                                 uint16_t rdlen)
 {
-	struct iter_cut *cut = &q->cut;
+	struct iter_cut *cut = &st->cut;
 	if (cut->n_servers >= cut->cap_servers || !msg_rdata_fits_type(type, rdlen))
 		return;
 	struct iter_server *s = &cut->servers[cut->n_servers];
 	memset(s, 0, sizeof(*s));
-	uint16_t port = (uint16_t)q->r->cfg.upstream_port;
+	uint16_t port = (uint16_t)st->r->cfg.upstream_port;
 	if (type == TYPE_A) {
 		struct sockaddr_in *v4 = (struct sockaddr_in *)&s->sa;
 		v4->sin_family = AF_INET;
@@ -314,56 +324,56 @@ static void iter_cut_add_server(struct request *q, uint16_t type, const uint8_t 
 }
 
 /* Addresses of name server `name` known to the cache (glue included); returns how many. */
-static int iter_cut_add_cached(struct request *q, const uint8_t *name)
+static int iter_cut_add_cached(struct iter_state *st, const uint8_t *name)
 {
 	static const uint16_t types[2] = {TYPE_A, TYPE_AAAA};
-	int before = q->cut.n_servers;
+	int before = st->cut.n_servers;
 	uint32_t now = resolver_now();
 	for (int t = 0; t < 2; t++) {
-		struct cache_entry *e = cache_get(q->r->cache, now, name, types[t]);
+		struct cache_entry *e = cache_get(st->r->cache, now, name, types[t]);
 		if (!e || e->kind != CACHE_POSITIVE)
 			continue;
 		size_t cursor = 0;
 		const uint8_t *rdata;
 		uint16_t rdlen;
 		while (cache_entry_next(e, &cursor, &rdata, &rdlen))
-			iter_cut_add_server(q, types[t], rdata, rdlen);
+			iter_cut_add_server(st, types[t], rdata, rdlen);
 	}
-	return q->cut.n_servers - before;
+	return st->cut.n_servers - before;
 }
 
-static void iter_cut_add_name(struct request *q, const uint8_t *name)
+static void iter_cut_add_name(struct iter_state *st, const uint8_t *name)
 {
 	/* A server named inside its own zone with no glue cannot be reached: skip it. Past a few
 	 * names per zone cut, the rest are not looked up at all: a referral listing many glueless
 	 * names must not turn into as many lookups (NXNS, CVE-2020-12662). */
-	if (iterator_in_bailiwick(name, q->cut.zone) || q->cut.n_names >= ITER_MAX_GLUELESS)
+	if (iterator_in_bailiwick(name, st->cut.zone) || st->cut.n_names >= ITER_MAX_GLUELESS)
 		return;
-	const uint8_t *copy = rmem_memdup(&q->mem, name, dname_len(name));
+	const uint8_t *copy = rmem_memdup(st->mem, name, dname_len(name));
 	if (copy)
-		q->cut.names[q->cut.n_names++] = copy;
+		st->cut.names[st->cut.n_names++] = copy;
 }
 
-static bool iter_cut_from_roots(struct request *q)
+static bool iter_cut_from_roots(struct iter_state *st)
 {
-	const struct resolver_config *cfg = &q->r->cfg;
-	if (iter_cut_init(q, iter_root, 0) < 0)
+	const struct resolver_config *cfg = &st->r->cfg;
+	if (iter_cut_init(st, iter_root, 0) < 0)
 		return false;
-	for (int i = 0; i < cfg->n_roots && i < q->cut.cap_servers; i++) {
-		struct iter_server *s = &q->cut.servers[q->cut.n_servers++];
+	for (int i = 0; i < cfg->n_roots && i < st->cut.cap_servers; i++) {
+		struct iter_server *s = &st->cut.servers[st->cut.n_servers++];
 		memset(s, 0, sizeof(*s));
 		memcpy(&s->sa, &cfg->roots[i].sa, cfg->roots[i].len);
 		s->len = cfg->roots[i].len;
 	}
-	return q->cut.n_servers > 0;
+	return st->cut.n_servers > 0;
 }
 
 /* The closest enclosing zone whose NS set the cache holds: where iteration starts. */
-static bool iter_find_cut(struct request *q)
+static bool iter_find_cut(struct iter_state *st)
 {
 	uint32_t now = resolver_now();
-	for (const uint8_t *name = q->cur; name && name[0]; name = dname_parent(name)) {
-		struct cache_entry *e = cache_get(q->r->cache, now, name, TYPE_NS);
+	for (const uint8_t *name = st->cur; name && name[0]; name = dname_parent(name)) {
+		struct cache_entry *e = cache_get(st->r->cache, now, name, TYPE_NS);
 		if (!e || e->kind != CACHE_POSITIVE)
 			continue;
 		/* Copy the NS names out first: address lookups below may evict entries. */
@@ -374,25 +384,25 @@ static bool iter_find_cut(struct request *q)
 		uint16_t rdlen;
 		while (n < 64 && cache_entry_next(e, &cursor, &rdata, &rdlen)) {
 			const uint8_t *ns = msg_rdata_name(TYPE_NS, rdata, rdlen);
-			if (ns && (names[n] = rmem_memdup(&q->mem, ns, dname_len(ns))))
+			if (ns && (names[n] = rmem_memdup(st->mem, ns, dname_len(ns))))
 				n++;
 		}
-		if (iter_cut_init(q, cache_entry_owner(e), n) < 0)
+		if (iter_cut_init(st, cache_entry_owner(e), n) < 0)
 			return false;
 		for (int i = 0; i < n; i++) {
-			if (iter_cut_add_cached(q, names[i]) == 0)
-				iter_cut_add_name(q, names[i]);
-			rmem_free(&q->mem, (void *)names[i]);
+			if (iter_cut_add_cached(st, names[i]) == 0)
+				iter_cut_add_name(st, names[i]);
+			rmem_free(st->mem, (void *)names[i]);
 		}
-		if (q->cut.n_servers > 0 || q->cut.n_names > 0)
+		if (st->cut.n_servers > 0 || st->cut.n_names > 0)
 			return true;
 	}
-	return iter_cut_from_roots(q);
+	return iter_cut_from_roots(st);
 }
 
-static int iter_pick_server(struct request *q)
+static int iter_pick_server(struct iter_state *st)
 {
-	struct iter_cut *cut = &q->cut;
+	struct iter_cut *cut = &st->cut;
 	int best_tries = ITER_MAX_TRIES, n_best = 0;
 	for (int i = 0; i < cut->n_servers; i++) {
 		const struct iter_server *s = &cut->servers[i];
@@ -407,7 +417,7 @@ static int iter_pick_server(struct request *q)
 	}
 	if (n_best == 0)
 		return -1;
-	int pick = (int)chacha_rng_below(&q->r->rng, (uint32_t)n_best);
+	int pick = (int)chacha_rng_below(&st->r->rng, (uint32_t)n_best);
 	for (int i = 0; i < cut->n_servers; i++) {
 		const struct iter_server *s = &cut->servers[i];
 		if (!s->failed && s->tries == best_tries && pick-- == 0)
@@ -416,91 +426,116 @@ static int iter_pick_server(struct request *q)
 	return -1;
 }
 
-void iterator_run(struct request *q)
+static struct iter_step iter_done(int rcode)
 {
-	for (;;) {
-		if (q->queries >= q->budget) {
-			request_finish(q, RCODE_SERVFAIL);
-			return;
-		}
-		if (!q->has_cut && !iter_find_cut(q)) {
-			request_finish(q, RCODE_SERVFAIL);
-			return;
-		}
-		int i = iter_pick_server(q);
-		if (i >= 0) {
-			struct iter_server *s = &q->cut.servers[i];
-			s->tries++;
-			q->cut.current = i;
-			if (upstream_send(q, (struct sockaddr *)&s->sa, s->len) == 0)
-				return;
-			s->failed = true;
-			continue;
-		}
-		if (q->cut.next_name < q->cut.n_names && q->depth < ITER_MAX_DEPTH) {
-			const uint8_t *name = q->cut.names[q->cut.next_name++];
-			q->waiting_sub = true;
-			if (request_spawn(q, name, TYPE_A))
-				return;
-			q->waiting_sub = false;
-			continue;
-		}
-		request_finish(q, RCODE_SERVFAIL);
-		return;
+	struct iter_step step = {.kind = ITER_STEP_DONE, .rcode = rcode};
+	return step;
+}
+
+struct iter_step iterator_next(struct iter_state *st)
+{
+	if (st->queries >= st->budget)
+		return iter_done(RCODE_SERVFAIL);
+	if (!st->has_cut && !iter_find_cut(st))
+		return iter_done(RCODE_SERVFAIL);
+	struct iter_step step = {.name = st->cur, .type = st->qtype};
+	int i = iter_pick_server(st);
+	if (i >= 0) {
+		struct iter_server *s = &st->cut.servers[i];
+		s->tries++;
+		st->cut.current = i;
+		step.kind = ITER_STEP_SEND;
+		step.server = (const struct sockaddr *)&s->sa;
+		step.server_len = s->len;
+		return step;
 	}
+	if (st->cut.next_name < st->cut.n_names && st->depth < ITER_MAX_DEPTH) {
+		step.kind = ITER_STEP_SPAWN;
+		step.name = st->cut.names[st->cut.next_name++];
+		step.type = TYPE_A;
+		return step;
+	}
+	return iter_done(RCODE_SERVFAIL);
 }
 
-void iterator_on_timeout(struct request *q)
+struct iter_step iterator_on_timeout(struct iter_state *st)
 {
-	iterator_run(q);
+	return iterator_next(st);
 }
 
-void iterator_on_subrequest(struct request *q)
+struct iter_step iterator_on_spawn_failed(struct iter_state *st)
 {
-	q->waiting_sub = false;
-	if (q->cut.next_name > 0)
-		iter_cut_add_cached(q, q->cut.names[q->cut.next_name - 1]);
-	iterator_run(q);
+	return iterator_next(st);
 }
 
-static void iter_mark_lame(struct request *q)
+struct iter_step iterator_on_subrequest(struct iter_state *st)
 {
-	if (q->cut.current >= 0 && q->cut.current < q->cut.n_servers)
-		q->cut.servers[q->cut.current].failed = true;
+	if (st->cut.next_name > 0)
+		iter_cut_add_cached(st, st->cut.names[st->cut.next_name - 1]);
+	return iterator_next(st);
+}
+
+void iterator_count_query(struct iter_state *st)
+{
+	st->queries++;
+}
+
+void iterator_add_queries(struct iter_state *st, int queries)
+{
+	st->queries += queries;
+}
+
+int iterator_budget_left(const struct iter_state *st)
+{
+	return st->budget - st->queries;
+}
+
+/* The server asked last is not asked again at this zone cut. */
+static void iter_mark_lame(struct iter_state *st)
+{
+	if (st->cut.current >= 0 && st->cut.current < st->cut.n_servers)
+		st->cut.servers[st->cut.current].failed = true;
+}
+
+struct iter_step iterator_on_send_failed(struct iter_state *st)
+{
+	iter_mark_lame(st);
+	return iterator_next(st);
 }
 
 /* Copies the RRset (cur, type) from the answer into the reply and the cache. */
-static int iter_take_rrset(struct request *q, const struct msg *m, const uint8_t *zone,
+static int iter_take_rrset(struct iter_state *st, const struct msg *m, const uint8_t *zone,
                            const uint8_t *cur, uint16_t type)
 {
 	const struct msg_rr *rrs[ITER_MAX_RRSET];
 	int n = iter_collect(m, MSG_ANSWER, cur, type, zone, rrs, ITER_MAX_RRSET);
 	for (int i = 0; i < n; i++)
-		if (iter_add_answer(q, rrs[i]->owner, type, rrs[i]->ttl, rrs[i]->rdata,
+		if (iter_add_answer(st, rrs[i]->owner, type, rrs[i]->ttl, rrs[i]->rdata,
 		                    rrs[i]->rdlen) < 0)
 			return -1;
 	if (n > 0)
-		cache_put_rrset(q->r->cache, resolver_now(), cur, type, RANK_AUTH, rrs, n);
+		cache_put_rrset(st->r->cache, resolver_now(), cur, type, RANK_AUTH, rrs, n);
 	return n;
 }
 
-/* Walks the in-zone CNAME chain from q->cur as iterator_classify did, collecting it (and the
+/* Walks the in-zone CNAME chain from st->cur as iterator_classify did, collecting it (and the
  * final RRset when there is one); returns the last name, or NULL when over the limits. */
-static const uint8_t *iter_take_chain(struct request *q, const struct msg *m, const uint8_t *zone)
+static const uint8_t *iter_take_chain(struct iter_state *st, const struct msg *m,
+                                      const uint8_t *zone)
 {
-	const uint8_t *cur = q->cur;
+	const uint8_t *cur = st->cur;
 	for (;;) {
-		int n = iter_take_rrset(q, m, zone, cur, q->qtype);
+		int n = iter_take_rrset(st, m, zone, cur, st->qtype);
 		if (n != 0)
 			return n < 0 ? NULL : cur;
-		if (q->qtype == TYPE_CNAME)
+		if (st->qtype == TYPE_CNAME)
 			return cur;
 		const struct msg_rr *rr;
 		const uint8_t *target = iter_cname_step(m, zone, cur, &rr);
 		if (!target)
 			return cur;
-		if (iter_take_rrset(q, m, zone, cur, TYPE_CNAME) < 0 ||
-		    ++q->cnames > ITER_MAX_CNAMES)
+		if (iter_take_rrset(st, m, zone, cur, TYPE_CNAME) < 0 ||
+		    ++st->cnames > ITER_MAX_CNAMES)
 			return NULL;
 		cur = target;
 		if (!iterator_in_bailiwick(cur, zone))
@@ -509,17 +544,17 @@ static const uint8_t *iter_take_chain(struct request *q, const struct msg *m, co
 }
 
 /* Caches a referral's NS set and in-bailiwick glue, and makes it the new zone cut. */
-static int iter_take_referral(struct request *q, const struct msg *m, const uint8_t *zone)
+static int iter_take_referral(struct iter_state *st, const struct msg *m, const uint8_t *zone)
 {
-	const struct msg_rr *ref = iter_find_referral(m, zone, q->cur);
+	const struct msg_rr *ref = iter_find_referral(m, zone, st->cur);
 	const struct msg_rr *ns[64];
 	uint32_t now = resolver_now();
 	int n = iter_collect(m, MSG_AUTHORITY, ref->owner, TYPE_NS, zone, ns, 64);
-	cache_put_rrset(q->r->cache, now, ref->owner, TYPE_NS, RANK_GLUE, ns, n);
+	cache_put_rrset(st->r->cache, now, ref->owner, TYPE_NS, RANK_GLUE, ns, n);
 	/* The old cut's zone is freed by iter_cut_init: keep what is needed from it. */
 	uint8_t old_zone[DNAME_MAXLEN + 1];
 	memcpy(old_zone, zone, dname_len(zone));
-	if (iter_cut_init(q, ref->owner, n) < 0)
+	if (iter_cut_init(st, ref->owner, n) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		const uint8_t *name = msg_rdata_name(TYPE_NS, ns[i]->rdata, ns[i]->rdlen);
@@ -532,80 +567,75 @@ static int iter_take_referral(struct request *q, const struct msg *m, const uint
 			int g = iter_collect(m, MSG_ADDITIONAL, name, types[t], old_zone, glue, 16);
 			if (g == 0)
 				continue;
-			cache_put_rrset(q->r->cache, now, name, types[t], RANK_GLUE, glue, g);
+			cache_put_rrset(st->r->cache, now, name, types[t], RANK_GLUE, glue, g);
 			for (int j = 0; j < g; j++)
-				iter_cut_add_server(q, types[t], glue[j]->rdata, glue[j]->rdlen);
+				iter_cut_add_server(st, types[t], glue[j]->rdata, glue[j]->rdlen);
 			added += g;
 		}
-		if (added == 0 && iter_cut_add_cached(q, name) == 0)
-			iter_cut_add_name(q, name);
+		if (added == 0 && iter_cut_add_cached(st, name) == 0)
+			iter_cut_add_name(st, name);
 	}
 	return 0;
 }
 
-static void iter_take_negative(struct request *q, const struct msg *m, const uint8_t *zone,
+static void iter_take_negative(struct iter_state *st, const struct msg *m, const uint8_t *zone,
                                const uint8_t *final, enum cache_kind kind)
 {
 	const struct msg_rr *soa = iter_find_soa(m, zone, final);
 	if (!soa)
 		return;
-	iter_set_soa(q, soa->owner, msg_negative_ttl(soa), soa->rdata, soa->rdlen);
-	cache_put_negative(q->r->cache, resolver_now(), final, q->qtype, kind, soa);
+	iter_set_soa(st, soa->owner, msg_negative_ttl(soa), soa->rdata, soa->rdlen);
+	cache_put_negative(st->r->cache, resolver_now(), final, st->qtype, kind, soa);
 }
 
 enum iter_next { NEXT_FINISH, NEXT_RUN, NEXT_FROM_CACHE };
 
-void iterator_on_answer(struct request *q, struct msg *m, void *ldns)
+struct iter_step iterator_on_reply(struct iter_state *st, struct msg *m, void *ldns)
 {
-	const uint8_t *zone = q->cut.zone ? q->cut.zone : iter_root;
+	const uint8_t *zone = st->cut.zone ? st->cut.zone : iter_root;
 	const uint8_t *final;
 	enum iter_next next = NEXT_FINISH;
 	int rcode = RCODE_SERVFAIL;
-	switch (iterator_classify(m, zone, q->cur, q->qtype, &final)) {
+	switch (iterator_classify(m, zone, st->cur, st->qtype, &final)) {
 	case ITER_ANSWER:
-		if (iter_take_chain(q, m, zone))
+		if (iter_take_chain(st, m, zone))
 			rcode = RCODE_NOERROR;
 		break;
 	case ITER_CNAME:
-		final = iter_take_chain(q, m, zone);
+		final = iter_take_chain(st, m, zone);
 		if (final) {
-			iter_set_cur(q, final);
+			iter_set_cur(st, final);
 			next = NEXT_FROM_CACHE;
 		}
 		break;
 	case ITER_NXDOMAIN:
-		final = iter_take_chain(q, m, zone);
+		final = iter_take_chain(st, m, zone);
 		if (final) {
-			iter_take_negative(q, m, zone, final, CACHE_NXDOMAIN);
+			iter_take_negative(st, m, zone, final, CACHE_NXDOMAIN);
 			rcode = RCODE_NXDOMAIN;
 		}
 		break;
 	case ITER_NODATA:
-		final = iter_take_chain(q, m, zone);
+		final = iter_take_chain(st, m, zone);
 		if (final) {
-			iter_take_negative(q, m, zone, final, CACHE_NODATA);
+			iter_take_negative(st, m, zone, final, CACHE_NODATA);
 			rcode = RCODE_NOERROR;
 		}
 		break;
 	case ITER_REFERRAL:
-		if (++q->referrals <= ITER_MAX_REFERRALS && iter_take_referral(q, m, zone) == 0)
+		if (++st->referrals <= ITER_MAX_REFERRALS && iter_take_referral(st, m, zone) == 0)
 			next = NEXT_RUN;
 		break;
 	case ITER_LAME:
-		iter_mark_lame(q);
+		iter_mark_lame(st);
 		next = NEXT_RUN;
 		break;
 	}
 	/* Everything needed was copied out of the reply: give its memory back before going on. */
-	msg_release(&q->mem, m, ldns);
-	if (next == NEXT_RUN) {
-		iterator_run(q);
-	} else if (next == NEXT_FROM_CACHE) {
-		if (iterator_from_cache(q))
-			request_finish(q, q->rcode);
-		else
-			iterator_run(q);
-	} else {
-		request_finish(q, rcode);
-	}
+	msg_release(st->mem, m, ldns);
+	if (next == NEXT_RUN)
+		return iterator_next(st);
+	if (next == NEXT_FROM_CACHE && !iterator_from_cache(st, &rcode))
+		return iterator_next(st);
+	return iter_done(rcode);
 }

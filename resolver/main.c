@@ -4,6 +4,7 @@
 #include <event2/event.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,16 @@
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
-#include "stats.h"
 #include "trim.h"
 #include "version.h"
+#include "wiring.h"
 
 #define RESOLVER_MAX_HINT_FILES 4
+
+/* The variants.tsv row this executable was built for (cmake/AllocspikeVariants.cmake). */
+#ifndef ALLOCSPIKE_VARIANT_NAME
+#define ALLOCSPIKE_VARIANT_NAME "unknown"
+#endif
 
 static void usage(FILE *out)
 {
@@ -92,11 +98,6 @@ static void raise_nofile(int max_inflight)
 		        (unsigned long long)want, max_inflight);
 }
 
-static char *stats_text(void *r)
-{
-	return stats_to_json(r);
-}
-
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	event_base_loopbreak(arg);
@@ -153,11 +154,16 @@ static const struct option options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int fail(const char *fmt, const char *a, const char *b)
+/* Prints "allocspike-resolver: <message>" on stderr; returns the exit status 2. */
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
 {
-	fprintf(stderr, "allocspike-resolver: ");
-	fprintf(stderr, fmt, a, b);
-	fprintf(stderr, "\n");
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("allocspike-resolver: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 	return 2;
 }
 
@@ -178,7 +184,7 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case OPT_LISTEN:
 			if (cfg->n_listen >= RESOLVER_MAX_LISTEN)
-				return fail("--listen %s: at most 16 addresses%s", optarg, "");
+				return fail("--listen %s: at most 16 addresses", optarg);
 			if (!sockaddr_parse(optarg, -1, &cfg->listen[cfg->n_listen].sa,
 			                    &cfg->listen[cfg->n_listen].len, err, sizeof(err)))
 				return fail("--listen %s: %s", optarg, err);
@@ -186,18 +192,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ROOT:
 			if (n_roots_text >= RESOLVER_MAX_ROOTS)
-				return fail("--root %s: at most 32 roots%s", optarg, "");
+				return fail("--root %s: at most 32 roots", optarg);
 			roots_text[n_roots_text++] = optarg;
 			break;
 		case OPT_ROOT_HINTS:
 			if (n_hint_files >= RESOLVER_MAX_HINT_FILES)
-				return fail("--root-hints %s: at most 4 files%s", optarg, "");
+				return fail("--root-hints %s: at most 4 files", optarg);
 			hint_files[n_hint_files++] = optarg;
 			break;
 		case OPT_UPSTREAM_PORT:
 			if (parse_int(optarg, 1, 65535, &v) < 0)
-				return fail("--upstream-port '%s': expected 1..65535%s", optarg,
-				            "");
+				return fail("--upstream-port '%s': expected 1..65535", optarg);
 			cfg->upstream_port = (int)v;
 			break;
 		case OPT_UPSTREAM_SOURCE:
@@ -209,52 +214,49 @@ int main(int argc, char **argv)
 			if (sockaddr_port((struct sockaddr *)&cfg->upstream_source.sa) != 0)
 				return fail(
 				    "--upstream-source %s: give an address only (a fixed port "
-				    "breaks concurrent queries and source-port randomness)%s",
-				    optarg, "");
+				    "breaks concurrent queries and source-port randomness)",
+				    optarg);
 			break;
 		case OPT_UPSTREAM_TIMEOUT:
 			if (parse_int(optarg, 10, 60000, &v) < 0)
-				return fail("--upstream-timeout-ms '%s': expected 10..60000%s",
-				            optarg, "");
+				return fail("--upstream-timeout-ms '%s': expected 10..60000",
+				            optarg);
 			cfg->upstream_timeout_ms = (int)v;
 			break;
 		case OPT_CACHE_SIZE:
 			if (parse_size(optarg, &cfg->cache_size) < 0 || cfg->cache_size < 4096)
 				return fail(
-				    "--cache-size '%s': expected a size of at least 4k, like 64M%s",
-				    optarg, "");
+				    "--cache-size '%s': expected a size of at least 4k, like 64M",
+				    optarg);
 			break;
 		case OPT_MAX_TTL:
 			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
-				return fail("--max-ttl '%s': expected seconds >= 1%s", optarg, "");
+				return fail("--max-ttl '%s': expected seconds >= 1", optarg);
 			cfg->max_ttl = (uint32_t)v;
 			break;
 		case OPT_MAX_NEGATIVE_TTL:
 			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
-				return fail("--max-negative-ttl '%s': expected seconds >= 1%s",
-				            optarg, "");
+				return fail("--max-negative-ttl '%s': expected seconds >= 1",
+				            optarg);
 			cfg->max_negative_ttl = (uint32_t)v;
 			break;
 		case OPT_MAX_UDP_SIZE:
 			if (parse_int(optarg, 512, 65535, &v) < 0)
-				return fail("--max-udp-size '%s': expected 512..65535%s", optarg,
-				            "");
+				return fail("--max-udp-size '%s': expected 512..65535", optarg);
 			cfg->max_udp_size = (int)v;
 			break;
 		case OPT_ALLOW:
 			if (!acl_add(&cfg->allow, optarg, err, sizeof(err)))
-				return fail("--allow %s%s", err, "");
+				return fail("--allow %s", err);
 			break;
 		case OPT_MAX_INFLIGHT:
 			if (parse_int(optarg, 1, 1 << 24, &v) < 0)
-				return fail("--max-inflight '%s': expected 1..16777216%s", optarg,
-				            "");
+				return fail("--max-inflight '%s': expected 1..16777216", optarg);
 			cfg->max_inflight = (int)v;
 			break;
 		case OPT_LAYOUT:
 			if (memory_layout_parse(optarg, &cfg->layout) < 0)
-				return fail("--memory-layout '%s': expected heap or kresd%s",
-				            optarg, "");
+				return fail("--memory-layout '%s': expected heap or kresd", optarg);
 			break;
 		case OPT_CONTROL:
 			cfg->control_path = optarg;
@@ -265,8 +267,8 @@ int main(int argc, char **argv)
 		case OPT_TRIM_INTERVAL:
 			if (parse_int(optarg, 1, 3600000, &trim_ms) < 0)
 				return fail(
-				    "--trim-interval '%s': expected milliseconds, 1..3600000%s",
-				    optarg, "");
+				    "--trim-interval '%s': expected milliseconds, 1..3600000",
+				    optarg);
 			break;
 		case OPT_VERSION:
 		case 'V':
@@ -285,9 +287,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return fail("unexpected argument '%s'%s", argv[optind], "");
+		return fail("unexpected argument '%s'", argv[optind]);
 	if (want_version) {
-		resolver_version_print(stdout, want_json);
+		resolver_version_print(stdout, ALLOCSPIKE_VARIANT_NAME, want_json);
 		return 0;
 	}
 	if (cfg->n_listen == 0 || (n_roots_text == 0 && n_hint_files == 0)) {
@@ -303,26 +305,26 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < n_hint_files; i++)
 		if (hints_load(cfg, hint_files[i], err, sizeof(err)) < 0)
-			return fail("%s%s", err, "");
+			return fail("%s", err);
 
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile(cfg->max_inflight);
 	if (chacha_rng_seed(&r.rng) < 0)
-		return fail("cannot start: getrandom gave no entropy for query IDs%s%s", "", "");
+		return fail("cannot start: getrandom gave no entropy for query IDs");
 	r.base = event_base_new();
 	r.cache = cache_create(cfg->cache_size, cfg->max_ttl, cfg->max_negative_ttl,
 	                       cfg->layout == LAYOUT_KRESD, err, sizeof(err));
 	if (!r.base || !r.cache)
-		return fail("cannot start: %s%s", r.cache ? "event loop" : err, "");
+		return fail("cannot start: %s", r.cache ? "event loop" : err);
 	r.requests = request_table_create((size_t)cfg->max_inflight);
 	if (!r.requests)
-		return fail("cannot start: out of memory%s%s", "", "");
-	if (server_open(&r, err, sizeof(err)) < 0)
-		return fail("%s%s", err, "");
+		return fail("cannot start: out of memory");
+	wiring_connect(&r);
+	if (wiring_open_server(&r, err, sizeof(err)) < 0)
+		return fail("%s", err);
 	if (cfg->control_path &&
-	    !(r.control =
-	          control_server_open(r.base, cfg->control_path, stats_text, &r, err, sizeof(err))))
-		return fail("%s%s", err, "");
+	    !(r.control = wiring_open_control(&r, cfg->control_path, err, sizeof(err))))
+		return fail("%s", err);
 	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
 	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);
 	struct event *sweep = event_new(r.base, -1, EV_PERSIST, on_sweep, &r);
@@ -332,9 +334,9 @@ int main(int argc, char **argv)
 	event_add(sweep, &one_second);
 	/* An env row of variants.tsv sets it through the environment; the flag wins. */
 	if (trim_ms == 0 && (trim_ms = trim_interval_from_env(err, sizeof(err))) < 0)
-		return fail("%s%s", err, "");
+		return fail("%s", err);
 	if (trim_start(r.base, trim_ms, err, sizeof(err)) < 0)
-		return fail("%s%s", err, "");
+		return fail("%s", err);
 	if (server_announce(&r, cfg->ready_file) < 0)
 		return 1;
 

@@ -1,5 +1,5 @@
 /* resolver/request.c - request lifecycle: parse, cache hit, coalescing of identical questions,
- * answer, free. */
+ * the driver performing the iterator's steps, answer, free. */
 #include "request.h"
 
 #include <event2/event.h>
@@ -8,10 +8,26 @@
 
 #include "acl.h"
 #include "dname.h"
-#include "iterator.h"
+#include "resolver.h"
 #include "server.h"
 #include "stats.h"
 #include "upstream.h"
+
+/* The fields here are request.c's; iter belongs to iterator.c (request.c reads the question,
+ * the query count and the result) and upstream to upstream.c. */
+struct request {
+	struct resolver *r;
+	struct rmem mem;
+	struct request *hnext; /* coalescing table chain */
+	uint32_t hash;
+	bool in_table;
+	struct waiter *waiters;
+	int n_waiters;
+	void *query_ldns; /* heap layout: the client's query as ldns parsed it */
+	struct event *resume_ev;
+	struct iter_state iter;
+	struct upstream_link upstream;
+};
 
 /* Requests in flight, keyed by (name, type): a second client asking the same question while
  * it is being resolved waits on the first request instead of starting its own. */
@@ -54,19 +70,14 @@ static struct request *request_table_find(struct request_table *t, const uint8_t
 {
 	uint32_t h = request_hash(name, type);
 	for (struct request *q = t->buckets[h & t->mask]; q; q = q->hnext)
-		if (q->hash == h && q->qtype == type && dname_equal(q->qname, name))
+		if (q->hash == h && q->iter.qtype == type && dname_equal(q->iter.qname, name))
 			return q;
 	return NULL;
 }
 
-struct request *request_find(struct resolver *r, const uint8_t *name, uint16_t type)
-{
-	return request_table_find(r->requests, name, type);
-}
-
 static void request_table_insert(struct request_table *t, struct request *q)
 {
-	q->hash = request_hash(q->qname, q->qtype);
+	q->hash = request_hash(q->iter.qname, q->iter.qtype);
 	struct request **b = &t->buckets[q->hash & t->mask];
 	q->hnext = *b;
 	*b = q;
@@ -99,14 +110,13 @@ static struct request *request_new(struct resolver *r)
 	}
 	q->mem = mem;
 	q->r = r;
-	q->cut.current = -1;
-	q->budget = ITER_MAX_QUERIES;
+	upstream_link_init(&q->upstream, r, &q->mem, q);
 	return q;
 }
 
 static void request_free(struct request *q)
 {
-	upstream_cancel(q);
+	upstream_cancel(&q->upstream);
 	if (q->resume_ev)
 		event_del(q->resume_ev);
 	if (q->in_table)
@@ -132,12 +142,12 @@ void request_table_destroy(struct resolver *r)
 	r->requests = NULL;
 }
 
-size_t request_build_answer(const struct request *q, const struct waiter *w, int rcode,
+size_t request_build_answer(const struct iter_state *res, const struct waiter *w, int rcode,
                             uint8_t *buf, size_t cap)
 {
 	/* Without EDNS 512 bytes; with it the client's size, but never past --max-udp-size: big UDP
 	 * answers fragment, and fragments can be spoofed (unbound's and kresd's 1232). */
-	size_t limit = 512, max_udp = (size_t)q->r->cfg.max_udp_size;
+	size_t limit = 512, max_udp = (size_t)res->r->cfg.max_udp_size;
 	if (w->edns && w->udp_size > limit)
 		limit = w->udp_size;
 	if (limit > max_udp)
@@ -147,16 +157,17 @@ size_t request_build_answer(const struct request *q, const struct waiter *w, int
 	uint16_t flags =
 	    (uint16_t)(MSG_QR | MSG_RA | (w->flags & (MSG_RD | MSG_CD)) | (rcode & 0xF));
 	struct wire_writer wr;
-	wire_begin(&wr, buf, limit, w->id, flags, w->qname, q->qtype, q->qclass);
+	/* The class is IN: clients asking another one are dropped (request_query_acceptable). */
+	wire_begin(&wr, buf, limit, w->id, flags, w->qname, res->qtype, CLASS_IN);
 	if (rcode != RCODE_SERVFAIL) {
-		for (int i = 0; i < q->n_answer; i++) {
-			const struct msg_rr *rr = &q->answer[i];
+		for (int i = 0; i < res->n_answer; i++) {
+			const struct msg_rr *rr = &res->answer[i];
 			wire_put_rr(&wr, MSG_ANSWER, rr->owner, rr->type, rr->rclass, rr->ttl,
 			            rr->rdata, rr->rdlen);
 		}
-		if (q->has_soa)
-			wire_put_rr(&wr, MSG_AUTHORITY, q->soa.owner, TYPE_SOA, CLASS_IN,
-			            q->soa.ttl, q->soa.rdata, q->soa.rdlen);
+		if (res->has_soa)
+			wire_put_rr(&wr, MSG_AUTHORITY, res->soa.owner, TYPE_SOA, CLASS_IN,
+			            res->soa.ttl, res->soa.rdata, res->soa.rdlen);
 	}
 	if (w->edns)
 		wire_put_opt(&wr, (uint16_t)max_udp, false);
@@ -164,15 +175,61 @@ size_t request_build_answer(const struct request *q, const struct waiter *w, int
 	if (len)
 		return len;
 	/* Too big for the client's buffer: header and question with TC, so it retries on TCP. */
-	wire_begin(&wr, buf, limit, w->id, flags | MSG_TC, w->qname, q->qtype, q->qclass);
+	wire_begin(&wr, buf, limit, w->id, flags | MSG_TC, w->qname, res->qtype, CLASS_IN);
 	if (w->edns)
 		wire_put_opt(&wr, (uint16_t)max_udp, false);
 	return wire_finish(&wr);
 }
 
+static void request_finish(struct request *q, int rcode);
+static int request_start_lookup(struct request *parent, const uint8_t *name, uint16_t type);
+
+/* The driver: performs the iterator's steps until one waits for a reply or a sub-request, or the
+ * resolution is done. */
+static void request_perform(struct request *q, struct iter_step step)
+{
+	for (;;) {
+		switch (step.kind) {
+		case ITER_STEP_SEND:
+			if (upstream_send(&q->upstream, step.name, step.type, step.server,
+			                  step.server_len) == 0)
+				return;
+			step = iterator_on_send_failed(&q->iter);
+			break;
+		case ITER_STEP_SPAWN:
+			if (request_start_lookup(q, step.name, step.type) == 0)
+				return;
+			step = iterator_on_spawn_failed(&q->iter);
+			break;
+		case ITER_STEP_DONE:
+			request_finish(q, step.rcode);
+			return;
+		}
+	}
+}
+
+void request_upstream_sent(void *ctx)
+{
+	struct request *q = ctx;
+	iterator_count_query(&q->iter);
+}
+
+void request_upstream_reply(void *ctx, struct msg *m, void *ldns)
+{
+	struct request *q = ctx;
+	request_perform(q, iterator_on_reply(&q->iter, m, ldns));
+}
+
+void request_upstream_failed(void *ctx)
+{
+	struct request *q = ctx;
+	request_perform(q, iterator_on_timeout(&q->iter));
+}
+
 static void request_on_resume(evutil_socket_t fd, short what, void *arg)
 {
-	iterator_on_subrequest(arg);
+	struct request *q = arg;
+	request_perform(q, iterator_on_subrequest(&q->iter));
 }
 
 /* Resumes a parent from the event loop, never from inside the child's completion, so the
@@ -188,19 +245,22 @@ static void request_resume(struct request *parent)
 	event_active(parent->resume_ev, EV_TIMEOUT, 1);
 }
 
-void request_finish(struct request *q, int rcode)
+/* Answers every waiter with q's result (rcode and the iterator's answer) and frees q. */
+static void request_finish(struct request *q, int rcode)
 {
 	struct resolver *r = q->r;
-	upstream_cancel(q);
+	upstream_cancel(&q->upstream);
 	if (q->in_table)
 		request_table_remove(r->requests, q);
 	for (struct waiter *w = q->waiters; w; w = w->next) {
 		if (w->parent) {
-			w->parent->queries += q->queries; /* one budget for the whole tree */
+			/* one budget for the whole tree */
+			iterator_add_queries(&w->parent->iter, q->iter.queries);
 			request_resume(w->parent);
 			continue;
 		}
-		size_t len = request_build_answer(q, w, rcode, request_tx, sizeof(request_tx));
+		size_t len =
+		    request_build_answer(&q->iter, w, rcode, request_tx, sizeof(request_tx));
 		if (len && server_send(r, w->fd, request_tx, len, (struct sockaddr *)&w->addr,
 		                       w->addrlen) == 0)
 			stats_count_answer(&r->stats, rcode);
@@ -243,9 +303,7 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 	}
 	r->stats.queries++;
 	q->query_ldns = ldns;
-	q->qname = m.qname;
-	q->qtype = m.qtype;
-	q->qclass = m.qclass;
+	iterator_init(&q->iter, r, &q->mem, m.qname, m.qtype, 0, ITER_MAX_QUERIES);
 	struct waiter *w = rmem_calloc(&q->mem, sizeof(*w));
 	if (!w || fromlen > sizeof(w->addr)) {
 		request_free(q);
@@ -263,21 +321,22 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 	q->waiters = w;
 	q->n_waiters = 1;
 
-	if (!acl_allows(&r->cfg.allow, from) || request_type_refused(q->qtype)) {
+	if (!acl_allows(&r->cfg.allow, from) || request_type_refused(m.qtype)) {
 		request_finish(q, RCODE_REFUSED);
 		return;
 	}
-	if (q->qtype == TYPE_ANY) {
-		request_finish(q, iterator_answer_any(q));
+	if (m.qtype == TYPE_ANY) {
+		request_finish(q, iterator_answer_any(&q->iter));
 		return;
 	}
-	if (iterator_from_cache(q)) {
+	int rcode;
+	if (iterator_from_cache(&q->iter, &rcode)) {
 		r->stats.cache_hits++;
-		request_finish(q, q->rcode);
+		request_finish(q, rcode);
 		return;
 	}
 	r->stats.cache_misses++;
-	struct request *same = request_table_find(r->requests, q->qname, q->qtype);
+	struct request *same = request_table_find(r->requests, m.qname, m.qtype);
 	if (same && same->n_waiters >= REQUEST_MAX_WAITERS) {
 		r->stats.dropped_overload++;
 		request_free(q);
@@ -301,40 +360,48 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		return;
 	}
 	request_table_insert(r->requests, q);
-	iterator_run(q);
+	request_perform(q, iterator_next(&q->iter));
 }
 
-struct request *request_spawn(struct request *parent, const uint8_t *name, uint16_t type)
+/* Starts an internal request for (name, type) whose completion resumes parent (from the event
+ * loop), counted against --max-inflight and spending the parent's query budget. 0 when started
+ * (it may already be finished), -1 when it could not be. */
+static int request_start_lookup(struct request *parent, const uint8_t *name, uint16_t type)
 {
 	struct resolver *r = parent->r;
-	if (parent->queries >= parent->budget)
-		return NULL;
+	if (iterator_budget_left(&parent->iter) <= 0)
+		return -1;
 	if (r->requests->count >= (size_t)r->cfg.max_inflight) {
 		r->stats.dropped_overload++;
-		return NULL;
+		return -1;
 	}
 	struct request *q = request_new(r);
 	if (!q)
-		return NULL;
-	q->internal = true;
-	q->depth = parent->depth + 1;
-	q->budget = parent->budget - parent->queries;
-	q->qname = rmem_memdup(&q->mem, name, dname_len(name));
-	q->qtype = type;
-	q->qclass = CLASS_IN;
+		return -1;
+	const uint8_t *qname = rmem_memdup(&q->mem, name, dname_len(name));
 	struct waiter *w = rmem_calloc(&q->mem, sizeof(*w));
-	if (!q->qname || !w) {
+	if (!qname || !w) {
 		request_free(q);
-		return NULL;
+		return -1;
 	}
+	iterator_init(&q->iter, r, &q->mem, qname, type, parent->iter.depth + 1,
+	              iterator_budget_left(&parent->iter));
 	w->parent = parent;
 	q->waiters = w;
 	q->n_waiters = 1;
-	if (iterator_from_cache(q)) {
-		request_finish(q, q->rcode); /* the parent resumes from the event loop */
-		return parent;
+	int rcode;
+	if (iterator_from_cache(&q->iter, &rcode)) {
+		request_finish(q, rcode); /* the parent resumes from the event loop */
+		return 0;
 	}
-	request_table_insert(parent->r->requests, q);
-	iterator_run(q);
-	return parent;
+	request_table_insert(r->requests, q);
+	request_perform(q, iterator_next(&q->iter));
+	return 0;
+}
+
+int request_inject_reply(struct resolver *r, const uint8_t *name, uint16_t type, uint8_t *wire,
+                         size_t len)
+{
+	struct request *q = request_table_find(r->requests, name, type);
+	return q ? upstream_inject(&q->upstream, wire, len) : -1;
 }

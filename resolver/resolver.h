@@ -36,6 +36,9 @@ struct resolver_config {
 	enum memory_layout layout;
 	const char *control_path;
 	const char *ready_file;
+	/* Nothing is sent upstream: replies arrive only through upstream_inject (the fuzz targets;
+	 * no option sets it). */
+	bool upstream_offline;
 };
 
 struct event_base;
@@ -43,6 +46,7 @@ struct cache;
 struct server;
 struct request_table;
 struct control_server;
+struct upstream_handlers;
 
 struct resolver {
 	struct event_base *base;
@@ -51,6 +55,7 @@ struct resolver {
 	struct server *server;
 	struct request_table *requests;
 	struct control_server *control;
+	const struct upstream_handlers *upstream; /* where upstream.c reports (wiring.c) */
 	struct stats stats;
 	struct chacha_rng rng; /* query IDs and server choice */
 };

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "request.h"
 #include "resolver.h"
 #include "sockaddr_parse.h"
 
@@ -20,6 +19,7 @@ struct server_socket {
 struct server {
 	struct server_socket sock[RESOLVER_MAX_LISTEN];
 	int n;
+	server_query_fn *on_query;
 };
 
 static uint8_t server_rx[65536];
@@ -27,6 +27,7 @@ static uint8_t server_rx[65536];
 static void server_on_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct resolver *r = arg;
+	server_query_fn *on_query = r->server->on_query;
 	/* A bounded batch per wake-up keeps upstream replies and timers served under load. */
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage from;
@@ -35,18 +36,18 @@ static void server_on_read(evutil_socket_t fd, short what, void *arg)
 		                     &fromlen);
 		if (n < 0)
 			return;
-		request_handle_query(r, fd, server_rx, (size_t)n, (struct sockaddr *)&from,
-		                     fromlen);
+		on_query(r, fd, server_rx, (size_t)n, (struct sockaddr *)&from, fromlen);
 	}
 }
 
-int server_open(struct resolver *r, char *err, size_t err_size)
+int server_open(struct resolver *r, server_query_fn *on_query, char *err, size_t err_size)
 {
 	struct server *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, err_size, "out of memory");
 		return -1;
 	}
+	s->on_query = on_query;
 	r->server = s;
 	for (int i = 0; i < r->cfg.n_listen; i++) {
 		const struct resolver_addr *a = &r->cfg.listen[i];

@@ -9,8 +9,6 @@
 #include "cache.h"
 #include "live_bytes.h"
 #include "msg.h"
-#include "request.h"
-#include "resolver.h"
 
 void stats_count_answer(struct stats *s, int rcode)
 {
@@ -41,7 +39,7 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 	return o ? o : json_null();
 }
 
-char *stats_to_json(struct resolver *r)
+char *stats_to_json(const struct stats *s, const struct cache *c, size_t inflight)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -53,7 +51,6 @@ char *stats_to_json(struct resolver *r)
 	alloc_stats_read(&info, &as);
 	struct live_bytes live;
 	bool have_live = live_bytes_get(&live);
-	const struct stats *s = &r->stats;
 	json_t *o = json_object();
 	json_object_set_new(o, "queries", json_integer((json_int_t)s->queries));
 	json_object_set_new(o, "answers_noerror", json_integer((json_int_t)s->answers_noerror));
@@ -62,9 +59,9 @@ char *stats_to_json(struct resolver *r)
 	json_object_set_new(o, "answers_refused", json_integer((json_int_t)s->answers_refused));
 	json_object_set_new(o, "cache_hits", json_integer((json_int_t)s->cache_hits));
 	json_object_set_new(o, "cache_misses", json_integer((json_int_t)s->cache_misses));
-	json_object_set_new(o, "cache_entries", json_integer((json_int_t)cache_entries(r->cache)));
-	json_object_set_new(o, "cache_bytes", json_integer((json_int_t)cache_bytes(r->cache)));
-	json_object_set_new(o, "inflight", json_integer((json_int_t)request_inflight(r)));
+	json_object_set_new(o, "cache_entries", json_integer((json_int_t)cache_entries(c)));
+	json_object_set_new(o, "cache_bytes", json_integer((json_int_t)cache_bytes(c)));
+	json_object_set_new(o, "inflight", json_integer((json_int_t)inflight));
 	json_object_set_new(o, "upstream_queries", json_integer((json_int_t)s->upstream_queries));
 	json_object_set_new(o, "upstream_timeouts", json_integer((json_int_t)s->upstream_timeouts));
 	json_object_set_new(o, "dropped_malformed", json_integer((json_int_t)s->dropped_malformed));

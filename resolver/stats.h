@@ -3,21 +3,27 @@
 #ifndef ALLOCSPIKE_RESOLVER_STATS_H
 #define ALLOCSPIKE_RESOLVER_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+/* Each counter is bumped by one file: the client side by request.c (answers_* through
+ * stats_count_answer), the upstream side by upstream.c. */
 struct stats {
+	/* request.c */
 	uint64_t queries, answers_noerror, answers_nxdomain, answers_servfail, answers_refused;
-	uint64_t cache_hits, cache_misses, upstream_queries, upstream_timeouts;
-	uint64_t dropped_malformed, dropped_overload;
-	/* kept for logs, not in the stats object whose keys issue 3 fixes */
-	uint64_t upstream_mismatched, upstream_malformed, upstream_tcp, answers_other;
+	uint64_t cache_hits, cache_misses, dropped_malformed, dropped_overload;
+	uint64_t answers_other; /* logs only: not a key of the stats object */
+	/* upstream.c */
+	uint64_t upstream_queries, upstream_timeouts;
+	uint64_t upstream_mismatched, upstream_malformed, upstream_tcp; /* logs only */
 };
 
-struct resolver;
+struct cache;
 
-/* The `stats` object: the keys of docs/resolver.md, null where the allocator cannot tell.
- * Returns a malloc'd compact JSON string. */
-char *stats_to_json(struct resolver *r);
+/* The `stats` object: the keys of docs/resolver.md from the counters s, the cache c and the
+ * request table's count inflight; null where the allocator cannot tell. Returns a malloc'd compact
+ * JSON string. */
+char *stats_to_json(const struct stats *s, const struct cache *c, size_t inflight);
 void stats_count_answer(struct stats *s, int rcode);
 
 #endif

@@ -1,5 +1,5 @@
 /* resolver/upstream.c - outgoing queries over UDP (TCP after truncation), matched strictly to what
- * was asked. */
+ * was asked; results go to the resolver's upstream handlers. */
 #include "upstream.h"
 
 #include <errno.h>
@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include "dname.h"
-#include "iterator.h"
 #include "msg.h"
-#include "request.h"
 #include "resolver.h"
 
 struct upstream_query {
-	struct request *q;
+	struct upstream_link *link;
+	const uint8_t *name; /* the question asked, for matching replies */
+	uint16_t type;
 	int fd;
 	struct event *ev;   /* storage from the request's memory (event_assign) */
 	bool ev_added, tcp; /* ev_added: assigned and maybe pending, so event_del before reuse */
@@ -61,20 +61,34 @@ static void upstream_close(struct upstream_query *uq)
 	}
 }
 
-void upstream_cancel(struct request *q)
+void upstream_link_init(struct upstream_link *l, struct resolver *r, struct rmem *mem, void *ctx)
 {
-	if (!q->uq)
-		return;
-	upstream_close(q->uq);
-	q->uq = NULL;
+	memset(l, 0, sizeof(*l));
+	l->r = r;
+	l->mem = mem;
+	l->ctx = ctx;
 }
 
-static int upstream_socket(struct request *q, const struct sockaddr *to, socklen_t tolen, int type)
+void upstream_cancel(struct upstream_link *l)
+{
+	if (!l->uq)
+		return;
+	upstream_close(l->uq);
+	l->uq = NULL;
+}
+
+bool upstream_pending(const struct upstream_link *l)
+{
+	return l->uq != NULL;
+}
+
+static int upstream_socket(struct upstream_link *l, const struct sockaddr *to, socklen_t tolen,
+                           int type)
 {
 	int fd = socket(to->sa_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	const struct resolver_addr *src = &q->r->cfg.upstream_source;
+	const struct resolver_addr *src = &l->r->cfg.upstream_source;
 	if (src->len && src->sa.ss_family == to->sa_family &&
 	    bind(fd, (const struct sockaddr *)&src->sa, src->len) < 0) {
 		close(fd);
@@ -94,105 +108,114 @@ static int upstream_arm(struct upstream_query *uq, short what, int timeout_ms)
 	struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
 	if (uq->ev_added)
 		event_del(uq->ev);
-	event_assign(uq->ev, uq->q->r->base, uq->fd, what, upstream_on_event, uq);
+	event_assign(uq->ev, uq->link->r->base, uq->fd, what, upstream_on_event, uq);
 	if (event_add(uq->ev, &tv) < 0)
 		return -1;
 	uq->ev_added = true;
 	return 0;
 }
 
-int upstream_send(struct request *q, const struct sockaddr *to, socklen_t tolen)
+/* The one place an upstream packet is counted: the resolver's counter, the requester's budget. */
+static void upstream_count_sent(struct upstream_query *uq)
 {
-	struct resolver *r = q->r;
-	upstream_cancel(q);
-	/* One query state (and libevent event) per request, reused by its retries and later
+	struct upstream_link *l = uq->link;
+	l->r->stats.upstream_queries++;
+	l->r->upstream->sent(l->ctx);
+}
+
+int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
+                  const struct sockaddr *to, socklen_t tolen)
+{
+	struct resolver *r = l->r;
+	upstream_cancel(l);
+	/* One query state (and libevent event) per requester, reused by its retries and later
 	 * queries; the packets are per query and freed when the next one is sent. */
-	struct upstream_query *uq = q->uq_store;
+	struct upstream_query *uq = l->uq_store;
 	if (!uq) {
-		uq = rmem_calloc(&q->mem, sizeof(*uq));
+		uq = rmem_calloc(l->mem, sizeof(*uq));
 		if (!uq)
 			return -1;
-		uq->ev = rmem_alloc(&q->mem, event_get_struct_event_size());
+		uq->ev = rmem_alloc(l->mem, event_get_struct_event_size());
 		if (!uq->ev)
 			return -1;
-		q->uq_store = uq;
+		l->uq_store = uq;
 	}
-	rmem_free(&q->mem, uq->wire);
-	rmem_free(&q->mem, uq->tcp_buf);
+	rmem_free(l->mem, uq->wire);
+	rmem_free(l->mem, uq->tcp_buf);
 	struct event *ev = uq->ev;
 	memset(uq, 0, sizeof(*uq));
 	uq->ev = ev;
-	uq->q = q;
+	uq->link = l;
+	uq->name = name;
+	uq->type = type;
 	uq->fd = -1;
-	size_t cap = 12 + dname_len(q->cur) + 4 + 11;
-	uq->wire = rmem_alloc(&q->mem, cap);
+	size_t cap = 12 + dname_len(name) + 4 + 11;
+	uq->wire = rmem_alloc(l->mem, cap);
 	if (!uq->wire)
 		return -1;
 	uq->id = resolver_random_id(r);
 	struct wire_writer w;
-	wire_begin(&w, uq->wire, cap, uq->id, 0, q->cur, q->qtype, CLASS_IN);
+	wire_begin(&w, uq->wire, cap, uq->id, 0, name, type, CLASS_IN);
 	wire_put_opt(&w, UPSTREAM_EDNS_SIZE, false);
 	uq->wire_len = wire_finish(&w);
 	memcpy(&uq->to, to, tolen);
 	uq->tolen = tolen;
-#ifndef RESOLVER_FUZZING
-	uq->fd = upstream_socket(q, to, tolen, SOCK_DGRAM);
-	if (uq->fd < 0)
-		return -1;
-	if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
-	    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
-		upstream_close(uq);
-		return -1;
+	if (!r->cfg.upstream_offline) {
+		uq->fd = upstream_socket(l, to, tolen, SOCK_DGRAM);
+		if (uq->fd < 0)
+			return -1;
+		if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
+		    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
+			upstream_close(uq);
+			return -1;
+		}
 	}
-#endif
-	r->stats.upstream_queries++;
-	q->queries++;
-	q->uq = uq;
+	upstream_count_sent(uq);
+	l->uq = uq;
 	return 0;
 }
 
 static void upstream_fail(struct upstream_query *uq, bool timeout)
 {
-	struct request *q = uq->q;
+	struct upstream_link *l = uq->link;
 	if (timeout)
-		q->r->stats.upstream_timeouts++;
+		l->r->stats.upstream_timeouts++;
 	upstream_close(uq);
-	q->uq = NULL;
-	iterator_on_timeout(q);
+	l->uq = NULL;
+	l->r->upstream->failed(l->ctx);
 }
 
 static void upstream_start_tcp(struct upstream_query *uq)
 {
-	struct request *q = uq->q;
+	struct upstream_link *l = uq->link;
 	upstream_close(uq);
 	uq->tcp = true;
-	q->r->stats.upstream_tcp++;
-#ifdef RESOLVER_FUZZING
-	return; /* the fuzzer delivers the next packet as if it came over TCP */
-#endif
-	uq->fd = upstream_socket(q, (struct sockaddr *)&uq->to, uq->tolen, SOCK_STREAM);
-	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * q->r->cfg.upstream_timeout_ms) < 0) {
+	l->r->stats.upstream_tcp++;
+	if (l->r->cfg.upstream_offline)
+		return; /* the next injected packet is taken as if it came over TCP */
+	uq->fd = upstream_socket(l, (struct sockaddr *)&uq->to, uq->tolen, SOCK_STREAM);
+	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * l->r->cfg.upstream_timeout_ms) < 0) {
 		upstream_fail(uq, false);
 		return;
 	}
 }
 
-/* A complete packet from the server: match it, then hand it to the iterator. Returns true
- * when it was consumed (uq is gone), false to keep waiting. */
+/* A complete packet from the server: match it, then hand it to the reply handler. Returns true
+ * when it was consumed (uq may be gone), false to keep waiting. */
 static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, size_t len)
 {
-	struct request *q = uq->q;
-	struct stats *st = &q->r->stats;
+	struct upstream_link *l = uq->link;
+	struct stats *st = &l->r->stats;
 	/* Matched on the wire before anything is allocated or copied: spoofed and stray packets
 	 * must not grow the request's pool (kresd layout) nor cost a parse. */
-	if (upstream_match(wire, len, uq->id, q->cur, q->qtype) < 0) {
+	if (upstream_match(wire, len, uq->id, uq->name, uq->type) < 0) {
 		st->upstream_mismatched++;
 		return false;
 	}
 	const uint8_t *data = wire;
-	if (q->mem.layout == LAYOUT_KRESD) {
+	if (l->mem->layout == LAYOUT_KRESD) {
 		/* kresd keeps the answer packet in the request's pool. */
-		data = rmem_memdup(&q->mem, wire, len);
+		data = rmem_memdup(l->mem, wire, len);
 		if (!data) {
 			upstream_fail(uq, false);
 			return true;
@@ -200,19 +223,19 @@ static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, siz
 	}
 	struct msg m;
 	void *ldns = NULL;
-	if (msg_parse_layout(data, len, &q->mem, &m, &ldns) < 0) {
-		msg_release(&q->mem, &m, ldns);
+	if (msg_parse_layout(data, len, l->mem, &m, &ldns) < 0) {
+		msg_release(l->mem, &m, ldns);
 		st->upstream_malformed++;
 		return false;
 	}
 	if ((m.flags & MSG_TC) && !uq->tcp) {
-		msg_release(&q->mem, &m, ldns);
+		msg_release(l->mem, &m, ldns);
 		upstream_start_tcp(uq);
 		return true;
 	}
 	upstream_close(uq);
-	q->uq = NULL;
-	iterator_on_answer(q, &m, ldns);
+	l->uq = NULL;
+	l->r->upstream->reply(l->ctx, &m, ldns);
 	return true;
 }
 
@@ -233,7 +256,7 @@ static void upstream_on_udp(struct upstream_query *uq)
 		/* The socket is connected, so the kernel already filtered the source; this is
 		 * the belt to those braces. */
 		if (fromlen != uq->tolen || memcmp(&from, &uq->to, fromlen) != 0) {
-			uq->q->r->stats.upstream_mismatched++;
+			uq->link->r->stats.upstream_mismatched++;
 			continue;
 		}
 		if (upstream_deliver(uq, upstream_rx, (size_t)n))
@@ -243,9 +266,8 @@ static void upstream_on_udp(struct upstream_query *uq)
 
 static void upstream_on_tcp_read(struct upstream_query *uq)
 {
-	struct request *q = uq->q;
 	if (!uq->tcp_buf) {
-		uq->tcp_buf = rmem_alloc(&q->mem, 2 + 65535);
+		uq->tcp_buf = rmem_alloc(uq->link->mem, 2 + 65535);
 		if (!uq->tcp_buf) {
 			upstream_fail(uq, false);
 			return;
@@ -289,12 +311,11 @@ static void upstream_on_tcp_write(struct upstream_query *uq)
 	buf[1] = (uint8_t)uq->wire_len;
 	memcpy(buf + 2, uq->wire, uq->wire_len);
 	if (send(uq->fd, buf, uq->wire_len + 2, MSG_NOSIGNAL) != (ssize_t)(uq->wire_len + 2) ||
-	    upstream_arm(uq, EV_READ | EV_PERSIST, 2 * uq->q->r->cfg.upstream_timeout_ms) < 0) {
+	    upstream_arm(uq, EV_READ | EV_PERSIST, 2 * uq->link->r->cfg.upstream_timeout_ms) < 0) {
 		upstream_fail(uq, false);
 		return;
 	}
-	uq->q->r->stats.upstream_queries++;
-	uq->q->queries++;
+	upstream_count_sent(uq);
 }
 
 static void upstream_on_event(evutil_socket_t fd, short what, void *arg)
@@ -313,9 +334,9 @@ static void upstream_on_event(evutil_socket_t fd, short what, void *arg)
 		upstream_on_tcp_read(uq);
 }
 
-int upstream_inject(struct request *q, uint8_t *wire, size_t len)
+int upstream_inject(struct upstream_link *l, uint8_t *wire, size_t len)
 {
-	struct upstream_query *uq = q->uq;
+	struct upstream_query *uq = l->uq;
 	if (!uq)
 		return -1;
 	if (len >= 2) {

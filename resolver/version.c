@@ -10,24 +10,20 @@
 #include "alloc_settings_json.h"
 #include "trim.h"
 
-#ifndef ALLOCSPIKE_VARIANT_NAME
-#define ALLOCSPIKE_VARIANT_NAME "unknown"
-#endif
-
-void resolver_version_print(FILE *out, int as_json)
+void resolver_version_print(FILE *out, const char *variant, int as_json)
 {
 	struct alloc_info info;
 	alloc_info_detect(&info);
 	if (!as_json) {
 		char allocator[512];
 		fprintf(out, "allocspike-resolver %s variant=%s %s ldns=%s libevent=%s\n",
-		        ALLOCSPIKE_VERSION, ALLOCSPIKE_VARIANT_NAME,
+		        ALLOCSPIKE_VERSION, variant,
 		        alloc_info_describe(&info, allocator, sizeof(allocator)), ldns_version(),
 		        event_get_version());
 		return;
 	}
 	json_t *obj = json_pack("{s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
-	                        "version", ALLOCSPIKE_VERSION, "variant", ALLOCSPIKE_VARIANT_NAME,
+	                        "version", ALLOCSPIKE_VERSION, "variant", variant,
 	                        "ldns", ldns_version(), "libevent", event_get_version());
 	alloc_info_json_set(obj, &info);
 	json_t *settings = alloc_settings_json(&info);

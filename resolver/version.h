@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 /* Prints one line: "allocspike-resolver <ver> variant=<v> allocator=<a> <ver> libc=<l> <ver>
- * malloc=<obj>". */
-void resolver_version_print(FILE *out, int as_json);
+ * malloc=<obj>", or the same as one JSON object. variant: the build row's name (main.c's
+ * ALLOCSPIKE_VARIANT_NAME, the one thing compiled differently per variant). */
+void resolver_version_print(FILE *out, const char *variant, int as_json);
 
 #endif

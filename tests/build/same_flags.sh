@@ -1,6 +1,8 @@
 #!/bin/bash
 # tests/build/same_flags.sh - every resolver variant, glibc ones and the musl sub-build's alike, is
 # compiled with the same flags and defines (apart from its own name): only libc and allocator differ.
+# The variants share allocspike_resolver_core, built once per libc world: the musl sub-builds compile
+# it with the flags of the main build's.
 set -euo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 
@@ -30,6 +32,15 @@ while IFS=$'\t' read -r name kind _; do
 		compared=$((compared + 1))
 	fi
 done < <(variants_rows)
+
+# The resolver library of every musl sub-build against the main build's.
+core_flags() { grep -E '^C_(FLAGS|DEFINES) = ' "$1/resolver/CMakeFiles/allocspike_resolver_core.dir/flags.make"; }
+for world in "$build"/musl-world-*/; do
+	[[ -r $world/resolver/CMakeFiles/allocspike_resolver_core.dir/flags.make ]] || continue
+	check_eq "$(basename "$world") builds the resolver library like the main build" \
+		"$(core_flags "$build")" "$(core_flags "$world")"
+	compared=$((compared + 1))
+done
 ((compared > 0)) || skip "fewer than two variants built"
 
 # The static dependencies: each package configured the same way for every libc (the configure

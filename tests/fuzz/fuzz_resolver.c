@@ -8,7 +8,7 @@
 
 #include "cache.h"
 #include "request.h"
-#include "upstream.h"
+#include "wiring.h"
 
 struct resolver fuzz_r;
 
@@ -32,9 +32,11 @@ static void fuzz_resolver_init(void)
 	cfg->n_roots = 1;
 	cfg->max_inflight = 64;
 	cfg->upstream_timeout_ms = 1000;
+	cfg->upstream_offline = true;
 	fuzz_r.base = event_base_new();
 	if (!fuzz_r.base)
 		abort();
+	wiring_connect(&fuzz_r);
 	static const uint8_t key[32] = {0}; /* reproducible runs */
 	chacha_rng_seed_key(&fuzz_r.rng, key);
 }
@@ -72,13 +74,11 @@ void fuzz_resolver_client(const uint8_t *wire, size_t len)
 bool fuzz_resolver_reply(const uint8_t *name, uint16_t type, const uint8_t *wire, size_t len)
 {
 	static uint8_t buf[65536];
-	struct request *q = request_find(&fuzz_r, name, type);
-	if (!q || !q->uq)
-		return false;
 	if (len > sizeof(buf))
 		len = sizeof(buf);
 	memcpy(buf, wire, len);
-	upstream_inject(q, buf, len);
+	if (request_inject_reply(&fuzz_r, name, type, buf, len) < 0)
+		return false;
 	event_base_loop(fuzz_r.base, EVLOOP_NONBLOCK);
 	return true;
 }

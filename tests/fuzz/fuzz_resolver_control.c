@@ -1,24 +1,19 @@
 /* tests/fuzz/fuzz_resolver_control.c - libFuzzer target over the resolver's control socket
- * (common/control_server.c serving the resolver's stats): one connection per input, the input sent as the client's bytes (lines,
- * partial lines, overlong lines, NULs), replies read, the connection closed.
+ * (common/control_server.c serving the resolver's stats): one connection per input, the input sent
+ * as the client's bytes (lines, partial lines, overlong lines, NULs), replies read, the connection
+ * closed.
  *
  * Input: the bytes a client sends. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "control_server.h"
 #include "fuzz_resolver.h"
 #include "fuzz_util.h"
-#include "stats.h"
+#include "wiring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *fuzz_path;
-
-static char *fuzz_stats(void *r)
-{
-	return stats_to_json(r);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fuzz_path) {
 		char err[256];
 		fuzz_path = fuzz_socket_path("resolver-control");
-		if (!control_server_open(fuzz_r.base, fuzz_path, fuzz_stats, &fuzz_r, err, sizeof(err))) {
+		if (!wiring_open_control(&fuzz_r, fuzz_path, err, sizeof(err))) {
 			fprintf(stderr, "fuzz_resolver_control: %s\n", err);
 			abort();
 		}

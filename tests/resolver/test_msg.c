@@ -11,6 +11,7 @@
 #include "memory.h"
 #include "msg.h"
 #include "request.h"
+#include "resolver.h"
 #include "resolver_test_util.h"
 #include "upstream.h"
 
@@ -131,9 +132,8 @@ static void test_answer_truncated(void **state)
 {
 	static struct resolver r;
 	resolver_config_defaults(&r.cfg);
-	struct request q;
-	memset(&q, 0, sizeof(q));
-	q.r = &r;
+	struct iter_state q;
+	iterator_init(&q, &r, NULL, N("big.example."), 16, 0, ITER_MAX_QUERIES);
 	static uint8_t txt[256];
 	txt[0] = 200;
 	memset(txt + 1, 'x', 200);
@@ -142,8 +142,6 @@ static void test_answer_truncated(void **state)
 		rrs[i] = RR("big.example.", 16, 60, txt, 201);
 	q.answer = rrs;
 	q.n_answer = 4;
-	q.qtype = 16;
-	q.qclass = CLASS_IN;
 	struct waiter w;
 	memset(&w, 0, sizeof(w));
 	w.id = 77;

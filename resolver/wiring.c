@@ -1,0 +1,37 @@
+/* resolver/wiring.c - the resolver's sockets connected to its logic (see wiring.h). */
+#include "wiring.h"
+
+#include "control_server.h"
+#include "request.h"
+#include "resolver.h"
+#include "server.h"
+#include "stats.h"
+#include "upstream.h"
+
+static const struct upstream_handlers wiring_upstream = {
+    .sent = request_upstream_sent,
+    .reply = request_upstream_reply,
+    .failed = request_upstream_failed,
+};
+
+void wiring_connect(struct resolver *r)
+{
+	r->upstream = &wiring_upstream;
+}
+
+int wiring_open_server(struct resolver *r, char *err, size_t err_size)
+{
+	return server_open(r, request_handle_query, err, err_size);
+}
+
+static char *wiring_stats_text(void *arg)
+{
+	struct resolver *r = arg;
+	return stats_to_json(&r->stats, r->cache, request_inflight(r));
+}
+
+struct control_server *wiring_open_control(struct resolver *r, const char *path, char *err,
+                                           size_t err_size)
+{
+	return control_server_open(r->base, path, wiring_stats_text, r, err, err_size);
+}
