@@ -13,6 +13,7 @@
 #include "json_file.h"
 #include "runfolder_reader.h"
 #include "scale_page.h"
+#include "colours.h"
 #include "summary.h"
 
 #define KB_PER_MB 1024.0
@@ -114,7 +115,8 @@ void scale_add_run(json_t *scale, const char *dir, const json_t *run, const json
 			continue;
 		json_t *v = json_object_get(variants, vname);
 		if (!v) {
-			v = json_pack("{s:[]}", "points");
+			/* The colour of the variant's allocator, as on its run's own page. */
+			v = json_pack("{s:[],s:s}", "points", "colour", colours_of(summary, vname));
 			json_object_set_new(variants, vname, v);
 			json_array_append_new(order, json_string(vname));
 		}

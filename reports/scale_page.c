@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "charts.h"
+#include "colours.h"
 #include "html.h"
 #include "strbuf.h"
 #include "svg_plot.h"
@@ -28,6 +29,13 @@ static void append_number(struct strbuf *b, double x, const char *fmt)
 		strbuf_printf(b, fmt, x);
 	else
 		strbuf_append(b, "<span class=\"muted\">n/a</span>");
+}
+
+/* The variant's colour, its allocator's (reports/colours.c), grey if the run had none. */
+static const char *colour_at(const json_t *variant)
+{
+	const char *c = json_string_value(json_object_get(variant, "colour"));
+	return c ? c : colours_harness("");
 }
 
 static const json_t *variant_at(const json_t *scale, size_t i, const char **name)
@@ -50,7 +58,7 @@ static void append_fits(struct strbuf *b, const json_t *scale)
 		const json_t *v = variant_at(scale, i, &name);
 		double slope = num(v, "slope_mb_per_1000_inflight"), icpt = num(v, "intercept_mb");
 		strbuf_printf(b, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
-		              charts_color((int)i));
+		              colour_at(v));
 		strbuf_append_html(b, name);
 		strbuf_append(b, "</td><td>");
 		append_number(b, slope, "%.2f");
@@ -93,7 +101,7 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 	for (size_t i = 0; i < n; i++) {
 		const char *name;
 		const json_t *v = variant_at(scale, i, &name), *p;
-		const char *color = charts_color((int)i);
+		const char *color = colour_at(v);
 		double slope = num(v, "slope_mb_per_1000_inflight"), icpt = num(v, "intercept_mb");
 		if (isfinite(slope) && isfinite(icpt)) {
 			double ya = icpt, yb = icpt + slope * xmax / 1000.0;
