@@ -54,7 +54,7 @@ check_eq "both layouts give the same answers" "" "$(diff "$TEST_TMP/heap.first" 
 # With heavy loss and latency, requests wait for timeouts and retries: they must all end (inflight
 # back to 0), timeouts are counted, and most names still resolve.
 start_server lossy "$TEST_TMP/lossy.ready" "$UPSTREAM" --block 127.55.80.0/20 --port 0 --seed 7 \
-	--loss 0.25 --latency-median-ms 20 --latency-p99-ms 150 --root-hints "$TEST_TMP/lossy.hints" \
+	--loss 0.25 --latency-ms 20,150 --root-hints "$TEST_TMP/lossy.hints" \
 	--ready-file "$TEST_TMP/lossy.ready" >"$TEST_TMP/lossy.addr" || exit 1
 RCTL="$TEST_TMP/lossy.ctl"
 start_server resolver-lossy "$TEST_TMP/rl.ready" "$(resolver_binary)" --listen "$NET.11:0" \
