@@ -17,7 +17,7 @@
 #include "runfolder_reader.h"
 #include "summary.h"
 
-enum { EXIT_GATE_FAILED = 1, EXIT_BAD_INPUT = 2 };
+enum { EXIT_GATE_FAILED = 1, EXIT_WRITE_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 static void usage(FILE *f)
 {
@@ -75,7 +75,7 @@ static int cmd_report(const char *dir)
 	json_t *summary;
 	if (!run_load(dir, &rf, &summary))
 		return EXIT_BAD_INPUT;
-	int rc = EXIT_BAD_INPUT;
+	int rc = EXIT_WRITE_FAILED;
 	char err[1024] = "", path[4096];
 	size_t n_charts;
 	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
@@ -192,6 +192,7 @@ static int cmd_compare(int argc, char **argv)
 		run_jsons[loaded] = rfs[loaded].run;
 	}
 	if (loaded == n) {
+		rc = EXIT_WRITE_FAILED;
 		json_t *names = union_variants(summaries, n);
 		size_t n_charts;
 		char err[1024] = "";
@@ -278,6 +279,7 @@ static int cmd_advise(int argc, char **argv)
 	while (loaded < n && (summaries[loaded] = advise_load(dirs[loaded], &run_jsons[loaded])))
 		loaded++;
 	if (loaded == n) {
+		rc = EXIT_WRITE_FAILED;
 		json_t *names = union_variants(summaries, n);
 		json_t *advice = advisor_build(dirs, (const json_t *const *)summaries,
 		                               (const json_t *const *)run_jsons, n, names, &opt);

@@ -274,6 +274,8 @@ experiment_main() {
 	scenario_defaults
 	opts_parse "$@"
 	opts_validate
+	# tune.sh asks whether the options it passes on are good before it runs anything
+	[[ -z ${SC_OPTIONS_CHECK_ONLY:-} ]] || exit 0
 	((OPT_repeat == 1)) || experiment_repeat "$@"
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"
