@@ -236,7 +236,7 @@ opts_check() {
 	latency)
 		med=$(sc_duration_ms "${val%%,*}" 1 0)
 		p99=$(sc_duration_ms "${val#*,}" 1 0)
-		[[ $val == *,* ]] || p99=$((med * 10))
+		[[ $val == *,* || -z $med ]] || p99=$((med * 10))
 		[[ -n $med && -n $p99 && $val != *,*,* ]] ||
 			opts_fail "$flag: '$val' is not MEDIAN or MEDIAN,P99 in milliseconds (e.g. 20,200)"
 		((p99 >= med)) || opts_fail "$flag: the 99th percentile $p99 is below the median $med"
