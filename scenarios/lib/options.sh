@@ -111,11 +111,29 @@ opts_defaults() {
 	OPT_no_loss=0
 }
 
-# opts_row NAME : the table's row of NAME ("" when it has none).
-opts_row() { grep "^$1|" <<<"$OPTS_TABLE" || true; }
+# The table's kinds by name (read once, without a fork: the checks run on every start).
+declare -A OPTS_KIND=()
+while IFS='|' read -r _name _kind _rest; do OPTS_KIND[$_name]=$_kind; done <<<"$OPTS_TABLE"
+unset _name _kind _rest
 
 # opts_uses NAME : true when the running scenario takes option NAME (scenario_options lists them).
-opts_uses() { [[ " $(echo $(scenario_options)) " == *" $1 "* ]]; }
+OPTS_USED=
+opts_uses() {
+	[[ -n $OPTS_USED ]] || OPTS_USED=" $(echo $(scenario_options)) "
+	[[ $OPTS_USED == *" $1 "* ]]
+}
+
+# opts_wrap TEXT : TEXT on lines of at most 100 characters, continued under the help column.
+opts_wrap() {
+	local text=$1 cut
+	while ((${#text} > 100)); do
+		cut=${text:0:100}
+		cut=${cut% *}
+		printf '%s\n' "$cut"
+		text="                         ${text:${#cut}+1}"
+	done
+	printf '%s\n' "$text"
+}
 
 # opts_usage : the option list of this scenario, grouped, with its defaults (each scenario prints
 # its own first lines before it; SC_OPT_HELP and SC_OPT_DEFAULT override the table's texts).
@@ -139,7 +157,7 @@ opts_usage() {
 			line="  --${name//_/-}${arg:+ $arg}"
 			printf -v line '%-24s %s' "$line" "$help"
 			[[ $dflt == - ]] || line+=" (default: $dflt)"
-			text+=$(fold -s -w 100 <<<"$line" | sed '2,$s/^/                         /')$'\n'
+			text+=$(opts_wrap "$line")$'\n'
 		done <<<"$OPTS_TABLE"
 		[[ -z $text ]] || printf '%s\n%s' "$title" "$text"
 	done
@@ -157,7 +175,7 @@ opts_fail() {
 # opts_parse ARGS... : fills OPT_*; --help prints the usage (scenario_usage first) and exits 0; an
 # option the table lacks, or one this scenario does not use, exits 2.
 opts_parse() {
-	local opt name row
+	local opt name
 	while (($#)); do
 		opt=$1
 		shift
@@ -183,11 +201,9 @@ opts_parse() {
 			printf '%s: warning: %s is now --%s; the old name goes in the next release\n' \
 				"$SC_PROG" "$opt" "${name//_/-}" >&2
 		done
-		row=''
-		[[ $name == *[!a-z_]* ]] || row=$(opts_row "$name")
-		[[ -n $row ]] || opts_fail "unknown option '$opt'"
+		[[ $name != *[!a-z_]* && -n ${OPTS_KIND[$name]:-} ]] || opts_fail "unknown option '$opt'"
 		opts_uses "$name" || opts_fail "option '$opt' does not apply to $SC_PROG.sh (--help lists its options)"
-		if [[ $row == "$name|flag|"* ]]; then
+		if [[ ${OPTS_KIND[$name]} == flag ]]; then
 			printf -v "OPT_$name" 1
 		else
 			(($#)) || opts_fail "option $opt needs a value"
