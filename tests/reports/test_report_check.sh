@@ -69,9 +69,9 @@ check "the expression is shown" grep -qxF '  peak_grwth_mb_per_spike > 5' <<<"$O
 check "the caret is under the name" grep -qx '  ^' <<<"$OUT"
 gate 2 'crash_count[alpah] > 0'
 check "a misspelt variant: did you mean" grep -qF 'no variant "alpah" in this run (did you mean "alpha"?)' <<<"$OUT"
-check "the caret is under the variant" grep -qx "                ^" <<<"$OUT"
+check "the caret is under the variant" grep -qxF "$(printf '  %12s^' '')" <<<"$OUT"
 gate 2 'spike_count > 1 +'
-check "a syntax error: caret at the end" grep -qx "                   ^" <<<"$OUT"
+check "a syntax error: caret at the end" grep -qxF "$(printf '  %17s^' '')" <<<"$OUT"
 gate 2 'completely_unrelated_thing > 1'
 check "no suggestion when nothing is close" bash -c '! grep -q "did you mean" <<<"$1"' _ "$OUT"
 # truths are conditions: run validity
