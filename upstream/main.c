@@ -401,7 +401,7 @@ int main(int argc, char **argv)
 		                  err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", applied ? "--applied-log" : "--applied-summary",
 			        err);
-			return 2;
+			return 1;
 		}
 		u.serve.applied = &applied_files;
 	}

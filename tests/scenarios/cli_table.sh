@@ -50,6 +50,10 @@ for s in spike ramp steady; do
 	table+=$'\n'"2|--warmup-len: '1.5q' is not a duration|bash $S/$s.sh --warmup-len 1.5q"
 done
 table+=$'\n'"2|unknown option '--no-such-flag'|bash $S/serve.sh --no-such-flag"
+# old names still read, with a warning naming the new one
+table+=$'\n'"2|warning: --layout is now --memory-layout|bash $S/serve.sh --layout tree"
+table+=$'\n'"2|warning: --block is now --hierarchy-block|bash $S/serve.sh --block 10.0.0.0"
+table+=$'\n'"0|warning: --output is now --out|$B/allocspike-querydata generate --seed 1 --count 3 --output q2.txt"
 table+=$'\n'"2|--port: '99999' is out of range|bash $S/serve.sh --port 99999"
 table+=$'\n'"2|--no-such-flag|bash $S/tune.sh --allocator glibc --no-such-flag"
 table+=$'\n'"2|--spike-len: '20' is not a duration|bash $S/tune.sh --allocator glibc --spike-len 20"
@@ -71,6 +75,7 @@ done <<<"$table"
 
 # per-scenario --help: only the scenario's options, with its true defaults
 help=$(bash "$S/spike.sh" --help)
+check "querydata's old --output wrote its file" test -s q2.txt
 check "spike --help lists --spike-len" grep -q -- '--spike-len' <<<"$help"
 check "spike --help lists --query-seed" grep -q -- '--query-seed' <<<"$help"
 check "spike --help lists --world" grep -q -- '--world NAME' <<<"$help"
