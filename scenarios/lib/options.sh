@@ -142,7 +142,7 @@ opts_usage() {
 	for group in data schedule hierarchy run; do
 		case $group in
 		data) title='Variants and data:' ;;
-		schedule) title='Schedule (DUR: 500ms, 20s, 1.5m, 2h, a unit required; RATE and N: whole numbers; rates go to every variant):' ;;
+		schedule) title='Schedule (DUR: 20s, 1.5m, 500ms, 2h, a unit required; RATE, N: whole numbers):' ;;
 		hierarchy) title='Hierarchy and resolvers:' ;;
 		run) title='Run:' ;;
 		esac
@@ -175,7 +175,7 @@ opts_fail() {
 # opts_parse ARGS... : fills OPT_*; --help prints the usage (scenario_usage first) and exits 0; an
 # option the table lacks, or one this scenario does not use, exits 2.
 opts_parse() {
-	local opt name
+	local opt name old
 	while (($#)); do
 		opt=$1
 		shift
@@ -194,7 +194,6 @@ opts_parse() {
 		esac
 		name=${opt#--}
 		name=${name//-/_}
-		local old
 		for old in $OPTS_RENAMED; do
 			[[ $name == "${old%%=*}" ]] || continue
 			name=${old#*=}
