@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_parse.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -318,11 +319,10 @@ static void parse_primary(struct gate *g, struct value *v)
 			gate_error(g, "expected ')'");
 		return;
 	}
-	if (isdigit((unsigned char)*g->p) || *g->p == '.') {
-		char *end;
+	size_t number_len = cli_scan_number(g->p, &v->x[0]); /* the command lines' numbers */
+	if (number_len) {
 		v->kind = NUM;
-		v->x[0] = strtod(g->p, &end);
-		g->p = end;
+		g->p += number_len;
 		return;
 	}
 	static const char *const funcs[] = {"any", "all", "max", "min"};
