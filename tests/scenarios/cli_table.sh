@@ -49,20 +49,24 @@ for s in spike ramp steady; do
 	table+=$'\n'"2|--warmup-len: '20' is not a duration|bash $S/$s.sh --warmup-len 20"
 	table+=$'\n'"2|--warmup-len: '1.5q' is not a duration|bash $S/$s.sh --warmup-len 1.5q"
 done
-table+=$'\n'"2|unknown option '--no-such-flag'|bash $S/serve.sh --no-such-flag"
-# old names still read, with a warning naming the new one
-table+=$'\n'"2|warning: --layout is now --memory-layout|bash $S/serve.sh --layout tree"
-table+=$'\n'"2|warning: --block is now --hierarchy-block|bash $S/serve.sh --block 10.0.0.0"
-table+=$'\n'"0|warning: --output is now --out|$B/allocspike-querydata generate --seed 1 --count 3 --output q2.txt"
-table+=$'\n'"2|--port: '99999' is out of range|bash $S/serve.sh --port 99999"
-table+=$'\n'"2|--no-such-flag|bash $S/tune.sh --allocator glibc --no-such-flag"
-table+=$'\n'"2|--spike-len: '20' is not a duration|bash $S/tune.sh --allocator glibc --spike-len 20"
-# options of another scenario are refused, not ignored
-table+=$'\n'"2|'--count' does not apply to spike.sh|bash $S/spike.sh --count 5"
-table+=$'\n'"2|'--rate' does not apply to spike.sh|bash $S/spike.sh --rate 5"
-table+=$'\n'"2|'--tools' does not apply to spike.sh|bash $S/spike.sh --tools perf"
-table+=$'\n'"2|'--spikes' does not apply to steady.sh|bash $S/steady.sh --spikes 3"
-table+=$'\n'"2|'--warmup-len' does not apply to cpu.sh|bash $S/cpu.sh --warmup-len 20s"
+# serve.sh and tune.sh; old names still read, with a warning naming the new one; options of another
+# scenario are refused, not ignored
+table+=$'\n'$(
+	cat <<ROWS
+2|unknown option '--no-such-flag'|bash $S/serve.sh --no-such-flag
+2|--port: '99999' is out of range|bash $S/serve.sh --port 99999
+2|warning: --layout is now --memory-layout|bash $S/serve.sh --layout tree
+2|warning: --block is now --hierarchy-block|bash $S/serve.sh --block 10.0.0.0
+0|warning: --output is now --out|$B/allocspike-querydata generate --seed 1 --count 3 --output q2.txt
+2|--no-such-flag|bash $S/tune.sh --allocator glibc --no-such-flag
+2|--spike-len: '20' is not a duration|bash $S/tune.sh --allocator glibc --spike-len 20
+2|'--count' does not apply to spike.sh|bash $S/spike.sh --count 5
+2|'--rate' does not apply to spike.sh|bash $S/spike.sh --rate 5
+2|'--tools' does not apply to spike.sh|bash $S/spike.sh --tools perf
+2|'--spikes' does not apply to steady.sh|bash $S/steady.sh --spikes 3
+2|'--warmup-len' does not apply to cpu.sh|bash $S/cpu.sh --warmup-len 20s
+ROWS
+)
 
 while IFS='|' read -r want said cmd; do
 	[[ -n $cmd ]] || continue
