@@ -79,6 +79,26 @@ static bool upstream_parse_latency(const char *text, double *median, double *p99
 	return true;
 }
 
+/* --servers R:T:S, three counts: 2..26 root, 2..4000 TLD, 4..16000 second-level servers. */
+static bool upstream_parse_servers(const char *text, int n[3])
+{
+	static const unsigned long long lo[3] = {2, 2, 4}, hi[3] = {26, 4000, 16000};
+	char buf[64], err[160], *part = buf, *colon;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (int t = 0; t < 3; t++, part = colon + 1) {
+		colon = strchr(part, ':');
+		if ((t < 2) != (colon != NULL))
+			return false;
+		if (colon)
+			*colon = '\0';
+		unsigned long long v;
+		if (!cli_parse_count("--servers", part, lo[t], hi[t], &v, err, sizeof(err)))
+			return false;
+		n[t] = (int)v;
+	}
+	return true;
+}
+
 static char *upstream_stats_text(void *ctx)
 {
 	struct upstream *u = ctx;
@@ -293,12 +313,10 @@ int main(int argc, char **argv)
 			                         &ncfg.window_s);
 			break;
 		case OPT_SERVERS:
-			if (sscanf(optarg, "%d:%d:%d", &pcfg.n[0], &pcfg.n[1], &pcfg.n[2]) != 3 ||
-			    pcfg.n[0] < 2 || pcfg.n[1] < 2 || pcfg.n[2] < 4 || pcfg.n[0] > 26 ||
-			    pcfg.n[1] > 4000 || pcfg.n[2] > 16000) {
+			if (!upstream_parse_servers(optarg, pcfg.n)) {
 				fprintf(
 				    stderr,
-				    "--servers '%s': expected R:T:S with 2<=R<=26, 2<=T, 4<=S\n",
+				    "--servers '%s': expected R:T:S, 2<=R<=26, 2<=T<=4000, 4<=S<=16000\n",
 				    optarg);
 				return 2;
 			}

@@ -25,6 +25,7 @@ table=$(
 2|no-such-flag|$B/allocspike-upstream --no-such-flag
 2|--attempt-window: '5x' is not a duration|$B/allocspike-upstream --attempt-window 5x
 2|--latency-ms: 'fast' is not a duration|$B/allocspike-upstream --latency-ms fast
+2|--servers '4:24:96x': expected R:T:S|$B/allocspike-upstream --servers 4:24:96x
 2|no-such-flag|$resolver --no-such-flag
 2|--upstream-timeout-ms: '5x' is not a duration|$resolver --listen 127.0.0.1:0 --root 127.0.0.1 --upstream-timeout-ms 5x
 2|--cache-size: 'lots' is not a size|$resolver --listen 127.0.0.1:0 --root 127.0.0.1 --cache-size lots
