@@ -1,6 +1,8 @@
 /* common/schedule.c - the rate schedule (phases, ramps, repeated spikes): parser and clock math. */
 #include "schedule.h"
 
+#include "cli_parse.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -94,33 +96,17 @@ static bool parser_accept(struct parser *p, char c)
 	return false;
 }
 
-/* A non-negative decimal number; strtod alone would also accept "inf", hex and signs. */
+/* A non-negative decimal number, the command lines' grammar (common/cli_parse.h). */
 static bool parser_number(struct parser *p, double *out, const char *what)
 {
 	parser_skip_space(p);
-	size_t start = p->pos;
-	const char *s = p->text + start;
-	size_t n = 0;
-	while (isdigit((unsigned char)s[n]))
-		n++;
-	if (s[n] == '.' && s[n + 1] != '.') { /* not the ".." of a ramp */
-		n++;
-		while (isdigit((unsigned char)s[n]))
-			n++;
-	}
-	if (n == 0 || (n == 1 && s[0] == '.')) {
-		parser_fail(p, start, "expected %s (a number), found '%.12s'", what,
+	const char *s = p->text + p->pos;
+	size_t n = cli_scan_number(s, out);
+	if (n == 0) {
+		parser_fail(p, p->pos, "expected %s (a number), found '%.12s'", what,
 		            *s ? s : "end of text");
 		return false;
 	}
-	char buf[64];
-	if (n >= sizeof(buf)) {
-		parser_fail(p, start, "%s too long", what);
-		return false;
-	}
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	*out = strtod(buf, NULL);
 	p->pos += n;
 	return true;
 }
@@ -133,25 +119,13 @@ static bool parser_duration(struct parser *p, double *out)
 		return false;
 	const char *u = p->text + p->pos;
 	double mult;
-	size_t len;
-	if (strncmp(u, "ms", 2) == 0) {
-		mult = 0.001;
-		len = 2;
-	} else if (u[0] == 's') {
-		mult = 1;
-		len = 1;
-	} else if (u[0] == 'm') {
-		mult = 60;
-		len = 1;
-	} else if (u[0] == 'h') {
-		mult = 3600;
-		len = 1;
-	} else {
+	size_t len = cli_scan_duration_unit(u, &mult);
+	if (len == 0 && !(u[0] && strchr("msh", u[0]))) {
 		parser_fail(p, p->pos, "duration needs a unit (ms, s, m or h), found '%.8s'",
 		            *u ? u : "end of text");
 		return false;
 	}
-	if (isalnum((unsigned char)u[len])) {
+	if (len == 0) {
 		parser_fail(p, p->pos, "unknown duration unit '%.8s' (ms, s, m or h)", u);
 		return false;
 	}

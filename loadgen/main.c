@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_parse.h"
 #include "monotonic.h"
 #include "pacer.h"
 #include "parent_death.h"
@@ -26,8 +27,6 @@
 
 #define MAX_TARGETS 64
 #define MALFORMED_REPORTED 10
-/* Exit status when the run folder could not be written in full (1 is bad input, as dnsperf's). */
-#define EXIT_WRITE_FAILED 2
 
 static volatile sig_atomic_t stop_requested;
 
@@ -40,7 +39,7 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fputs(
-	    "usage: allocspike-loadgen -d QUERYFILE (--schedule TEXT | -Q RATE [-l SECONDS])\n"
+	    "usage: allocspike-loadgen -d QUERYFILE (--schedule TEXT | -Q RATE [-l DURATION])\n"
 	    "                          (--target SPEC... | -s ADDR [-p PORT]) [options]\n"
 	    "Open-loop DNS load on a rate schedule, the same queries at the same instants to "
 	    "every\n"
@@ -48,14 +47,14 @@ static void usage(FILE *out)
 	    "  -d, --queries FILE      query file, dnsperf format; plain, .xz or .gz; - is stdin\n"
 	    "      --schedule TEXT     rate schedule, or @FILE (docs/schedule.md)\n"
 	    "  -Q RATE                 constant rate (dnsperf); without -l: one pass of the file\n"
-	    "  -l SECONDS              stop after this long\n"
+	    "  -l DURATION             stop after this long (20s, 1.5m; a bare number is seconds)\n"
 	    "      --target SPEC       name=NAME,addr=IP:PORT[,pid=N][,control=PATH] (repeatable)\n"
 	    "      --watch SPEC        name=NAME,pid=N: a process-only row, e.g. _upstream\n"
 	    "  -s ADDR, -p PORT        one target (dnsperf), named by --name (default: target)\n"
-	    "  -t SECONDS              answer timeout (dnsperf; default 5)\n"
-	    "      --timeout-ms MS     answer timeout in milliseconds\n"
+	    "  -t DURATION             answer timeout (dnsperf; bare number: seconds; default 5s)\n"
+	    "      --timeout-ms MS     answer timeout (bare number: milliseconds)\n"
 	    "      --out DIR           run folder: timeline.csv and events.jsonl are appended\n"
-	    "      --interval-ms MS    timeline interval (default 100)\n"
+	    "      --interval-ms MS    timeline interval (bare number: milliseconds; default 100)\n"
 	    "      --slow-every N      smaps_rollup and control stats every N intervals "
 	    "(default 10)\n"
 	    "      --ports N           source ports per target (default: 4, or more so that the\n"
@@ -70,7 +69,8 @@ static void usage(FILE *out)
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
 	    "      --version [--json]  the program's version and the allocator serving malloc\n"
-	    "  -h, --help\n",
+	    "  -h, --help\n"
+	    "Durations, sizes and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n",
 	    out);
 }
 
@@ -85,17 +85,14 @@ struct options {
 	unsigned ntargets, nwatches;
 };
 
-static bool parse_number(const char *opt, const char *text, double min, double max, double *out)
+/* A whole-number option into an unsigned. */
+static bool parse_unsigned(const char *opt, const char *text, unsigned min, unsigned max,
+                           unsigned *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (errno || end == text || *end || !(v >= min && v <= max)) {
-		fprintf(stderr, "allocspike-loadgen: %s '%s': expected a number from %g to %g\n",
-		        opt, text, min, max);
+	unsigned long long v;
+	if (!cli_option_count(opt, text, min, max, &v))
 		return false;
-	}
-	*out = v;
+	*out = (unsigned)v;
 	return true;
 }
 
@@ -156,6 +153,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .rate = -1};
 	char err[512];
 	double v;
+	unsigned port;
 	int c, version = 0, json = 0;
 	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -166,29 +164,29 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->schedule = optarg;
 			break;
 		case 'Q':
-			if (!parse_number("-Q", optarg, 0.001, 100e6, &o->rate))
+			if (!cli_option_number("-Q", optarg, 0.001, 100e6, &o->rate))
 				return false;
 			break;
 		case 'l':
-			if (!parse_number("-l", optarg, 0.001, 7 * 86400, &o->limit_s))
+			if (!cli_option_duration("-l", optarg, 1, 0.001, 7 * 86400, &o->limit_s))
 				return false;
 			break;
 		case 's':
 			o->server = optarg;
 			break;
 		case 'p':
-			if (!parse_number("-p", optarg, 1, 65535, &v) || v != floor(v))
+			if (!parse_unsigned("-p", optarg, 1, 65535, &port))
 				return false;
-			o->port = (int)v;
+			o->port = (int)port;
 			break;
 		case 't':
-			if (!parse_number("-t", optarg, 0.001, 3600, &o->timeout_s))
+			if (!cli_option_duration("-t", optarg, 1, 0.001, 3600, &o->timeout_s))
 				return false;
 			break;
 		case O_TIMEOUT_MS:
-			if (!parse_number("--timeout-ms", optarg, 1, 3600e3, &v))
+			if (!cli_option_duration("--timeout-ms", optarg, 0.001, 0.001, 3600,
+			                         &o->timeout_s))
 				return false;
-			o->timeout_s = v / 1000;
 			break;
 		case O_TARGET:
 		case O_WATCH: {
@@ -211,29 +209,25 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->out = optarg;
 			break;
 		case O_INTERVAL:
-			if (!parse_number("--interval-ms", optarg, 10, 60000, &v))
+			if (!cli_option_duration("--interval-ms", optarg, 0.001, 0.010, 60, &v))
 				return false;
-			o->interval_ms = (unsigned)v;
+			o->interval_ms = (unsigned)(v * 1000 + 0.5);
 			break;
 		case O_SLOW:
-			if (!parse_number("--slow-every", optarg, 1, 100000, &v))
+			if (!parse_unsigned("--slow-every", optarg, 1, 100000, &o->slow_every))
 				return false;
-			o->slow_every = (unsigned)v;
 			break;
 		case O_PORTS:
-			if (!parse_number("--ports", optarg, 1, 256, &v))
+			if (!parse_unsigned("--ports", optarg, 1, 256, &o->ports))
 				return false;
-			o->ports = (unsigned)v;
 			break;
 		case O_BATCH:
-			if (!parse_number("--batch", optarg, 1, 1024, &v))
+			if (!parse_unsigned("--batch", optarg, 1, 1024, &o->batch))
 				return false;
-			o->batch = (unsigned)v;
 			break;
 		case O_EDNS:
-			if (!parse_number("--edns", optarg, 0, 65535, &v))
+			if (!parse_unsigned("--edns", optarg, 0, 65535, &o->edns))
 				return false;
-			o->edns = (unsigned)v;
 			break;
 		case O_STRICT:
 			o->strict = true;
@@ -242,8 +236,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->allow_meta = true;
 			break;
 		case O_QUERIES_MEMORY:
-			if (!parse_number("--queries-memory-mb", optarg, 0, 1 << 20,
-			                  &o->queries_memory_mb))
+			if (!cli_option_number("--queries-memory-mb", optarg, 0, 1 << 20,
+			                       &o->queries_memory_mb))
 				return false;
 			break;
 		case O_ALIGN:
@@ -368,7 +362,7 @@ int main(int argc, char **argv)
 	parent_death_arm("allocspike-loadgen");
 	static struct options o;
 	if (!parse_options(argc, argv, &o))
-		return 1;
+		return CLI_EXIT_USAGE;
 	char err[1024];
 
 	struct querystream qs;
@@ -391,7 +385,7 @@ int main(int argc, char **argv)
 		if (!schedule_parse(o.schedule, &sched, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-loadgen: --schedule: %s\n", err);
 			querystream_free(&qs);
-			return 1;
+			return CLI_EXIT_USAGE;
 		}
 	} else {
 		/* dnsperf: -Q without -l runs through the file once */
@@ -551,5 +545,5 @@ int main(int argc, char **argv)
 	phase_plan_free(&plan);
 	schedule_free(&sched);
 	querystream_free(&qs);
-	return feed_failed ? 1 : written ? 0 : EXIT_WRITE_FAILED;
+	return feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_parse.h"
 #include "sockaddr_parse.h"
 
 /* Names become timeline.csv cells and JSON strings: keep them to a plain, safe alphabet. */
@@ -55,9 +56,9 @@ bool target_parse(const char *text, bool watch, struct target_spec *out, char *e
 			}
 			out->has_addr = true;
 		} else if (strcmp(key, "pid") == 0) {
-			char *end;
-			long pid = strtol(val, &end, 10);
-			if (*val == '\0' || *end || pid <= 0 || pid > 0x7fffffff) {
+			unsigned long long pid = 0;
+			char why[128];
+			if (!cli_parse_count("pid", val, 1, 0x7fffffff, &pid, why, sizeof(why))) {
 				snprintf(err, err_size, "%s %s: pid '%s' is not a process id", opt,
 				         text, val);
 				ok = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_parse.h"
 #include "extend.h"
 #include "generate.h"
 #include "parent_death.h"
@@ -17,28 +18,15 @@ static void main_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: allocspike-querydata generate --seed N --count N [-o FILE]\n"
-	    "       allocspike-querydata extend --count N [--seed N] [-o FILE] FILE\n"
+	    "usage: allocspike-querydata generate --seed N --count N [--out FILE]\n"
+	    "       allocspike-querydata extend --count N [--seed N] [--out FILE] FILE\n"
 	    "       allocspike-querydata stats [--json] FILE\n"
 	    "\n"
 	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample\n"
 	    "extend    replays FILE to COUNT queries; names seen once get fresh names each pass\n"
 	    "stats     prints a query file's statistics (plain, .xz, .gz or - for stdin)\n"
-	    "See querydata/README.md.\n");
-}
-
-static bool main_parse_u64(const char *opt, const char *text, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || end == text || *end || text[0] == '-') {
-		fprintf(stderr, "allocspike-querydata: %s: not a non-negative integer: '%s'\n", opt,
-		        text);
-		return false;
-	}
-	*out = v;
-	return true;
+	    "-o is short for --out (old name --output). See querydata/README.md; exit statuses\n"
+	    "(0 done, 1 failed, 2 usage): docs/cli.md.\n");
 }
 
 /* Opens -o FILE (or stdout); written to FILE.tmp and renamed by main_close_output. */
@@ -72,25 +60,29 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 {
 	static const struct option opts[] = {{"seed", required_argument, NULL, 's'},
 	                                     {"count", required_argument, NULL, 'n'},
-	                                     {"output", required_argument, NULL, 'o'},
+	                                     {"out", required_argument, NULL, 'o'},
+	                                     {"output", required_argument, NULL, 'O'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	uint64_t seed = 1, count = 0;
+	unsigned long long seed = 1, count = 0;
 	bool have_seed = false, have_count = false;
 	const char *output = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "s:n:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (!main_parse_u64("--seed", optarg, &seed))
+			if (!cli_option_count("--seed", optarg, 0, UINT64_MAX, &seed))
 				return 2;
 			have_seed = true;
 			break;
 		case 'n':
-			if (!main_parse_u64("--count", optarg, &count))
+			if (!cli_option_count("--count", optarg, 0, UINT64_MAX, &count))
 				return 2;
 			have_count = true;
 			break;
+		case 'O':
+			cli_warn_renamed("--output", "--out");
+			/* fall through */
 		case 'o':
 			output = optarg;
 			break;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_parse.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -32,6 +33,7 @@ struct gate {
 	const char *names[MAX_VARIANTS];
 	size_t n;
 	const char *src, *p;
+	const char *mark; /* where the token being judged starts: the caret goes there */
 	char *err;
 	size_t err_size;
 	bool failed;
@@ -49,7 +51,132 @@ static void gate_error(struct gate *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(g->err, g->err_size, "--fail-if column %zu: %s", (size_t)(g->p - g->src) + 1, msg);
+	size_t col = (size_t)((g->mark ? g->mark : g->p) - g->src);
+	snprintf(g->err, g->err_size, "--fail-if column %zu: %s\n  %s\n  %*s^", col + 1, msg, g->src,
+	         (int)col, "");
+}
+
+/* Adds to names (an object kept as an ordered set) every path under x that a condition can test:
+ * numbers, truths and nulls (n/a in this run), nested objects joined with '.', and a variant's
+ * spikes by number (spikes.N.x). */
+static void collect_paths(const json_t *x, const char *prefix, bool variant_top, json_t *names)
+{
+	char path[256];
+	const char *key;
+	json_t *v;
+	if (!json_is_object(x) && !json_is_array(x)) {
+		if (!json_is_string(x) && *prefix)
+			json_object_set_new(names, prefix, json_true());
+		return;
+	}
+	json_object_foreach((json_t *)x, key, v)
+	{
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", key);
+		if (!json_is_array(v)) {
+			collect_paths(v, path, false, names);
+		} else if (variant_top && strcmp(key, "spikes") == 0) {
+			size_t i;
+			json_t *spike;
+			json_array_foreach(v, i, spike)
+			{
+				char sp[300];
+				snprintf(sp, sizeof(sp), "%s.%lld", path,
+				         (long long)json_integer_value(json_object_get(spike, "spike")));
+				collect_paths(spike, sp, false, names);
+			}
+		}
+	}
+}
+
+/* The figures of every variant, and those of the whole run, as ordered sets (objects). */
+static void figure_paths(const json_t *summary, json_t *variant_names, json_t *run_names)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), key, v)
+	{
+		collect_paths(v, "", true, variant_names);
+	}
+	json_object_foreach((json_t *)summary, key, v)
+	{
+		if (strcmp(key, "variants") != 0 && strcmp(key, "findings") != 0 && !json_is_array(v))
+			collect_paths(v, key, false, run_names);
+	}
+}
+
+void gate_list(const json_t *summary, FILE *out)
+{
+	json_t *per_variant = json_object(), *per_run = json_object();
+	figure_paths(summary, per_variant, per_run);
+	const char *key;
+	json_t *v;
+	fputs("# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] one;\n"
+	      "# spikes.N.x is spike N, spikes.last.x the last spike\n",
+	      out);
+	json_object_foreach(per_variant, key, v) fprintf(out, "%s\n", key);
+	fputs("# the whole run\n", out);
+	json_object_foreach(per_run, key, v)
+	{
+		if (!json_object_get(per_variant, key))
+			fprintf(out, "%s\n", key);
+	}
+	json_decref(per_variant);
+	json_decref(per_run);
+}
+
+/* Edits (insert, delete, replace) from a to b, for close-match suggestions. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(b), row[256];
+	if (n >= 256)
+		return (size_t)-1;
+	for (size_t j = 0; j <= n; j++)
+		row[j] = j;
+	for (size_t i = 1; a[i - 1]; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= n; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/* The key of candidates (an object) closest to name, or NULL when none is close (within a third
+ * of the name's length, at least 2 edits). */
+static const char *closest(const char *name, const json_t *candidates)
+{
+	const char *key, *best = NULL;
+	json_t *v;
+	size_t best_d = strlen(name) / 3 < 2 ? 2 : strlen(name) / 3;
+	json_object_foreach((json_t *)candidates, key, v)
+	{
+		size_t d = edit_distance(name, key);
+		if (d <= best_d && (!best || d < best_d)) {
+			best = key;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* " (did you mean \"X\"?)" for a figure name, or "". */
+static void suggest_figure(const struct gate *g, const char *name, char *out, size_t size)
+{
+	json_t *per_variant = json_object(), *per_run = json_object();
+	figure_paths(g->summary, per_variant, per_run);
+	json_object_update_missing(per_variant, per_run);
+	const char *near = closest(name, per_variant);
+	snprintf(out, size, near ? " (did you mean \"%s\"?)" : "%s", near ? near : "");
+	json_decref(per_variant);
+	json_decref(per_run);
 }
 
 static void skip_space(struct gate *g)
@@ -117,7 +244,11 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 	if (variant) {
 		const json_t *row = json_object_get(variants, variant);
 		if (!row) {
-			gate_error(g, "no variant \"%s\" in this run", variant);
+			const char *near = closest(variant, variants);
+			char hint[160] = "";
+			if (near)
+				snprintf(hint, sizeof(hint), " (did you mean \"%s\"?)", near);
+			gate_error(g, "no variant \"%s\" in this run%s", variant, hint);
 			return;
 		}
 		json_t *x = summary_lookup(row, path);
@@ -126,7 +257,14 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 			return;
 		}
 		if (!x) {
-			gate_error(g, "unknown figure \"%s\"", path);
+			char hint[300];
+			suggest_figure(g, path, hint, sizeof(hint));
+			gate_error(g, "unknown figure \"%s\"%s", path, hint);
+			return;
+		}
+		if (json_is_boolean(x)) {
+			v->kind = BOOL;
+			v->b[0] = json_is_true(x);
 			return;
 		}
 		if (!json_is_number(x)) {
@@ -138,15 +276,19 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 		v->x[0] = json_number_value(x);
 		return;
 	}
-	bool known = false;
+	bool known = false, truth = false;
 	v->kind = NUMVEC;
 	v->quant = Q_ANY;
 	for (size_t i = 0; i < g->n; i++) {
 		json_t *x = summary_lookup(json_object_get(variants, g->names[i]), path);
 		known = known || x != NULL;
-		v->avail[i] = json_is_number(x);
-		v->x[i] = v->avail[i] ? json_number_value(x) : NAN;
+		truth = truth || json_is_boolean(x);
+		v->avail[i] = json_is_number(x) || json_is_boolean(x);
+		v->x[i] = json_is_number(x) ? json_number_value(x) : NAN;
+		v->b[i] = json_is_true(x);
 	}
+	if (truth)
+		v->kind = BOOLVEC;
 	if (known)
 		return;
 	/* Not a variant figure: a figure of the whole run (spike_count, harness.saturated_s). */
@@ -160,9 +302,12 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 		v->b[0] = json_is_true(x);
 		strbuf_printf(&g->why, "  %s is %s\n", path, v->b[0] ? "true" : "false");
 	} else if (x) {
-		gate_error(g, "\"%s\" is not a number in this run", path);
+		gate_error(g, "\"%s\" is not a number or a truth in this run", path);
 	} else {
-		gate_error(g, "unknown figure \"%s\" (figure names: reports/README.md)", path);
+		char hint[300];
+		suggest_figure(g, path, hint, sizeof(hint));
+		gate_error(g, "unknown figure \"%s\"%s (every figure: check RUN_DIR --list)", path,
+		           hint);
 	}
 }
 
@@ -176,11 +321,10 @@ static void parse_primary(struct gate *g, struct value *v)
 			gate_error(g, "expected ')'");
 		return;
 	}
-	if (isdigit((unsigned char)*g->p) || *g->p == '.') {
-		char *end;
+	size_t number_len = cli_scan_number(g->p, &v->x[0]); /* the command lines' numbers */
+	if (number_len) {
 		v->kind = NUM;
-		v->x[0] = strtod(g->p, &end);
-		g->p = end;
+		g->p += number_len;
 		return;
 	}
 	static const char *const funcs[] = {"any", "all", "max", "min"};
@@ -217,15 +361,24 @@ static void parse_primary(struct gate *g, struct value *v)
 		return;
 	}
 	char name[128], variant[128];
+	const char *name_at = g->p;
 	if (!read_name(g, name, sizeof(name), false))
 		return gate_error(g, "expected a number, a figure name or '('");
 	if (accept(g, "[")) {
+		skip_space(g);
+		const char *variant_at = g->p;
 		if (!read_name(g, variant, sizeof(variant), true) || !accept(g, "]"))
 			return gate_error(g, "expected a variant name and ']'");
+		g->mark = json_object_get(json_object_get(g->summary, "variants"), variant)
+		              ? name_at
+		              : variant_at;
 		figure_lookup(g, name, variant, v);
 	} else {
+		g->mark = name_at;
 		figure_lookup(g, name, NULL, v);
 	}
+	if (!g->failed)
+		g->mark = NULL;
 }
 
 static void parse_unary(struct gate *g, struct value *v)

@@ -8,10 +8,15 @@
 
 enum gate_result { GATE_ERROR = -1, GATE_FALSE = 0, GATE_TRUE = 1 };
 
-/* Evaluates expr (syntax in reports/README.md) against summary. GATE_TRUE means the failure
+/* Evaluates expr (syntax in docs/check.md) against summary. GATE_TRUE means the failure
  * condition holds: the comparisons that made it hold are written to out, one a line, naming the
- * figure, the variant and the value. GATE_ERROR: err says what and where (column) in expr. */
+ * figure, the variant and the value. GATE_ERROR: err says what and where: the column, then expr on its own line with a caret under
+ * the fault, and for an unknown name the closest known one ("did you mean ..."). */
 enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, char *err,
                            size_t err_size);
+
+/* Prints every figure a condition can test, one a line: those of every variant (spikes by number),
+ * then those of the whole run; '#' lines say how to use them. */
+void gate_list(const json_t *summary, FILE *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "advisor.h"
 #include "advisor_page.h"
 #include "charts.h"
+#include "cli_parse.h"
 #include "findings.h"
 #include "gate.h"
 #include "html.h"
@@ -18,26 +19,29 @@
 #include "scale.h"
 #include "summary.h"
 
-enum { EXIT_GATE_FAILED = 1, EXIT_BAD_INPUT = 2 };
+enum { EXIT_GATE_FAILED = 1, EXIT_WRITE_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: allocspike-report RUN_DIR\n"
 	      "         writes RUN_DIR/summary.json and RUN_DIR/report.html, prints the report's "
 	      "path\n"
-	      "       allocspike-report compare RUN_DIR RUN_DIR... [-o FILE]\n"
-	      "         one page setting the runs side by side (default FILE: compare.html)\n"
+	      "       allocspike-report compare RUN_DIR RUN_DIR... --out FILE\n"
+	      "         one page setting two or more runs side by side, written to FILE\n"
 	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
 	      "         exits 1 naming the figures if any EXPR holds, 0 if none does; a folder\n"
 	      "         written by advise is checked on its advice.json\n"
-	      "       allocspike-report advise RUN_DIR... [-o DIR] [--margin-mb X] [--margin-share "
-	      "X]\n"
+	      "       allocspike-report check RUN_DIR --list\n"
+	      "         every figure an EXPR can test\n"
+	      "       allocspike-report advise RUN_DIR... [--out DIR] [--margin-mb X] "
+	      "[--margin-share X]\n"
 	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
 	      "         DIR/advisor.html (default DIR: .), prints the page's path\n"
-	      "       allocspike-report scale RUN_DIR RUN_DIR... [-o FILE]\n"
+	      "       allocspike-report scale RUN_DIR RUN_DIR... [--out FILE]\n"
 	      "         held memory against requests in flight over runs of several spike heights:\n"
 	      "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
-	      "figures and the EXPR syntax: reports/README.md; bad input exits 2\n",
+	      "-o is short for --out. Figures and the EXPR syntax: docs/check.md; exit statuses:\n"
+	      "0 done, 1 a condition holds (check) or writing failed, 2 usage or unreadable input\n",
 	      f);
 }
 
@@ -76,7 +80,7 @@ static int cmd_report(const char *dir)
 	json_t *summary;
 	if (!run_load(dir, &rf, &summary))
 		return EXIT_BAD_INPUT;
-	int rc = EXIT_BAD_INPUT;
+	int rc = EXIT_WRITE_FAILED;
 	char err[1024] = "", path[4096];
 	size_t n_charts;
 	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
@@ -128,17 +132,29 @@ static json_t *union_variants(json_t **summaries, size_t n)
 	return names;
 }
 
+/* Old option names of compare and advise, read for one release with a warning. */
+static const char *option_new_name(const char *name)
+{
+	return strcmp(name, "--output") == 0 ? "--out" : name;
+}
+
 /* Splits the arguments of compare and advise into run folders and options with a value: names
- * (NULL-terminated) are those options, values[k] receives the value of names[k]. Returns the
- * folders (*n of them; caller frees), or NULL after saying what is wrong. */
+ * (NULL-terminated) are those options, values[k] receives the value of names[k]; "-o" is "--out"
+ * and an old name its new one. Returns the folders (*n of them; caller frees), or NULL after
+ * saying what is wrong. */
 static const char **parse_runs(const char *cmd, int argc, char **argv, const char *const *names,
                                const char **values, size_t *n)
 {
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	*n = 0;
 	for (int i = 0; i < argc; i++) {
+		const char *name = strcmp(argv[i], "-o") == 0 ? "--out" : option_new_name(argv[i]);
+		if (name != argv[i] && strcmp(argv[i], "-o") != 0)
+			fprintf(stderr, "allocspike-report: warning: %s is now %s; the old name goes in "
+			                "the next release\n",
+			        argv[i], name);
 		size_t k = 0;
-		while (names[k] && strcmp(argv[i], names[k]) != 0)
+		while (names[k] && strcmp(name, names[k]) != 0)
 			k++;
 		if (names[k] && i + 1 < argc) {
 			values[k] = argv[++i];
@@ -162,13 +178,21 @@ static const char **parse_runs(const char *cmd, int argc, char **argv, const cha
 
 static int cmd_compare(int argc, char **argv)
 {
-	static const char *const options[] = {"-o", "--output", NULL};
-	const char *values[2] = {NULL, NULL};
+	static const char *const options[] = {"--out", NULL};
+	const char *values[1] = {NULL};
 	size_t n;
 	const char **dirs = parse_runs("compare", argc, argv, options, values, &n);
 	if (!dirs)
 		return EXIT_BAD_INPUT;
-	const char *out = values[1] ? values[1] : values[0] ? values[0] : "compare.html";
+	const char *out = values[0];
+	if (n < 2 || !out) {
+		fprintf(stderr, "allocspike-report compare: %s\n",
+		        n < 2 ? "two or more run folders are needed (one run: allocspike-report "
+		                "RUN_DIR)"
+		              : "--out FILE is required: where to write the comparison page");
+		free(dirs);
+		return EXIT_BAD_INPUT;
+	}
 	struct runfolder *rfs = calloc(n, sizeof(*rfs));
 	json_t **summaries = calloc(n, sizeof(*summaries));
 	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
@@ -180,6 +204,7 @@ static int cmd_compare(int argc, char **argv)
 		run_jsons[loaded] = rfs[loaded].run;
 	}
 	if (loaded == n) {
+		rc = EXIT_WRITE_FAILED;
 		json_t *names = union_variants(summaries, n);
 		size_t n_charts;
 		char err[1024] = "";
@@ -244,21 +269,9 @@ static json_t *advise_load(const char *dir, json_t **run_json)
 	return summary;
 }
 
-static bool parse_nonnegative(const char *opt, const char *text, double *out)
-{
-	char *end;
-	*out = strtod(text, &end);
-	if (end == text || *end || !(*out >= 0)) {
-		fprintf(stderr, "allocspike-report advise: %s: \"%s\" is not a number >= 0\n", opt,
-		        text);
-		return false;
-	}
-	return true;
-}
-
 static int cmd_advise(int argc, char **argv)
 {
-	static const char *const options[] = {"-o", "--margin-mb", "--margin-share", NULL};
+	static const char *const options[] = {"--out", "--margin-mb", "--margin-share", NULL};
 	const char *values[3] = {".", "1", "0.10"};
 	struct advisor_options opt;
 	size_t n;
@@ -267,8 +280,8 @@ static int cmd_advise(int argc, char **argv)
 	if (!dirs)
 		return EXIT_BAD_INPUT;
 	const char *out = values[0];
-	if (!parse_nonnegative("--margin-mb", values[1], &opt.margin_mb) ||
-	    !parse_nonnegative("--margin-share", values[2], &opt.margin_share)) {
+	if (!cli_option_number("--margin-mb", values[1], 0, 1e9, &opt.margin_mb) ||
+	    !cli_option_number("--margin-share", values[2], 0, 1, &opt.margin_share)) {
 		free(dirs);
 		return EXIT_BAD_INPUT;
 	}
@@ -278,6 +291,7 @@ static int cmd_advise(int argc, char **argv)
 	while (loaded < n && (summaries[loaded] = advise_load(dirs[loaded], &run_jsons[loaded])))
 		loaded++;
 	if (loaded == n) {
+		rc = EXIT_WRITE_FAILED;
 		json_t *names = union_variants(summaries, n);
 		json_t *advice = advisor_build(dirs, (const json_t *const *)summaries,
 		                               (const json_t *const *)run_jsons, n, names, &opt);
@@ -319,8 +333,11 @@ static int cmd_check(int argc, char **argv)
 	const char *dir = NULL;
 	const char **exprs = calloc((size_t)argc + 1, sizeof(*exprs));
 	size_t n = 0;
+	bool list = false;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--fail-if") == 0) {
+		if (strcmp(argv[i], "--list") == 0) {
+			list = true;
+		} else if (strcmp(argv[i], "--fail-if") == 0) {
 			if (++i >= argc) {
 				fprintf(stderr, "allocspike-report check: --fail-if needs an "
 				                "expression\n");
@@ -339,7 +356,9 @@ static int cmd_check(int argc, char **argv)
 			return EXIT_BAD_INPUT;
 		}
 	}
-	if (!dir || n == 0) {
+	if (!dir || (n == 0) == !list) {
+		if (dir)
+			fprintf(stderr, "allocspike-report check: give --fail-if EXPR... or --list\n");
 		usage(stderr);
 		free(exprs);
 		return EXIT_BAD_INPUT;
@@ -360,8 +379,10 @@ static int cmd_check(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	int rc = 0;
+	if (list)
+		gate_list(summary, stdout);
 	for (size_t i = 0; i < n; i++) {
-		char err[1024], *why = NULL;
+		char err[2048], *why = NULL;
 		size_t why_len = 0;
 		FILE *mem = open_memstream(&why, &why_len);
 		enum gate_result r = gate_eval(summary, exprs[i], mem, err, sizeof(err));

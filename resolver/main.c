@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "cache.h"
+#include "cli_parse.h"
 #include "control_server.h"
 #include "hints.h"
 #include "parent_death.h"
@@ -42,37 +43,24 @@ static void usage(FILE *out)
 	        "       allocspike-resolver --version [--json]\n");
 }
 
-static int parse_size(const char *text, size_t *out)
+/* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
+static bool parse_int(const char *opt, const char *text, long min, long max, long *out)
 {
-	char *end = NULL;
-	errno = 0;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || end == text || text[0] == '-')
-		return -1;
-	unsigned long long mult = 1;
-	if (*end == 'k' || *end == 'K')
-		mult = 1024ull;
-	else if (*end == 'm' || *end == 'M')
-		mult = 1024ull * 1024;
-	else if (*end == 'g' || *end == 'G')
-		mult = 1024ull * 1024 * 1024;
-	else if (*end != '\0')
-		return -1;
-	if (*end && end[1] != '\0')
-		return -1;
-	*out = (size_t)(v * mult);
-	return 0;
+	unsigned long long v;
+	if (!cli_option_count(opt, text, (unsigned long long)min, (unsigned long long)max, &v))
+		return false;
+	*out = (long)v;
+	return true;
 }
 
-static int parse_int(const char *text, long min, long max, long *out)
+/* A duration option whose bare number is milliseconds, in [min_ms, max_ms], into whole ms. */
+static bool parse_ms(const char *opt, const char *text, long min_ms, long max_ms, long *out)
 {
-	char *end = NULL;
-	errno = 0;
-	long v = strtol(text, &end, 10);
-	if (errno || end == text || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	double s;
+	if (!cli_option_duration(opt, text, 0.001, min_ms / 1000.0, max_ms / 1000.0, &s))
+		return false;
+	*out = (long)(s * 1000 + 0.5);
+	return true;
 }
 
 /* Each in-flight request may hold one upstream socket: the open-files limit must allow it. */
@@ -176,6 +164,7 @@ int main(int argc, char **argv)
 	int n_roots_text = 0, n_hint_files = 0, want_version = 0, want_json = 0;
 	char err[512];
 	long v, trim_ms = 0;
+	unsigned long long size;
 
 	resolver_config_defaults(cfg);
 
@@ -201,8 +190,8 @@ int main(int argc, char **argv)
 			hint_files[n_hint_files++] = optarg;
 			break;
 		case OPT_UPSTREAM_PORT:
-			if (parse_int(optarg, 1, 65535, &v) < 0)
-				return fail("--upstream-port '%s': expected 1..65535", optarg);
+			if (!parse_int("--upstream-port", optarg, 1, 65535, &v))
+				return CLI_EXIT_USAGE;
 			cfg->upstream_port = (int)v;
 			break;
 		case OPT_UPSTREAM_SOURCE:
@@ -218,31 +207,28 @@ int main(int argc, char **argv)
 				    optarg);
 			break;
 		case OPT_UPSTREAM_TIMEOUT:
-			if (parse_int(optarg, 10, 60000, &v) < 0)
-				return fail("--upstream-timeout-ms '%s': expected 10..60000",
-				            optarg);
+			if (!parse_ms("--upstream-timeout-ms", optarg, 10, 60000, &v))
+				return CLI_EXIT_USAGE;
 			cfg->upstream_timeout_ms = (int)v;
 			break;
 		case OPT_CACHE_SIZE:
-			if (parse_size(optarg, &cfg->cache_size) < 0 || cfg->cache_size < 4096)
-				return fail(
-				    "--cache-size '%s': expected a size of at least 4k, like 64M",
-				    optarg);
+			if (!cli_option_size("--cache-size", optarg, 4096, SIZE_MAX, &size))
+				return CLI_EXIT_USAGE;
+			cfg->cache_size = (size_t)size;
 			break;
 		case OPT_MAX_TTL:
-			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
-				return fail("--max-ttl '%s': expected seconds >= 1", optarg);
+			if (!parse_int("--max-ttl", optarg, 1, 0x7FFFFFFF, &v))
+				return CLI_EXIT_USAGE;
 			cfg->max_ttl = (uint32_t)v;
 			break;
 		case OPT_MAX_NEGATIVE_TTL:
-			if (parse_int(optarg, 1, 0x7FFFFFFF, &v) < 0)
-				return fail("--max-negative-ttl '%s': expected seconds >= 1",
-				            optarg);
+			if (!parse_int("--max-negative-ttl", optarg, 1, 0x7FFFFFFF, &v))
+				return CLI_EXIT_USAGE;
 			cfg->max_negative_ttl = (uint32_t)v;
 			break;
 		case OPT_MAX_UDP_SIZE:
-			if (parse_int(optarg, 512, 65535, &v) < 0)
-				return fail("--max-udp-size '%s': expected 512..65535", optarg);
+			if (!parse_int("--max-udp-size", optarg, 512, 65535, &v))
+				return CLI_EXIT_USAGE;
 			cfg->max_udp_size = (int)v;
 			break;
 		case OPT_ALLOW:
@@ -250,8 +236,8 @@ int main(int argc, char **argv)
 				return fail("--allow %s", err);
 			break;
 		case OPT_MAX_INFLIGHT:
-			if (parse_int(optarg, 1, 1 << 24, &v) < 0)
-				return fail("--max-inflight '%s': expected 1..16777216", optarg);
+			if (!parse_int("--max-inflight", optarg, 1, 1 << 24, &v))
+				return CLI_EXIT_USAGE;
 			cfg->max_inflight = (int)v;
 			break;
 		case OPT_LAYOUT:
@@ -265,10 +251,8 @@ int main(int argc, char **argv)
 			cfg->ready_file = optarg;
 			break;
 		case OPT_TRIM_INTERVAL:
-			if (parse_int(optarg, 1, 3600000, &trim_ms) < 0)
-				return fail(
-				    "--trim-interval '%s': expected milliseconds, 1..3600000",
-				    optarg);
+			if (!parse_ms("--trim-interval", optarg, 1, 3600000, &trim_ms))
+				return CLI_EXIT_USAGE;
 			break;
 		case OPT_VERSION:
 		case 'V':
@@ -293,8 +277,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (cfg->n_listen == 0 || (n_roots_text == 0 && n_hint_files == 0)) {
+		fprintf(stderr, "allocspike-resolver: %s\n",
+		        cfg->n_listen == 0 ? "--listen ADDR:PORT is required"
+		                           : "where to start resolving is missing: give --root "
+		                             "ADDR[:PORT] or --root-hints FILE");
 		usage(stderr);
-		return 2;
+		return CLI_EXIT_USAGE;
 	}
 	for (int i = 0; i < n_roots_text; i++) {
 		struct resolver_addr *a = &cfg->roots[cfg->n_roots];

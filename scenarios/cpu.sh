@@ -8,20 +8,25 @@ SC_PROG=cpu
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
 
 scenario_usage() {
-	cat <<'USAGE'
+	cat <<USAGE
 usage: scenarios/cpu.sh [options]
-Each variant in turn (fresh process, cold cache) answers --count queries (default 6000) sent at --rate
-(default 200 qps; callgrind slows the resolver about 50 times), first under callgrind, then under
-perf stat. Defaults: upstream latency 5 ms, no loss (the same work for every variant). Prints the path
-of cpu.md, a table of instructions per query, the allocator's share and CPU time per query.
+Each variant in turn (fresh process, cold cache) answers --count queries (default $OPT_count) sent at
+--rate (default $OPT_rate qps; callgrind slows the resolver about 50 times), first under callgrind,
+then under perf stat. Defaults: upstream latency ${OPT_latency_ms%%,*} ms, no loss (the same work for
+every variant). Prints the path of cpu.md, a table of instructions per query, the allocator's share
+and CPU time per query.
 USAGE
 }
+
+scenario_options() { echo "$OPTS_EXPERIMENT" rate count tools; }
 
 scenario_defaults() {
 	OPT_latency_ms=5,20
 	OPT_loss=0
 	OPT_rate=200
 	OPT_count=6000
+	SC_OPT_HELP[rate]='the rate the queries are sent at'
+	SC_OPT_HELP[quick]='1000 queries instead of --count'
 }
 
 # The allocator's own code: its shared object, glibc's malloc sources, or the allocator functions
@@ -170,7 +175,7 @@ cpu_main() {
 	experiment_check_variants
 	! variants_need_port53 || port=53
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
-	queries_prepare "$SC_RUN" "$(schedule_round_count "$OPT_count")"
+	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$OPT_count")}"
 	SC_SCHEDULE=$(printf 'baseline:%sms@%s' $((OPT_count * 1000 / OPT_rate)) "$OPT_rate")
 	runjson_update '.parameters.schedule = $s | .parameters.count = $c | .parameters.tools = $t' \
 		--arg s "$SC_SCHEDULE" --argjson c "$OPT_count" --arg t "$OPT_tools"

@@ -7,19 +7,24 @@ SC_PROG=ramp
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
 
 scenario_usage() {
-	cat <<'USAGE'
+	cat <<USAGE
 usage: scenarios/ramp.sh [options]
-Ramps the rate from --baseline-rate to --rate (default 10000) over --calibrate-len (default 60s) after
-a warm-up, and reports each variant's capacity (the highest rate it still answered at 90 % over
-one-second windows, and its peak answered rate) side by side, in run.json ("capacity"), as `calibrated`
-events and on stderr. Prints the report's path.
+Ramps the rate from --baseline-rate to --rate (default $OPT_rate) over --calibrate-len (default
+$OPT_calibrate_len) after a warm-up, and reports each variant's capacity (the highest rate it still
+answered at 90 % over one-second windows, and its peak answered rate) side by side, in run.json
+("capacity"), as \`calibrated\` events and on stderr. Prints the report's path.
 USAGE
 }
+
+scenario_options() { echo "$OPTS_EXPERIMENT" rate baseline_rate warmup_rate warmup_len calibrate_len serial repeat; }
 
 scenario_defaults() {
 	OPT_calibrate_len=60s
 	OPT_warmup_len=30s
 	OPT_rate=10000
+	SC_OPT_HELP[rate]='the top of the ramp'
+	SC_OPT_HELP[baseline_rate]='the start of the ramp'
+	SC_OPT_HELP[calibrate_len]='the ramp'
 }
 
 ramp_top() { echo "${OPT_rate:-10000}"; }

@@ -2,40 +2,32 @@
 # scenarios/serve.sh - the simulated hierarchy and one resolver variant in the foreground on loopback,
 # for trying the resolver by hand with kdig/dig; Ctrl-C (or SIGTERM) stops both.
 set -euo pipefail
+SC_PROG=serve
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/options.sh"
 
-usage() {
+scenario_usage() {
 	cat <<USAGE
-usage: serve.sh --variant NAME --port PORT [--layout heap|kresd] [--listen-addr ADDR]
-                [--block CIDR] [--cache-size SIZE] [--no-latency] [--no-loss] [--seed N]
-  --variant NAME     a build row of variants.tsv (allocspike-resolver-NAME), default glibc
-  --port PORT        UDP port the resolver listens on (default 5300; 0: a free one, printed)
-  --layout L         resolver memory layout (default heap)
-  --listen-addr A    address the resolver listens on (default 127.0.0.1)
-  --block CIDR       loopback block of the hierarchy (default 127.53.0.0/16)
-  --no-latency, --no-loss, --seed N   passed to allocspike-upstream
+usage: scenarios/serve.sh [options]
+The simulated hierarchy and one resolver variant in the foreground on loopback, for trying the
+resolver by hand with kdig or dig; Ctrl-C stops both.
 USAGE
 }
 
-variant=glibc port=5300 layout=heap listen=127.0.0.1 block=127.53.0.0/16 cache_size=64M
-upstream_args=()
-while (($#)); do
-	case $1 in
-	--variant) variant=${2:?--variant needs a name}; shift 2 ;;
-	--port) port=${2:?--port needs a number}; shift 2 ;;
-	--layout) layout=${2:?--layout needs heap or kresd}; shift 2 ;;
-	--listen-addr) listen=${2:?--listen-addr needs an address}; shift 2 ;;
-	--block) block=${2:?--block needs a CIDR}; shift 2 ;;
-	--cache-size) cache_size=${2:?--cache-size needs a size}; shift 2 ;;
-	--seed) upstream_args+=(--seed "${2:?--seed needs a number}"); shift 2 ;;
-	--no-latency | --no-loss) upstream_args+=("$1"); shift ;;
-	-h | --help) usage; exit 0 ;;
-	*) usage >&2; sc_die "unknown option '$1'" ;;
-	esac
-done
-sc_is_uint "$port" && ((port < 65536)) || sc_die "--port '$port': expected 0..65535 (0: a free port)"
-[[ $layout == heap || $layout == kresd ]] || sc_die "--layout '$layout': expected heap or kresd"
+scenario_options() {
+	echo variant port listen_addr memory_layout cache_size hierarchy_block seed no_latency no_loss
+}
+
+opts_defaults
+OPT_cache_size=64M
+opts_parse "$@"
+opts_validate
+variant=$OPT_variant port=$OPT_port layout=$OPT_memory_layout listen=$OPT_listen_addr
+block=$OPT_hierarchy_block cache_size=$OPT_cache_size
+upstream_args=(--seed "$OPT_seed")
+((!OPT_no_latency)) || upstream_args+=(--no-latency)
+((!OPT_no_loss)) || upstream_args+=(--no-loss)
 
 upstream=$(sc_require allocspike-upstream "for the simulated hierarchy")
 resolver=$(sc_require "allocspike-resolver-$variant" "for --variant $variant")
@@ -62,7 +54,7 @@ wait_ready() {
 	sc_die "$3 not ready within 20 s"
 }
 
-"${LIFELINE[@]}" "$upstream" --block "$block" --port 0 --root-hints "$work/root.hints" --control "$work/upstream.ctl" \
+"${LIFELINE[@]}" "$upstream" --hierarchy-block "$block" --port 0 --root-hints "$work/root.hints" --control "$work/upstream.ctl" \
 	--ready-file "$work/upstream.ready" "${upstream_args[@]}" >"$work/upstream.log" 2>&1 &
 pids+=($!)
 root=$(wait_ready "$work/upstream.ready" "${pids[-1]}" upstream)

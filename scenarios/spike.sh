@@ -15,6 +15,11 @@ Default: about ten minutes on two cores. --quick: at most two minutes.
 USAGE
 }
 
+scenario_options() {
+	echo "$OPTS_EXPERIMENT" spikes spike_rate spike_multiple baseline_rate warmup_rate warmup_len baseline_len spike_len \
+		recovery_len calibrate_len calibrate_max world serial repeat
+}
+
 scenario_defaults() { :; }
 
 # With `auto`, the file must cover the highest spike the calibration can ask for.

@@ -6,14 +6,21 @@ SC_PROG=steady
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
 
 scenario_usage() {
-	cat <<'USAGE'
+	cat <<USAGE
 usage: scenarios/steady.sh [options]
 After a warm-up, sends --rate queries per second (default: --baseline-rate) to every variant for
---baseline-len (default 10m). Prints the report's path.
+--baseline-len (default $OPT_baseline_len). Prints the report's path.
 USAGE
 }
 
-scenario_defaults() { OPT_baseline_len=10m; }
+scenario_options() { echo "$OPTS_EXPERIMENT" rate baseline_rate warmup_rate warmup_len baseline_len serial repeat; }
+
+scenario_defaults() {
+	OPT_baseline_len=10m
+	SC_OPT_HELP[rate]='the constant rate after the warm-up'
+	SC_OPT_DEFAULT[rate]='--baseline-rate'
+	SC_OPT_HELP[baseline_len]='how long the constant rate runs'
+}
 
 steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
 

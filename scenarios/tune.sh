@@ -135,8 +135,8 @@ if ((list)); then
 	printf '%s\n' "${plan[@]}"
 	exit 0
 fi
-# spike.sh judges the options passed on: a bad one fails here, before anything runs.
-bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" --help >/dev/null || exit 2
+# spike.sh judges the options passed on and their values: a bad one fails here, before anything runs.
+SC_OPTIONS_CHECK_ONLY=1 bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" >/dev/null || exit 2
 
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-tune-${allocator:-variants}}
 mkdir -p "$out" || sc_die "cannot create $out"
@@ -172,7 +172,7 @@ done
 
 rp=$(sc_program allocspike-report)
 [[ -n $rp ]] || sc_die "allocspike-report is missing: no advice"
-"$rp" advise "${runs[@]}" -o "$out" "${margin[@]}" >/dev/null || sc_die "allocspike-report advise failed"
+"$rp" advise "${runs[@]}" --out "$out" "${margin[@]}" >/dev/null || sc_die "allocspike-report advise failed"
 # The table on the terminal as well (the page has it with spreads and the chart).
 jq -r '.variants | to_entries[] | [.key, (.value.held_after_spikes_mb // "n/a"),
 	(.value.held_growth_mb_per_spike // "n/a"), (.value.peak_anon_mb // "n/a"),

@@ -1,5 +1,6 @@
 /* upstream/main.c - allocspike-upstream: options, then the hierarchy's servers on one event loop.
  */
+#include "cli_parse.h"
 #include "control_server.h"
 #include "json_file.h"
 #include "mix.h"
@@ -28,13 +29,13 @@ static void upstream_usage(FILE *out)
 {
 	fprintf(out,
 	        "usage: allocspike-upstream [options]\n"
-	        "  --block CIDR            loopback block of the servers (default 127.53.0.0/16)\n"
+	        "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
 	        "  --port N                one port for every server (default 53; 0: a free one)\n"
 	        "  --seed N                the world's seed (default 1)\n"
-	        "  --latency-median-ms X   median delay of second-level servers (default 25;\n"
-	        "                          root 0.4x, TLD 0.6x)\n"
-	        "  --latency-p99-ms X      99th percentile delay (default 200, same tier factors)\n"
-	        "  --loss X                share of queries dropped at every tier (default 0.02)\n"
+	        "  --latency-ms M[,P99]    median and 99th percentile delay of second-level servers\n"
+	        "                          in ms (default 20,200; P99 alone: 10 x M; root 0.4x,\n"
+	        "                          TLD 0.6x)\n"
+	        "  --loss X                share of queries dropped at every tier (default 0.03)\n"
 	        "  --tier NAME:MED:P99:LOSS  override one tier (root, tld, sld) exactly\n"
 	        "  --slow-share X          share of TLD/SLD servers that are slow (default 0.1)\n"
 	        "  --slow-factor X         delay multiplier of slow servers (default 4)\n"
@@ -43,8 +44,8 @@ static void upstream_usage(FILE *out)
 	        "  --no-loss               never drop (dead servers answer too)\n"
 	        "  --reply-cache N         replies kept for repeated questions (default 65536; 0: "
 	        "off)\n"
-	        "  --attempt-window S      attempt counts forgotten after S quiet seconds (default "
-	        "10)\n"
+	        "  --attempt-window DUR    attempt counts forgotten after this long without the\n"
+	        "                          question (default 10s; a bare number is seconds)\n"
 	        "  --servers R:T:S         servers per tier (default 4:24:96)\n"
 	        "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
 	        "  --control PATH          Unix socket: line commands stats, shutdown\n"
@@ -55,34 +56,46 @@ static void upstream_usage(FILE *out)
 	        "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
 	        "  --mix QUERYFILE         print the mix served for a query file and exit\n"
 	        "  --mix-json FILE         with --mix: also write the mix as JSON\n"
-	        "  --mix-limit N           with --mix: first N queries only\n");
+	        "  --mix-limit N           with --mix: first N queries only\n"
+	        "Old names, accepted with a warning: --block, --latency-median-ms, --latency-p99-ms.\n"
+	        "Units and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n");
 }
 
-static bool upstream_parse_double(const char *opt, const char *text, double lo, double hi,
-                                  double *out)
+/* --latency-ms MEDIAN[,P99]: milliseconds; without P99 it is ten times the median. */
+static bool upstream_parse_latency(const char *text, double *median, double *p99)
 {
-	char *end = NULL;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (!*text || *end || errno || v < lo || v > hi) {
-		fprintf(stderr, "%s: '%s' is not a number in [%g, %g]\n", opt, text, lo, hi);
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *comma = strchr(buf, ',');
+	if (comma)
+		*comma = '\0';
+	double m, p;
+	if (!cli_option_duration("--latency-ms", buf, 0.001, 0, 10, &m))
 		return false;
-	}
-	*out = v;
+	if (comma && !cli_option_duration("--latency-ms", comma + 1, 0.001, 0, 60, &p))
+		return false;
+	*median = m * 1000;
+	*p99 = comma ? p * 1000 : *median * 10;
 	return true;
 }
 
-static bool upstream_parse_ulong(const char *opt, const char *text, unsigned long long hi,
-                                 unsigned long long *out)
+/* --servers R:T:S, three counts: 2..26 root, 2..4000 TLD, 4..16000 second-level servers. */
+static bool upstream_parse_servers(const char *text, int n[3])
 {
-	char *end = NULL;
-	errno = 0;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (!*text || *end || errno || v > hi || text[0] == '-') {
-		fprintf(stderr, "%s: '%s' is not an integer in [0, %llu]\n", opt, text, hi);
-		return false;
+	static const unsigned long long lo[3] = {2, 2, 4}, hi[3] = {26, 4000, 16000};
+	char buf[64], err[160], *part = buf, *colon;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (int t = 0; t < 3; t++, part = colon + 1) {
+		colon = strchr(part, ':');
+		if ((t < 2) != (colon != NULL))
+			return false;
+		if (colon)
+			*colon = '\0';
+		unsigned long long v;
+		if (!cli_parse_count("--servers", part, lo[t], hi[t], &v, err, sizeof(err)))
+			return false;
+		n[t] = (int)v;
 	}
-	*out = v;
 	return true;
 }
 
@@ -167,6 +180,8 @@ int main(int argc, char **argv)
 	parent_death_arm("allocspike-upstream");
 	enum {
 		OPT_BLOCK = 256,
+		OPT_OLD_BLOCK,
+		OPT_LATENCY,
 		OPT_PORT,
 		OPT_SEED,
 		OPT_MEDIAN,
@@ -193,7 +208,9 @@ int main(int argc, char **argv)
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
-	    {"block", required_argument, NULL, OPT_BLOCK},
+	    {"hierarchy-block", required_argument, NULL, OPT_BLOCK},
+	    {"block", required_argument, NULL, OPT_OLD_BLOCK},
+	    {"latency-ms", required_argument, NULL, OPT_LATENCY},
 	    {"port", required_argument, NULL, OPT_PORT},
 	    {"seed", required_argument, NULL, OPT_SEED},
 	    {"latency-median-ms", required_argument, NULL, OPT_MEDIAN},
@@ -227,7 +244,9 @@ int main(int argc, char **argv)
 	                                  .dead_share = 0.02};
 	struct netem_config ncfg = {
 	    .seed = 1, .latency = true, .loss = true, .slow_factor = 4, .window_s = 10};
-	double median = 25, p99 = 200, loss = 0.02;
+	/* the scenarios' defaults too (scenarios/lib/options.sh; tests/upstream/defaults.sh) */
+	double median = 20, p99 = 200, loss = 0.03;
+	double v;
 	const char *tiers[8];
 	int ntiers = 0;
 	unsigned long long port = 53, seed = 1, mix_limit = 0, cache_slots = 65536;
@@ -239,24 +258,33 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
 		switch (c) {
+		case OPT_OLD_BLOCK:
+			cli_warn_renamed("--block", "--hierarchy-block");
+			/* fall through */
 		case OPT_BLOCK:
 			pcfg.block = optarg;
 			break;
 		case OPT_PORT:
-			ok = upstream_parse_ulong("--port", optarg, 65535, &port);
+			ok = cli_option_count("--port", optarg, 0, 65535, &port);
 			break;
 		case OPT_SEED:
-			ok = upstream_parse_ulong("--seed", optarg, UINT64_MAX, &seed);
+			ok = cli_option_count("--seed", optarg, 0, UINT64_MAX, &seed);
+			break;
+		case OPT_LATENCY:
+			ok = upstream_parse_latency(optarg, &median, &p99);
 			break;
 		case OPT_MEDIAN:
-			ok =
-			    upstream_parse_double("--latency-median-ms", optarg, 0, 10000, &median);
+			cli_warn_renamed("--latency-median-ms", "--latency-ms MEDIAN,P99");
+			ok = cli_option_duration("--latency-median-ms", optarg, 0.001, 0, 10, &v);
+			median = v * 1000;
 			break;
 		case OPT_P99:
-			ok = upstream_parse_double("--latency-p99-ms", optarg, 0, 60000, &p99);
+			cli_warn_renamed("--latency-p99-ms", "--latency-ms MEDIAN,P99");
+			ok = cli_option_duration("--latency-p99-ms", optarg, 0.001, 0, 60, &v);
+			p99 = v * 1000;
 			break;
 		case OPT_LOSS:
-			ok = upstream_parse_double("--loss", optarg, 0, 1, &loss);
+			ok = cli_option_number("--loss", optarg, 0, 1, &loss);
 			break;
 		case OPT_TIER:
 			if (ntiers == 8) {
@@ -266,15 +294,13 @@ int main(int argc, char **argv)
 			tiers[ntiers++] = optarg;
 			break;
 		case OPT_SLOW_SHARE:
-			ok = upstream_parse_double("--slow-share", optarg, 0, 1, &pcfg.slow_share);
+			ok = cli_option_number("--slow-share", optarg, 0, 1, &pcfg.slow_share);
 			break;
 		case OPT_SLOW_FACTOR:
-			ok = upstream_parse_double("--slow-factor", optarg, 1, 100,
-			                           &ncfg.slow_factor);
+			ok = cli_option_number("--slow-factor", optarg, 1, 100, &ncfg.slow_factor);
 			break;
 		case OPT_DEAD_SHARE:
-			ok =
-			    upstream_parse_double("--dead-share", optarg, 0, 0.5, &pcfg.dead_share);
+			ok = cli_option_number("--dead-share", optarg, 0, 0.5, &pcfg.dead_share);
 			break;
 		case OPT_NO_LATENCY:
 			ncfg.latency = false;
@@ -283,16 +309,14 @@ int main(int argc, char **argv)
 			ncfg.loss = false;
 			break;
 		case OPT_WINDOW:
-			ok = upstream_parse_double("--attempt-window", optarg, 0.1, 3600,
-			                           &ncfg.window_s);
+			ok = cli_option_duration("--attempt-window", optarg, 1, 0.1, 3600,
+			                         &ncfg.window_s);
 			break;
 		case OPT_SERVERS:
-			if (sscanf(optarg, "%d:%d:%d", &pcfg.n[0], &pcfg.n[1], &pcfg.n[2]) != 3 ||
-			    pcfg.n[0] < 2 || pcfg.n[1] < 2 || pcfg.n[2] < 4 || pcfg.n[0] > 26 ||
-			    pcfg.n[1] > 4000 || pcfg.n[2] > 16000) {
+			if (!upstream_parse_servers(optarg, pcfg.n)) {
 				fprintf(
 				    stderr,
-				    "--servers '%s': expected R:T:S with 2<=R<=26, 2<=T, 4<=S\n",
+				    "--servers '%s': expected R:T:S, 2<=R<=26, 2<=T<=4000, 4<=S<=16000\n",
 				    optarg);
 				return 2;
 			}
@@ -322,10 +346,10 @@ int main(int argc, char **argv)
 			applied_summary = optarg;
 			break;
 		case OPT_CACHE:
-			ok = upstream_parse_ulong("--reply-cache", optarg, 1 << 24, &cache_slots);
+			ok = cli_option_count("--reply-cache", optarg, 0, 1 << 24, &cache_slots);
 			break;
 		case OPT_MIX_LIMIT:
-			ok = upstream_parse_ulong("--mix-limit", optarg, 1ULL << 40, &mix_limit);
+			ok = cli_option_count("--mix-limit", optarg, 0, 1ULL << 40, &mix_limit);
 			break;
 		case OPT_HELP:
 			upstream_usage(stdout);
@@ -342,8 +366,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (p99 < median) {
-		fprintf(stderr, "--latency-p99-ms %g is below --latency-median-ms %g\n", p99,
-		        median);
+		fprintf(stderr, "--latency-ms: the 99th percentile %g ms is below the median %g ms\n",
+		        p99, median);
 		return 2;
 	}
 	static const double tier_factor[TIER_COUNT] = {0.4, 0.6, 1.0};
@@ -395,7 +419,7 @@ int main(int argc, char **argv)
 		                  err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", applied ? "--applied-log" : "--applied-summary",
 			        err);
-			return 2;
+			return 1;
 		}
 		u.serve.applied = &applied_files;
 	}

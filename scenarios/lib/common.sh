@@ -20,17 +20,27 @@ sc_now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
 # sc_iso_now : UTC time in ISO 8601 for run.json.
 sc_iso_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
-# sc_duration_ms TEXT : "500ms", "20s", "2m", "1h" or plain seconds -> milliseconds; empty on bad input.
+# The command lines' grammar (common/cli_parse.c, docs/cli.md), for values checked before any
+# program is built; tests/scenarios/grammar.sh holds the two to the same answers.
+SC_NUMBER_RE='([0-9]+(\.[0-9]*)?|\.[0-9]+)'
+
+# sc_duration_ms TEXT [BARE_MS [MIN_MS]] : "500ms", "20s", "1.5m", "2h" -> whole milliseconds
+# (rounded); a bare number counts BARE_MS milliseconds when given, else it is refused (a unit is
+# required). Empty on bad input, below MIN_MS (default 1) or over a week.
 sc_duration_ms() {
-	local t=$1
-	if [[ $t =~ ^([0-9]+)ms$ ]]; then
-		echo "${BASH_REMATCH[1]}"
-	elif [[ $t =~ ^([0-9]+)(s?)$ ]]; then
-		echo $((BASH_REMATCH[1] * 1000))
-	elif [[ $t =~ ^([0-9]+)m$ ]]; then
-		echo $((BASH_REMATCH[1] * 60000))
-	elif [[ $t =~ ^([0-9]+)h$ ]]; then
-		echo $((BASH_REMATCH[1] * 3600000))
+	local t=$1 bare=${2:-} min=${3:-1} n unit
+	if [[ $t =~ ^$SC_NUMBER_RE(ms|s|m|h)?$ && ${#t} -lt 64 ]]; then
+		n=${BASH_REMATCH[1]}
+		case ${BASH_REMATCH[3]} in
+		ms) unit=1 ;;
+		s) unit=1000 ;;
+		m) unit=60000 ;;
+		h) unit=3600000 ;;
+		*) unit=$bare ;;
+		esac
+		[[ -n $unit ]] || return 0
+		awk -v n="$n" -v u="$unit" -v min="$min" 'BEGIN { ms = n * u; r = int(ms + 0.5)
+			if (ms >= min && ms <= 604800000) print r }'
 	fi
 }
 
@@ -39,18 +49,17 @@ sc_ms_text() {
 	if (($1 % 1000 == 0)); then echo "$(($1 / 1000))s"; else echo "${1}ms"; fi
 }
 
-# sc_size_bytes TEXT : "64M", "512k", "1G" or plain bytes -> bytes; empty on bad input.
+# sc_size_bytes TEXT : "64M", "512k", "1GiB", "1.5G" or plain bytes -> bytes (rounded down); the
+# units are binary, the letter in either case, with an optional "B" or "iB". Empty on bad input.
 sc_size_bytes() {
-	local t=${1^^}
-	if [[ $t =~ ^([0-9]+)([KMG]?)B?$ ]]; then
-		local n=${BASH_REMATCH[1]}
-		case ${BASH_REMATCH[2]} in
-		K) n=$((n * 1024)) ;;
-		M) n=$((n * 1048576)) ;;
-		G) n=$((n * 1073741824)) ;;
-		esac
-		echo "$n"
-	fi
+	local t=$1 mult=1
+	[[ $t =~ ^$SC_NUMBER_RE(([KkMmGg])(iB|B)?)?$ && ${#t} -lt 64 ]] || return 0
+	case ${BASH_REMATCH[4]^^} in
+	K) mult=1024 ;;
+	M) mult=1048576 ;;
+	G) mult=1073741824 ;;
+	esac
+	awk -v n="${BASH_REMATCH[1]}" -v m="$mult" 'BEGIN { printf "%.0f\n", int(n * m) }'
 }
 
 # sc_source_tree : true when the scripts run from a checkout (not from `cmake --install`'s tree).
@@ -92,8 +101,8 @@ sc_need() {
 	printf -v "$1" '%s' "$path"
 }
 
-# sc_is_uint TEXT : true when TEXT is a non-negative integer.
+# sc_is_uint TEXT : true when TEXT is a whole number (digits only).
 sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
-# sc_is_number TEXT : true when TEXT is a non-negative decimal number.
-sc_is_number() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$|^\.[0-9]+$ ]]; }
+# sc_is_number TEXT : true when TEXT is a non-negative decimal number ("5", "0.03", ".5", "5.").
+sc_is_number() { [[ $1 =~ ^$SC_NUMBER_RE$ && ${#1} -lt 64 ]]; }

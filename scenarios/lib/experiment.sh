@@ -165,19 +165,18 @@ experiment_check_variants() {
 
 # experiment_parameters : what the run used, in run.json's parameters.
 experiment_parameters() {
-	local median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
-	[[ $OPT_latency_ms == *,* ]] || p99=$((median * 10))
+	local median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,} # opts_validate wrote MEDIAN,P99
 	runjson_update '.parameters = {
 			schedule: null,
 			mode: (if $serial == "1" then "serial" else "parallel" end),
 			hierarchy: {seed: $seed, latency_ms_median: $median, latency_ms_p99: $p99, loss: $loss,
-				block: $block},
+				block: $block, world: $world},
 			resolver: {cache_size_bytes: $cache, max_inflight: $inflight, memory_layout: $layout},
 			cpu_placement: $placement,
 			interval_ms: $interval,
 			options: $options}' \
 		--arg serial "$OPT_serial" --argjson seed "$OPT_seed" --argjson median "$median" --argjson p99 "$p99" \
-		--argjson loss "$OPT_loss" --arg block "$OPT_hierarchy_block" \
+		--argjson loss "$OPT_loss" --arg block "$OPT_hierarchy_block" --arg world "$OPT_world" \
 		--argjson cache "$(sc_size_bytes "$OPT_cache_size")" --argjson inflight "$OPT_max_inflight" \
 		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
 		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"
@@ -275,6 +274,8 @@ experiment_main() {
 	scenario_defaults
 	opts_parse "$@"
 	opts_validate
+	# tune.sh asks whether the options it passes on are good before it runs anything
+	[[ -z ${SC_OPTIONS_CHECK_ONLY:-} ]] || exit 0
 	((OPT_repeat == 1)) || experiment_repeat "$@"
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"
@@ -296,7 +297,7 @@ experiment_main() {
 	fi
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
 	runjson_update '.parameters.hierarchy.port = $p' --argjson p "$SC_UP_PORT"
-	queries_prepare "$SC_RUN" "$(schedule_round_count "$(scenario_query_count)")"
+	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$(scenario_query_count)")}"
 	scenario_plan
 	runjson_update '.parameters.schedule = $s' --arg s "$SC_SCHEDULE"
 	sc_say "run folder $SC_RUN; variants ${SC_RUNNABLE[*]}; $([[ $OPT_serial == 1 ]] && echo serial || echo parallel)"

@@ -7,13 +7,10 @@ SC_ROOT_HINTS=
 # hierarchy_start DIR CPUS PORT : starts the hierarchy on PORT (0: any free port), waits for it,
 # writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
 hierarchy_start() {
-	local dir=$1 cpus=$2 port=$3 up median p99 addr
+	local dir=$1 cpus=$2 port=$3 up addr
 	sc_need up allocspike-upstream "for the simulated DNS hierarchy"
-	median=${OPT_latency_ms%%,*}
-	p99=${OPT_latency_ms#*,}
-	[[ $OPT_latency_ms == *,* ]] || p99=$((median * 10))
 	SC_ROOT_HINTS=$dir/root.hints
-	local args=(--block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
+	local args=(--hierarchy-block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
 		--root-hints "$SC_ROOT_HINTS" --control "$SC_CTL_DIR/upstream.sock"
 		--applied-summary "$dir/upstream-applied-summary.tsv" --stats-file "$dir/upstream-stats.json"
 		--ready-file "$SC_CTL_DIR/upstream.ready")
@@ -21,15 +18,23 @@ hierarchy_start() {
 	if ((OPT_applied_log)); then
 		args+=(--applied-log "$dir/upstream-applied.log")
 	fi
-	if ((median == 0)); then
-		args+=(--no-latency)
-	else
-		args+=(--latency-median-ms "$median" --latency-p99-ms "$p99")
+	# A chosen world sets latency and loss itself; then only what was given explicitly overrides it.
+	if [[ -n ${OPT_SET[world]:-} ]]; then
+		args+=(--world "$OPT_world")
 	fi
-	if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
-		args+=(--no-loss)
-	else
-		args+=(--loss "$OPT_loss")
+	if [[ -z ${OPT_SET[world]:-} || -n ${OPT_SET[latency_ms]:-} ]]; then
+		if ((${OPT_latency_ms%%,*} == 0)); then
+			args+=(--no-latency)
+		else
+			args+=(--latency-ms "$OPT_latency_ms")
+		fi
+	fi
+	if [[ -z ${OPT_SET[world]:-} || -n ${OPT_SET[loss]:-} ]]; then
+		if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
+			args+=(--no-loss)
+		else
+			args+=(--loss "$OPT_loss")
+		fi
 	fi
 	rm -f "$SC_CTL_DIR/upstream.ready"
 	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "$up" "${args[@]}"

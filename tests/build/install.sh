@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/build/install.sh - `cmake --install BUILD --prefix P` puts every program of the build in P/bin,
-# and the installed resolver variants run from there.
+# tests/build/install.sh - `cmake --install BUILD --prefix P` puts every program of the build in P/bin
+# and the documents in P/share/doc/allocspike, and the installed resolver variants run from there.
 set -euo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 
@@ -19,6 +19,14 @@ for exe in "$ALLOCSPIKE_BIN"/allocspike-*; do
 	check "$name installed in P/bin" test -x "$prefix/bin/$name"
 done
 check "the build has programs to install" test "$programs" -gt 0
+
+# the documents: every docs/*.md, the report's figures and the README
+for doc in "$ALLOCSPIKE_SOURCE_DIR"/docs/*.md; do
+	check "$(basename "$doc") installed" cmp -s "$doc" "$prefix/share/doc/allocspike/docs/$(basename "$doc")"
+done
+check "the report's figures installed" cmp -s "$ALLOCSPIKE_SOURCE_DIR/reports/README.md" \
+	"$prefix/share/doc/allocspike/reports/README.md"
+check "the command lines' contract installed" test -s "$prefix/share/doc/allocspike/docs/cli.md"
 
 for exe in "$prefix"/bin/allocspike-resolver-*; do
 	[[ -x $exe ]] || continue

@@ -33,7 +33,7 @@ hierarchy_start() {
 	local upstream=$ALLOCSPIKE_BIN/allocspike-upstream
 	[[ -x $upstream ]] || skip "allocspike-upstream not built"
 	# start_server runs in this shell, not in $(...), so that its pid is recorded for the cleanup.
-	start_server upstream "$TEST_TMP/upstream.ready" "$upstream" --block 127.58.128.0/17 --port 53 \
+	start_server upstream "$TEST_TMP/upstream.ready" "$upstream" --hierarchy-block 127.58.128.0/17 --port 53 \
 		--root-hints "$TEST_TMP/hints" --ready-file "$TEST_TMP/upstream.ready" "$@" \
 		>"$TEST_TMP/upstream.addr" || exit 1
 	HIERARCHY_ADDR=$(cat "$TEST_TMP/upstream.addr")

@@ -28,7 +28,8 @@ fails "addr=IP:PORT is required" -d q.txt --target name=a --schedule baseline:1s
 fails "not on loopback" -d q.txt --target name=a,addr=192.0.2.1:53 --schedule baseline:1s@10
 fails "two targets named a" -d q.txt --target name=a,addr=127.0.0.1:53 --target name=a,addr=127.0.0.2:53 --schedule baseline:1s@10
 fails "do not mix" -d q.txt -s 127.0.0.1 --schedule baseline:1s@10 -Q 5
-fails "-Q 'x'" -d q.txt -s 127.0.0.1 -Q x
+fails "-Q: 'x' is not a number" -d q.txt -s 127.0.0.1 -Q x
+fails "-l: '10x' is not a duration (e.g. 20s, 1.5m, 500ms)" -d q.txt -s 127.0.0.1 -Q 5 -l 10x
 fails "nonexistent.txt" -d nonexistent.txt -s 127.0.0.1 -Q 5
 fails "pid=N is required" -d q.txt -s 127.0.0.1 -Q 5 --watch name=_upstream
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/loadgen/faults.sh - a run folder that cannot be written: a full disk (/dev/full, also
-# under phases.csv's rewrite) or a file-size limit stops appending at once, is said on stderr and in events.jsonl when that still
-# takes a line, stops the run and exits 2; what was written reads back; a cut-off timeline is not
+# under phases.csv's rewrite) or a file-size limit stops appending at once, is said on stderr and in
+# events.jsonl when that still takes a line, stops the run and exits 1; what was written reads back; a cut-off timeline is not
 # appended to. Meta query types are refused with their line numbers unless --allow-meta; a query
 # file over --queries-memory-mb is streamed from disk (stdin then refused).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -19,20 +19,20 @@ mkdir full1 && ln -s /dev/full full1/timeline.csv
 check "full disk at the start: fails" test $? -ne 0
 check "full disk at the start: says so" grep -q 'full1/timeline.csv: No space left on device' err1.txt
 
-# events.jsonl on a full disk: the first event fails, the run stops at its next interval, exit 2
+# events.jsonl on a full disk: the first event fails, the run stops at its next interval, exit 1 (a run failure)
 mkdir full2 && ln -s /dev/full full2/events.jsonl
 timeout 20 "$LG" -d q.txt --schedule baseline:10s@20 --target "name=a,addr=$addr" --out full2 >out2.txt 2>err2.txt
-check_eq "full events.jsonl: exit status" 2 $?
+check_eq "full events.jsonl: exit status" 1 $?
 check "full events.jsonl: said with the file" grep -q 'writing the run folder failed at t=.*full2/events.jsonl: No space left on device; stopping' err2.txt
 check "full events.jsonl: said incomplete at the end" grep -q 'the run folder full2 is incomplete' err2.txt
 last=$(tail -1 full2/timeline.csv | cut -d, -f1)
 check "full events.jsonl: stopped early (last row t=$last)" awk -v t="$last" 'BEGIN { exit !(t < 5) }'
 
 # phases.csv on a full disk: its first rewrite (as the schedule starts) fails, the run stops, exit
-# 2; the temporary file is removed, and the rewrite at exit is tried again (here it succeeds)
+# 1; the temporary file is removed, and the rewrite at exit is tried again (here it succeeds)
 mkdir full3 && ln -s /dev/full full3/phases.csv.tmp
 timeout 20 "$LG" -d q.txt --schedule baseline:10s@20 --target "name=a,addr=$addr" --out full3 >out10.txt 2>err10.txt
-check_eq "full phases.csv: exit status" 2 $?
+check_eq "full phases.csv: exit status" 1 $?
 check "full phases.csv: said" grep -q 'writing the run folder failed at t=.*full3/phases.csv: No space left on device; stopping' err10.txt
 check "full phases.csv: write_failed event" grep -q '"event":"write_failed","error":".*phases.csv: No space left' full3/events.jsonl
 check "full phases.csv: stopped early" awk -F, 'END { exit !($1 < 5) }' full3/timeline.csv
@@ -40,13 +40,13 @@ check "full phases.csv: no temporary file left" test ! -e full3/phases.csv.tmp -
 check "full phases.csv: written at exit" grep -q '^a,baseline,0,' full3/phases.csv
 
 # a file-size limit hit mid-run (EFBIG, like a disk filling up): the timeline stops at the limit,
-# the failure is an event, the run stops, exit 2
+# the failure is an event, the run stops, exit 1
 (
 	ulimit -f 8 # KiB
 	exec timeout 30 "$LG" -d q.txt --schedule baseline:20s@200 --target "name=a,addr=$addr" \
 		--watch "name=_w,pid=$$" --interval-ms 20 --out limit >out3.txt 2>err3.txt
 )
-check_eq "file-size limit: exit status" 2 $?
+check_eq "file-size limit: exit status" 1 $?
 check "file-size limit: said" grep -q 'limit/timeline.csv: File too large' err3.txt
 check "file-size limit: write_failed event" grep -q '"event":"write_failed","error":".*timeline.csv: File too large"' limit/events.jsonl
 check_eq "file-size limit: nothing past the limit" 8192 "$(stat -c %s limit/timeline.csv)"

@@ -62,6 +62,48 @@ check_eq "check without --fail-if exits 2" 2 "$?"
 "$REPORT" check "$TEST_TMP/none" --fail-if 'spike_count > 1' 2>/dev/null
 check_eq "check of a missing run exits 2" 2 "$?"
 
+# errors point at the fault with a caret and suggest the closest name
+gate 2 'peak_grwth_mb_per_spike > 5'
+check "a misspelt figure: did you mean" grep -qF 'unknown figure "peak_grwth_mb_per_spike" (did you mean "peak_growth_mb_per_spike"?)' <<<"$OUT"
+check "the expression is shown" grep -qxF '  peak_grwth_mb_per_spike > 5' <<<"$OUT"
+check "the caret is under the name" grep -qx '  ^' <<<"$OUT"
+gate 2 'crash_count[alpah] > 0'
+check "a misspelt variant: did you mean" grep -qF 'no variant "alpah" in this run (did you mean "alpha"?)' <<<"$OUT"
+check "the caret is under the variant" grep -qxF "$(printf '  %12s^' '')" <<<"$OUT"
+gate 2 'spike_count > 1 +'
+check "a syntax error: caret at the end" grep -qxF "$(printf '  %17s^' '')" <<<"$OUT"
+gate 2 'completely_unrelated_thing > 1'
+check "no suggestion when nothing is close" bash -c '! grep -q "did you mean" <<<"$1"' _ "$OUT"
+# truths are conditions: run validity
+gate 0 'not run.complete'
+gate 1 'run.complete'
+gate 1 'run.complete and spike_count == 3'
+gate 0 'run.timeline_truncated'
+
+# --list: every figure a condition can test, checked against the summary it is computed from
+"$REPORT" "$run" >/dev/null 2>&1
+list=$("$REPORT" check "$run" --list)
+check_eq "--list exits 0" 0 $?
+want=$(jq -r '[.variants[] | paths(type == "number" or type == "boolean" or type == "null") as $p
+	| if $p[0] == "spikes" then ["spikes", (getpath(["spikes", $p[1], "spike"]) | tostring)] + $p[2:] else $p end
+	| select(all(.[]; type == "string")) | join(".")] | unique[]' "$run/summary.json")
+got=$(grep -v '^#' <<<"$list" | sort -u)
+check "--list has every variant figure of summary.json ($(comm -23 <(sort -u <<<"$want") <(echo "$got") | head -3 | tr '\n' ' '))" \
+	bash -c '! comm -23 <(sort -u <<<"$1") <(echo "$2") | grep -q .' _ "$want" "$got"
+check "--list has per-spike figures" grep -qx 'spikes.2.peak_anon_kb' <<<"$list"
+check "--list has run validity" grep -qx 'run.complete' <<<"$list"
+check "--list has run figures" grep -qx 'spike_count' <<<"$list"
+check "--list has nested run figures" grep -qx 'harness.saturated_s' <<<"$list"
+run_want=$(jq -r '[del(.variants, .findings) | paths(type == "number" or type == "boolean" or type == "null") as $p
+	| select(all($p[]; type == "string")) | $p | join(".")] | unique[]' "$run/summary.json")
+check "--list has every run figure of summary.json" bash -c '! comm -23 <(sort -u <<<"$1") <(echo "$2") | grep -q .' _ "$run_want" "$got"
+check "every listed name can be tested" bash -c '
+	while read -r name; do
+		! "$1" check "$2" --fail-if "$name == -1" 2>&1 | grep -q "unknown figure" || { echo "$name unknown"; exit 1; }
+	done < <(grep -v "^#" <<<"$3")' _ "$REPORT" "$run" "$list"
+"$REPORT" check "$run" --list --fail-if 'spike_count > 1' >/dev/null 2>&1
+check_eq "--list with --fail-if is a usage error" 2 $?
+
 # the fixture has one spike: no growth fit, so a gate on it cannot be decided
 run=$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
 gate 2 'peak_growth_mb_per_spike[glibc] > 5'

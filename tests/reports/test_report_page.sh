@@ -170,4 +170,17 @@ check_eq "compare charts, one per variant" 4 "$(grep -c '<svg class="chart"' "$C
 check "compare page references nothing outside itself" self_contained "$C"
 "$REPORT" compare 2>/dev/null
 check_eq "compare without runs exits 2" 2 "$?"
+(cd "$TEST_TMP" && "$REPORT" compare rep1 --out one.html >/dev/null 2>"$TEST_TMP/one.err")
+check_eq "compare with one run exits 2" 2 "$?"
+check "compare with one run says two are needed" grep -q "two or more run folders" "$TEST_TMP/one.err"
+check "compare with one run writes nothing" test ! -e "$TEST_TMP/one.html"
+mkdir -p "$TEST_TMP/cwd"
+(cd "$TEST_TMP/cwd" && "$REPORT" compare ../rep1 ../rep2 >/dev/null 2>"$TEST_TMP/noout.err")
+check_eq "compare without --out exits 2" 2 "$?"
+check "compare without --out writes nothing in the current folder" test -z "$(ls -A "$TEST_TMP/cwd")"
+out=$(cd "$TEST_TMP" && "$REPORT" compare rep1 rep2 --out "$TEST_TMP/there.html" 2>/dev/null)
+check "compare writes where --out says" test -s "$TEST_TMP/there.html"
+(cd "$TEST_TMP" && "$REPORT" compare rep1 rep2 --output old.html >/dev/null 2>"$TEST_TMP/old.err")
+check "the old --output still works" test -s "$TEST_TMP/old.html"
+check "the old --output warns" grep -q "warning: --output is now --out" "$TEST_TMP/old.err"
 finish

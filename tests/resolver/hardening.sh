@@ -102,7 +102,7 @@ timeout 10 "$R" --listen "$NET.11:0" --root "$NET.1" --control "$TEST_TMP/link" 
 check_eq "control path is a symlink: exit 2" 2 "$?"
 check "control path is a symlink: kept" test -L "$TEST_TMP/link"
 U="$ALLOCSPIKE_BIN/allocspike-upstream"
-timeout 10 "$U" --block 127.55.10.0/24 --port 0 --control "$TEST_TMP/not-a-socket" 2>"$TEST_TMP/bad.err" >/dev/null
+timeout 10 "$U" --hierarchy-block 127.55.10.0/24 --port 0 --control "$TEST_TMP/not-a-socket" 2>"$TEST_TMP/bad.err" >/dev/null
 check "hierarchy: control path is a file: refused" grep -q "exists and is not a socket" "$TEST_TMP/bad.err"
 check_eq "hierarchy: file untouched" "keep me" "$(cat "$TEST_TMP/not-a-socket")"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TEST_TMP/stale.ctl"
@@ -119,8 +119,8 @@ bad_option() { # DESCRIPTION EXPECTED_TEXT ARGS...
 }
 bad_option "fixed upstream source port" "--upstream-source 127.0.0.1:5353: give an address only" --upstream-source 127.0.0.1:5353
 bad_option "fixed upstream source port (IPv6)" "--upstream-source [::1]:53: give an address only" --upstream-source '[::1]:53'
-bad_option "UDP size below 512" "--max-udp-size '100'" --max-udp-size 100
-bad_option "negative TTL cap 0" "--max-negative-ttl '0'" --max-negative-ttl 0
+bad_option "UDP size below 512" "--max-udp-size: '100' is out of range" --max-udp-size 100
+bad_option "negative TTL cap 0" "--max-negative-ttl: '0' is out of range" --max-negative-ttl 0
 bad_option "allow prefix too long" "--allow '192.0.2.0/33': prefix length must be 0..32" --allow 192.0.2.0/33
 bad_option "allow not an address" "--allow 'example.com' is not ADDR" --allow example.com
 start_resolver allowed "$NET.14" --allow 192.0.2.0/24 --allow 2001:db8::/32 --allow 198.51.100.1 \

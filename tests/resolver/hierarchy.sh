@@ -9,7 +9,7 @@ UPSTREAM="$ALLOCSPIKE_BIN/allocspike-upstream"
 [[ -x $UPSTREAM ]] || skip "allocspike-upstream not built"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --block 127.55.32.0/20 --port 0 \
+start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --hierarchy-block 127.55.32.0/20 --port 0 \
 	--no-latency --no-loss --root-hints "$TEST_TMP/root.hints" \
 	--ready-file "$TEST_TMP/upstream.ready" >"$TEST_TMP/upstream.addr" || exit 1
 HPORT=$(sed 's/.*://' "$TEST_TMP/upstream.addr")
@@ -53,8 +53,8 @@ check_eq "both layouts give the same answers" "" "$(diff "$TEST_TMP/heap.first" 
 
 # With heavy loss and latency, requests wait for timeouts and retries: they must all end (inflight
 # back to 0), timeouts are counted, and most names still resolve.
-start_server lossy "$TEST_TMP/lossy.ready" "$UPSTREAM" --block 127.55.80.0/20 --port 0 --seed 7 \
-	--loss 0.25 --latency-median-ms 20 --latency-p99-ms 150 --root-hints "$TEST_TMP/lossy.hints" \
+start_server lossy "$TEST_TMP/lossy.ready" "$UPSTREAM" --hierarchy-block 127.55.80.0/20 --port 0 --seed 7 \
+	--loss 0.25 --latency-ms 20,150 --root-hints "$TEST_TMP/lossy.hints" \
 	--ready-file "$TEST_TMP/lossy.ready" >"$TEST_TMP/lossy.addr" || exit 1
 RCTL="$TEST_TMP/lossy.ctl"
 start_server resolver-lossy "$TEST_TMP/rl.ready" "$(resolver_binary)" --listen "$NET.11:0" \

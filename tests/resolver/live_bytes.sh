@@ -14,7 +14,7 @@ RESOLVER="$ALLOCSPIKE_BIN/allocspike-resolver-$VARIANT"
 command -v jq >/dev/null || skip "jq not installed"
 [[ $ALLOCSPIKE_SANITIZE != 1 ]] || skip "no live-bytes counter in the sanitizer build"
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --block "$NET.0/24" --port 0 \
+start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --hierarchy-block "$NET.0/24" --port 0 \
 	--no-latency --no-loss --seed 11 --root-hints "$TEST_TMP/root.hints" \
 	--ready-file "$TEST_TMP/upstream.ready" >"$TEST_TMP/upstream.addr" || exit 1
 RCTL="$TEST_TMP/resolver.ctl"

@@ -12,7 +12,7 @@ done
 [[ -n $variant ]] || skip "no resolver variant built"
 
 "$ALLOCSPIKE_SOURCE_DIR/scenarios/serve.sh" --variant "$variant" --port 0 --listen-addr 127.55.6.10 \
-	--block 127.55.48.0/20 --no-latency --no-loss >"$TEST_TMP/serve.out" 2>&1 &
+	--hierarchy-block 127.55.48.0/20 --no-latency --no-loss >"$TEST_TMP/serve.out" 2>&1 &
 serve_pid=$!
 _test_pids+=("$serve_pid")
 for ((i = 0; i < 200; i++)); do
@@ -29,5 +29,5 @@ kill -TERM "$serve_pid"
 wait "$serve_pid"
 check_eq "exit status after SIGTERM" 0 "$?"
 check "resolver stopped" bash -c "! pgrep -f '[a]llocspike-resolver-$variant --listen 127.55.6.10:0' >/dev/null"
-check "hierarchy stopped" bash -c "! pgrep -f '[a]llocspike-upstream --block 127.55.48.0/20' >/dev/null"
+check "hierarchy stopped" bash -c "! pgrep -f '[a]llocspike-upstream --hierarchy-block 127.55.48.0/20' >/dev/null"
 finish

@@ -28,7 +28,8 @@ check_eq "--variants: two rows without settings, plain batches" $'glibc,jemalloc
 	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 2 --list)"
 
 for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants glibc" "--variants nope" \
-	"--allocator glibc --repeat 0" "--allocator glibc --batch x" "--allocator glibc --no-such-flag"; do
+	"--allocator glibc --repeat 0" "--allocator glibc --batch x" "--allocator glibc --no-such-flag" "--allocator glibc --spike-len 20" \
+	"--allocator glibc --count 5"; do
 	# shellcheck disable=SC2086 # the flags are words
 	bash "$TUNE" $bad --out "$TEST_TMP/out" >/dev/null 2>&1
 	check_eq "'$bad' status" 2 $?

@@ -6,7 +6,7 @@ command -v python3 >/dev/null || skip "python3 not installed (the test clients)"
 U="$ALLOCSPIKE_BIN/allocspike-upstream"
 
 umask 000
-start_server up "$TEST_TMP/up.ready" "$U" --block 127.54.44.0/24 --port 0 --no-latency --no-loss \
+start_server up "$TEST_TMP/up.ready" "$U" --hierarchy-block 127.54.44.0/24 --port 0 --no-latency --no-loss \
 	--ready-file "$TEST_TMP/up.ready" --control "$TEST_TMP/up.ctl" \
 	--applied-summary "$TEST_TMP/summary.tsv" >"$TEST_TMP/up.addr" || exit 1
 umask 022

@@ -8,7 +8,7 @@ sample=$(shared_querydata)
 # the sanitizer build is about four times slower: the first tenth of the sample is enough there
 count=100000
 [[ "${ALLOCSPIKE_SANITIZE:-0}" == 1 ]] && count=10000
-"$ALLOCSPIKE_BIN/allocspike-upstream" --block 127.54.50.0/24 --seed 1 --mix "$sample" \
+"$ALLOCSPIKE_BIN/allocspike-upstream" --hierarchy-block 127.54.50.0/24 --seed 1 --mix "$sample" \
 	--mix-limit "$count" --mix-json "$TEST_TMP/mix.json" | tee "$TEST_TMP/mix.txt"
 check_eq "every sample query walked" "$count" "$(jq .queries "$TEST_TMP/mix.json")"
 

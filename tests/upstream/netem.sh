@@ -6,7 +6,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 command -v dnsperf >/dev/null || skip "dnsperf not installed"
 U="$ALLOCSPIKE_BIN/allocspike-upstream"
 MEDIAN=20 P99=100 LOSS=0.1
-start_server up "$TEST_TMP/ready" "$U" --block 127.54.40.0/24 --port 0 --seed 3 \
+start_server up "$TEST_TMP/ready" "$U" --hierarchy-block 127.54.40.0/24 --port 0 --seed 3 \
 	--tier root:$MEDIAN:$P99:$LOSS --applied-log "$TEST_TMP/applied.tsv" \
 	--applied-summary "$TEST_TMP/summary.tsv" \
 	--stats-file "$TEST_TMP/stats.json" --ready-file "$TEST_TMP/ready" >"$TEST_TMP/addr" || exit 1

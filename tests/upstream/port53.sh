@@ -4,7 +4,7 @@
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 command -v kdig >/dev/null || skip "kdig not installed (knot-dnsutils)"
 [[ $(id -u) == 0 ]] || skip "binding port 53 needs root"
-start_server up "$TEST_TMP/ready" "$ALLOCSPIKE_BIN/allocspike-upstream" --block 127.54.31.0/24 \
+start_server up "$TEST_TMP/ready" "$ALLOCSPIKE_BIN/allocspike-upstream" --hierarchy-block 127.54.31.0/24 \
 	--port 53 --no-latency --no-loss --root-hints "$TEST_TMP/hints" \
 	--ready-file "$TEST_TMP/ready" >"$TEST_TMP/addr" || exit 1
 check_eq "ready on port 53" "127.54.31.1:53" "$(cat "$TEST_TMP/addr")"

@@ -11,7 +11,7 @@ U="$ALLOCSPIKE_BIN/allocspike-upstream"
 start_upstream() { # NAME SEED [args...]: prints ADDR:PORT into $TEST_TMP/NAME.addr
 	local name=$1 seed=$2
 	shift 2
-	start_server "$name" "$TEST_TMP/$name.ready" "$U" --block 127.54.30.0/24 --port 0 \
+	start_server "$name" "$TEST_TMP/$name.ready" "$U" --hierarchy-block 127.54.30.0/24 --port 0 \
 		--seed "$seed" --no-latency --no-loss --ready-file "$TEST_TMP/$name.ready" \
 		--control "$TEST_TMP/$name.ctl" --stats-file "$TEST_TMP/$name.stats" "$@" \
 		>"$TEST_TMP/$name.addr"
@@ -152,8 +152,16 @@ answers_c=$(for q in "www.google.com. A" "google.com. NS" "wpad.lan. A" "com. SO
 check "another seed, other answers" test "$answers_a" != "$answers_c"
 
 # bad options: clear errors
-"$U" --block 10.0.0.0/8 --port 0 2>"$TEST_TMP/err"
+"$U" --hierarchy-block 10.0.0.0/8 --port 0 2>"$TEST_TMP/err"
+check_eq "a block outside loopback: usage status" 2 $?
 check "a block outside loopback is refused" grep -q "must be inside 127.0.0.0/8" "$TEST_TMP/err"
+# the old names still work for one release, with a warning naming the new one
+"$U" --block 10.0.0.0/8 --port 0 2>"$TEST_TMP/err"
+check "old --block still read" grep -q -- "--hierarchy-block '10.0.0.0/8': must be inside" "$TEST_TMP/err"
+check "old --block warned" grep -q -- "warning: --block is now --hierarchy-block" "$TEST_TMP/err"
+"$U" --latency-median-ms 30 --latency-p99-ms 20 2>"$TEST_TMP/err"
+check "old --latency-median-ms warned" grep -q -- "warning: --latency-median-ms is now --latency-ms" "$TEST_TMP/err"
+check "old latency names still read" grep -q "99th percentile 20 ms is below the median 30 ms" "$TEST_TMP/err"
 "$U" --tier leaf:1:2:0 2>"$TEST_TMP/err"
 check "a bad --tier names the option" grep -q -- "--tier 'leaf:1:2:0'" "$TEST_TMP/err"
 finish

@@ -1,0 +1,19 @@
+#!/bin/bash
+# tests/upstream/defaults.sh - the hierarchy's default latency and loss are the scenarios' defaults
+# (scenarios/lib/options.sh), as both --help texts say (docs/cli.md).
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/options.sh"
+opts_defaults
+help=$("$ALLOCSPIKE_BIN/allocspike-upstream" --help)
+check_eq "--help status" 0 $?
+flat=$(tr -s ' \n' ' ' <<<"$help")
+flat=${flat#*"--latency-ms M[,P99]"}
+latency=$(sed -n 's/^[^(]*(default \([0-9.,]*\);.*/\1/p' <<<"${flat%%--loss*}")
+loss=$(sed -n 's/.*--loss X .*(default \([0-9.]*\)).*/\1/p' <<<"$help")
+check_eq "latency: the hierarchy's default is the scenarios'" "$OPT_latency_ms" "$latency"
+check_eq "loss: the hierarchy's default is the scenarios'" "$OPT_loss" "$loss"
+scenario=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --help)
+check "spike.sh --help shows the same latency" grep -qF "(default: $latency)" <<<"$scenario"
+check "spike.sh --help shows the same loss" grep -qF "(default: $loss)" <<<"$scenario"
+finish
