@@ -5,6 +5,7 @@
 #include "mix.h"
 #include "net.h"
 #include "parent_death.h"
+#include "preset.h"
 #include "serve.h"
 #include "servers.h"
 
@@ -31,6 +32,10 @@ static void upstream_usage(FILE *out)
 	        "  --block CIDR            loopback block of the servers (default 127.53.0.0/16)\n"
 	        "  --port N                one port for every server (default 53; 0: a free one)\n"
 	        "  --seed N                the world's seed (default 1)\n"
+	        "  --world NAME            lan (default), internet or hostile: sets the defaults of\n"
+	        "                          the options below (docs/upstream.md, \"Worlds\")\n"
+	        "  --print-world           print every server's RTT, slow and dead marks and the\n"
+	        "                          broken-delegation shares, then exit\n"
 	        "  --latency-median-ms X   median delay of second-level servers (default 25;\n"
 	        "                          root 0.4x, TLD 0.6x)\n"
 	        "  --latency-p99-ms X      99th percentile delay (default 200, same tier factors)\n"
@@ -84,6 +89,25 @@ static bool upstream_parse_ulong(const char *opt, const char *text, unsigned lon
 	}
 	*out = v;
 	return true;
+}
+
+/* The --world preset (lan without one), found before the other options so that they change its
+ * defaults whatever their order; NULL after printing why. */
+static const struct preset *upstream_world(int argc, char **argv)
+{
+	const char *name = "lan";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--world") == 0 && i + 1 < argc)
+			name = argv[++i];
+		else if (strncmp(argv[i], "--world=", 8) == 0)
+			name = argv[i] + 8;
+	}
+	const struct preset *p = preset_find(name);
+	if (!p)
+		fprintf(stderr, "--world '%s': expected %s\n", name, preset_names());
+	return p;
 }
 
 static char *upstream_stats_text(void *ctx)
@@ -190,6 +214,8 @@ int main(int argc, char **argv)
 		OPT_MIX_LIMIT,
 		OPT_CACHE,
 		OPT_APPLIED_SUMMARY,
+		OPT_WORLD,
+		OPT_PRINT_WORLD,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -217,6 +243,8 @@ int main(int argc, char **argv)
 	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
 	    {"reply-cache", required_argument, NULL, OPT_CACHE},
 	    {"applied-summary", required_argument, NULL, OPT_APPLIED_SUMMARY},
+	    {"world", required_argument, NULL, OPT_WORLD},
+	    {"print-world", no_argument, NULL, OPT_PRINT_WORLD},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -235,6 +263,11 @@ int main(int argc, char **argv)
 	const char *applied_summary = NULL;
 	const char *mix = NULL, *mix_json = NULL;
 	struct upstream u = {0};
+	bool print_world = false;
+	const struct preset *world = upstream_world(argc, argv);
+	if (!world)
+		return 2;
+	preset_apply(world, &pcfg, &ncfg, &loss);
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
@@ -327,6 +360,11 @@ int main(int argc, char **argv)
 		case OPT_MIX_LIMIT:
 			ok = upstream_parse_ulong("--mix-limit", optarg, 1ULL << 40, &mix_limit);
 			break;
+		case OPT_WORLD: /* applied above, before the options it sets the defaults of */
+			break;
+		case OPT_PRINT_WORLD:
+			print_world = true;
+			break;
 		case OPT_HELP:
 			upstream_usage(stdout);
 			return 0;
@@ -367,6 +405,11 @@ int main(int argc, char **argv)
 	}
 	u.serve.world.seed = seed;
 	u.serve.world.plan = &plan;
+	if (print_world) {
+		preset_print_world(&u.serve.world, world->name, stdout);
+		servers_plan_free(&plan);
+		return 0;
+	}
 	if (mix) {
 		bool ok = mix_run(&u.serve.world, mix, (unsigned long)mix_limit, stdout, mix_json,
 		                  err, sizeof(err));
