@@ -121,6 +121,9 @@ static char *upstream_stats_text(void *ctx)
 	replycache_stats(u->serve.cache, &hits, &misses);
 	json_object_set_new(o, "reply_cache_hits", json_integer((json_int_t)hits));
 	json_object_set_new(o, "reply_cache_misses", json_integer((json_int_t)misses));
+	templates_stats(u->serve.templates, &hits, &misses);
+	json_object_set_new(o, "template_hits", json_integer((json_int_t)hits));
+	json_object_set_new(o, "template_misses", json_integer((json_int_t)misses));
 	char *text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return text;
@@ -427,6 +430,7 @@ int main(int argc, char **argv)
 	u.base = event_base_new();
 	u.serve.netem = netem_new(&ncfg);
 	u.serve.cache = replycache_new((size_t)cache_slots);
+	u.serve.templates = templates_new(16384);
 	u.serve.stats.start_s = net_now_s();
 	if (!u.base || !u.serve.netem) {
 		fprintf(stderr, "out of memory\n");
@@ -492,6 +496,7 @@ int main(int argc, char **argv)
 		applied_close(u.serve.applied, net_now_s());
 	netem_free(u.serve.netem);
 	replycache_free(u.serve.cache);
+	templates_free(u.serve.templates);
 	event_base_free(u.base);
 	servers_plan_free(&plan);
 	return 0;
