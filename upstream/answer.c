@@ -155,17 +155,21 @@ ldns_pkt *answer_build(const struct world *w, const struct server *s, const stru
 	if (q->edns)
 		ldns_pkt_set_edns_udp_size(p, 1232);
 
-	struct zone_chain chain;
-	zones_chain(w, q->qname, &chain);
-	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(&chain, s) : -1;
+	struct zone_chain own;
+	const struct zone_chain *chain = q->chain;
+	if (!chain) {
+		zones_chain(w, q->qname, &own);
+		chain = &own;
+	}
+	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(chain, s) : -1;
 	if (i < 0) {
 		ldns_pkt_set_rcode(p, LDNS_RCODE_REFUSED);
 		*kind = ANSWER_REFUSED;
 		return p;
 	}
-	const struct zone *z = &chain.zones[i];
-	if (i < chain.depth - 1) {
-		const struct zone *child = &chain.zones[i + 1];
+	const struct zone *z = &chain->zones[i];
+	if (i < chain->depth - 1) {
+		const struct zone *child = &chain->zones[i + 1];
 		if (q->qtype == LDNS_RR_TYPE_DS && strcmp(q->qname, child->name) == 0) {
 			/* DS lives at the parent side of the cut: unsigned, so NODATA */
 			ldns_pkt_set_aa(p, true);
@@ -177,7 +181,7 @@ ldns_pkt *answer_build(const struct world *w, const struct server *s, const stru
 		*kind = ANSWER_REFERRAL;
 		return p;
 	}
-	if (!chain.exists) {
+	if (!chain->exists) {
 		ldns_pkt_set_aa(p, true);
 		ldns_pkt_set_rcode(p, LDNS_RCODE_NXDOMAIN);
 		ldns_pkt_push_rr(p, LDNS_SECTION_AUTHORITY, content_soa(w, z));

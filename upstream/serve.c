@@ -169,8 +169,10 @@ bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uin
 		/* a reply that depends on a zone only is patched from that zone's template */
 		char anchor[ZONES_NAME_MAX];
 		struct replycache_key tkey = key;
-		bool zone_only =
-		    sv->templates && templates_anchor(&sv->world, s, &q, anchor);
+		struct zone_chain chain;
+		zones_chain(&sv->world, q.qname, &chain);
+		q.chain = &chain; /* computed once for the template and the build */
+		bool zone_only = sv->templates && templates_anchor(s, &q, anchor);
 		tkey.qname = anchor;
 		if (!zone_only || !templates_reply(sv->templates, &tkey, pkt, name_len, &built)) {
 			if (!serve_build(sv, s, &q, pkt, name_len, limit, &built))

@@ -51,21 +51,19 @@ struct templates *templates_new(size_t slots)
 	return t;
 }
 
-bool templates_anchor(const struct world *w, const struct server *s, const struct answer_query *q,
-                      char *anchor)
+bool templates_anchor(const struct server *s, const struct answer_query *q, char *anchor)
 {
 	if (q->qtype == LDNS_RR_TYPE_DS)
 		return false; /* at a cut the parent answers it itself */
-	struct zone_chain chain;
-	zones_chain(w, q->qname, &chain);
-	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(&chain, s) : -1;
+	const struct zone_chain *chain = q->chain;
+	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(chain, s) : -1;
 	const char *name;
 	if (i < 0)
 		name = ".";
-	else if (i < chain.depth - 1)
-		name = chain.zones[i + 1].name;
-	else if (!chain.exists)
-		name = chain.zones[i].name;
+	else if (i < chain->depth - 1)
+		name = chain->zones[i + 1].name;
+	else if (!chain->exists)
+		name = chain->zones[i].name;
 	else
 		return false;
 	snprintf(anchor, ZONES_NAME_MAX, "%s", name);

@@ -17,10 +17,10 @@ struct templates;
 /* slots is rounded up to a power of two; 0 disables templates (NULL). */
 struct templates *templates_new(size_t slots);
 
-/* The zone name the reply of server s to q depends on (the child of a referral, the zone of an
- * NXDOMAIN, "." for REFUSED) into anchor (ZONES_NAME_MAX); false for any other reply. */
-bool templates_anchor(const struct world *w, const struct server *s, const struct answer_query *q,
-                      char *anchor);
+/* The zone name the reply of server s to q (q->chain set) depends on (the child of a referral,
+ * the zone of an NXDOMAIN, "." for REFUSED) into anchor (ZONES_NAME_MAX); false for any other
+ * reply. */
+bool templates_anchor(const struct server *s, const struct answer_query *q, char *anchor);
 
 /* The reply for the query pkt (question name name_len bytes at pkt + 12) from the template of
  * key (key->qname is the anchor) into *out (wire malloc'ed); false when there is none, the
