@@ -29,7 +29,7 @@ struct answer_query {
 	uint16_t id;
 	bool rd, cd;
 	bool edns;
-	uint16_t udp_size; /* requester's buffer when edns */
+	uint16_t udp_size;              /* requester's buffer when edns */
 	const struct zone_chain *chain; /* qname's zones when the caller has them, else NULL */
 };
 

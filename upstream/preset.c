@@ -137,8 +137,7 @@ void preset_print_world(const struct world *w, const char *name, FILE *out)
 	}
 	struct delegation_count c;
 	preset_count_delegations(w, 20000, &c);
-	fprintf(out,
-	        "delegations %ld all_dead %.4f one_dead %.4f all_lame %.4f one_lame %.4f\n",
+	fprintf(out, "delegations %ld all_dead %.4f one_dead %.4f all_lame %.4f one_lame %.4f\n",
 	        c.total, (double)c.all_dead / c.total, (double)c.one_dead / c.total,
 	        (double)c.all_lame / c.total, (double)c.one_lame / c.total);
 }

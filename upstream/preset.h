@@ -17,9 +17,9 @@ struct preset {
 	double slow_factor; /* further delay multiplier of slow servers */
 	double dead_share;  /* SLD servers that never answer */
 	struct delegation_faults faults;
-	double loss; /* share of queries dropped, every tier */
-	double jitter_p99;  /* per-query delay = base RTT x log-normal(median 1, this p99) */
-	double late_share;  /* queries delayed a further late_min..late_max ms */
+	double loss;       /* share of queries dropped, every tier */
+	double jitter_p99; /* per-query delay = base RTT x log-normal(median 1, this p99) */
+	double late_share; /* queries delayed a further late_min..late_max ms */
 	double late_min_ms, late_max_ms;
 };
 

@@ -30,7 +30,8 @@ static bool servers_index_health(struct server_plan *plan, char *err, size_t err
 	plan->dead = calloc((size_t)ndead, sizeof(int));
 	for (int t = 0; t < TIER_COUNT; t++)
 		plan->live[t] = calloc((size_t)plan->n[t], sizeof(int));
-	if (!plan->dead || !plan->live[TIER_ROOT] || !plan->live[TIER_TLD] || !plan->live[TIER_SLD]) {
+	if (!plan->dead || !plan->live[TIER_ROOT] || !plan->live[TIER_TLD] ||
+	    !plan->live[TIER_SLD]) {
 		snprintf(err, err_size, "out of memory");
 		return false;
 	}

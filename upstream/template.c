@@ -205,8 +205,9 @@ bool templates_reply(struct templates *t, const struct replycache_key *key, cons
 	const struct template_slot *s = template_find(t, key, replycache_key_hash(key));
 	size_t start;
 	long above;
-	if (!s || !template_suffix(pkt + 12, name_len, template_count_labels(key->qname), &start,
-	                           &above) ||
+	if (!s ||
+	    !template_suffix(pkt + 12, name_len, template_count_labels(key->qname), &start,
+	                     &above) ||
 	    (above >= 0 && template_has_label(s, pkt + 12 + above))) {
 		t->misses++;
 		return false;
@@ -270,13 +271,16 @@ void templates_learn(struct templates *t, const struct replycache_key *key, cons
 			return;
 		switch (type) {
 		case LDNS_RR_TYPE_NS:
-			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
+			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor,
+			                        alen) ||
 			    pos != end)
 				return;
 			break;
 		case LDNS_RR_TYPE_SOA:
-			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
-			    !template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
+			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor,
+			                        alen) ||
+			    !template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor,
+			                        alen) ||
 			    pos + 20 != end)
 				return;
 			break;

@@ -95,8 +95,8 @@ static void wire_name(struct wire_out *o, const uint8_t *name, size_t len)
 			}
 		}
 		if (o->len < 16384 && o->nsuffixes < WIRE_SUFFIXES)
-			o->suffixes[o->nsuffixes++] =
-			    (struct wire_suffix){.hash = h, .off = (uint16_t)o->len, .len = (uint16_t)slen};
+			o->suffixes[o->nsuffixes++] = (struct wire_suffix){
+			    .hash = h, .off = (uint16_t)o->len, .len = (uint16_t)slen};
 		wire_put(o, suffix, 1 + (size_t)name[p]);
 		p += 1 + (size_t)name[p];
 	}
@@ -165,11 +165,11 @@ bool wire_encode(const ldns_pkt *p, bool question_only, uint8_t *buf, size_t cap
 	o.nsuffixes = 0;
 	bool edns = ldns_pkt_edns(p);
 	wire_u16(&o, ldns_pkt_id(p));
-	uint8_t flags[2] = {
-	    (uint8_t)(ldns_pkt_qr(p) << 7 | (ldns_pkt_get_opcode(p) & 15) << 3 | ldns_pkt_aa(p) << 2 |
-	              (ldns_pkt_tc(p) || question_only) << 1 | ldns_pkt_rd(p)),
-	    (uint8_t)(ldns_pkt_ra(p) << 7 | ldns_pkt_ad(p) << 5 | ldns_pkt_cd(p) << 4 |
-	              (ldns_pkt_get_rcode(p) & 15))};
+	uint8_t flags[2] = {(uint8_t)(ldns_pkt_qr(p) << 7 | (ldns_pkt_get_opcode(p) & 15) << 3 |
+	                              ldns_pkt_aa(p) << 2 | (ldns_pkt_tc(p) || question_only) << 1 |
+	                              ldns_pkt_rd(p)),
+	                    (uint8_t)(ldns_pkt_ra(p) << 7 | ldns_pkt_ad(p) << 5 |
+	                              ldns_pkt_cd(p) << 4 | (ldns_pkt_get_rcode(p) & 15))};
 	if (question_only)
 		flags[1] = (uint8_t)(ldns_pkt_cd(p) << 4 | (ldns_pkt_get_rcode(p) & 15));
 	wire_put(&o, flags, 2);
@@ -184,7 +184,8 @@ bool wire_encode(const ldns_pkt *p, bool question_only, uint8_t *buf, size_t cap
 		wire_section(&o, ldns_pkt_additional(p), false);
 	}
 	if (edns) {
-		/* OPT: root owner, the buffer size as class, extended rcode, version and flags as TTL */
+		/* OPT: root owner, the buffer size as class, extended rcode, version and flags as
+		 * TTL */
 		wire_put(&o, "", 1);
 		wire_u16(&o, LDNS_RR_TYPE_OPT);
 		wire_u16(&o, ldns_pkt_edns_udp_size(p));

@@ -55,8 +55,8 @@ static void test_compare(struct serve *fast, struct serve *slow, const struct se
 	bool rb = serve_packet(slow, s, 0x7f000101, 5000, pkt, len, false, 1.0, &b, &blen, &delay);
 	assert_int_equal(ra, rb);
 	if (ra && (alen != blen || memcmp(a, b, alen) != 0))
-		fail_msg("%s type %u at server %d: templated reply differs (%zu vs %zu bytes)", name,
-		         type, s->index, alen, blen);
+		fail_msg("%s type %u at server %d: templated reply differs (%zu vs %zu bytes)",
+		         name, type, s->index, alen, blen);
 	free(a);
 	free(b);
 }
@@ -74,10 +74,22 @@ static void test_templated_equals_built(void **state)
 	test_setup(&fast, true);
 	test_setup(&slow, false);
 	static const char *const shapes[] = {
-	    "www.d%d.com.",        "D%d.ExAmple.Co.Uk.", "x%d.nic.com.",         "ns1.nic.de.",
-	    "u%d.unknown-tld.",    "e%d.simcdn-0.net.",  "4.%d.2.1.in-addr.arpa.", "ns%d.simdns-3.net.",
-	    "a.root-servers.net.", "nic.com.",           "www.nic%d.org.",       "WWW.ns1.NIC.nl.",
-	    "d%d.com.",            "com.",               "x.y.z.d%d.info.",      "%d.",
+	    "www.d%d.com.",
+	    "D%d.ExAmple.Co.Uk.",
+	    "x%d.nic.com.",
+	    "ns1.nic.de.",
+	    "u%d.unknown-tld.",
+	    "e%d.simcdn-0.net.",
+	    "4.%d.2.1.in-addr.arpa.",
+	    "ns%d.simdns-3.net.",
+	    "a.root-servers.net.",
+	    "nic.com.",
+	    "www.nic%d.org.",
+	    "WWW.ns1.NIC.nl.",
+	    "d%d.com.",
+	    "com.",
+	    "x.y.z.d%d.info.",
+	    "%d.",
 	};
 	static const uint16_t types[] = {LDNS_RR_TYPE_A, LDNS_RR_TYPE_NS, LDNS_RR_TYPE_MX,
 	                                 LDNS_RR_TYPE_DS, LDNS_RR_TYPE_AAAA};
@@ -89,18 +101,21 @@ static void test_templated_equals_built(void **state)
 			struct zone_chain chain;
 			char lower[128];
 			for (size_t c = 0; c <= strlen(name); c++)
-				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32 : name[c]);
+				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32
+				                                                   : name[c]);
 			zones_chain(&fast.world, lower, &chain);
 			uint16_t type = types[(i + (int)k) % 5];
 			bool edns = (i + (int)k) % 3 != 0;
-			/* the root, every server of every zone on the way, and one that serves none */
-			test_compare(&fast, &slow, &test_plan.servers[i % 4], name, type, edns, (uint16_t)n);
+			/* the root, every server of every zone on the way, and one that serves none
+			 */
+			test_compare(&fast, &slow, &test_plan.servers[i % 4], name, type, edns,
+			             (uint16_t)n);
 			for (int z = 0; z < chain.depth; z++)
 				for (int s = 0; s < chain.zones[z].nns; s++)
-					test_compare(&fast, &slow, chain.zones[z].ns[s], name, type, edns,
-					             (uint16_t)n);
-			test_compare(&fast, &slow, &test_plan.servers[(i * 7) % test_plan.count], name,
-			             type, edns, (uint16_t)n);
+					test_compare(&fast, &slow, chain.zones[z].ns[s], name, type,
+					             edns, (uint16_t)n);
+			test_compare(&fast, &slow, &test_plan.servers[(i * 7) % test_plan.count],
+			             name, type, edns, (uint16_t)n);
 			n++;
 		}
 	}

@@ -42,7 +42,8 @@ static void test_same_bytes(const ldns_pkt *p, bool question_only, const char *w
 	assert_int_equal(ldns_pkt2wire(&theirs, t ? t : p, &tlen), LDNS_STATUS_OK);
 	assert_true(wire_encode(p, question_only, ours, sizeof(ours), &len));
 	if (len != tlen || memcmp(ours, theirs, len) != 0)
-		fail_msg("%s%s: %zu bytes, ldns %zu", what, question_only ? " (TC)" : "", len, tlen);
+		fail_msg("%s%s: %zu bytes, ldns %zu", what, question_only ? " (TC)" : "", len,
+		         tlen);
 	free(theirs);
 	ldns_pkt_free(t);
 }
@@ -55,9 +56,10 @@ static void test_replies_as_ldns(void **state)
 	assert_true(servers_plan_init(&plan, &cfg, err, sizeof(err)));
 	struct world w = {.seed = 3, .plan = &plan};
 	static const char *const shapes[] = {
-	    "www.d%d.com.",      "mail.D%d.Co.Uk.",    "d%d.org.",           "x%d.unknown-tld.",
-	    "e%d.simcdn-1.net.", "a%d.g.simcdn-2.net.", "%d.3.2.1.in-addr.arpa.", "_sip._udp.d%d.de.",
-	    "s1._domainkey.d%d.com.", "_dmarc.d%d.net.", "ns1.simdns-%d.net.", "cdn.d%d.io.",
+	    "www.d%d.com.",           "mail.D%d.Co.Uk.",    "d%d.org.",
+	    "x%d.unknown-tld.",       "e%d.simcdn-1.net.",  "a%d.g.simcdn-2.net.",
+	    "%d.3.2.1.in-addr.arpa.", "_sip._udp.d%d.de.",  "s1._domainkey.d%d.com.",
+	    "_dmarc.d%d.net.",        "ns1.simdns-%d.net.", "cdn.d%d.io.",
 	};
 	static const uint16_t types[] = {LDNS_RR_TYPE_A,   LDNS_RR_TYPE_AAAA, LDNS_RR_TYPE_MX,
 	                                 LDNS_RR_TYPE_TXT, LDNS_RR_TYPE_NS,   LDNS_RR_TYPE_SOA,
@@ -69,7 +71,8 @@ static void test_replies_as_ldns(void **state)
 		for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 			snprintf(name, sizeof(name), shapes[k], i);
 			for (size_t c = 0; c <= strlen(name); c++)
-				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32 : name[c]);
+				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32
+				                                                   : name[c]);
 			uint16_t type = types[(i + (int)k) % 11];
 			char *tname = ldns_rr_type2str(type);
 			snprintf(text, sizeof(text), "%s IN %s", name, tname);

@@ -84,19 +84,20 @@ static void test_same_seed_same_world(void **state)
 static void test_rtt_distribution(void **state)
 {
 	struct server_plan plan;
-	struct server_plan_config pcfg = {.block = "127.0.0.0/8",
-	                                  .seed = 3,
-	                                  .n = {26, 4000, 16000}};
+	struct server_plan_config pcfg = {
+	    .block = "127.0.0.0/8", .seed = 3, .n = {26, 4000, 16000}};
 	struct netem_config n = {0};
 	double loss;
 	preset_apply(preset_find("internet"), &pcfg, &n, &loss);
 	char err[256];
 	assert_true(servers_plan_init(&plan, &pcfg, err, sizeof(err)));
-	static const double q[][2] = {{0.10, 30}, {0.50, 87}, {0.75, 171}, {0.90, 216}, {0.97, 500}};
+	static const double q[][2] = {
+	    {0.10, 30}, {0.50, 87}, {0.75, 171}, {0.90, 216}, {0.97, 500}};
 	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
 		double got = test_tier_quantile(&plan, TIER_SLD, q[i][0]);
 		if (fabs(got / q[i][1] - 1) > 0.10)
-			fail_msg("sld p%.0f: %.1f ms, documented %.0f", q[i][0] * 100, got, q[i][1]);
+			fail_msg("sld p%.0f: %.1f ms, documented %.0f", q[i][0] * 100, got,
+			         q[i][1]);
 	}
 	int slow = 0;
 	for (int i = plan.first[TIER_SLD]; i < plan.count; i++) {
