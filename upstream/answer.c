@@ -4,6 +4,7 @@
 
 #include "content.h"
 #include "rr.h"
+#include "wire.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,17 +155,21 @@ ldns_pkt *answer_build(const struct world *w, const struct server *s, const stru
 	if (q->edns)
 		ldns_pkt_set_edns_udp_size(p, 1232);
 
-	struct zone_chain chain;
-	zones_chain(w, q->qname, &chain);
-	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(&chain, s) : -1;
+	struct zone_chain own;
+	const struct zone_chain *chain = q->chain;
+	if (!chain) {
+		zones_chain(w, q->qname, &own);
+		chain = &own;
+	}
+	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(chain, s) : -1;
 	if (i < 0) {
 		ldns_pkt_set_rcode(p, LDNS_RCODE_REFUSED);
 		*kind = ANSWER_REFUSED;
 		return p;
 	}
-	const struct zone *z = &chain.zones[i];
-	if (i < chain.depth - 1) {
-		const struct zone *child = &chain.zones[i + 1];
+	const struct zone *z = &chain->zones[i];
+	if (i < chain->depth - 1) {
+		const struct zone *child = &chain->zones[i + 1];
 		if (q->qtype == LDNS_RR_TYPE_DS && strcmp(q->qname, child->name) == 0) {
 			/* DS lives at the parent side of the cut: unsigned, so NODATA */
 			ldns_pkt_set_aa(p, true);
@@ -176,7 +181,7 @@ ldns_pkt *answer_build(const struct world *w, const struct server *s, const stru
 		*kind = ANSWER_REFERRAL;
 		return p;
 	}
-	if (!chain.exists) {
+	if (!chain->exists) {
 		ldns_pkt_set_aa(p, true);
 		ldns_pkt_set_rcode(p, LDNS_RCODE_NXDOMAIN);
 		ldns_pkt_push_rr(p, LDNS_SECTION_AUTHORITY, content_soa(w, z));
@@ -196,29 +201,18 @@ size_t answer_udp_limit(const struct answer_query *q)
 
 bool answer_wire(const ldns_pkt *p, size_t limit, uint8_t **wire, size_t *len, bool *truncated)
 {
+	static uint8_t buf[65535];
 	*truncated = false;
-	if (ldns_pkt2wire(wire, p, len) != LDNS_STATUS_OK)
+	if (!wire_encode(p, false, buf, sizeof(buf), len))
 		return false;
-	if (*len <= limit)
-		return true;
-	free(*wire);
-	*wire = NULL;
-	ldns_pkt *t = ldns_pkt_new();
-	if (!t)
+	if (*len > limit) {
+		if (!wire_encode(p, true, buf, sizeof(buf), len))
+			return false;
+		*truncated = true;
+	}
+	*wire = malloc(*len);
+	if (!*wire)
 		return false;
-	ldns_pkt_set_id(t, ldns_pkt_id(p));
-	ldns_pkt_set_qr(t, true);
-	ldns_pkt_set_aa(t, ldns_pkt_aa(p));
-	ldns_pkt_set_rd(t, ldns_pkt_rd(p));
-	ldns_pkt_set_cd(t, ldns_pkt_cd(p));
-	ldns_pkt_set_tc(t, true);
-	ldns_pkt_set_rcode(t, ldns_pkt_get_rcode(p));
-	ldns_rr_list *qs = ldns_pkt_question(p);
-	for (size_t i = 0; i < ldns_rr_list_rr_count(qs); i++)
-		ldns_pkt_push_rr(t, LDNS_SECTION_QUESTION, ldns_rr_clone(ldns_rr_list_rr(qs, i)));
-	ldns_pkt_set_edns_udp_size(t, ldns_pkt_edns_udp_size(p));
-	bool ok = ldns_pkt2wire(wire, t, len) == LDNS_STATUS_OK;
-	ldns_pkt_free(t);
-	*truncated = ok;
-	return ok;
+	memcpy(*wire, buf, *len);
+	return true;
 }

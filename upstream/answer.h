@@ -29,7 +29,8 @@ struct answer_query {
 	uint16_t id;
 	bool rd, cd;
 	bool edns;
-	uint16_t udp_size; /* requester's buffer when edns */
+	uint16_t udp_size;              /* requester's buffer when edns */
+	const struct zone_chain *chain; /* qname's zones when the caller has them, else NULL */
 };
 
 /* The reply of server s to q; a pure function of (seed, server, question). */

@@ -1,11 +1,15 @@
 #!/bin/bash
-# upstream/benchmark.sh - queries per second of allocspike-upstream on one core (latency on and
-# off) side by side with knotd serving a zone, measured with dnsperf. Not a test: prints a table.
+# upstream/benchmark.sh - CPU per reply of allocspike-upstream next to knotd, on the same query
+# streams from dnsperf. Not a test: prints a table (and the load average it ran under).
 #
 # usage: upstream/benchmark.sh [BUILD_DIR] [SECONDS]   (default build/, 10 s per run)
-# The server runs pinned to CPU 0 and dnsperf to CPU 1; besides the achieved rate (which the
-# generator may limit on a busy machine) it prints the rate per CPU-second the server used, the
-# figure that says how many queries one core can serve.
+# Each server runs pinned to CPU 0 and dnsperf to CPU 1. The figure that counts is replies per
+# CPU-second of the server ("per core"): on a busy machine the generator limits the achieved rate,
+# not the server. Both servers get the same query files: knotd serves a root zone delegating every
+# TLD of the sample (with glue) and the zone simcdn-0.net. with 50,000 leaf names (1-4 addresses,
+# a fifth of them in-zone CNAMEs), the shapes our hierarchy answers at its root and CDN servers.
+# "fresh" rows run ours with --reply-cache 0: every reply is built (or patched from a template),
+# none is a copy of an earlier reply to the same question.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
@@ -17,24 +21,25 @@ bench_require dnsperf knotd kdig taskset
 bench_workdir bench
 BLOCK=127.54.60.0/24
 KNOT_ADDR=127.54.61.1
+HZ=$(getconf CLK_TCK)
 
-# measure NAME PID SERVER PORT QUERYFILE: one dnsperf run; prints a table row
-measure() {
-	local name=$1 pid=$2 server=$3 port=$4 queries=$5 t0 t1 out qps lost hz
-	hz=$(getconf CLK_TCK)
+# per_core PID SERVER PORT QUERYFILE: one dnsperf run; prints "qps lost replies-per-cpu-second"
+per_core() {
+	local pid=$1 server=$2 port=$3 queries=$4 t0 t1 qps lost
 	t0=$(cpu_ticks "$pid")
-	out=$(taskset -c 1 dnsperf -s "$server" -p "$port" -d "$queries" -l "$SECONDS_PER_RUN" \
-		-c 16 -q 4000 -t 1 2>&1)
+	taskset -c 1 dnsperf -s "$server" -p "$port" -d "$queries" -l "$SECONDS_PER_RUN" \
+		-c 16 -q 4000 -t 1 >"$WORK/dnsperf.out" 2>&1
 	t1=$(cpu_ticks "$pid")
-	qps=$(sed -n 's/.*Queries per second: *\([0-9.]*\).*/\1/p' <<<"$out")
-	lost=$(sed -n 's/.*Queries lost: *[0-9]* (\([0-9.]*%\)).*/\1/p' <<<"$out")
-	awk -v n="$name" -v q="$qps" -v l="$lost" -v c="$((t1 - t0))" -v hz="$hz" -v s="$SECONDS_PER_RUN" \
-		'BEGIN {cpu = c / hz; printf "%-46s %8.0f %8s %6.0f%% %13.0f\n", n, q, l, 100 * cpu / s, (cpu > 0 ? q * s / cpu : 0)}'
+	qps=$(sed -n 's/.*Queries per second: *\([0-9.]*\).*/\1/p' "$WORK/dnsperf.out")
+	lost=$(sed -n 's/.*Queries lost: *[0-9]* (\([0-9.]*%\)).*/\1/p' "$WORK/dnsperf.out")
+	awk -v q="${qps:-0}" -v l="${lost:-?}" -v c="$((t1 - t0))" -v hz="$HZ" -v s="$SECONDS_PER_RUN" \
+		'BEGIN {cpu = c / hz; printf "%.0f %s %.0f\n", q, l, (cpu > 0 ? q * s / cpu : 0)}'
 }
 
-# query sets: referrals (the sample at a root server), leaf answers (CDN names at their server),
-# and the scenario's shape: every question four times (four variants ask the same stream)
+# query sets: the DNS-OARC sample (referrals and NXDOMAIN at a root server), leaf names at the
+# CDN zone's server, and the scenario's shape: every question four times (four variants)
 SAMPLE="$SRC/../shared/querydata/queryfile-example-10million-201202_head100k.xz"
+[[ -r "$SAMPLE" ]] || SAMPLE="$SRC/querydata/queryfile-example-10million-201202_head100k.xz"
 if [[ -r "$SAMPLE" ]]; then
 	xz -dc "$SAMPLE" >"$WORK/referral.txt"
 else
@@ -42,14 +47,24 @@ else
 fi
 awk '{for (i = 0; i < 4; i++) print}' "$WORK/referral.txt" >"$WORK/fanout.txt"
 for ((i = 0; i < 50000; i++)); do echo "e$i.simcdn-0.net. A"; done >"$WORK/leaf.txt"
-sed 's/simcdn-0\.net\./example./' "$WORK/leaf.txt" >"$WORK/knot-leaf.txt"
-awk '{n = split($1, l, "."); printf "www.%s.example. A\n", (n > 2 ? l[n - 2] : "x") NR % 50000}' \
-	"$WORK/referral.txt" >"$WORK/knot-referral.txt"
 
-# knotd: a zone with 50000 leaf names (1-4 addresses, a fifth of them CNAMEs in the zone) and
-# 50000 delegations with glue, the two kinds of reply the hierarchy sends most
+# knotd: the root zone delegating every TLD of the sample, and the CDN zone
 {
-	echo '$ORIGIN example.'
+	echo '$ORIGIN .'
+	echo '$TTL 86400'
+	echo '. SOA a.root-servers.net. nstld.verisign-grs.com. 1 1800 900 604800 86400'
+	echo ". NS a.root-servers.net."
+	echo "a.root-servers.net. A $KNOT_ADDR"
+	awk '{n = split(tolower($1), l, "."); t = l[n - 1]} t ~ /^[a-z][a-z0-9-]*$/ && !(t in s) && t != "net" {s[t]; print t}' \
+		"$WORK/referral.txt" | while read -r tld; do
+		printf '%s. 172800 NS ns1.nic.%s.\n%s. 172800 NS ns2.nic.%s.\n' "$tld" "$tld" "$tld" "$tld"
+		printf 'ns1.nic.%s. 172800 A 192.0.2.1\nns2.nic.%s. 172800 A 192.0.2.2\n' "$tld" "$tld"
+	done
+	printf 'net. 172800 NS a.gtld-servers.net.\nnet. 172800 NS b.gtld-servers.net.\n'
+	printf 'a.gtld-servers.net. 172800 A 192.0.2.3\nb.gtld-servers.net. 172800 A 192.0.2.4\n'
+} >"$WORK/root.zone"
+{
+	echo '$ORIGIN simcdn-0.net.'
 	echo '$TTL 3600'
 	echo '@ SOA ns1 hostmaster 1 7200 900 1209600 300'
 	echo '@ NS ns1'
@@ -60,13 +75,10 @@ awk '{n = split($1, l, "."); printf "www.%s.example. A\n", (n > 2 ? l[n - 2] : "
 		for (i = 0; i < 50000; i++) {
 			if (i % 5 == 0) { printf "e%d 60 CNAME a%d\n", i, i; name = "a" i } else name = "e" i
 			for (k = 0; k <= i % 4; k++) printf "%s 60 A 192.0.%d.%d\n", name, k, i % 250
-			printf "d%d NS ns1.d%d\nd%d NS ns2.d%d\nns1.d%d A 192.0.2.1\nns2.d%d A 192.0.2.2\n", i, i, i, i, i, i
 		}
 	}'
-} >"$WORK/example.zone"
-# referral names: www.dN.example.
-awk '{printf "www.d%d.example. A\n", NR % 50000}' "$WORK/referral.txt" >"$WORK/knot-referral.txt"
-cat >"$WORK/knot.conf" <<EOF
+} >"$WORK/cdn.zone"
+cat >"$WORK/knot.conf" <<EOF2
 server:
     rundir: "$WORK"
     listen: $KNOT_ADDR@5300
@@ -83,39 +95,63 @@ template:
     storage: "$WORK"
     semantic-checks: off
 zone:
-  - domain: example.
-    file: example.zone
-EOF
-
-printf "%-46s %8s %8s %7s %13s\n" "server / query set" "qps" "lost" "cpu" "qps per core"
-for mode in "latency off:--no-latency --no-loss" "latency on (defaults):"; do
-	label=${mode%%:*}
-	flags=${mode#*:}
-	rm -f "$WORK/ready"
-	# shellcheck disable=SC2086
-	taskset -c 0 "$U" --block "$BLOCK" --port 0 $flags --ready-file "$WORK/ready" >/dev/null 2>&1 &
-	pid=$!
-	PIDS+=("$pid")
-	wait_ready "$WORK/ready" "$pid"
-	addr=$(sed 's/^ready //' "$WORK/ready")
-	root=${addr%:*} port=${addr##*:}
-	# the CDN zone's first server: two referrals down from the root
-	net=$(kdig @"$root" -p "$port" +norec simcdn-0.net. NS | awk '/ADDITIONAL/ {on = 1; next} on && $4 == "A" {print $5; exit}')
-	cdn=$(kdig @"$net" -p "$port" +norec simcdn-0.net. NS | awk '/ADDITIONAL/ {on = 1; next} on && $4 == "A" {print $5; exit}')
-	measure "upstream $label: referrals" "$pid" "$root" "$port" "$WORK/referral.txt"
-	measure "upstream $label: fan-out x4" "$pid" "$root" "$port" "$WORK/fanout.txt"
-	measure "upstream $label: leaf answers" "$pid" "$cdn" "$port" "$WORK/leaf.txt"
-	kill "$pid"
-	wait "$pid" 2>/dev/null || true
-done
+  - domain: .
+    file: root.zone
+  - domain: simcdn-0.net.
+    file: cdn.zone
+EOF2
 taskset -c 0 knotd -c "$WORK/knot.conf" >"$WORK/knot.log" 2>&1 &
 kpid=$!
 PIDS+=("$kpid")
 for ((i = 0; i < 300; i++)); do
-	kdig @"$KNOT_ADDR" -p 5300 +time=1 +retry=0 example. SOA 2>/dev/null | grep -q 'status: NOERROR' && break
+	kdig @"$KNOT_ADDR" -p 5300 +time=1 +retry=0 simcdn-0.net. SOA 2>/dev/null | grep -q 'status: NOERROR' && break
 	sleep 0.1
 done
-measure "knotd: referrals" "$kpid" "$KNOT_ADDR" 5300 "$WORK/knot-referral.txt"
-measure "knotd: leaf answers" "$kpid" "$KNOT_ADDR" 5300 "$WORK/knot-leaf.txt"
-echo
-echo "target: 3 x (4 variants x 3000 qps spike x 1.5 upstream queries per miss) = 54000 qps"
+
+# start_ours FLAGS...: sets OPID, OROOT, OCDN, OPORT
+start_ours() {
+	rm -f "$WORK/ready"
+	taskset -c 0 "$U" --block "$BLOCK" --port 0 "$@" --ready-file "$WORK/ready" >/dev/null 2>&1 &
+	OPID=$!
+	PIDS+=("$OPID")
+	wait_ready "$WORK/ready" "$OPID"
+	local addr net
+	addr=$(sed 's/^ready //' "$WORK/ready")
+	OROOT=${addr%:*} OPORT=${addr##*:}
+	# the CDN zone's first server: two referrals down from the root
+	net=$(kdig @"$OROOT" -p "$OPORT" +norec simcdn-0.net. NS | awk '/ADDITIONAL/ {on = 1; next} on && $4 == "A" {print $5; exit}')
+	OCDN=$(kdig @"$net" -p "$OPORT" +norec simcdn-0.net. NS | awk '/ADDITIONAL/ {on = 1; next} on && $4 == "A" {print $5; exit}')
+}
+stop_ours() { kill "$OPID"; wait "$OPID" 2>/dev/null || true; }
+
+# row LABEL WHERE QUERYFILE: ours (running) next to knotd on the same file; WHERE root or cdn
+row() {
+	local label=$1 where=$2 queries=$3 ours knot server
+	server=$OROOT
+	[[ $where == cdn ]] && server=$OCDN
+	ours=$(per_core "$OPID" "$server" "$OPORT" "$queries")
+	knot=$(per_core "$kpid" "$KNOT_ADDR" 5300 "$queries")
+	awk -v n="$label" -v o="$ours" -v k="$knot" 'BEGIN {
+		split(o, a, " "); split(k, b, " ")
+		printf "%-44s %8.0f %7s %9.0f %9.0f %6.2f\n", n, a[1], a[2], a[3], b[3], (b[3] > 0 ? a[3] / b[3] : 0)
+	}'
+}
+
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+printf "%-44s %8s %7s %9s %9s %6s\n" "query set (ours: mode)" "qps" "lost" "ours/core" "knot/core" "ratio"
+start_ours --no-latency --no-loss --reply-cache 0
+row "referrals, fresh (latency off)" root "$WORK/referral.txt"
+row "leaf answers, fresh (latency off)" cdn "$WORK/leaf.txt"
+stop_ours
+start_ours --no-latency --no-loss
+row "fan-out x4, reply cache (latency off)" root "$WORK/fanout.txt"
+stop_ours
+start_ours --reply-cache 0
+row "referrals, fresh (lan world)" root "$WORK/referral.txt"
+row "leaf answers, fresh (lan world)" cdn "$WORK/leaf.txt"
+stop_ours
+start_ours --reply-cache 0 --world internet
+row "referrals, fresh (internet world)" root "$WORK/referral.txt"
+stop_ours
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "(knotd: 1 UDP worker; ratio = ours/core over knot/core; lost: ours, the worlds' loss included)"

@@ -6,6 +6,7 @@
 #include "mix.h"
 #include "net.h"
 #include "parent_death.h"
+#include "preset.h"
 #include "serve.h"
 #include "servers.h"
 
@@ -32,6 +33,10 @@ static void upstream_usage(FILE *out)
 	        "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
 	        "  --port N                one port for every server (default 53; 0: a free one)\n"
 	        "  --seed N                the world's seed (default 1)\n"
+	        "  --world NAME            lan (default), internet or hostile: the defaults\n"
+	        "                          of the options below (docs/upstream.md, Worlds)\n"
+	        "  --print-world           print each server's RTT, slow and dead marks and\n"
+	        "                          the broken-delegation shares, then exit\n"
 	        "  --latency-ms M[,P99]    median and 99th percentile delay of second-level servers\n"
 	        "                          in ms (default 20,200; P99 alone: 10 x M; root 0.4x,\n"
 	        "                          TLD 0.6x)\n"
@@ -99,6 +104,25 @@ static bool upstream_parse_servers(const char *text, int n[3])
 	return true;
 }
 
+/* The --world preset (lan without one), found before the other options so that they change its
+ * defaults whatever their order; NULL after printing why. */
+static const struct preset *upstream_world(int argc, char **argv)
+{
+	const char *name = "lan";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--world") == 0 && i + 1 < argc)
+			name = argv[++i];
+		else if (strncmp(argv[i], "--world=", 8) == 0)
+			name = argv[i] + 8;
+	}
+	const struct preset *p = preset_find(name);
+	if (!p)
+		fprintf(stderr, "--world '%s': expected %s\n", name, preset_names());
+	return p;
+}
+
 static char *upstream_stats_text(void *ctx)
 {
 	struct upstream *u = ctx;
@@ -110,6 +134,9 @@ static char *upstream_stats_text(void *ctx)
 	replycache_stats(u->serve.cache, &hits, &misses);
 	json_object_set_new(o, "reply_cache_hits", json_integer((json_int_t)hits));
 	json_object_set_new(o, "reply_cache_misses", json_integer((json_int_t)misses));
+	templates_stats(u->serve.templates, &hits, &misses);
+	json_object_set_new(o, "template_hits", json_integer((json_int_t)hits));
+	json_object_set_new(o, "template_misses", json_integer((json_int_t)misses));
 	char *text = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	return text;
@@ -205,6 +232,8 @@ int main(int argc, char **argv)
 		OPT_MIX_LIMIT,
 		OPT_CACHE,
 		OPT_APPLIED_SUMMARY,
+		OPT_WORLD,
+		OPT_PRINT_WORLD,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -234,6 +263,8 @@ int main(int argc, char **argv)
 	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
 	    {"reply-cache", required_argument, NULL, OPT_CACHE},
 	    {"applied-summary", required_argument, NULL, OPT_APPLIED_SUMMARY},
+	    {"world", required_argument, NULL, OPT_WORLD},
+	    {"print-world", no_argument, NULL, OPT_PRINT_WORLD},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -254,6 +285,11 @@ int main(int argc, char **argv)
 	const char *applied_summary = NULL;
 	const char *mix = NULL, *mix_json = NULL;
 	struct upstream u = {0};
+	bool print_world = false;
+	const struct preset *world = upstream_world(argc, argv);
+	if (!world)
+		return 2;
+	preset_apply(world, &pcfg, &ncfg, &loss);
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
@@ -351,6 +387,11 @@ int main(int argc, char **argv)
 		case OPT_MIX_LIMIT:
 			ok = cli_option_count("--mix-limit", optarg, 0, 1ULL << 40, &mix_limit);
 			break;
+		case OPT_WORLD: /* applied above, before the options it sets the defaults of */
+			break;
+		case OPT_PRINT_WORLD:
+			print_world = true;
+			break;
 		case OPT_HELP:
 			upstream_usage(stdout);
 			return 0;
@@ -391,6 +432,11 @@ int main(int argc, char **argv)
 	}
 	u.serve.world.seed = seed;
 	u.serve.world.plan = &plan;
+	if (print_world) {
+		preset_print_world(&u.serve.world, world->name, stdout);
+		servers_plan_free(&plan);
+		return 0;
+	}
 	if (mix) {
 		bool ok = mix_run(&u.serve.world, mix, (unsigned long)mix_limit, stdout, mix_json,
 		                  err, sizeof(err));
@@ -408,6 +454,7 @@ int main(int argc, char **argv)
 	u.base = event_base_new();
 	u.serve.netem = netem_new(&ncfg);
 	u.serve.cache = replycache_new((size_t)cache_slots);
+	u.serve.templates = templates_new(16384);
 	u.serve.stats.start_s = net_now_s();
 	if (!u.base || !u.serve.netem) {
 		fprintf(stderr, "out of memory\n");
@@ -473,6 +520,7 @@ int main(int argc, char **argv)
 		applied_close(u.serve.applied, net_now_s());
 	netem_free(u.serve.netem);
 	replycache_free(u.serve.cache);
+	templates_free(u.serve.templates);
 	event_base_free(u.base);
 	servers_plan_free(&plan);
 	return 0;

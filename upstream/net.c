@@ -34,7 +34,7 @@ struct net_pending {
 	int fd;
 	struct sockaddr_in to;
 	size_t len;
-	uint8_t data[];
+	uint8_t *data; /* the reply serve_packet made (malloc'ed), sent as it is */
 };
 
 /* Replies gathered for one sendmmsg call on one socket. */
@@ -115,7 +115,8 @@ static void net_fire(struct wheel_node *node, void *ctx)
 {
 	struct net *n = ctx;
 	struct net_pending *p = (struct net_pending *)node;
-	net_queue(&n->out, p->fd, &p->to, p->data, p->len, p);
+	net_queue(&n->out, p->fd, &p->to, p->data, p->len, p->data);
+	free(p);
 }
 
 static void net_arm_tick(struct net *n)
@@ -174,15 +175,16 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 				net_queue(&n->out, fd, &from[i], wire, wire_len, wire);
 				continue;
 			}
-			struct net_pending *p = malloc(sizeof(*p) + wire_len);
-			if (p) {
-				p->fd = fd;
-				p->to = from[i];
-				p->len = wire_len;
-				memcpy(p->data, wire, wire_len);
-				wheel_add(&n->wheel, &p->node, now_ms + delay);
+			struct net_pending *p = malloc(sizeof(*p));
+			if (!p) {
+				free(wire);
+				continue;
 			}
-			free(wire);
+			p->fd = fd;
+			p->to = from[i];
+			p->len = wire_len;
+			p->data = wire;
+			wheel_add(&n->wheel, &p->node, now_ms + delay);
 		}
 		net_flush(&n->out);
 		net_arm_tick(n);
@@ -366,6 +368,7 @@ size_t net_inflight(const struct net *n)
 
 static void net_discard(struct wheel_node *node, void *ctx)
 {
+	free(((struct net_pending *)node)->data);
 	free(node);
 }
 

@@ -83,7 +83,8 @@ void netem_treatment(const struct netem_config *cfg, const struct server *s, con
 	v->attempt = attempt;
 	v->drop = cfg->loss && (s->dead || hash_unit(h) < t->loss);
 	v->delay_ms = 0;
-	if (v->drop || !cfg->latency || t->median_ms <= 0)
+	bool per_server = s->rtt_ms > 0;
+	if (v->drop || !cfg->latency || (!per_server && t->median_ms <= 0))
 		return;
 	/* Box-Muller from two independent uniforms of the same key */
 	double u1 = hash_unit(hash_mix(h ^ 1));
@@ -91,8 +92,13 @@ void netem_treatment(const struct netem_config *cfg, const struct server *s, con
 	if (u1 < 1e-12)
 		u1 = 1e-12;
 	double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-	double sigma = t->p99_ms > t->median_ms ? log(t->p99_ms / t->median_ms) / 2.3263 : 0;
-	double ms = t->median_ms * exp(sigma * z);
+	double median = per_server ? s->rtt_ms : t->median_ms;
+	double p99 = per_server ? s->rtt_ms * cfg->jitter_p99 : t->p99_ms;
+	double sigma = p99 > median ? log(p99 / median) / 2.3263 : 0;
+	double ms = median * exp(sigma * z);
+	if (per_server && hash_unit(hash_mix(h ^ 3)) < cfg->late_share)
+		ms += cfg->late_min_ms +
+		      hash_unit(hash_mix(h ^ 4)) * (cfg->late_max_ms - cfg->late_min_ms);
 	if (s->slow)
 		ms *= cfg->slow_factor;
 	if (ms > NETEM_MAX_DELAY_MS)

@@ -21,6 +21,12 @@ struct netem_config {
 	bool loss;          /* false: never drop (dead servers included) */
 	double slow_factor; /* delay multiplier of slow servers */
 	double window_s;    /* an attempt count is forgotten after this long without a repeat */
+	/* worlds with a base RTT per server (server.rtt_ms > 0): the delay is that RTT times a
+	 * log-normal jitter of median 1 and this 99th percentile, and late_share of the queries
+	 * wait late_min_ms..late_max_ms more; the tier's log-normal is not used */
+	double jitter_p99;
+	double late_share;
+	double late_min_ms, late_max_ms;
 };
 
 #define NETEM_MAX_DELAY_MS 8000

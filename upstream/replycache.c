@@ -40,7 +40,7 @@ struct replycache *replycache_new(size_t slots)
 	return c;
 }
 
-static uint64_t replycache_hash(const struct replycache_key *k)
+uint64_t replycache_key_hash(const struct replycache_key *k)
 {
 	uint64_t h = hash_bytes(0x7265706c79ULL, k->qname, strlen(k->qname));
 	h = hash_combine(h, (uint64_t)k->server);
@@ -60,7 +60,7 @@ const struct replycache_value *replycache_find(struct replycache *c, const struc
 {
 	if (!c)
 		return NULL;
-	uint64_t h = replycache_hash(k);
+	uint64_t h = replycache_key_hash(k);
 	struct replycache_slot *s = &c->slots[h & c->mask];
 	if (replycache_same(s, h, k)) {
 		c->hits++;
@@ -75,7 +75,7 @@ void replycache_store(struct replycache *c, const struct replycache_key *k,
 {
 	if (!c)
 		return;
-	uint64_t h = replycache_hash(k);
+	uint64_t h = replycache_key_hash(k);
 	struct replycache_slot *s = &c->slots[h & c->mask];
 	char *qname = strdup(k->qname);
 	uint8_t *wire = malloc(v->len ? v->len : 1);

@@ -28,6 +28,9 @@ struct replycache_value {
 
 struct replycache;
 
+/* The hash of every field of k (the reply templates key on it too). */
+uint64_t replycache_key_hash(const struct replycache_key *k);
+
 /* slots is rounded up to a power of two; 0 disables the cache. */
 struct replycache *replycache_new(size_t slots);
 

@@ -6,6 +6,7 @@
 #include "netem.h"
 #include "replycache.h"
 #include "stats.h"
+#include "template.h"
 #include "zones.h"
 
 #include <stdbool.h>
@@ -16,6 +17,7 @@ struct serve {
 	struct world world;
 	struct netem *netem;      /* UDP treatment; TCP is answered at once */
 	struct replycache *cache; /* NULL: build every reply */
+	struct templates *templates; /* NULL: no templates */
 	struct stats stats;
 	struct applied *applied; /* what loss/delay was applied, or NULL */
 };

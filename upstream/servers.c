@@ -4,11 +4,46 @@
 #include "hash.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const tier_names[TIER_COUNT] = {"root", "tld", "sld"};
+
+/* Lists live and dead servers for the broken delegations: at least 3 dead SLD servers (a dead
+ * domain has up to 3 name servers, all distinct) and 3 live ones. */
+static bool servers_index_health(struct server_plan *plan, char *err, size_t err_size)
+{
+	int ndead = 0;
+	for (int i = plan->first[TIER_SLD]; i < plan->count; i++)
+		ndead += plan->servers[i].dead;
+	for (int i = plan->count - 1; ndead < 3 && i >= plan->first[TIER_SLD]; i--)
+		if (!plan->servers[i].dead) {
+			plan->servers[i].dead = true;
+			ndead++;
+		}
+	if (plan->n[TIER_SLD] - ndead < 3) {
+		snprintf(err, err_size, "broken delegations need 3 live and 3 dead SLD servers");
+		return false;
+	}
+	plan->dead = calloc((size_t)ndead, sizeof(int));
+	for (int t = 0; t < TIER_COUNT; t++)
+		plan->live[t] = calloc((size_t)plan->n[t], sizeof(int));
+	if (!plan->dead || !plan->live[TIER_ROOT] || !plan->live[TIER_TLD] ||
+	    !plan->live[TIER_SLD]) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
+	for (int i = 0; i < plan->count; i++) {
+		const struct server *s = &plan->servers[i];
+		if (s->dead)
+			plan->dead[plan->ndead++] = i;
+		else
+			plan->live[s->tier][plan->nlive[s->tier]++] = i;
+	}
+	return true;
+}
 
 bool servers_plan_init(struct server_plan *plan, const struct server_plan_config *cfg, char *err,
                        size_t err_size)
@@ -74,8 +109,46 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 		/* the root is anycast-like and never slow; only authoritative leaves go dead */
 		s->slow = s->tier != TIER_ROOT && hash_unit(h) < cfg->slow_share;
 		s->dead = s->tier == TIER_SLD && hash_unit(hash_mix(h)) < cfg->dead_share;
+		const struct rtt_table *t = cfg->rtt[s->tier];
+		if (t) {
+			/* slow servers are the table's tail beyond slow_p, the others the rest */
+			double u = hash_unit(hash_combine(h, 0x727474));
+			s->rtt_ms = rtt_table_quantile(t, s->slow ? t->slow_p + u * (1 - t->slow_p)
+			                                          : u * t->slow_p);
+		}
+	}
+	const struct delegation_faults *f = &cfg->faults;
+	plan->faults = *f;
+	plan->faults_on = f->all_dead + f->all_lame + f->one_dead + f->one_lame > 0;
+	if (plan->faults_on && !servers_index_health(plan, err, err_size)) {
+		servers_plan_free(plan);
+		return false;
 	}
 	return true;
+}
+
+double rtt_table_quantile(const struct rtt_table *t, double u)
+{
+	if (u <= t->pt[0].p)
+		return t->pt[0].ms;
+	for (int i = 1; i < t->n; i++) {
+		if (u > t->pt[i].p)
+			continue;
+		double a = t->pt[i - 1].p, b = t->pt[i].p;
+		double x = b > a ? (u - a) / (b - a) : 1;
+		return exp(log(t->pt[i - 1].ms) + x * (log(t->pt[i].ms) - log(t->pt[i - 1].ms)));
+	}
+	return t->pt[t->n - 1].ms;
+}
+
+const struct server *servers_live(const struct server_plan *plan, enum tier tier, uint64_t k)
+{
+	return &plan->servers[plan->live[tier][k % (uint64_t)plan->nlive[tier]]];
+}
+
+const struct server *servers_dead(const struct server_plan *plan, uint64_t k)
+{
+	return &plan->servers[plan->dead[k % (uint64_t)plan->ndead]];
 }
 
 const struct server *servers_find(const struct server_plan *plan, uint32_t addr)
@@ -100,5 +173,8 @@ char *servers_addr_text(uint32_t addr, char *buf)
 void servers_plan_free(struct server_plan *plan)
 {
 	free(plan->servers);
-	plan->servers = NULL;
+	free(plan->dead);
+	for (int t = 0; t < TIER_COUNT; t++)
+		free(plan->live[t]);
+	memset(plan, 0, sizeof(*plan));
 }

@@ -352,6 +352,15 @@ static void zones_pick_servers(const struct world *w, struct zone *z, enum tier 
 		n = p->n[tier];
 	if (n > ZONES_MAX_NS)
 		n = ZONES_MAX_NS;
+	if (p->faults_on) {
+		/* healthy zones of a world with broken delegations: live servers only */
+		if (n > p->nlive[tier])
+			n = p->nlive[tier];
+		for (int k = 0; k < n; k++)
+			z->ns[k] = servers_live(p, tier, h + (uint64_t)k);
+		z->nns = n;
+		return;
+	}
 	uint64_t start = h % (uint64_t)p->n[tier];
 	for (int shift = 0; shift < p->n[tier]; shift++) {
 		bool alive = false;
@@ -397,6 +406,31 @@ static void zones_make_provider(const struct world *w, struct zone *z, int provi
 {
 	uint64_t h = hash_combine(hash_mix(w->seed), 0x9a0d0000u + (uint64_t)provider);
 	zones_pick_servers(w, z, TIER_SLD, hash_mix(h), 2 + (int)(h % 2));
+}
+
+/* Breaks z's delegation as the world's shares say (docs/upstream.md, "Worlds"): every name
+ * server or one of them dead (in-bailiwick servers from the dead list) or lame. */
+static void zones_break(const struct world *w, struct zone *z, uint64_t h)
+{
+	const struct delegation_faults *f = &w->plan->faults;
+	double u = hash_unit(h);
+	uint64_t h2 = hash_mix(h);
+	int pick = (int)((h2 >> 32) % (uint64_t)z->nns);
+	if (u < f->all_dead) {
+		z->ns_style = NS_SELF;
+		for (int k = 0; k < z->nns; k++)
+			z->ns[k] = servers_dead(w->plan, h2 + (uint64_t)k);
+	} else if ((u -= f->all_dead) < f->one_dead) {
+		if (z->ns_style == NS_PROVIDER) {
+			z->ns_style = NS_SELF;
+			zones_pick_servers(w, z, TIER_SLD, h2, z->nns);
+		}
+		z->ns[pick] = servers_dead(w->plan, h2);
+	} else if ((u -= f->one_dead) < f->all_lame) {
+		z->lame = (1u << z->nns) - 1;
+	} else if ((u -= f->all_lame) < f->one_lame) {
+		z->lame = 1u << pick;
+	}
 }
 
 /* Parses "<prefix><N>.net." into N, or -1. */
@@ -460,6 +494,8 @@ static bool zones_make_domain(const struct world *w, struct zone *z, const char 
 		z->provider = (int)(hash_mix(h2 ^ 0x11) % ZONES_PROVIDERS);
 		zones_make_provider(w, z, z->provider);
 	}
+	if (w->plan->faults_on)
+		zones_break(w, z, hash_mix(h2 ^ 0xfa017));
 	return true;
 }
 
@@ -512,7 +548,7 @@ int zones_served_by(const struct zone_chain *chain, const struct server *s)
 {
 	for (int i = chain->depth - 1; i >= 0; i--)
 		for (int k = 0; k < chain->zones[i].nns; k++)
-			if (chain->zones[i].ns[k] == s)
+			if (chain->zones[i].ns[k] == s && !(chain->zones[i].lame >> k & 1))
 				return i;
 	return -1;
 }

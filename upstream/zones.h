@@ -32,6 +32,7 @@ struct zone {
 	int provider; /* for NS_PROVIDER */
 	int nns;
 	const struct server *ns[ZONES_MAX_NS];
+	unsigned lame; /* bit k: ns[k] is lame for this zone (answers REFUSED) */
 };
 
 struct world {
@@ -50,7 +51,8 @@ struct zone_chain {
 
 void zones_chain(const struct world *w, const char *qname, struct zone_chain *chain);
 
-/* The deepest zone of chain that server serves, or -1 (the server is lame for qname). */
+/* The deepest zone of chain that server serves, or -1 (the server is lame for qname: not
+ * listed, or listed but lame). */
 int zones_served_by(const struct zone_chain *chain, const struct server *s);
 
 /* The k-th name server host name of z (k < z->nns) into buf (ZONES_NAME_MAX). */
