@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "advisor.h"
+#include "analysis.h"
 #include "advisor_page.h"
 #include "charts.h"
 #include "findings.h"
@@ -32,6 +33,11 @@ static void usage(FILE *f)
 	      "X]\n"
 	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
 	      "         DIR/advisor.html (default DIR: .), prints the page's path\n"
+	      "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
+	      "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
+	      "         check, as JSON on stdout\n"
+	      "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT [KEY=TEXT|KEY:=JSON]...\n"
+	      "         prints one events.jsonl line\n"
 	      "figures and the EXPR syntax: reports/README.md; bad input exits 2\n",
 	      f);
 }
@@ -390,6 +396,14 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (strcmp(argv[1], "advise") == 0)
 		return cmd_advise(argc - 2, argv + 2);
+	if (strcmp(argv[1], "knee") == 0)
+		return analysis_cmd_knee(argc - 2, argv + 2);
+	if (strcmp(argv[1], "harness") == 0)
+		return analysis_cmd_harness(argc - 2, argv + 2);
+	if (strcmp(argv[1], "warmup") == 0)
+		return analysis_cmd_warmup(argc - 2, argv + 2);
+	if (strcmp(argv[1], "event") == 0)
+		return analysis_cmd_event(argc - 2, argv + 2);
 	if (argc != 2 || argv[1][0] == '-') {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
