@@ -158,13 +158,13 @@ variants_check_allocator() {
 	got=$(jq -r '.allocator // empty' <<<"${V_VERSION[$name]}")
 	if [[ -n $got && $got != "${V_ALLOC[$name]}" ]]; then
 		sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
-		events_add "$name" failed "reason=\"allocator is $got, expected ${V_ALLOC[$name]}\""
+		events_add "$name" failed "reason=allocator is $got, expected ${V_ALLOC[$name]}"
 		return 1
 	fi
 	# A setting that did not take would measure the allocator's defaults under the row's name.
 	got=$(bash "$SC_ROOT/scenarios/lib/settings.sh" check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
 	sc_say "variant $name: ${got//$'\n'/; }; not run"
-	events_add "$name" failed "reason=\"allocator setting did not take\""
+	events_add "$name" failed "reason=allocator setting did not take"
 	return 1
 }
 
@@ -202,7 +202,7 @@ variant_launch() {
 			--cache-size "$(sc_size_bytes "$OPT_cache_size")" --upstream-source "127.0.1.${V_INDEX[$name]}" \
 			2>>"$log"); then
 			sc_say "variant $name: $def prepare failed (see logs/$name.log)"
-			events_add "$name" failed "reason=\"daemon definition prepare failed\""
+			events_add "$name" failed "reason=daemon definition prepare failed"
 			return 1
 		fi
 		# The row's allocator (if any) and the probe that proves which allocator serves malloc.
@@ -210,7 +210,7 @@ variant_launch() {
 		if ! preload=$("$SC_ROOT/scenarios/daemons/lib/preload.sh" ld-preload --sampler --build "$(dirname "$(sc_bin_dir)")" \
 			"$([[ ${V_KIND[$name]} == preload ]] && echo "${V_LIB[$name]}" || echo -)" 2>>"$log"); then
 			sc_say "variant $name: cannot preload ${V_LIB[$name]} (see logs/$name.log)"
-			events_add "$name" failed "reason=\"preload library not found\""
+			events_add "$name" failed "reason=preload library not found"
 			return 1
 		fi
 		rm -f "$workdir/alloc.json"
@@ -255,7 +255,7 @@ variant_wait_ready() {
 		if ! "$SC_ROOT/scenarios/daemons/lib/preload.sh" check --probe "$probe" --allocator "${V_ALLOC[$name]}" \
 			>>"${V_LOG[$name]}" 2>&1; then
 			sc_say "variant $name: malloc is not served by ${V_ALLOC[$name]} (see ${V_LOG[$name]}); not run"
-			events_add "$name" failed "reason=\"preload did not take\""
+			events_add "$name" failed "reason=preload did not take"
 			return 1
 		fi
 		sampler_sidecar "$(variants_daemon_def "$name")" "${V_WORKDIR[$name]}" "$pid"
@@ -266,7 +266,7 @@ variant_wait_ready() {
 		variants_check_allocator "$name" || return 1
 		;;
 	esac
-	events_add "$name" ready "addr=\"${V_ADDR[$name]}\"" "pid=$pid"
+	events_add "$name" ready "addr=${V_ADDR[$name]}" "pid:=$pid"
 }
 
 # ports_pick_free : a UDP and TCP port free on 127.0.0.1 (for daemons that cannot take port 0).
