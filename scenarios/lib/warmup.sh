@@ -15,8 +15,8 @@ warmup_check() {
 		return 0
 	}
 	cap=$(sc_size_bytes "$OPT_cache_size")
-	result=$("$rp" warmup "$dir" --cap-bytes "$cap" 2>>"$dir/logs/report.log") || {
-		sc_say "allocspike-report warmup failed (see $dir/logs/report.log)"
+	result=$("$rp" warmup "$dir" --cap-bytes "$cap") || {
+		sc_say "allocspike-report warmup failed (its message is above): the warm-up was not checked"
 		return 0
 	}
 	while read -r v bytes growth; do

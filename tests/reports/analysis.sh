@@ -12,10 +12,10 @@ R=$ALLOCSPIKE_BIN/allocspike-report
 # --- knee: 1 s windows of ten 100 ms rows; the rate rises 1000 qps a second up to 8000 ---
 k=$TEST_TMP/knee
 mkdir -p "$k"
+crafted_header >"$k/timeline.csv"
 {
-	crafted_header
 	for ((i = 1; i <= 80; i++)); do
-		t=$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')
+		t=$((i / 10)).$((i % 10))
 		w=$(((i - 1) / 10))
 		off=$((100 * (w + 1)))
 		# steady: keeps up to 5000 qps, then answers 300 per row (3000 qps).
@@ -25,17 +25,16 @@ mkdir -p "$k"
 		dip=$off
 		((w != 2)) || dip=$((off / 2))
 		((off <= 600)) || dip=100
-		crafted_row t_s="$t" variant=steady phase=calibrate offered=$off answered=$steady
-		crafted_row t_s="$t" variant=dip phase=calibrate offered=$off answered=$dip
-		crafted_row t_s="$t" variant=cold phase=calibrate offered=$off answered=$((off / 2))
-		crafted_row t_s="$t" variant=_loadgen phase=calibrate cpu_user_s=0
+		echo "t_s=$t variant=steady phase=calibrate offered=$off answered=$steady"
+		echo "t_s=$t variant=dip phase=calibrate offered=$off answered=$dip"
+		echo "t_s=$t variant=cold phase=calibrate offered=$off answered=$((off / 2))"
+		echo "t_s=$t variant=_loadgen phase=calibrate cpu_user_s=0"
 	done
 	# The drain after the schedule: offered 0, late answers; not part of the ramp.
 	for ((i = 81; i <= 90; i++)); do
-		crafted_row t_s="$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')" variant=steady phase=calibrate \
-			offered=0 answered=900
+		echo "t_s=$((i / 10)).$((i % 10)) variant=steady phase=calibrate offered=0 answered=900"
 	done
-} >"$k/timeline.csv"
+} | crafted_rows >>"$k/timeline.csv"
 out=$("$R" knee "$k")
 check_eq "knee exits 0" 0 $?
 v() { jq -r --arg v "$1" ".variants[] | select(.variant == \$v) | .$2" <<<"$out"; }
@@ -55,19 +54,18 @@ check_eq "the rule's share" 0.9 "$(jq .answered_share <<<"$out")"
 # (not); _loadgen at 0.9 (its own events come from the generator, none here); a clock restart. ---
 h=$TEST_TMP/harness
 mkdir -p "$h"
+crafted_header >"$h/timeline.csv"
 {
-	crafted_header
-	cu=0 cl=0
+	cu=0 cl=0 # CPU in ms
 	for ((i = 1; i <= 100; i++)); do
-		t=$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')
-		if ((i > 20 && i <= 50)); then d=0.06; elif ((i > 60 && i <= 80)); then d=0.045; else d=0.01; fi
-		cu=$(awk -v c="$cu" -v d="$d" 'BEGIN { printf "%.3f", c + d }')
-		cl=$(awk -v c="$cl" 'BEGIN { printf "%.3f", c + 0.09 }')
-		crafted_row t_s="$t" variant=_upstream phase=baseline cpu_user_s="$cu" cpu_sys_s=0
-		crafted_row t_s="$t" variant=_loadgen phase=baseline cpu_user_s="$cl" cpu_sys_s=0
-		crafted_row t_s="$t" variant=glibc phase=baseline cpu_user_s=5 cpu_sys_s=0
+		t=$((i / 10)).$((i % 10))
+		if ((i > 20 && i <= 50)); then d=60; elif ((i > 60 && i <= 80)); then d=45; else d=10; fi
+		cu=$((cu + d)) cl=$((cl + 90))
+		printf 't_s=%s variant=_upstream phase=baseline cpu_user_s=%d.%03d cpu_sys_s=0\n' "$t" $((cu / 1000)) $((cu % 1000))
+		printf 't_s=%s variant=_loadgen phase=baseline cpu_user_s=%d.%03d cpu_sys_s=0\n' "$t" $((cl / 1000)) $((cl % 1000))
+		echo "t_s=$t variant=glibc phase=baseline cpu_user_s=5 cpu_sys_s=0"
 	done
-} >"$h/timeline.csv"
+} | crafted_rows >>"$h/timeline.csv"
 out=$("$R" harness "$h")
 check_eq "harness exits 0" 0 $?
 check_eq "one stretch" 1 "$(jq '.saturated | length' <<<"$out")"
@@ -81,16 +79,16 @@ check_eq "threshold = the report's" 0.5 "$(jq .threshold_cores <<<"$out")"
 # --- warm-up: our build (cache figures), a daemon with entries only, one with neither ---
 wu=$TEST_TMP/warm
 mkdir -p "$wu"
+crafted_header >"$wu/timeline.csv"
 {
-	crafted_header
 	for ((i = 1; i <= 50; i++)); do
-		crafted_row t_s="$i" variant=build phase=warmup cache_entries=$((1000 + i)) cache_bytes=$((i * 1000)) anon_kb=5000
-		crafted_row t_s="$i" variant=kresd phase=warmup cache_entries=$((i * 100)) anon_kb=9000
-		crafted_row t_s="$i" variant=bare phase=warmup anon_kb=$((9000 + i))
-		crafted_row t_s="$i" variant=_upstream phase=warmup anon_kb=100
+		echo "t_s=$i variant=build phase=warmup cache_entries=$((1000 + i)) cache_bytes=$((i * 1000)) anon_kb=5000"
+		echo "t_s=$i variant=kresd phase=warmup cache_entries=$((i * 100)) anon_kb=9000"
+		echo "t_s=$i variant=bare phase=warmup anon_kb=$((9000 + i))"
+		echo "t_s=$i variant=_upstream phase=warmup anon_kb=100"
 	done
-	crafted_row t_s=51 variant=bare phase=baseline anon_kb=99999
-} >"$wu/timeline.csv"
+	echo "t_s=51 variant=bare phase=baseline anon_kb=99999"
+} | crafted_rows >>"$wu/timeline.csv"
 out=$("$R" warmup "$wu" --cap-bytes 1048576)
 check_eq "warmup exits 0" 0 $?
 check_eq "three variants" "bare build kresd" "$(jq -r 'keys | join(" ")' <<<"$out")"

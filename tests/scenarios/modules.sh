@@ -30,20 +30,18 @@ check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40
 tl=$TEST_TMP/timeline.csv
 crafted_header >"$tl"
 for ((i = 1; i <= 100; i++)); do
-	t=$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')
+	printf -v t '%d.%d' $((i / 10)) $((i % 10))
 	w=$(((i - 1) / 10))
 	off=$((100 * (w + 1)))                                # per 100 ms: 1000..10000 qps over the ramp
 	a=$off
 	((off <= 200)) || a=150
-	cpu_up=$(awk -v i="$i" 'BEGIN { print (i > 50 && i <= 70) ? (i - 50) * 0.095 : 0 }')
+	cpu_up=0 # 0.95 of a core from t=5 to t=7
+	((i <= 50 || i > 70)) || printf -v cpu_up '%d.%03d' $(((i - 50) * 95 / 1000)) $(((i - 50) * 95 % 1000))
 	for v in a b; do
-		crafted_row t_s="$t" variant=$v phase=calibrate spike=0 offered="$off" sent="$off" \
-			answered="$([[ $v == a ]] && echo "$a" || echo "$off")" timeouts=0 rss_kb=1000 anon_kb=800 \
-			hwm_kb=1000 cpu_user_s=0.1 cpu_sys_s=0.1
-	done >>"$tl"
-	crafted_row t_s="$t" variant=_upstream phase=calibrate spike=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 \
-		cpu_user_s="$cpu_up" cpu_sys_s=0 >>"$tl"
-done
+		echo "t_s=$t variant=$v phase=calibrate spike=0 offered=$off sent=$off answered=$([[ $v == a ]] && echo "$a" || echo "$off") timeouts=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 cpu_user_s=0.1 cpu_sys_s=0.1"
+	done
+	echo "t_s=$t variant=_upstream phase=calibrate spike=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 cpu_user_s=$cpu_up cpu_sys_s=0"
+done | crafted_rows >>"$tl"
 caps=$(calibrate_knees "$TEST_TMP")
 check_eq "knee of a (last rate it kept up with)" 2000 "$(jq '.variants[] | select(.variant == "a") | .capacity_qps' <<<"$caps")"
 check_eq "peak answered of a" 2000 "$(jq '.variants[] | select(.variant == "a") | .peak_answered_qps' <<<"$caps")"
@@ -82,11 +80,9 @@ wl=$TEST_TMP/warm
 mkdir -p "$wl"
 crafted_header >"$wl/timeline.csv"
 for ((i = 1; i <= 50; i++)); do
-	crafted_row t_s="$i" variant=full phase=warmup spike=0 offered=1 sent=1 answered=1 timeouts=0 \
-		rss_kb=1 anon_kb=1 hwm_kb=1 cpu_user_s=0 cpu_sys_s=0 cache_entries=$((i * 10)) cache_bytes=1048576
-	crafted_row t_s="$i" variant=filling phase=warmup spike=0 offered=1 sent=1 answered=1 timeouts=0 \
-		rss_kb=1 anon_kb=1 hwm_kb=1 cpu_user_s=0 cpu_sys_s=0 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))
-done >>"$wl/timeline.csv"
+	echo "t_s=$i variant=full phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 10)) cache_bytes=1048576"
+	echo "t_s=$i variant=filling phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))"
+done | crafted_rows >>"$wl/timeline.csv"
 runjson_init "$wl/run.json" modules
 events_init "$wl/events.jsonl"
 events_origin_set "$(sc_now)"
@@ -135,10 +131,9 @@ experiment_drive() {
 		for name in "${SC_RUNNABLE[@]}"; do
 			ans=$off
 			((rate <= FAKE_CAPACITY[$name])) || ans=$((FAKE_CAPACITY[$name] * 8 / 100))
-			crafted_row t_s="$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')" variant="$name" phase=calibrate \
-				spike=0 offered=$off sent=$off answered=$ans
-		done >>"$dir/timeline.csv"
-	done
+			echo "t_s=$((i / 10)).$((i % 10)) variant=$name phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
+		done
+	done | crafted_rows >>"$dir/timeline.csv"
 }
 cr=$TEST_TMP/calrun
 mkdir -p "$cr"
