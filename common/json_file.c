@@ -4,23 +4,18 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "atomic_write_file.h"
 
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if (json_dump_file(value, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-		snprintf(err, err_size, "%s: cannot write: %s", tmp, strerror(errno));
-		unlink(tmp);
+	struct atomic_file af;
+	if (!atomic_file_open(&af, path, err, err_size))
 		return false;
-	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, err_size, "%s: cannot rename into place: %s", path, strerror(errno));
-		unlink(tmp);
-		return false;
-	}
-	return true;
+	bool ok = json_dumpf(value, af.f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+	if (!ok)
+		snprintf(err, err_size, "%s: cannot write: %s", af.tmp, strerror(errno));
+	return atomic_file_commit(&af, ok, err, err_size) && ok;
 }
 
 json_t *json_file_load(const char *path, char *err, size_t err_size)

@@ -7,6 +7,7 @@
 
 #include "advisor.h"
 #include "analysis.h"
+#include "atomic_write_file.h"
 #include "advisor_page.h"
 #include "charts.h"
 #include "findings.h"
@@ -44,18 +45,10 @@ static void usage(FILE *f)
 
 static bool write_text(const char *path, const char *text)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		fprintf(stderr, "allocspike-report: %s: cannot write: %s\n", path, strerror(errno));
-		remove(tmp);
-	}
+	char err[1024];
+	bool ok = atomic_write_file(path, text, strlen(text), err, sizeof(err));
+	if (!ok)
+		fprintf(stderr, "allocspike-report: %s\n", err);
 	return ok;
 }
 
