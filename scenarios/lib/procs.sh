@@ -224,12 +224,15 @@ procs_register() {
 	local state
 	SC_PROCS_FILE=$1/processes.tsv
 	printf 'name\tpid\tstart_ticks\n' >"$SC_PROCS_FILE"
-	procs_file_add _scenario "$BASHPID" "$(procs_start_time "$BASHPID")"
+	# $BASHPID read here, not inside $(...), where it would be the substitution's own subshell: a
+	# start time not the script's made every later run take this live one for a killed one.
+	local me=$BASHPID
+	procs_file_add _scenario "$me" "$(procs_start_time "$me")"
 	state=$(procs_state_dir) || {
 		sc_say "cannot use the state folder ${ALLOCSPIKE_STATE_DIR:-under ${XDG_RUNTIME_DIR:-/tmp}}; a kill of this run cannot be cleaned up by the next one"
 		return 0
 	}
-	printf '%s\n' "$1" >"$state/$BASHPID"
+	printf '%s\n' "$1" >"$state/$me"
 }
 
 # procs_unregister : this run ended; nothing of it is left to clean.

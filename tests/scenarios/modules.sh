@@ -159,4 +159,13 @@ events_init "$cr2/events.jsonl"
 calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
 check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$TEST_TMP/schedules")"
 check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
+# The script's own line in processes.tsv carries its start time, so a later run sees it running and
+# leaves it alone (a start time of another process made later runs kill live ones).
+pr=$TEST_TMP/procs
+mkdir -p "$pr"
+procs_register "$pr"
+read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
+check_eq "the script's pid" "$BASHPID" "$spid"
+check "its start time: a later run takes it for running" procs_same "$spid" "$sstart"
+procs_unregister
 finish
