@@ -64,7 +64,7 @@ calibrate_run() {
 		sc_say "calibration: ${names[*]} still answered at the top; ramping again to $top qps"
 	done
 	while read -r v; do
-		events_add _scenario calibration_fallback "variant=$v" \
+		events_add "$v" calibration_fallback \
 			"peak_answered_qps:=$(jq --arg v "$v" '.[$v].peak_answered_qps' <<<"$all")"
 	done < <(jq -r 'to_entries[] | select(.value.fallback and .value.capacity_qps > 0) | .key' <<<"$all")
 	local slowest min
