@@ -96,6 +96,10 @@ struct runfolder {
  * "FILE:LINE: reason" in err and leaves rf empty (runfolder_free is still safe). */
 bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
+/* Reads DIR/timeline.csv only (a calibration pass has no run.json): rf->run is NULL, status
+ * "unknown", no events. Same errors as runfolder_read. */
+bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size);
+
 void runfolder_free(struct runfolder *rf);
 
 /* Index of target name in rf->targets, or -1. */

@@ -55,25 +55,41 @@ bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage 
 		return false;
 	}
 
-	memset(out, 0, sizeof(*out));
-	struct sockaddr_in *v4 = (struct sockaddr_in *)out;
-	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
-	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-		v4->sin_family = AF_INET;
-		v4->sin_port = htons((uint16_t)port);
-		*out_len = sizeof(*v4);
+	unsigned char bytes[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, host, bytes) == 1) {
+		*out_len = sockaddr_from_bytes(bytes, 4, (uint16_t)port, out);
 		return true;
 	}
-	if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-		v6->sin6_family = AF_INET6;
-		v6->sin6_port = htons((uint16_t)port);
-		*out_len = sizeof(*v6);
+	if (inet_pton(AF_INET6, host, bytes) == 1) {
+		*out_len = sockaddr_from_bytes(bytes, 16, (uint16_t)port, out);
 		return true;
 	}
 bad:
 	if (err)
 		snprintf(err, err_size, "'%s' is not ADDR, ADDR:PORT or [IPV6]:PORT", text);
 	return false;
+}
+
+socklen_t sockaddr_from_bytes(const void *bytes, size_t len, uint16_t port,
+                              struct sockaddr_storage *out)
+{
+	if (len == 4) {
+		struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+		memset(out, 0, sizeof(*out));
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(port);
+		memcpy(&v4->sin_addr, bytes, 4);
+		return sizeof(*v4);
+	}
+	if (len == 16) {
+		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+		memset(out, 0, sizeof(*out));
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons(port);
+		memcpy(&v6->sin6_addr, bytes, 16);
+		return sizeof(*v6);
+	}
+	return 0;
 }
 
 char *sockaddr_format(const struct sockaddr *addr, char *buf, size_t buf_size)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "control.h"
+#include "harness_saturation.h"
 #include "monotonic.h"
 #include "phase_writer.h"
 #include "progress.h"
@@ -19,8 +20,6 @@
  * second. Short stalls (a busy core for a few ms) are caught up in batches and not reported. */
 #define RECORDER_BEHIND_S 0.1
 #define RECORDER_CAUGHT_UP_S 0.01
-/* The generator busier than this share of a core over a second: it may be what limits the run. */
-#define RECORDER_SATURATED_SHARE 0.95
 #define RECORDER_CONTROL_TIMEOUT_MS 200
 /* phases.csv is rewritten whole, so a schedule of thousands of phases makes each rewrite longer:
  * one waits until this many times its last rewrite's duration has passed (never, for schedules of
@@ -215,16 +214,16 @@ static void recorder_saturation(struct recorder *r, struct recorder_state *st,
                                 const struct timeline_row *row, double t)
 {
 	double cpu = row->cells[TIMELINE_COL_cpu_user_s] + row->cells[TIMELINE_COL_cpu_sys_s];
-	if (isnan(cpu) || t - st->cpu_prev_t < 1.0)
+	if (isnan(cpu) || t - st->cpu_prev_t < HARNESS_WINDOW_S)
 		return;
 	double share = (cpu - st->cpu_prev) / (t - st->cpu_prev_t);
 	st->cpu_prev = cpu;
 	st->cpu_prev_t = t;
-	if (!st->saturated && share >= RECORDER_SATURATED_SHARE) {
+	if (!st->saturated && harness_saturated(share)) {
 		st->saturated = true;
 		recorder_event(r, t, "_loadgen", "harness_saturated",
 		               json_pack("{s:f}", "cpu_share", round(share * 1000) / 1000));
-	} else if (st->saturated && share < RECORDER_SATURATED_SHARE * 0.8) {
+	} else if (st->saturated && share < HARNESS_SATURATED_CORES * 0.8) {
 		st->saturated = false;
 	}
 }

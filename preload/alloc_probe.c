@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "alloc_info.h"
 #include "alloc_settings.h"
+#include "atomic_write_file.h"
 #include "live_bytes.h"
 
 #include <dlfcn.h>
@@ -205,14 +206,13 @@ static void alloc_probe_write(const char *out)
 	const char *mallocx_object = mallocx_ptr ? alloc_probe_object(mallocx_ptr) : NULL;
 	int glibc_heap_mallocx = alloc_probe_glibc_heap_serves(true);
 
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "allocspike alloc probe: %s: cannot write: %s\n", tmp,
-		        strerror(errno));
+	struct atomic_file af;
+	char err[1024];
+	if (!atomic_file_open(&af, out, err, sizeof(err))) {
+		fprintf(stderr, "allocspike alloc probe: %s\n", err);
 		return;
 	}
+	FILE *f = af.f;
 	fprintf(f, "{\n  \"pid\": %ld,\n", (long)getpid());
 	alloc_probe_put_settings(f, &info);
 	alloc_probe_put_field(f, "allocator", info.allocator, false);
@@ -227,11 +227,9 @@ static void alloc_probe_write(const char *out)
 	fprintf(f, "  \"glibc_heap_serves_mallocx\": %s\n}\n",
 	        alloc_probe_tristate(glibc_heap_mallocx));
 	/* Renamed into place only when complete, so a reader never sees half an object. */
-	if (fclose(f) != 0 || rename(tmp, out) != 0) {
-		fprintf(stderr, "allocspike alloc probe: %s: cannot write: %s\n", out,
-		        strerror(errno));
-		unlink(tmp);
-	}
+	if (!atomic_file_commit(&af, !ferror(f), err, sizeof(err)))
+		fprintf(stderr, "allocspike alloc probe: %s: cannot write%s%s\n", out, err[0] ? ": " : "",
+		        err);
 }
 
 __attribute__((constructor)) static void alloc_probe_init(void)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "atomic_write_file.h"
 #include "extend.h"
 #include "generate.h"
 #include "parent_death.h"
@@ -29,31 +30,26 @@ static void main_usage(FILE *out)
 	    "(0 done, 1 failed, 2 usage): docs/cli.md.\n");
 }
 
-/* Opens -o FILE (or stdout); written to FILE.tmp and renamed by main_close_output. */
-static FILE *main_open_output(const char *path, char *tmp, size_t tmp_size)
+/* Opens -o FILE (or stdout); FILE is written atomically, completed by main_close_output. */
+static FILE *main_open_output(const char *path, struct atomic_file *af)
 {
+	char err[1024];
+	af->f = NULL;
 	if (!path || strcmp(path, "-") == 0)
 		return stdout;
-	snprintf(tmp, tmp_size, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		fprintf(stderr, "allocspike-querydata: -o %s: %s\n", path, strerror(errno));
-	return f;
+	if (!atomic_file_open(af, path, err, sizeof(err)))
+		fprintf(stderr, "allocspike-querydata: -o %s\n", err);
+	return af->f;
 }
 
-static bool main_close_output(FILE *f, const char *path, const char *tmp, bool ok)
+static bool main_close_output(FILE *f, struct atomic_file *af, bool ok)
 {
+	char err[1024] = "";
 	if (f == stdout)
 		return ok && fflush(stdout) == 0;
-	if (fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0) {
-		fprintf(stderr, "allocspike-querydata: -o %s: %s\n", path, strerror(errno));
-		ok = false;
-	}
-	if (!ok)
-		unlink(tmp);
-	return ok;
+	if (!atomic_file_commit(af, ok, err, sizeof(err)) && err[0])
+		fprintf(stderr, "allocspike-querydata: -o %s\n", err);
+	return ok && !err[0];
 }
 
 static int main_generate_or_extend(int argc, char **argv, bool extend)
@@ -104,13 +100,14 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 		        extend ? "exactly one input FILE expected" : "unexpected argument");
 		return 2;
 	}
-	char tmp[4096], err[1024] = "";
-	FILE *out = main_open_output(output, tmp, sizeof(tmp));
+	char err[1024] = "";
+	struct atomic_file af;
+	FILE *out = main_open_output(output, &af);
 	if (!out)
 		return 1;
 	bool ok = extend ? extend_write(argv[optind], seed, count, out, err, sizeof(err))
 	                 : generate_write(seed, count, out, err, sizeof(err));
-	if (!main_close_output(out, output, tmp, ok) || !ok) {
+	if (!main_close_output(out, &af, ok) || !ok) {
 		fprintf(stderr, "allocspike-querydata %s: %s\n", argv[0],
 		        err[0] ? err : "write error");
 		return 1;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "advisor.h"
+#include "analysis.h"
+#include "atomic_write_file.h"
 #include "advisor_page.h"
 #include "charts.h"
 #include "cli_parse.h"
@@ -40,6 +42,11 @@ static void usage(FILE *f)
 	      "       allocspike-report scale RUN_DIR RUN_DIR... [--out FILE]\n"
 	      "         held memory against requests in flight over runs of several spike heights:\n"
 	      "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
+	      "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
+	      "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
+	      "         check, as JSON on stdout\n"
+	      "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT [KEY=TEXT|KEY:=JSON]...\n"
+	      "         prints one events.jsonl line\n"
 	      "-o is short for --out. Figures and the EXPR syntax: docs/check.md; exit statuses:\n"
 	      "0 done, 1 a condition holds (check) or writing failed, 2 usage or unreadable input\n",
 	      f);
@@ -47,18 +54,10 @@ static void usage(FILE *f)
 
 static bool write_text(const char *path, const char *text)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		fprintf(stderr, "allocspike-report: %s: cannot write: %s\n", path, strerror(errno));
-		remove(tmp);
-	}
+	char err[1024];
+	bool ok = atomic_write_file(path, text, strlen(text), err, sizeof(err));
+	if (!ok)
+		fprintf(stderr, "allocspike-report: %s\n", err);
 	return ok;
 }
 
@@ -425,6 +424,14 @@ int main(int argc, char **argv)
 		return cmd_advise(argc - 2, argv + 2);
 	if (strcmp(argv[1], "scale") == 0)
 		return scale_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "knee") == 0)
+		return analysis_cmd_knee(argc - 2, argv + 2);
+	if (strcmp(argv[1], "harness") == 0)
+		return analysis_cmd_harness(argc - 2, argv + 2);
+	if (strcmp(argv[1], "warmup") == 0)
+		return analysis_cmd_warmup(argc - 2, argv + 2);
+	if (strcmp(argv[1], "event") == 0)
+		return analysis_cmd_event(argc - 2, argv + 2);
 	if (argc != 2 || argv[1][0] == '-') {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

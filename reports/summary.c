@@ -5,6 +5,7 @@
 #include "attribution.h"
 #include "colours.h"
 #include "fit.h"
+#include "harness_saturation.h"
 #include "schedule.h"
 #include "traffic.h"
 #include "validity.h"
@@ -19,12 +20,6 @@
 #define SUMMARY_SHARE_MIN_GROWTH_KB 1024.0
 
 #define KB_PER_MB 1024.0
-/* A harness process using more than this many cores in an interval is taken as saturated: on the
- * small machines this runs on, half a core spent generating or answering means the harness may be
- * what limits the traffic. */
-#define HARNESS_SATURATED_CORES 0.5
-/* The shortest window a harness CPU share is measured over (the scenario's rule uses 1 s too). */
-#define HARNESS_WINDOW_S SUMMARY_CPU_WINDOW_S
 
 json_t *summary_json_number(double v)
 {
@@ -724,7 +719,7 @@ static json_t *harness_figures(const struct runfolder *rf)
 				share = (c - prev_c) / (r->t_s - prev_t);
 			if (!isnan(share) && (isnan(max_share) || share > max_share))
 				max_share = share;
-			if (!isnan(share) && share > HARNESS_SATURATED_CORES) {
+			if (!isnan(share) && harness_saturated(share)) {
 				if (!cur) {
 					cur = json_object();
 					json_object_set_new(cur, "target",

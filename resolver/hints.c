@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "resolver.h"
+#include "sockaddr_parse.h"
 
 int hints_load(struct resolver_config *cfg, const char *path, char *err, size_t err_size)
 {
@@ -62,21 +63,11 @@ int hints_load(struct resolver_config *cfg, const char *path, char *err, size_t 
 		const ldns_rdf *rd = ldns_rr_rdf(a, 0);
 		struct resolver_addr *ra = &cfg->roots[cfg->n_roots];
 		memset(ra, 0, sizeof(*ra));
-		if (ldns_rr_get_type(a) == LDNS_RR_TYPE_A && ldns_rdf_size(rd) == 4) {
-			struct sockaddr_in *v4 = (struct sockaddr_in *)&ra->sa;
-			v4->sin_family = AF_INET;
-			v4->sin_port = htons((uint16_t)cfg->upstream_port);
-			memcpy(&v4->sin_addr, ldns_rdf_data(rd), 4);
-			ra->len = sizeof(*v4);
-		} else if (ldns_rdf_size(rd) == 16) {
-			struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ra->sa;
-			v6->sin6_family = AF_INET6;
-			v6->sin6_port = htons((uint16_t)cfg->upstream_port);
-			memcpy(&v6->sin6_addr, ldns_rdf_data(rd), 16);
-			ra->len = sizeof(*v6);
-		} else {
+		size_t size = ldns_rdf_size(rd);
+		if ((ldns_rr_get_type(a) == LDNS_RR_TYPE_A) != (size == 4) ||
+		    !(ra->len = sockaddr_from_bytes(ldns_rdf_data(rd), size,
+		                                    (uint16_t)cfg->upstream_port, &ra->sa)))
 			continue;
-		}
 		cfg->n_roots++;
 		added++;
 	}

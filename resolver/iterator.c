@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "dname.h"
 #include "resolver.h"
+#include "sockaddr_parse.h"
 
 #define ITER_MAX_RRSET 256
 #define ITER_ANY_TTL 3600 /* of the synthesized HINFO (RFC 8482 leaves it to the operator) */
@@ -300,21 +301,9 @@ static void iter_cut_add_server(struct iter_state *st, uint16_t type, const uint
 	struct iter_server *s = &cut->servers[cut->n_servers];
 	memset(s, 0, sizeof(*s));
 	uint16_t port = (uint16_t)st->r->cfg.upstream_port;
-	if (type == TYPE_A) {
-		struct sockaddr_in *v4 = (struct sockaddr_in *)&s->sa;
-		v4->sin_family = AF_INET;
-		v4->sin_port = htons(port);
-		memcpy(&v4->sin_addr, rdata, 4);
-		s->len = sizeof(*v4);
-	} else if (type == TYPE_AAAA) {
-		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&s->sa;
-		v6->sin6_family = AF_INET6;
-		v6->sin6_port = htons(port);
-		memcpy(&v6->sin6_addr, rdata, 16);
-		s->len = sizeof(*v6);
-	} else {
+	if (type != TYPE_A && type != TYPE_AAAA)
 		return;
-	}
+	s->len = sockaddr_from_bytes(rdata, type == TYPE_A ? 4 : 16, port, &s->sa);
 	/* The same address under two NS names is still one server. */
 	for (int i = 0; i < cut->n_servers; i++)
 		if (cut->servers[i].len == s->len &&

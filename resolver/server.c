@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_write_file.h"
 #include "resolver.h"
 #include "sockaddr_parse.h"
 
@@ -95,12 +96,9 @@ int server_announce(struct resolver *r, const char *ready_file)
 	fflush(stdout);
 	if (!ready_file)
 		return 0;
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", ready_file);
-	FILE *f = fopen(tmp, "w");
-	if (!f || fputs(lines, f) < 0 || fclose(f) != 0 || rename(tmp, ready_file) < 0) {
-		fprintf(stderr, "allocspike-resolver: --ready-file %s: %s\n", ready_file,
-		        strerror(errno));
+	char err[1024];
+	if (!atomic_write_file(ready_file, lines, strlen(lines), err, sizeof(err))) {
+		fprintf(stderr, "allocspike-resolver: --ready-file %s\n", err);
 		return -1;
 	}
 	return 0;

@@ -44,9 +44,10 @@ scenario_after() {
 	while read -r v cap peak share; do
 		caps=$(jq -c --arg v "$v" --argjson c "$cap" --argjson p "$peak" --argjson s "$share" \
 			'.[$v] = {capacity_qps: $c, peak_answered_qps: $p, answered_share_at_top: $s}' <<<"$caps")
-		events_add "$v" calibrated "rate_qps=$cap" "peak_answered_qps=$peak"
+		events_add "$v" calibrated "rate_qps:=$cap" "peak_answered_qps:=$peak"
 		printf '%-20s %12s %18s %s\n' "$v" "$cap" "$peak" "$share" >&2
-	done < <(calibrate_capacities "$SC_RUN/timeline.csv")
+	done < <(calibrate_knees "$SC_RUN" |
+		jq -r '.variants[] | "\(.variant) \(.knee_qps) \(.peak_answered_qps) \(.top_answered_share)"')
 	runjson_update '.capacity = $c' --argjson c "$caps"
 	warmup_check "$SC_RUN"
 }

@@ -25,7 +25,7 @@ scenario_defaults() { :; }
 # With `auto`, the file must cover the highest spike the calibration can ask for.
 scenario_query_count() {
 	if [[ $OPT_spike_rate == auto ]]; then
-		schedule_queries "$(awk -v c="$OPT_calibrate_max" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
+		schedule_queries "$(awk -v c="$(calibrate_highest_top)" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
 	else
 		schedule_queries "$OPT_spike_rate"
 	fi

@@ -91,9 +91,17 @@ start_server() {
 	return 1
 }
 
-# variants_rows : the data rows of variants.tsv (tab-separated, header and comments removed).
+# variants_rows : the data rows of variants.tsv (tab-separated), through the scenarios' one reader.
 variants_rows() {
-	grep -v '^#' "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" | grep -v '^$' | tail -n +2
+	(
+		# shellcheck source=scenarios/lib/variants_table.sh
+		source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/variants_table.sh"
+		variants_table_read "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" || {
+			echo "$VARIANTS_TABLE_ERROR" >&2
+			exit 1
+		}
+		variants_table_rows
+	)
 }
 
 # shared_querydata : path of the real DNS-OARC sample, or empty when ../shared is not beside the checkout.

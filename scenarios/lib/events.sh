@@ -16,23 +16,33 @@ events_init() {
 	: >"$SC_EVENTS_FILE.pending"
 }
 
-# events_add VARIANT EVENT [KEY=JSON]... : one event; values are JSON (numbers, "strings", null).
+# events_add VARIANT EVENT [KEY=TEXT | KEY:=JSON]... : one event. TEXT is written as a JSON string
+# (any quote, backslash or newline escaped), JSON as the value it is (numbers, true, null, lists):
+# `allocspike-report event` writes the line.
 events_add() {
 	[[ -n $SC_EVENTS_FILE ]] || return 0
-	local variant=$1 event=$2 now line extra='' kv
+	local variant=$1 event=$2 now line writer
 	shift 2
 	now=$(sc_now)
-	for kv in "$@"; do
-		extra+=", \"${kv%%=*}\": ${kv#*=}"
-	done
+	writer=$(sc_program allocspike-report)
+	if [[ -z $writer ]]; then
+		sc_say "allocspike-report is missing from $(sc_bin_dir): event $event of $variant not recorded"
+		return 0
+	fi
 	if [[ -n $SC_EVENTS_ORIGIN ]]; then
-		line=$(printf '{"t_s": %.3f, "variant": "%s", "event": "%s"%s, "unix_s": %s}' \
-			"$(bc_sub "$now" "$SC_EVENTS_ORIGIN")" "$variant" "$event" "$extra" "$now")
+		line=$("$writer" event --t-s "$(bc_sub "$now" "$SC_EVENTS_ORIGIN")" --unix-s "$now" \
+			"$variant" "$event" "$@") || {
+			sc_say "events_add: event $event not recorded (bad arguments: $*)"
+			return 0
+		}
 		# One short line in one write: appends by the generator and us never interleave.
 		printf '%s\n' "$line" >>"$SC_EVENTS_FILE"
 	else
-		printf '%s\t{"variant": "%s", "event": "%s"%s, "unix_s": %s}\n' \
-			"$now" "$variant" "$event" "$extra" "$now" >>"$SC_EVENTS_FILE.pending"
+		line=$("$writer" event --unix-s "$now" "$variant" "$event" "$@") || {
+			sc_say "events_add: event $event not recorded (bad arguments: $*)"
+			return 0
+		}
+		printf '%s\t%s\n' "$now" "$line" >>"$SC_EVENTS_FILE.pending"
 	fi
 }
 
@@ -41,6 +51,7 @@ events_origin_set() {
 	SC_EVENTS_ORIGIN=$1
 	[[ -s $SC_EVENTS_FILE.pending ]] || return 0
 	local t rest
+	# The writer escaped the line; only its first key, t_s, is put in front.
 	while IFS=$'\t' read -r t rest; do
 		printf '{"t_s": %.3f, %s\n' "$(bc_sub "$t" "$SC_EVENTS_ORIGIN")" "${rest#\{}" >>"$SC_EVENTS_FILE"
 	done <"$SC_EVENTS_FILE.pending"

@@ -101,7 +101,7 @@ experiment_on_exit() {
 	leftovers=$(procs_leftovers)
 	if [[ -n $leftovers ]]; then
 		sc_say "still running after the stop: $leftovers"
-		events_add _scenario leftover "processes=$(jq -Rn --arg l "$leftovers" '$l')"
+		events_add _scenario leftover "processes=$leftovers"
 		[[ $status != completed ]] || {
 			status=failed
 			reason="processes left running: $leftovers"
@@ -110,8 +110,8 @@ experiment_on_exit() {
 		procs_unregister # else the next run finds and stops them
 	fi
 	case $status in
-	interrupted) events_add _scenario interrupted "signal=\"SIG$SC_INTERRUPTED\"" ;;
-	failed) events_add _scenario failed "reason=$(jq -Rn --arg r "$reason" '$r')" ;;
+	interrupted) events_add _scenario interrupted "signal=SIG$SC_INTERRUPTED" ;;
+	failed) events_add _scenario failed "reason=$reason" ;;
 	esac
 	events_close
 	# One line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable (zcat).
@@ -152,7 +152,7 @@ experiment_check_variants() {
 		missing=$(variants_missing "$name")
 		if [[ -n $missing ]]; then
 			sc_say "variant $name cannot run: missing $missing"
-			events_add "$name" failed "reason=$(jq -Rn --arg r "missing $missing" '$r')"
+			events_add "$name" failed "reason=missing $missing"
 		else
 			V_VERSION[$name]=$(variants_version "$name")
 			variants_check_allocator "$name" && SC_RUNNABLE+=("$name")

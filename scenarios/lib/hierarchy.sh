@@ -43,5 +43,5 @@ hierarchy_start() {
 		sc_die "the simulated hierarchy did not start (see $dir/logs/upstream.log)"
 	SC_UP_PORT=${addr##*:}
 	[[ -s $SC_ROOT_HINTS ]] || sc_die "the hierarchy wrote no root hints to $SC_ROOT_HINTS"
-	events_add _upstream ready "addr=\"$addr\"" "pid=$SC_UP_PID"
+	events_add _upstream ready "addr=$addr" "pid:=$SC_UP_PID"
 }

@@ -59,13 +59,14 @@ loadgen_run() {
 # for that line (bounded, while the generator runs) and sets the events' origin from it, so that the
 # scenario's events before the start get the negative t_s of the same clock.
 loadgen_wait_start() {
-	local file=$1 offset=$2 pid=$3 i line t
+	local file=$1 offset=$2 pid=$3 i t=
 	for ((i = 0; i < 6000; i++)); do
-		line=$(tail -c +$((offset + 1)) "$file" 2>/dev/null |
-			grep -m 1 -E '"variant": ?"_loadgen", ?"event": ?"started"') && break
+		# A line being appended may be incomplete: jq skips what does not parse (fromjson?).
+		t=$(tail -c +$((offset + 1)) "$file" 2>/dev/null |
+			jq -R 'fromjson? | select(.variant == "_loadgen" and .event == "started") | .t_s' | head -n 1)
+		[[ -z $t ]] || break
 		procs_running "$pid" || break
 		sleep 0.01
 	done
-	t=$(sed -n 's/^{"t_s": \{0,1\}\(-\{0,1\}[0-9.]*\).*/\1/p' <<<"$line")
 	events_origin_set "$(awk -v now="$(sc_now)" -v t="${t:-0}" 'BEGIN { printf "%.6f", now - t }')"
 }

@@ -48,7 +48,7 @@ procs_start() {
 	SC_PID_START[$SC_LAST_PID]=$(procs_start_time "$SC_LAST_PID")
 	SC_PIDS+=("$SC_LAST_PID")
 	procs_file_add "$name" "$SC_LAST_PID" "${SC_PID_START[$SC_LAST_PID]}"
-	events_add "$name" started "pid=$SC_LAST_PID"
+	events_add "$name" started "pid:=$SC_LAST_PID"
 }
 
 # procs_running PID : true while PID runs (a zombie waiting to be reaped counts as gone).
@@ -75,11 +75,11 @@ procs_record_exit() {
 	[[ -z ${SC_PID_DONE[$pid]:-} ]] || return 0
 	SC_PID_DONE[$pid]=1
 	if ((st > 128)); then
-		events_add "$name" exited "signal=$((st - 128))" "signal_name=\"$(kill -l $((st - 128)) 2>/dev/null)\"" \
-			"pid=$pid" "requested=$requested"
+		events_add "$name" exited "signal:=$((st - 128))" "signal_name=$(kill -l $((st - 128)) 2>/dev/null)" \
+			"pid:=$pid" "requested:=$requested"
 		sc_say "$name (pid $pid) exited by signal $(kill -l $((st - 128)) 2>/dev/null)"
 	else
-		events_add "$name" exited "code=$st" "pid=$pid" "requested=$requested"
+		events_add "$name" exited "code:=$st" "pid:=$pid" "requested:=$requested"
 		((st == 0)) || [[ $requested == true ]] || sc_say "$name (pid $pid) exited with code $st"
 	fi
 }
@@ -224,12 +224,15 @@ procs_register() {
 	local state
 	SC_PROCS_FILE=$1/processes.tsv
 	printf 'name\tpid\tstart_ticks\n' >"$SC_PROCS_FILE"
-	procs_file_add _scenario "$BASHPID" "$(procs_start_time "$BASHPID")"
+	# $BASHPID read here, not inside $(...), where it would be the substitution's own subshell: a
+	# start time not the script's made every later run take this live one for a killed one.
+	local me=$BASHPID
+	procs_file_add _scenario "$me" "$(procs_start_time "$me")"
 	state=$(procs_state_dir) || {
 		sc_say "cannot use the state folder ${ALLOCSPIKE_STATE_DIR:-under ${XDG_RUNTIME_DIR:-/tmp}}; a kill of this run cannot be cleaned up by the next one"
 		return 0
 	}
-	printf '%s\n' "$1" >"$state/$BASHPID"
+	printf '%s\n' "$1" >"$state/$me"
 }
 
 # procs_unregister : this run ended; nothing of it is left to clean.
@@ -284,8 +287,8 @@ procs_clean_stale() {
 		fi
 		rm -f "$entry"
 		sc_say "a killed run was left behind: $run (${#stopped[@]} process(es) stopped${stopped:+: ${stopped[*]}})"
-		events_add _scenario stale_run "run=$(jq -Rn --arg r "$run" '$r')" \
-			"stopped=$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')"
+		events_add _scenario stale_run "run=$run" \
+			"stopped:=$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')"
 		[[ ! -f $run/run.json || $(jq -r .status "$run/run.json" 2>/dev/null) != running ]] ||
 			SC_RUNJSON=$run/run.json runjson_finish failed "the scenario was killed (found by a later run)"
 	done

@@ -8,9 +8,9 @@ schedule_spike() {
 		"$OPT_spikes" "$OPT_spike_len" "$1" "$OPT_recovery_len" "$OPT_baseline_rate"
 }
 
-# schedule_calibrate : the resperf-style ramp from the baseline rate to --calibrate-max.
+# schedule_calibrate TOP : the resperf-style ramp from the baseline rate to TOP (calibrate.sh).
 schedule_calibrate() {
-	printf 'calibrate:%s@%s..%s' "$OPT_calibrate_len" "$OPT_baseline_rate" "$OPT_calibrate_max"
+	printf 'calibrate:%s@%s..%s' "$OPT_calibrate_len" "$OPT_baseline_rate" "$1"
 }
 
 # schedule_queries SCHEDULE_RATE : how many queries a spike schedule at that spike rate sends.

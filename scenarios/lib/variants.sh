@@ -2,55 +2,20 @@
 # that runs any row: build (its own binary), env (the base row's binary with the row's environment),
 # preload and external (a daemon definition in scenarios/daemons/<base>.sh, see docs/variants.md).
 
-# shellcheck source=scenarios/daemons/lib/sampler.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../daemons/lib/sampler.sh"
+# shellcheck source=scenarios/lib/variants_table.sh
+source "$(dirname "${BASH_SOURCE[0]}")/variants_table.sh"
+# shellcheck source=scenarios/daemons/lib/run.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../daemons/lib/run.sh"
 
-declare -A V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT=() V_NOTE=()
-V_NAMES=()    # every row, in table order
 SC_VARIANTS=() # the rows this run uses
 declare -A V_PID=() V_ADDR=() V_CONTROL=() V_INDEX=() V_VERSION=() V_CMD=() V_WORKDIR=() V_LOG=()
 # V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf stat)
 declare -A V_WRAP=() V_SAMPLE_PID=()
-SC_READY_TIMEOUT=30      # seconds a variant has to print its ready line
+declare -A V_DAEMON_PROBE=() # daemon rows: the allocator probe's file
+SC_READY_TIMEOUT=30      # seconds a build or env row has to print its ready line
 
 # variants_load FILE : reads the table; a malformed row stops the run with FILE:LINE.
-variants_load() {
-	local file=$1 lineno=0 header_seen=0 line cols
-	[[ -r $file ]] || sc_die "cannot read the variants table $file"
-	while IFS= read -r line || [[ -n $line ]]; do
-		lineno=$((lineno + 1))
-		[[ -z $line || $line == \#* ]] && continue
-		IFS=$'\t' read -r -a cols <<<"$line"
-		((${#cols[@]} == 9)) || sc_die "$file:$lineno: ${#cols[@]} columns, expected 9 (tab-separated)"
-		if ((!header_seen)); then
-			header_seen=1
-			continue
-		fi
-		local name=${cols[0]}
-		[[ -z ${V_KIND[$name]:-} ]] || sc_die "$file:$lineno: variant '$name' appears twice"
-		case ${cols[1]} in
-		build | env | preload | external) ;;
-		*) sc_die "$file:$lineno: kind '${cols[1]}' is not build, env, preload or external" ;;
-		esac
-		V_NAMES+=("$name")
-		V_KIND[$name]=${cols[1]}
-		V_ALLOC[$name]=${cols[2]}
-		V_LIBC[$name]=${cols[3]}
-		V_LIB[$name]=${cols[4]}
-		V_BASE[$name]=${cols[5]}
-		V_ENV[$name]=${cols[6]}
-		V_DEFAULT[$name]=${cols[7]}
-		V_NOTE[$name]=${cols[8]}
-		if [[ ${cols[1]} != build && ${cols[5]} == - ]]; then
-			sc_die "$file:$lineno: a row of kind ${cols[1]} needs a base"
-		fi
-	done <"$file"
-	for name in "${V_NAMES[@]}"; do
-		if [[ ${V_KIND[$name]} == env && ${V_KIND[${V_BASE[$name]}]:-} != build ]]; then
-			sc_die "$file: env row '$name' has base '${V_BASE[$name]}', which is not a build row"
-		fi
-	done
-}
+variants_load() { variants_table_read "$1" || sc_die "$VARIANTS_TABLE_ERROR"; }
 
 # variants_select LIST : sets SC_VARIANTS from "a,b,c", or the default rows when LIST is empty.
 variants_select() {
@@ -98,9 +63,6 @@ variants_binary() {
 	sc_program "allocspike-resolver-$name"
 }
 
-# variants_daemon_def NAME : the daemon definition a preload or external row runs.
-variants_daemon_def() { echo "$SC_ROOT/scenarios/daemons/${V_BASE[$1]}.sh"; }
-
 # variants_missing NAME : prints what this row needs and does not have (empty when runnable).
 variants_missing() {
 	local name=$1
@@ -110,7 +72,7 @@ variants_missing() {
 			echo "allocspike-resolver-$([[ ${V_KIND[$name]} == env ]] && echo "${V_BASE[$name]}" || echo "$name") in $(sc_bin_dir)"
 		;;
 	*)
-		[[ -x $(variants_daemon_def "$name") ]] || echo "daemon definition $(variants_daemon_def "$name")"
+		[[ -x $(daemon_definition "$name") ]] || echo "daemon definition $(daemon_definition "$name")"
 		;;
 	esac
 }
@@ -158,13 +120,13 @@ variants_check_allocator() {
 	got=$(jq -r '.allocator // empty' <<<"${V_VERSION[$name]}")
 	if [[ -n $got && $got != "${V_ALLOC[$name]}" ]]; then
 		sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
-		events_add "$name" failed "reason=\"allocator is $got, expected ${V_ALLOC[$name]}\""
+		events_add "$name" failed "reason=allocator is $got, expected ${V_ALLOC[$name]}"
 		return 1
 	fi
 	# A setting that did not take would measure the allocator's defaults under the row's name.
 	got=$(bash "$SC_ROOT/scenarios/lib/settings.sh" check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
 	sc_say "variant $name: ${got//$'\n'/; }; not run"
-	events_add "$name" failed "reason=\"allocator setting did not take\""
+	events_add "$name" failed "reason=allocator setting did not take"
 	return 1
 }
 
@@ -189,42 +151,28 @@ variant_launch() {
 		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${wrap[@]}" "${argv[@]}"
 		;;
 	preload | external)
-		local def port workdir cmd
-		def=$(variants_daemon_def "$name")
+		local port workdir
 		port=$(ports_pick_free) || sc_die "no free port found on 127.0.0.1 for $name"
 		workdir="$dir/daemons/$name"
-		mkdir -p "$workdir"
 		V_WORKDIR[$name]=$workdir
 		# The live sampler preloaded first serves `stats` like our builds (docs/daemons.md).
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
-		# prepare runs with the row's env too: a row can set a definition's knob (docs/daemons.md).
-		if ! cmd=$(env "${envs[@]}" "$def" prepare --workdir "$workdir" --listen "127.0.0.1:$port" --root-hints "$hints" \
-			--cache-size "$(sc_size_bytes "$OPT_cache_size")" --upstream-source "127.0.1.${V_INDEX[$name]}" \
-			2>>"$log"); then
-			sc_say "variant $name: $def prepare failed (see logs/$name.log)"
-			events_add "$name" failed "reason=\"daemon definition prepare failed\""
-			return 1
-		fi
-		# The row's allocator (if any) and the probe that proves which allocator serves malloc.
-		local preload
-		if ! preload=$("$SC_ROOT/scenarios/daemons/lib/preload.sh" ld-preload --sampler --build "$(dirname "$(sc_bin_dir)")" \
-			"$([[ ${V_KIND[$name]} == preload ]] && echo "${V_LIB[$name]}" || echo -)" 2>>"$log"); then
-			sc_say "variant $name: cannot preload ${V_LIB[$name]} (see logs/$name.log)"
-			events_add "$name" failed "reason=\"preload library not found\""
-			return 1
-		fi
-		rm -f "$workdir/alloc.json"
-		envs+=("LD_PRELOAD=$preload" "ALLOCSPIKE_ALLOC_PROBE=$workdir/alloc.json")
-		mapfile -t -O "${#envs[@]}" envs < <(sampler_env "${V_CONTROL[$name]}" "$workdir" "${V_ALLOC[$name]}")
 		V_ADDR[$name]=127.0.0.1:$port
-		# The definition prints one argument a line (docs/daemons.md).
-		local words
-		mapfile -t words <<<"$cmd"
-		V_CMD[$name]="${words[*]}"
-		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${words[@]}"
+		# The one launch path of daemon rows (scenarios/daemons/lib/run.sh), as the tests use it.
+		if ! daemon_command "$name" "$workdir" "${V_ADDR[$name]}" "$hints" "$(sc_size_bytes "$OPT_cache_size")" \
+			"127.0.1.${V_INDEX[$name]}" "$(dirname "$(sc_bin_dir)")" "${V_CONTROL[$name]}" 2>>"$log"; then
+			sc_say "variant $name: $DAEMON_FAILURE (see logs/$name.log)"
+			events_add "$name" failed "reason=$DAEMON_FAILURE"
+			return 1
+		fi
+		V_DAEMON_PROBE[$name]=$DAEMON_ALLOC_JSON
+		V_CMD[$name]="${DAEMON_WORDS[*]}"
+		procs_start "$name" "$log" "$cpus" env "${DAEMON_ENV[@]}" "${DAEMON_WORDS[@]}"
 		;;
 	esac
 	V_PID[$name]=$SC_LAST_PID
+	# run.json's rows were written before any launch: the command, known now, joins its row.
+	runjson_update '(.variants[] | select(.name == $n)) |= . + {command: $c}' --arg n "$name" --arg c "${V_CMD[$name]}"
 }
 
 # variant_wait_ready NAME : waits (bounded) until the row answers; records `ready` with its address.
@@ -236,29 +184,23 @@ variant_wait_ready() {
 		V_ADDR[$name]=$addr
 		;;
 	*)
-		local def i
-		def=$(variants_daemon_def "$name")
-		for ((i = 0; i < 150; i++)); do
-			procs_running "$pid" || {
-				procs_reap "$pid"
-				return 1
-			}
-			"$def" probe "${V_ADDR[$name]}" >/dev/null 2>&1 && break
-			sleep 0.2
-		done
-		((i < 150)) || {
-			sc_say "$name did not answer within 30 s"
+		local st=0
+		daemon_wait_ready "$name" "$pid" "${V_ADDR[$name]}" || st=$?
+		if ((st == 1)); then
+			procs_reap "$pid"
 			return 1
-		}
-		# Refuse a daemon whose preload did not take: it would measure another allocator.
-		local probe=${V_WORKDIR[$name]}/alloc.json
-		if ! "$SC_ROOT/scenarios/daemons/lib/preload.sh" check --probe "$probe" --allocator "${V_ALLOC[$name]}" \
-			>>"${V_LOG[$name]}" 2>&1; then
-			sc_say "variant $name: malloc is not served by ${V_ALLOC[$name]} (see ${V_LOG[$name]}); not run"
-			events_add "$name" failed "reason=\"preload did not take\""
+		elif ((st == 2)); then
+			sc_say "$name did not answer within $DAEMON_READY_TIMEOUT_S s"
 			return 1
 		fi
-		sampler_sidecar "$(variants_daemon_def "$name")" "${V_WORKDIR[$name]}" "$pid"
+		# Refuse a daemon whose preload did not take: it would measure another allocator.
+		local probe=${V_DAEMON_PROBE[$name]}
+		if ! DAEMON_ALLOC_JSON=$probe daemon_check_allocator "$name" >>"${V_LOG[$name]}" 2>&1; then
+			sc_say "variant $name: malloc is not served by ${V_ALLOC[$name]} (see ${V_LOG[$name]}); not run"
+			events_add "$name" failed "reason=preload did not take"
+			return 1
+		fi
+		sampler_sidecar "$(daemon_definition "$name")" "${V_WORKDIR[$name]}" "$pid"
 		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
 		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
 			--arg n "$name" --argjson v "${V_VERSION[$name]}"
@@ -266,7 +208,7 @@ variant_wait_ready() {
 		variants_check_allocator "$name" || return 1
 		;;
 	esac
-	events_add "$name" ready "addr=\"${V_ADDR[$name]}\"" "pid=$pid"
+	events_add "$name" ready "addr=${V_ADDR[$name]}" "pid:=$pid"
 }
 
 # ports_pick_free : a UDP and TCP port free on 127.0.0.1 (for daemons that cannot take port 0).

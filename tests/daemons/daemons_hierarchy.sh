@@ -38,7 +38,8 @@ for base in pdns-recursor named; do
 done
 for row in "${rows[@]}"; do
 	n=$((${n:-0} + 1))
-	base=$(daemon_row "$row" | cut -f6)
+	variants_table_read "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
+	base=${V_BASE[$row]}
 	listen=$(daemon_listen "$base" "127.58.2.$n:5300")
 	daemon_start "$row" --listen "$listen" --root-hints "$TEST_TMP/hints" --cache-size 32M \
 		--workdir "$TEST_TMP/$row" --build "$ALLOCSPIKE_BUILD_DIR" --upstream-source "127.0.1.$n" || {

@@ -1,13 +1,16 @@
 #!/bin/bash
-# tests/scenarios/modules.sh - the scenario modules on crafted input, no program needed: durations and
-# sizes, the calibration's knee, the harness and warm-up checks, events on the generator's clock,
+# tests/scenarios/modules.sh - the scenario modules on crafted input, no program but allocspike-report
+# (which does the analysis and writes the events): durations and sizes, the calibration's knee and its
+# extension past --calibrate-max, the harness and warm-up checks, events on the generator's clock,
 # run.json updates, the variants table's errors.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
+[[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet"
 
 check_eq "500ms" 500 "$(sc_duration_ms 500ms)"
 check_eq "20s" 20000 "$(sc_duration_ms 20s)"
@@ -27,23 +30,25 @@ check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40
 
 # A ramp over 10 one-second windows: a keeps up to 2000 qps then answers 1500, b keeps up throughout.
 tl=$TEST_TMP/timeline.csv
-head -n 1 "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/timeline.csv" >"$tl"
+crafted_header >"$tl"
 for ((i = 1; i <= 100; i++)); do
-	t=$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }')
+	printf -v t '%d.%d' $((i / 10)) $((i % 10))
 	w=$(((i - 1) / 10))
 	off=$((100 * (w + 1)))                                # per 100 ms: 1000..10000 qps over the ramp
 	a=$off
 	((off <= 200)) || a=150
-	cpu_up=$(awk -v i="$i" 'BEGIN { print (i > 50 && i <= 70) ? (i - 50) * 0.095 : 0 }')
-	printf '%s,a,calibrate,0,%d,%d,%d,0,,,,,,,,1000,800,,1000,0.1,0.1,,,,,,\n' "$t" "$off" "$off" "$a" >>"$tl"
-	printf '%s,b,calibrate,0,%d,%d,%d,0,,,,,,,,1000,800,,1000,0.1,0.1,,,,,,\n' "$t" "$off" "$off" "$off" >>"$tl"
-	printf '%s,_upstream,calibrate,0,,,,,,,,,,,,1000,800,,1000,%s,0,,,,,,\n' "$t" "$cpu_up" >>"$tl"
-done
-caps=$(calibrate_capacities "$tl")
-check_eq "knee of a (last rate it kept up with)" 2000 "$(awk '$1 == "a" { print $2 }' <<<"$caps")"
-check_eq "peak answered of a" 2000 "$(awk '$1 == "a" { print $3 }' <<<"$caps")"
-check_eq "b kept up to the top of the ramp" 10000 "$(awk '$1 == "b" { print $2 }' <<<"$caps")"
-check_eq "b still answering at the top" 1.000 "$(awk '$1 == "b" { print $4 }' <<<"$caps")"
+	cpu_up=0 # 0.95 of a core from t=5 to t=7
+	((i <= 50 || i > 70)) || printf -v cpu_up '%d.%03d' $(((i - 50) * 95 / 1000)) $(((i - 50) * 95 % 1000))
+	for v in a b; do
+		echo "t_s=$t variant=$v phase=calibrate spike=0 offered=$off sent=$off answered=$([[ $v == a ]] && echo "$a" || echo "$off") timeouts=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 cpu_user_s=0.1 cpu_sys_s=0.1"
+	done
+	echo "t_s=$t variant=_upstream phase=calibrate spike=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 cpu_user_s=$cpu_up cpu_sys_s=0"
+done | crafted_rows >>"$tl"
+caps=$(calibrate_knees "$TEST_TMP")
+check_eq "knee of a (last rate it kept up with)" 2000 "$(jq '.variants[] | select(.variant == "a") | .capacity_qps' <<<"$caps")"
+check_eq "peak answered of a" 2000 "$(jq '.variants[] | select(.variant == "a") | .peak_answered_qps' <<<"$caps")"
+check_eq "b kept up to the top of the ramp" 10000 "$(jq '.variants[] | select(.variant == "b") | .capacity_qps' <<<"$caps")"
+check_eq "b still answering at the top" true "$(jq '.variants[] | select(.variant == "b") | .still_answering_at_top' <<<"$caps")"
 
 # Events before the schedule starts wait for its origin and get negative t_s.
 run=$TEST_TMP/run
@@ -51,15 +56,15 @@ mkdir -p "$run"
 cp "$tl" "$run/timeline.csv"
 runjson_init "$run/run.json" modules
 events_init "$run/events.jsonl"
-events_add glibc started pid=42
+events_add glibc started pid:=42
 check_eq "nothing written before the origin" 0 "$(grep -c . "$run/events.jsonl")"
 events_origin_set "$(awk -v n="$(sc_now)" 'BEGIN { printf "%.6f", n + 5 }')"
 check "pending event written with a negative t_s" jq_true -s '.[0].t_s < -4 and .[0].pid == 42' "$run/events.jsonl"
 events_push "$run/sub.jsonl"
-events_add x ready 'addr="1.2.3.4:5"'
+events_add x ready 'addr=1.2.3.4:5'
 events_pop
 check "pushed folder got its event" jq_true -s '.[0].addr == "1.2.3.4:5"' "$run/sub.jsonl"
-events_add glibc exited code=0
+events_add glibc exited code:=0
 check_eq "back to the first file" 2 "$(grep -c . "$run/events.jsonl")"
 
 # The hierarchy at 95 % of a core and more for two seconds: one harness_saturated event.
@@ -75,11 +80,11 @@ check "no temporary file left" test ! -e "$run/run.json.tmp"
 # Warm-up: a cache at its cap is steady, one still filling is not.
 wl=$TEST_TMP/warm
 mkdir -p "$wl"
-head -n 1 "$tl" >"$wl/timeline.csv"
+crafted_header >"$wl/timeline.csv"
 for ((i = 1; i <= 50; i++)); do
-	printf '%s,full,warmup,0,1,1,1,0,,,,,,,,1,1,,1,0,0,%d,%d,,,,\n' "$i" $((i * 10)) 1048576 >>"$wl/timeline.csv"
-	printf '%s,filling,warmup,0,1,1,1,0,,,,,,,,1,1,,1,0,0,%d,%d,,,,\n' "$i" $((i * 100)) $((i * 1000)) >>"$wl/timeline.csv"
-done
+	echo "t_s=$i variant=full phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 10)) cache_bytes=1048576"
+	echo "t_s=$i variant=filling phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))"
+done | crafted_rows >>"$wl/timeline.csv"
 runjson_init "$wl/run.json" modules
 events_init "$wl/events.jsonl"
 events_origin_set "$(sc_now)"
@@ -95,4 +100,74 @@ err=$( (variants_load "$TEST_TMP/v.tsv") 2>&1)
 check "short row named with file:line" grep -q "v.tsv:3: 3 columns" <<<"$err"
 (variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" && variants_select "" && echo "${SC_VARIANTS[*]}") >"$TEST_TMP/sel" 2>&1
 check "the real table loads; default rows chosen" grep -q glibc "$TEST_TMP/sel"
+# Events with names and values holding quotes, backslashes and newlines stay one valid line each.
+ev=$TEST_TMP/escape
+mkdir -p "$ev"
+events_init "$ev/events.jsonl"
+odd=$'say "hi"\\ and\nbye\ttab'
+events_add 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
+events_origin_set "$(sc_now)"
+events_add 'v"1\' ready "addr=$odd"
+check_eq "two lines" 2 "$(wc -l <"$ev/events.jsonl")"
+check "every line parses" jq_true -s 'length == 2' "$ev/events.jsonl"
+check "the pending one got t_s first" jq_true -s '.[0] | keys_unsorted[0] == "t_s" and .t_s <= 0' "$ev/events.jsonl"
+check_eq "variant read back" 'v"1\' "$(jq -rs '.[0].variant' "$ev/events.jsonl")"
+check_eq "reason read back" "$odd" "$(jq -rs '.[0].reason' "$ev/events.jsonl")"
+check_eq "addr read back" "$odd" "$(jq -rs '.[1].addr' "$ev/events.jsonl")"
+check "KEY:=JSON stays a value" jq_true -s '.[0].count == 3 and .[0].list == ["a"]' "$ev/events.jsonl"
+check "a bad KEY:=JSON is refused" bash -c '! "$1" event v e "n:=not json" 2>/dev/null' _ "$ALLOCSPIKE_BIN/allocspike-report"
+check "a reserved key is refused" bash -c '! "$1" event v e "t_s=1" 2>/dev/null' _ "$ALLOCSPIKE_BIN/allocspike-report"
+
+# Calibration past --calibrate-max: in place of the variants, experiment_drive writes the ramp that a
+# variant of the given capacity gives (all answered up to it, 80 % of it above). Fast (15000 qps)
+# and faster (40000 qps): the ramp is extended (6000, 12000, 24000) until fast stops keeping up.
+declare -A FAKE_CAPACITY=([fast]=15000 [faster]=40000)
+experiment_drive() {
+	local dir=$1 schedule=$2 top i name rate off ans
+	top=${schedule##*..}
+	echo "$schedule" >>"$TEST_TMP/schedules"
+	crafted_header >"$dir/timeline.csv"
+	for ((i = 1; i <= 100; i++)); do
+		rate=$((300 + (top - 300) * i / 100))
+		off=$((rate / 10))
+		for name in "${SC_RUNNABLE[@]}"; do
+			ans=$off
+			((rate <= FAKE_CAPACITY[$name])) || ans=$((FAKE_CAPACITY[$name] * 8 / 100))
+			echo "t_s=$((i / 10)).$((i % 10)) variant=$name phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
+		done
+	done | crafted_rows >>"$dir/timeline.csv"
+}
+cr=$TEST_TMP/calrun
+mkdir -p "$cr"
+runjson_init "$cr/run.json" modules
+events_init "$cr/events.jsonl"
+SC_RUNNABLE=(fast faster)
+OPT_calibrate_max=6000 OPT_calibrate_len=10s OPT_baseline_rate=300 OPT_spike_multiple=1.2
+calibrate_run "$cr" 2>"$TEST_TMP/cal.err"
+knee=$(jq '.calibration.capacity_of_slowest_qps' "$cr/run.json")
+check "knee found above 6000, past the first extension (12000) and at most 15000: $knee" test "$knee" -gt 12000 -a "$knee" -le 15000
+check_eq "slowest" fast "$(jq -r .calibration.slowest "$cr/run.json")"
+check_eq "ramps: 6000, then 12000 and 24000" "6000 12000 24000" "$(sed 's/.*\.\.//' "$TEST_TMP/schedules" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "passes recorded" '["calibration","calibration/extend-1","calibration/extend-2"]' "$(jq -c '[.calibration.passes[].folder]' "$cr/run.json")"
+check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "$OPT_spike_rate"
+check "each pass kept its folder" test -s "$cr/calibration/extend-2/timeline.csv"
+# Bounded: a variant that never stops keeping up ends after CALIBRATE_EXTENSIONS extensions.
+: >"$TEST_TMP/schedules"
+FAKE_CAPACITY[fast]=10000000 FAKE_CAPACITY[faster]=10000000
+cr2=$TEST_TMP/calrun2
+mkdir -p "$cr2"
+runjson_init "$cr2/run.json" modules
+events_init "$cr2/events.jsonl"
+calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
+check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$TEST_TMP/schedules")"
+check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
+# The script's own line in processes.tsv carries its start time, so a later run sees it running and
+# leaves it alone (a start time of another process made later runs kill live ones).
+pr=$TEST_TMP/procs
+mkdir -p "$pr"
+procs_register "$pr"
+read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
+check_eq "the script's pid" "$BASHPID" "$spid"
+check "its start time: a later run takes it for running" procs_same "$spid" "$sstart"
+procs_unregister
 finish

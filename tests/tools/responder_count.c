@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "atomic_write_file.h"
+
 void responder_count_note(struct responder_count *c, double now_s)
 {
 	if (!c->started) {
@@ -28,14 +30,13 @@ void responder_count_note(struct responder_count *c, double now_s)
 
 bool responder_count_write(struct responder_count *c, const char *path)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	struct atomic_file af;
+	char err[256];
+	if (!atomic_file_open(&af, path, err, sizeof(err)))
 		return false;
 	for (size_t i = 0; i < c->seconds; i++)
-		fprintf(f, "%zu %llu\n", i, (unsigned long long)c->per_second[i]);
-	bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+		fprintf(af.f, "%zu %llu\n", i, (unsigned long long)c->per_second[i]);
+	bool ok = atomic_file_commit(&af, !ferror(af.f), err, sizeof(err));
 	if (ok)
 		c->dirty = false;
 	return ok;

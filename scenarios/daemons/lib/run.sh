@@ -1,31 +1,112 @@
-# scenarios/daemons/lib/run.sh - starts one preload/external row of variants.tsv as a background daemon:
-# prepare through its definition, LD_PRELOAD from its `library` cell plus the allocator probe, the
-# row's env, readiness by the definition's probe, and refusal when the probe names another allocator.
-# Sourced by scenarios and tests (bash). See docs/daemons.md.
+# scenarios/daemons/lib/run.sh - the one launch path of the preload and external rows of variants.tsv
+# (docs/daemons.md), for the scenarios (scenarios/lib/variants.sh) and the tests alike, in steps:
+# daemon_command (prepare through the row's definition, LD_PRELOAD from its `library` cell plus the
+# sampler and the allocator probe, the row's env), daemon_wait_ready (the definition's probe, at most
+# DAEMON_READY_TIMEOUT_S), daemon_check_allocator (refusal when the probe names another allocator).
+# daemon_start chains them for a test, daemon_stop ends it. Sourced (bash).
 
 DAEMON_RUN_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scenarios/lib/lifeline.sh
 source "$DAEMON_RUN_DIR/../../lib/lifeline.sh"
 # shellcheck source=scenarios/daemons/lib/sampler.sh
 source "$DAEMON_RUN_DIR/sampler.sh"
+# shellcheck source=scenarios/lib/variants_table.sh
+source "$DAEMON_RUN_DIR/../../lib/variants_table.sh"
 
-# daemon_row NAME [VARIANTS_FILE] : prints the row's 9 tab-separated cells, or fails.
-daemon_row() {
-	local file=${2:-$DAEMON_RUN_DIR/../../../variants.tsv}
-	awk -F'\t' -v n="$1" '!/^#/ && $1 == n { print; found = 1 } END { exit !found }' "$file"
+# A daemon's first start writes its configuration and opens its cache; on a loaded 2-core machine
+# with four variants starting together that took kresd well over 15 s. The one limit, for scenarios
+# and tests alike.
+DAEMON_READY_TIMEOUT_S=30
+DAEMON_PROBE_INTERVAL_S=0.2
+
+# daemon_definition NAME : the daemon definition a preload or external row runs.
+daemon_definition() { echo "$DAEMON_RUN_DIR/../${V_BASE[$1]}.sh"; }
+
+# daemon_command NAME WORKDIR LISTEN HINTS CACHE_BYTES UPSTREAM_SOURCE BUILD_DIR [SAMPLER_SOCKET]
+# For a row of the table read (variants_table_read): runs the definition's prepare (with the row's env,
+# so a row can set a definition's knob) and sets DAEMON_WORDS (the command, one word an element),
+# DAEMON_ENV (env(1) assignments: the row's env, LD_PRELOAD, the probe and the sampler's) and
+# DAEMON_ALLOC_JSON (where the probe writes). UPSTREAM_SOURCE may be empty. On failure says why on
+# stderr, sets DAEMON_FAILURE to a short reason and returns 1.
+daemon_command() {
+	local name=$1 workdir=$2 listen=$3 hints=$4 cache=$5 source=$6 build=$7 sampler=${8:-}
+	local def cmd ld_preload library=-
+	DAEMON_FAILURE=
+	DAEMON_WORDS=()
+	DAEMON_ENV=()
+	case ${V_KIND[$name]:-} in
+	preload) library=${V_LIB[$name]} ;;
+	external) ;;
+	*)
+		DAEMON_FAILURE="row $name is not a preload or external row"
+		echo "daemon_command: $DAEMON_FAILURE" >&2
+		return 1
+		;;
+	esac
+	def=$(daemon_definition "$name")
+	if [[ ! -x $def ]]; then
+		DAEMON_FAILURE="no daemon definition $def"
+		echo "daemon_command: row $name: $DAEMON_FAILURE" >&2
+		return 1
+	fi
+	mkdir -p "$workdir"
+	[[ ${V_ENV[$name]} == - ]] || read -r -a DAEMON_ENV <<<"${V_ENV[$name]}"
+	if ! cmd=$(env "${DAEMON_ENV[@]}" "$def" prepare --workdir "$workdir" --listen "$listen" \
+		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"}); then
+		DAEMON_FAILURE="daemon definition prepare failed"
+		return 1
+	fi
+	if ! ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload ${sampler:+--sampler} --build "$build" "$library"); then
+		DAEMON_FAILURE="preload library not found"
+		return 1
+	fi
+	DAEMON_ALLOC_JSON=$workdir/alloc.json
+	rm -f "$DAEMON_ALLOC_JSON"
+	DAEMON_ENV+=("LD_PRELOAD=$ld_preload" "ALLOCSPIKE_ALLOC_PROBE=$DAEMON_ALLOC_JSON")
+	[[ -z $sampler ]] ||
+		mapfile -t -O "${#DAEMON_ENV[@]}" DAEMON_ENV < <(sampler_env "$sampler" "$workdir" "${V_ALLOC[$name]}")
+	# The definition prints one argument a line (docs/daemons.md).
+	mapfile -t DAEMON_WORDS <<<"$cmd"
+}
+
+# daemon_alive PID : true while PID runs (a zombie not yet reaped counts as gone).
+daemon_alive() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[[ ${stat%% *} != Z && ${stat%% *} != X ]]
+}
+
+# daemon_wait_ready NAME PID LISTEN : polls the row's probe until the daemon answers on LISTEN.
+# Returns 0 once it does, 1 when it exited first, 2 after DAEMON_READY_TIMEOUT_S.
+daemon_wait_ready() {
+	local name=$1 pid=$2 listen=$3 def i tries
+	def=$(daemon_definition "$name")
+	tries=$(awk -v t="$DAEMON_READY_TIMEOUT_S" -v s="$DAEMON_PROBE_INTERVAL_S" 'BEGIN { printf "%d", t / s }')
+	for ((i = 0; i < tries; i++)); do
+		daemon_alive "$pid" || return 1
+		"$def" probe "$listen" >/dev/null 2>&1 && return 0
+		sleep "$DAEMON_PROBE_INTERVAL_S"
+	done
+	return 2
+}
+
+# daemon_check_allocator NAME : refuses (1, saying why on stderr) a daemon whose probe does not name
+# the row's allocator: it would measure another allocator under the row's name.
+daemon_check_allocator() {
+	"$DAEMON_RUN_DIR/preload.sh" check --probe "$DAEMON_ALLOC_JSON" --allocator "${V_ALLOC[$1]}"
 }
 
 # daemon_start NAME --listen A:P --root-hints F --cache-size S --workdir D --build B
 #              [--upstream-source ADDR] [--variants FILE] [--sampler SOCKET]
-# Starts the daemon (stdout+stderr appended to D/daemon.log), waits at most 15 s for its probe,
-# and checks which allocator serves malloc (D/alloc.json). Sets DAEMON_PID and DAEMON_ALLOC_JSON.
-# With --sampler, the live sampler is preloaded first and serves `stats` on SOCKET, and a sidecar
-# keeps the daemon's own figures fresh for it (sampler.sh).
+# For tests: the steps above, the daemon in the background (stdout+stderr appended to D/daemon.log)
+# under a lifeline. Sets DAEMON_PID and DAEMON_ALLOC_JSON. With --sampler, the live sampler serves
+# `stats` on SOCKET and a sidecar keeps the daemon's own figures fresh for it (sampler.sh).
 # On failure prints why on stderr, stops what it started and returns 1.
 daemon_start() {
 	local name=$1
 	shift
-	local listen= hints= cache= workdir= build= source= variants= sampler=
+	local listen= hints= cache= workdir= build= source= variants=$DAEMON_RUN_DIR/../../../variants.tsv sampler=
 	while (($#)); do
 		case $1 in
 		--listen) listen=$2 ;;
@@ -43,60 +124,36 @@ daemon_start() {
 		esac
 		shift 2
 	done
-	local row kind allocator library base envcell
-	row=$(daemon_row "$name" $variants) || {
+	variants_table_read "$variants" || {
+		echo "daemon_start: $VARIANTS_TABLE_ERROR" >&2
+		return 1
+	}
+	if [[ -z ${V_KIND[$name]:-} ]]; then
 		echo "daemon_start: no row '$name' in the variants table" >&2
 		return 1
-	}
-	IFS=$'\t' read -r _ kind allocator _ library base envcell _ _ <<<"$row"
-	if [[ $kind != preload && $kind != external ]]; then
-		echo "daemon_start: row $name is of kind $kind, not preload or external" >&2
-		return 1
 	fi
-	local def=$DAEMON_RUN_DIR/../$base.sh cmd ld_preload
-	[[ -x $def ]] || {
-		echo "daemon_start: row $name: no daemon definition $def" >&2
-		return 1
-	}
-	mkdir -p "$workdir"
-	local -a env_words=()
-	[[ $envcell == - ]] || read -ra env_words <<<"$envcell"
-	# prepare runs with the row's env too, so a row can set a definition's knob (thread count).
-	cmd=$(env "${env_words[@]}" "$def" prepare --workdir "$workdir" --listen "$listen" \
-		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"}) || return 1
-	ld_preload=$("$DAEMON_RUN_DIR/preload.sh" ld-preload ${sampler:+--sampler} --build "$build" "$library") ||
-		return 1
-	[[ -z $sampler ]] || mapfile -t -O "${#env_words[@]}" env_words < <(sampler_env "$sampler" "$workdir" "$allocator")
-	DAEMON_ALLOC_JSON=$workdir/alloc.json
-	rm -f "$DAEMON_ALLOC_JSON"
-	local -a words
-	mapfile -t words <<<"$cmd"
+	daemon_command "$name" "$workdir" "$listen" "$hints" "$cache" "$source" "$build" "$sampler" || return 1
 	local LIFELINE
 	lifeline_set
-	"${LIFELINE[@]}" env "${env_words[@]}" LD_PRELOAD="$ld_preload" ALLOCSPIKE_ALLOC_PROBE="$DAEMON_ALLOC_JSON" \
-		"${words[@]}" >>"$workdir/daemon.log" 2>&1 &
+	"${LIFELINE[@]}" env "${DAEMON_ENV[@]}" "${DAEMON_WORDS[@]}" >>"$workdir/daemon.log" 2>&1 &
 	DAEMON_PID=$!
-	local i
-	for ((i = 0; i < 150; i++)); do
-		if ! kill -0 "$DAEMON_PID" 2>/dev/null; then
-			echo "daemon_start: $name exited before answering; its log ($workdir/daemon.log):" >&2
-			tail -20 "$workdir/daemon.log" >&2
-			return 1
-		fi
-		"$def" probe "$listen" && break
-		sleep 0.1
-	done
-	if ((i == 150)); then
-		echo "daemon_start: $name did not answer on $listen within 15 s" >&2
+	local st=0
+	daemon_wait_ready "$name" "$DAEMON_PID" "$listen" || st=$?
+	if ((st == 1)); then
+		echo "daemon_start: $name exited before answering; its log ($workdir/daemon.log):" >&2
+		tail -20 "$workdir/daemon.log" >&2
+		return 1
+	elif ((st == 2)); then
+		echo "daemon_start: $name did not answer on $listen within $DAEMON_READY_TIMEOUT_S s" >&2
 		daemon_stop "$DAEMON_PID"
 		return 1
 	fi
-	if ! "$DAEMON_RUN_DIR/preload.sh" check --probe "$DAEMON_ALLOC_JSON" --allocator "$allocator"; then
+	if ! daemon_check_allocator "$name"; then
 		echo "daemon_start: refusing $name" >&2
 		daemon_stop "$DAEMON_PID"
 		return 1
 	fi
-	[[ -z $sampler ]] || sampler_sidecar "$def" "$workdir" "$DAEMON_PID"
+	[[ -z $sampler ]] || sampler_sidecar "$(daemon_definition "$name")" "$workdir" "$DAEMON_PID"
 }
 
 # daemon_stop PID : SIGTERM, then SIGKILL after 10 s; returns the daemon's exit status.

@@ -1,0 +1,30 @@
+/* reports/analysis.h - what the scenarios ask of a run folder while it is being written: the
+ * capacity knee of a calibration ramp, the harness's CPU windows, the warm-up check, and one
+ * properly escaped events.jsonl line. Each is a subcommand of allocspike-report printing JSON
+ * (reports/README.md, "Run-folder analysis"). */
+#ifndef ALLOCSPIKE_REPORTS_ANALYSIS_H
+#define ALLOCSPIKE_REPORTS_ANALYSIS_H
+
+#include <jansson.h>
+
+#include "runfolder_reader.h"
+
+/* The knee of a calibration ramp per variant (analysis_knee.c). */
+json_t *analysis_knee(const struct runfolder *rf);
+
+/* The harness rows' CPU share per one-second window: mean and maximum per harness row, and one
+ * harness_saturated event per stretch of saturated windows of the hierarchy (analysis_harness.c). */
+json_t *analysis_harness(const struct runfolder *rf);
+
+/* Whether each variant's cache reached a steady state by the end of the warm-up, for a cache
+ * capped at cap_bytes (analysis_warmup.c). */
+json_t *analysis_warmup(const struct runfolder *rf, double cap_bytes);
+
+/* The subcommands: arguments after the subcommand's name; exit status 0, 1 (unreadable run
+ * folder) or 2 (usage) (analysis_cli.c). */
+int analysis_cmd_knee(int argc, char **argv);
+int analysis_cmd_harness(int argc, char **argv);
+int analysis_cmd_warmup(int argc, char **argv);
+int analysis_cmd_event(int argc, char **argv);
+
+#endif

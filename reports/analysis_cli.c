@@ -1,0 +1,180 @@
+/* reports/analysis_cli.c - the analysis subcommands of allocspike-report (knee, harness, warmup,
+ * event): arguments in, one JSON document or line out. */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_RUN_UNREADABLE = 1, EXIT_USAGE = 2 };
+
+/* The way every line of events.jsonl is written: one line, ", " and ": " between items, keys in
+ * the order given, numbers to 16 digits (a wall-clock time keeps its microseconds). */
+#define EVENT_LINE_FLAGS (JSON_INDENT(0) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(16))
+
+static int usage_error(const char *cmd, const char *usage, const char *why, const char *arg)
+{
+	if (why)
+		fprintf(stderr, "allocspike-report %s: %s%s%s%s\n", cmd, why, arg ? " \"" : "",
+		        arg ? arg : "", arg ? "\"" : "");
+	fprintf(stderr, "usage: allocspike-report %s %s\n", cmd, usage);
+	return EXIT_USAGE;
+}
+
+static bool parse_number(const char *text, double *out)
+{
+	char *end;
+	*out = strtod(text, &end);
+	return end != text && *end == '\0' && isfinite(*out);
+}
+
+static int print_json(json_t *value)
+{
+	if (!value) {
+		fprintf(stderr, "allocspike-report: out of memory\n");
+		return EXIT_RUN_UNREADABLE;
+	}
+	char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(value);
+	if (!text || puts(text) < 0 || fflush(stdout) != 0) {
+		free(text);
+		return EXIT_RUN_UNREADABLE;
+	}
+	free(text);
+	return 0;
+}
+
+/* The one-folder subcommands: read DIR's timeline (the calibration pass has no run.json), run fn. */
+static int on_timeline(const char *dir, json_t *(*fn)(const struct runfolder *, double),
+                       double arg)
+{
+	struct runfolder rf;
+	char err[1024];
+	if (!runfolder_read_timeline(dir, &rf, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-report: %s\n", err);
+		return EXIT_RUN_UNREADABLE;
+	}
+	int rc = print_json(fn(&rf, arg));
+	runfolder_free(&rf);
+	return rc;
+}
+
+static json_t *knee(const struct runfolder *rf, double unused)
+{
+	(void)unused;
+	return analysis_knee(rf);
+}
+
+static json_t *harness(const struct runfolder *rf, double unused)
+{
+	(void)unused;
+	return analysis_harness(rf);
+}
+
+int analysis_cmd_knee(int argc, char **argv)
+{
+	if (argc != 1 || argv[0][0] == '-')
+		return usage_error("knee", "RUN_DIR", argc ? "unexpected argument" : NULL,
+		                   argc > 1 ? argv[1] : argc ? argv[0] : NULL);
+	return on_timeline(argv[0], knee, 0);
+}
+
+int analysis_cmd_harness(int argc, char **argv)
+{
+	if (argc != 1 || argv[0][0] == '-')
+		return usage_error("harness", "RUN_DIR", argc ? "unexpected argument" : NULL,
+		                   argc > 1 ? argv[1] : argc ? argv[0] : NULL);
+	return on_timeline(argv[0], harness, 0);
+}
+
+int analysis_cmd_warmup(int argc, char **argv)
+{
+	static const char usage[] = "RUN_DIR --cap-bytes N";
+	double cap;
+	if (argc != 3 || strcmp(argv[1], "--cap-bytes") != 0 || argv[0][0] == '-')
+		return usage_error("warmup", usage, NULL, NULL);
+	if (!parse_number(argv[2], &cap) || cap <= 0)
+		return usage_error("warmup", usage, "--cap-bytes wants a number > 0, got", argv[2]);
+	return on_timeline(argv[0], analysis_warmup, cap);
+}
+
+static bool reserved_key(const char *key)
+{
+	static const char *const keys[] = {"t_s", "variant", "event", "unix_s"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* KEY=TEXT (a string, any bytes escaped) or KEY:=JSON (a value written as JSON) into o. */
+static const char *event_field(json_t *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || (eq == arg + 1 && arg[0] == ':'))
+		return "not KEY=TEXT or KEY:=JSON:";
+	bool raw = eq[-1] == ':';
+	char *key = strndup(arg, (size_t)(eq - arg) - (raw ? 1 : 0));
+	json_t *value = NULL;
+	const char *why = NULL;
+	if (!key)
+		why = "out of memory at";
+	else if (reserved_key(key))
+		why = "t_s, variant, event and unix_s are set by their own arguments, not";
+	else if (raw && !(value = json_loads(eq + 1, JSON_DECODE_ANY, NULL)))
+		why = "the value after := is not JSON:";
+	else if (!raw && !(value = json_string(eq + 1)))
+		why = "the value is not UTF-8:";
+	if (!why)
+		json_object_set_new(o, key, value);
+	free(key);
+	return why;
+}
+
+int analysis_cmd_event(int argc, char **argv)
+{
+	static const char usage[] =
+	    "[--t-s S] [--unix-s S] VARIANT EVENT [KEY=TEXT | KEY:=JSON]...";
+	double t_s = NAN, unix_s = NAN;
+	int i = 0;
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		double *out = strcmp(argv[i], "--t-s") == 0      ? &t_s
+		              : strcmp(argv[i], "--unix-s") == 0 ? &unix_s
+		                                                 : NULL;
+		if (!out)
+			return usage_error("event", usage, "unknown option", argv[i]);
+		if (!parse_number(argv[i + 1], out))
+			return usage_error("event", usage, "not a number:", argv[i + 1]);
+	}
+	if (argc - i < 2)
+		return usage_error("event", usage, NULL, NULL);
+	json_t *line = json_object(), *variant = json_string(argv[i]),
+	       *event = json_string(argv[i + 1]);
+	if (!variant || !event) {
+		json_decref(line);
+		json_decref(variant);
+		json_decref(event);
+		return usage_error("event", usage, "VARIANT and EVENT must be UTF-8", NULL);
+	}
+	if (!isnan(t_s))
+		json_object_set_new(line, "t_s", json_real(round(t_s * 1000) / 1000));
+	json_object_set_new(line, "variant", variant);
+	json_object_set_new(line, "event", event);
+	for (i += 2; i < argc; i++) {
+		const char *why = event_field(line, argv[i]);
+		if (why) {
+			json_decref(line);
+			return usage_error("event", usage, why, argv[i]);
+		}
+	}
+	if (!isnan(unix_s))
+		json_object_set_new(line, "unix_s", json_real(unix_s));
+	char *text = json_dumps(line, EVENT_LINE_FLAGS);
+	json_decref(line);
+	/* One line in one write: the scenario appends it to a file the generator appends to too. */
+	int rc = text && printf("%s\n", text) > 0 && fflush(stdout) == 0 ? 0 : EXIT_RUN_UNREADABLE;
+	free(text);
+	return rc;
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# tests/scenarios/calibrate_fast.sh - the calibration finds a knee above 6000 qps (the old fixed top
+# of its ramp) when the variant has one: the bench responder (each query comes back at once as its
+# own answer) stands for a fast variant, the real generator ramps against it, and calibrate_run
+# extends the ramp past --calibrate-max 6000 until the answered share falls or the bound is reached.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
+SC_PROG=calibrate_fast
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
+opts_defaults
+for p in allocspike-bench-responder allocspike-loadgen allocspike-report; do
+	[[ -x $ALLOCSPIKE_BIN/$p ]] || skip "$p is not built yet"
+done
+
+start_server responder "$TEST_TMP/responder.log" "$ALLOCSPIKE_BIN/allocspike-bench-responder" 127.0.0.1:0 \
+	>"$TEST_TMP/addr" || exit 1
+addr=$(cat "$TEST_TMP/addr")
+responder_pid=${_test_pids[-1]}
+for ((i = 0; i < 2000; i++)); do echo "name$i.example. A"; done >"$TEST_TMP/queries.txt"
+
+# In place of the variants: the generator against the responder, as experiment_drive runs it.
+experiment_drive() {
+	local dir=$1 schedule=$2
+	echo "$schedule" >>"$TEST_TMP/schedules"
+	"$ALLOCSPIKE_BIN/allocspike-loadgen" -d "$TEST_TMP/queries.txt" --schedule "$schedule" --out "$dir" \
+		--target "name=fast,addr=$addr,pid=$responder_pid" --timeout-ms 1000 --no-progress \
+		>>"$TEST_TMP/loadgen.log" 2>&1 || sc_die "the generator failed (see $TEST_TMP/loadgen.log)"
+}
+
+run=$TEST_TMP/run
+mkdir -p "$run"
+runjson_init "$run/run.json" calibrate_fast
+events_init "$run/events.jsonl"
+SC_RUNNABLE=(fast)
+OPT_calibrate_max=6000 OPT_calibrate_len=4s OPT_baseline_rate=300 OPT_spike_multiple=1.2
+calibrate_run "$run"
+events_close
+knee=$(jq '.calibration.capacity_of_slowest_qps' "$run/run.json")
+echo "ramps: $(tr '\n' ' ' <"$TEST_TMP/schedules")"
+check "knee above 6000 qps: $knee" test "$knee" -gt 6000
+check "the ramp was extended" test "$(wc -l <"$TEST_TMP/schedules")" -ge 2
+check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "$OPT_spike_rate"
+check "a calibrated event" jq_true -s 'map(select(.event == "calibrated")) | length == 1' "$run/events.jsonl"
+finish
