@@ -6,7 +6,8 @@ usage: footprint_table.py RUN_DIR
 Reads RUN_DIR/timeline.csv (docs/run-folder.md) and, when present, RUN_DIR/sizes/NAME.jsonl with
 RUN_DIR/sizes/origin_unix_s (scenarios/footprint.sh), and writes RUN_DIR/footprint.json and
 RUN_DIR/footprint.md. Per row and spike:
-- before: mean live_bytes and inflight over the 5 s before the spike starts;
+- before: mean live_bytes and inflight over the 3 s before the spike starts (the quick schedule
+  has a 4 s baseline after its warm-up);
 - peak: the highest live_bytes and the highest inflight from the spike's start to 3 s after its end
   (the daemons' inflight comes every 2 s through the sidecar, so the two maxima are taken apart);
 - after: mean over the last 5 s of the recovery that follows;
@@ -14,7 +15,8 @@ RUN_DIR/footprint.md. Per row and spike:
   drain = (peak - after) / (peak inflight - after inflight). The rise counts what the spike added
   to the cache too; the drain only what left again with the requests.
 - traffic: offered, answered, timeouts, SERVFAIL over the spike and its 3 s tail, peak inflight.
-Size mix (from the sampler's size_classes): live bytes by class at idle (last poll before spike 1)
+Size mix (from the sampler's size_classes): live bytes by class at idle (the poll with the least
+live bytes outside the spikes and their tails, from 4 s before the first spike on)
 and at each spike's highest live_bytes poll, grouped <=256 B, <=4 KiB, >4 KiB, and the same for the
 increase (peak - idle), which is what the requests in flight hold.
 """
@@ -90,12 +92,15 @@ def variant_footprint(rows, polls):
     wins = spike_windows(rows)
     idle = None
     if polls and wins:
+        # The quietest poll outside the spikes (and their 3 s tails) from the baseline on: after
+        # the warm-up, the requests a spike leaves have drained by the end of each recovery.
         first = min(s for s, _ in wins.values())
-        before = [p for p in polls if p["t_s"] < first - 0.5 and p.get("size_classes")]
-        idle = before[-1] if before else None
+        quiet = [p for p in polls if p["t_s"] >= first - 4 and p.get("size_classes") and p.get("live_bytes") is not None
+                 and not any(s - 0.5 <= p["t_s"] <= e + 3 for s, e in wins.values())]
+        idle = min(quiet, key=lambda p: p["live_bytes"]) if quiet else None
     for k, (start, end) in wins.items():
         t = lambda r: float(r["t_s"])
-        before = [r for r in rows if start - 5 <= t(r) < start - 0.1]
+        before = [r for r in rows if start - 3 <= t(r) < start - 0.1]
         during = [r for r in rows if start - 0.1 <= t(r) <= end + 3]
         nxt = [s for s, _ in wins.values() if s > end]
         rec_end = (min(nxt) - 0.5) if nxt else max(t(r) for r in rows)
@@ -129,6 +134,11 @@ def variant_footprint(rows, polls):
                     ap = group_bytes(top["size_classes"], "allocs")
                     ai = group_bytes(idle["size_classes"], "allocs")
                     s["allocs_during"] = {g: ap[g] - ai[g] for g in ap}
+                    s["increase_by_class"] = [
+                        {"le": le, "blocks": top["size_classes"]["live_blocks"][i] - idle["size_classes"]["live_blocks"][i],
+                         "bytes": top["size_classes"]["live_bytes"][i] - idle["size_classes"]["live_bytes"][i]}
+                        for i, le in enumerate(top["size_classes"]["le"])
+                        if top["size_classes"]["live_bytes"][i] != idle["size_classes"]["live_bytes"][i]]
         spikes.append(s)
     out = {"spikes": spikes}
     if idle:
