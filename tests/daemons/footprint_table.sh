@@ -28,19 +28,28 @@ mkdir -p "$run/sizes"
 	done
 } >"$run/timeline.csv"
 
-# Polls on the wall clock (origin 1000): idle at 5 s, the peak at 15 s. The increase is 1,000,000 B
-# in the 128 B class, 3,000,000 in the 4 KiB class and 4,000,000 above 4 KiB: 12.5 / 37.5 / 50 %.
-classes() { # LE128 LE4096 LE16384 : live_bytes per class
+# Polls on the wall clock (origin 1000): idle at 8 s (the quietest outside the spikes, from the
+# baseline on), the peak at 15 s. The increase is 1,000,000 B in the 128 B class, 3,000,000 in the
+# 4 KiB class and 4,000,000 above 4 KiB: 12.5 / 37.5 / 50 %. Twelve recovery polls at 24-35 s lie
+# on live = 1,000,100 + 2,500 x inflight with fresh inflight figures; the others, off the line, have
+# stale ones (left out): the fit gives 2,500 B per request from 12 polls.
+classes() { # LE128 LE4096 LE16384 : a size_classes object with these live bytes in those classes
 	python3 -c 'import json,sys
 le=[16<<i for i in range(23)]+[None]
 b=[0]*24; b[3],b[8],b[10]=map(int,sys.argv[1:4])
 print(json.dumps({"le":le,"live_blocks":[0]*24,"live_bytes":b,"allocs":[0]*24}))' "$@"
 }
+idle=$(classes 500000 500000 0) peak=$(classes 1500000 3500000 4000000) calm=$(classes 500000 500100 0)
 echo 1000 >"$run/sizes/origin_unix_s"
 {
-	printf '{"unix_s":1005,"live_bytes":1000000,"inflight":10,"size_classes":%s}\n' "$(classes 500000 500000 0)"
-	printf '{"unix_s":1015,"live_bytes":3000000,"inflight":900,"size_classes":%s}\n' "$(classes 1500000 3500000 4000000)"
-	printf '{"unix_s":1030,"live_bytes":1200000,"inflight":10,"size_classes":%s}\n' "$(classes 600000 600000 0)"
+	printf '{"unix_s":1008,"live_bytes":1000000,"inflight":10,"inflight_age_s":2,"size_classes":%s}\n' "$idle"
+	printf '{"unix_s":1015,"live_bytes":3000000,"inflight":900,"inflight_age_s":2,"size_classes":%s}\n' "$peak"
+	for ((k = 1; k <= 12; k++)); do
+		printf '{"unix_s":%d,"live_bytes":%d,"inflight":%d,"inflight_age_s":0.2,"size_classes":%s}\n' \
+			$((1023 + k)) $((1000100 + 2500 * k * 7)) $((k * 7)) "$calm"
+	done
+	printf '{"unix_s":1036,"live_bytes":2900000,"inflight":1,"inflight_age_s":1.5,"size_classes":%s}\n' "$calm"
+	printf '{"unix_s":1037,"live_bytes":1000500,"inflight":500,"inflight_age_s":3,"size_classes":%s}\n' "$calm"
 } >"$run/sizes/row.jsonl"
 
 check "the table is written" python3 "$TABLE" "$run"
@@ -54,8 +63,10 @@ check_eq "timeouts over the spike" 150 "$(jq '.row.spikes[0].timeouts' "$j")"
 check_eq "SERVFAIL over the spike" 50 "$(jq '.row.spikes[0].servfail' "$j")"
 check_eq "size mix of the increase" '{"le256":0.125,"le4k":0.375,"gt4k":0.5}' \
 	"$(jq -c '.row.spikes[0].size_mix_increase' "$j")"
+check_eq "fit: bytes per request" 2500 "$(jq '.row.fit.bytes_per_req' "$j")"
+check_eq "fit: polls with a fresh inflight figure" 12 "$(jq '.row.fit.polls' "$j")"
 check_eq "size mix at idle" '{"le256":0.5,"le4k":0.5,"gt4k":0}' "$(jq -c '.row.size_mix_idle' "$j")"
-check "the markdown row names the row" grep -q '^| row | 2000 (2000-2000, 1) | 1800 ' "$run/footprint.md"
+check "the markdown row names the row" grep -q "^| row | 2000 (2000-2000, 1) | 1800 (1800-1800) | 2500 (12, 1.0) " "$run/footprint.md"
 check "the generator's rows are left out" bash -c "! grep -q _loadgen '$run/footprint.md'"
 if python3 "$TABLE" 2>/dev/null; then st=0; else st=$?; fi
 check_eq "usage error exits 2" 2 "$st"

@@ -6,7 +6,9 @@ usage: footprint_poll.py OUT_DIR PERIOD_S MAX_S NAME=SAMPLER_SOCKET[,CONTROL_SOC
 Every PERIOD_S seconds, for each NAME, asks SAMPLER_SOCKET (a live sampler, docs/daemons.md) for one
 `stats` line and, when given, CONTROL_SOCKET (our resolver's control socket: the sampler preloaded
 into our builds has no daemon figures) too, and appends one JSON line to OUT_DIR/NAME.jsonl:
-{"unix_s", "live_bytes", "live_blocks", "inflight", "size_classes"}. A socket that does not answer
+{"unix_s", "live_bytes", "live_blocks", "inflight", "inflight_age_s", "size_classes"}, where
+inflight_age_s is how old the daemon's figure is (the sidecar's file; 0 for our builds, asked at
+once). A socket that does not answer
 within a second is skipped for that round. Stops after MAX_S seconds or when its parent goes.
 """
 import json
@@ -56,12 +58,12 @@ def main(argv):
             line = ask(sampler)
             if line is None:
                 continue
-            inflight = line.get("inflight")
+            inflight, age = line.get("inflight"), line.get("daemon_stats_age_s")
             if control:
                 ctl = ask(control)
-                inflight = ctl.get("inflight") if ctl else None
+                inflight, age = (ctl.get("inflight"), 0.0) if ctl else (None, None)
             rec = {"unix_s": round(time.time(), 3), "live_bytes": line.get("live_bytes"),
-                   "live_blocks": line.get("live_blocks"), "inflight": inflight,
+                   "live_blocks": line.get("live_blocks"), "inflight": inflight, "inflight_age_s": age,
                    "size_classes": line.get("size_classes")}
             files[name].write(json.dumps(rec, separators=(",", ":")) + "\n")
             files[name].flush()

@@ -14,6 +14,8 @@ RUN_DIR/footprint.md. Per row and spike:
 - bytes per request in flight, two ways: rise = (peak - before) / (peak inflight - before inflight),
   drain = (peak - after) / (peak inflight - after inflight). The rise counts what the spike added
   to the cache too; the drain only what left again with the requests.
+- fit: the least-squares slope of live bytes on inflight over every poll from the baseline on
+  whose inflight figure is fresh (at most 0.6 s old), with its polls and r2;
 - traffic: offered, answered, timeouts, SERVFAIL over the spike and its 3 s tail, peak inflight.
 Size mix (from the sampler's size_classes): live bytes by class at idle (the poll with the least
 live bytes outside the spikes and their tails, from 4 s before the first spike on)
@@ -27,6 +29,7 @@ import statistics
 import sys
 
 GROUPS = (("le256", 256), ("le4k", 4096), ("gt4k", None))
+FRESH_S = 0.6  # a poll's inflight figure older than this is left out of the fit
 
 
 def num(v):
@@ -140,11 +143,31 @@ def variant_footprint(rows, polls):
                         for i, le in enumerate(top["size_classes"]["le"])
                         if top["size_classes"]["live_bytes"][i] != idle["size_classes"]["live_bytes"][i]]
         spikes.append(s)
-    out = {"spikes": spikes}
+    out = {"spikes": spikes, "fit": fit_live_on_inflight(polls, wins)}
     if idle:
         out["size_mix_idle"] = shares(group_bytes(idle["size_classes"]))
         out["live_idle_poll"] = idle["live_bytes"]
     return out
+
+
+def fit_live_on_inflight(polls, wins):
+    """Least-squares slope of live bytes on requests in flight over the polls from the baseline on
+    whose inflight figure is at most FRESH_S old (a daemon's comes through the sidecar): bytes per
+    request in flight from every poll, not only the peaks. None with fewer than 10 such polls."""
+    first = min((s for s, _ in wins.values()), default=0)
+    pts = [(p["inflight"], p["live_bytes"]) for p in polls
+           if p["t_s"] >= first - 4 and p.get("inflight") is not None and p.get("live_bytes") is not None
+           and p.get("inflight_age_s") is not None and 0 <= p["inflight_age_s"] <= FRESH_S]
+    if len(pts) < 10:
+        return {"polls": len(pts), "bytes_per_req": None, "r2": None}
+    mx, my = statistics.fmean(x for x, _ in pts), statistics.fmean(y for _, y in pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    sxy = sum((x - mx) * (y - my) for x, y in pts)
+    syy = sum((y - my) ** 2 for _, y in pts)
+    if sxx == 0 or syy == 0:
+        return {"polls": len(pts), "bytes_per_req": None, "r2": None}
+    return {"polls": len(pts), "bytes_per_req": round(sxy / sxx), "r2": round(sxy * sxy / (sxx * syy), 3),
+            "inflight_max": max(x for x, _ in pts)}
 
 
 def median(vals):
@@ -159,9 +182,9 @@ def fmt_mix(m):
 
 
 def markdown(result):
-    lines = ["| row | bytes/req in flight, rise (median, min-max, spikes) | drain (median, min-max) | "
+    lines = ["| row | bytes/req in flight, rise (median, min-max, spikes) | drain (median, min-max) | fit (polls, r2) | "
              "peak in flight (max) | size mix of increase, % <=256 B / <=4 KiB / >4 KiB | mix at idle | "
-             "answered / offered in spikes | timeouts | SERVFAIL |", "|" + " --- |" * 9]
+             "answered / offered in spikes | timeouts | SERVFAIL |", "|" + " --- |" * 10]
     for name, v in result.items():
         sp = v["spikes"]
         rise, drain = median([s["bytes_per_req_rise"] for s in sp]), median([s["bytes_per_req_drain"] for s in sp])
@@ -171,6 +194,7 @@ def markdown(result):
         answered = sum(s["answered"] for s in sp)
         lines.append(
             f"| {name} | {rise[0]} ({rise[1]}-{rise[2]}, {rise[3]}) | {drain[0]} ({drain[1]}-{drain[2]}) | "
+            f"{v['fit']['bytes_per_req']} ({v['fit']['polls']}, {v['fit']['r2']}) | "
             f"{peak:.0f} | {fmt_mix(shares(inc)) if sum(inc.values()) else 'n/a'} | {fmt_mix(v.get('size_mix_idle'))} | "
             f"{answered:.0f} / {offered:.0f} | {sum(s['timeouts'] for s in sp):.0f} | "
             f"{sum(s['servfail'] for s in sp):.0f} |")
