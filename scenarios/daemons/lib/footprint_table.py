@@ -172,7 +172,7 @@ def fit_live_on_inflight(polls, wins):
 
 def median(vals):
     vals = [v for v in vals if v is not None]
-    return (statistics.median(vals), min(vals), max(vals), len(vals)) if vals else (None, None, None, 0)
+    return (round(statistics.median(vals)), min(vals), max(vals), len(vals)) if vals else (None, None, None, 0)
 
 
 def fmt_mix(m):
