@@ -150,7 +150,8 @@ static inline int live_class_of(size_t usable)
 {
 	if (usable <= 16)
 		return 0;
-	int i = (int)(sizeof(unsigned long long) * 8) - __builtin_clzll((unsigned long long)usable - 1) - 4;
+	int i = (int)(sizeof(unsigned long long) * 8) -
+	        __builtin_clzll((unsigned long long)usable - 1) - 4;
 	return i < LIVE_SIZE_CLASSES ? i : LIVE_SIZE_CLASSES - 1;
 }
 
@@ -174,7 +175,8 @@ static inline void live_class_sub(size_t usable)
 bool live_bytes_size_classes_read(struct live_size_class *out)
 {
 	for (int i = 0; i < LIVE_SIZE_CLASSES; i++) {
-		out[i].live_blocks = __atomic_load_n(&live_classes[i].live_blocks, __ATOMIC_RELAXED);
+		out[i].live_blocks =
+		    __atomic_load_n(&live_classes[i].live_blocks, __ATOMIC_RELAXED);
 		out[i].live_bytes = __atomic_load_n(&live_classes[i].live_bytes, __ATOMIC_RELAXED);
 		out[i].allocs = __atomic_load_n(&live_classes[i].allocs, __ATOMIC_RELAXED);
 	}

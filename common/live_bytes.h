@@ -34,7 +34,7 @@ enum { LIVE_SIZE_CLASSES = 24 };
 struct live_size_class {
 	size_t live_blocks; /* blocks of this class not yet freed */
 	size_t live_bytes;  /* their usable sizes */
-	size_t allocs;      /* blocks of this class ever allocated (a realloc that moves counts anew) */
+	size_t allocs;      /* blocks ever allocated (a realloc that moves counts anew) */
 };
 
 /* 16 << i bytes; SIZE_MAX for the last class. */

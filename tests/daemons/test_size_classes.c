@@ -1,10 +1,11 @@
 /* tests/daemons/test_size_classes.c - the live sampler's allocation size histogram.
  *
  * Runs with liballocspike-live-sampler.so preloaded and $ALLOCSPIKE_SAMPLER_SOCKET set (see
- * CMakeLists.txt), allocates blocks of known sizes and asks the sampler's socket for `stats` before,
- * while they live and after they are freed: the `size_classes` object must count exactly them, in
- * the class their usable size falls in. Nothing else allocates between two asks (the pointers live
- * in static arrays, the lines in static buffers, and the sampler's thread allocates nothing). */
+ * CMakeLists.txt), allocates blocks of known sizes and asks the sampler's socket for `stats`
+ * before, while they live and after they are freed: the `size_classes` object must count exactly
+ * them, in the class their usable size falls in. Nothing else allocates between two asks (the
+ * pointers live in static arrays, the lines in static buffers, and the sampler's thread allocates
+ * nothing). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,15 +118,18 @@ static void test_known_sizes_show_in_their_classes(void **state)
 	assert_true(cls[0] < cls[1] && cls[1] < cls[2]);
 	for (int k = 0; k < 3; k++) {
 		size_t c = cls[k];
-		assert_int_equal(field(live, "live_blocks", c) - field(before, "live_blocks", c), kinds[k].count);
-		assert_int_equal(field(live, "allocs", c) - field(before, "allocs", c), kinds[k].count);
+		assert_int_equal(field(live, "live_blocks", c) - field(before, "live_blocks", c),
+		                 kinds[k].count);
+		assert_int_equal(field(live, "allocs", c) - field(before, "allocs", c),
+		                 kinds[k].count);
 		long long grew = field(live, "live_bytes", c) - field(before, "live_bytes", c);
 		assert_true(grew >= kinds[k].count * (long long)kinds[k].size);
 		assert_true(grew <= kinds[k].count * (long long)(kinds[k].size + 64));
 		/* freed: the live counts come back, the cumulative count stays */
 		assert_int_equal(field(after, "live_blocks", c), field(before, "live_blocks", c));
 		assert_int_equal(field(after, "live_bytes", c), field(before, "live_bytes", c));
-		assert_int_equal(field(after, "allocs", c) - field(before, "allocs", c), kinds[k].count);
+		assert_int_equal(field(after, "allocs", c) - field(before, "allocs", c),
+		                 kinds[k].count);
 	}
 	json_decref(rb);
 	json_decref(rl);
