@@ -27,6 +27,25 @@ void *live_bytes_next_malloc(void) __attribute__((weak));
 /* Preloaded counter only: what NAME resolves to behind it (the allocator's own definition). */
 void *live_bytes_next_symbol(const char *name) __attribute__((weak));
 
+/* Allocations by size class, counted only where the counter is built with LIVE_BYTES_SIZE_CLASSES
+ * (the live sampler, preload/): class i holds blocks whose usable size is at most
+ * live_size_class_limit(i) and above the previous class's limit; the last class has no limit. */
+enum { LIVE_SIZE_CLASSES = 24 };
+struct live_size_class {
+	size_t live_blocks; /* blocks of this class not yet freed */
+	size_t live_bytes;  /* their usable sizes */
+	size_t allocs;      /* blocks ever allocated (a realloc that moves counts anew) */
+};
+
+/* 16 << i bytes; SIZE_MAX for the last class. */
+static inline size_t live_size_class_limit(int i)
+{
+	return i >= LIVE_SIZE_CLASSES - 1 ? (size_t)-1 : (size_t)16 << i;
+}
+
+/* Fills out[LIVE_SIZE_CLASSES]; false when the classes are not counted in this object. */
+bool live_bytes_size_classes_read(struct live_size_class *out) __attribute__((weak));
+
 static inline bool live_bytes_get(struct live_bytes *out)
 {
 	return live_bytes_read && live_bytes_read(out);

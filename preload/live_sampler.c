@@ -5,7 +5,9 @@
  * exactly as in our resolver builds, and forwards each call unchanged to the next definition: the
  * row's preloaded allocator, the glibc shim, or the daemon's own. When $ALLOCSPIKE_SAMPLER_SOCKET
  * names a path, a thread answers `stats` there with one JSON line holding live_bytes, live_blocks,
- * the `alloc` object (common/alloc_stats.c) and, spliced in, the daemon's own figures from the
+ * the `alloc` object (common/alloc_stats.c), `size_classes` (allocations by power-of-two size
+ * class, live and ever allocated: the counter is built with LIVE_BYTES_SIZE_CLASSES here) and,
+ * spliced in, the daemon's own figures from the
  * file $ALLOCSPIKE_SAMPLER_DAEMON_STATS (rewritten every second by the runner with
  * `<base>.sh stats`, see docs/daemons.md). The generator samples it on the same clock as our
  * builds, with no change. The allocator's name comes from $ALLOCSPIKE_SAMPLER_ALLOCATOR (the row's,
@@ -16,6 +18,7 @@
  * alloc_probe.c). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -76,6 +79,58 @@ static void sampler_put_bytes(char *buf, size_t size, long long v)
 		snprintf(buf, size, "%lld", v);
 }
 
+/* Appends `"key":[v,...]` (SIZE_MAX as null) to out, which holds *len bytes; false when full. */
+static bool sampler_put_array(char *out, size_t size, size_t *len, const char *key,
+                              const size_t values[LIVE_SIZE_CLASSES])
+{
+	int n = snprintf(out + *len, size - *len, "%s\"%s\":[", *len ? "," : "", key);
+	for (int i = 0; i <= LIVE_SIZE_CLASSES; i++) {
+		if (n <= 0 || (size_t)n >= size - *len)
+			return false;
+		*len += (size_t)n;
+		if (i == LIVE_SIZE_CLASSES)
+			n = snprintf(out + *len, size - *len, "]");
+		else if (values[i] == SIZE_MAX)
+			n = snprintf(out + *len, size - *len, "%snull", i ? "," : "");
+		else
+			n = snprintf(out + *len, size - *len, "%s%zu", i ? "," : "", values[i]);
+	}
+	if (n <= 0 || (size_t)n >= size - *len)
+		return false;
+	*len += (size_t)n;
+	return true;
+}
+
+/* The `size_classes` object (docs/daemons.md): the classes' upper limits ("le", null for the last)
+ * and, per class, live blocks, live bytes and blocks ever allocated; "null" when not counted. */
+static void sampler_size_classes(char *out, size_t size)
+{
+	struct live_size_class classes[LIVE_SIZE_CLASSES];
+	size_t le[LIVE_SIZE_CLASSES], blocks[LIVE_SIZE_CLASSES], bytes[LIVE_SIZE_CLASSES],
+	    allocs[LIVE_SIZE_CLASSES], len = 0;
+	snprintf(out, size, "null");
+	if (!live_bytes_size_classes_read || !live_bytes_size_classes_read(classes) || size < 8)
+		return;
+	for (int i = 0; i < LIVE_SIZE_CLASSES; i++) {
+		le[i] = live_size_class_limit(i);
+		blocks[i] = classes[i].live_blocks;
+		bytes[i] = classes[i].live_bytes;
+		allocs[i] = classes[i].allocs;
+	}
+	char *body = out + 1; /* after the '{'; room kept for "}" and the terminator */
+	size_t room = size - 2;
+	if (!sampler_put_array(body, room, &len, "le", le) ||
+	    !sampler_put_array(body, room, &len, "live_blocks", blocks) ||
+	    !sampler_put_array(body, room, &len, "live_bytes", bytes) ||
+	    !sampler_put_array(body, room, &len, "allocs", allocs)) {
+		snprintf(out, size, "null");
+		return;
+	}
+	out[0] = '{';
+	out[len + 1] = '}';
+	out[len + 2] = '\0';
+}
+
 /* One `stats` line, in the resolver's keys where they mean the same. */
 static size_t sampler_stats_line(char *out, size_t size)
 {
@@ -83,16 +138,17 @@ static size_t sampler_stats_line(char *out, size_t size)
 	live_bytes_read(&live);
 	struct alloc_stats as;
 	alloc_stats_read(&sampler_info, &as);
-	char alloc[2048], daemon[1200], allocated[32], resident[32];
+	char alloc[2048], daemon[1200], allocated[32], resident[32], classes[3072];
 	if (!alloc_stats_json(&as, alloc, sizeof(alloc)))
 		snprintf(alloc, sizeof(alloc), "null");
 	sampler_daemon_part(daemon, sizeof(daemon));
+	sampler_size_classes(classes, sizeof(classes));
 	sampler_put_bytes(allocated, sizeof(allocated), as.allocated);
 	sampler_put_bytes(resident, sizeof(resident), as.heap);
 	int n = snprintf(out, size,
 	                 "{\"live_bytes\":%zu,\"live_blocks\":%zu,\"alloc_allocated_bytes\":%s,"
-	                 "\"alloc_resident_bytes\":%s,\"alloc\":%s%s}\n",
-	                 live.bytes, live.blocks, allocated, resident, alloc, daemon);
+	                 "\"alloc_resident_bytes\":%s,\"alloc\":%s,\"size_classes\":%s%s}\n",
+	                 live.bytes, live.blocks, allocated, resident, alloc, classes, daemon);
 	return n > 0 && (size_t)n < size ? (size_t)n : 0;
 }
 
@@ -129,7 +185,7 @@ static void sampler_serve(int fd)
 			if (nl > buf && nl[-1] == '\r')
 				nl[-1] = '\0';
 			if (strcmp(buf, "stats") == 0) {
-				char line[4096];
+				char line[8192];
 				size_t len = sampler_stats_line(line, sizeof(line));
 				sampler_write_all(fd, line, len);
 			} else if (buf[0]) {

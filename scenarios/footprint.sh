@@ -1,0 +1,82 @@
+#!/bin/bash
+# scenarios/footprint.sh - the spike experiment with every row's allocations counted by size: the
+# live sampler (docs/daemons.md) is preloaded into our dynamic builds as it always is into daemons,
+# and polled for its `size_classes` beside the generator's sampling. Ends with footprint.json and
+# footprint.md in the run folder: per row and spike, live bytes per request in flight and the size
+# mix at the peak against idle (scenarios/daemons/lib/footprint_table.py). Options: as spike.sh.
+set -uo pipefail
+SC_PROG=footprint
+source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
+
+FP_POLL_PERIOD_S=${FOOTPRINT_POLL_PERIOD_S:-0.5}
+FP_POLLER=
+
+scenario_usage() {
+	cat <<'USAGE'
+usage: scenarios/footprint.sh [options]
+The spike experiment (spike.sh, same options) with allocations counted by size class in every row:
+daemons through their live sampler, our dynamic builds with the sampler preloaded (the static musl
+build has none). Writes footprint.json and footprint.md (bytes per request in flight per spike, size
+mix at peak and idle) into the run folder and prints the path of footprint.md.
+USAGE
+}
+
+scenario_defaults() { :; }
+
+scenario_query_count() {
+	if [[ $OPT_spike_rate == auto ]]; then
+		schedule_queries "$(awk -v c="$OPT_calibrate_max" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
+	else
+		schedule_queries "$OPT_spike_rate"
+	fi
+}
+
+# The sampler of our builds: its own socket, beside the resolver's control socket.
+fp_sampler_socket() { echo "$SC_CTL_DIR/$1.sizes.sock"; }
+
+scenario_plan() {
+	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"
+	SC_SCHEDULE=$(schedule_spike "$OPT_spike_rate")
+	runjson_update '.parameters.spike_rate_qps = $r' --argjson r "$OPT_spike_rate"
+	local sampler name
+	sampler="$(dirname "$(sc_bin_dir)")/lib/liballocspike-live-sampler.so"
+	[[ -f $sampler ]] || sc_die "the live sampler is missing: $sampler"
+	for name in "${SC_RUNNABLE[@]}"; do
+		[[ ${V_KIND[$name]} == build || ${V_KIND[$name]} == env ]] || continue
+		V_WRAP[$name]=$(printf '%s\n' env "LD_PRELOAD=$sampler" "ALLOCSPIKE_SAMPLER_SOCKET=$(fp_sampler_socket "$name")" \
+			"ALLOCSPIKE_SAMPLER_ALLOCATOR=${V_ALLOC[$name]}")
+	done
+}
+
+# Starts the poller once every row answers; it stops after the schedule or with this script.
+scenario_ready() {
+	local name targets=() LIFELINE
+	for name in "$@"; do
+		case ${V_KIND[$name]} in
+		build | env) targets+=("$name=$(fp_sampler_socket "$name"),${V_CONTROL[$name]}") ;;
+		*) targets+=("$name=${V_CONTROL[$name]}") ;;
+		esac
+	done
+	lifeline_set
+	"${LIFELINE[@]}" python3 "$SC_ROOT/scenarios/daemons/lib/footprint_poll.py" "$SC_RUN/sizes" \
+		"$FP_POLL_PERIOD_S" 14400 "${targets[@]}" </dev/null >>"$SC_RUN/logs/footprint-poll.log" 2>&1 &
+	FP_POLLER=$!
+}
+
+scenario_stop_variant() {
+	[[ -n $FP_POLLER ]] || return 0
+	kill -TERM "$FP_POLLER" 2>/dev/null
+	wait "$FP_POLLER" 2>/dev/null
+	FP_POLLER=
+	# The poller's clock is the wall clock; the timeline's starts with the schedule.
+	echo "$SC_EVENTS_ORIGIN" >"$SC_RUN/sizes/origin_unix_s"
+}
+
+scenario_after() {
+	warmup_check "$SC_RUN"
+	python3 "$SC_ROOT/scenarios/daemons/lib/footprint_table.py" "$SC_RUN" ||
+		sc_die "footprint_table.py failed on $SC_RUN"
+	echo "$SC_RUN/footprint.md"
+}
+
+experiment_main "$@"
