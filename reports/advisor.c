@@ -143,6 +143,7 @@ struct setting {
 	const char *name;
 	char group[256];
 	bool reference; /* the group's row without settings (env "-") */
+	bool paired;    /* measured beside the group's default in the same runs (pair_with_default) */
 	struct advisor_stat fig[N_FIGURES];
 	json_t *out;
 };
@@ -211,6 +212,45 @@ static void fmt_mb(char *buf, size_t size, double v)
 	snprintf(buf, size, "%.1f MB", v);
 }
 
+/* A setting run beside its group's default in the same runs is judged on its difference from the
+ * default there, not on its level: runs with other batches or schedules load the machine
+ * differently and move every row together (a default held 4 MB in one run and 11 MB in the next),
+ * which would hide every setting inside the default's spread. Its figures become the default's
+ * median plus the median difference, with the differences' spread as its own. */
+static void pair_with_default(struct setting *set, size_t n, const json_t *const *summaries,
+                              size_t n_runs, const struct advisor_basis *basis, double *xs)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct setting *s = &set[i], *ref = NULL;
+		for (size_t j = 0; j < n && !ref; j++)
+			if (set[j].reference && strcmp(set[j].group, s->group) == 0)
+				ref = &set[j];
+		if (s->reference || !ref)
+			continue;
+		json_t *diff = json_object();
+		for (int f = 0; f < N_FIGURES; f++) {
+			size_t k = 0;
+			for (size_t r = 0; r < n_runs; r++) {
+				const json_t *vars = json_object_get(summaries[r], "variants");
+				const json_t *vs = json_object_get(vars, s->name),
+				             *vr = json_object_get(vars, ref->name);
+				double x = vs ? run_figure(vs, f, basis) : NAN,
+				       y = vr ? run_figure(vr, f, basis) : NAN;
+				if (isfinite(x) && isfinite(y))
+					xs[k++] = x - y;
+			}
+			if (k == 0 || !isfinite(ref->fig[f].median))
+				continue;
+			struct advisor_stat d = stat_of(xs, k);
+			s->fig[f].median = ref->fig[f].median + d.median;
+			s->fig[f].spread = d.spread;
+			s->paired = true;
+			json_object_set_new(diff, FIGURES[f].key, jnum(d.median));
+		}
+		json_object_set_new(s->out, "vs_default_same_run", diff);
+	}
+}
+
 /* The group's judgement and its sentence, into g (a JSON object) and the settings' objects. */
 static void group_judge(struct setting *set, size_t n, const char *group, json_t *g,
                         const struct advisor_options *opt)
@@ -255,7 +295,10 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 			json_t *vs = json_object();
 			bool same = true;
 			for (int f = 0; f < N_FIGURES; f++) {
-				int j = judge(&s->fig[f], &ref->fig[f], f);
+				struct advisor_stat base = ref->fig[f];
+				if (s->paired)
+					base.spread = NAN; /* the pair's spread is in s's */
+				int j = judge(&s->fig[f], &base, f);
 				json_object_set_new(vs, FIGURES[f].key,
 				                    j == 2 ? json_null()
 				                    : j == 0
@@ -269,6 +312,10 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 				json_array_append_new(nothing, json_string(s->name));
 		}
 	}
+	/* A winner no different from the default in anything measured is no reason to change. */
+	if (win && ref && win != ref &&
+	    json_is_true(json_object_get(win->out, "does_nothing")))
+		win = ref;
 	json_object_set_new(g, "reference", ref ? json_string(ref->name) : json_null());
 	json_object_set_new(g, "lowest", low ? json_string(low->name) : json_null());
 	json_object_set_new(g, "lowest_held_mb", jnum(low ? low->fig[FIG_HELD].median : NAN));
@@ -325,6 +372,12 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 	for (size_t i = 0; i < n; i++)
 		repeated =
 		    repeated || (strcmp(set[i].group, group) == 0 && set[i].fig[FIG_HELD].n > 1);
+	bool paired = false;
+	for (size_t i = 0; i < n; i++)
+		paired = paired || (strcmp(set[i].group, group) == 0 && set[i].paired);
+	if (win && paired)
+		strbuf_append(&b, " Each setting is compared with the default measured in the same "
+		                  "run.");
 	if (win && !repeated)
 		strbuf_append(&b,
 		              " One run each: differences were judged against fixed floors, not a "
@@ -383,6 +436,7 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 		json_object_set_new(s->out, "recommended", json_false());
 		json_object_set(variants, s->name, s->out);
 	}
+	pair_with_default(set, n, summaries, n_runs, basis, xs);
 	/* Pareto: no other setting of the group holds less and costs less (one strictly). */
 	for (size_t i = 0; i < n; i++) {
 		double h = set[i].fig[FIG_HELD].median, c = set[i].fig[FIG_CPU].median;

@@ -112,6 +112,22 @@ check_eq "anon figure" 30 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 check_eq "one run: nothing did nothing in glibc" '[]' "$(g glibc '.does_nothing | tojson')"
 check "one run: the sentence says the floors judged" grep -qF "One run each" <<<"$(g glibc .sentence)"
 
+# Runs that load the machine differently move every row together: tcmalloc's default holds 4 MB in
+# one run and 11 MB in the other. Each setting is judged against the default of its own run:
+# tcmalloc-same follows the default and does nothing; tcmalloc-less is 3 MB below it in both runs
+# and wins, although 3 MB is inside the default's 7 MB spread between runs.
+run "$TEST_TMP/p1" "tcmalloc build - - 4 0 20 30 40
+tcmalloc-same env tcmalloc TCMALLOC_X=1 4.2 0 20 30 40
+tcmalloc-less env tcmalloc TCMALLOC_X=2 1 0 17 30 40"
+run "$TEST_TMP/p2" "tcmalloc build - - 11 0 27 30 40
+tcmalloc-same env tcmalloc TCMALLOC_X=1 10.9 0 27 30 40
+tcmalloc-less env tcmalloc TCMALLOC_X=2 8 0 24 30 40"
+"$REPORT" advise "$TEST_TMP/p1" "$TEST_TMP/p2" -o "$out" >/dev/null 2>&1
+check_eq "paired: the setting below its run's default wins" tcmalloc-less "$(g tcmalloc .recommended)"
+check_eq "paired: the one that follows the default did nothing" '["tcmalloc-same"]' "$(g tcmalloc '.does_nothing | tojson')"
+check_eq "paired: its difference from the default" -3 "$(jq -r '.variants["tcmalloc-less"].vs_default_same_run.held_after_spikes_mb' "$A")"
+check "paired: the sentence says so" grep -qF "compared with the default measured in the same run" <<<"$(g tcmalloc .sentence)"
+
 # Bad input.
 "$REPORT" advise "$TEST_TMP/nowhere" -o "$out" 2>"$TEST_TMP/err" >/dev/null
 check_eq "a missing run is bad input" 2 "$?"
