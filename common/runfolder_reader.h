@@ -22,28 +22,7 @@ struct runfolder_row {
 
 /* The per-query counts of one phase instance of a variant, by the send time of each query
  * (phases.csv, docs/run-folder.md); looked up by name like the timeline's. */
-#define PHASES_COLUMNS(X)                                                                          \
-	X(sent)                                                                                    \
-	X(answered)                                                                                \
-	X(timeouts)                                                                                \
-	X(pending)                                                                                 \
-	X(late_or_foreign)                                                                         \
-	X(noerror)                                                                                 \
-	X(nxdomain)                                                                                \
-	X(servfail)                                                                                \
-	X(rcode_other)                                                                             \
-	X(lat_p50_ms)                                                                              \
-	X(lat_p90_ms)                                                                              \
-	X(lat_p99_ms)                                                                              \
-	X(lat_p999_ms)                                                                             \
-	X(lat_max_ms)
 
-enum phases_column {
-#define PHASES_COLUMN_ENUM(name) PHASES_COL_##name,
-	PHASES_COLUMNS(PHASES_COLUMN_ENUM)
-#undef PHASES_COLUMN_ENUM
-	    PHASES_COLUMN_COUNT
-};
 
 /* The numeric columns of latency_hist.csv: one non-empty bucket of an instance's histogram. */
 enum hist_column { HIST_COL_upper_us, HIST_COL_count, HIST_COLUMN_COUNT };

@@ -340,9 +340,7 @@ bool runfolder_writer_event(struct runfolder_writer *w, double t_s, const char *
 	return ok;
 }
 
-const char runfolder_phases_header[] =
-    "variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,"
-    "rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms";
+const char runfolder_phases_header[] = PHASES_HEADER;
 const char runfolder_latency_hist_header[] = "variant,phase,spike,upper_us,count";
 
 enum { PHASES_CSV, LATENCY_HIST_CSV };

@@ -1,4 +1,5 @@
-/* common/timeline_columns.h - the columns of timeline.csv in order (docs/run-folder.md); the one list. */
+/* common/timeline_columns.h - the columns of timeline.csv and the numeric columns of phases.csv in
+ * order (docs/run-folder.md); the one list of each, for their writer and their reader. */
 #ifndef ALLOCSPIKE_TIMELINE_COLUMNS_H
 #define ALLOCSPIKE_TIMELINE_COLUMNS_H
 
@@ -43,5 +44,34 @@ enum timeline_column {
 #undef TIMELINE_COLUMN_ENUM
 	TIMELINE_COLUMN_COUNT
 };
+
+/* phases.csv: variant, phase, spike, then these (the per-query counts of one phase instance, by
+ * the send time of each query). */
+#define PHASES_COLUMNS(X)                                                                          \
+	X(sent)                                                                                    \
+	X(answered)                                                                                \
+	X(timeouts)                                                                                \
+	X(pending)                                                                                 \
+	X(late_or_foreign)                                                                         \
+	X(noerror)                                                                                 \
+	X(nxdomain)                                                                                \
+	X(servfail)                                                                                \
+	X(rcode_other)                                                                             \
+	X(lat_p50_ms)                                                                              \
+	X(lat_p90_ms)                                                                              \
+	X(lat_p99_ms)                                                                              \
+	X(lat_p999_ms)                                                                             \
+	X(lat_max_ms)
+
+enum phases_column {
+#define PHASES_COLUMN_ENUM(name) PHASES_COL_##name,
+	PHASES_COLUMNS(PHASES_COLUMN_ENUM)
+#undef PHASES_COLUMN_ENUM
+	    PHASES_COLUMN_COUNT
+};
+
+/* phases.csv's header line, made from the same list. */
+#define PHASES_HEADER_PART(name) "," #name
+#define PHASES_HEADER "variant,phase,spike" PHASES_COLUMNS(PHASES_HEADER_PART)
 
 #endif
