@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "alloc_symbols.h"
+#include "live_bytes.h"
 #include "proc_sample.h"
 
 /* jemalloc's index for "all arenas merged" (MALLCTL_ARENAS_ALL in jemalloc.h). */
@@ -30,16 +31,24 @@ static long long alloc_stats_diff(long long a, long long b)
 /* An allocator's own footprint figure can exceed what it has in RAM: jemalloc's resident and
  * mimalloc's committed count pages never touched, glibc's arena size keeps the free chunks that
  * malloc_trim() handed back with MADV_DONTNEED. What it really holds cannot be more than the
- * process's anonymous RSS, so the footprint is capped there; the allocator's own figure stays as
- * heap_uncapped_bytes. */
+ * process's anonymous RSS (or its live bytes, when more), so the footprint is capped there; the
+ * allocator's own figure stays as heap_uncapped_bytes. */
 static void alloc_stats_cap_at_anon_rss(struct alloc_stats *s)
 {
 	if (s->heap == ALLOC_STATS_UNKNOWN)
 		return;
 	long anon_kb = proc_self_anon_kb();
 	alloc_stats_own(s, "heap_uncapped_bytes", s->heap);
-	if (anon_kb >= 0 && s->heap > (long long)anon_kb * 1024)
-		s->heap = (long long)anon_kb * 1024;
+	if (anon_kb < 0)
+		return;
+	/* Live blocks are inside the footprint even where the program never touched them (kresd's
+	 * pools, a daemon's big buffers), so the cap never goes below the live bytes. */
+	long long cap = (long long)anon_kb * 1024;
+	struct live_bytes live;
+	if (live_bytes_get(&live) && (long long)live.bytes > cap)
+		cap = (long long)live.bytes;
+	if (s->heap > cap)
+		s->heap = cap;
 }
 
 static void alloc_stats_glibc(struct alloc_stats *s)

@@ -101,5 +101,5 @@ check_eq "bad hints: exit 2" 2 "$?"
 check "bad hints: file:line" grep -q "bad.hints:2: " "$TEST_TMP/bad.err"
 "$(resolver_binary)" --listen "$NET.10:0" --root "$NET.1" --cache-size 12X 2>"$TEST_TMP/bad.err"
 check_eq "bad option: exit 2" 2 "$?"
-check "bad option named" grep -q -- "--cache-size '12X'" "$TEST_TMP/bad.err"
+check "bad option named" grep -q -- "--cache-size: '12X' is not a size" "$TEST_TMP/bad.err"
 finish
