@@ -7,6 +7,7 @@
 
 struct rmem_block {
 	struct rmem_block *prev, *next;
+	size_t size;
 };
 
 /* Keeps the user pointer 16-byte aligned like malloc's own. */
@@ -15,29 +16,14 @@ struct rmem_block {
 int rmem_init(struct rmem *m, enum memory_layout layout)
 {
 	m->layout = layout;
-	m->pool = NULL;
 	m->blocks = NULL;
-	if (layout == LAYOUT_KRESD) {
-		m->pool = mempool_create();
-		if (!m->pool)
-			return -1;
-	}
-	return 0;
+	m->pool = mempool_create(layout == LAYOUT_KRESD ? &mempool_kresd : &mempool_unbound_region);
+	return m->pool ? 0 : -1;
 }
 
 void *rmem_alloc(struct rmem *m, size_t size)
 {
-	if (m->pool)
-		return mempool_alloc(m->pool, size);
-	struct rmem_block *b = malloc(RMEM_HDR + size);
-	if (!b)
-		return NULL;
-	b->prev = NULL;
-	b->next = m->blocks;
-	if (m->blocks)
-		m->blocks->prev = b;
-	m->blocks = b;
-	return (uint8_t *)b + RMEM_HDR;
+	return mempool_alloc(m->pool, size);
 }
 
 void *rmem_calloc(struct rmem *m, size_t size)
@@ -56,9 +42,31 @@ void *rmem_memdup(struct rmem *m, const void *src, size_t size)
 	return p;
 }
 
+void *rmem_alloc_loose(struct rmem *m, size_t size)
+{
+	struct rmem_block *b = malloc(RMEM_HDR + size);
+	if (!b)
+		return NULL;
+	b->size = size;
+	b->prev = NULL;
+	b->next = m->blocks;
+	if (m->blocks)
+		m->blocks->prev = b;
+	m->blocks = b;
+	return (uint8_t *)b + RMEM_HDR;
+}
+
+void *rmem_calloc_loose(struct rmem *m, size_t size)
+{
+	void *p = rmem_alloc_loose(m, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 void rmem_free(struct rmem *m, void *p)
 {
-	if (!p || m->pool)
+	if (!p || mempool_contains(m->pool, p))
 		return;
 	struct rmem_block *b = (struct rmem_block *)((uint8_t *)p - RMEM_HDR);
 	if (b->prev)
@@ -70,12 +78,18 @@ void rmem_free(struct rmem *m, void *p)
 	free(b);
 }
 
+size_t rmem_footprint(const struct rmem *m)
+{
+	size_t bytes = m->pool ? mempool_footprint(m->pool) : 0;
+	for (const struct rmem_block *b = m->blocks; b; b = b->next)
+		bytes += RMEM_HDR + b->size;
+	return bytes;
+}
+
 void rmem_release(struct rmem *m)
 {
-	if (m->pool) {
-		mempool_destroy(m->pool);
-		m->pool = NULL;
-	}
+	mempool_destroy(m->pool);
+	m->pool = NULL;
 	struct rmem_block *b = m->blocks;
 	while (b) {
 		struct rmem_block *next = b->next;

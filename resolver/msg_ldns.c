@@ -15,7 +15,7 @@ static int msg_ldns_copy_rr(const ldns_rr *lrr, struct rmem *m, ldns_buffer *buf
 	if (rdlen > 65535 || olen == 0)
 		return -1;
 	/* Owner and rdata in one object: what a heap resolver keeps per parsed record. */
-	uint8_t *obj = rmem_alloc(m, olen + rdlen + 1);
+	uint8_t *obj = rmem_alloc_loose(m, olen + rdlen + 1);
 	if (!obj)
 		return -1;
 	memcpy(obj, ldns_rdf_data(owner), olen);
@@ -45,9 +45,12 @@ int msg_parse_ldns(const uint8_t *wire, size_t len, struct rmem *m, struct msg *
 	const ldns_rdf *qn = ldns_rr_owner(qrr);
 	if (!qn || ldns_rdf_size(qn) == 0)
 		return -1;
-	out->qname = rmem_memdup(m, ldns_rdf_data(qn), ldns_rdf_size(qn));
-	if (!out->qname)
+	/* Parsed replies are loose mallocs, as unbound's parse lives outside the query's region. */
+	uint8_t *qname = rmem_alloc_loose(m, ldns_rdf_size(qn));
+	if (!qname)
 		return -1;
+	memcpy(qname, ldns_rdf_data(qn), ldns_rdf_size(qn));
+	out->qname = qname;
 	out->qtype = (uint16_t)ldns_rr_get_type(qrr);
 	out->qclass = (uint16_t)ldns_rr_get_class(qrr);
 	out->id = ldns_pkt_id(pkt);
@@ -66,7 +69,7 @@ int msg_parse_ldns(const uint8_t *wire, size_t len, struct rmem *m, struct msg *
 		return -1;
 	if (total == 0)
 		return 0;
-	out->rr = rmem_alloc(m, total * sizeof(struct msg_rr));
+	out->rr = rmem_alloc_loose(m, total * sizeof(struct msg_rr));
 	ldns_buffer *buf = ldns_buffer_new(512);
 	if (!out->rr || !buf) {
 		ldns_buffer_free(buf);

@@ -24,6 +24,8 @@ struct request {
 	struct waiter *waiters;
 	int n_waiters;
 	void *query_ldns; /* heap layout: the client's query as ldns parsed it */
+	uint8_t *answer_wire; /* kresd layout: the answer packet, sized for the first client */
+	size_t answer_cap;
 	struct event *resume_ev;
 	struct iter_state iter;
 	struct upstream_link upstream;
@@ -142,16 +144,20 @@ void request_table_destroy(struct resolver *r)
 	r->requests = NULL;
 }
 
+/* Without EDNS 512 bytes; with it the client's size, but never past --max-udp-size: big UDP
+ * answers fragment, and fragments can be spoofed (unbound's and kresd's 1232). */
+static size_t request_answer_limit(const struct resolver *r, const struct waiter *w)
+{
+	size_t limit = 512, max_udp = (size_t)r->cfg.max_udp_size;
+	if (w->edns && w->udp_size > limit)
+		limit = w->udp_size;
+	return limit > max_udp ? max_udp : limit;
+}
+
 size_t request_build_answer(const struct iter_state *res, const struct waiter *w, int rcode,
                             uint8_t *buf, size_t cap)
 {
-	/* Without EDNS 512 bytes; with it the client's size, but never past --max-udp-size: big UDP
-	 * answers fragment, and fragments can be spoofed (unbound's and kresd's 1232). */
-	size_t limit = 512, max_udp = (size_t)res->r->cfg.max_udp_size;
-	if (w->edns && w->udp_size > limit)
-		limit = w->udp_size;
-	if (limit > max_udp)
-		limit = max_udp;
+	size_t limit = request_answer_limit(res->r, w), max_udp = (size_t)res->r->cfg.max_udp_size;
 	if (limit > cap)
 		limit = cap;
 	uint16_t flags =
@@ -259,9 +265,14 @@ static void request_finish(struct request *q, int rcode)
 			request_resume(w->parent);
 			continue;
 		}
-		size_t len =
-		    request_build_answer(&q->iter, w, rcode, request_tx, sizeof(request_tx));
-		if (len && server_send(r, w->fd, request_tx, len, (struct sockaddr *)&w->addr,
+		uint8_t *buf = request_tx;
+		size_t cap = sizeof(request_tx);
+		if (q->answer_wire && request_answer_limit(r, w) <= q->answer_cap) {
+			buf = q->answer_wire;
+			cap = q->answer_cap;
+		}
+		size_t len = request_build_answer(&q->iter, w, rcode, buf, cap);
+		if (len && server_send(r, w->fd, buf, len, (struct sockaddr *)&w->addr,
 		                       w->addrlen) == 0)
 			stats_count_answer(&r->stats, rcode);
 	}
@@ -320,6 +331,16 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 	w->qname = m.qname;
 	q->waiters = w;
 	q->n_waiters = 1;
+	if (r->cfg.layout == LAYOUT_KRESD) {
+		/* kresd allocates the answer packet (the client's EDNS size, at least 512) in the
+		 * request's pool (lib/resolve.c kr_request_ensure_answer). */
+		q->answer_cap = request_answer_limit(r, w);
+		q->answer_wire = rmem_alloc(&q->mem, q->answer_cap);
+		if (!q->answer_wire) {
+			request_free(q);
+			return;
+		}
+	}
 
 	if (!acl_allows(&r->cfg.allow, from) || request_type_refused(m.qtype)) {
 		request_finish(q, RCODE_REFUSED);

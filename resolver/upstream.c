@@ -132,10 +132,10 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 	 * queries; the packets are per query and freed when the next one is sent. */
 	struct upstream_query *uq = l->uq_store;
 	if (!uq) {
-		uq = rmem_calloc(l->mem, sizeof(*uq));
+		uq = rmem_calloc_loose(l->mem, sizeof(*uq));
 		if (!uq)
 			return -1;
-		uq->ev = rmem_alloc(l->mem, event_get_struct_event_size());
+		uq->ev = rmem_alloc_loose(l->mem, event_get_struct_event_size());
 		if (!uq->ev)
 			return -1;
 		l->uq_store = uq;
@@ -150,6 +150,8 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 	uq->type = type;
 	uq->fd = -1;
 	size_t cap = 12 + dname_len(name) + 4 + 11;
+	if (l->mem->layout == LAYOUT_KRESD)
+		cap = UPSTREAM_EDNS_SIZE; /* kresd builds queries in a KR_EDNS_PAYLOAD packet buffer */
 	uq->wire = rmem_alloc(l->mem, cap);
 	if (!uq->wire)
 		return -1;
@@ -267,7 +269,7 @@ static void upstream_on_udp(struct upstream_query *uq)
 static void upstream_on_tcp_read(struct upstream_query *uq)
 {
 	if (!uq->tcp_buf) {
-		uq->tcp_buf = rmem_alloc(uq->link->mem, 2 + 65535);
+		uq->tcp_buf = rmem_alloc_loose(uq->link->mem, 2 + 65535);
 		if (!uq->tcp_buf) {
 			upstream_fail(uq, false);
 			return;

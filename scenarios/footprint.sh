@@ -21,6 +21,12 @@ mix at peak and idle) into the run folder and prints the path of footprint.md.
 USAGE
 }
 
+# The spike experiment's options (spike.sh).
+scenario_options() {
+	echo "$OPTS_EXPERIMENT" spikes spike_rate spike_multiple baseline_rate warmup_rate warmup_len baseline_len spike_len \
+		recovery_len calibrate_len calibrate_max world serial repeat
+}
+
 scenario_defaults() { :; }
 
 scenario_query_count() {
