@@ -7,6 +7,7 @@
 set -uo pipefail
 SC_PROG=footprint
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/spike_experiment.sh"
 
 FP_POLL_PERIOD_S=${FOOTPRINT_POLL_PERIOD_S:-0.5}
 FP_POLLER=
@@ -21,29 +22,17 @@ mix at peak and idle) into the run folder and prints the path of footprint.md.
 USAGE
 }
 
-# The spike experiment's options (spike.sh).
-scenario_options() {
-	echo "$OPTS_EXPERIMENT" spikes spike_rate spike_multiple baseline_rate warmup_rate warmup_len baseline_len spike_len \
-		recovery_len calibrate_len calibrate_max world serial repeat
-}
+scenario_options() { spike_options; }
 
 scenario_defaults() { :; }
 
-scenario_query_count() {
-	if [[ $OPT_spike_rate == auto ]]; then
-		schedule_queries "$(awk -v c="$OPT_calibrate_max" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
-	else
-		schedule_queries "$OPT_spike_rate"
-	fi
-}
+scenario_query_count() { spike_query_count; }
 
 # The sampler of our builds: its own socket, beside the resolver's control socket.
 fp_sampler_socket() { echo "$SC_CTL_DIR/$1.sizes.sock"; }
 
 scenario_plan() {
-	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"
-	SC_SCHEDULE=$(schedule_spike "$OPT_spike_rate")
-	runjson_update '.parameters.spike_rate_qps = $r' --argjson r "$OPT_spike_rate"
+	spike_plan
 	local sampler name
 	sampler="$(dirname "$(sc_bin_dir)")/lib/liballocspike-live-sampler.so"
 	[[ -f $sampler ]] || sc_die "the live sampler is missing: $sampler"

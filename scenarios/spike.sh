@@ -5,6 +5,7 @@
 set -uo pipefail
 SC_PROG=spike
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/spike_experiment.sh"
 
 scenario_usage() {
 	cat <<'USAGE'
@@ -15,27 +16,13 @@ Default: about ten minutes on two cores. --quick: at most two minutes.
 USAGE
 }
 
-scenario_options() {
-	echo "$OPTS_EXPERIMENT" spikes spike_rate spike_multiple baseline_rate warmup_rate warmup_len baseline_len spike_len \
-		recovery_len calibrate_len calibrate_max world serial repeat
-}
+scenario_options() { spike_options; }
 
 scenario_defaults() { :; }
 
-# With `auto`, the file must cover the highest spike the calibration can ask for.
-scenario_query_count() {
-	if [[ $OPT_spike_rate == auto ]]; then
-		schedule_queries "$(awk -v c="$(calibrate_highest_top)" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
-	else
-		schedule_queries "$OPT_spike_rate"
-	fi
-}
+scenario_query_count() { spike_query_count; }
 
-scenario_plan() {
-	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"
-	SC_SCHEDULE=$(schedule_spike "$OPT_spike_rate")
-	runjson_update '.parameters.spike_rate_qps = $r' --argjson r "$OPT_spike_rate"
-}
+scenario_plan() { spike_plan; }
 
 scenario_after() { warmup_check "$SC_RUN"; }
 

@@ -41,12 +41,12 @@ table=$(
 2|--count: 'x' is not a whole number|$B/allocspike-querydata generate --seed 1 --count x
 ROWS
 )
-for s in spike ramp steady cpu; do
+for s in spike ramp steady cpu footprint; do
 	table+=$'\n'"2|unknown option '--no-such-flag'|bash $S/$s.sh --no-such-flag"
 	table+=$'\n'"2|--interval-ms: '10x' is not a duration|bash $S/$s.sh --interval-ms 10x"
 	table+=$'\n'"2|needs a value|bash $S/$s.sh --interval-ms"
 done
-for s in spike ramp steady; do
+for s in spike ramp steady footprint; do
 	table+=$'\n'"2|--warmup-len: '20' is not a duration|bash $S/$s.sh --warmup-len 20"
 	table+=$'\n'"2|--warmup-len: '1.5q' is not a duration|bash $S/$s.sh --warmup-len 1.5q"
 done
@@ -60,6 +60,7 @@ table+=$'\n'$(
 2|warning: --block is now --hierarchy-block|bash $S/serve.sh --block 10.0.0.0
 0|warning: --output is now --out|$B/allocspike-querydata generate --seed 1 --count 3 --output q2.txt
 2|--no-such-flag|bash $S/tune.sh --allocator glibc --no-such-flag
+2|unknown option '--no-such-flag'|bash $S/scale.sh --no-such-flag
 2|--spike-len: '20' is not a duration|bash $S/tune.sh --allocator glibc --spike-len 20
 2|'--count' does not apply to spike.sh|bash $S/spike.sh --count 5
 2|'--rate' does not apply to spike.sh|bash $S/spike.sh --rate 5
