@@ -142,17 +142,36 @@ static const struct option options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Prints "allocspike-resolver: <message>" on stderr; returns the exit status 2. */
+/* Prints "allocspike-resolver: <lead><message>" on stderr and returns status (docs/cli.md). */
+static int say_failure(int status, const char *lead, const char *fmt, va_list ap)
+{
+	fputs("allocspike-resolver: ", stderr);
+	fputs(lead, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* A usage error (a bad option or input file): exit status 2. */
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("allocspike-resolver: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	int status = say_failure(CLI_EXIT_USAGE, "", fmt, ap);
 	va_end(ap);
-	return 2;
+	return status;
+}
+
+/* The options were fine but the resolver cannot run (a socket, the control path, memory): 1. */
+static int cannot_start(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cannot_start(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int status = say_failure(CLI_EXIT_FAILED, "cannot start: ", fmt, ap);
+	va_end(ap);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -298,21 +317,21 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile(cfg->max_inflight);
 	if (chacha_rng_seed(&r.rng) < 0)
-		return fail("cannot start: getrandom gave no entropy for query IDs");
+		return cannot_start("getrandom gave no entropy for query IDs");
 	r.base = event_base_new();
 	r.cache = cache_create(cfg->cache_size, cfg->max_ttl, cfg->max_negative_ttl,
 	                       cfg->layout == LAYOUT_KRESD, err, sizeof(err));
 	if (!r.base || !r.cache)
-		return fail("cannot start: %s", r.cache ? "event loop" : err);
+		return cannot_start("%s", r.cache ? "no event loop" : err);
 	r.requests = request_table_create((size_t)cfg->max_inflight);
 	if (!r.requests)
-		return fail("cannot start: out of memory");
+		return cannot_start("out of memory");
 	wiring_connect(&r);
 	if (wiring_open_server(&r, err, sizeof(err)) < 0)
-		return fail("%s", err);
+		return cannot_start("%s", err);
 	if (cfg->control_path &&
 	    !(r.control = wiring_open_control(&r, cfg->control_path, err, sizeof(err))))
-		return fail("%s", err);
+		return cannot_start("%s", err);
 	struct event *sigterm = evsignal_new(r.base, SIGTERM, on_signal, r.base);
 	struct event *sigint = evsignal_new(r.base, SIGINT, on_signal, r.base);
 	struct event *sweep = event_new(r.base, -1, EV_PERSIST, on_sweep, &r);

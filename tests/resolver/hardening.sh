@@ -94,12 +94,12 @@ check "stats after the connections closed" jq -e 'has("queries")' <<<"$(control 
 R=$(resolver_binary)
 printf 'keep me\n' >"$TEST_TMP/not-a-socket"
 timeout 10 "$R" --listen "$NET.11:0" --root "$NET.1" --control "$TEST_TMP/not-a-socket" 2>"$TEST_TMP/bad.err"
-check_eq "control path is a file: exit 2" 2 "$?"
+check_eq "control path is a file: cannot start, exit 1" 1 "$?"
 check "control path is a file: said so" grep -q "not-a-socket: exists and is not a socket" "$TEST_TMP/bad.err"
 check_eq "control path is a file: untouched" "keep me" "$(cat "$TEST_TMP/not-a-socket")"
 ln -s "$TEST_TMP/not-a-socket" "$TEST_TMP/link"
 timeout 10 "$R" --listen "$NET.11:0" --root "$NET.1" --control "$TEST_TMP/link" 2>/dev/null
-check_eq "control path is a symlink: exit 2" 2 "$?"
+check_eq "control path is a symlink: cannot start, exit 1" 1 "$?"
 check "control path is a symlink: kept" test -L "$TEST_TMP/link"
 U="$ALLOCSPIKE_BIN/allocspike-upstream"
 timeout 10 "$U" --hierarchy-block 127.55.10.0/24 --port 0 --control "$TEST_TMP/not-a-socket" 2>"$TEST_TMP/bad.err" >/dev/null
