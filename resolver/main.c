@@ -14,6 +14,7 @@
 #include "cli_parse.h"
 #include "control_server.h"
 #include "hints.h"
+#include "infra.h"
 #include "parent_death.h"
 #include "request.h"
 #include "resolver.h"
@@ -305,7 +306,8 @@ int main(int argc, char **argv)
 	if (!r.base || !r.cache)
 		return fail("cannot start: %s", r.cache ? "event loop" : err);
 	r.requests = request_table_create((size_t)cfg->max_inflight);
-	if (!r.requests)
+	r.infra = infra_create(INFRA_DEFAULT_CAPACITY);
+	if (!r.requests || !r.infra)
 		return fail("cannot start: out of memory");
 	wiring_connect(&r);
 	if (wiring_open_server(&r, err, sizeof(err)) < 0)
@@ -338,6 +340,7 @@ int main(int argc, char **argv)
 	event_free(sigterm);
 	event_free(sigint);
 	cache_destroy(r.cache);
+	infra_destroy(r.infra);
 	event_base_free(r.base);
 	fprintf(stderr,
 	        "allocspike-resolver: stopped; queries=%llu cache_hits=%llu upstream_queries=%llu "
