@@ -41,7 +41,11 @@ static void usage(FILE *out)
 	        "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
 	        "         [--trim-interval MS]\n"
-	        "       allocspike-resolver --version [--json]\n");
+	        "       allocspike-resolver --version [--json]\n"
+	        "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
+	        "                           cap on the timeout learnt per server (376 ms unknown, then\n"
+	        "                           srtt + 4 rttvar, doubled per timeout); a request gives up\n"
+	        "                           after 10 s in all\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
