@@ -413,11 +413,14 @@ static int iter_pick_server(struct iter_state *st, uint64_t now_ms, struct infra
 	}
 	if (!infra_choose(st->r->infra, cands, n, now_ms, &st->r->rng, choice))
 		return -1;
-	/* The configured cap shortens the wait as a real limit (a server slower than it times
-	 * out and is backed off); the deadline shortens it without saying anything of the
-	 * server, so such a timeout is not held against it. */
-	if (choice->timeout_ms > st->r->cfg.upstream_timeout_ms)
-		choice->timeout_ms = st->r->cfg.upstream_timeout_ms;
+	/* The configured bounds are real limits (a server slower than the cap times out and is
+	 * backed off); the deadline shortens the wait without saying anything of the server, so
+	 * such a timeout is not held against it. */
+	const struct resolver_config *cfg = &st->r->cfg;
+	if (choice->timeout_ms < cfg->upstream_timeout_min_ms)
+		choice->timeout_ms = cfg->upstream_timeout_min_ms;
+	if (choice->timeout_ms > cfg->upstream_timeout_ms)
+		choice->timeout_ms = cfg->upstream_timeout_ms;
 	int left = infra_deadline_clamp(&st->deadline, now_ms, choice->timeout_ms);
 	if (left < choice->timeout_ms) {
 		choice->timeout_ms = left;

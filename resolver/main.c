@@ -33,19 +33,24 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
-	        "--root-hints FILE)\n"
-	        "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
-	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
-	        "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
-	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
-	        "         [--trim-interval MS]\n"
-	        "       allocspike-resolver --version [--json]\n"
-	        "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
-	        "                           cap on the timeout learnt per server (376 ms unknown, then\n"
-	        "                           srtt + 4 rttvar, doubled per timeout); a request gives up\n"
-	        "                           after 10 s in all\n");
+	fprintf(
+	    out,
+	    "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
+	    "--root-hints FILE)\n"
+	    "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
+	    "         [--upstream-timeout-min-ms N]\n"
+	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
+	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
+	    "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
+	    "         [--trim-interval MS]\n"
+	    "       allocspike-resolver --version [--json]\n"
+	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
+	    "                           cap on the timeout learnt per server (376 ms unknown, "
+	    "then\n"
+	    "                           srtt + 4 rttvar, doubled per timeout); a request gives up\n"
+	    "                           after 10 s in all\n"
+	    "  --upstream-timeout-min-ms N  the shortest (default 50, unbound's\n"
+	    "                           infra-cache-min-rtt)\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -109,6 +114,7 @@ enum {
 	OPT_UPSTREAM_PORT,
 	OPT_UPSTREAM_SOURCE,
 	OPT_UPSTREAM_TIMEOUT,
+	OPT_UPSTREAM_TIMEOUT_MIN,
 	OPT_CACHE_SIZE,
 	OPT_MAX_TTL,
 	OPT_MAX_NEGATIVE_TTL,
@@ -131,6 +137,7 @@ static const struct option options[] = {
     {"upstream-port", required_argument, NULL, OPT_UPSTREAM_PORT},
     {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
     {"upstream-timeout-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT},
+    {"upstream-timeout-min-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT_MIN},
     {"cache-size", required_argument, NULL, OPT_CACHE_SIZE},
     {"max-ttl", required_argument, NULL, OPT_MAX_TTL},
     {"max-negative-ttl", required_argument, NULL, OPT_MAX_NEGATIVE_TTL},
@@ -215,6 +222,11 @@ int main(int argc, char **argv)
 			if (!parse_ms("--upstream-timeout-ms", optarg, 10, 60000, &v))
 				return CLI_EXIT_USAGE;
 			cfg->upstream_timeout_ms = (int)v;
+			break;
+		case OPT_UPSTREAM_TIMEOUT_MIN:
+			if (!parse_ms("--upstream-timeout-min-ms", optarg, 10, 60000, &v))
+				return CLI_EXIT_USAGE;
+			cfg->upstream_timeout_min_ms = (int)v;
 			break;
 		case OPT_CACHE_SIZE:
 			if (!cli_option_size("--cache-size", optarg, 4096, SIZE_MAX, &size))

@@ -16,6 +16,7 @@ void resolver_config_defaults(struct resolver_config *cfg)
 	cfg->max_inflight = 65536;
 	cfg->max_udp_size = 1232; /* unbound max-udp-size, the DNS flag day 2020 figure */
 	cfg->upstream_timeout_ms = INFRA_MAX_TIMEOUT_MS;
+	cfg->upstream_timeout_min_ms = INFRA_MIN_TIMEOUT_MS;
 	cfg->layout = LAYOUT_HEAP;
 }
 

@@ -34,6 +34,7 @@ struct resolver_config {
 	struct acl allow; /* clients answered besides loopback */
 	/* The longest one upstream query waits: the cap on infra's backed-off timeout (infra.h). */
 	int upstream_timeout_ms;
+	int upstream_timeout_min_ms; /* the floor (unbound's infra-cache-min-rtt) */
 	enum memory_layout layout;
 	const char *control_path;
 	const char *ready_file;
