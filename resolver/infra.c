@@ -320,7 +320,7 @@ bool infra_lookup(const struct infra *t, const struct sockaddr *sa, socklen_t le
 	return true;
 }
 
-void infra_get_stats(const struct infra *t, struct infra_stats *out)
+void infra_get_stats(const struct infra *t, uint64_t now_ms, struct infra_stats *out)
 {
 	*out = (struct infra_stats){
 	    .capacity = t->n_sets * INFRA_WAYS,
@@ -328,6 +328,18 @@ void infra_get_stats(const struct infra *t, struct infra_stats *out)
 	    .evictions = t->evictions,
 	    .bytes = sizeof(*t) + (size_t)t->n_sets * INFRA_WAYS * sizeof(*t->entries),
 	};
+	for (uint32_t i = 0; i < t->n_sets * INFRA_WAYS; i++) {
+		const struct infra_entry *e = &t->entries[i];
+		if (!e->used || infra_expired(e, now_ms))
+			continue;
+		if (e->hold_until > now_ms)
+			out->held_down++;
+		if (e->measured) {
+			out->measured++;
+			if (e->srtt > out->srtt_max_ms)
+				out->srtt_max_ms = e->srtt;
+		}
+	}
 }
 
 void infra_deadline_start(struct infra_deadline *d, uint64_t now_ms, uint32_t total_ms)

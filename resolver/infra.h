@@ -88,8 +88,12 @@ struct infra_stats {
 	uint32_t entries;  /* in use (expired ones included until reused) */
 	uint64_t evictions;
 	size_t bytes; /* the table's memory, fixed at creation */
+	/* Among the live entries at now_ms: */
+	uint32_t measured;  /* with at least one reply */
+	uint32_t held_down; /* not chosen until their hold-down ends */
+	int srtt_max_ms;    /* the slowest measured server's smoothed RTT, 0 when none */
 };
-void infra_get_stats(const struct infra *t, struct infra_stats *out);
+void infra_get_stats(const struct infra *t, uint64_t now_ms, struct infra_stats *out);
 
 /* The total time one client request may take, shared with the lookups it spawns (a glueless
  * name-server lookup copies its parent's deadline). */

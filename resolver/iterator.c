@@ -203,6 +203,12 @@ void iterator_init(struct iter_state *st, struct resolver *r, struct rmem *mem,
 	st->depth = depth;
 	st->budget = budget;
 	st->cut.current = -1;
+	infra_deadline_start(&st->deadline, resolver_now_ms(), INFRA_REQUEST_DEADLINE_MS);
+}
+
+void iterator_share_deadline(struct iter_state *st, const struct iter_state *parent)
+{
+	st->deadline = parent->deadline;
 }
 
 bool iterator_from_cache(struct iter_state *st, int *rcode)
@@ -389,30 +395,38 @@ static bool iter_find_cut(struct iter_state *st)
 	return iter_cut_from_roots(st);
 }
 
-static int iter_pick_server(struct iter_state *st)
+/* The server to ask: infra's choice among this cut's servers not failed and not yet tried
+ * ITER_MAX_TRIES times, and how long to wait for it. -1 when there is none, or every one is held
+ * down (the caller goes on with glueless names, or fails). */
+static int iter_pick_server(struct iter_state *st, uint64_t now_ms, struct infra_choice *choice)
 {
 	struct iter_cut *cut = &st->cut;
-	int best_tries = ITER_MAX_TRIES, n_best = 0;
-	for (int i = 0; i < cut->n_servers; i++) {
+	struct infra_candidate cands[INFRA_MAX_CANDIDATES];
+	int index[INFRA_MAX_CANDIDATES], n = 0;
+	for (int i = 0; i < cut->n_servers && n < INFRA_MAX_CANDIDATES; i++) {
 		const struct iter_server *s = &cut->servers[i];
 		if (s->failed || s->tries >= ITER_MAX_TRIES)
 			continue;
-		if (s->tries < best_tries) {
-			best_tries = s->tries;
-			n_best = 0;
-		}
-		if (s->tries == best_tries)
-			n_best++;
+		cands[n].sa = (const struct sockaddr *)&s->sa;
+		cands[n].len = s->len;
+		index[n++] = i;
 	}
-	if (n_best == 0)
+	if (!infra_choose(st->r->infra, cands, n, now_ms, &st->r->rng, choice))
 		return -1;
-	int pick = (int)chacha_rng_below(&st->r->rng, (uint32_t)n_best);
-	for (int i = 0; i < cut->n_servers; i++) {
-		const struct iter_server *s = &cut->servers[i];
-		if (!s->failed && s->tries == best_tries && pick-- == 0)
-			return i;
+	/* The configured bounds are real limits (a server slower than the cap times out and is
+	 * backed off); the deadline shortens the wait without saying anything of the server, so
+	 * such a timeout is not held against it. */
+	const struct resolver_config *cfg = &st->r->cfg;
+	if (choice->timeout_ms < cfg->upstream_timeout_min_ms)
+		choice->timeout_ms = cfg->upstream_timeout_min_ms;
+	if (choice->timeout_ms > cfg->upstream_timeout_ms)
+		choice->timeout_ms = cfg->upstream_timeout_ms;
+	int left = infra_deadline_clamp(&st->deadline, now_ms, choice->timeout_ms);
+	if (left < choice->timeout_ms) {
+		choice->timeout_ms = left;
+		choice->capped = true;
 	}
-	return -1;
+	return index[choice->index];
 }
 
 static struct iter_step iter_done(int rcode)
@@ -423,12 +437,13 @@ static struct iter_step iter_done(int rcode)
 
 struct iter_step iterator_next(struct iter_state *st)
 {
-	if (st->queries >= st->budget)
+	uint64_t now_ms = resolver_now_ms();
+	if (st->queries >= st->budget || infra_deadline_left_ms(&st->deadline, now_ms) == 0)
 		return iter_done(RCODE_SERVFAIL);
 	if (!st->has_cut && !iter_find_cut(st))
 		return iter_done(RCODE_SERVFAIL);
 	struct iter_step step = {.name = st->cur, .type = st->qtype};
-	int i = iter_pick_server(st);
+	int i = iter_pick_server(st, now_ms, &step.choice);
 	if (i >= 0) {
 		struct iter_server *s = &st->cut.servers[i];
 		s->tries++;

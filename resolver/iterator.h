@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "infra.h"
 #include "memory.h"
 #include "msg.h"
 
@@ -21,6 +22,8 @@ struct resolver;
 #define ITER_MAX_CNAMES 8     /* CNAME chain length */
 #define ITER_MAX_DEPTH 3      /* nested lookups of glueless name server addresses */
 #define ITER_MAX_TRIES 2      /* per server before it is skipped */
+/* Each query waits what infra_choose says, within cfg.upstream_timeout_min_ms and
+ * cfg.upstream_timeout_ms and never past the request's deadline (INFRA_REQUEST_DEADLINE_MS, shared with the lookups it spawns). */
 /* Name servers without an address looked up per zone cut (unbound's target-fetch-policy looks up
  * 3 at the first level). */
 #define ITER_MAX_GLUELESS 3
@@ -67,6 +70,7 @@ struct iter_state {
 	 * finish), against budget: ITER_MAX_QUERIES for a client's request, what its parent has
 	 * left for a spawned lookup, so a whole tree shares one budget. */
 	int queries, budget;
+	struct infra_deadline deadline; /* the client request's, copied into spawned lookups */
 	struct msg_rr *answer;
 	int n_answer, cap_answer;
 	struct msg_rr soa;
@@ -84,8 +88,11 @@ struct iter_step {
 	enum iter_step_kind kind;
 	const uint8_t *name; /* SEND, SPAWN */
 	uint16_t type;
-	const struct sockaddr *server; /* SEND */
+	const struct sockaddr *server; /* SEND; valid until the next iterator call */
 	socklen_t server_len;
+	/* SEND: infra's choice of the server, its timeout_ms what the query waits (capped, clamped
+	 * to the deadline); the driver reports the outcome to infra with it. */
+	struct infra_choice choice;
 	int rcode; /* DONE */
 };
 
@@ -101,6 +108,8 @@ bool iterator_in_bailiwick(const uint8_t *owner, const uint8_t *zone);
  * depth and budget: 0 and ITER_MAX_QUERIES for a client's question. */
 void iterator_init(struct iter_state *st, struct resolver *r, struct rmem *mem,
                    const uint8_t *qname, uint16_t qtype, int depth, int budget);
+/* A spawned lookup ends when the request that spawned it must: st takes parent's deadline. */
+void iterator_share_deadline(struct iter_state *st, const struct iter_state *parent);
 /* Completes the resolution from the cache if it can (following cached CNAMEs): true with the
  * final *rcode. */
 bool iterator_from_cache(struct iter_state *st, int *rcode);
@@ -108,7 +117,8 @@ bool iterator_from_cache(struct iter_state *st, int *rcode);
  * everything the name holds, without asking anyone. Returns the rcode. */
 int iterator_answer_any(struct iter_state *st);
 
-/* What to do next: closest zone cut, a server to ask, a glueless name to look up, or SERVFAIL. */
+/* What to do next: closest zone cut, a server to ask (infra_choose among this cut's usable
+ * servers), a glueless name to look up, or SERVFAIL (nothing left, or the deadline spent). */
 struct iter_step iterator_next(struct iter_state *st);
 /* A reply to the query of the last SEND step; m and ldns are released here. */
 struct iter_step iterator_on_reply(struct iter_state *st, struct msg *m, void *ldns);

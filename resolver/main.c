@@ -14,6 +14,7 @@
 #include "cli_parse.h"
 #include "control_server.h"
 #include "hints.h"
+#include "infra.h"
 #include "parent_death.h"
 #include "request.h"
 #include "resolver.h"
@@ -32,15 +33,24 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
-	        "--root-hints FILE)\n"
-	        "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
-	        "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
-	        "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
-	        "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
-	        "         [--trim-interval MS]\n"
-	        "       allocspike-resolver --version [--json]\n");
+	fprintf(
+	    out,
+	    "usage: allocspike-resolver --listen ADDR:PORT... (--root ADDR[:PORT]... | "
+	    "--root-hints FILE)\n"
+	    "         [--upstream-port N] [--upstream-source ADDR] [--upstream-timeout-ms N]\n"
+	    "         [--upstream-timeout-min-ms N]\n"
+	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
+	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
+	    "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
+	    "         [--trim-interval MS]\n"
+	    "       allocspike-resolver --version [--json]\n"
+	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
+	    "                           cap on the timeout learnt per server (376 ms unknown, "
+	    "then\n"
+	    "                           srtt + 4 rttvar, doubled per timeout); a request gives up\n"
+	    "                           after 10 s in all\n"
+	    "  --upstream-timeout-min-ms N  the shortest (default 50, unbound's\n"
+	    "                           infra-cache-min-rtt)\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -104,6 +114,7 @@ enum {
 	OPT_UPSTREAM_PORT,
 	OPT_UPSTREAM_SOURCE,
 	OPT_UPSTREAM_TIMEOUT,
+	OPT_UPSTREAM_TIMEOUT_MIN,
 	OPT_CACHE_SIZE,
 	OPT_MAX_TTL,
 	OPT_MAX_NEGATIVE_TTL,
@@ -126,6 +137,7 @@ static const struct option options[] = {
     {"upstream-port", required_argument, NULL, OPT_UPSTREAM_PORT},
     {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
     {"upstream-timeout-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT},
+    {"upstream-timeout-min-ms", required_argument, NULL, OPT_UPSTREAM_TIMEOUT_MIN},
     {"cache-size", required_argument, NULL, OPT_CACHE_SIZE},
     {"max-ttl", required_argument, NULL, OPT_MAX_TTL},
     {"max-negative-ttl", required_argument, NULL, OPT_MAX_NEGATIVE_TTL},
@@ -230,6 +242,11 @@ int main(int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			cfg->upstream_timeout_ms = (int)v;
 			break;
+		case OPT_UPSTREAM_TIMEOUT_MIN:
+			if (!parse_ms("--upstream-timeout-min-ms", optarg, 10, 60000, &v))
+				return CLI_EXIT_USAGE;
+			cfg->upstream_timeout_min_ms = (int)v;
+			break;
 		case OPT_CACHE_SIZE:
 			if (!cli_option_size("--cache-size", optarg, 4096, SIZE_MAX, &size))
 				return CLI_EXIT_USAGE;
@@ -324,7 +341,8 @@ int main(int argc, char **argv)
 	if (!r.base || !r.cache)
 		return cannot_start("%s", r.cache ? "no event loop" : err);
 	r.requests = request_table_create((size_t)cfg->max_inflight);
-	if (!r.requests)
+	r.infra = infra_create(INFRA_DEFAULT_CAPACITY);
+	if (!r.requests || !r.infra)
 		return cannot_start("out of memory");
 	wiring_connect(&r);
 	if (wiring_open_server(&r, err, sizeof(err)) < 0)
@@ -357,6 +375,7 @@ int main(int argc, char **argv)
 	event_free(sigterm);
 	event_free(sigint);
 	cache_destroy(r.cache);
+	infra_destroy(r.infra);
 	event_base_free(r.base);
 	fprintf(stderr,
 	        "allocspike-resolver: stopped; queries=%llu cache_hits=%llu upstream_queries=%llu "

@@ -8,6 +8,7 @@
 
 #include "acl.h"
 #include "dname.h"
+#include "infra.h"
 #include "resolver.h"
 #include "server.h"
 #include "stats.h"
@@ -27,6 +28,13 @@ struct request {
 	uint8_t *answer_wire; /* kresd layout: the answer packet, sized for the first client */
 	size_t answer_cap;
 	struct event *resume_ev;
+	/* The query in flight, for infra's report of its outcome: the server (pointing into the
+	 * iterator's zone cut, unchanged until the iterator hears the outcome), infra's choice, and
+	 * when it was sent. */
+	const struct sockaddr *asked;
+	socklen_t asked_len;
+	struct infra_choice asked_choice;
+	uint64_t asked_ms;
 	struct iter_state iter;
 	struct upstream_link upstream;
 };
@@ -197,8 +205,12 @@ static void request_perform(struct request *q, struct iter_step step)
 	for (;;) {
 		switch (step.kind) {
 		case ITER_STEP_SEND:
+			q->asked = step.server;
+			q->asked_len = step.server_len;
+			q->asked_choice = step.choice;
+			q->asked_ms = resolver_now_ms();
 			if (upstream_send(&q->upstream, step.name, step.type, step.server,
-			                  step.server_len) == 0)
+			                  step.server_len, step.choice.timeout_ms) == 0)
 				return;
 			step = iterator_on_send_failed(&q->iter);
 			break;
@@ -220,15 +232,23 @@ void request_upstream_sent(void *ctx)
 	iterator_count_query(&q->iter);
 }
 
+/* Reported before the iterator hears the outcome: q->asked points into its zone cut. */
 void request_upstream_reply(void *ctx, struct msg *m, void *ldns)
 {
 	struct request *q = ctx;
+	uint64_t now_ms = resolver_now_ms();
+	infra_report_reply(q->r->infra, q->asked, q->asked_len, (int)(now_ms - q->asked_ms),
+	                   now_ms);
 	request_perform(q, iterator_on_reply(&q->iter, m, ldns));
 }
 
+/* Every failure counts against the server as a timeout: no reply in time, unreachable, or a bad
+ * answer over TCP all say it is not worth asking soon. */
 void request_upstream_failed(void *ctx)
 {
 	struct request *q = ctx;
+	infra_report_timeout(q->r->infra, q->asked, q->asked_len, &q->asked_choice,
+	                     resolver_now_ms());
 	request_perform(q, iterator_on_timeout(&q->iter));
 }
 
@@ -407,6 +427,7 @@ static int request_start_lookup(struct request *parent, const uint8_t *name, uin
 	}
 	iterator_init(&q->iter, r, &q->mem, qname, type, parent->iter.depth + 1,
 	              iterator_budget_left(&parent->iter));
+	iterator_share_deadline(&q->iter, &parent->iter);
 	w->parent = parent;
 	q->waiters = w;
 	q->n_waiters = 1;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "infra.h"
+
 void resolver_config_defaults(struct resolver_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -13,7 +15,8 @@ void resolver_config_defaults(struct resolver_config *cfg)
 	cfg->max_negative_ttl = 3600; /* unbound cache-max-negative-ttl */
 	cfg->max_inflight = 65536;
 	cfg->max_udp_size = 1232; /* unbound max-udp-size, the DNS flag day 2020 figure */
-	cfg->upstream_timeout_ms = 800;
+	cfg->upstream_timeout_ms = INFRA_MAX_TIMEOUT_MS;
+	cfg->upstream_timeout_min_ms = INFRA_MIN_TIMEOUT_MS;
 	cfg->layout = LAYOUT_HEAP;
 }
 
@@ -27,4 +30,11 @@ uint32_t resolver_now(void)
 #endif
 	/* +1 so that "expires at 0" can never look alive. */
 	return (uint32_t)ts.tv_sec + 1;
+}
+
+uint64_t resolver_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }

@@ -32,7 +32,9 @@ struct resolver_config {
 	int max_inflight;
 	int max_udp_size; /* largest UDP answer, whatever the client's EDNS size */
 	struct acl allow; /* clients answered besides loopback */
+	/* The longest one upstream query waits: the cap on infra's backed-off timeout (infra.h). */
 	int upstream_timeout_ms;
+	int upstream_timeout_min_ms; /* the floor (unbound's infra-cache-min-rtt) */
 	enum memory_layout layout;
 	const char *control_path;
 	const char *ready_file;
@@ -47,6 +49,7 @@ struct server;
 struct request_table;
 struct control_server;
 struct upstream_handlers;
+struct infra;
 
 struct resolver {
 	struct event_base *base;
@@ -56,6 +59,7 @@ struct resolver {
 	struct request_table *requests;
 	struct control_server *control;
 	const struct upstream_handlers *upstream; /* where upstream.c reports (wiring.c) */
+	struct infra *infra; /* what is known of each authoritative server's timing (infra.h) */
 	struct stats stats;
 	struct chacha_rng rng; /* query IDs and server choice */
 };
@@ -65,6 +69,8 @@ void resolver_config_defaults(struct resolver_config *cfg);
 
 /* Seconds of a monotonic clock: what cache TTLs count down against. */
 uint32_t resolver_now(void);
+/* Milliseconds of a monotonic clock: upstream RTTs, timeouts, request deadlines. */
+uint64_t resolver_now_ms(void);
 /* Query IDs and server choice come from common/chacha_rng, seeded from getrandom. */
 static inline uint16_t resolver_random_id(struct resolver *r)
 {

@@ -7,6 +7,7 @@
 #include "alloc_info.h"
 #include "alloc_stats.h"
 #include "cache.h"
+#include "infra.h"
 #include "live_bytes.h"
 #include "msg.h"
 
@@ -39,7 +40,8 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 	return o ? o : json_null();
 }
 
-char *stats_to_json(const struct stats *s, const struct cache *c, size_t inflight)
+char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
+                    size_t inflight)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -73,6 +75,10 @@ char *stats_to_json(const struct stats *s, const struct cache *c, size_t infligh
 	json_object_set_new(o, "live_blocks",
 	                    have_live ? json_integer((json_int_t)live.blocks) : json_null());
 	json_object_set_new(o, "alloc", stats_alloc_object(&as));
+	json_object_set_new(o, "infra_entries", json_integer((json_int_t)is->entries));
+	json_object_set_new(o, "infra_measured", json_integer((json_int_t)is->measured));
+	json_object_set_new(o, "infra_held_down", json_integer((json_int_t)is->held_down));
+	json_object_set_new(o, "infra_srtt_max_ms", json_integer((json_int_t)is->srtt_max_ms));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return text;

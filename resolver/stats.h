@@ -19,11 +19,13 @@ struct stats {
 };
 
 struct cache;
+struct infra_stats;
 
-/* The `stats` object: the keys of docs/resolver.md from the counters s, the cache c and the
- * request table's count inflight; null where the allocator cannot tell. Returns a malloc'd compact
- * JSON string. */
-char *stats_to_json(const struct stats *s, const struct cache *c, size_t inflight);
+/* The `stats` object: the keys of docs/resolver.md from the counters s, the cache c, the server
+ * timing table's figures is (infra_get_stats) and the request table's count inflight; null where
+ * the allocator cannot tell. Returns a malloc'd compact JSON string. */
+char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
+                    size_t inflight);
 void stats_count_answer(struct stats *s, int rcode);
 
 #endif

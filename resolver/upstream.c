@@ -22,6 +22,7 @@ struct upstream_query {
 	struct event *ev;   /* storage from the request's memory (event_assign) */
 	bool ev_added, tcp; /* ev_added: assigned and maybe pending, so event_del before reuse */
 	uint16_t id;
+	int timeout_ms; /* the UDP wait; TCP after truncation gets twice as long */
 	uint8_t *wire;
 	size_t wire_len;
 	struct sockaddr_storage to;
@@ -124,7 +125,7 @@ static void upstream_count_sent(struct upstream_query *uq)
 }
 
 int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
-                  const struct sockaddr *to, socklen_t tolen)
+                  const struct sockaddr *to, socklen_t tolen, int timeout_ms)
 {
 	struct resolver *r = l->r;
 	upstream_cancel(l);
@@ -149,6 +150,7 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 	uq->name = name;
 	uq->type = type;
 	uq->fd = -1;
+	uq->timeout_ms = timeout_ms;
 	size_t cap = 12 + dname_len(name) + 4 + 11;
 	if (l->mem->layout == LAYOUT_KRESD)
 		cap = UPSTREAM_EDNS_SIZE; /* kresd builds queries in a KR_EDNS_PAYLOAD packet buffer */
@@ -167,7 +169,7 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 		if (uq->fd < 0)
 			return -1;
 		if (send(uq->fd, uq->wire, uq->wire_len, 0) < 0 ||
-		    upstream_arm(uq, EV_READ | EV_PERSIST, r->cfg.upstream_timeout_ms) < 0) {
+		    upstream_arm(uq, EV_READ | EV_PERSIST, uq->timeout_ms) < 0) {
 			upstream_close(uq);
 			return -1;
 		}
@@ -196,7 +198,7 @@ static void upstream_start_tcp(struct upstream_query *uq)
 	if (l->r->cfg.upstream_offline)
 		return; /* the next injected packet is taken as if it came over TCP */
 	uq->fd = upstream_socket(l, (struct sockaddr *)&uq->to, uq->tolen, SOCK_STREAM);
-	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * l->r->cfg.upstream_timeout_ms) < 0) {
+	if (uq->fd < 0 || upstream_arm(uq, EV_WRITE, 2 * uq->timeout_ms) < 0) {
 		upstream_fail(uq, false);
 		return;
 	}
@@ -313,7 +315,7 @@ static void upstream_on_tcp_write(struct upstream_query *uq)
 	buf[1] = (uint8_t)uq->wire_len;
 	memcpy(buf + 2, uq->wire, uq->wire_len);
 	if (send(uq->fd, buf, uq->wire_len + 2, MSG_NOSIGNAL) != (ssize_t)(uq->wire_len + 2) ||
-	    upstream_arm(uq, EV_READ | EV_PERSIST, 2 * uq->link->r->cfg.upstream_timeout_ms) < 0) {
+	    upstream_arm(uq, EV_READ | EV_PERSIST, 2 * uq->timeout_ms) < 0) {
 		upstream_fail(uq, false);
 		return;
 	}

@@ -39,10 +39,11 @@ struct upstream_link {
 void upstream_link_init(struct upstream_link *l, struct resolver *r, struct rmem *mem, void *ctx);
 /* Sends (name, type) to `to` from a fresh socket (the kernel picks a random ephemeral port), with
  * a random ID, RD clear, EDNS0; name must live until the reply. A reply is accepted only from
- * `to`, with the same ID and question. Returns 0 (sent, then reply or failed follows), or -1 when
- * the query could not be sent (no handler follows). */
+ * `to`, with the same ID and question, within timeout_ms (twice that over TCP after truncation).
+ * Returns 0 (sent, then reply or failed follows), or -1 when the query could not be sent (no
+ * handler follows). */
 int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
-                  const struct sockaddr *to, socklen_t tolen);
+                  const struct sockaddr *to, socklen_t tolen, int timeout_ms);
 /* Forgets the outstanding query, if any (closes its socket). */
 void upstream_cancel(struct upstream_link *l);
 bool upstream_pending(const struct upstream_link *l);

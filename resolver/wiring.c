@@ -2,6 +2,7 @@
 #include "wiring.h"
 
 #include "control_server.h"
+#include "infra.h"
 #include "request.h"
 #include "resolver.h"
 #include "server.h"
@@ -27,7 +28,9 @@ int wiring_open_server(struct resolver *r, char *err, size_t err_size)
 static char *wiring_stats_text(void *arg)
 {
 	struct resolver *r = arg;
-	return stats_to_json(&r->stats, r->cache, request_inflight(r));
+	struct infra_stats is;
+	infra_get_stats(r->infra, resolver_now_ms(), &is);
+	return stats_to_json(&r->stats, r->cache, &is, request_inflight(r));
 }
 
 struct control_server *wiring_open_control(struct resolver *r, const char *path, char *err,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "infra.h"
 #include "request.h"
 #include "wiring.h"
 
@@ -49,7 +50,8 @@ void fuzz_resolver_begin(bool kresd_layout)
 	fuzz_r.cfg.layout = kresd_layout ? LAYOUT_KRESD : LAYOUT_HEAP;
 	fuzz_r.cache = cache_create(64 * 1024, 86400, 3600, kresd_layout, err, sizeof(err));
 	fuzz_r.requests = request_table_create(64);
-	if (!fuzz_r.cache || !fuzz_r.requests)
+	fuzz_r.infra = infra_create(64); /* fresh per input, like the cache: runs reproduce */
+	if (!fuzz_r.cache || !fuzz_r.requests || !fuzz_r.infra)
 		abort();
 }
 
@@ -58,6 +60,8 @@ void fuzz_resolver_end(void)
 	request_table_destroy(&fuzz_r);
 	cache_destroy(fuzz_r.cache);
 	fuzz_r.cache = NULL;
+	infra_destroy(fuzz_r.infra);
+	fuzz_r.infra = NULL;
 }
 
 void fuzz_resolver_client(const uint8_t *wire, size_t len)

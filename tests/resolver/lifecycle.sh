@@ -8,7 +8,10 @@ NET=${2:-127.55.3}
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
 start_hierarchy "$NET" || exit 1
-start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-timeout-ms 3000 || exit 1
+# The fixture servers answer at once, so the timeout learnt for them would be the 50 ms floor:
+# raising the floor keeps the answers delayed on purpose waited for.
+start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-timeout-ms 3000 \
+	--upstream-timeout-min-ms 3000 || exit 1
 
 ttl_of() { kdig @"$RADDR" -p "$RPORT" +time=4 +retry=0 +noall +answer "$1" "$2" | awk 'NR == 1 {print $2}'; }
 
@@ -35,7 +38,8 @@ done
 check_eq "one upstream query for five clients" 1 "$(logged example slow.example.test. A)"
 
 # past --max-inflight new resolutions are dropped and counted (the server delays slow-a 5 s)
-start_resolver limited "$NET.11" --memory-layout "$LAYOUT" --upstream-timeout-ms 8000 --max-inflight 1 || exit 1
+start_resolver limited "$NET.11" --memory-layout "$LAYOUT" --upstream-timeout-ms 8000 \
+	--upstream-timeout-min-ms 8000 --max-inflight 1 || exit 1
 check_eq "limited: warm the cache" "$(printf '192.0.2.1\n192.0.2.2')" "$(answers www.example.test A)"
 answers slow-a.example.test A >/dev/null &
 for i in $(seq 1 100); do

@@ -290,7 +290,7 @@ static void test_table_bounded(void **state)
 	struct infra *t = infra_create(64);
 	assert_non_null(t);
 	struct infra_stats before, after;
-	infra_get_stats(t, &before);
+	infra_get_stats(t, 0, &before);
 	assert_int_equal(before.capacity, 64);
 	assert_int_equal(before.entries, 0);
 	uint64_t now = 1000;
@@ -298,10 +298,13 @@ static void test_table_bounded(void **state)
 		struct sockaddr_in sa = addr_n(i + 1);
 		infra_report_reply(t, (struct sockaddr *)&sa, sizeof(sa), 30, now++);
 	}
-	infra_get_stats(t, &after);
+	infra_get_stats(t, 0, &after);
 	assert_true(after.entries <= 64);
 	assert_true(after.entries >= 48);
 	assert_int_equal(after.evictions, 10000 - after.entries);
+	assert_int_equal(after.measured, after.entries);
+	assert_int_equal(after.srtt_max_ms, 30);
+	assert_int_equal(after.held_down, 0);
 	assert_int_equal(after.bytes, before.bytes);
 	struct infra_server st;
 	struct sockaddr_in newest = addr_n(10000);

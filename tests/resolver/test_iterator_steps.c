@@ -2,7 +2,8 @@
  * ldns are fed in, and the step it returns (send to whom, spawn which lookup, done with which
  * rcode) and the answer it holds are checked. Referral with glue, glueless delegation, CNAME chains
  * inside a reply and across zones, NXDOMAIN and NODATA with their SOA, the negative TTL cap, lame
- * servers, the query budget. */
+ * servers, the query budget, and server timing: the timeout a SEND step carries, the choice of the
+ * faster server, held-down servers skipped, the request deadline shared with spawned lookups. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "cache.h"
 #include "dname.h"
+#include "infra.h"
 #include "iterator.h"
 #include "resolver.h"
 #include "resolver_test_util.h"
@@ -47,13 +49,15 @@ static int setup(void **state)
 	r.cache =
 	    cache_create(1 << 20, r.cfg.max_ttl, r.cfg.max_negative_ttl, false, err, sizeof(err));
 	chacha_rng_seed_key(&r.rng, key);
-	return r.cache && rmem_init(&mem, LAYOUT_HEAP) == 0 ? 0 : -1;
+	r.infra = infra_create(64);
+	return r.cache && r.infra && rmem_init(&mem, LAYOUT_HEAP) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	rmem_release(&mem);
 	cache_destroy(r.cache);
+	infra_destroy(r.infra);
 	return 0;
 }
 
@@ -357,6 +361,92 @@ static void test_budget(void **state)
 	assert_done(&step, RCODE_SERVFAIL);
 }
 
+static struct sockaddr_in root_addr(const char *addr)
+{
+	struct sockaddr_in v4 = {.sin_family = AF_INET, .sin_port = htons(53)};
+	inet_pton(AF_INET, addr, &v4.sin_addr);
+	return v4;
+}
+
+static bool sent_to(const struct iter_step *step, const char *addr)
+{
+	return step->kind == ITER_STEP_SEND &&
+	       ((const struct sockaddr_in *)step->server)->sin_addr.s_addr == inet_addr(addr);
+}
+
+/* An unknown server gets infra's first timeout, shortened to --upstream-timeout-ms when that is
+ * lower (a real limit: not marked capped). */
+static void test_send_carries_timeout(void **state)
+{
+	struct iter_state st;
+	start(&st, "www.example.test.", TYPE_A);
+	struct iter_step step = iterator_next(&st);
+	assert_send(&step, ROOT1, "www.example.test.", TYPE_A);
+	assert_int_equal(step.choice.timeout_ms, INFRA_INITIAL_TIMEOUT_MS);
+	r.cfg.upstream_timeout_ms = 100;
+	start(&st, "www.example.test.", TYPE_A);
+	step = iterator_next(&st);
+	assert_int_equal(step.choice.timeout_ms, 100);
+	assert_false(step.choice.capped);
+}
+
+/* With both roots measured, the faster one is asked, except for the rare exploration. */
+static void test_prefers_fast_server(void **state)
+{
+	add_root(ROOT2);
+	struct sockaddr_in slow = root_addr(ROOT1), fast = root_addr(ROOT2);
+	uint64_t now = resolver_now_ms();
+	infra_report_reply(r.infra, (struct sockaddr *)&slow, sizeof(slow), 300, now);
+	infra_report_reply(r.infra, (struct sockaddr *)&fast, sizeof(fast), 10, now);
+	int to_fast = 0;
+	for (int i = 0; i < 40; i++) {
+		struct iter_state st;
+		start(&st, "www.example.test.", TYPE_A);
+		struct iter_step step = iterator_next(&st);
+		to_fast += sent_to(&step, ROOT2);
+		if (sent_to(&step, ROOT2))
+			assert_int_equal(step.choice.timeout_ms, 50); /* srtt + 4 rttvar, floored */
+	}
+	assert_true(to_fast >= 32);
+}
+
+/* A server with INFRA_DEAD_TIMEOUTS timeouts in a row is held down: with no other server and no
+ * glueless name left, the request fails at once instead of waiting for it. */
+static void test_held_down_server_skipped(void **state)
+{
+	struct sockaddr_in dead = root_addr(ROOT1);
+	uint64_t now = resolver_now_ms();
+	struct infra_choice used = {.timeout_ms = INFRA_INITIAL_TIMEOUT_MS};
+	for (int k = INFRA_DEAD_TIMEOUTS - 1; k >= 0; k--)
+		infra_report_timeout(r.infra, (struct sockaddr *)&dead, sizeof(dead), &used,
+		                     now - (uint64_t)k * 20000);
+	struct iter_state st;
+	start(&st, "www.example.test.", TYPE_A);
+	struct iter_step step = iterator_next(&st);
+	assert_done(&step, RCODE_SERVFAIL);
+}
+
+/* A spawned lookup takes its parent's deadline: near its end the query's wait is clamped to what
+ * is left (and marked capped, so its timeout is not held against the server); once it is spent
+ * the next step is SERVFAIL. */
+static void test_deadline_shared(void **state)
+{
+	struct iter_state parent, sub;
+	start(&parent, "www.example.test.", TYPE_A);
+	infra_deadline_start(&parent.deadline, resolver_now_ms(), 60);
+	start(&sub, "ns.example.test.", TYPE_A);
+	iterator_share_deadline(&sub, &parent);
+	struct iter_step step = iterator_next(&sub);
+	assert_int_equal(step.kind, ITER_STEP_SEND);
+	assert_true(step.choice.timeout_ms <= 60);
+	assert_true(step.choice.capped);
+	infra_deadline_start(&parent.deadline, resolver_now_ms() - 10, 0);
+	start(&sub, "ns.example.test.", TYPE_A);
+	iterator_share_deadline(&sub, &parent);
+	step = iterator_next(&sub);
+	assert_done(&step, RCODE_SERVFAIL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +460,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_negative_ttl_cap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lame_then_other_server, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_budget, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_send_carries_timeout, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_prefers_fast_server, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_held_down_server_skipped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_deadline_shared, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
