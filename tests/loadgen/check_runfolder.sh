@@ -14,7 +14,8 @@ fail() {
 }
 
 # The one column list, read from the header that defines it.
-columns=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$src/common/timeline_columns.h" | paste -sd, -)
+columns=$(sed -n '/^#define TIMELINE_COLUMNS(X)/,/^[^\\]*$/ s/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' \
+	"$src/common/timeline_columns.h" | paste -sd, -)
 [[ -n "$columns" ]] || fail "no columns found in $src/common/timeline_columns.h"
 
 tl="$dir/timeline.csv"
