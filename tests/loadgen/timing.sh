@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/loadgen/timing.sh - open loop, counted by the test responder: a target that never answers
-# still receives the scheduled number of queries in every second (exactly, but for a query the
-# responder stamps across a second boundary) and all of them, and an answering target gets its
-# low-rate schedule within 2% in every second (timing label: not under sanitizers; run alone).
+# and an answering one receive the scheduled number of queries in every second (but for queries
+# the responder stamps late, across a second boundary, on a busy machine) and all of them
+# (timing label: not under sanitizers; run alone).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 [[ "${ALLOCSPIKE_SANITIZE:-0}" == 1 ]] && skip "timing test: release build only"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
@@ -33,17 +33,34 @@ per_second() {
 mapfile -t silent < <(per_second silent.q)
 mapfile -t answering < <(per_second answering.q)
 echo "per second: scheduled ${want[*]}; silent target got ${silent[*]:0:4}; answering got ${answering[*]:0:4}"
-# The responder stamps a query when it reads it, so on a busy machine a query sent on time can be
-# stamped just past a second boundary: per second the count may differ by the one query that
-# straddles a boundary, and the counts up to every boundary stay within one of the schedule's.
-before=0 due=0
-for s in 0 1 2 3; do
-	before=$((before + silent[s])) due=$((due + want[s]))
-	check "silent target, second $s: ${silent[$s]} of ${want[$s]} (up to the boundary: $before of $due)" \
-		test $((before - due)) -ge -1 -a $((before - due)) -le 1 -a $((silent[s] - want[s])) -ge -2 -a $((silent[s] - want[s])) -le 2
-	check "answering target, second $s: ${answering[$s]} within 2% of ${want[$s]}" \
-		awk -v got="${answering[$s]}" -v want="${want[$s]}" 'BEGIN { d = got - want; exit !(d * d <= (want * 0.02) ^ 2) }'
-done
+# The responder stamps a query when it reads it, so on a busy machine (CI shares 2 cores) a query
+# sent on time can be stamped late, past a second boundary. The test accepts a stamp up to
+# LATE_MS late: at every boundary the count so far may fall short of the schedule's by the
+# queries due in the last LATE_MS (at the faster of the two seconds' rates), never run ahead of it
+# by more than one, and each second's count is bounded by its two boundaries. A generator that
+# ignored the spike (100 instead of 400) still fails by hundreds.
+LATE_MS=50
+# window SECOND : the queries due in the last LATE_MS before the end of SECOND
+window() {
+	local rate=${want[$1]}
+	(($1 + 1 < ${#want[@]} && want[$1 + 1] > rate)) && rate=${want[$1 + 1]}
+	echo $((rate * LATE_MS / 1000 + 1))
+}
+# check_second NAME COUNTS... : the per-second counts of one target against the schedule
+check_second() {
+	local name=$1 before=0 due=0 lag_in=0 lag_out s
+	shift
+	local got=("$@")
+	for s in 0 1 2 3; do
+		before=$((before + got[s])) due=$((due + want[s])) lag_out=$(window "$s")
+		check "$name target, second $s: ${got[$s]} of ${want[$s]} (up to the boundary: $before of $due, late allowance $lag_out)" \
+			test $((before - due)) -ge "-$lag_out" -a $((before - due)) -le 1 \
+			-a $((got[s] - want[s])) -ge $((-lag_out - 1)) -a $((got[s] - want[s])) -le $((lag_in + 1))
+		lag_in=$lag_out
+	done
+}
+check_second silent "${silent[@]:0:4}"
+check_second answering "${answering[@]:0:4}"
 check_eq "silent target, all queries" 700 "${silent[4]}"
 check_eq "answering target, all queries" 700 "${answering[4]}"
 # and by the generator's own record: every query scheduled left for the silent target although it
