@@ -176,8 +176,8 @@ static bool json_empty(const json_t *v)
 }
 
 /* A JSON value as text, numbers written one way everywhere (integers whole, others to four
- * significant digits, fixed-point: 0.168, not 0.16800000000000001; 12346, not 1.235e+04); objects become "k=v, ..." and arrays
- * "a, b", nested ones in parentheses, empty fields left out. */
+ * significant digits, fixed-point: 0.168, not 0.16800000000000001; 12346, not 1.235e+04); objects
+ * become "k=v, ..." and arrays "a, b", nested ones in parentheses, empty fields left out. */
 static void append_json_text(struct strbuf *b, const json_t *v)
 {
 	if (json_empty(v)) {

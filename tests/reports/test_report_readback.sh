@@ -84,5 +84,7 @@ check_eq "page grid: alpha's spikes 1 and 3" "<td>30.0 / 20.0</td> <td>32.0 / 22
 	"$(grid_row "$run/report.html" alpha | xargs -d '\n')"
 check "summary.md grid: columns by spike number" grep -qx '| variant | spike 1 | spike 3 |' "$run/summary.md"
 check "summary.md grid: alpha's spikes 1 and 3" grep -qx '| alpha | 30.0 / 20.0 | 32.0 / 22.0 |' "$run/summary.md"
+check "summary.md lint and grid check" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/md_check.py" \
+	"$run/summary.md" "$S"
 
 finish

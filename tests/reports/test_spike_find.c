@@ -52,9 +52,9 @@ static void test_by_key(void **state)
 static void test_numbers_of_every_variant(void **state)
 {
 	(void)state;
-	json_t *summary = json_pack("{s:{s:{s:o}, s:{s:[{s:i}, {s:i}]}, s:{}}}", "variants", "a",
-	                            "spikes", gap_spikes(), "b", "spikes", "spike", 4, "spike",
-	                            1, "c");
+	json_t *summary =
+	    json_pack("{s:{s:{s:o}, s:{s:[{s:i}, {s:i}]}, s:{}}}", "variants", "a", "spikes",
+	              gap_spikes(), "b", "spikes", "spike", 4, "spike", 1, "c");
 	json_int_t *numbers;
 	size_t n = spike_find_numbers(summary, &numbers);
 	assert_int_equal(n, 3);

@@ -130,7 +130,8 @@ static void test_parse_tier(void **state)
 	                         "(e.g. 20s, 1.5m, 500ms)");
 	assert_false(netem_parse_tier(&c, "root:nan:50:0.01", err, sizeof(err)));
 	assert_false(netem_parse_tier(&c, "root:5:50:nan", err, sizeof(err)));
-	assert_string_equal(err, "--tier 'root:5:50:nan': LOSS: 'nan' is not a number (e.g. 0.5, 20)");
+	assert_string_equal(err,
+	                    "--tier 'root:5:50:nan': LOSS: 'nan' is not a number (e.g. 0.5, 20)");
 	assert_false(netem_parse_tier(&c, "root:5:+50:0.01", err, sizeof(err)));
 	assert_false(netem_parse_tier(&c, "root:5:50:1.5", err, sizeof(err)));
 	assert_string_equal(err, "--tier 'root:5:50:1.5': LOSS: '1.5' is out of range (0 to 1)");
