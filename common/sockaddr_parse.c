@@ -4,25 +4,16 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-static bool sockaddr_parse_port(const char *text, int *port)
-{
-	char *end = NULL;
-	long v = strtol(text, &end, 10);
-	if (*text == '\0' || *end != '\0' || v < 0 || v > 65535)
-		return false;
-	*port = (int)v;
-	return true;
-}
+#include "cli_parse.h"
 
 bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage *out,
                     socklen_t *out_len, char *err, size_t err_size)
 {
-	char host[INET6_ADDRSTRLEN + 1];
+	char host[INET6_ADDRSTRLEN + 1], port_err[256];
 	int port = default_port;
-	const char *port_text = NULL;
+	const char *port_text = NULL, *host_text = text;
 	size_t host_len;
 
 	if (text[0] == '[') {
@@ -34,7 +25,7 @@ bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage 
 			port_text = close + 2;
 		else if (close[1] != '\0')
 			goto bad;
-		text++;
+		host_text++;
 	} else {
 		const char *colon = strchr(text, ':');
 		if (colon && strchr(colon + 1, ':'))
@@ -45,10 +36,18 @@ bool sockaddr_parse(const char *text, int default_port, struct sockaddr_storage 
 	}
 	if (host_len == 0 || host_len >= sizeof(host))
 		goto bad;
-	memcpy(host, text, host_len);
+	memcpy(host, host_text, host_len);
 	host[host_len] = '\0';
-	if (port_text && !sockaddr_parse_port(port_text, &port))
-		goto bad;
+	if (port_text) {
+		/* a port is a COUNT of the command lines' grammar (docs/cli.md) */
+		unsigned long long v;
+		if (!cli_parse_count("port", port_text, 0, 65535, &v, port_err, sizeof(port_err))) {
+			if (err)
+				snprintf(err, err_size, "'%s': %s", text, port_err);
+			return false;
+		}
+		port = (int)v;
+	}
 	if (port < 0) {
 		if (err)
 			snprintf(err, err_size, "missing port in '%s'", text);

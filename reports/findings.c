@@ -10,6 +10,7 @@
 #include "attribution.h"
 #include "strbuf.h"
 #include "summary.h"
+#include "validity.h"
 
 /* Live growth over the spikes under this (kB) is not worth a sentence. */
 #define LIVE_GROWTH_KB 1024.0
@@ -339,6 +340,28 @@ static void findings_file_backed(json_t *out, const char *name, const json_t *v)
 	    name, rss / 1024, anon / 1024, (rss - anon) / 1024);
 }
 
+/* A sentence per variant the scenario never started, with its failed event's reason (validity
+ * "variant_not_run"); how many. */
+static size_t findings_not_run(json_t *out, const json_t *summary)
+{
+	size_t n = 0, i;
+	json_t *r;
+	json_array_foreach(summary_lookup(summary, "validity.reasons"), i, r)
+	{
+		const char *code = json_string_value(json_object_get(r, "code"));
+		if (!code || strcmp(code, "variant_not_run") != 0)
+			continue;
+		const char *name;
+		json_t *why;
+		json_object_foreach(json_object_get(r, "why"), name, why)
+		{
+			add(out, "%s did not run: %s.", name, json_string_value(why));
+			n++;
+		}
+	}
+	return n;
+}
+
 static void findings_health(json_t *out, const json_t *summary)
 {
 	const char *name;
@@ -388,17 +411,18 @@ static void findings_health(json_t *out, const json_t *summary)
 			    share * 100);
 		findings_file_backed(out, name, v);
 	}
-	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > 0)
-		add(out, "No variant crashed.");
+	size_t not_run = findings_not_run(out, summary);
+	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > not_run)
+		add(out, not_run ? "No variant that ran crashed." : "No variant crashed.");
 	const json_t *h = json_object_get(summary, "harness");
-	double sat = num(h, "saturated_s");
+	double sat = validity_saturated_s(h);
 	size_t ev = json_array_size(json_object_get(h, "saturated_events"));
-	if ((!isnan(sat) && sat > 0) || ev > 0)
+	if (sat > 0)
 		add(out,
 		    "The harness itself was saturated (%.1f s of intervals over %.1f core, %zu "
 		    "harness_saturated events): figures in those periods may show the harness's "
 		    "limit, not the resolvers'.",
-		    isnan(sat) ? 0 : sat, num(h, "threshold_cores"), ev);
+		    sat, num(h, "threshold_cores"), ev);
 }
 
 json_t *findings_build(const json_t *summary)

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "colours.h"
+#include "fixed_point.h"
+#include "spike_find.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "traffic.h"
@@ -138,9 +140,11 @@ static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
 		strbuf_printf(b, "%.1f", v);
 		break;
 	case F_MS3:
-	case F_NUMBER:
-		strbuf_printf(b, "%.3g", v);
+	case F_NUMBER: {
+		char text[64];
+		strbuf_append(b, fixed_point(text, sizeof(text), v, 3));
 		break;
+	}
 	case F_RATIO:
 		strbuf_printf(b, "%.2f", v);
 		break;
@@ -172,8 +176,8 @@ static bool json_empty(const json_t *v)
 }
 
 /* A JSON value as text, numbers written one way everywhere (integers whole, others to four
- * significant digits: 0.168, not 0.16800000000000001); objects become "k=v, ..." and arrays
- * "a, b", nested ones in parentheses, empty fields left out. */
+ * significant digits, fixed-point: 0.168, not 0.16800000000000001; 12346, not 1.235e+04); objects
+ * become "k=v, ..." and arrays "a, b", nested ones in parentheses, empty fields left out. */
 static void append_json_text(struct strbuf *b, const json_t *v)
 {
 	if (json_empty(v)) {
@@ -183,11 +187,8 @@ static void append_json_text(struct strbuf *b, const json_t *v)
 	} else if (json_is_integer(v)) {
 		strbuf_printf(b, "%lld", (long long)json_integer_value(v));
 	} else if (json_is_real(v)) {
-		double x = json_real_value(v);
-		if (x == floor(x) && fabs(x) < 1e15)
-			strbuf_printf(b, "%.0f", x);
-		else
-			strbuf_printf(b, fabs(x) >= 1e4 ? "%.0f" : "%.4g", x);
+		char text[64];
+		strbuf_append(b, fixed_point(text, sizeof(text), json_real_value(v), 4));
 	} else if (json_is_boolean(v)) {
 		strbuf_append(b, json_is_true(v) ? "yes" : "no");
 	} else if (json_is_object(v)) {
@@ -523,9 +524,10 @@ static void append_spike_grid(struct strbuf *b, const json_t *summary)
 	                 "start to the end of its recovery / the value at the end of the "
 	                 "recovery.</p>\n<div class=\"scroll\"><table id=\"spike-grid\">\n<tr>"
 	                 "<th>variant</th>");
-	json_int_t n_spikes = json_integer_value(json_object_get(summary, "spike_count"));
-	for (json_int_t k = 1; k <= n_spikes; k++)
-		strbuf_printf(b, "<th>spike %lld</th>", (long long)k);
+	json_int_t *numbers;
+	size_t n_spikes = spike_find_numbers(summary, &numbers);
+	for (size_t k = 0; k < n_spikes; k++)
+		strbuf_printf(b, "<th>spike %lld</th>", (long long)numbers[k]);
 	strbuf_append(b, "</tr>\n");
 	size_t i;
 	json_t *name;
@@ -537,16 +539,20 @@ static void append_spike_grid(struct strbuf *b, const json_t *summary)
 		append_swatch(b, colours_of(summary, json_string_value(name)));
 		strbuf_append_html(b, json_string_value(name));
 		strbuf_append(b, "</td>");
-		size_t k;
-		json_t *sp;
-		json_array_foreach(json_object_get(v, "spikes"), k, sp)
-		{
+		/* one cell per spike number, so a variant that missed a spike keeps the columns */
+		for (size_t k = 0; k < n_spikes; k++) {
+			const json_t *sp = spike_find(json_object_get(v, "spikes"), numbers[k]);
 			char cell[64];
-			strbuf_printf(b, "<td>%s</td>", verdict_grid_cell(sp, cell, sizeof(cell)));
+			if (sp)
+				strbuf_printf(b, "<td>%s</td>",
+				              verdict_grid_cell(sp, cell, sizeof(cell)));
+			else
+				strbuf_append(b, "<td><span class=\"muted\">n/a</span></td>");
 		}
 		strbuf_append(b, "</tr>\n");
 	}
 	strbuf_append(b, "</table></div>\n");
+	free(numbers);
 }
 
 /* Traffic per query by the phase each was sent in, with the rcodes and true quantiles. */

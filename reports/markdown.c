@@ -3,8 +3,11 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fixed_point.h"
+#include "spike_find.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "verdict.h"
@@ -71,14 +74,15 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 
 static void append_grid(struct strbuf *b, const json_t *summary)
 {
-	json_int_t n_spikes = json_integer_value(json_object_get(summary, "spike_count"));
+	json_int_t *numbers;
+	size_t n_spikes = spike_find_numbers(summary, &numbers);
 	strbuf_append(b, "## Peak / end of recovery per spike\n\nAnonymous RSS in MB: the highest "
 	                 "from the spike's start to the end of its recovery / the value at the end "
 	                 "of the recovery.\n\n| variant |");
-	for (json_int_t k = 1; k <= n_spikes; k++)
-		strbuf_printf(b, " spike %lld |", (long long)k);
+	for (size_t k = 0; k < n_spikes; k++)
+		strbuf_printf(b, " spike %lld |", (long long)numbers[k]);
 	strbuf_append(b, "\n| --- |");
-	for (json_int_t k = 1; k <= n_spikes; k++)
+	for (size_t k = 0; k < n_spikes; k++)
 		strbuf_append(b, " ---: |");
 	strbuf_append(b, "\n");
 	size_t i;
@@ -91,10 +95,9 @@ static void append_grid(struct strbuf *b, const json_t *summary)
 		append_md(b, json_string_value(name));
 		strbuf_append(b, " |");
 		/* one cell per spike number, so a variant that missed a spike keeps the columns */
-		for (json_int_t k = 1; k <= n_spikes; k++) {
-			char path[64], cell[64] = "n/a";
-			snprintf(path, sizeof(path), "spikes.%lld", (long long)k);
-			const json_t *sp = summary_lookup(v, path);
+		for (size_t k = 0; k < n_spikes; k++) {
+			char cell[64] = "n/a";
+			const json_t *sp = spike_find(json_object_get(v, "spikes"), numbers[k]);
 			if (sp)
 				verdict_grid_cell(sp, cell, sizeof(cell));
 			strbuf_printf(b, " %s |", cell);
@@ -102,13 +105,18 @@ static void append_grid(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, "\n");
 	}
 	strbuf_append(b, "\n");
+	free(numbers);
 }
 
-/* "12.3", or "n/a" */
+/* " 12.3 |" (fmt), or " n/a |"; fmt NULL: three significant digits, fixed-point (a latency from
+ * histograms, precise to 1.6 %: "1800", never "1.8e+03"). */
 static void append_value(struct strbuf *b, double v, const char *fmt, double scale)
 {
+	char text[64];
 	if (isnan(v))
 		strbuf_append(b, " n/a |");
+	else if (!fmt)
+		strbuf_printf(b, " %s |", fixed_point(text, sizeof(text), v * scale, 3));
 	else
 		strbuf_printf(b, fmt, v * scale);
 }
@@ -149,8 +157,8 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 		append_value(b, num(sp, "lost"), " %.0f |", 1);
 		append_value(b, num(sp, "late"), " %.0f |", 1);
 		append_value(b, num(sp, "servfail"), " %.0f |", 1);
-		append_value(b, num(sp, "lat_p50_ms"), " %.3g |", 1);
-		append_value(b, num(sp, "lat_p99_ms"), " %.3g |", 1);
+		append_value(b, num(sp, "lat_p50_ms"), NULL, 1);
+		append_value(b, num(sp, "lat_p99_ms"), NULL, 1);
 		strbuf_append(b, "\n");
 	}
 	strbuf_append(b, "\n");

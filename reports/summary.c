@@ -7,6 +7,7 @@
 #include "fit.h"
 #include "harness_saturation.h"
 #include "schedule.h"
+#include "spike_find.h"
 #include "traffic.h"
 #include "validity.h"
 #include "verdict.h"
@@ -868,26 +869,6 @@ json_t *summary_build(const struct runfolder *rf)
 	return sum;
 }
 
-/* In a spikes array, "last" is the last spike and a number the spike of that number. */
-static json_t *spike_of(const json_t *spikes, const char *key)
-{
-	size_t n = json_array_size(spikes);
-	if (strcmp(key, "last") == 0)
-		return n ? json_array_get(spikes, n - 1) : NULL;
-	char *end;
-	long want = strtol(key, &end, 10);
-	if (*end || end == key)
-		return NULL;
-	json_t *sp;
-	size_t i;
-	json_array_foreach(spikes, i, sp)
-	{
-		if (json_integer_value(json_object_get(sp, "spike")) == want)
-			return sp;
-	}
-	return NULL;
-}
-
 json_t *summary_lookup(const json_t *obj, const char *path)
 {
 	char key[128];
@@ -897,7 +878,7 @@ json_t *summary_lookup(const json_t *obj, const char *path)
 			return NULL;
 		memcpy(key, path, n);
 		key[n] = '\0';
-		obj = json_is_array(obj) ? spike_of(obj, key) : json_object_get(obj, key);
+		obj = json_is_array(obj) ? spike_find_key(obj, key) : json_object_get(obj, key);
 		path += n + (path[n] == '.');
 	}
 	return (json_t *)obj;

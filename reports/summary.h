@@ -29,7 +29,7 @@ double summary_row_cpu_s(const struct runfolder_row *row);
 
 /* The value at a dotted path ("spike_traffic.answered_share") under obj, or NULL; in an array of
  * spikes a number picks the spike of that number and "last" the last one
- * ("spikes.last.held_growth_kb"). */
+ * ("spikes.last.held_growth_kb"; spike_find_key). */
 json_t *summary_lookup(const json_t *obj, const char *path);
 
 #endif

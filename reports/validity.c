@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness_saturation.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -77,12 +78,20 @@ static void check_warmup(const struct runfolder *rf, json_t *reasons)
 	strbuf_free(&b);
 }
 
+double validity_saturated_s(const json_t *harness)
+{
+	double s = json_number_value(json_object_get(harness, "saturated_s"));
+	size_t events = json_array_size(json_object_get(harness, "saturated_events"));
+	/* Each event was measured over at least one window, the timeline's windows too. */
+	return fmax(s > 0 ? s : 0, (double)events * HARNESS_WINDOW_S);
+}
+
 static void check_harness(const json_t *summary, json_t *reasons)
 {
 	const json_t *h = json_object_get(summary, "harness");
-	double s = json_number_value(json_object_get(h, "saturated_s"));
+	double s = validity_saturated_s(h);
 	size_t events = json_array_size(json_object_get(h, "saturated_events"));
-	if (!(s > 0) && events == 0)
+	if (!(s > 0))
 		return;
 	json_t *names = json_array();
 	size_t i;
@@ -99,7 +108,7 @@ static void check_harness(const json_t *summary, json_t *reasons)
 	       "The harness (load generator or simulated hierarchy) used more than %.1f core for "
 	       "%.1f s (%zu saturation events): the traffic may have been limited by the harness, "
 	       "not the resolvers.",
-	       json_number_value(json_object_get(h, "threshold_cores")), s > 0 ? s : 0, events);
+	       json_number_value(json_object_get(h, "threshold_cores")), s, events);
 }
 
 /* The variant's answered share of the queries sent in spikes: per query when the run has
@@ -210,6 +219,38 @@ static void check_crashes(const json_t *summary, json_t *reasons)
 	strbuf_free(&b);
 }
 
+/* A `failed` event of a variant (not the scenario's own): the scenario refused to start it (its
+ * program missing, its allocator not the one named, a preload that did not take). */
+static void check_not_run(const struct runfolder *rf, json_t *reasons)
+{
+	json_t *names = json_array(), *why = json_object();
+	struct strbuf b = {0};
+	for (size_t i = 0; i < rf->n_events; i++) {
+		const struct runfolder_event *e = &rf->events[i];
+		if (strcmp(e->event, "failed") != 0 || runfolder_is_harness(e->variant) ||
+		    has_name(names, e->variant))
+			continue;
+		const char *r = json_string_value(json_object_get(e->obj, "reason"));
+		r = r && *r ? r : "no reason recorded";
+		json_array_append_new(names, json_string(e->variant));
+		json_object_set_new(why, e->variant, json_string(r));
+		strbuf_printf(&b, "%s%s (%s)", b.len ? "; " : "", e->variant, r);
+	}
+	if (json_array_size(names)) {
+		reason(reasons, "variant_not_run", names,
+		       "give the variant what it lacks (the reason says what), or leave it out "
+		       "with --variants",
+		       "Not run: %s. The comparison lacks %s.", b.s,
+		       json_array_size(names) == 1 ? "it" : "them");
+		json_object_set_new(json_array_get(reasons, json_array_size(reasons) - 1), "why",
+		                    why);
+	} else {
+		json_decref(names);
+		json_decref(why);
+	}
+	strbuf_free(&b);
+}
+
 json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 {
 	json_t *reasons = json_array();
@@ -222,6 +263,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_harness(summary, reasons);
 	check_capacity(rf, summary, reasons);
 	check_calibration(rf, reasons);
+	check_not_run(rf, reasons);
 	check_crashes(summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)

@@ -15,8 +15,13 @@
 /* A trend over fewer spikes is a line through two points. */
 #define VALIDITY_MIN_SPIKES 3
 
-/* {"valid": bool, "reason_count": n, "reasons": [{"code", "text", "knob", "variants"}]} from the
- * run folder and its summary (variants and harness already computed). */
+/* How long the harness was saturated (s), from summary.json "harness": never less than the windows
+ * its saturation was measured over (one per harness_saturated event), 0 when it never was. */
+double validity_saturated_s(const json_t *harness);
+
+/* {"valid": bool, "reason_count": n, "reasons": [{"code", "text", "knob", "variants"}]} (the
+ * variant_not_run reason also "why": {VARIANT: the failed event's reason}) from the run folder
+ * and its summary (variants and harness already computed). */
 json_t *validity_build(const struct runfolder *rf, const json_t *summary);
 
 #endif

@@ -1,6 +1,7 @@
 /* upstream/netem.c - deterministic loss and log-normal delay, and the per-source attempt counts. */
 #include "netem.h"
 
+#include "cli_parse.h"
 #include "hash.h"
 
 #include <math.h>
@@ -144,28 +145,57 @@ void netem_free(struct netem *n)
 	free(n);
 }
 
+/* "--tier 'TEXT': FIELD", the option name a field's error starts with (common/cli_parse). */
+static const char *tier_field(char *buf, size_t size, const char *text, const char *field)
+{
+	snprintf(buf, size, "--tier '%s': %s", text, field);
+	return buf;
+}
+
 bool netem_parse_tier(struct netem_config *cfg, const char *text, char *err, size_t err_size)
 {
-	char name[16];
-	double median, p99, loss;
-	char extra;
-	if (sscanf(text, "%15[a-z]:%lf:%lf:%lf%c", name, &median, &p99, &loss, &extra) != 4) {
-		snprintf(err, err_size, "--tier '%s': expected NAME:MEDIAN_MS:P99_MS:LOSS", text);
+	char buf[128], *field[4], *p = buf, option[256];
+	size_t n = 0;
+	if (strlen(text) < sizeof(buf)) {
+		memcpy(buf, text, strlen(text) + 1);
+		for (; n < 4 && p; n++) {
+			field[n] = p;
+			p = strchr(p, ':');
+			if (p)
+				*p++ = '\0';
+		}
+	}
+	if (n != 4 || p) {
+		snprintf(err, err_size,
+		         "--tier '%s': expected NAME:MEDIAN_MS:P99_MS:LOSS (e.g. root:8:80:0.01)",
+		         text);
 		return false;
 	}
 	int t = -1;
 	for (int i = 0; i < TIER_COUNT; i++)
-		if (strcmp(name, tier_names[i]) == 0)
+		if (strcmp(field[0], tier_names[i]) == 0)
 			t = i;
-	if (t < 0 || median < 0 || p99 < median || loss < 0 || loss > 1) {
-		snprintf(
-		    err, err_size,
-		    "--tier '%s': NAME is root, tld or sld; 0 <= MEDIAN <= P99; 0 <= LOSS <= 1",
-		    text);
+	if (t < 0) {
+		snprintf(err, err_size, "--tier '%s': NAME '%s' is not root, tld or sld", text,
+		         field[0]);
 		return false;
 	}
-	cfg->tier[t].median_ms = median;
-	cfg->tier[t].p99_ms = p99;
+	/* the delays in milliseconds as in --latency-ms (a unit allowed: 0.5s), within its bounds;
+	 * the loss a share as in --loss */
+	double median_s, p99_s, loss;
+	if (!cli_parse_duration(tier_field(option, sizeof(option), text, "MEDIAN_MS"), field[1],
+	                        0.001, 0, NETEM_MAX_MEDIAN_S, &median_s, err, err_size) ||
+	    !cli_parse_duration(tier_field(option, sizeof(option), text, "P99_MS"), field[2], 0.001,
+	                        0, NETEM_MAX_P99_S, &p99_s, err, err_size) ||
+	    !cli_parse_number(tier_field(option, sizeof(option), text, "LOSS"), field[3], 0, 1,
+	                      &loss, err, err_size))
+		return false;
+	if (p99_s < median_s) {
+		snprintf(err, err_size, "--tier '%s': P99_MS is below MEDIAN_MS", text);
+		return false;
+	}
+	cfg->tier[t].median_ms = median_s * 1000;
+	cfg->tier[t].p99_ms = p99_s * 1000;
 	cfg->tier[t].loss = loss;
 	return true;
 }

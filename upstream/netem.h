@@ -54,7 +54,12 @@ size_t netem_tracked(const struct netem *n);
 
 void netem_free(struct netem *n);
 
-/* Parses "NAME:MEDIAN_MS:P99_MS:LOSS" (NAME root, tld or sld) into cfg; false with reason. */
+/* The longest median and 99th percentile delay an option may ask for (--latency-ms, --tier). */
+#define NETEM_MAX_MEDIAN_S 10.0
+#define NETEM_MAX_P99_S 60.0
+
+/* Parses "NAME:MEDIAN_MS:P99_MS:LOSS" (NAME root, tld or sld; the delays in milliseconds or with a
+ * unit, a LOSS from 0 to 1, by common/cli_parse) into cfg; false with the reason in err. */
 bool netem_parse_tier(struct netem_config *cfg, const char *text, char *err, size_t err_size);
 
 #endif

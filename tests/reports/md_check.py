@@ -89,9 +89,10 @@ def table_problems(lines):
 
 
 def grid_problems(lines, summary):
-    """The peak / end grid must hold summary.json's spikes, in MB with one decimal."""
+    """The peak / end grid must hold summary.json's spikes, in MB with one decimal, each column
+    headed by its spike's number."""
     problems = []
-    grid = [t for t in tables(lines) if t[1][0] == "variant" and t[1][1:2] == ["spike 1"]]
+    grid = [t for t in tables(lines) if t[1][0] == "variant" and t[1][1:2] and t[1][1].startswith("spike ")]
     if len(grid) != 1:
         return ["no single peak / end grid"]
     _, head, _, rows = grid[0]
@@ -103,7 +104,8 @@ def grid_problems(lines, summary):
     fmt = lambda kb: "n/a" if kb is None else f"{kb / 1024:.1f}"
     for (n, row), name in zip(rows, summary["variant_order"]):
         by_number = {s["spike"]: s for s in summary["variants"][name].get("spikes", [])}
-        for k, cell in enumerate(row[1:], 1):
+        for label, cell in zip(head[1:], row[1:]):
+            k = int(label.split()[1])
             s = by_number.get(k)
             want = "n/a" if s is None else f"{fmt(s['peak_anon_kb'])} / {fmt(s['end_anon_kb'])}"
             if cell != want:

@@ -121,6 +121,30 @@ static void test_parse_tier(void **state)
 	assert_false(netem_parse_tier(&c, "leaf:5:50:0.01", err, sizeof(err)));
 	assert_false(netem_parse_tier(&c, "sld:50:5:0.01", err, sizeof(err)));
 	assert_false(netem_parse_tier(&c, "sld:5:50", err, sizeof(err)));
+	assert_string_equal(err, "--tier 'sld:5:50': expected NAME:MEDIAN_MS:P99_MS:LOSS (e.g. "
+	                         "root:8:80:0.01)");
+	assert_false(netem_parse_tier(&c, "sld:5:50:0.01:7", err, sizeof(err)));
+	/* the fields by the command lines' one grammar (docs/cli.md): no exponent, NaN or sign */
+	assert_false(netem_parse_tier(&c, "root:1e1:50:0.01", err, sizeof(err)));
+	assert_string_equal(err, "--tier 'root:1e1:50:0.01': MEDIAN_MS: '1e1' is not a duration "
+	                         "(e.g. 20s, 1.5m, 500ms)");
+	assert_false(netem_parse_tier(&c, "root:nan:50:0.01", err, sizeof(err)));
+	assert_false(netem_parse_tier(&c, "root:5:50:nan", err, sizeof(err)));
+	assert_string_equal(err,
+	                    "--tier 'root:5:50:nan': LOSS: 'nan' is not a number (e.g. 0.5, 20)");
+	assert_false(netem_parse_tier(&c, "root:5:+50:0.01", err, sizeof(err)));
+	assert_false(netem_parse_tier(&c, "root:5:50:1.5", err, sizeof(err)));
+	assert_string_equal(err, "--tier 'root:5:50:1.5': LOSS: '1.5' is out of range (0 to 1)");
+	assert_false(netem_parse_tier(&c, "root:5:61s:0.01", err, sizeof(err)));
+	assert_false(netem_parse_tier(&c, "root: 5:50:0.01", err, sizeof(err)));
+	assert_false(netem_parse_tier(&c, "sld:50:5:0.01", err, sizeof(err)));
+	assert_string_equal(err, "--tier 'sld:50:5:0.01': P99_MS is below MEDIAN_MS");
+	/* milliseconds as in --latency-ms, a unit allowed */
+	assert_true(netem_parse_tier(&c, "tld:0.5s:2s:0", err, sizeof(err)));
+	assert_true(c.tier[TIER_TLD].median_ms == 500 && c.tier[TIER_TLD].p99_ms == 2000 &&
+	            c.tier[TIER_TLD].loss == 0);
+	assert_true(netem_parse_tier(&c, "sld:.5:8:1", err, sizeof(err)));
+	assert_true(c.tier[TIER_SLD].median_ms == 0.5 && c.tier[TIER_SLD].loss == 1);
 }
 
 int main(void)
