@@ -863,8 +863,9 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "harness", harness_figures(rf));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
-	json_object_set_new(sum, "verdict", verdict_build(sum));
+	/* validity first: the verdict names the variants that did not run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
+	json_object_set_new(sum, "verdict", verdict_build(sum));
 	free(spikes);
 	return sum;
 }

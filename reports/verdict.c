@@ -84,8 +84,21 @@ static void rank_words(struct strbuf *b, size_t rank, size_t n)
 	strbuf_printf(b, "%zu%s from the least", k, suffix);
 }
 
+/* The reason validity's variant_not_run gives for NAME, or NULL when it ran. */
+static const char *not_run_reason(const json_t *summary, const char *name)
+{
+	const json_t *reasons = json_object_get(json_object_get(summary, "validity"), "reasons");
+	for (size_t i = 0; i < json_array_size(reasons); i++) {
+		const json_t *r = json_array_get(reasons, i);
+		if (strcmp(json_string_value(json_object_get(r, "code")) ?: "",
+		           "variant_not_run") == 0)
+			return json_string_value(json_object_get(json_object_get(r, "why"), name));
+	}
+	return NULL;
+}
+
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked, const char *ranked_basis)
+                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -96,6 +109,10 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		if (env && *env && strcmp(env, "-") != 0)
 			strbuf_printf(b, ", %s", env);
 		strbuf_append(b, ")");
+	}
+	if (not_run) {
+		strbuf_printf(b, ": did not run (%s).", not_run);
+		return;
 	}
 	if (isnan(r->own)) {
 		strbuf_append(b, ": no figure after the spikes (no spike with a recovery was "
@@ -188,7 +205,7 @@ json_t *verdict_build(const json_t *summary)
 				rank = k;
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
-		         best_basis);
+		         best_basis, not_run_reason(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 	}

@@ -5,6 +5,7 @@
 #include "json_file.h"
 #include "mix.h"
 #include "net.h"
+#include "netem.h"
 #include "parent_death.h"
 #include "preset.h"
 #include "serve.h"
@@ -75,9 +76,9 @@ static bool upstream_parse_latency(const char *text, double *median, double *p99
 	if (comma)
 		*comma = '\0';
 	double m, p;
-	if (!cli_option_duration("--latency-ms", buf, 0.001, 0, 10, &m))
+	if (!cli_option_duration("--latency-ms", buf, 0.001, 0, NETEM_MAX_MEDIAN_S, &m))
 		return false;
-	if (comma && !cli_option_duration("--latency-ms", comma + 1, 0.001, 0, 60, &p))
+	if (comma && !cli_option_duration("--latency-ms", comma + 1, 0.001, 0, NETEM_MAX_P99_S, &p))
 		return false;
 	*median = m * 1000;
 	*p99 = comma ? p * 1000 : *median * 10;
@@ -311,12 +312,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MEDIAN:
 			cli_warn_renamed("--latency-median-ms", "--latency-ms MEDIAN,P99");
-			ok = cli_option_duration("--latency-median-ms", optarg, 0.001, 0, 10, &v);
+			ok = cli_option_duration("--latency-median-ms", optarg, 0.001, 0,
+			                         NETEM_MAX_MEDIAN_S, &v);
 			median = v * 1000;
 			break;
 		case OPT_P99:
 			cli_warn_renamed("--latency-p99-ms", "--latency-ms MEDIAN,P99");
-			ok = cli_option_duration("--latency-p99-ms", optarg, 0.001, 0, 60, &v);
+			ok = cli_option_duration("--latency-p99-ms", optarg, 0.001, 0,
+			                         NETEM_MAX_P99_S, &v);
 			p99 = v * 1000;
 			break;
 		case OPT_LOSS:

@@ -54,6 +54,8 @@ check "findings: musl did not run, and why" \
 check "findings: no 'No variant crashed' while one never ran" \
 	jq -e '.findings | index("No variant crashed.") == null' "$S"
 check "findings: no variant that ran crashed" jq -e '.findings | index("No variant that ran crashed.")' "$S"
+check "verdict: musl did not run, and why (not 'no spike with a recovery')" \
+	jq -e '.verdict.sentences | map(select(startswith("musl"))) | .[0] | endswith("did not run (missing build/bin/allocspike-resolver-musl).")' "$S"
 check "validity names the reason" \
 	jq -e '.validity.reasons[] | select(.code == "variant_not_run") | .text | contains("musl (missing build/bin/allocspike-resolver-musl)")' "$S"
 # one event: saturated for at least its one-second window
