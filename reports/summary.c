@@ -777,6 +777,9 @@ static json_t *run_figures(const struct runfolder *rf)
 	json_t *stop = json_null();
 	for (size_t i = 0; i < rf->n_events; i++) {
 		const char *ev = rf->events[i].event;
+		/* a variant that failed to start is validity's variant_not_run, not the run's end */
+		if (!runfolder_is_harness(rf->events[i].variant))
+			continue;
 		if (strcmp(ev, "interrupted") == 0 || strcmp(ev, "failed") == 0) {
 			json_decref(stop);
 			stop = json_object();

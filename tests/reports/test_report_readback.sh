@@ -46,6 +46,7 @@ expect "$S" '.validity.reasons[] | select(.code == "variant_not_run") | .variant
 expect "$S" '.validity.reasons[] | select(.code == "variant_not_run") | .why' \
 	'{"musl":"missing build/bin/allocspike-resolver-musl"}'
 expect "$S" '.validity.valid' false
+expect "$S" '.run.stop_event' null # the variant's failure is not the run's end
 expect "$S" '.harness.saturated_s' 0
 expect "$S" '.variants.glibc.traffic_by_send.phases.spike.lat_p99_ms' 1795.162112
 expect_done
