@@ -3,7 +3,8 @@
 # upstream query waits 9 s, so nothing leaves on its own during the test):
 # unbound's: of a burst larger than --request-list exactly the list's size is in flight, the rest
 # counted as exceeded and dropped; past --jostle-timeout-ms new queries replace the list's second
-# half (overwritten) and the rest are dropped. kresd's: every query admitted up to --max-inflight.
+# half (overwritten) and the rest are dropped, also while they wait on a glueless lookup. kresd's:
+# every query admitted up to --max-inflight.
 # The only timing assumptions: a burst of 60 datagrams arrives within the 1.5 s jostle timeout, and
 # the first requests are still in flight when the second burst arrives (a request gives up after
 # 10 s in all): when a loaded machine took longer, the jostling checks say so and are not judged.
@@ -37,13 +38,14 @@ start_resolver() {
 
 # bursts FIRST:COUNT[:PAUSE_S]... : in one process (the checks must not wait for interpreters to
 # start on a loaded machine): per step, sleeps PAUSE_S after the previous step, sends COUNT
-# distinct names (q<FIRST>.test, ...) in one burst without awaiting answers, then waits (at most
+# distinct names (q<FIRST>.$ZONE, ...; ZONE defaults to test) in one burst without awaiting answers, then waits (at most
 # 10 s) until the resolver has counted every query sent so far and prints its stats on a line,
 # then "elapsed_ms N" since the first burst.
 bursts() {
-	python3 - "$NET.250" "$RPORT" "$RCTL" "$@" <<'PY'
+	python3 - "$NET.250" "$RPORT" "$RCTL" "${ZONE:-test}" "$@" <<'PY'
 import json, socket, struct, sys, time
 addr, port, ctl = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+zone = [l.encode() for l in sys.argv[4].split(".")]
 def stats():
     c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); c.settimeout(5); c.connect(ctl)
     c.sendall(b"stats\n"); buf = b""
@@ -54,12 +56,12 @@ def stats():
     return json.loads(buf)
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 sent, t0 = 0, None
-for step in sys.argv[4:]:
+for step in sys.argv[5:]:
     first, count, pause = (step.split(":") + ["0"])[:3]
     time.sleep(float(pause))
     t0 = t0 or time.monotonic()
     for i in range(int(first), int(first) + int(count)):
-        name = b"".join(bytes([len(l)]) + l for l in (b"q%d" % i, b"test")) + b"\0"
+        name = b"".join(bytes([len(l)]) + l for l in [b"q%d" % i] + zone) + b"\0"
         s.sendto(struct.pack(">HHHHHH", i & 0xFFFF, 0x0100, 1, 0, 0, 0) + name + struct.pack(">HH", 1, 1), (addr, port))
     sent += int(count)
     end = time.monotonic() + 10
@@ -91,6 +93,50 @@ if ((elapsed_ms < 9000)); then
 	check_eq "unbound: dropped counts exceeded only" 35 "$(stat 2 dropped_overload)"
 else
 	echo "note: the machine took $elapsed_ms ms, the first requests may have given up: jostling not judged"
+fi
+
+# A replaced request that waits on a glueless name server's lookup: the lookup carries on without
+# it and, when it fails, resumes nobody (a freed parent would be touched; MALLOC_PERTURB_ makes
+# that likelier to crash, though a new request reusing the memory can hide it). The TLD refers
+# q*.glueless.test to ns.hosting.test without glue and never answers for ns.hosting.test itself;
+# each try waits 3 s, two tries.
+printf '%s\n' 'query * *' "authority test. 3600 IN NS ns.test." "additional ns.test. 3600 IN A $NET.4" \
+	>"$TEST_TMP/groot.txt"
+printf '%s\n' 'query ns.hosting.test. *' 'drop' '' 'query * *' \
+	'authority glueless.test. 3600 IN NS ns.hosting.test.' >"$TEST_TMP/gtld.txt"
+start_server groot "$TEST_TMP/groot.ready" "$RESPONDER" --listen "$NET.3:0" --fixture "$TEST_TMP/groot.txt" \
+	--ready-file "$TEST_TMP/groot.ready" >"$TEST_TMP/groot.addr" || exit 1
+GPORT=$(sed 's/.*://' "$TEST_TMP/groot.addr")
+start_server gtld "$TEST_TMP/gtld.ready" "$RESPONDER" --listen "$NET.4:$GPORT" --fixture "$TEST_TMP/gtld.txt" \
+	--ready-file "$TEST_TMP/gtld.ready" >/dev/null || exit 1
+RCTL="$TEST_TMP/glueless.ctl"
+start_server glueless "$TEST_TMP/glueless.ready" env MALLOC_PERTURB_=165 "$RESOLVER" --listen "$NET.250:0" \
+	--root "$NET.3" --upstream-port "$GPORT" --upstream-timeout-min-ms 3000 --upstream-timeout-ms 3000 \
+	--request-list 4 --jostle-timeout-ms 1500 --control "$RCTL" --ready-file "$TEST_TMP/glueless.ready" \
+	>"$TEST_TMP/glueless.addr" || exit 1
+GPID=${_test_pids[-1]}
+RPORT=$(sed 's/.*://' "$TEST_TMP/glueless.addr")
+OUT=$(ZONE=glueless.test bursts 0:4 10:2:2)
+echo "$OUT"
+elapsed_ms=$(sed -n 's/^elapsed_ms //p' <<<"$OUT")
+if ((elapsed_ms < 5000)); then
+	check_eq "glueless: the list's second half (2) replaced while waiting on lookups" 2 \
+		"$(stat 2 request_list_overwritten)"
+else
+	echo "note: the machine took $elapsed_ms ms, the lookups may have failed first: not judged"
+fi
+for ((i = 0; i < 200; i++)); do
+	last=$(control_send "$RCTL" stats) || break
+	[[ $(jq -r .inflight <<<"$last") == 0 ]] && break
+	sleep 0.1
+done
+echo "glueless, at the end: $last"
+check "glueless: the resolver survived the lookups of replaced requests" kill -0 "$GPID"
+check_eq "glueless: nothing left in flight" 0 "$(jq -r .inflight <<<"$last")"
+check_eq "glueless: nothing left on the list" 0 "$(jq -r .request_list_current <<<"$last")"
+if ((elapsed_ms < 5000)); then
+	check_eq "glueless: the replaced requests' clients got no answer, the 4 others SERVFAIL" 4 \
+		"$(jq -r '.answers_servfail + .answers_noerror' <<<"$last")"
 fi
 
 # The kresd layout defaults to kresd's policy: no list, the hard ceiling only.
