@@ -36,7 +36,10 @@
 	X(alloc_free_trimmable_bytes)                                                                     \
 	X(alloc_free_fragmented_bytes)                                                                    \
 	X(alloc_unmapped_bytes)                                                                           \
-	X(late_or_foreign)
+	X(late_or_foreign)                                                                         \
+	X(request_list_current)                                                                    \
+	X(request_list_exceeded)                                                                   \
+	X(request_list_overwritten)
 
 enum timeline_column {
 #define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,

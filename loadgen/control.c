@@ -36,6 +36,7 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
 	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
 	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
+	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -98,6 +99,10 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->alloc_free_trimmable_bytes = control_number(alloc, "free_trimmable_bytes");
 	out->alloc_free_fragmented_bytes = control_number(alloc, "free_fragmented_bytes");
 	out->alloc_unmapped_bytes = control_number(alloc, "unmapped_bytes");
+	/* the overload policy's request list (docs/resolver.md, "Overload") */
+	out->request_list_current = control_number(obj, "request_list_current");
+	out->request_list_exceeded = control_number(obj, "request_list_exceeded");
+	out->request_list_overwritten = control_number(obj, "request_list_overwritten");
 	json_decref(obj);
 	ok = true;
 out:

@@ -163,6 +163,9 @@ static void recorder_control(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_alloc_free_trimmable_bytes] = cs.alloc_free_trimmable_bytes;
 	row->cells[TIMELINE_COL_alloc_free_fragmented_bytes] = cs.alloc_free_fragmented_bytes;
 	row->cells[TIMELINE_COL_alloc_unmapped_bytes] = cs.alloc_unmapped_bytes;
+	row->cells[TIMELINE_COL_request_list_current] = cs.request_list_current;
+	row->cells[TIMELINE_COL_request_list_exceeded] = cs.request_list_exceeded;
+	row->cells[TIMELINE_COL_request_list_overwritten] = cs.request_list_overwritten;
 }
 
 /* Shortfall: the generator is behind its schedule or a socket refused queries. Never silent. */

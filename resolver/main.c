@@ -15,6 +15,7 @@
 #include "control_server.h"
 #include "hints.h"
 #include "infra.h"
+#include "overload.h"
 #include "parent_death.h"
 #include "request.h"
 #include "resolver.h"
@@ -41,7 +42,8 @@ static void usage(FILE *out)
 	    "         [--upstream-timeout-min-ms N]\n"
 	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
 	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
-	    "         [--memory-layout heap|kresd] [--control PATH] [--ready-file F]\n"
+	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
+	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
 	    "         [--trim-interval MS]\n"
 	    "       allocspike-resolver --version [--json]\n"
 	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
@@ -50,7 +52,17 @@ static void usage(FILE *out)
 	    "                           srtt + 4 rttvar, doubled per timeout); a request gives up\n"
 	    "                           after 10 s in all\n"
 	    "  --upstream-timeout-min-ms N  the shortest (default 50, unbound's\n"
-	    "                           infra-cache-min-rtt)\n");
+	    "                           infra-cache-min-rtt)\n"
+	    "  --overload-policy P      who of the new client requests is admitted past capacity,\n"
+	    "                           like the daemon the layout imitates (default: unbound for\n"
+	    "                           heap, kresd for kresd). unbound: a request list of\n"
+	    "                           --request-list entries (default 1024, num-queries-per-thread);\n"
+	    "                           when full a new query replaces the oldest of the list's\n"
+	    "                           second half if that one ran longer than --jostle-timeout-ms\n"
+	    "                           (default 200, jostle-timeout), else it is dropped. kresd: no\n"
+	    "                           list, every query admitted up to --max-inflight\n"
+	    "  --max-inflight N         hard ceiling on resolutions in flight, lookups included,\n"
+	    "                           whatever the policy (default 65536)\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -122,6 +134,9 @@ enum {
 	OPT_MAX_UDP_SIZE,
 	OPT_ALLOW,
 	OPT_LAYOUT,
+	OPT_OVERLOAD_POLICY,
+	OPT_REQUEST_LIST,
+	OPT_JOSTLE_TIMEOUT,
 	OPT_CONTROL,
 	OPT_READY_FILE,
 	OPT_VERSION,
@@ -145,6 +160,9 @@ static const struct option options[] = {
     {"max-udp-size", required_argument, NULL, OPT_MAX_UDP_SIZE},
     {"allow", required_argument, NULL, OPT_ALLOW},
     {"memory-layout", required_argument, NULL, OPT_LAYOUT},
+    {"overload-policy", required_argument, NULL, OPT_OVERLOAD_POLICY},
+    {"request-list", required_argument, NULL, OPT_REQUEST_LIST},
+    {"jostle-timeout-ms", required_argument, NULL, OPT_JOSTLE_TIMEOUT},
     {"control", required_argument, NULL, OPT_CONTROL},
     {"ready-file", required_argument, NULL, OPT_READY_FILE},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -193,6 +211,7 @@ int main(int argc, char **argv)
 	struct resolver_config *cfg = &r.cfg;
 	const char *roots_text[RESOLVER_MAX_ROOTS], *hint_files[RESOLVER_MAX_HINT_FILES];
 	int n_roots_text = 0, n_hint_files = 0, want_version = 0, want_json = 0;
+	bool policy_given = false;
 	char err[512];
 	long v, trim_ms = 0;
 	unsigned long long size;
@@ -280,6 +299,22 @@ int main(int argc, char **argv)
 			if (memory_layout_parse(optarg, &cfg->layout) < 0)
 				return fail("--memory-layout '%s': expected heap or kresd", optarg);
 			break;
+		case OPT_OVERLOAD_POLICY:
+			if (overload_policy_parse(optarg, &cfg->overload_policy) < 0)
+				return fail("--overload-policy '%s': expected unbound or kresd",
+				            optarg);
+			policy_given = true;
+			break;
+		case OPT_REQUEST_LIST:
+			if (!parse_int("--request-list", optarg, 1, 1 << 24, &v))
+				return CLI_EXIT_USAGE;
+			cfg->request_list = (int)v;
+			break;
+		case OPT_JOSTLE_TIMEOUT:
+			if (!parse_ms("--jostle-timeout-ms", optarg, 0, 3600000, &v))
+				return CLI_EXIT_USAGE;
+			cfg->jostle_timeout_ms = (int)v;
+			break;
 		case OPT_CONTROL:
 			cfg->control_path = optarg;
 			break;
@@ -308,6 +343,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return fail("unexpected argument '%s'", argv[optind]);
+	if (!policy_given)
+		cfg->overload_policy = overload_policy_for_layout(cfg->layout);
 	if (want_version) {
 		resolver_version_print(stdout, ALLOCSPIKE_VARIANT_NAME, want_json);
 		return 0;
@@ -340,7 +377,7 @@ int main(int argc, char **argv)
 	                       cfg->layout == LAYOUT_KRESD, err, sizeof(err));
 	if (!r.base || !r.cache)
 		return cannot_start("%s", r.cache ? "no event loop" : err);
-	r.requests = request_table_create((size_t)cfg->max_inflight);
+	r.requests = request_table_create(cfg);
 	r.infra = infra_create(INFRA_DEFAULT_CAPACITY);
 	if (!r.requests || !r.infra)
 		return cannot_start("out of memory");

@@ -3,12 +3,14 @@
 #include "request.h"
 
 #include <event2/event.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "acl.h"
 #include "dname.h"
 #include "infra.h"
+#include "overload.h"
 #include "resolver.h"
 #include "server.h"
 #include "stats.h"
@@ -28,6 +30,11 @@ struct request {
 	uint8_t *answer_wire; /* kresd layout: the answer packet, sized for the first client */
 	size_t answer_cap;
 	struct event *resume_ev;
+	/* The lookup this request waits on (ITER_STEP_SPAWN), so that replacing this request
+	 * (overload.h) can detach it; NULL when none. */
+	struct request *lookup;
+	/* A client request's place in the overload policy's list. */
+	struct overload_entry slot;
 	/* The query in flight, for infra's report of its outcome: the server (pointing into the
 	 * iterator's zone cut, unchanged until the iterator hears the outcome), infra's choice, and
 	 * when it was sent. */
@@ -44,17 +51,20 @@ struct request {
 struct request_table {
 	struct request **buckets;
 	size_t mask, count;
+	struct overload overload; /* who of the new client requests is admitted */
 };
 
 static uint8_t request_tx[65536];
 
-struct request_table *request_table_create(size_t max_inflight)
+struct request_table *request_table_create(const struct resolver_config *cfg)
 {
 	struct request_table *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	overload_init(&t->overload, cfg->overload_policy, (size_t)cfg->request_list,
+	              (uint64_t)cfg->jostle_timeout_ms);
 	size_t n = 1024;
-	while (n < max_inflight && n < ((size_t)1 << 20))
+	while (n < (size_t)cfg->max_inflight && n < ((size_t)1 << 20))
 		n <<= 1;
 	t->buckets = calloc(n, sizeof(*t->buckets));
 	if (!t->buckets) {
@@ -68,6 +78,11 @@ struct request_table *request_table_create(size_t max_inflight)
 size_t request_inflight(const struct resolver *r)
 {
 	return r->requests ? r->requests->count : 0;
+}
+
+const struct overload *request_overload(const struct resolver *r)
+{
+	return &r->requests->overload;
 }
 
 static uint32_t request_hash(const uint8_t *name, uint16_t type)
@@ -124,8 +139,26 @@ static struct request *request_new(struct resolver *r)
 	return q;
 }
 
+/* q no longer waits for its lookup: the lookup carries on (its answer still fills the cache) but
+ * resumes nobody. */
+static void request_detach_lookup(struct request *q)
+{
+	struct request *child = q->lookup;
+	if (!child)
+		return;
+	for (struct waiter **pp = &child->waiters; *pp; pp = &(*pp)->next)
+		if ((*pp)->parent == q) {
+			*pp = (*pp)->next;
+			child->n_waiters--;
+			break;
+		}
+	q->lookup = NULL;
+}
+
 static void request_free(struct request *q)
 {
+	overload_leave(&q->r->requests->overload, &q->slot);
+	request_detach_lookup(q);
 	upstream_cancel(&q->upstream);
 	if (q->resume_ev)
 		event_del(q->resume_ev);
@@ -280,6 +313,7 @@ static void request_finish(struct request *q, int rcode)
 		request_table_remove(r->requests, q);
 	for (struct waiter *w = q->waiters; w; w = w->next) {
 		if (w->parent) {
+			w->parent->lookup = NULL;
 			/* one budget for the whole tree */
 			iterator_add_queries(&w->parent->iter, q->iter.queries);
 			request_resume(w->parent);
@@ -309,6 +343,26 @@ static bool request_query_acceptable(const struct msg *m)
 static bool request_type_refused(uint16_t qtype)
 {
 	return qtype == 0 || qtype == TYPE_OPT || (qtype >= 128 && qtype < TYPE_ANY);
+}
+
+/* Whether a new client request may start: under the hard ceiling (--max-inflight) and admitted
+ * by the overload policy, which may replace an old request (freed here, its clients unanswered,
+ * as unbound does). Called from the event loop only, so no request is on the stack. */
+static bool request_admit(struct resolver *r)
+{
+	if (r->requests->count >= (size_t)r->cfg.max_inflight)
+		return false;
+	struct overload_entry *victim;
+	switch (overload_admit(&r->requests->overload, resolver_now_ms(), &victim)) {
+	case OVERLOAD_ADMIT:
+		return true;
+	case OVERLOAD_REPLACE:
+		request_free((struct request *)((char *)victim - offsetof(struct request, slot)));
+		return true;
+	case OVERLOAD_DROP:
+		break;
+	}
+	return false;
 }
 
 void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
@@ -395,11 +449,12 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		request_free(q);
 		return;
 	}
-	if (r->requests->count >= (size_t)r->cfg.max_inflight) {
+	if (!request_admit(r)) {
 		r->stats.dropped_overload++;
 		request_free(q);
 		return;
 	}
+	overload_enter(&r->requests->overload, &q->slot, resolver_now_ms());
 	request_table_insert(r->requests, q);
 	request_perform(q, iterator_next(&q->iter));
 }
@@ -436,6 +491,7 @@ static int request_start_lookup(struct request *parent, const uint8_t *name, uin
 		request_finish(q, rcode); /* the parent resumes from the event loop */
 		return 0;
 	}
+	parent->lookup = q;
 	request_table_insert(r->requests, q);
 	request_perform(q, iterator_next(&q->iter));
 	return 0;

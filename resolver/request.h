@@ -12,6 +12,8 @@
 #include "msg.h"
 
 struct resolver;
+struct resolver_config;
+struct overload;
 struct request; /* private to request.c */
 
 /* Who gets the answer: a client (address, ID, EDNS size) or a parent request that needs this
@@ -32,10 +34,13 @@ struct waiter {
  * counted as overload (memory per request stays bounded). */
 #define REQUEST_MAX_WAITERS 256
 
-struct request_table *request_table_create(size_t max_inflight);
+/* Sized for cfg's --max-inflight, with cfg's overload policy (overload.h). */
+struct request_table *request_table_create(const struct resolver_config *cfg);
 /* Frees every request still in flight (shutdown). */
 void request_table_destroy(struct resolver *r);
 size_t request_inflight(const struct resolver *r);
+/* The overload policy's list and counters, for the stats. */
+const struct overload *request_overload(const struct resolver *r);
 
 /* A client datagram arrived on fd: parse, answer from cache, join an identical request in
  * flight, or start a new one. Malformed packets are dropped and counted. */

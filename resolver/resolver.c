@@ -18,6 +18,9 @@ void resolver_config_defaults(struct resolver_config *cfg)
 	cfg->upstream_timeout_ms = INFRA_MAX_TIMEOUT_MS;
 	cfg->upstream_timeout_min_ms = INFRA_MIN_TIMEOUT_MS;
 	cfg->layout = LAYOUT_HEAP;
+	cfg->overload_policy = overload_policy_for_layout(LAYOUT_HEAP);
+	cfg->request_list = OVERLOAD_UNBOUND_REQUEST_LIST;
+	cfg->jostle_timeout_ms = OVERLOAD_UNBOUND_JOSTLE_MS;
 }
 
 uint32_t resolver_now(void)

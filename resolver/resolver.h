@@ -10,6 +10,7 @@
 #include "acl.h"
 #include "chacha_rng.h"
 #include "memory.h"
+#include "overload.h"
 #include "stats.h"
 
 #define RESOLVER_MAX_LISTEN 16
@@ -36,6 +37,11 @@ struct resolver_config {
 	int upstream_timeout_ms;
 	int upstream_timeout_min_ms; /* the floor (unbound's infra-cache-min-rtt) */
 	enum memory_layout layout;
+	/* Who of the new client requests is admitted past capacity (overload.h); main defaults it
+	 * from the layout. */
+	enum overload_policy overload_policy;
+	int request_list;      /* unbound policy: num-queries-per-thread */
+	int jostle_timeout_ms; /* unbound policy: jostle-timeout */
 	const char *control_path;
 	const char *ready_file;
 	/* Nothing is sent upstream: replies arrive only through upstream_inject (the fuzz targets;

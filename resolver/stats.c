@@ -10,6 +10,7 @@
 #include "infra.h"
 #include "live_bytes.h"
 #include "msg.h"
+#include "overload.h"
 
 void stats_count_answer(struct stats *s, int rcode)
 {
@@ -41,7 +42,7 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 }
 
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
-                    size_t inflight)
+                    size_t inflight, const struct overload *ol)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -79,6 +80,11 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	json_object_set_new(o, "infra_measured", json_integer((json_int_t)is->measured));
 	json_object_set_new(o, "infra_held_down", json_integer((json_int_t)is->held_down));
 	json_object_set_new(o, "infra_srtt_max_ms", json_integer((json_int_t)is->srtt_max_ms));
+	json_object_set_new(o, "request_list_current",
+	                    json_integer((json_int_t)overload_current(ol)));
+	json_object_set_new(o, "request_list_exceeded", json_integer((json_int_t)ol->exceeded));
+	json_object_set_new(o, "request_list_overwritten",
+	                    json_integer((json_int_t)ol->overwritten));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return text;

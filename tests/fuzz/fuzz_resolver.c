@@ -49,7 +49,7 @@ void fuzz_resolver_begin(bool kresd_layout)
 		fuzz_resolver_init();
 	fuzz_r.cfg.layout = kresd_layout ? LAYOUT_KRESD : LAYOUT_HEAP;
 	fuzz_r.cache = cache_create(64 * 1024, 86400, 3600, kresd_layout, err, sizeof(err));
-	fuzz_r.requests = request_table_create(64);
+	fuzz_r.requests = request_table_create(&fuzz_r.cfg);
 	fuzz_r.infra = infra_create(64); /* fresh per input, like the cache: runs reproduce */
 	if (!fuzz_r.cache || !fuzz_r.requests || !fuzz_r.infra)
 		abort();

@@ -32,7 +32,7 @@ broken "not JSON" '' '2s/}$//'
 attributed() {
 	local d="$TEST_TMP/$1"
 	mkdir -p "$d"
-	sed -e "2s/,,,,,,\$/,$2,/" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
+	sed -e "2s/,,,,,,,,,\$/,$2,,,,/" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
 	cp "$FIXTURE/events.jsonl" "$d/events.jsonl"
 	echo "$d"
 }
