@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "colours.h"
+#include "spread.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "traffic.h"
@@ -863,6 +864,100 @@ static void spread(const double *x, size_t n, double *mean, double *sd, double *
 	*sd = *m >= 2 ? sqrt(ss / (double)(*m - 1)) : NAN;
 }
 
+/* The per-spike figures whose agreement across repeats the comparison states (README.md,
+ * "Comparison"): the raw allocator-held memory, what drives its spread, and the held memory
+ * normalised by it. */
+static const struct figure_def spike_spread_figures[] = {
+    {"peak_held_kb", "allocator-held at the peak (MB)", F_MB_FROM_KB},
+    {"end_held_kb", "allocator-held after recovery (MB)", F_MB_FROM_KB},
+    {"peak_inflight", "requests in flight at the peak", F_COUNT},
+    {"peak_held_mb_per_1000_inflight", "held at the peak per 1,000 in flight (MB)", F_RATIO},
+    {"end_held_mb_per_1000_inflight", "held after recovery per 1,000 in flight (MB)", F_RATIO},
+};
+#define N_SPIKE_SPREAD (sizeof(spike_spread_figures) / sizeof(*spike_spread_figures))
+
+/* The spread as a share, flagged when the repeats do not agree. */
+static void append_spread_share(struct strbuf *b, const struct spread *s)
+{
+	if (isnan(s->share)) {
+		append_figure(b, NAN, F_SHARE);
+		return;
+	}
+	bool apart = s->share > SPREAD_AGREE_SHARE;
+	if (apart)
+		strbuf_append(b, "<strong style=\"color:#b00020\">");
+	append_figure(b, s->share, F_SHARE);
+	if (apart)
+		strbuf_printf(b, " &gt; %.0f%%</strong>", SPREAD_AGREE_SHARE * 100);
+}
+
+/* Per spike of variant vn, per figure of spike_spread_figures: each run's value, min, median,
+ * max and spread; a count per figure of the spikes whose repeats agree. */
+static void append_spike_spread(struct strbuf *b, const json_t *const *summaries, size_t n_runs,
+                                const char *vn, size_t variant_index)
+{
+	size_t n_spikes = 0;
+	for (size_t r = 0; r < n_runs; r++) {
+		const json_t *v = json_object_get(json_object_get(summaries[r], "variants"), vn);
+		size_t k = json_array_size(json_object_get(v, "spikes"));
+		if (k > n_spikes)
+			n_spikes = k;
+	}
+	if (n_spikes == 0)
+		return;
+	double *x = calloc(n_runs, sizeof(double));
+	size_t agree[N_SPIKE_SPREAD] = {0}, judged[N_SPIKE_SPREAD] = {0};
+	struct strbuf rows = {0};
+	for (size_t k = 1; k <= n_spikes; k++)
+		for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+			strbuf_printf(&rows, "<tr><td>spike %zu: ", k);
+			strbuf_append_html(&rows, spike_spread_figures[f].label);
+			strbuf_append(&rows, "</td>");
+			char path[96];
+			snprintf(path, sizeof(path), "spikes.%zu.%s", k, spike_spread_figures[f].path);
+			for (size_t r = 0; r < n_runs; r++) {
+				const json_t *v =
+				    json_object_get(json_object_get(summaries[r], "variants"), vn);
+				x[r] = v ? num(v, path) : NAN;
+				strbuf_append(&rows, "<td>");
+				append_figure(&rows, x[r], spike_spread_figures[f].fmt);
+				strbuf_append(&rows, "</td>");
+			}
+			struct spread s = spread_of(x, n_runs);
+			const double cols[] = {s.min, s.median, s.max};
+			for (size_t c = 0; c < 3; c++) {
+				strbuf_append(&rows, "<td>");
+				append_figure(&rows, cols[c], spike_spread_figures[f].fmt);
+				strbuf_append(&rows, "</td>");
+			}
+			strbuf_append(&rows, "<td>");
+			append_spread_share(&rows, &s);
+			strbuf_append(&rows, "</td></tr>\n");
+			if (!isnan(s.share)) {
+				judged[f]++;
+				agree[f] += s.share <= SPREAD_AGREE_SHARE;
+			}
+		}
+	free(x);
+	strbuf_printf(b, "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
+	                 "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
+	                 "min) / median): ",
+	              variant_index, SPREAD_AGREE_SHARE * 100);
+	for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+		strbuf_append(b, f ? "; " : "");
+		strbuf_append_html(b, spike_spread_figures[f].label);
+		strbuf_printf(b, " %zu of %zu", agree[f], judged[f]);
+	}
+	strbuf_append(b, ".</p>\n<div class=\"scroll\"><table class=\"cmp-spread\"><tr><th>spike: "
+	                 "figure</th>");
+	for (size_t r = 0; r < n_runs; r++)
+		strbuf_printf(b, "<th>run %zu</th>", r + 1);
+	strbuf_append(b, "<th>min</th><th>median</th><th>max</th><th>spread</th></tr>\n");
+	strbuf_append(b, rows.s ? rows.s : "");
+	strbuf_free(&rows);
+	strbuf_append(b, "</table></div>\n");
+}
+
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
                         const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
                         const struct chart *charts, size_t n_charts, const char *charts_error)
@@ -954,6 +1049,7 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 			strbuf_append(&b, "</td></tr>\n");
 		}
 		strbuf_append(&b, "</table></div>\n");
+		append_spike_spread(&b, summaries, n_runs, vn, i);
 		if (i < n_charts)
 			append_chart(&b, &charts[i]);
 	}

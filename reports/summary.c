@@ -249,8 +249,17 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 	return best;
 }
 
-/* Growth of in-flight requests under this many is too small to divide by. */
-#define SUMMARY_MIN_INFLIGHT_GROWTH 10
+/* Requests in flight (or their growth) under this many are too few to divide by. */
+#define SUMMARY_MIN_INFLIGHT 10
+
+/* Held memory is normalised per this many requests in flight at the spike's peak. */
+#define INFLIGHT_UNIT 1000.0
+
+/* kb of allocator-held memory in MB per INFLIGHT_UNIT requests in flight, NAN when too few. */
+static double held_mb_per_inflight(double kb, double inflight)
+{
+	return inflight >= SUMMARY_MIN_INFLIGHT ? kb / KB_PER_MB / (inflight / INFLIGHT_UNIT) : NAN;
+}
 
 /* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
  * its peak and at the end of its recovery, what it returned, memory per request in flight. */
@@ -308,7 +317,7 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
 	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
 	double per_request = NAN;
-	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT_GROWTH) {
+	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT) {
 		double peak_cache =
 		    last_value(s, 0, (size_t)qi + 1, TIMELINE_COL_cache_bytes, NULL);
 		double cache_kb = isnan(peak_cache) || isnan(before_cache)
@@ -318,6 +327,12 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 		              (inflight_p - inflight_b);
 	}
 	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
+	/* The held memory a spike leaves follows how many requests were in flight at its peak,
+	 * which CPU scheduling moves from run to run: normalised by it, repeats agree. */
+	json_object_set_new(o, "peak_held_mb_per_1000_inflight",
+	                    jnum(held_mb_per_inflight(peak_held, inflight_p)));
+	json_object_set_new(o, "end_held_mb_per_1000_inflight",
+	                    jnum(held_mb_per_inflight(end_held, inflight_p)));
 }
 
 /* Per-spike figures (README.md), one object per spike number. */
@@ -469,6 +484,8 @@ static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
 	} reduced[] = {
 	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
 	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
+	    {"mean_peak_held_mb_per_1000_inflight", "peak_held_mb_per_1000_inflight", REDUCE_MEAN},
+	    {"mean_end_held_mb_per_1000_inflight", "end_held_mb_per_1000_inflight", REDUCE_MEAN},
 	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
 	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
 	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},

@@ -43,6 +43,16 @@ expect "$S" '.variants.glibc.spikes|map(.peak_inflight)' '[1040,1040,1040]'
 expect "$S" '.variants.glibc.spikes|map(.peak_inflight_t_s)' '[5,9,13]'
 expect "$S" '.variants.glibc.spikes|map(.live_bytes_per_inflight)' '[10240,10240,10240]'
 expect "$S" '.variants.glibc.mean_live_bytes_per_inflight' 10240
+# held memory per 1,000 requests in flight at the peak (1040): at the peak 2, 3, 4 MB; after the
+# recovery 12, 13, 14 MB, each over 1.04
+expect "$S" '.variants.glibc.spikes[0].peak_held_mb_per_1000_inflight' "$(calc '2 / 1.04')"
+expect "$S" '.variants.glibc.spikes[2].peak_held_mb_per_1000_inflight' "$(calc '4 / 1.04')"
+expect "$S" '.variants.glibc.spikes[0].end_held_mb_per_1000_inflight' "$(calc '12 / 1.04')"
+expect "$S" '.variants.glibc.spikes[2].end_held_mb_per_1000_inflight' "$(calc '14 / 1.04')"
+expect "$S" '.variants.glibc.mean_peak_held_mb_per_1000_inflight' "$(calc '3 / 1.04')"
+expect "$S" '.variants.glibc.mean_end_held_mb_per_1000_inflight' "$(calc '13 / 1.04')"
+# a daemon without live bytes has no held memory to normalise
+expect "$S" '.variants.kresd.spikes|map(.end_held_mb_per_1000_inflight)' '[null,null,null]'
 expect "$S" '.variants.glibc.mean_held_given_back_share' 0
 expect "$S" '.variants.glibc.recovery_held_growth_mb_per_spike' 1
 expect "$S" '.variants.glibc.recovery_held_growth_first_to_last_mb' 2
