@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tests/reports/compare_spread.sh - `compare` states how far repeats lie apart, per variant and spike:
+# three copies of the attributed run (tests/reports/attributed_run.sh), the second with 1.3 times and
+# the third with 0.8 times the requests in flight and every memory figure (as when CPU scheduling lets
+# more or fewer requests pile up at a peak). The raw allocator-held memory then spreads by 50 % and is
+# flagged; held memory per 1,000 requests in flight is the same in every run and agrees.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+[[ -x $REPORT ]] || skip "allocspike-report is not built"
+
+# scaled_run DIR FACTOR : the attributed run with in-flight requests and memory times FACTOR.
+scaled_run() {
+	attributed_run "$1"
+	awk -F, -v OFS=, -v f="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(inflight|live_bytes|alloc_heap_bytes|anon_kb|rss_kb|alloc_free_(trimmable|fragmented)_bytes)$/) s[i] = 1; print; next }
+		{ for (i in s) if ($i != "") $i = sprintf("%.0f", $i * f); print }' \
+		"$1/timeline.csv" >"$1/t" && mv "$1/t" "$1/timeline.csv"
+}
+scaled_run "$TEST_TMP/r1" 1
+scaled_run "$TEST_TMP/r2" 1.3
+scaled_run "$TEST_TMP/r3" 0.8
+out=$("$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r2" "$TEST_TMP/r3" --out "$TEST_TMP/cmp.html" 2>"$TEST_TMP/err")
+check_eq "compare exits 0" 0 $?
+C=$TEST_TMP/cmp.html
+check "in flight at glibc's first peak: 1040 times each run's factor, spread 50 %" grep -qF \
+	'<tr><td>spike 1: requests in flight at the peak</td><td>1040</td><td>1352</td><td>832</td>' "$C"
+# glibc after spike 1's recovery: 12 MB held (15.6 and 9.6 in the scaled runs): min 9.6, median 12,
+# max 15.6, spread 6 / 12 = 50 %, flagged
+row=$(grep -o '<tr><td>spike 1: allocator-held after recovery (MB)</td>.*</tr>' "$C" | head -1)
+check_eq "raw held: each run, min, median, max, spread flagged" \
+	'<tr><td>spike 1: allocator-held after recovery (MB)</td><td>12.0</td><td>15.6</td><td>9.6</td><td>9.6</td><td>12.0</td><td>15.6</td><td><strong style="color:#b00020">50.0% &gt; 10%</strong></td></tr>' \
+	"$row"
+# per 1,000 in flight: 12 / 1.04 = 11.54 in every run, spread 0 %
+row=$(grep -o '<tr><td>spike 1: held after recovery per 1,000 in flight (MB)</td>.*</tr>' "$C" | head -1)
+check "normalised held agrees, not flagged" grep -q \
+	'<td>11.54</td><td>11.54</td><td>0.0%</td></tr>' <<<"${row}"
+check "the caption counts the spikes that agree" grep -q \
+	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; held at the peak per 1,000 in flight (MB) 3 of 3; held after recovery per 1,000 in flight (MB) 3 of 3' "$C"
+check "a daemon without live bytes has no spread to state" \
+	grep -q 'spike 3: held after recovery per 1,000 in flight (MB)</td><td><span class="muted">n/a</span>' "$C"
+# Two runs that agree: nothing flagged.
+"$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r1" --out "$TEST_TMP/same.html" >/dev/null 2>&1
+check_eq "the same run twice: no spread over 10 %" 0 "$(grep -c '&gt; 10%' "$TEST_TMP/same.html")"
+finish
