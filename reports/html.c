@@ -61,6 +61,10 @@ static const struct figure_def figures[] = {
     {"final_unmapped_kb", "final unmapped, still reserved (MB)", F_MB_FROM_KB},
     {"final_outside_kb", "final anon outside the allocator (MB)", F_MB_FROM_KB},
     {"mean_live_bytes_per_inflight", "live memory per request in flight (kB)", F_KB_FROM_BYTES},
+    {"mean_peak_held_mb_per_1000_inflight", "held at peaks per 1,000 in flight (MB, mean)",
+     F_RATIO},
+    {"mean_end_held_mb_per_1000_inflight", "held after recovery per 1,000 in flight (MB, mean)",
+     F_RATIO},
     {"cpu_s_per_million_answered", "CPU s per million answered", F_NUMBER},
     {"cpu_s", "CPU s (after warm-up)", F_NUMBER},
     {"spike_traffic.answered_share", "answered share in spikes", F_SHARE},
@@ -627,14 +631,16 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 	              "the allocator's footprint from the peak to the end; allocator's part "
 	              "given back: returned / (returned + growth of held); per request: growth "
 	              "of live memory beyond the cache over growth of requests in flight, up to "
-	              "the peak (kB).</p>\n"
+	              "the peak (kB); held per 1,000 in flight: held at the end over the "
+	              "requests in flight at the peak, in thousands (MB), the figure repeats "
+	              "agree on.</p>\n"
 	              "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
 	              "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
 	              "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
 	              "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
 	              "<th>live at end</th><th>held at end</th><th>returned</th>"
 	              "<th>allocator&#39;s part given back</th><th>per request in flight "
-	              "(kB)</th></tr>\n");
+	              "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
 	size_t i;
 	json_t *name;
@@ -667,7 +673,9 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"end_held_kb", F_MB_FROM_KB},
 			            {"returned_kb", F_MB_FROM_KB},
 			            {"held_given_back_share", F_SHARE},
-			            {"live_bytes_per_inflight", F_KB_FROM_BYTES}};
+			            {"live_bytes_per_inflight", F_KB_FROM_BYTES},
+			            {"peak_inflight", F_COUNT},
+			            {"end_held_mb_per_1000_inflight", F_RATIO}};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "</td><td>");
 				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
@@ -914,7 +922,8 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 			strbuf_append_html(&rows, spike_spread_figures[f].label);
 			strbuf_append(&rows, "</td>");
 			char path[96];
-			snprintf(path, sizeof(path), "spikes.%zu.%s", k, spike_spread_figures[f].path);
+			snprintf(path, sizeof(path), "spikes.%zu.%s", k,
+			         spike_spread_figures[f].path);
 			for (size_t r = 0; r < n_runs; r++) {
 				const json_t *v =
 				    json_object_get(json_object_get(summaries[r], "variants"), vn);
@@ -939,9 +948,10 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 			}
 		}
 	free(x);
-	strbuf_printf(b, "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
-	                 "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
-	                 "min) / median): ",
+	strbuf_printf(b,
+	              "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
+	              "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
+	              "min) / median): ",
 	              variant_index, SPREAD_AGREE_SHARE * 100);
 	for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
 		strbuf_append(b, f ? "; " : "");
@@ -1050,8 +1060,14 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 		}
 		strbuf_append(&b, "</table></div>\n");
 		append_spike_spread(&b, summaries, n_runs, vn, i);
-		if (i < n_charts)
-			append_chart(&b, &charts[i]);
+		/* the variant's charts, by the ids charts_for_compare gives them */
+		char ids[2][32];
+		snprintf(ids[0], sizeof(ids[0]), "chart-cmp-%zu", i);
+		snprintf(ids[1], sizeof(ids[1]), "chart-spk-%zu", i);
+		for (size_t k = 0; k < 2; k++)
+			for (size_t c = 0; c < n_charts; c++)
+				if (strcmp(charts[c].id, ids[k]) == 0)
+					append_chart(&b, &charts[c]);
 	}
 	free(x);
 	strbuf_append(&b, "</main>\n<footer><p class=\"muted\">Made by allocspike-report compare."

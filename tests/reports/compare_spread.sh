@@ -40,6 +40,9 @@ check "the caption counts the spikes that agree" grep -q \
 	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; held at the peak per 1,000 in flight (MB) 3 of 3; held after recovery per 1,000 in flight (MB) 3 of 3' "$C"
 check "a daemon without live bytes has no spread to state" \
 	grep -q 'spike 3: held after recovery per 1,000 in flight (MB)</td><td><span class="muted">n/a</span>' "$C"
+check "glibc gets the chart of held memory per 1,000 in flight over the spikes" grep -q 'id="chart-spk-0"' "$C"
+check_eq "kresd (no live bytes, the sixth variant) gets none" 0 "$(grep -c 'id="chart-spk-5"' "$C")"
+check "every chart drawn or the page says why" test "$(grep -c '<svg class="chart"' "$C")" -eq 11 -o -n "$(grep -l 'Charts could not be drawn' "$C")"
 # Two runs that agree: nothing flagged.
 "$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r1" --out "$TEST_TMP/same.html" >/dev/null 2>&1
 check_eq "the same run twice: no spread over 10 %" 0 "$(grep -c '&gt; 10%' "$TEST_TMP/same.html")"
