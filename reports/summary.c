@@ -454,10 +454,31 @@ static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_r
 	return how == REDUCE_MEAN ? sum / m : how == REDUCE_SUM ? sum : max;
 }
 
+/* Per spike, the most requests in flight at any peak so far and the held memory after the
+ * recovery per 1,000 of them: an allocator keeps what the highest pile-up made it map, so the
+ * held level follows the highest peak so far more than the spike's own. */
+static void set_highest_inflight(json_t *spikes)
+{
+	double highest = NAN;
+	size_t i;
+	json_t *sp;
+	json_array_foreach(spikes, i, sp)
+	{
+		double x = spike_value(sp, "peak_inflight");
+		if (!isnan(x) && (isnan(highest) || x > highest))
+			highest = x;
+		json_object_set_new(sp, "highest_inflight", jnum(highest));
+		json_object_set_new(
+		    sp, "end_held_mb_per_1000_highest_inflight",
+		    jnum(held_mb_per_inflight(spike_value(sp, "end_held_kb"), highest)));
+	}
+}
+
 /* The attributed figures of a variant (README.md): growth of live and allocator-held memory over
  * the spikes, and the split of its last attributed sample. */
-static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
+static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 {
+	set_highest_inflight(sp);
 	struct attr_split f;
 	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
 	bool split = false;
@@ -486,6 +507,8 @@ static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
 	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
 	    {"mean_peak_held_mb_per_1000_inflight", "peak_held_mb_per_1000_inflight", REDUCE_MEAN},
 	    {"mean_end_held_mb_per_1000_inflight", "end_held_mb_per_1000_inflight", REDUCE_MEAN},
+	    {"mean_end_held_mb_per_1000_highest_inflight", "end_held_mb_per_1000_highest_inflight",
+	     REDUCE_MEAN},
 	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
 	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
 	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},
