@@ -246,11 +246,12 @@ experiment_drive_group() {
 
 # experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison.
 # The runs share one spike height: with --spike-rate auto only the first calibrates, and every later
-# run is given the first's rate, so that the repeats differ by noise and not by their schedule. Each
+# run is given the first's rate (and replays the first's query file), so that the repeats differ by
+# noise and not by their schedule or queries. Each
 # run records which repeat it is and where its rate came from (run.json parameters.repeat).
 experiment_repeat() {
 	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
-	local rate_from=null rate
+	local rate_from=null rate count
 	mkdir -p "$out" || sc_die "cannot create $out"
 	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
@@ -271,6 +272,12 @@ experiment_repeat() {
 			sc_say "repeats 2 to $OPT_repeat spike at repeat 1's calibrated $rate qps"
 			set -- "$@" --spike-rate "$rate"
 			rate_from='"run-1"'
+		fi
+		# The default query file's length follows the spike rate (auto: the highest the calibration
+		# could ask for); the later repeats replay the very file of the first.
+		if ((i == 1)) && [[ -z $OPT_queries && -z $OPT_query_count ]]; then
+			count=$(jq -r '.queryfile.generated.count // empty' "$out/run-1/run.json" 2>/dev/null)
+			! sc_is_uint "$count" || set -- "$@" --query-count "$count"
 		fi
 	done
 	local rp

@@ -32,12 +32,17 @@ echo "\$*" >>"$TEST_TMP/calls"
 mkdir -p "\$OPT_out"
 runjson_init "\$OPT_out/run.json" spike
 experiment_record_repeat
+# the default query file's length follows the rate (auto: the highest a calibration could ask for)
+count=999999
 if [[ \$OPT_spike_rate == auto ]]; then
 	n=\$(cat "$TEST_TMP/calibrations" 2>/dev/null || echo 0)
 	echo \$((n + 1)) >"$TEST_TMP/calibrations"
 	OPT_spike_rate=\$((2000 + 1000 * n))
+else
+	count=\$((OPT_spike_rate * 100))
 fi
 runjson_update '.parameters.spike_rate_qps = \$r' --argjson r "\$OPT_spike_rate"
+runjson_update '.queryfile = {generated: {seed: 1, count: \$c}}' --argjson c "\${OPT_query_count:-\$count}"
 EOF
 
 export ALLOCSPIKE_BIN=$bin ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
@@ -50,6 +55,8 @@ rates=$(for i in 1 2 3; do jq -r .parameters.spike_rate_qps "$TEST_TMP/x3/run-$i
 check_eq "every repeat spikes at the first's calibrated rate" "2000 2000 2000" "$rates"
 check_eq "the later repeats are given it" "--spike-rate 2000" \
 	"$(sed -n 3p "$TEST_TMP/calls" | grep -o -- '--spike-rate [0-9]*')"
+check_eq "and replay the first's query file (its length)" "999999 999999 999999" \
+	"$(for i in 1 2 3; do jq -r .queryfile.generated.count "$TEST_TMP/x3/run-$i/run.json"; done | paste -sd' ')"
 check_eq "each run.json says which repeat it is and where its rate came from" \
 	'{"run":1,"of":3,"spike_rate_from":null} {"run":2,"of":3,"spike_rate_from":"run-1"} {"run":3,"of":3,"spike_rate_from":"run-1"}' \
 	"$(for i in 1 2 3; do jq -c .parameters.repeat "$TEST_TMP/x3/run-$i/run.json"; done | paste -sd' ')"
