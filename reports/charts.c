@@ -614,13 +614,13 @@ static const json_t *variant_spikes(const json_t *summary, const char *vn)
 }
 
 /* The comparison's second chart of variant vn: per run, the held memory after each spike's
- * recovery per 1,000 requests in flight at its peak, over the spike number; none when no run
- * has that figure (no live bytes: a daemon without the sampler, an older run). */
+ * recovery as a share of the allocator's highest footprint so far, over the spike number; none
+ * when no run has that figure (no live bytes: a daemon without the sampler, an older run). */
 static void add_compare_spike_chart(struct chart **charts, size_t *n,
                                     const json_t *const *summaries, size_t n_runs, const char *vn,
                                     size_t index)
 {
-	static const char key[] = "end_held_mb_per_1000_inflight";
+	static const char key[] = "end_held_share_of_highest_heap";
 	bool any = false;
 	size_t k;
 	const json_t *sp;
@@ -633,14 +633,14 @@ static void add_compare_spike_chart(struct chart **charts, size_t *n,
 	snprintf(id, sizeof(id), "chart-spk-%zu", index);
 	snprintf(
 	    title, sizeof(title),
-	    "%s: allocator-held after each recovery per 1,000 requests in flight, one line per "
-	    "run",
+	    "%s: held after each recovery, share of the highest footprint so far, one line per run",
 	    vn);
 	struct chart *c = chart_add(charts, n, id, title,
-	                            "Held memory after the spike's recovery over the requests in "
-	                            "flight at its peak (summary spikes[].end_held_mb_per_1000_"
-	                            "inflight): lines that lie together are repeats that agree.",
-	                            "MB per 1,000 in flight");
+	                            "Allocator-held memory after the spike's recovery over the "
+	                            "allocator's highest footprint until then (summary spikes[]."
+	                            "end_held_share_of_highest_heap): lines that lie together are "
+	                            "repeats that agree.",
+	                            "% of highest footprint");
 	c->kind = CHART_SPIKES;
 	c->small = true;
 	for (size_t r = 0; r < n_runs; r++) {
@@ -655,7 +655,7 @@ static void add_compare_spike_chart(struct chart **charts, size_t *n,
 		{
 			const json_t *x = json_object_get(sp, key);
 			s->t[s->n] = (double)json_integer_value(json_object_get(sp, "spike"));
-			s->v[s->n++] = json_is_number(x) ? json_number_value(x) : NAN;
+			s->v[s->n++] = json_is_number(x) ? 100 * json_number_value(x) : NAN;
 		}
 	}
 }

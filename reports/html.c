@@ -61,10 +61,10 @@ static const struct figure_def figures[] = {
     {"final_unmapped_kb", "final unmapped, still reserved (MB)", F_MB_FROM_KB},
     {"final_outside_kb", "final anon outside the allocator (MB)", F_MB_FROM_KB},
     {"mean_live_bytes_per_inflight", "live memory per request in flight (kB)", F_KB_FROM_BYTES},
-    {"mean_peak_held_mb_per_1000_inflight", "held at peaks per 1,000 in flight (MB, mean)",
-     F_RATIO},
-    {"mean_end_held_mb_per_1000_inflight", "held after recovery per 1,000 in flight (MB, mean)",
-     F_RATIO},
+    {"mean_end_held_mb_per_1000_highest_inflight",
+     "held after recovery per 1,000 in flight at the highest peak so far (MB, mean)", F_RATIO},
+    {"mean_end_held_share_of_highest_heap",
+     "held after recovery as a share of the highest footprint so far (mean)", F_SHARE},
     {"cpu_s_per_million_answered", "CPU s per million answered", F_NUMBER},
     {"cpu_s", "CPU s (after warm-up)", F_NUMBER},
     {"spike_traffic.answered_share", "answered share in spikes", F_SHARE},
@@ -621,26 +621,27 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 
 static void append_spike_table(struct strbuf *b, const json_t *summary)
 {
-	strbuf_append(b,
-	              "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
-	              "in MB. Before: the last value before the spike; peak: the highest from "
-	              "the spike's start to the end of its recovery; end: the last value of the "
-	              "recovery; given back: (peak &minus; end) / (peak &minus; before). "
-	              "Attributed, in MB: live (what the program holds) and held (what the "
-	              "allocator holds beyond it) at the peak and at the end; returned: what left "
-	              "the allocator's footprint from the peak to the end; allocator's part "
-	              "given back: returned / (returned + growth of held); per request: growth "
-	              "of live memory beyond the cache over growth of requests in flight, up to "
-	              "the peak (kB); held per 1,000 in flight: held at the end over the "
-	              "requests in flight at the peak, in thousands (MB), the figure repeats "
-	              "agree on.</p>\n"
-	              "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
-	              "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
-	              "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
-	              "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
-	              "<th>live at end</th><th>held at end</th><th>returned</th>"
-	              "<th>allocator&#39;s part given back</th><th>per request in flight "
-	              "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight</th></tr>\n");
+	strbuf_append(
+	    b, "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
+	       "in MB. Before: the last value before the spike; peak: the highest from "
+	       "the spike's start to the end of its recovery; end: the last value of the "
+	       "recovery; given back: (peak &minus; end) / (peak &minus; before). "
+	       "Attributed, in MB: live (what the program holds) and held (what the "
+	       "allocator holds beyond it) at the peak and at the end; returned: what left "
+	       "the allocator's footprint from the peak to the end; allocator's part "
+	       "given back: returned / (returned + growth of held); per request: growth "
+	       "of live memory beyond the cache over growth of requests in flight, up to "
+	       "the peak (kB); held per 1,000 in flight: held at the end over the most "
+	       "requests in flight at any peak so far, in thousands (MB); held share: held "
+	       "at the end over the allocator&#39;s highest footprint so far.</p>\n"
+	       "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
+	       "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
+	       "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
+	       "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
+	       "<th>live at end</th><th>held at end</th><th>returned</th>"
+	       "<th>allocator&#39;s part given back</th><th>per request in flight "
+	       "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight (highest peak)</th>"
+	       "<th>held share of highest footprint</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
 	size_t i;
 	json_t *name;
@@ -675,7 +676,8 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"held_given_back_share", F_SHARE},
 			            {"live_bytes_per_inflight", F_KB_FROM_BYTES},
 			            {"peak_inflight", F_COUNT},
-			            {"end_held_mb_per_1000_inflight", F_RATIO}};
+			            {"end_held_mb_per_1000_highest_inflight", F_RATIO},
+			            {"end_held_share_of_highest_heap", F_SHARE}};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "</td><td>");
 				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
@@ -879,8 +881,10 @@ static const struct figure_def spike_spread_figures[] = {
     {"peak_held_kb", "allocator-held at the peak (MB)", F_MB_FROM_KB},
     {"end_held_kb", "allocator-held after recovery (MB)", F_MB_FROM_KB},
     {"peak_inflight", "requests in flight at the peak", F_COUNT},
-    {"peak_held_mb_per_1000_inflight", "held at the peak per 1,000 in flight (MB)", F_RATIO},
-    {"end_held_mb_per_1000_inflight", "held after recovery per 1,000 in flight (MB)", F_RATIO},
+    {"highest_inflight", "most in flight at any peak so far", F_COUNT},
+    {"end_held_mb_per_1000_highest_inflight", "held per 1,000 of those (MB)", F_RATIO},
+    {"highest_heap_kb", "allocator's highest footprint so far (MB)", F_MB_FROM_KB},
+    {"end_held_share_of_highest_heap", "held as a share of that footprint", F_SHARE},
 };
 #define N_SPIKE_SPREAD (sizeof(spike_spread_figures) / sizeof(*spike_spread_figures))
 

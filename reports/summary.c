@@ -327,12 +327,14 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 		              (inflight_p - inflight_b);
 	}
 	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
-	/* The held memory a spike leaves follows how many requests were in flight at its peak,
-	 * which CPU scheduling moves from run to run: normalised by it, repeats agree. */
-	json_object_set_new(o, "peak_held_mb_per_1000_inflight",
-	                    jnum(held_mb_per_inflight(peak_held, inflight_p)));
-	json_object_set_new(o, "end_held_mb_per_1000_inflight",
-	                    jnum(held_mb_per_inflight(end_held, inflight_p)));
+	/* What an allocator keeps after a recovery follows the highest footprint it was driven to
+	 * so far (by the requests piled up at the highest peak, which CPU scheduling moves from run
+	 * to run): the held memory as a share of it. */
+	double highest_heap =
+	    max_value(s, 0, last + 1, TIMELINE_COL_alloc_heap_bytes, NULL) / 1024.0;
+	json_object_set_new(o, "highest_heap_kb", jnum(highest_heap));
+	json_object_set_new(o, "end_held_share_of_highest_heap",
+	                    jnum(highest_heap > 0 ? end_held / highest_heap : NAN));
 }
 
 /* Per-spike figures (README.md), one object per spike number. */
@@ -505,8 +507,7 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 	} reduced[] = {
 	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
 	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
-	    {"mean_peak_held_mb_per_1000_inflight", "peak_held_mb_per_1000_inflight", REDUCE_MEAN},
-	    {"mean_end_held_mb_per_1000_inflight", "end_held_mb_per_1000_inflight", REDUCE_MEAN},
+	    {"mean_end_held_share_of_highest_heap", "end_held_share_of_highest_heap", REDUCE_MEAN},
 	    {"mean_end_held_mb_per_1000_highest_inflight", "end_held_mb_per_1000_highest_inflight",
 	     REDUCE_MEAN},
 	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},

@@ -3,7 +3,8 @@
 # three copies of the attributed run (tests/reports/attributed_run.sh), the second with 1.3 times and
 # the third with 0.8 times the requests in flight and every memory figure (as when CPU scheduling lets
 # more or fewer requests pile up at a peak). The raw allocator-held memory then spreads by 50 % and is
-# flagged; held memory per 1,000 requests in flight is the same in every run and agrees.
+# flagged; held memory per 1,000 requests in flight at the highest peak so far, and as a share of
+# the allocator's highest footprint so far, are the same in every run and agree.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/known_run.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
@@ -32,14 +33,18 @@ row=$(grep -o '<tr><td>spike 1: allocator-held after recovery (MB)</td>.*</tr>' 
 check_eq "raw held: each run, min, median, max, spread flagged" \
 	'<tr><td>spike 1: allocator-held after recovery (MB)</td><td>12.0</td><td>15.6</td><td>9.6</td><td>9.6</td><td>12.0</td><td>15.6</td><td><strong style="color:#b00020">50.0% &gt; 10%</strong></td></tr>' \
 	"$row"
-# per 1,000 in flight: 12 / 1.04 = 11.54 in every run, spread 0 %
-row=$(grep -o '<tr><td>spike 1: held after recovery per 1,000 in flight (MB)</td>.*</tr>' "$C" | head -1)
-check "normalised held agrees, not flagged" grep -q \
+# per 1,000 in flight at the highest peak so far: 12 / 1.04 = 11.54 in every run, spread 0 %
+row=$(grep -o '<tr><td>spike 1: held per 1,000 of those (MB)</td>.*</tr>' "$C" | head -1)
+check "held per 1,000 in flight agrees, not flagged" grep -q \
 	'<td>11.54</td><td>11.54</td><td>0.0%</td></tr>' <<<"${row}"
+# as a share of the highest footprint so far (22 MB): 54.5 % in every run
+row=$(grep -o '<tr><td>spike 1: held as a share of that footprint</td>.*</tr>' "$C" | head -1)
+check "held as a share of the highest footprint agrees, not flagged" grep -q \
+	'<td>54.5%</td><td>54.5%</td><td>0.0%</td></tr>' <<<"${row}"
 check "the caption counts the spikes that agree" grep -q \
-	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; held at the peak per 1,000 in flight (MB) 3 of 3; held after recovery per 1,000 in flight (MB) 3 of 3' "$C"
+	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; most in flight at any peak so far 0 of 3; held per 1,000 of those (MB) 3 of 3; allocator&#39;s highest footprint so far (MB) 0 of 3; held as a share of that footprint 3 of 3' "$C"
 check "a daemon without live bytes has no spread to state" \
-	grep -q 'spike 3: held after recovery per 1,000 in flight (MB)</td><td><span class="muted">n/a</span>' "$C"
+	grep -q 'spike 3: held as a share of that footprint</td><td><span class="muted">n/a</span>' "$C"
 check "glibc gets the chart of held memory per 1,000 in flight over the spikes" grep -q 'id="chart-spk-0"' "$C"
 check_eq "kresd (no live bytes, the sixth variant) gets none" 0 "$(grep -c 'id="chart-spk-5"' "$C")"
 check "every chart drawn or the page says why" test "$(grep -c '<svg class="chart"' "$C")" -eq 11 -o -n "$(grep -l 'Charts could not be drawn' "$C")"
