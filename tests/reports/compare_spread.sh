@@ -22,32 +22,32 @@ scaled_run() {
 scaled_run "$TEST_TMP/r1" 1
 scaled_run "$TEST_TMP/r2" 1.3
 scaled_run "$TEST_TMP/r3" 0.8
-out=$("$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r2" "$TEST_TMP/r3" --out "$TEST_TMP/cmp.html" 2>"$TEST_TMP/err")
+"$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r2" "$TEST_TMP/r3" --out "$TEST_TMP/cmp.html" >/dev/null 2>"$TEST_TMP/err"
 check_eq "compare exits 0" 0 $?
-C=$TEST_TMP/cmp.html
+page=$TEST_TMP/cmp.html
 check "in flight at glibc's first peak: 1040 times each run's factor, spread 50 %" grep -qF \
-	'<tr><td>spike 1: requests in flight at the peak</td><td>1040</td><td>1352</td><td>832</td>' "$C"
+	'<tr><td>spike 1: requests in flight at the peak</td><td>1040</td><td>1352</td><td>832</td>' "$page"
 # glibc after spike 1's recovery: 12 MB held (15.6 and 9.6 in the scaled runs): min 9.6, median 12,
 # max 15.6, spread 6 / 12 = 50 %, flagged
-row=$(grep -o '<tr><td>spike 1: allocator-held after recovery (MB)</td>.*</tr>' "$C" | head -1)
+row=$(grep -o '<tr><td>spike 1: allocator-held after recovery (MB)</td>.*</tr>' "$page" | head -1)
 check_eq "raw held: each run, min, median, max, spread flagged" \
 	'<tr><td>spike 1: allocator-held after recovery (MB)</td><td>12.0</td><td>15.6</td><td>9.6</td><td>9.6</td><td>12.0</td><td>15.6</td><td><strong style="color:#b00020">50.0% &gt; 10%</strong></td></tr>' \
 	"$row"
 # per 1,000 in flight at the highest peak so far: 12 / 1.04 = 11.54 in every run, spread 0 %
-row=$(grep -o '<tr><td>spike 1: held per 1,000 of those (MB)</td>.*</tr>' "$C" | head -1)
+row=$(grep -o '<tr><td>spike 1: held per 1,000 of those (MB)</td>.*</tr>' "$page" | head -1)
 check "held per 1,000 in flight agrees, not flagged" grep -q \
 	'<td>11.54</td><td>11.54</td><td>0.0%</td></tr>' <<<"${row}"
 # as a share of the highest footprint so far (22 MB): 54.5 % in every run
-row=$(grep -o '<tr><td>spike 1: held as a share of that footprint</td>.*</tr>' "$C" | head -1)
+row=$(grep -o '<tr><td>spike 1: held as a share of that footprint</td>.*</tr>' "$page" | head -1)
 check "held as a share of the highest footprint agrees, not flagged" grep -q \
 	'<td>54.5%</td><td>54.5%</td><td>0.0%</td></tr>' <<<"${row}"
 check "the caption counts the spikes that agree" grep -q \
-	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; most in flight at any peak so far 0 of 3; held per 1,000 of those (MB) 3 of 3; allocator&#39;s highest footprint so far (MB) 0 of 3; held as a share of that footprint 3 of 3' "$C"
+	'allocator-held after recovery (MB) 0 of 3; requests in flight at the peak 0 of 3; most in flight at any peak so far 0 of 3; held per 1,000 of those (MB) 3 of 3; allocator&#39;s highest footprint so far (MB) 0 of 3; held as a share of that footprint 3 of 3' "$page"
 check "a daemon without live bytes has no spread to state" \
-	grep -q 'spike 3: held as a share of that footprint</td><td><span class="muted">n/a</span>' "$C"
-check "glibc gets the chart of held memory per 1,000 in flight over the spikes" grep -q 'id="chart-spk-0"' "$C"
-check_eq "kresd (no live bytes, the sixth variant) gets none" 0 "$(grep -c 'id="chart-spk-5"' "$C")"
-check "every chart drawn or the page says why" test "$(grep -c '<svg class="chart"' "$C")" -eq 11 -o -n "$(grep -l 'Charts could not be drawn' "$C")"
+	grep -q 'spike 3: held as a share of that footprint</td><td><span class="muted">n/a</span>' "$page"
+check "glibc gets the chart of held memory per 1,000 in flight over the spikes" grep -q 'id="chart-spk-0"' "$page"
+check_eq "kresd (no live bytes, the sixth variant) gets none" 0 "$(grep -c 'id="chart-spk-5"' "$page")"
+check "every chart drawn or the page says why" test "$(grep -c '<svg class="chart"' "$page")" -eq 11 -o -n "$(grep -l 'Charts could not be drawn' "$page")"
 # Two runs that agree: nothing flagged.
 "$REPORT" compare "$TEST_TMP/r1" "$TEST_TMP/r1" --out "$TEST_TMP/same.html" >/dev/null 2>&1
 check_eq "the same run twice: no spread over 10 %" 0 "$(grep -c '&gt; 10%' "$TEST_TMP/same.html")"
