@@ -252,7 +252,7 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 /* Requests in flight (or their growth) under this many are too few to divide by. */
 #define SUMMARY_MIN_INFLIGHT 10
 
-/* Held memory is normalised per this many requests in flight at the spike's peak. */
+/* Held memory is normalised per this many requests in flight. */
 #define INFLIGHT_UNIT 1000.0
 
 /* kb of allocator-held memory in MB per INFLIGHT_UNIT requests in flight, NAN when too few. */
