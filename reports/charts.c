@@ -607,6 +607,59 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	return charts;
 }
 
+/* The spikes of variant vn in a run's summary, or NULL. */
+static const json_t *variant_spikes(const json_t *summary, const char *vn)
+{
+	return json_object_get(json_object_get(json_object_get(summary, "variants"), vn), "spikes");
+}
+
+/* The comparison's second chart of variant vn: per run, the held memory after each spike's
+ * recovery as a share of the allocator's highest footprint so far, over the spike number; none
+ * when no run has that figure (no live bytes: a daemon without the sampler, an older run). */
+static void add_compare_spike_chart(struct chart **charts, size_t *n,
+                                    const json_t *const *summaries, size_t n_runs, const char *vn,
+                                    size_t index)
+{
+	static const char key[] = "end_held_share_of_highest_heap";
+	bool any = false;
+	size_t k;
+	const json_t *sp;
+	for (size_t r = 0; r < n_runs; r++)
+		json_array_foreach(variant_spikes(summaries[r], vn), k, sp) any =
+		    any || json_is_number(json_object_get(sp, key));
+	if (!any)
+		return;
+	char id[32], title[200];
+	snprintf(id, sizeof(id), "chart-spk-%zu", index);
+	snprintf(
+	    title, sizeof(title),
+	    "%s: held after each recovery, share of the highest footprint so far, one line per run",
+	    vn);
+	struct chart *c = chart_add(charts, n, id, title,
+	                            "Allocator-held memory after the spike's recovery over the "
+	                            "allocator's highest footprint until then (summary spikes[]."
+	                            "end_held_share_of_highest_heap): lines that lie together are "
+	                            "repeats that agree.",
+	                            "% of highest footprint");
+	c->kind = CHART_SPIKES;
+	c->small = true;
+	for (size_t r = 0; r < n_runs; r++) {
+		const json_t *spikes = variant_spikes(summaries[r], vn);
+		if (!spikes)
+			continue;
+		char st[64], shade[8];
+		snprintf(st, sizeof(st), "run %zu", r + 1);
+		colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
+		struct chart_series *s = series_add(c, st, shade, false, json_array_size(spikes));
+		json_array_foreach(spikes, k, sp)
+		{
+			const json_t *x = json_object_get(sp, key);
+			s->t[s->n] = (double)json_integer_value(json_object_get(sp, "spike"));
+			s->v[s->n++] = json_is_number(x) ? 100 * json_number_value(x) : NAN;
+		}
+	}
+}
+
 struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *const *summaries,
                                  size_t n_runs, const json_t *variant_names, size_t *n)
 {
@@ -639,6 +692,7 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
 			            summary_interval_s(&rfs[r]));
 		}
+		add_compare_spike_chart(&charts, n, summaries, n_runs, vn, i);
 	}
 	return charts;
 }
@@ -780,6 +834,12 @@ static void script_bars_axis(struct strbuf *b, const struct chart *c)
 	strbuf_append(b, ")\n");
 }
 
+static void script_spikes_axis(struct strbuf *b)
+{
+	strbuf_append(b, "set xlabel 'spike'\nset xtics 1\nset yrange [0:*]\n"
+	                 "set offsets 0.3, 0.3, graph 0.1, 0\n");
+}
+
 static void script_cdf_axis(struct strbuf *b)
 {
 	strbuf_append(b, "set xlabel 'latency (ms), logarithmic'\nset logscale x\n"
@@ -808,8 +868,10 @@ static void script_plot(struct strbuf *b, const struct chart *c, const char *dir
 			              cs->fill);
 		else
 			strbuf_printf(b, "using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
-			              cs->steps ? "fsteps" : "lines", cs->dashed ? "1.6" : "2.2",
-			              cs->color, cs->dashed ? 2 : 1);
+			              c->kind == CHART_SPIKES ? "linespoints pt 7"
+			              : cs->steps             ? "fsteps"
+			                                      : "lines",
+			              cs->dashed ? "1.6" : "2.2", cs->color, cs->dashed ? 2 : 1);
 		if (c->kind != CHART_BARS)
 			append_gp_string(b, cs->title);
 		first = false;
@@ -838,6 +900,8 @@ static bool chart_write_script(const struct chart *c, const char *dir, int index
 		script_bars_axis(&b, c);
 	else if (c->kind == CHART_CDF)
 		script_cdf_axis(&b);
+	else if (c->kind == CHART_SPIKES)
+		script_spikes_axis(&b);
 	else
 		script_time_axis(&b, c);
 	script_plot(&b, c, dir, index);

@@ -19,9 +19,10 @@ struct chart_series {
 };
 
 enum chart_kind {
-	CHART_TIME, /* series over seconds since the schedule started, phases shaded */
-	CHART_BARS, /* one bar per series (its single value), labelled with the series' title */
-	CHART_CDF,  /* cumulative share of answers over latency (ms, logarithmic) */
+	CHART_TIME,   /* series over seconds since the schedule started, phases shaded */
+	CHART_BARS,   /* one bar per series (its single value), labelled with the series' title */
+	CHART_CDF,    /* cumulative share of answers over latency (ms, logarithmic) */
+	CHART_SPIKES, /* a value per spike over the spike number, points joined */
 };
 
 struct chart {
@@ -46,7 +47,10 @@ struct chart {
  * latency, CPU. */
 struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, size_t *n);
 
-/* The comparison charts: per variant, anon RSS over time, one line per run. */
+/* The comparison charts: per variant, anon RSS over time, one line per run, then the held memory
+ * after each spike's recovery per 1,000 requests in flight, one line per run over the spike number
+ * (ids chart-cmp-I and chart-spk-I for the variant at index I; the second only where a run has
+ * live bytes). */
 struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *const *summaries,
                                  size_t n_runs, const json_t *variant_names, size_t *n);
 

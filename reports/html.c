@@ -11,6 +11,7 @@
 #include "colours.h"
 #include "fixed_point.h"
 #include "spike_find.h"
+#include "spread.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "traffic.h"
@@ -62,6 +63,10 @@ static const struct figure_def figures[] = {
     {"final_unmapped_kb", "final unmapped, still reserved (MB)", F_MB_FROM_KB},
     {"final_outside_kb", "final anon outside the allocator (MB)", F_MB_FROM_KB},
     {"mean_live_bytes_per_inflight", "live memory per request in flight (kB)", F_KB_FROM_BYTES},
+    {"mean_end_held_mb_per_1000_highest_inflight",
+     "held after recovery per 1,000 in flight at the highest peak so far (MB, mean)", F_RATIO},
+    {"mean_end_held_share_of_highest_heap",
+     "held after recovery as a share of the highest footprint so far (mean)", F_SHARE},
     {"cpu_s_per_million_answered", "CPU s per million answered", F_NUMBER},
     {"cpu_s", "CPU s (after warm-up)", F_NUMBER},
     {"spike_traffic.answered_share", "answered share in spikes", F_SHARE},
@@ -622,24 +627,27 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 
 static void append_spike_table(struct strbuf *b, const json_t *summary)
 {
-	strbuf_append(b,
-	              "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
-	              "in MB. Before: the last value before the spike; peak: the highest from "
-	              "the spike's start to the end of its recovery; end: the last value of the "
-	              "recovery; given back: (peak &minus; end) / (peak &minus; before). "
-	              "Attributed, in MB: live (what the program holds) and held (what the "
-	              "allocator holds beyond it) at the peak and at the end; returned: what left "
-	              "the allocator's footprint from the peak to the end; allocator's part "
-	              "given back: returned / (returned + growth of held); per request: growth "
-	              "of live memory beyond the cache over growth of requests in flight, up to "
-	              "the peak (kB).</p>\n"
-	              "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
-	              "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
-	              "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
-	              "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
-	              "<th>live at end</th><th>held at end</th><th>returned</th>"
-	              "<th>allocator&#39;s part given back</th><th>per request in flight "
-	              "(kB)</th></tr>\n");
+	strbuf_append(
+	    b, "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
+	       "in MB. Before: the last value before the spike; peak: the highest from "
+	       "the spike's start to the end of its recovery; end: the last value of the "
+	       "recovery; given back: (peak &minus; end) / (peak &minus; before). "
+	       "Attributed, in MB: live (what the program holds) and held (what the "
+	       "allocator holds beyond it) at the peak and at the end; returned: what left "
+	       "the allocator's footprint from the peak to the end; allocator's part "
+	       "given back: returned / (returned + growth of held); per request: growth "
+	       "of live memory beyond the cache over growth of requests in flight, up to "
+	       "the peak (kB); held per 1,000 in flight: held at the end over the most "
+	       "requests in flight at any peak so far, in thousands (MB); held share: held "
+	       "at the end over the allocator&#39;s highest footprint so far.</p>\n"
+	       "<div class=\"scroll\"><table id=\"spike-table\">\n<tr><th>variant</th>"
+	       "<th>spike</th><th>start (s)</th><th>before</th><th>peak</th>"
+	       "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
+	       "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
+	       "<th>live at end</th><th>held at end</th><th>returned</th>"
+	       "<th>allocator&#39;s part given back</th><th>per request in flight "
+	       "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight (highest peak)</th>"
+	       "<th>held share of highest footprint</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
 	size_t i;
 	json_t *name;
@@ -672,7 +680,10 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"end_held_kb", F_MB_FROM_KB},
 			            {"returned_kb", F_MB_FROM_KB},
 			            {"held_given_back_share", F_SHARE},
-			            {"live_bytes_per_inflight", F_KB_FROM_BYTES}};
+			            {"live_bytes_per_inflight", F_KB_FROM_BYTES},
+			            {"peak_inflight", F_COUNT},
+			            {"end_held_mb_per_1000_highest_inflight", F_RATIO},
+			            {"end_held_share_of_highest_heap", F_SHARE}};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "</td><td>");
 				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
@@ -869,6 +880,104 @@ static void spread(const double *x, size_t n, double *mean, double *sd, double *
 	*sd = *m >= 2 ? sqrt(ss / (double)(*m - 1)) : NAN;
 }
 
+/* The per-spike figures whose agreement across repeats the comparison states (README.md,
+ * "Comparison"): the raw allocator-held memory, what drives its spread, and the held memory
+ * normalised by it. */
+static const struct figure_def spike_spread_figures[] = {
+    {"peak_held_kb", "allocator-held at the peak (MB)", F_MB_FROM_KB},
+    {"end_held_kb", "allocator-held after recovery (MB)", F_MB_FROM_KB},
+    {"peak_inflight", "requests in flight at the peak", F_COUNT},
+    {"highest_inflight", "most in flight at any peak so far", F_COUNT},
+    {"end_held_mb_per_1000_highest_inflight", "held per 1,000 of those (MB)", F_RATIO},
+    {"highest_heap_kb", "allocator's highest footprint so far (MB)", F_MB_FROM_KB},
+    {"end_held_share_of_highest_heap", "held as a share of that footprint", F_SHARE},
+};
+#define N_SPIKE_SPREAD (sizeof(spike_spread_figures) / sizeof(*spike_spread_figures))
+
+/* The spread as a share, flagged when the repeats do not agree. */
+static void append_spread_share(struct strbuf *b, const struct spread *s)
+{
+	if (isnan(s->share)) {
+		append_figure(b, NAN, F_SHARE);
+		return;
+	}
+	bool apart = s->share > SPREAD_AGREE_SHARE;
+	if (apart)
+		strbuf_append(b, "<strong style=\"color:#b00020\">");
+	append_figure(b, s->share, F_SHARE);
+	if (apart)
+		strbuf_printf(b, " &gt; %.0f%%</strong>", SPREAD_AGREE_SHARE * 100);
+}
+
+/* Per spike of variant vn, per figure of spike_spread_figures: each run's value, min, median,
+ * max and spread; a count per figure of the spikes whose repeats agree. */
+static void append_spike_spread(struct strbuf *b, const json_t *const *summaries, size_t n_runs,
+                                const char *vn, size_t variant_index)
+{
+	size_t n_spikes = 0;
+	for (size_t r = 0; r < n_runs; r++) {
+		const json_t *v = json_object_get(json_object_get(summaries[r], "variants"), vn);
+		size_t k = json_array_size(json_object_get(v, "spikes"));
+		if (k > n_spikes)
+			n_spikes = k;
+	}
+	if (n_spikes == 0)
+		return;
+	double *x = calloc(n_runs, sizeof(double));
+	size_t agree[N_SPIKE_SPREAD] = {0}, judged[N_SPIKE_SPREAD] = {0};
+	struct strbuf rows = {0};
+	for (size_t k = 1; k <= n_spikes; k++)
+		for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+			strbuf_printf(&rows, "<tr><td>spike %zu: ", k);
+			strbuf_append_html(&rows, spike_spread_figures[f].label);
+			strbuf_append(&rows, "</td>");
+			char path[96];
+			snprintf(path, sizeof(path), "spikes.%zu.%s", k,
+			         spike_spread_figures[f].path);
+			for (size_t r = 0; r < n_runs; r++) {
+				const json_t *v =
+				    json_object_get(json_object_get(summaries[r], "variants"), vn);
+				x[r] = v ? num(v, path) : NAN;
+				strbuf_append(&rows, "<td>");
+				append_figure(&rows, x[r], spike_spread_figures[f].fmt);
+				strbuf_append(&rows, "</td>");
+			}
+			struct spread s = spread_of(x, n_runs);
+			const double cols[] = {s.min, s.median, s.max};
+			for (size_t c = 0; c < 3; c++) {
+				strbuf_append(&rows, "<td>");
+				append_figure(&rows, cols[c], spike_spread_figures[f].fmt);
+				strbuf_append(&rows, "</td>");
+			}
+			strbuf_append(&rows, "<td>");
+			append_spread_share(&rows, &s);
+			strbuf_append(&rows, "</td></tr>\n");
+			if (!isnan(s.share)) {
+				judged[f]++;
+				agree[f] += s.share <= SPREAD_AGREE_SHARE;
+			}
+		}
+	free(x);
+	strbuf_printf(b,
+	              "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
+	              "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
+	              "min) / median): ",
+	              variant_index, SPREAD_AGREE_SHARE * 100);
+	for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+		strbuf_append(b, f ? "; " : "");
+		strbuf_append_html(b, spike_spread_figures[f].label);
+		strbuf_printf(b, " %zu of %zu", agree[f], judged[f]);
+	}
+	strbuf_append(b, ".</p>\n<div class=\"scroll\"><table class=\"cmp-spread\"><tr><th>spike: "
+	                 "figure</th>");
+	for (size_t r = 0; r < n_runs; r++)
+		strbuf_printf(b, "<th>run %zu</th>", r + 1);
+	strbuf_append(b, "<th>min</th><th>median</th><th>max</th><th>spread</th></tr>\n");
+	strbuf_append(b, rows.s ? rows.s : "");
+	strbuf_free(&rows);
+	strbuf_append(b, "</table></div>\n");
+}
+
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
                         const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
                         const struct chart *charts, size_t n_charts, const char *charts_error)
@@ -960,8 +1069,15 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 			strbuf_append(&b, "</td></tr>\n");
 		}
 		strbuf_append(&b, "</table></div>\n");
-		if (i < n_charts)
-			append_chart(&b, &charts[i]);
+		append_spike_spread(&b, summaries, n_runs, vn, i);
+		/* the variant's charts, by the ids charts_for_compare gives them */
+		char ids[2][32];
+		snprintf(ids[0], sizeof(ids[0]), "chart-cmp-%zu", i);
+		snprintf(ids[1], sizeof(ids[1]), "chart-spk-%zu", i);
+		for (size_t k = 0; k < 2; k++)
+			for (size_t c = 0; c < n_charts; c++)
+				if (strcmp(charts[c].id, ids[k]) == 0)
+					append_chart(&b, &charts[c]);
 	}
 	free(x);
 	strbuf_append(&b, "</main>\n<footer><p class=\"muted\">Made by allocspike-report compare."

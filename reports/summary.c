@@ -250,8 +250,17 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 	return best;
 }
 
-/* Growth of in-flight requests under this many is too small to divide by. */
-#define SUMMARY_MIN_INFLIGHT_GROWTH 10
+/* Requests in flight (or their growth) under this many are too few to divide by. */
+#define SUMMARY_MIN_INFLIGHT 10
+
+/* Held memory is normalised per this many requests in flight. */
+#define INFLIGHT_UNIT 1000.0
+
+/* kb of allocator-held memory in MB per INFLIGHT_UNIT requests in flight, NAN when too few. */
+static double held_mb_per_inflight(double kb, double inflight)
+{
+	return inflight >= SUMMARY_MIN_INFLIGHT ? kb / KB_PER_MB / (inflight / INFLIGHT_UNIT) : NAN;
+}
 
 /* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
  * its peak and at the end of its recovery, what it returned, memory per request in flight. */
@@ -309,7 +318,7 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
 	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
 	double per_request = NAN;
-	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT_GROWTH) {
+	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT) {
 		double peak_cache =
 		    last_value(s, 0, (size_t)qi + 1, TIMELINE_COL_cache_bytes, NULL);
 		double cache_kb = isnan(peak_cache) || isnan(before_cache)
@@ -319,6 +328,14 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 		              (inflight_p - inflight_b);
 	}
 	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
+	/* What an allocator keeps after a recovery follows the highest footprint it was driven to
+	 * so far (by the requests piled up at the highest peak, which CPU scheduling moves from run
+	 * to run): the held memory as a share of it. */
+	double highest_heap =
+	    max_value(s, 0, last + 1, TIMELINE_COL_alloc_heap_bytes, NULL) / 1024.0;
+	json_object_set_new(o, "highest_heap_kb", jnum(highest_heap));
+	json_object_set_new(o, "end_held_share_of_highest_heap",
+	                    jnum(highest_heap > 0 ? end_held / highest_heap : NAN));
 }
 
 /* Per-spike figures (README.md), one object per spike number. */
@@ -440,10 +457,31 @@ static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_r
 	return how == REDUCE_MEAN ? sum / m : how == REDUCE_SUM ? sum : max;
 }
 
+/* Per spike, the most requests in flight at any peak so far and the held memory after the
+ * recovery per 1,000 of them: an allocator keeps what the highest pile-up made it map, so the
+ * held level follows the highest peak so far more than the spike's own. */
+static void set_highest_inflight(json_t *spikes)
+{
+	double highest = NAN;
+	size_t i;
+	json_t *sp;
+	json_array_foreach(spikes, i, sp)
+	{
+		double x = spike_value(sp, "peak_inflight");
+		if (!isnan(x) && (isnan(highest) || x > highest))
+			highest = x;
+		json_object_set_new(sp, "highest_inflight", jnum(highest));
+		json_object_set_new(
+		    sp, "end_held_mb_per_1000_highest_inflight",
+		    jnum(held_mb_per_inflight(spike_value(sp, "end_held_kb"), highest)));
+	}
+}
+
 /* The attributed figures of a variant (README.md): growth of live and allocator-held memory over
  * the spikes, and the split of its last attributed sample. */
-static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
+static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 {
+	set_highest_inflight(sp);
 	struct attr_split f;
 	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
 	bool split = false;
@@ -470,6 +508,9 @@ static void set_attributed(json_t *v, const struct series *s, const json_t *sp)
 	} reduced[] = {
 	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
 	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
+	    {"mean_end_held_share_of_highest_heap", "end_held_share_of_highest_heap", REDUCE_MEAN},
+	    {"mean_end_held_mb_per_1000_highest_inflight", "end_held_mb_per_1000_highest_inflight",
+	     REDUCE_MEAN},
 	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
 	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
 	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},

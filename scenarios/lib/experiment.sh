@@ -180,6 +180,7 @@ experiment_parameters() {
 		--argjson cache "$(sc_size_bytes "$OPT_cache_size")" --argjson inflight "$OPT_max_inflight" \
 		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
 		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"
+	experiment_record_repeat
 }
 
 # experiment_programs : the harness programs' paths and, where they answer it, --version --json.
@@ -244,20 +245,40 @@ experiment_drive_group() {
 }
 
 # experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison.
+# The runs share one spike height: with --spike-rate auto only the first calibrates, and every later
+# run is given the first's rate (and replays the first's query file), so that the repeats differ by
+# noise and not by their schedule or queries. Each
+# run records which repeat it is and where its rate came from (run.json parameters.repeat).
 experiment_repeat() {
 	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
+	local rate_from=null rate count
 	mkdir -p "$out" || sc_die "cannot create $out"
 	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
 		sc_say "repeat $i of $OPT_repeat"
 		lifeline_set # a killed parent takes the repeat (and so everything it started) with it
-		"${LIFELINE[@]}" bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
+		ALLOCSPIKE_REPEAT=$(jq -cn --argjson run "$i" --argjson of "$OPT_repeat" --argjson from "$rate_from" \
+			'{run: $run, of: $of, spike_rate_from: $from}') \
+			"${LIFELINE[@]}" bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
 		child=$!
 		wait "$child" || st=$?
 		child=
 		runs+=("$out/run-$i")
 		((st == 0)) || sc_die "repeat $i ended with status $st; stopping the repeats"
 		set -- "$@" --no-build
+		if ((i == 1)) && opts_uses spike_rate && [[ $OPT_spike_rate == auto ]]; then
+			rate=$(jq -r '.parameters.spike_rate_qps // empty' "$out/run-1/run.json" 2>/dev/null)
+			sc_is_uint "$rate" || sc_die "repeat 1 recorded no spike rate ($out/run-1/run.json); stopping the repeats"
+			sc_say "repeats 2 to $OPT_repeat spike at repeat 1's calibrated $rate qps"
+			set -- "$@" --spike-rate "$rate"
+			rate_from='"run-1"'
+		fi
+		# The default query file's length follows the spike rate (auto: the highest the calibration
+		# could ask for); the later repeats replay the very file of the first.
+		if ((i == 1)) && [[ -z $OPT_queries && -z $OPT_query_count ]]; then
+			count=$(jq -r '.queryfile.generated.count // empty' "$out/run-1/run.json" 2>/dev/null)
+			! sc_is_uint "$count" || set -- "$@" --query-count "$count"
+		fi
 	done
 	local rp
 	rp=$(sc_program allocspike-report)
@@ -266,6 +287,14 @@ experiment_repeat() {
 	"$rp" compare "${runs[@]}" -o "$out/compare.html" >/dev/null || sc_die "allocspike-report compare failed"
 	echo "$out/compare.html"
 	exit 0
+}
+
+# experiment_record_repeat : in a run started by experiment_repeat, which repeat it is (run.json
+# parameters.repeat: run, of, spike_rate_from: the folder whose calibration set its spike rate, null
+# for a run that calibrated or was given its rate).
+experiment_record_repeat() {
+	[[ -n ${ALLOCSPIKE_REPEAT:-} ]] || return 0
+	runjson_update '.parameters.repeat = $r' --argjson r "$ALLOCSPIKE_REPEAT"
 }
 
 # experiment_main ARGS... : the whole scenario.

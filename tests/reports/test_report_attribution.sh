@@ -43,6 +43,20 @@ expect "$S" '.variants.glibc.spikes|map(.peak_inflight)' '[1040,1040,1040]'
 expect "$S" '.variants.glibc.spikes|map(.peak_inflight_t_s)' '[5,9,13]'
 expect "$S" '.variants.glibc.spikes|map(.live_bytes_per_inflight)' '[10240,10240,10240]'
 expect "$S" '.variants.glibc.mean_live_bytes_per_inflight' 10240
+# normalised held memory after each recovery: the most requests in flight at any peak so far is
+# 1040 every time (12, 13, 14 MB held over 1.04 thousand); the heap's highest so far, up to the end
+# of each recovery (t=7, 11, 15): 22, 23, 24 MB
+expect "$S" '.variants.glibc.spikes|map(.highest_inflight)' '[1040,1040,1040]'
+expect "$S" '.variants.glibc.spikes[0].end_held_mb_per_1000_highest_inflight' "$(calc '12 / 1.04')"
+expect "$S" '.variants.glibc.spikes[2].end_held_mb_per_1000_highest_inflight' "$(calc '14 / 1.04')"
+expect "$S" '.variants.glibc.mean_end_held_mb_per_1000_highest_inflight' "$(calc '13 / 1.04')"
+expect "$S" '.variants.glibc.spikes|map(.highest_heap_kb)' '[22528,23552,24576]'
+expect "$S" '.variants.glibc.spikes[0].end_held_share_of_highest_heap' "$(calc '12 / 22')"
+expect "$S" '.variants.glibc.spikes[2].end_held_share_of_highest_heap' "$(calc '14 / 24')"
+expect "$S" '.variants.glibc.mean_end_held_share_of_highest_heap' "$(calc '(12 / 22 + 13 / 23 + 14 / 24) / 3')"
+# a daemon without live bytes has no held memory to normalise
+expect "$S" '.variants.kresd.spikes|map(.end_held_mb_per_1000_highest_inflight)' '[null,null,null]'
+expect "$S" '.variants.kresd.spikes|map(.end_held_share_of_highest_heap)' '[null,null,null]'
 expect "$S" '.variants.glibc.mean_held_given_back_share' 0
 expect "$S" '.variants.glibc.recovery_held_growth_mb_per_spike' 1
 expect "$S" '.variants.glibc.recovery_held_growth_first_to_last_mb' 2
@@ -168,7 +182,7 @@ fi
 check "the page's navigation leads to the first panel" grep -q '<a href="#chart-why-0">Why</a>' "$P"
 check "per-spike table has the attributed columns" grep -q '<th>live at peak</th><th>held at peak</th><th>live at end</th><th>held at end</th><th>returned</th>' "$P"
 # glibc spike 1: live 20.0 / held 2.0 at the peak, 10.0 / 12.0 at the end, 0.0 returned, 0.0%, 10.0 kB
-check "glibc's spike 1 row" grep -qE '</span>glibc</td><td>1</td>.*<td>20.0</td><td>2.0</td><td>10.0</td><td>12.0</td><td>0.0</td><td>0.0%</td><td>10.0</td></tr>' "$P"
+check "glibc's spike 1 row" grep -qE '</span>glibc</td><td>1</td>.*<td>20.0</td><td>2.0</td><td>10.0</td><td>12.0</td><td>0.0</td><td>0.0%</td><td>10.0</td><td>1040</td><td>11.54</td><td>54.5%</td></tr>' "$P"
 check "kresd's rows say n/a for attribution" grep -qE '</span>kresd</td><td>1</td>.*(<td><span class="muted">n/a</span></td>){7}</tr>' "$P"
 check "figure table has the held share" grep -q "<td>allocator&#39;s part of each spike given back (mean)</td>" "$P"
 

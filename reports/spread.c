@@ -1,0 +1,32 @@
+/* reports/spread.c - min, median, max and relative spread of repeats of one figure. */
+#include "spread.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct spread spread_of(const double *x, size_t n)
+{
+	struct spread s = {NAN, NAN, NAN, NAN, 0};
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			v[s.n++] = x[i];
+	if (s.n > 0) {
+		qsort(v, s.n, sizeof(*v), cmp_double);
+		s.min = v[0];
+		s.max = v[s.n - 1];
+		s.median = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
+		if (s.n >= 2 && s.median != 0)
+			s.share = (s.max - s.min) / fabs(s.median);
+	}
+	free(v);
+	return s;
+}
