@@ -90,4 +90,16 @@ check "summary.md grid: alpha's spikes 1 and 3" grep -qx '| alpha | 30.0 / 20.0 
 check "summary.md lint and grid check" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/md_check.py" \
 	"$run/summary.md" "$S"
 
+# The page's traffic figures are by the phase a query was sent in: answers to spike queries that
+# arrive in the baseline after it (counted by arrival, 110 % of the baseline's sent) stay the spike's.
+late=$TEST_TMP/late
+cp -r "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" "$late"
+awk -F, -v OFS=, '$2 == "glibc" && $3 == "baseline" { $7 = int($6 * 1.1) } { print }' \
+	"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/timeline.csv" >"$late/timeline.csv"
+"$REPORT" "$late" >/dev/null
+check "late answers: counted by arrival the baseline exceeds 100 %" \
+	jq -e '.variants.glibc.baseline_traffic.answered_share > 1' "$late/summary.json"
+check "late answers: the page gives the baseline's queries 100.0 %, by send phase" grep -q \
+	'<tr><td>answered share of queries sent at baseline</td><td>100.0%</td>' "$late/report.html"
+
 finish
