@@ -155,10 +155,20 @@ static void request_detach_lookup(struct request *q)
 	q->lookup = NULL;
 }
 
+/* q goes away while parents still wait on it (the table torn down at exit, in any order): they
+ * must not reach into it afterwards. */
+static void request_orphan_parents(struct request *q)
+{
+	for (struct waiter *w = q->waiters; w; w = w->next)
+		if (w->parent && w->parent->lookup == q)
+			w->parent->lookup = NULL;
+}
+
 static void request_free(struct request *q)
 {
 	overload_leave(&q->r->requests->overload, &q->slot);
 	request_detach_lookup(q);
+	request_orphan_parents(q);
 	upstream_cancel(&q->upstream);
 	if (q->resume_ev)
 		event_del(q->resume_ev);
