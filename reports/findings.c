@@ -344,20 +344,14 @@ static void findings_file_backed(json_t *out, const char *name, const json_t *v)
  * "variant_not_run"); how many. */
 static size_t findings_not_run(json_t *out, const json_t *summary)
 {
-	size_t n = 0, i;
-	json_t *r;
-	json_array_foreach(summary_lookup(summary, "validity.reasons"), i, r)
+	size_t n = 0;
+	const char *name;
+	json_t *why;
+	json_object_foreach(json_object_get(validity_reason(summary, "variant_not_run"), "why"), name,
+	                    why)
 	{
-		const char *code = json_string_value(json_object_get(r, "code"));
-		if (!code || strcmp(code, "variant_not_run") != 0)
-			continue;
-		const char *name;
-		json_t *why;
-		json_object_foreach(json_object_get(r, "why"), name, why)
-		{
-			add(out, "%s did not run: %s.", name, json_string_value(why));
-			n++;
-		}
+		add(out, "%s did not run: %s.", name, json_string_value(why));
+		n++;
 	}
 	return n;
 }

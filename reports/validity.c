@@ -278,3 +278,15 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	json_object_set_new(o, "reasons", reasons);
 	return o;
 }
+
+const json_t *validity_reason(const json_t *summary, const char *code)
+{
+	const json_t *reasons = json_object_get(json_object_get(summary, "validity"), "reasons");
+	for (size_t i = 0; i < json_array_size(reasons); i++) {
+		const json_t *r = json_array_get(reasons, i);
+		const char *c = json_string_value(json_object_get(r, "code"));
+		if (c && strcmp(c, code) == 0)
+			return r;
+	}
+	return NULL;
+}

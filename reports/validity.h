@@ -24,4 +24,7 @@ double validity_saturated_s(const json_t *harness);
  * and its summary (variants and harness already computed). */
 json_t *validity_build(const struct runfolder *rf, const json_t *summary);
 
+/* The reason with CODE in summary.json's validity, or NULL when the run has none. */
+const json_t *validity_reason(const json_t *summary, const char *code);
+
 #endif

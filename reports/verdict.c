@@ -13,6 +13,7 @@
 #include "findings.h"
 #include "strbuf.h"
 #include "summary.h"
+#include "validity.h"
 
 static double num(const json_t *o, const char *path)
 {
@@ -87,14 +88,8 @@ static void rank_words(struct strbuf *b, size_t rank, size_t n)
 /* The reason validity's variant_not_run gives for NAME, or NULL when it ran. */
 static const char *not_run_reason(const json_t *summary, const char *name)
 {
-	const json_t *reasons = json_object_get(json_object_get(summary, "validity"), "reasons");
-	for (size_t i = 0; i < json_array_size(reasons); i++) {
-		const json_t *r = json_array_get(reasons, i);
-		if (strcmp(json_string_value(json_object_get(r, "code")) ?: "",
-		           "variant_not_run") == 0)
-			return json_string_value(json_object_get(json_object_get(r, "why"), name));
-	}
-	return NULL;
+	const json_t *not_run = validity_reason(summary, "variant_not_run");
+	return json_string_value(json_object_get(json_object_get(not_run, "why"), name));
 }
 
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
