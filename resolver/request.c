@@ -323,8 +323,8 @@ static void request_finish(struct request *q, int rcode)
 		request_table_remove(r->requests, q);
 	for (struct waiter *w = q->waiters; w; w = w->next) {
 		if (w->parent) {
-			w->parent->lookup = NULL;
-			/* one budget for the whole tree */
+			/* one budget for the whole tree; request_free clears the parent's lookup
+			 * before its resume runs from the loop */
 			iterator_add_queries(&w->parent->iter, q->iter.queries);
 			request_resume(w->parent);
 			continue;
