@@ -7,27 +7,19 @@
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 LAYOUT=$1 NET=$2 MIN=$3 MAX=$4
-UPSTREAM="$ALLOCSPIKE_BIN/allocspike-upstream"
 RESOLVER="$ALLOCSPIKE_BIN/allocspike-resolver-glibc"
-[[ -x $UPSTREAM ]] || skip "allocspike-upstream not built"
 [[ -x $RESOLVER ]] || skip "allocspike-resolver-glibc not built"
-command -v jq >/dev/null || skip "jq not installed"
 [[ $ALLOCSPIKE_SANITIZE != 1 ]] || skip "no live-bytes counter in the sanitizer build"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/world_lib.sh"
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --hierarchy-block "$NET.0/24" --port 0 \
-	--seed 11 --tier root:0:0:0 --tier tld:0:0:0 --tier sld:3000:3200:0 --dead-share 0 \
-	--root-hints "$TEST_TMP/root.hints" --ready-file "$TEST_TMP/upstream.ready" \
-	>"$TEST_TMP/upstream.addr" || exit 1
-RCTL="$TEST_TMP/resolver.ctl"
-start_server resolver "$TEST_TMP/resolver.ready" "$RESOLVER" --listen "$NET.250:0" \
-	--memory-layout "$LAYOUT" --root-hints "$TEST_TMP/root.hints" \
-	--upstream-port "$(sed 's/.*://' "$TEST_TMP/upstream.addr")" --upstream-source "$NET.250" \
-	--control "$RCTL" --ready-file "$TEST_TMP/resolver.ready" >"$TEST_TMP/resolver.addr" || exit 1
-RPORT=$(sed 's/.*://' "$TEST_TMP/resolver.addr")
+start_world upstream --hierarchy-block "$NET.0/24" --seed 11 --tier root:0:0:0 --tier tld:0:0:0 \
+	--tier sld:3000:3200:0 --dead-share 0 || exit 1
+start_world_resolver resolver "$RESOLVER" "$NET.250" --memory-layout "$LAYOUT" \
+	--upstream-source "$NET.250" || exit 1
 
 before=$(control_send "$RCTL" stats)
 # 400 distinct names in one burst, answers not awaited (the client socket closes at once).
-python3 - "$NET.250" "$RPORT" <<'PY'
+python3 - "$RADDR" "$RPORT" <<'PY'
 import socket, struct, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(400):

@@ -5,14 +5,10 @@
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.55.5
-UPSTREAM="$ALLOCSPIKE_BIN/allocspike-upstream"
-[[ -x $UPSTREAM ]] || skip "allocspike-upstream not built"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/world_lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --hierarchy-block 127.55.32.0/20 --port 0 \
-	--no-latency --no-loss --root-hints "$TEST_TMP/root.hints" \
-	--ready-file "$TEST_TMP/upstream.ready" >"$TEST_TMP/upstream.addr" || exit 1
-HPORT=$(sed 's/.*://' "$TEST_TMP/upstream.addr")
+start_world upstream --hierarchy-block 127.55.32.0/20 --no-latency --no-loss || exit 1
 
 # Names: the head of the DNS-OARC sample when shared/ is beside the checkout, else made-up ones.
 sample=$(shared_querydata)
@@ -29,13 +25,7 @@ resolve_all() {
 }
 
 for layout in heap kresd; do
-	RCTL="$TEST_TMP/$layout.ctl"
-	start_server "resolver-$layout" "$TEST_TMP/$layout.ready" "$(resolver_binary)" --listen "$NET.10:0" \
-		--root-hints "$TEST_TMP/root.hints" --upstream-port "$HPORT" --memory-layout "$layout" \
-		--control "$RCTL" --ready-file "$TEST_TMP/$layout.ready" >"$TEST_TMP/$layout.addr" || exit 1
-	RPID=${_test_pids[-1]}
-	RADDR=$NET.10
-	RPORT=$(sed 's/.*://' "$TEST_TMP/$layout.addr")
+	start_world_resolver "$layout" "$(resolver_binary)" "$NET.10" --memory-layout "$layout" || exit 1
 	resolve_all "$TEST_TMP/names" >"$TEST_TMP/$layout.first"
 	hits=$(stat cache_hits)
 	resolve_all "$TEST_TMP/names" >"$TEST_TMP/$layout.second"
@@ -53,16 +43,9 @@ check_eq "both layouts give the same answers" "" "$(diff "$TEST_TMP/heap.first" 
 
 # With heavy loss and latency, requests wait for timeouts and retries: they must all end (inflight
 # back to 0), timeouts are counted, and most names still resolve.
-start_server lossy "$TEST_TMP/lossy.ready" "$UPSTREAM" --hierarchy-block 127.55.80.0/20 --port 0 --seed 7 \
-	--loss 0.25 --latency-ms 20,150 --root-hints "$TEST_TMP/lossy.hints" \
-	--ready-file "$TEST_TMP/lossy.ready" >"$TEST_TMP/lossy.addr" || exit 1
-RCTL="$TEST_TMP/lossy.ctl"
-start_server resolver-lossy "$TEST_TMP/rl.ready" "$(resolver_binary)" --listen "$NET.11:0" \
-	--root-hints "$TEST_TMP/lossy.hints" --upstream-port "$(sed 's/.*://' "$TEST_TMP/lossy.addr")" \
-	--upstream-timeout-ms 200 --memory-layout kresd --control "$RCTL" \
-	--ready-file "$TEST_TMP/rl.ready" >"$TEST_TMP/rl.addr" || exit 1
-RADDR=$NET.11
-RPORT=$(sed 's/.*://' "$TEST_TMP/rl.addr")
+start_world lossy --hierarchy-block 127.55.80.0/20 --seed 7 --loss 0.25 --latency-ms 20,150 || exit 1
+start_world_resolver resolver-lossy "$(resolver_binary)" "$NET.11" --upstream-timeout-ms 200 \
+	--memory-layout kresd || exit 1
 head -100 "$TEST_TMP/names" >"$TEST_TMP/names100"
 resolve_all "$TEST_TMP/names100" >"$TEST_TMP/lossy.out"
 for i in $(seq 1 100); do

@@ -7,23 +7,13 @@
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 VARIANT=$1 NET=$2 TOLERANCE=${3:-}
-UPSTREAM="$ALLOCSPIKE_BIN/allocspike-upstream"
 RESOLVER="$ALLOCSPIKE_BIN/allocspike-resolver-$VARIANT"
-[[ -x $UPSTREAM ]] || skip "allocspike-upstream not built"
 [[ -x $RESOLVER ]] || skip "allocspike-resolver-$VARIANT not built"
-command -v jq >/dev/null || skip "jq not installed"
 [[ $ALLOCSPIKE_SANITIZE != 1 ]] || skip "no live-bytes counter in the sanitizer build"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/world_lib.sh"
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" --hierarchy-block "$NET.0/24" --port 0 \
-	--no-latency --no-loss --seed 11 --root-hints "$TEST_TMP/root.hints" \
-	--ready-file "$TEST_TMP/upstream.ready" >"$TEST_TMP/upstream.addr" || exit 1
-RCTL="$TEST_TMP/resolver.ctl"
-start_server resolver "$TEST_TMP/resolver.ready" "$RESOLVER" --listen "$NET.250:0" \
-	--root-hints "$TEST_TMP/root.hints" --upstream-port "$(sed 's/.*://' "$TEST_TMP/upstream.addr")" \
-	--upstream-source "$NET.250" --control "$RCTL" --ready-file "$TEST_TMP/resolver.ready" \
-	>"$TEST_TMP/resolver.addr" || exit 1
-RADDR=$NET.250
-RPORT=$(sed 's/.*://' "$TEST_TMP/resolver.addr")
+start_world upstream --hierarchy-block "$NET.0/24" --no-latency --no-loss --seed 11 || exit 1
+start_world_resolver resolver "$RESOLVER" "$NET.250" --upstream-source "$NET.250" || exit 1
 
 for batch in 1 2 3; do
 	for i in $(seq $(((batch - 1) * 150 + 1)) $((batch * 150))); do

@@ -9,8 +9,7 @@
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.55.12
-UPSTREAM="$ALLOCSPIKE_BIN/allocspike-upstream"
-[[ -x $UPSTREAM ]] || skip "allocspike-upstream not built"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/world_lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
 # Second-level servers: about 10 ms, slow ones x30 (about 300 ms); no loss, so every timeout is
@@ -23,16 +22,8 @@ slow_alive=$(awk '$1 == "server" && $8 == 1 && $10 == 0' "$TEST_TMP/world" | wc 
 check "the world has dead servers" test -n "$dead"
 check "the world has a slow live server" test "$slow_alive" -ge 1
 
-start_server upstream "$TEST_TMP/upstream.ready" "$UPSTREAM" "${world[@]}" --port 0 \
-	--root-hints "$TEST_TMP/root.hints" --applied-log "$TEST_TMP/applied.tsv" \
-	--ready-file "$TEST_TMP/upstream.ready" >"$TEST_TMP/upstream.addr" || exit 1
-HPORT=$(sed 's/.*://' "$TEST_TMP/upstream.addr")
-RCTL="$TEST_TMP/resolver.ctl"
-start_server resolver "$TEST_TMP/resolver.ready" "$(resolver_binary)" --listen "$NET.10:0" \
-	--root-hints "$TEST_TMP/root.hints" --upstream-port "$HPORT" --control "$RCTL" \
-	--ready-file "$TEST_TMP/resolver.ready" >"$TEST_TMP/resolver.addr" || exit 1
-RADDR=$NET.10
-RPORT=$(sed 's/.*://' "$TEST_TMP/resolver.addr")
+start_world upstream "${world[@]}" --applied-log "$TEST_TMP/applied.tsv" || exit 1
+start_world_resolver resolver "$(resolver_binary)" "$NET.10" || exit 1
 
 # dead_queries : UDP queries the dead servers have received so far (the log is flushed each second).
 dead_queries() {
