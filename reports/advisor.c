@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spread.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -18,8 +19,10 @@ static const struct advisor_figure {
 	const char *key;
 	double floor_abs, floor_share;
 } FIGURES[] = {
-    {"held_after_spikes_mb", 1.0, 0}, {"held_growth_mb_per_spike", 0.25, 0},
-    {"peak_anon_mb", 1.0, 0},         {"cpu_s_per_million_answered", 0, 0.05},
+    {"held_after_spikes_mb", SPREAD_HELD_FLOOR_MB, 0},
+    {"held_growth_mb_per_spike", 0.25, 0},
+    {"peak_anon_mb", 1.0, 0},
+    {"cpu_s_per_million_answered", 0, 0.05},
     {"spike_lat_p99_ms", 0, 0.10},
 };
 /* Indexes into FIGURES, in its order. */

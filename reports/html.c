@@ -10,6 +10,7 @@
 
 #include "colours.h"
 #include "fixed_point.h"
+#include "pileup.h"
 #include "spike_find.h"
 #include "spread.h"
 #include "strbuf.h"
@@ -76,8 +77,8 @@ static const struct figure_def figures[] = {
     {"traffic_by_send.phases.spike.lat_p50_ms", "latency p50, queries sent in spikes (ms)", F_MS},
     {"traffic_by_send.phases.spike.lat_p99_ms", "latency p99, queries sent in spikes (ms)", F_MS},
     {"spike_traffic.lat_p99_max_ms", "worst interval p99 in spikes (ms)", F_MS},
-    {"traffic_by_send.phases.baseline.answered_share",
-     "answered share of queries sent at baseline", F_SHARE},
+    {"traffic_by_send.phases.baseline.answered_share", "answered share of queries sent at baseline",
+     F_SHARE},
     {"traffic_by_send.phases.baseline.lat_p50_ms", "latency p50, queries sent at baseline (ms)",
      F_MS},
     {"traffic_by_send.phases.baseline.lat_p99_ms", "latency p99, queries sent at baseline (ms)",
@@ -898,25 +899,100 @@ static const struct figure_def spike_spread_figures[] = {
     {"highest_heap_kb", "allocator's highest footprint so far (MB)", F_MB_FROM_KB},
     {"end_held_share_of_highest_heap", "held as a share of that footprint", F_SHARE},
 };
-#define N_SPIKE_SPREAD (sizeof(spike_spread_figures) / sizeof(*spike_spread_figures))
+enum { N_SPIKE_SPREAD = sizeof(spike_spread_figures) / sizeof(*spike_spread_figures) };
+/* The held memory after recovery moved along its line over the pile-up (pileup.h): the row after
+ * the figures above. */
+static const struct figure_def pileup_figure = {
+    NULL, "allocator-held after recovery at the spike's median pile-up (MB)", F_MB_FROM_KB};
+#define PILEUP_X "highest_inflight"
+#define PILEUP_Y "end_held_kb"
 
 /* The spread as a share, flagged when the repeats do not agree. */
-static void append_spread_share(struct strbuf *b, const struct spread *s)
+static void append_spread_share(struct strbuf *b, const struct spread *s, bool agrees)
 {
 	if (isnan(s->share)) {
 		append_figure(b, NAN, F_SHARE);
 		return;
 	}
-	bool apart = s->share > SPREAD_AGREE_SHARE;
-	if (apart)
+	if (!agrees)
 		strbuf_append(b, "<strong style=\"color:#b00020\">");
 	append_figure(b, s->share, F_SHARE);
-	if (apart)
+	if (!agrees)
 		strbuf_printf(b, " &gt; %.0f%%</strong>", SPREAD_AGREE_SHARE * 100);
 }
 
-/* Per spike of variant vn, per figure of spike_spread_figures: each run's value, min, median,
- * max and spread; a count per figure of the spikes whose repeats agree. */
+/* Each run's value of a spike figure of variant vn, at [run * n_spikes + spike number - 1]. */
+static double *spike_values(const json_t *const *summaries, size_t n_runs, const char *vn,
+                            size_t n_spikes, const char *key)
+{
+	double *x = calloc(n_runs * n_spikes + 1, sizeof(*x));
+	if (!x)
+		abort();
+	for (size_t r = 0; r < n_runs; r++) {
+		const json_t *v = json_object_get(json_object_get(summaries[r], "variants"), vn);
+		for (size_t k = 1; k <= n_spikes; k++) {
+			char path[96];
+			snprintf(path, sizeof(path), "spikes.%zu.%s", k, key);
+			x[r * n_spikes + k - 1] = v ? num(v, path) : NAN;
+		}
+	}
+	return x;
+}
+
+/* A row of the spread table: each run's value of spike k, min, median, max and spread; counts
+ * it in *agree and *judged. */
+static void append_spread_row(struct strbuf *rows, const struct figure_def *f, size_t k,
+                              const double *runs, size_t n_runs, size_t *agree, size_t *judged)
+{
+	strbuf_printf(rows, "<tr><td>spike %zu: ", k);
+	strbuf_append_html(rows, f->label);
+	strbuf_append(rows, "</td>");
+	for (size_t r = 0; r < n_runs; r++) {
+		strbuf_append(rows, "<td>");
+		append_figure(rows, runs[r], f->fmt);
+		strbuf_append(rows, "</td>");
+	}
+	struct spread s = spread_of(runs, n_runs);
+	const double cols[] = {s.min, s.median, s.max};
+	for (size_t c = 0; c < 3; c++) {
+		strbuf_append(rows, "<td>");
+		append_figure(rows, cols[c], f->fmt);
+		strbuf_append(rows, "</td>");
+	}
+	/* held memory in MB: a spread under the resolution held memory is judged at agrees */
+	bool agrees = spread_agrees(&s, f->fmt == F_MB_FROM_KB ? SPREAD_HELD_FLOOR_MB * 1024 : 0);
+	strbuf_append(rows, "<td>");
+	append_spread_share(rows, &s, agrees);
+	strbuf_append(rows, "</td></tr>\n");
+	if (!isnan(s.share)) {
+		(*judged)++;
+		*agree += agrees;
+	}
+}
+
+/* What the pile-up row is: the line, over how many points, how well it fits. */
+static void append_pileup_caption(struct strbuf *b, const struct pileup *p)
+{
+	if (isnan(p->fit.slope)) {
+		strbuf_append(
+		    b, "The last row needs a line of held memory over the pile-up; these runs "
+		       "give none (fewer than two different pile-ups).");
+		return;
+	}
+	/* to the 0.01 MB printed, without a "-0.00" */
+	double intercept_mb = round(p->fit.intercept / 1024 * 100) / 100 + 0.0;
+	strbuf_printf(b,
+	              "The last row moves each run's held memory after recovery along the line "
+	              "fitted through all %zu spikes of the runs, held = %.2f MB + %.2f MB per 1,000 "
+	              "of the most requests in flight at any peak so far (R&sup2; %.2f), to the "
+	              "spike's median pile-up over the runs: what is left of its spread is what "
+	              "the pile-up does not explain.",
+	              p->fit.points, intercept_mb, p->fit.slope * 1000 / 1024, p->fit.r2);
+}
+
+/* Per spike of variant vn: per figure of spike_spread_figures and for the held memory at the
+ * median pile-up, each run's value, min, median, max and spread; a count per figure of the
+ * spikes whose repeats agree. */
 static void append_spike_spread(struct strbuf *b, const json_t *const *summaries, size_t n_runs,
                                 const char *vn, size_t variant_index)
 {
@@ -929,52 +1005,43 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 	}
 	if (n_spikes == 0)
 		return;
-	double *x = calloc(n_runs, sizeof(double));
-	size_t agree[N_SPIKE_SPREAD] = {0}, judged[N_SPIKE_SPREAD] = {0};
+	enum { N_ROWS = N_SPIKE_SPREAD + 1 };
+	const struct figure_def *defs[N_ROWS];
+	double *values[N_ROWS];
+	for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+		defs[f] = &spike_spread_figures[f];
+		values[f] = spike_values(summaries, n_runs, vn, n_spikes, defs[f]->path);
+	}
+	double *x = spike_values(summaries, n_runs, vn, n_spikes, PILEUP_X);
+	double *y = spike_values(summaries, n_runs, vn, n_spikes, PILEUP_Y);
+	struct pileup p;
+	pileup_build(&p, x, y, n_runs, n_spikes);
+	defs[N_SPIKE_SPREAD] = &pileup_figure;
+	values[N_SPIKE_SPREAD] = p.at_median;
+	double *runs = calloc(n_runs, sizeof(*runs));
+	if (!runs)
+		abort();
+	size_t agree[N_ROWS] = {0}, judged[N_ROWS] = {0};
 	struct strbuf rows = {0};
 	for (size_t k = 1; k <= n_spikes; k++)
-		for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
-			strbuf_printf(&rows, "<tr><td>spike %zu: ", k);
-			strbuf_append_html(&rows, spike_spread_figures[f].label);
-			strbuf_append(&rows, "</td>");
-			char path[96];
-			snprintf(path, sizeof(path), "spikes.%zu.%s", k,
-			         spike_spread_figures[f].path);
-			for (size_t r = 0; r < n_runs; r++) {
-				const json_t *v =
-				    json_object_get(json_object_get(summaries[r], "variants"), vn);
-				x[r] = v ? num(v, path) : NAN;
-				strbuf_append(&rows, "<td>");
-				append_figure(&rows, x[r], spike_spread_figures[f].fmt);
-				strbuf_append(&rows, "</td>");
-			}
-			struct spread s = spread_of(x, n_runs);
-			const double cols[] = {s.min, s.median, s.max};
-			for (size_t c = 0; c < 3; c++) {
-				strbuf_append(&rows, "<td>");
-				append_figure(&rows, cols[c], spike_spread_figures[f].fmt);
-				strbuf_append(&rows, "</td>");
-			}
-			strbuf_append(&rows, "<td>");
-			append_spread_share(&rows, &s);
-			strbuf_append(&rows, "</td></tr>\n");
-			if (!isnan(s.share)) {
-				judged[f]++;
-				agree[f] += s.share <= SPREAD_AGREE_SHARE;
-			}
+		for (size_t f = 0; f < N_ROWS; f++) {
+			for (size_t r = 0; r < n_runs; r++)
+				runs[r] = values[f][r * n_spikes + k - 1];
+			append_spread_row(&rows, defs[f], k, runs, n_runs, &agree[f], &judged[f]);
 		}
-	free(x);
 	strbuf_printf(b,
 	              "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
 	              "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
-	              "min) / median): ",
-	              variant_index, SPREAD_AGREE_SHARE * 100);
-	for (size_t f = 0; f < N_SPIKE_SPREAD; f++) {
+	              "min) / median; held memory also when its runs lie within %.0f MB): ",
+	              variant_index, SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB);
+	for (size_t f = 0; f < N_ROWS; f++) {
 		strbuf_append(b, f ? "; " : "");
-		strbuf_append_html(b, spike_spread_figures[f].label);
+		strbuf_append_html(b, defs[f]->label);
 		strbuf_printf(b, " %zu of %zu", agree[f], judged[f]);
 	}
-	strbuf_append(b, ".</p>\n<div class=\"scroll\"><table class=\"cmp-spread\"><tr><th>spike: "
+	strbuf_append(b, ".</p>\n<p class=\"caption\">");
+	append_pileup_caption(b, &p);
+	strbuf_append(b, "</p>\n<div class=\"scroll\"><table class=\"cmp-spread\"><tr><th>spike: "
 	                 "figure</th>");
 	for (size_t r = 0; r < n_runs; r++)
 		strbuf_printf(b, "<th>run %zu</th>", r + 1);
@@ -982,6 +1049,12 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 	strbuf_append(b, rows.s ? rows.s : "");
 	strbuf_free(&rows);
 	strbuf_append(b, "</table></div>\n");
+	for (size_t f = 0; f < N_SPIKE_SPREAD; f++)
+		free(values[f]);
+	free(x);
+	free(y);
+	free(runs);
+	pileup_free(&p);
 }
 
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,

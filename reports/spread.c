@@ -30,3 +30,10 @@ struct spread spread_of(const double *x, size_t n)
 	free(v);
 	return s;
 }
+
+bool spread_agrees(const struct spread *s, double floor)
+{
+	if (isnan(s->share))
+		return false;
+	return s->share <= SPREAD_AGREE_SHARE || s->max - s->min <= floor;
+}

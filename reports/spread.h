@@ -3,11 +3,16 @@
 #ifndef ALLOCSPIKE_REPORTS_SPREAD_H
 #define ALLOCSPIKE_REPORTS_SPREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Repeats whose spread is over this share of their median do not agree: a change of that size
  * cannot be told from noise. */
 #define SPREAD_AGREE_SHARE 0.10
+/* Held memory whose repeats lie within this many MB agrees whatever its share: the resolution
+ * held memory is judged at (the advisor's floor, advisor.c), where a few hundred kB an allocator
+ * keeps or not is a large share of nothing. */
+#define SPREAD_HELD_FLOOR_MB 1.0
 
 struct spread {
 	double min, median, max;
@@ -17,5 +22,9 @@ struct spread {
 
 /* The spread of the values of x that are not NAN (x is left as it was). */
 struct spread spread_of(const double *x, size_t n);
+
+/* Whether repeats agree: spread within SPREAD_AGREE_SHARE, or max - min within floor (in the
+ * values' unit; 0 for none). False when there is no spread to judge. */
+bool spread_agrees(const struct spread *s, double floor);
 
 #endif
