@@ -76,8 +76,11 @@ CONF
 }
 
 # Two GETs of about 4 KB each: /json/v1/server for the recursions waiting for an answer
-# (RecursClients, omitted by named while 0) and the default view's cache, /json/v1/mem for the
-# bytes all memory contexts hold from the allocator.
+# (RecursClients, omitted by named while 0, like every counter) and the default view's cache,
+# /json/v1/mem for the bytes all memory contexts hold from the allocator. RecursClients is also
+# what the recursive-clients quota counts (request_list_current), and RecLimitDropped the oldest
+# recursions it aborted for newer ones (request_list_overwritten); named counts no drop of the new
+# query itself, so request_list_exceeded is left out (docs/daemons.md).
 definition_stats() {
 	local addr server mem
 	addr=$(cat "$DEF_WORKDIR/statistics-channel" 2>/dev/null) ||
@@ -90,7 +93,9 @@ definition_stats() {
 		inflight: ($s.nsstats.RecursClients // 0),
 		cache_entries: ($c.CacheNodes // 0),
 		cache_bytes: (($c.TreeMemInUse // 0) + ($c.HeapMemInUse // 0)),
-		malloced_bytes: $m.memory.Malloced
+		malloced_bytes: $m.memory.Malloced,
+		request_list_current: ($s.nsstats.RecursClients // 0),
+		request_list_overwritten: ($s.nsstats.RecLimitDropped // 0)
 	}' || definition_unavailable "unexpected statistics from http://$addr/"
 }
 

@@ -67,14 +67,17 @@ CONF
 }
 
 # One rec_control call (about 0.1 s): queries being resolved now (concurrent-queries, summed over
-# the worker threads) and the entries in the record, negative and packet caches.
+# the worker threads) and the entries in the record, negative and packet caches. The same
+# concurrent-queries is the request list's size (what max-mthreads caps per worker), and
+# over-capacity-drops the new queries dropped at that cap; nothing is ever replaced, so
+# request_list_overwritten is left out (docs/daemons.md).
 definition_stats() {
 	command -v rec_control >/dev/null || definition_unavailable "rec_control not found"
 	local control values
 	control=$(cat "$DEF_WORKDIR/control-dir" 2>/dev/null) ||
 		definition_unavailable "no $DEF_WORKDIR/control-dir (not prepared by pdns-recursor.sh?)"
 	values=$(timeout 3 rec_control --socket-dir="$control" --timeout=2 get concurrent-queries \
-		cache-entries negcache-entries packetcache-entries packetcache-bytes 2>&1) ||
+		cache-entries negcache-entries packetcache-entries packetcache-bytes over-capacity-drops 2>&1) ||
 		definition_unavailable "rec_control: $values"
 	local -a v
 	mapfile -t v <<<"$values"
@@ -82,9 +85,10 @@ definition_stats() {
 	for n in "${v[@]}"; do
 		[[ $n =~ ^[0-9]+$ ]] || definition_unavailable "rec_control answered '$n', not a number"
 	done
-	((${#v[@]} == 5)) || definition_unavailable "rec_control answered ${#v[@]} lines, not 5"
-	printf '{"inflight":%s,"cache_entries":%s,"negcache_entries":%s,"packetcache_entries":%s,"packetcache_bytes":%s}\n' \
-		"${v[@]}"
+	((${#v[@]} == 6)) || definition_unavailable "rec_control answered ${#v[@]} lines, not 6"
+	printf '{"inflight":%s,"cache_entries":%s,"negcache_entries":%s,"packetcache_entries":%s,"packetcache_bytes":%s,' \
+		"${v[@]:0:5}"
+	printf '"request_list_current":%s,"request_list_exceeded":%s}\n' "${v[0]}" "${v[5]}"
 }
 
 definition_main "$@"

@@ -59,19 +59,29 @@ CONF
 }
 
 # total.requestlist.current.all: requests being resolved now; the message and RRset caches' counts
-# and bytes (both are malloc'd, so they are part of the heap).
+# and bytes (both are malloc'd, so they are part of the heap); the request list as our resolver's
+# `unbound` policy reports it: current.user (client requests, what num-queries-per-thread caps),
+# exceeded and overwritten (docs/daemons.md).
 definition_stats() {
-	local out
+	local out json
 	out=$(timeout 2 unbound-control -c "$DEF_WORKDIR/unbound.conf" stats_noreset 2>&1) ||
 		definition_die "stats: unbound-control failed: $out"
-	awk -F= '
+	json=$(awk -F= '
 		{ v[$1] = $2 }
 		END {
-			if (!("total.requestlist.current.all" in v)) exit 1
-			printf "{\"inflight\":%d,\"cache_entries\":%d,\"cache_bytes\":%d}\n",
+			# A counter this unbound does not print is an error, not a 0.
+			n = split("total.requestlist.current.all total.requestlist.current.user " \
+				"total.requestlist.exceeded total.requestlist.overwritten", need, " ")
+			for (i = 1; i <= n; i++)
+				if (!(need[i] in v)) { print need[i]; exit 1 }
+			printf "{\"inflight\":%d,\"cache_entries\":%d,\"cache_bytes\":%d,",
 				v["total.requestlist.current.all"], v["msg.cache.count"] + v["rrset.cache.count"],
 				v["mem.cache.message"] + v["mem.cache.rrset"]
-		}' <<<"$out" || definition_die "stats: unbound-control printed no total.requestlist.current.all"
+			printf "\"request_list_current\":%d,\"request_list_exceeded\":%d,\"request_list_overwritten\":%d}\n",
+				v["total.requestlist.current.user"], v["total.requestlist.exceeded"],
+				v["total.requestlist.overwritten"]
+		}' <<<"$out") || definition_die "stats: unbound-control printed no $json"
+	echo "$json"
 }
 
 definition_main "$@"

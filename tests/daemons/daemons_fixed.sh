@@ -60,6 +60,27 @@ stats_check() {
 	check_eq "$name stats: one JSON object, inflight and cache_entries numbers ($out)" true \
 		"$(jq -c 'type == "object" and (.inflight | type == "number") and (.cache_entries | type == "number")' <<<"$out")"
 	check_eq "$name stats: the cache holds the names just resolved" true "$(jq -c '.cache_entries > 0' <<<"$out")"
+	request_list_check "$name stats" "$base" "$out"
+}
+
+# request_list_keys BASE : the request_list_* keys whose counters BASE has (docs/daemons.md,
+# "Request list"), as a sorted JSON array; a definition leaves the others out rather than invent them.
+request_list_keys() {
+	case $1 in
+	unbound) echo '["request_list_current","request_list_exceeded","request_list_overwritten"]' ;;
+	pdns-recursor) echo '["request_list_current","request_list_exceeded"]' ;;
+	named) echo '["request_list_current","request_list_overwritten"]' ;;
+	*) echo '[]' ;;
+	esac
+}
+
+# request_list_check WHAT BASE JSON : JSON has exactly BASE's request_list_* keys, each a number.
+request_list_check() {
+	local what=$1 base=$2 json=$3 keys
+	keys=$(request_list_keys "$base")
+	check_eq "$what: the request_list_* keys $base has, as numbers" "$keys" \
+		"$(jq -c '[to_entries[] | select(.key | startswith("request_list_")) |
+			if .value | type == "number" then .key else "\(.key) is \(.value | type)" end] | sort' <<<"$json")"
 }
 
 mapfile -t rows < <(variants_rows | awk -F'\t' '$2 == "preload" || $2 == "external"')
@@ -102,6 +123,7 @@ for row in "${rows[@]}"; do
 		jq -e '.live_bytes > 0 and .live_bytes <= .alloc.heap_bytes' <<<"$stats"
 	check "$name sampler: the daemon's own inflight and cache_entries" \
 		jq -e '(.inflight | type) == "number" and (.cache_entries | type) == "number"' <<<"$stats"
+	request_list_check "$name sampler" "$base" "$stats"
 	daemon_stop "$DAEMON_PID"
 	status=$?
 	check_eq "$name stops on SIGTERM (exit status)" "$(daemon_sigterm_status "$base")" "$status"
