@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "fixed_point.h"
 #include "strbuf.h"
 #include "summary.h"
 
@@ -498,7 +499,10 @@ static void parse_cmp(struct gate *g, struct value *v)
 			strbuf_printf(&g->why, "  %.*s", (int)(end - start), start);
 			if (vec)
 				strbuf_printf(&g->why, " holds for %s", g->names[i]);
-			strbuf_printf(&g->why, ": %g %s %g\n", x, op, y);
+			/* %g's six digits, never "2.30687e+07" */
+			char xt[64], yt[64];
+			strbuf_printf(&g->why, ": %s %s %s\n", fixed_point(xt, sizeof(xt), x, 6),
+			              op, fixed_point(yt, sizeof(yt), y, 6));
 		}
 	}
 	v->kind = vec ? BOOLVEC : BOOL;

@@ -3,7 +3,16 @@
 
 #include <math.h>
 
+#include "fixed_point.h"
+
 enum { W = 720, H = 380, ML = 64, MR = 150, MT = 16, MB = 48 };
+
+/* A tick's label: %g's six significant digits without its exponent form ("2000000", not
+ * "2e+06"), so a tick summed up to a hair off zero reads "0". */
+static const char *tick_label(char *buf, size_t size, double t)
+{
+	return fixed_point(buf, size, t, 6);
+}
 
 /* A round step for about five ticks over [lo, hi]. */
 static double tick_step(double lo, double hi)
@@ -44,20 +53,21 @@ void svg_plot_begin(struct strbuf *b, const struct svg_plot *p, const char *id, 
 	              "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" role=\"img\" "
 	              "font-family=\"sans-serif\" font-size=\"11\">\n",
 	              W, H);
+	char label[64];
 	for (double t = p->x0; t <= p->x1 + p->xs / 2; t += p->xs)
 		strbuf_printf(
 		    b,
 		    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e2e2e2\"/>"
-		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+		    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 		    svg_plot_px(p, t), MT, svg_plot_px(p, t), H - MB, svg_plot_px(p, t),
-		    H - MB + 14, t);
+		    H - MB + 14, tick_label(label, sizeof(label), t));
 	for (double t = p->y0; t <= p->y1 + p->ys / 2; t += p->ys)
 		strbuf_printf(
 		    b,
 		    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e2e2e2\"/>"
-		    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 		    ML, svg_plot_py(p, t), W - MR, svg_plot_py(p, t), ML - 6, svg_plot_py(p, t) + 4,
-		    t);
+		    tick_label(label, sizeof(label), t));
 	strbuf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (ML + W - MR) / 2,
 	              H - 10);
 	strbuf_append_html(b, xlabel);

@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 	if (!policy_given)
 		cfg->overload_policy = overload_policy_for_layout(cfg->layout);
 	if (want_version) {
-		resolver_version_print(stdout, ALLOCSPIKE_VARIANT_NAME, want_json);
+		resolver_version_print(stdout, ALLOCSPIKE_VARIANT_NAME, cfg, want_json);
 		return 0;
 	}
 	if (cfg->n_listen == 0 || (n_roots_text == 0 && n_hint_files == 0)) {

@@ -8,9 +8,23 @@
 
 #include "alloc_info_json.h"
 #include "alloc_settings_json.h"
+#include "overload.h"
+#include "resolver.h"
 #include "trim.h"
 
-void resolver_version_print(FILE *out, const char *variant, int as_json)
+/* The overload policy these options give (main.c defaults it from the layout), as the request
+ * table takes it: what a scenario records for the run. No request list under kresd's: nulls. */
+static json_t *version_overload_json(const struct resolver_config *cfg)
+{
+	bool list = cfg->overload_policy == OVERLOAD_UNBOUND;
+	return json_pack("{s:s, s:o, s:o}", "policy", overload_policy_name(cfg->overload_policy),
+	                 "request_list", list ? json_integer(cfg->request_list) : json_null(),
+	                 "jostle_timeout_ms",
+	                 list ? json_integer(cfg->jostle_timeout_ms) : json_null());
+}
+
+void resolver_version_print(FILE *out, const char *variant, const struct resolver_config *cfg,
+                            int as_json)
 {
 	struct alloc_info info;
 	alloc_info_detect(&info);
@@ -29,6 +43,7 @@ void resolver_version_print(FILE *out, const char *variant, int as_json)
 	json_t *settings = alloc_settings_json(&info);
 	trim_settings_json(settings);
 	json_object_set_new(obj, "allocator_settings", settings);
+	json_object_set_new(obj, "overload", version_overload_json(cfg));
 	char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	fprintf(out, "%s\n", text);
 	free(text);

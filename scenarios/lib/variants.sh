@@ -86,15 +86,24 @@ variants_env_args() {
 	}
 }
 
+# variants_resolver_settings : the run's options to our resolver, one a line: the same for its launch
+# and its --version --json, so the overload policy that reports is the one the resolver runs with.
+variants_resolver_settings() {
+	printf '%s\n' --cache-size "$(sc_size_bytes "$OPT_cache_size")" --max-inflight "$OPT_max_inflight" \
+		--memory-layout "$OPT_memory_layout"
+}
+
 # variants_version NAME : the binary's --version --json, run with the row's environment, so an env
-# or preload row reports the allocator that really serves malloc under that environment.
+# or preload row reports the allocator that really serves malloc under that environment, and with
+# the run's resolver settings, so it reports the overload policy they give.
 variants_version() {
-	local name=$1 envs=()
+	local name=$1 envs=() settings=()
 	mapfile -t envs < <(variants_env_args "$name")
+	mapfile -t settings < <(variants_resolver_settings)
 	case ${V_KIND[$name]} in
 	build | env)
-		timeout 10 env "${envs[@]}" "$(variants_binary "$name")" --version --json 2>/dev/null </dev/null | jq -c . 2>/dev/null ||
-			echo null
+		timeout 10 env "${envs[@]}" "$(variants_binary "$name")" "${settings[@]}" --version --json 2>/dev/null </dev/null |
+			jq -c . 2>/dev/null || echo null
 		;;
 	*) echo null ;;
 	esac
@@ -141,10 +150,10 @@ variant_launch() {
 	case ${V_KIND[$name]} in
 	build | env)
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
-		local argv wrap=()
+		local argv wrap=() settings=()
+		mapfile -t settings < <(variants_resolver_settings)
 		argv=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
-			--upstream-source "127.0.1.${V_INDEX[$name]}" --cache-size "$(sc_size_bytes "$OPT_cache_size")"
-			--max-inflight "$OPT_max_inflight" --memory-layout "$OPT_memory_layout"
+			--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}"
 			--control "${V_CONTROL[$name]}" --ready-file "$SC_CTL_DIR/$name.ready")
 		V_CMD[$name]="${argv[*]}" # for run.json, to read; never split again
 		[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"

@@ -41,6 +41,9 @@ gate 1 '!(final_anon_kb[beta] >= 20000)'
 gate 0 'harness.saturated_s > 5'
 gate 1 'spike_count == 3'
 gate 1 'any(spike_traffic.lat_p99_ms) >= 60'
+gate 1 'final_anon_kb[alpha] * 1024 > 0.00001'
+check "large and small values without the exponent form (%g: 2.30687e+07 > 1e-05)" \
+	grep -qF 'final_anon_kb[alpha] * 1024 > 0.00001: 23068672 > 0.00001' <<<"$OUT"
 # two conditions: the run fails if either holds
 gate 1 'peak_growth_mb_per_spike[alpha] > 5' 'crash_count[beta] >= 1'
 gate 0 'peak_growth_mb_per_spike[alpha] > 5' 'crash_count[beta] >= 2'

@@ -172,5 +172,16 @@ if [[ $PART == lists ]]; then
 	done
 	"$RESOLVER" --help | grep -q -- "--overload-policy unbound|kresd"
 	check "--help names the policies" test $? -eq 0
+
+	# --version --json states the policy the options beside it give (what run.json records).
+	overload_of() { "$RESOLVER" "$@" --version --json | jq -c .overload; }
+	check_eq "--version --json: the heap layout's default" \
+		'{"jostle_timeout_ms":200,"policy":"unbound","request_list":1024}' "$(overload_of)"
+	check_eq "--version --json: the kresd layout's, no list" \
+		'{"jostle_timeout_ms":null,"policy":"kresd","request_list":null}' \
+		"$(overload_of --memory-layout kresd --request-list 20)"
+	check_eq "--version --json: the options given" \
+		'{"jostle_timeout_ms":1500,"policy":"unbound","request_list":20}' \
+		"$(overload_of --memory-layout kresd --overload-policy unbound --request-list 20 --jostle-timeout-ms 1.5s)"
 fi
 finish

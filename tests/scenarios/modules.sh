@@ -170,4 +170,33 @@ read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
 check_eq "the script's pid" "$BASHPID" "$spid"
 check "its start time: a later run takes it for running" procs_same "$spid" "$sstart"
 procs_unregister
+
+# Our resolver's row in run.json: the overload policy the run's options give it (here the kresd
+# layout's), as its --version --json states it, and the launched command runs with the same one.
+resolver_row=$(scenario_built_variants 1)
+if [[ -n $resolver_row ]]; then
+	ov=$TEST_TMP/overload
+	mkdir -p "$ov/logs"
+	runjson_init "$ov/run.json" modules
+	events_init "$ov/events.jsonl"
+	variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
+	variants_select "$resolver_row"
+	OPT_memory_layout=kresd SC_CTL_DIR=$ov
+	experiment_check_variants
+	recorded=$(jq -c '.variants[0].version.overload' "$ov/run.json")
+	check_eq "run.json: the kresd layout's policy, no list" \
+		'{"jostle_timeout_ms":null,"policy":"kresd","request_list":null}' "$recorded"
+	check_eq "the fixture's row has the same keys" "$(jq -c 'keys' <<<"$recorded")" \
+		"$(jq -c '.variants[0].version.overload | keys' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json")"
+	procs_start() { # records the command instead of starting it
+		shift 3
+		launched=("$@")
+		SC_LAST_PID=0
+	}
+	variant_launch "$resolver_row" "$ov" "$ov/hints" 53 ""
+	check_eq "the launched command's policy is the recorded one" "$recorded" \
+		"$("${launched[@]}" --version --json | jq -c .overload)"
+else
+	echo "note: no resolver built, its run.json row not checked"
+fi
 finish
