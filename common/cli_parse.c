@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixed_point.h"
+
 size_t cli_scan_number(const char *s, double *value)
 {
 	size_t n = 0, digits = 0;
@@ -77,7 +79,9 @@ bool cli_parse_number(const char *option, const char *text, double min, double m
 		return false;
 	}
 	if (!(v >= min && v <= max)) {
-		snprintf(err, err_size, "%s: '%s' is out of range (%g to %g)", option, text, min, max);
+		char lo[32], hi[32];
+		snprintf(err, err_size, "%s: '%s' is out of range (%s to %s)", option, text,
+		         fixed_point(lo, sizeof(lo), min, 6), fixed_point(hi, sizeof(hi), max, 6));
 		return false;
 	}
 	*out = v;
@@ -137,8 +141,9 @@ bool cli_parse_duration(const char *option, const char *text, double bare_unit, 
 	}
 	double s = v * unit;
 	if (!(s >= min_s && s <= max_s)) {
-		snprintf(err, err_size, "%s: '%s' is out of range (%gs to %gs)", option, text, min_s,
-		         max_s);
+		char lo[32], hi[32];
+		snprintf(err, err_size, "%s: '%s' is out of range (%ss to %ss)", option, text,
+		         fixed_point(lo, sizeof(lo), min_s, 6), fixed_point(hi, sizeof(hi), max_s, 6));
 		return false;
 	}
 	*seconds = s;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "fixed_point.h"
 #include "monotonic.h"
 #include "pacer.h"
 #include "parent_death.h"
@@ -391,7 +392,9 @@ int main(int argc, char **argv)
 		/* dnsperf: -Q without -l runs through the file once */
 		double seconds = o.limit_s > 0 ? o.limit_s : (double)qs.count / o.rate;
 		if (!schedule_constant(&sched, SCHEDULE_BASELINE, seconds, o.rate)) {
-			fprintf(stderr, "allocspike-loadgen: -Q %g: no schedule\n", o.rate);
+			char rate[32];
+			fprintf(stderr, "allocspike-loadgen: -Q %s: no schedule\n",
+			        fixed_point(rate, sizeof(rate), o.rate, 6));
 			querystream_free(&qs);
 			return 1;
 		}

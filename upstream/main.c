@@ -2,6 +2,7 @@
  */
 #include "cli_parse.h"
 #include "control_server.h"
+#include "fixed_point.h"
 #include "json_file.h"
 #include "mix.h"
 #include "net.h"
@@ -410,8 +411,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (p99 < median) {
-		fprintf(stderr, "--latency-ms: the 99th percentile %g ms is below the median %g ms\n",
-		        p99, median);
+		char p99_text[32], median_text[32];
+		fprintf(stderr, "--latency-ms: the 99th percentile %s ms is below the median %s ms\n",
+		        fixed_point(p99_text, sizeof(p99_text), p99, 6),
+		        fixed_point(median_text, sizeof(median_text), median, 6));
 		return 2;
 	}
 	static const double tier_factor[TIER_COUNT] = {0.4, 0.6, 1.0};

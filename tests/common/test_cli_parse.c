@@ -120,6 +120,9 @@ static void test_counts_and_numbers(void **state)
 	assert_true(cli_parse_number("--loss", ".5", 0, 1, &x, err, sizeof(err)));
 	assert_false(cli_parse_number("--loss", "1.5", 0, 1, &x, err, sizeof(err)));
 	assert_string_equal(err, "--loss: '1.5' is out of range (0 to 1)");
+	/* the limits as a reader writes them, never "1e+07" */
+	assert_false(cli_parse_number("--rate", "20000000", 0.5, 1e7, &x, err, sizeof(err)));
+	assert_string_equal(err, "--rate: '20000000' is out of range (0.5 to 10000000)");
 	static const char *const not_numbers[] = {"nan", "inf", "0x10", "1e2", "-0.1", "1,5", "."};
 	for (size_t i = 0; i < sizeof(not_numbers) / sizeof(not_numbers[0]); i++) {
 		if (cli_parse_number("--loss", not_numbers[i], -1, 1e9, &x, err, sizeof(err)))

@@ -1,9 +1,9 @@
-/* reports/fixed_point.h - a number for a reader: printf's "%.Ng" significant digits, trailing zeros
+/* common/fixed_point.h - a number for a reader: printf's "%.Ng" significant digits, trailing zeros
  * dropped, but never its exponent form ("1800", not "1.8e+03"; "0.00001", not "1e-05"). Every
- * number on the page and in summary.md that is not given a fixed number of decimals goes through
- * it. */
-#ifndef ALLOCSPIKE_REPORTS_FIXED_POINT_H
-#define ALLOCSPIKE_REPORTS_FIXED_POINT_H
+ * number a reader sees (the report's page and summary.md, the programs' messages) that is not
+ * given a fixed number of decimals goes through it. */
+#ifndef ALLOCSPIKE_COMMON_FIXED_POINT_H
+#define ALLOCSPIKE_COMMON_FIXED_POINT_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* reports/fixed_point.c - significant digits without the exponent form. */
+/* common/fixed_point.c - significant digits without the exponent form. */
 #include "fixed_point.h"
 
 #include <math.h>
