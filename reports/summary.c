@@ -72,11 +72,12 @@ double summary_interval_s(const struct runfolder *rf)
 struct series {
 	const struct runfolder_row **r;
 	size_t n;
+	const struct runfolder *rf; /* its events: where phases start */
 };
 
 static struct series series_of(const struct runfolder *rf, int target)
 {
-	struct series s = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*s.r)), 0};
+	struct series s = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*s.r)), 0, rf};
 	for (size_t i = 0; s.r && i < rf->n_rows; i++)
 		if (rf->rows[i].target == target)
 			s.r[s.n++] = &rf->rows[i];
@@ -262,15 +263,38 @@ static double held_mb_per_inflight(double kb, double inflight)
 	return inflight >= SUMMARY_MIN_INFLIGHT ? kb / KB_PER_MB / (inflight / INFLIGHT_UNIT) : NAN;
 }
 
+/* Whether a phase starts at t (within half the timeline's millisecond): the generator's phase
+ * events. */
+static bool phase_starts_at(const struct runfolder *rf, double t)
+{
+	for (size_t i = 0; i < rf->n_events; i++)
+		if (strcmp(rf->events[i].event, "phase") == 0 && fabs(rf->events[i].t_s - t) <= 0.0005)
+			return true;
+	return false;
+}
+
+/* The end of rows [from, to) for the state at the end of their phase. A row's memory and control
+ * samples are taken at its time, after the interval its traffic counts: a last row on the
+ * boundary of the next phase already holds that phase's first requests (a spike's first few
+ * milliseconds: hundreds of requests, megabytes of live memory moved). Its state is left out;
+ * the row before is one sample earlier in the same phase. */
+static size_t state_end(const struct series *s, size_t from, size_t to)
+{
+	return to - from > 1 && phase_starts_at(s->rf, s->r[to - 1]->t_s) ? to - 1 : to;
+}
+
 /* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
  * its peak and at the end of its recovery, what it returned, memory per request in flight. */
 static void spike_attribution(json_t *o, const struct series *s, size_t first, size_t last_spike,
                               size_t last)
 {
 	struct attr_split b, p, e, q;
-	long bi = attr_pick(s, 0, first, PICK_LAST, &b);
+	long bi = attr_pick(s, 0, state_end(s, 0, first), PICK_LAST, &b);
 	long pi = attr_pick(s, first, last + 1, PICK_MAX_HEAP, &p);
-	long ei = last > last_spike ? attr_pick(s, last_spike + 1, last + 1, PICK_LAST, &e) : -1;
+	long ei = last > last_spike
+	              ? attr_pick(s, last_spike + 1, state_end(s, last_spike + 1, last + 1),
+	                          PICK_LAST, &e)
+	              : -1;
 	long qi = attr_pick(s, first, last + 1, PICK_MAX_INFLIGHT, &q);
 	double nan = NAN;
 	double before_live = bi >= 0 ? b.part_kb[ATTR_LIVE] : nan;
@@ -366,17 +390,17 @@ static json_t *spike_figures(const struct series *s, const int *spikes, size_t n
 		if (first == s->n) /* this target has no row of that spike (not running then) */
 			continue;
 		const struct runfolder_row *peak_at = NULL, *end_at = NULL, *before_at = NULL;
-		double before = last_value(s, 0, first, TIMELINE_COL_anon_kb, &before_at);
+		double before =
+		    last_value(s, 0, state_end(s, 0, first), TIMELINE_COL_anon_kb, &before_at);
 		double peak = max_value(s, first, last + 1, TIMELINE_COL_anon_kb, &peak_at);
 		double peak_rss = max_value(s, first, last + 1, TIMELINE_COL_rss_kb, NULL);
 		/* The end of the recovery: only rows after the spike phase count, so a run stopped
 		 * during a spike has no end value for it. */
 		double end = NAN, end_rss = NAN;
 		if (last > last_spike) {
-			end =
-			    last_value(s, last_spike + 1, last + 1, TIMELINE_COL_anon_kb, &end_at);
-			end_rss =
-			    last_value(s, last_spike + 1, last + 1, TIMELINE_COL_rss_kb, NULL);
+			size_t end_to = state_end(s, last_spike + 1, last + 1);
+			end = last_value(s, last_spike + 1, end_to, TIMELINE_COL_anon_kb, &end_at);
+			end_rss = last_value(s, last_spike + 1, end_to, TIMELINE_COL_rss_kb, NULL);
 		}
 		double from_s = first > 0 ? s->r[first - 1]->t_s : s->r[first]->t_s - interval_s;
 		json_object_set_new(o, "from_s", jnum(from_s));
@@ -818,7 +842,8 @@ static json_t *run_figures(const struct runfolder *rf)
 	json_t *stop = json_null();
 	for (size_t i = 0; i < rf->n_events; i++) {
 		const char *ev = rf->events[i].event;
-		/* a variant that failed to start is validity's variant_not_run, not the run's end */
+		/* a variant that failed to start is validity's variant_not_run, not the run's end
+		 */
 		if (!runfolder_is_harness(rf->events[i].variant))
 			continue;
 		if (strcmp(ev, "interrupted") == 0 || strcmp(ev, "failed") == 0) {

@@ -195,6 +195,23 @@ check "old run: the page says attribution is unavailable" grep -q 'Attribution u
 check_eq "old run: no per-variant panel" 0 "$(grep -c 'id="chart-why-0"' "$old/report.html")"
 check "old run: findings labelled as RSS alone" grep -q 'On anonymous RSS alone (no live bytes recorded for alpha' "$old/summary.json"
 
+# --- a sample on a phase boundary ---
+# The generator's phase events say spikes 2 and 3 start at t=7 and t=11, the rows there still
+# labelled recovery (their traffic counts the second before): their memory was sampled as the next
+# spike began, so the end of the recovery and the state before the next spike are read one row
+# earlier (t=6, 10): glibc's live 12 MB, held 10 MB (not 10 and 12 of the boundary rows).
+edge=$TEST_TMP/boundary
+attributed_run "$edge"
+for t in 7 11; do
+	echo "{\"t_s\":$t,\"variant\":\"_loadgen\",\"event\":\"phase\",\"phase\":\"spike\",\"spike\":$(((t + 1) / 4))}"
+done >>"$edge/events.jsonl"
+check "report of the run with phase events" "$REPORT" "$edge"
+expect "$edge/summary.json" '.variants.glibc.spikes|map(.end_live_kb)' '[12288,12288,10240]'
+expect "$edge/summary.json" '.variants.glibc.spikes|map(.end_held_kb)' '[10240,11264,14336]'
+expect "$edge/summary.json" '.variants.glibc.spikes|map(.before_live_kb)' '[10240,12288,12288]'
+expect "$edge/summary.json" '.variants.glibc.spikes|map(.end_t_s)' '[6,10,15]'
+expect_done
+
 # --- the gate on attributed figures ---
 gate() {
 	local want=$1
