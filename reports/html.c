@@ -910,14 +910,11 @@ static const struct figure_def pileup_figure = {
 /* The spread as a share, flagged when the repeats do not agree. */
 static void append_spread_share(struct strbuf *b, const struct spread *s, bool agrees)
 {
-	if (isnan(s->share)) {
-		append_figure(b, NAN, F_SHARE);
-		return;
-	}
-	if (!agrees)
+	bool apart = s->n >= 2 && !agrees;
+	if (apart)
 		strbuf_append(b, "<strong style=\"color:#b00020\">");
 	append_figure(b, s->share, F_SHARE);
-	if (!agrees)
+	if (apart)
 		strbuf_printf(b, " &gt; %.0f%%</strong>", SPREAD_AGREE_SHARE * 100);
 }
 
@@ -964,7 +961,7 @@ static void append_spread_row(struct strbuf *rows, const struct figure_def *f, s
 	strbuf_append(rows, "<td>");
 	append_spread_share(rows, &s, agrees);
 	strbuf_append(rows, "</td></tr>\n");
-	if (!isnan(s.share)) {
+	if (s.n >= 2) {
 		(*judged)++;
 		*agree += agrees;
 	}
@@ -975,19 +972,22 @@ static void append_pileup_caption(struct strbuf *b, const struct pileup *p)
 {
 	if (isnan(p->fit.slope)) {
 		strbuf_append(
-		    b, "The last row needs a line of held memory over the pile-up; these runs "
-		       "give none (fewer than two different pile-ups).");
+		    b, "The last row has no line of held memory over the pile-up to move along "
+		       "(these runs give fewer than two different pile-ups, as when a request "
+		       "list is full at every peak): it keeps each value already at its spike's "
+		       "median pile-up and leaves out the others.");
 		return;
 	}
 	/* to the 0.01 MB printed, without a "-0.00" */
 	double intercept_mb = round(p->fit.intercept / 1024 * 100) / 100 + 0.0;
-	strbuf_printf(b,
-	              "The last row moves each run's held memory after recovery along the line "
-	              "fitted through all %zu spikes of the runs, held = %.2f MB + %.2f MB per 1,000 "
-	              "of the most requests in flight at any peak so far (R&sup2; %.2f), to the "
-	              "spike's median pile-up over the runs: what is left of its spread is what "
-	              "the pile-up does not explain.",
-	              p->fit.points, intercept_mb, p->fit.slope * 1000 / 1024, p->fit.r2);
+	strbuf_printf(
+	    b,
+	    "The last row moves each run's held memory after recovery along the line "
+	    "fitted through all %zu spikes of the runs, held = %.2f MB + %.2f MB per 1,000 "
+	    "of the most requests in flight at any peak so far (R&sup2; %.2f), to the "
+	    "spike's median pile-up over the runs: what is left of its spread is what "
+	    "the pile-up does not explain.",
+	    p->fit.points, intercept_mb, p->fit.slope * 1000 / 1024, p->fit.r2);
 }
 
 /* Per spike of variant vn: per figure of spike_spread_figures and for the held memory at the

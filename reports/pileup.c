@@ -37,7 +37,9 @@ void pileup_build(struct pileup *p, const double *x, const double *y, size_t n_r
 		p->median_x[k] = spread_of(column, n_runs).median;
 		for (size_t r = 0; r < n_runs; r++) {
 			size_t i = r * n_spikes + k;
-			p->at_median[i] = y_paired[i] + p->fit.slope * (p->median_x[k] - x[i]);
+			double move = p->median_x[k] - x[i];
+			/* at the median already: nothing to move, line or not */
+			p->at_median[i] = y_paired[i] + (move == 0 ? 0 : p->fit.slope * move);
 		}
 	}
 	free(y_paired);

@@ -16,11 +16,11 @@ struct pileup {
 	size_t n_runs, n_spikes;
 	double *median_x;  /* [spike]: the median pile-up over the runs */
 	double *at_median; /* [run * n_spikes + spike]: y + slope * (median_x - x); NAN where
-	                    * either is missing */
+	                    * either is missing, or where it must move and there is no line */
 };
 
 /* From x and y at [run * n_spikes + spike] (NAN where a run lacks the figure). Without a line
- * (fewer than two distinct pile-ups) every at_median is NAN. */
+ * (fewer than two distinct pile-ups) only values at their spike's median pile-up are kept. */
 void pileup_build(struct pileup *p, const double *x, const double *y, size_t n_runs,
                   size_t n_spikes);
 void pileup_free(struct pileup *p);

@@ -24,7 +24,9 @@ struct spread spread_of(const double *x, size_t n)
 		s.min = v[0];
 		s.max = v[s.n - 1];
 		s.median = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
-		if (s.n >= 2 && s.median != 0)
+		if (s.n >= 2 && s.max == s.min)
+			s.share = 0; /* equal, even all zero */
+		else if (s.n >= 2 && s.median != 0)
 			s.share = (s.max - s.min) / fabs(s.median);
 	}
 	free(v);
@@ -33,7 +35,7 @@ struct spread spread_of(const double *x, size_t n)
 
 bool spread_agrees(const struct spread *s, double floor)
 {
-	if (isnan(s->share))
+	if (s->n < 2)
 		return false;
 	return s->share <= SPREAD_AGREE_SHARE || s->max - s->min <= floor;
 }

@@ -16,7 +16,8 @@
 
 struct spread {
 	double min, median, max;
-	double share; /* (max - min) / |median|; NAN with fewer than two values or a zero median */
+	double share; /* (max - min) / |median|, 0 when all are equal; NAN with fewer than two
+	               * values, or unequal ones around a zero median */
 	size_t n;     /* values used (those not NAN) */
 };
 
@@ -24,7 +25,7 @@ struct spread {
 struct spread spread_of(const double *x, size_t n);
 
 /* Whether repeats agree: spread within SPREAD_AGREE_SHARE, or max - min within floor (in the
- * values' unit; 0 for none). False when there is no spread to judge. */
+ * values' unit; 0 for none: values that are all 0 agree). False with fewer than two values. */
 bool spread_agrees(const struct spread *s, double floor);
 
 #endif

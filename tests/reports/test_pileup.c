@@ -78,11 +78,22 @@ static void test_missing_and_no_line(void **state)
 	assert_true(isnan(p.at_median[3]));
 	assert_float_equal(p.at_median[5], 2048 + 10 * p.median_x[1], 1e-6);
 	pileup_free(&p);
-	/* one pile-up everywhere: no line, nothing moved */
+	/* one pile-up everywhere (a request list full at every peak): no line, nothing to move */
 	double same[RUNS * SPIKES] = {1000, 1000, 1000, 1000, 1000, 1000};
 	pileup_build(&p, same, held, RUNS, SPIKES);
 	assert_true(isnan(p.fit.slope));
-	assert_true(isnan(p.at_median[0]));
+	for (size_t i = 0; i < RUNS * SPIKES; i++)
+		assert_float_equal(p.at_median[i], held[i], 0);
+	pileup_free(&p);
+	/* two pile-ups at one spike only: the line needs two at some spike; without it a value
+	 * off its spike's median cannot be moved */
+	double two[RUNS * SPIKES] = {1000, 1000, 1000, 1000, 1000, 1000};
+	two[2] = 1200;
+	held[2] = NAN; /* the only other pile-up has no held value: no line */
+	pileup_build(&p, two, held, RUNS, SPIKES);
+	assert_true(isnan(p.fit.slope));
+	assert_true(isnan(p.at_median[2]));
+	assert_float_equal(p.at_median[0], held[0], 0);
 	pileup_free(&p);
 }
 
@@ -94,6 +105,10 @@ static void test_floor(void **state)
 	struct spread s = spread_of(small, 2);
 	assert_false(spread_agrees(&s, 0));
 	assert_true(spread_agrees(&s, 1024));
+	/* all zero: the same, though no share can be taken */
+	double zeros[3] = {0, 0, 0};
+	s = spread_of(zeros, 3);
+	assert_true(spread_agrees(&s, 0));
 	/* one value: nothing to judge */
 	s = spread_of(small, 1);
 	assert_false(spread_agrees(&s, 1024));
