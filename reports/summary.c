@@ -222,7 +222,8 @@ static size_t spike_numbers(const struct runfolder *rf, int **out)
 /* Which attributed sample of a stretch of rows attr_pick takes. */
 enum attr_pick_by {
 	PICK_LAST,         /* the last one */
-	PICK_MAX_HEAP,     /* the first at the allocator's highest footprint: the spike's peak */
+	PICK_MAX_HEAP,     /* the first at the allocator's highest footprint */
+	PICK_MAX_LIVE,     /* the first with the most live bytes: the spike's peak */
 	PICK_MAX_INFLIGHT, /* the first with the most requests in flight */
 };
 
@@ -238,6 +239,7 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 		if (!attr_split_row(s->r[i], &cur))
 			continue;
 		double v = how == PICK_MAX_HEAP       ? cur.heap_kb
+		           : how == PICK_MAX_LIVE     ? cur.part_kb[ATTR_LIVE]
 		           : how == PICK_MAX_INFLIGHT ? s->r[i]->v[TIMELINE_COL_inflight]
 		                                      : 0;
 		if (isnan(v))
@@ -288,9 +290,12 @@ static size_t state_end(const struct series *s, size_t from, size_t to)
 static void spike_attribution(json_t *o, const struct series *s, size_t first, size_t last_spike,
                               size_t last)
 {
-	struct attr_split b, p, e, q;
+	struct attr_split b, p, h, e, q;
 	long bi = attr_pick(s, 0, state_end(s, 0, first), PICK_LAST, &b);
-	long pi = attr_pick(s, first, last + 1, PICK_MAX_HEAP, &p);
+	/* The peak is the most live memory: once a footprint stops growing (it kept an earlier
+	 * spike's), its highest point is any row of the plateau, recovery rows too. */
+	long pi = attr_pick(s, first, last + 1, PICK_MAX_LIVE, &p);
+	long hi = attr_pick(s, first, last + 1, PICK_MAX_HEAP, &h);
 	long ei = last > last_spike
 	              ? attr_pick(s, last_spike + 1, state_end(s, last_spike + 1, last + 1),
 	                          PICK_LAST, &e)
@@ -325,11 +330,11 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "cache_growth_kb", jnum((end_cache - before_cache) / 1024.0));
 	/* What left the allocator's resident footprint from the peak to the end of the recovery;
 	 * with the growth it kept, it makes up the allocator's part of the spike. */
-	double returned = pi >= 0 && ei >= 0 ? p.heap_kb - e.heap_kb : nan;
+	double returned = hi >= 0 && ei >= 0 ? h.heap_kb - e.heap_kb : nan;
 	double kept = end_held - before_held;
 	json_object_set_new(o, "returned_kb", jnum(returned));
 	json_object_set_new(o, "unmapped_growth_kb",
-	                    jnum(pi >= 0 && ei >= 0 ? e.unmapped_kb - p.unmapped_kb : nan));
+	                    jnum(hi >= 0 && ei >= 0 ? e.unmapped_kb - h.unmapped_kb : nan));
 	double share = NAN;
 	if (!isnan(returned) && !isnan(kept) && returned + kept >= SUMMARY_SHARE_MIN_GROWTH_KB)
 		share = returned / (returned + kept);

@@ -205,7 +205,14 @@ attributed_run "$edge"
 for t in 7 11; do
 	echo "{\"t_s\":$t,\"variant\":\"_loadgen\",\"event\":\"phase\",\"phase\":\"spike\",\"spike\":$(((t + 1) / 4))}"
 done >>"$edge/events.jsonl"
+# tcmalloc's footprint kept spike 1's 22 MB into spike 2's first second (t=8, live 15 MB): the
+# spike's peak is its most live memory (t=9, 20 MB), not the first row of the footprint's plateau.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$2 == "tcmalloc" && $1 + 0 == 8 { $c["alloc_heap_bytes"] = 22 * 1048576 } { print }' \
+	"$edge/timeline.csv" >"$edge/t" && mv "$edge/t" "$edge/timeline.csv"
 check "report of the run with phase events" "$REPORT" "$edge"
+expect "$edge/summary.json" '.variants.tcmalloc.spikes[1].peak_attributed_t_s' '9'
+expect "$edge/summary.json" '.variants.tcmalloc.spikes[1].peak_live_kb' '20480'
 expect "$edge/summary.json" '.variants.glibc.spikes|map(.end_live_kb)' '[12288,12288,10240]'
 expect "$edge/summary.json" '.variants.glibc.spikes|map(.end_held_kb)' '[10240,11264,14336]'
 expect "$edge/summary.json" '.variants.glibc.spikes|map(.before_live_kb)' '[10240,12288,12288]'
