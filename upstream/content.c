@@ -263,6 +263,8 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 	uint64_t h = content_hash(w, qname, SALT_CNAME);
 	bool edge = qname[0] == 'a' && strstr(qname, ".g.simcdn-") != NULL;
 	if (!edge && hash_unit(h) < 0.43) {
+		if (!out)
+			return CONTENT_CNAME;
 		uint64_t t = hash_mix(h);
 		if (hash_unit(t) < 0.19) /* handed over to another CDN: the chain continues there */
 			snprintf(target, ZONES_NAME_MAX, "e%u.simcdn-%u.net.",
@@ -270,8 +272,6 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 		else
 			snprintf(target, ZONES_NAME_MAX, "a%u.g.%s", (unsigned)(t >> 40) % 997,
 			         z->name);
-		if (!out)
-			return CONTENT_CNAME;
 		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, content_ttl_cdn(hash_mix(t)));
 		if (!rr)
 			return CONTENT_NXDOMAIN;
@@ -372,6 +372,8 @@ static enum content_result content_find(const struct world *w, const struct zone
 		           : content_is_cdn_label(qname, llen)        ? 0.70
 		                                                      : 0.20;
 		if (hash_unit(h) < p) {
+			if (!out)
+				return CONTENT_CNAME;
 			uint64_t t = hash_mix(h);
 			bool cdn = hash_unit(t) < 0.5;
 			if (cdn)
@@ -379,8 +381,6 @@ static enum content_result content_find(const struct world *w, const struct zone
 				         (unsigned)(t >> 40) % 100000, (unsigned)(t % ZONES_CDNS));
 			else
 				snprintf(target, ZONES_NAME_MAX, "%s", z->name);
-			if (!out)
-				return CONTENT_CNAME;
 			ldns_rr *rr =
 			    rr_new(qname, LDNS_RR_TYPE_CNAME,
 			           cdn ? content_ttl_cdn(hash_mix(t)) : content_ttl_generic(t));
@@ -471,6 +471,5 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 enum content_result content_peek(const struct world *w, const struct zone *z, const char *qname,
                                  uint16_t qtype, struct content_addresses *a)
 {
-	char target[ZONES_NAME_MAX];
-	return content_find(w, z, qname, qtype, NULL, target, a);
+	return content_find(w, z, qname, qtype, NULL, NULL, a);
 }

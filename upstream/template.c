@@ -94,9 +94,8 @@ bool templates_anchor(const struct world *w, const struct server *s, const struc
 	} else {
 		return false;
 	}
-	snprintf(tq->anchor, sizeof(tq->anchor), "%s", name);
 	tq->key = *key;
-	tq->key.qname = tq->anchor;
+	tq->key.qname = name;
 	return true;
 }
 

@@ -30,8 +30,9 @@ enum template_shape {
 
 /* What a reply's template is keyed on and what an instance of it patches in. */
 struct template_query {
-	struct replycache_key key;   /* the question's, with qname the anchor */
-	char anchor[ZONES_NAME_MAX]; /* the zone the reply depends on ("." for REFUSED) */
+	/* the question's, with qname the anchor: the zone the reply depends on ("." for REFUSED,
+	 * else a name in q->chain, valid as long as the chain) */
+	struct replycache_key key;
 	enum template_shape shape;
 	struct content_addresses addresses; /* TEMPLATE_LEAF_ADDRESSES: TTL and rdata */
 };
