@@ -74,6 +74,13 @@ static bool answer_in_zone(const char *name, const struct zone *z)
 	       (n == zl || name[n - zl - 1] == '.');
 }
 
+bool answer_follows_cname(const struct zone *z, const struct answer_query *q, const char *name,
+                          const char *target)
+{
+	return q->qtype != LDNS_RR_TYPE_CNAME && answer_in_zone(target, z) &&
+	       strcmp(target, name) != 0;
+}
+
 bool answer_from_content(const struct zone *z, const struct answer_query *q)
 {
 	uint32_t addr;
@@ -130,10 +137,8 @@ content:;
 		case CONTENT_NXDOMAIN:
 			goto nxdomain;
 		case CONTENT_CNAME:
-			if (q->qtype == LDNS_RR_TYPE_CNAME)
-				return ANSWER_DATA;
-			if (!answer_in_zone(target, z) || strcmp(target, name) == 0)
-				return ANSWER_CNAME;
+			if (!answer_follows_cname(z, q, name, target))
+				return q->qtype == LDNS_RR_TYPE_CNAME ? ANSWER_DATA : ANSWER_CNAME;
 			snprintf(name, sizeof(name), "%s", target);
 			break;
 		}

@@ -263,8 +263,6 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 	uint64_t h = content_hash(w, qname, SALT_CNAME);
 	bool edge = qname[0] == 'a' && strstr(qname, ".g.simcdn-") != NULL;
 	if (!edge && hash_unit(h) < 0.43) {
-		if (!out)
-			return CONTENT_CNAME;
 		uint64_t t = hash_mix(h);
 		if (hash_unit(t) < 0.19) /* handed over to another CDN: the chain continues there */
 			snprintf(target, ZONES_NAME_MAX, "e%u.simcdn-%u.net.",
@@ -272,7 +270,10 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 		else
 			snprintf(target, ZONES_NAME_MAX, "a%u.g.%s", (unsigned)(t >> 40) % 997,
 			         z->name);
-		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, content_ttl_cdn(hash_mix(t)));
+		a->cname_ttl = content_ttl_cdn(hash_mix(t));
+		if (!out)
+			return CONTENT_CNAME;
+		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, a->cname_ttl);
 		if (!rr)
 			return CONTENT_NXDOMAIN;
 		rr_add_dname(rr, target);
@@ -327,7 +328,8 @@ static enum content_result content_reverse(const struct world *w, const char *qn
 	return CONTENT_ANSWER;
 }
 
-/* content_lookup; with out NULL (content_peek) the result only, and a for an address answer. */
+/* content_lookup; with out NULL (content_peek) no records: the result, a for an address answer,
+ * a->cname_ttl and target for a CNAME. */
 static enum content_result content_find(const struct world *w, const struct zone *z,
                                         const char *qname, uint16_t qtype, ldns_rr_list *out,
                                         char *target, struct content_addresses *a)
@@ -372,8 +374,6 @@ static enum content_result content_find(const struct world *w, const struct zone
 		           : content_is_cdn_label(qname, llen)        ? 0.70
 		                                                      : 0.20;
 		if (hash_unit(h) < p) {
-			if (!out)
-				return CONTENT_CNAME;
 			uint64_t t = hash_mix(h);
 			bool cdn = hash_unit(t) < 0.5;
 			if (cdn)
@@ -381,9 +381,10 @@ static enum content_result content_find(const struct world *w, const struct zone
 				         (unsigned)(t >> 40) % 100000, (unsigned)(t % ZONES_CDNS));
 			else
 				snprintf(target, ZONES_NAME_MAX, "%s", z->name);
-			ldns_rr *rr =
-			    rr_new(qname, LDNS_RR_TYPE_CNAME,
-			           cdn ? content_ttl_cdn(hash_mix(t)) : content_ttl_generic(t));
+			a->cname_ttl = cdn ? content_ttl_cdn(hash_mix(t)) : content_ttl_generic(t);
+			if (!out)
+				return CONTENT_CNAME;
+			ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, a->cname_ttl);
 			if (!rr)
 				return CONTENT_NXDOMAIN;
 			rr_add_dname(rr, target);
@@ -469,7 +470,7 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 }
 
 enum content_result content_peek(const struct world *w, const struct zone *z, const char *qname,
-                                 uint16_t qtype, struct content_addresses *a)
+                                 uint16_t qtype, struct content_addresses *a, char *target)
 {
-	return content_find(w, z, qname, qtype, NULL, NULL, a);
+	return content_find(w, z, qname, qtype, NULL, target, a);
 }

@@ -21,10 +21,14 @@ struct template_slot {
 	uint16_t qtype, qclass, limit;
 	uint8_t flags;
 	enum template_shape shape;
-	int naddresses; /* TEMPLATE_LEAF_ADDRESSES: how many */
+	int naddresses;      /* TEMPLATE_LEAF_*ADDRESSES: how many */
+	uint8_t prefix[256]; /* TEMPLATE_LEAF_CNAME_ADDRESSES: the target's labels above the zone */
+	size_t prefix_len;
+	uint16_t cname; /* TEMPLATE_LEAF_CNAME_ADDRESSES: offset of the CNAME record in v.wire */
 	struct replycache_value v;
 	uint16_t name_len; /* the question name's wire length in v.wire */
-	uint16_t answers; /* TEMPLATE_LEAF_ADDRESSES: offset of the first answer record in v.wire */
+	uint16_t
+	    answers; /* TEMPLATE_LEAF_*ADDRESSES: offset of the first address record in v.wire */
 	int npointers;
 	uint16_t pointers[TEMPLATE_POINTERS]; /* offsets of the compression pointers in v.wire */
 	/* the labels just above the anchor in the names of the reply's records (length byte first,
@@ -58,6 +62,44 @@ struct templates *templates_new(size_t slots)
 	return t;
 }
 
+/* The labels of name above zone (a suffix of it) in wire form into out; false when there are
+ * escapes or more than fit. */
+static bool template_prefix(const char *name, const char *zone, uint8_t *out, size_t *len)
+{
+	size_t n = strlen(name), zl = strcmp(zone, ".") == 0 ? 0 : strlen(zone);
+	if (n < zl || n - zl >= 255 || strchr(name, '\\'))
+		return false;
+	*len = 0;
+	for (const char *p = name; p < name + n - zl;) {
+		const char *dot = strchr(p, '.');
+		size_t l = (size_t)(dot - p);
+		if (l == 0 || l > 63)
+			return false;
+		out[(*len)++] = (uint8_t)l;
+		memcpy(out + *len, p, l);
+		*len += l;
+		p = dot + 1;
+	}
+	return true;
+}
+
+/* A CNAME the zone's server follows (answer_follows_cname) to a name with addresses: the shape
+ * TEMPLATE_LEAF_CNAME_ADDRESSES with the target's addresses and labels in tq. */
+static bool template_cname_shape(const struct world *w, const struct zone *z,
+                                 const struct answer_query *q, const char *target,
+                                 struct template_query *tq)
+{
+	char next[ZONES_NAME_MAX];
+	uint32_t cname_ttl = tq->addresses.cname_ttl;
+	if (!answer_follows_cname(z, q, q->qname, target) ||
+	    content_peek(w, z, target, q->qtype, &tq->addresses, next) != CONTENT_ANSWER ||
+	    tq->addresses.n == 0 || !template_prefix(target, z->name, tq->prefix, &tq->prefix_len))
+		return false;
+	tq->addresses.cname_ttl = cname_ttl;
+	tq->shape = TEMPLATE_LEAF_CNAME_ADDRESSES;
+	return true;
+}
+
 bool templates_anchor(const struct world *w, const struct server *s, const struct answer_query *q,
                       const struct replycache_key *key, struct template_query *tq)
 {
@@ -68,6 +110,7 @@ bool templates_anchor(const struct world *w, const struct server *s, const struc
 	const char *name;
 	tq->shape = TEMPLATE_ZONE;
 	tq->addresses.n = 0;
+	tq->prefix_len = 0;
 	if (i < 0) {
 		name = ".";
 	} else if (i < chain->depth - 1) {
@@ -76,7 +119,9 @@ bool templates_anchor(const struct world *w, const struct server *s, const struc
 		name = chain->zones[i].name;
 	} else if (answer_from_content(&chain->zones[i], q)) {
 		name = chain->zones[i].name;
-		switch (content_peek(w, &chain->zones[i], q->qname, q->qtype, &tq->addresses)) {
+		char target[ZONES_NAME_MAX];
+		switch (
+		    content_peek(w, &chain->zones[i], q->qname, q->qtype, &tq->addresses, target)) {
 		case CONTENT_NODATA:
 			tq->shape = TEMPLATE_LEAF_NODATA;
 			break;
@@ -89,7 +134,9 @@ bool templates_anchor(const struct world *w, const struct server *s, const struc
 			tq->shape = TEMPLATE_LEAF_ADDRESSES;
 			break;
 		case CONTENT_CNAME:
-			return false;
+			if (!template_cname_shape(w, &chain->zones[i], q, target, tq))
+				return false;
+			break;
 		}
 	} else {
 		return false;
@@ -218,8 +265,21 @@ static uint16_t template_u16(const uint8_t *p)
 /* The slot of tq: the reply-cache key of the anchor, the shape and the number of addresses. */
 static uint64_t template_hash(const struct template_query *tq)
 {
-	return hash_combine(replycache_key_hash(&tq->key),
-	                    (uint64_t)tq->shape << 8 | (uint64_t)tq->addresses.n);
+	return hash_combine(replycache_key_hash(&tq->key), (uint64_t)tq->prefix_len << 16 |
+	                                                       (uint64_t)tq->shape << 8 |
+	                                                       (uint64_t)tq->addresses.n);
+}
+
+/* True when two wire prefixes have labels of the same lengths (the template's bytes then only
+ * differ in the letters). */
+static bool template_same_labels(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	if (alen != blen)
+		return false;
+	for (size_t p = 0; p < alen; p += 1 + a[p])
+		if (a[p] != b[p])
+			return false;
+	return true;
 }
 
 static struct template_slot *template_find(struct templates *t, const struct template_query *tq,
@@ -230,18 +290,25 @@ static struct template_slot *template_find(struct templates *t, const struct tem
 	if (s->anchor && s->hash == h && s->server == k->server && s->qtype == k->qtype &&
 	    s->qclass == k->qclass && s->limit == k->limit && s->flags == k->flags &&
 	    s->shape == tq->shape && s->naddresses == tq->addresses.n &&
+	    template_same_labels(s->prefix, s->prefix_len, tq->prefix, tq->prefix_len) &&
 	    strcmp(s->anchor, k->qname) == 0)
 		return s;
 	return NULL;
 }
 
-/* Writes the name's TTL and addresses over the template's answer records from w + at on. */
+static void template_put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Writes the name's TTL and addresses over the template's address records from w + at on. */
 static void template_patch_addresses(uint8_t *w, size_t at, const struct content_addresses *a)
 {
-	uint8_t ttl[4] = {(uint8_t)(a->ttl >> 24), (uint8_t)(a->ttl >> 16), (uint8_t)(a->ttl >> 8),
-	                  (uint8_t)a->ttl};
 	for (int i = 0; i < a->n; i++, at += 12 + (size_t)a->rdlen) {
-		memcpy(w + at + 6, ttl, 4);
+		template_put_u32(w + at + 6, a->ttl);
 		memcpy(w + at + 12, a->rdata[i], a->rdlen);
 	}
 }
@@ -286,7 +353,12 @@ bool templates_reply(struct templates *t, const struct template_query *tq, const
 		w[at] = (uint8_t)(0xc0 | target >> 8);
 		w[at + 1] = (uint8_t)target;
 	}
-	if (s->shape == TEMPLATE_LEAF_ADDRESSES)
+	if (s->shape == TEMPLATE_LEAF_CNAME_ADDRESSES) {
+		size_t at = (size_t)((long)s->cname + delta);
+		template_put_u32(w + at + 6, tq->addresses.cname_ttl);
+		memcpy(w + at + 12, tq->prefix, tq->prefix_len);
+	}
+	if (s->shape == TEMPLATE_LEAF_ADDRESSES || s->shape == TEMPLATE_LEAF_CNAME_ADDRESSES)
 		template_patch_addresses(w, (size_t)((long)s->answers + delta), &tq->addresses);
 	*out = s->v;
 	out->wire = w;
@@ -314,16 +386,24 @@ void templates_learn(struct templates *t, const struct template_query *tq, const
 	unsigned ancount = template_u16(w + 6);
 	unsigned count = ancount + template_u16(w + 8) + template_u16(w + 10);
 	bool addresses = tq->shape == TEMPLATE_LEAF_ADDRESSES;
-	if (addresses && ancount != (unsigned)tq->addresses.n)
+	bool cname = tq->shape == TEMPLATE_LEAF_CNAME_ADDRESSES;
+	if ((addresses && ancount != (unsigned)tq->addresses.n) ||
+	    (cname && ancount != 1 + (unsigned)tq->addresses.n))
 		return;
 	size_t pos = 12 + name_len + 4;
-	fresh.answers = (uint16_t)pos;
+	fresh.cname = (uint16_t)pos;
+	fresh.answers = (uint16_t)(cname ? 0 : pos);
 	for (unsigned i = 0; i < count; i++) {
-		if (addresses && i < ancount) {
-			/* the name's own address: its owner a pointer to the question, which no
+		if (cname && i == 1)
+			fresh.answers = (uint16_t)pos;
+		if ((addresses && i < ancount) || (cname && i == 0)) {
+			/* the name's own record: its owner a pointer to the question, which no
 			 * name length moves; TTL and rdata are patched */
 			if (pos + 12 > v->len || w[pos] != 0xc0 || w[pos + 1] != 12 ||
-			    template_u16(w + pos + 10) != tq->addresses.rdlen)
+			    (addresses && template_u16(w + pos + 10) != tq->addresses.rdlen) ||
+			    (cname && (template_u16(w + pos + 2) != LDNS_RR_TYPE_CNAME ||
+			               pos + 12 + tq->prefix_len > v->len ||
+			               memcmp(w + pos + 12, tq->prefix, tq->prefix_len) != 0)))
 				return;
 			pos += 2;
 		} else if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
@@ -337,6 +417,7 @@ void templates_learn(struct templates *t, const struct template_query *tq, const
 			return;
 		switch (type) {
 		case LDNS_RR_TYPE_NS:
+		case LDNS_RR_TYPE_CNAME:
 			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor,
 			                        alen) ||
 			    pos != end)
@@ -381,6 +462,8 @@ void templates_learn(struct templates *t, const struct template_query *tq, const
 	s->flags = key->flags;
 	s->shape = tq->shape;
 	s->naddresses = tq->addresses.n;
+	memcpy(s->prefix, tq->prefix, tq->prefix_len);
+	s->prefix_len = tq->prefix_len;
 	s->v = *v;
 	s->v.wire = copy;
 	s->name_len = (uint16_t)name_len;

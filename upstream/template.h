@@ -1,10 +1,10 @@
 /* upstream/template.h - prebuilt replies for the questions whose reply has a shape shared by many
  * names: referrals, NXDOMAIN for an unregistered name and REFUSED depend on a zone only; a leaf
- * name's NODATA or NXDOMAIN on its zone only; a leaf name's address answer on its zone and the
- * number of addresses. A new question gets the template's wire image with its own ID and
- * question patched in, the compression pointers moved by the difference in name length and, for
- * address answers, its own TTL and addresses written over the template's; the bytes equal what
- * the full build would send. */
+ * name's NODATA or NXDOMAIN on its zone only; a leaf name's address answer (directly or through
+ * a CNAME within its zone) on its zone and the number of addresses. A new question gets the
+ * template's wire image with its own ID and question patched in, the compression pointers moved
+ * by the difference in name length and, for address answers, its own TTLs, CNAME target labels
+ * and addresses written over the template's; the bytes equal what the full build would send. */
 #ifndef ALLOCSPIKE_UPSTREAM_TEMPLATE_H
 #define ALLOCSPIKE_UPSTREAM_TEMPLATE_H
 
@@ -26,6 +26,10 @@ enum template_shape {
 	TEMPLATE_LEAF_NODATA,    /* a leaf name's NODATA: the zone's SOA */
 	TEMPLATE_LEAF_NXDOMAIN,  /* a leaf name's NXDOMAIN: the zone's SOA */
 	TEMPLATE_LEAF_ADDRESSES, /* a leaf name's A or AAAA records (how many: addresses.n) */
+	/* a leaf name's CNAME to a name of its zone and that name's A or AAAA records (how many:
+	 * addresses.n; the target's labels above the zone: prefix, their lengths part of the key)
+	 */
+	TEMPLATE_LEAF_CNAME_ADDRESSES,
 };
 
 /* What a reply's template is keyed on and what an instance of it patches in. */
@@ -34,7 +38,9 @@ struct template_query {
 	 * else a name in q->chain, valid as long as the chain) */
 	struct replycache_key key;
 	enum template_shape shape;
-	struct content_addresses addresses; /* TEMPLATE_LEAF_ADDRESSES: TTL and rdata */
+	struct content_addresses addresses; /* TEMPLATE_LEAF_*ADDRESSES: TTLs and rdata */
+	uint8_t prefix[256];                /* TEMPLATE_LEAF_CNAME_ADDRESSES: wire, lower case */
+	size_t prefix_len;
 };
 
 /* The template query of server s's reply to q (q->chain set, key its reply-cache key) into tq;

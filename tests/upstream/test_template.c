@@ -1,7 +1,8 @@
 /* tests/upstream/test_template.c - a reply patched from a template equals, byte for byte, the
  * reply the full build sends, for a sample of names (referrals from the root and the registries,
  * NXDOMAIN for unregistered names, REFUSED, mixed letter case, questions whose own labels the
- * full build would compress against) and the templates are really used. */
+ * full build would compress against; leaf answers of every kind at their own zone's servers) and
+ * the templates are really used. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,9 +131,10 @@ static void test_templated_equals_built(void **state)
 	servers_plan_free(&test_plan);
 }
 
-/* Leaf questions at the servers of the name's own zone: address answers (the TTL and addresses
- * patched into a template of the same zone and count), NODATA and NXDOMAIN, next to the shapes
- * built in full (CNAMEs, MX, TXT, SRV, a name server's address, names a SOA would compress). */
+/* Leaf questions at the servers of the name's own zone: address answers, directly or through a
+ * CNAME within the zone (TTLs, target labels and addresses patched into a template of the same
+ * zone, count and label lengths), NODATA and NXDOMAIN, next to the shapes built in full (CNAMEs
+ * leaving the zone, MX, TXT, SRV, a name server's address, names a SOA would compress). */
 static void test_leaf_templated_equals_built(void **state)
 {
 	(void)state;
