@@ -27,8 +27,7 @@ struct template_slot {
 	uint16_t cname; /* TEMPLATE_LEAF_CNAME_ADDRESSES: offset of the CNAME record in v.wire */
 	struct replycache_value v;
 	uint16_t name_len; /* the question name's wire length in v.wire */
-	uint16_t
-	    answers; /* TEMPLATE_LEAF_*ADDRESSES: offset of the first address record in v.wire */
+	uint16_t answers;  /* TEMPLATE_LEAF_*ADDRESSES: offset of the first address record */
 	int npointers;
 	uint16_t pointers[TEMPLATE_POINTERS]; /* offsets of the compression pointers in v.wire */
 	/* the labels just above the anchor in the names of the reply's records (length byte first,
