@@ -74,6 +74,21 @@ static bool answer_in_zone(const char *name, const struct zone *z)
 	       (n == zl || name[n - zl - 1] == '.');
 }
 
+bool answer_follows_cname(const struct zone *z, const struct answer_query *q, const char *name,
+                          const char *target)
+{
+	return q->qtype != LDNS_RR_TYPE_CNAME && answer_in_zone(target, z) &&
+	       strcmp(target, name) != 0;
+}
+
+bool answer_from_content(const struct zone *z, const struct answer_query *q)
+{
+	uint32_t addr;
+	return !(strcmp(q->qname, z->name) == 0 && q->qtype == LDNS_RR_TYPE_NS) &&
+	       !zones_ns_address(z, q->qname, &addr) && z->kind == ZONE_DOMAIN &&
+	       strcmp(z->name, "root-servers.net.") != 0;
+}
+
 /* Authoritative data of zone z for q: NS host names, apex records, then the leaf content. */
 static enum answer_kind answer_authoritative(const struct world *w, const struct zone *z,
                                              const struct answer_query *q, ldns_pkt *p)
@@ -81,6 +96,8 @@ static enum answer_kind answer_authoritative(const struct world *w, const struct
 	ldns_pkt_set_aa(p, true);
 	bool apex = strcmp(q->qname, z->name) == 0;
 	uint32_t addr;
+	if (answer_from_content(z, q))
+		goto content;
 	if (apex && q->qtype == LDNS_RR_TYPE_NS) {
 		answer_push_ns(w, p, LDNS_SECTION_ANSWER, z, false, true);
 		return ANSWER_DATA;
@@ -93,17 +110,15 @@ static enum answer_kind answer_authoritative(const struct world *w, const struct
 		ldns_pkt_push_rr(p, LDNS_SECTION_ANSWER, rr);
 		return ANSWER_DATA;
 	}
-	if (z->kind != ZONE_DOMAIN || strcmp(z->name, "root-servers.net.") == 0) {
-		if (apex && q->qtype == LDNS_RR_TYPE_SOA) {
-			ldns_pkt_push_rr(p, LDNS_SECTION_ANSWER, content_soa(w, z));
-			return ANSWER_DATA;
-		}
-		if (apex ||
-		    (strncmp(q->qname, "nic.", 4) == 0 && strcmp(q->qname + 4, z->name) == 0))
-			goto nodata;
-		goto nxdomain;
+	if (apex && q->qtype == LDNS_RR_TYPE_SOA) {
+		ldns_pkt_push_rr(p, LDNS_SECTION_ANSWER, content_soa(w, z));
+		return ANSWER_DATA;
 	}
+	if (apex || (strncmp(q->qname, "nic.", 4) == 0 && strcmp(q->qname + 4, z->name) == 0))
+		goto nodata;
+	goto nxdomain;
 
+content:;
 	char name[ZONES_NAME_MAX];
 	char target[ZONES_NAME_MAX];
 	snprintf(name, sizeof(name), "%s", q->qname);
@@ -122,10 +137,8 @@ static enum answer_kind answer_authoritative(const struct world *w, const struct
 		case CONTENT_NXDOMAIN:
 			goto nxdomain;
 		case CONTENT_CNAME:
-			if (q->qtype == LDNS_RR_TYPE_CNAME)
-				return ANSWER_DATA;
-			if (!answer_in_zone(target, z) || strcmp(target, name) == 0)
-				return ANSWER_CNAME;
+			if (!answer_follows_cname(z, q, name, target))
+				return q->qtype == LDNS_RR_TYPE_CNAME ? ANSWER_DATA : ANSWER_CNAME;
 			snprintf(name, sizeof(name), "%s", target);
 			break;
 		}

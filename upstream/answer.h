@@ -37,6 +37,15 @@ struct answer_query {
 ldns_pkt *answer_build(const struct world *w, const struct server *s, const struct answer_query *q,
                        enum answer_kind *kind);
 
+/* True when zone z (the zone of q's name, which exists) answers q from its leaf content
+ * (content_lookup), not from its NS set, a name server's address or a registry's apex. */
+bool answer_from_content(const struct zone *z, const struct answer_query *q);
+
+/* True when zone z, answering q from its content, follows the CNAME name -> target (in the zone,
+ * not to itself, q not for the CNAME itself). */
+bool answer_follows_cname(const struct zone *z, const struct answer_query *q, const char *name,
+                          const char *target);
+
 /* Serializes p within limit bytes; a reply over limit becomes header + question with TC set.
  * Returns false only when ldns cannot serialize. */
 bool answer_wire(const ldns_pkt *p, size_t limit, uint8_t **wire, size_t *len, bool *truncated);

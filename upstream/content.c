@@ -99,23 +99,37 @@ static uint32_t content_ipv4(uint64_t h)
 	return first << 24 | (a & 0xffffff);
 }
 
+/* n addresses of type from h into a (n at most CONTENT_MAX_ADDRESSES); their records onto out
+ * unless out is NULL (content_peek). */
 static void content_add_addresses(const char *owner, uint16_t type, uint32_t ttl, int n, uint64_t h,
-                                  ldns_rr_list *out)
+                                  ldns_rr_list *out, struct content_addresses *a)
 {
-	for (int i = 0; i < n; i++) {
+	a->ttl = ttl;
+	a->rdlen = type == LDNS_RR_TYPE_A ? 4 : 16;
+	a->n = 0;
+	for (int i = 0; i < n && i < CONTENT_MAX_ADDRESSES; i++) {
 		uint64_t hi = hash_combine(h, (uint64_t)i);
+		uint8_t *rd = a->rdata[a->n++];
+		if (type == LDNS_RR_TYPE_A) {
+			uint32_t v4 = content_ipv4(hi);
+			uint8_t be[4] = {(uint8_t)(v4 >> 24), (uint8_t)(v4 >> 16),
+			                 (uint8_t)(v4 >> 8), (uint8_t)v4};
+			memcpy(rd, be, 4);
+		} else {
+			uint64_t lo = hash_mix(hi);
+			memcpy(rd, (const uint8_t[4]){0x20, 0x01, 0x0d, 0xb8}, 4);
+			memcpy(rd + 4, &hi, 4);
+			memcpy(rd + 8, &lo, 8);
+		}
+		if (!out)
+			continue;
 		ldns_rr *rr = rr_new(owner, type, ttl);
 		if (!rr)
 			return;
-		if (type == LDNS_RR_TYPE_A) {
+		if (type == LDNS_RR_TYPE_A)
 			rr_add_a(rr, content_ipv4(hi));
-		} else {
-			uint8_t a6[16] = {0x20, 0x01, 0x0d, 0xb8};
-			uint64_t lo = hash_mix(hi);
-			memcpy(a6 + 4, &hi, 4);
-			memcpy(a6 + 8, &lo, 8);
-			rr_add_aaaa(rr, a6);
-		}
+		else
+			rr_add_aaaa(rr, rd);
 		ldns_rr_list_push_rr(out, rr);
 	}
 }
@@ -244,7 +258,7 @@ static bool content_exists(const struct world *w, const struct zone *z, const ch
 
 static enum content_result content_cdn(const struct world *w, const struct zone *z,
                                        const char *qname, uint16_t qtype, ldns_rr_list *out,
-                                       char *target)
+                                       char *target, struct content_addresses *a)
 {
 	uint64_t h = content_hash(w, qname, SALT_CNAME);
 	bool edge = qname[0] == 'a' && strstr(qname, ".g.simcdn-") != NULL;
@@ -256,7 +270,10 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 		else
 			snprintf(target, ZONES_NAME_MAX, "a%u.g.%s", (unsigned)(t >> 40) % 997,
 			         z->name);
-		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, content_ttl_cdn(hash_mix(t)));
+		a->cname_ttl = content_ttl_cdn(hash_mix(t));
+		if (!out)
+			return CONTENT_CNAME;
+		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, a->cname_ttl);
 		if (!rr)
 			return CONTENT_NXDOMAIN;
 		rr_add_dname(rr, target);
@@ -267,12 +284,12 @@ static enum content_result content_cdn(const struct world *w, const struct zone 
 	uint64_t hc = content_hash(w, qname, SALT_COUNT);
 	if (qtype == LDNS_RR_TYPE_A) {
 		content_add_addresses(qname, qtype, ttl, content_address_count(hc, true),
-		                      content_hash(w, qname, SALT_ADDR), out);
+		                      content_hash(w, qname, SALT_ADDR), out, a);
 		return CONTENT_ANSWER;
 	}
 	if (qtype == LDNS_RR_TYPE_AAAA && hash_unit(content_hash(w, qname, SALT_HAS)) < 0.6) {
 		content_add_addresses(qname, qtype, ttl, content_address_count(hc, true),
-		                      content_hash(w, qname, SALT_ADDR ^ 0x66), out);
+		                      content_hash(w, qname, SALT_ADDR ^ 0x66), out, a);
 		return CONTENT_ANSWER;
 	}
 	return CONTENT_NODATA;
@@ -300,6 +317,8 @@ static enum content_result content_reverse(const struct world *w, const char *qn
 	         (unsigned)(h >> 40) % 50);
 	static const double wt[] = {0.2, 0.4, 0.4};
 	static const uint32_t v[] = {300, 3600, 86400};
+	if (!out)
+		return CONTENT_ANSWER;
 	ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_PTR,
 	                     content_pick(hash_unit(content_hash(w, qname, SALT_TTL)), wt, v, 3));
 	if (!rr)
@@ -309,19 +328,25 @@ static enum content_result content_reverse(const struct world *w, const char *qn
 	return CONTENT_ANSWER;
 }
 
-enum content_result content_lookup(const struct world *w, const struct zone *z, const char *qname,
-                                   uint16_t qtype, ldns_rr_list *out, char *target)
+/* content_lookup; with out NULL (content_peek) no records: the result, a for an address answer,
+ * a->cname_ttl and target for a CNAME. */
+static enum content_result content_find(const struct world *w, const struct zone *z,
+                                        const char *qname, uint16_t qtype, ldns_rr_list *out,
+                                        char *target, struct content_addresses *a)
 {
 	bool apex = strcmp(qname, z->name) == 0;
 	size_t zlen = strlen(z->name);
+	a->n = 0;
 	if (apex && qtype == LDNS_RR_TYPE_SOA) {
+		if (!out)
+			return CONTENT_ANSWER;
 		ldns_rr_list_push_rr(out, content_soa(w, z));
 		return CONTENT_ANSWER;
 	}
 	if (strncmp(z->name, "simdns-", 7) == 0)
 		return apex ? CONTENT_NODATA : CONTENT_NXDOMAIN; /* only its name servers exist */
 	if (strncmp(z->name, "simcdn-", 7) == 0 && !apex)
-		return content_cdn(w, z, qname, qtype, out, target);
+		return content_cdn(w, z, qname, qtype, out, target, a);
 	if (zlen > 13 && strcmp(z->name + zlen - 13, "in-addr.arpa.") == 0)
 		return apex ? CONTENT_NODATA : content_reverse(w, qname, qtype, out);
 	if (zlen > 9 && strcmp(z->name + zlen - 9, "ip6.arpa.") == 0)
@@ -335,6 +360,8 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 	bool mailhost = strncmp(qname, "mx", 2) == 0 || strncmp(qname, "mail.", 5) == 0;
 	if (qtype == LDNS_RR_TYPE_ANY) {
 		/* RFC 8482: a minimal answer instead of everything */
+		if (!out)
+			return CONTENT_ANSWER;
 		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_HINFO, 3600);
 		rr_add_string(rr, "RFC8482", 7);
 		rr_add_string(rr, "", 0);
@@ -354,9 +381,10 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 				         (unsigned)(t >> 40) % 100000, (unsigned)(t % ZONES_CDNS));
 			else
 				snprintf(target, ZONES_NAME_MAX, "%s", z->name);
-			ldns_rr *rr =
-			    rr_new(qname, LDNS_RR_TYPE_CNAME,
-			           cdn ? content_ttl_cdn(hash_mix(t)) : content_ttl_generic(t));
+			a->cname_ttl = cdn ? content_ttl_cdn(hash_mix(t)) : content_ttl_generic(t);
+			if (!out)
+				return CONTENT_CNAME;
+			ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_CNAME, a->cname_ttl);
 			if (!rr)
 				return CONTENT_NXDOMAIN;
 			rr_add_dname(rr, target);
@@ -372,29 +400,37 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 		if (underscore)
 			return CONTENT_NODATA;
 		content_add_addresses(qname, qtype, ttl, content_address_count(hc, false),
-		                      content_hash(w, qname, SALT_ADDR), out);
+		                      content_hash(w, qname, SALT_ADDR), out, a);
 		return CONTENT_ANSWER;
 	case LDNS_RR_TYPE_AAAA:
 		if (underscore || hash_unit(has) >= 0.35)
 			return CONTENT_NODATA;
 		content_add_addresses(qname, qtype, ttl, 1 + (int)(hc % 2),
-		                      content_hash(w, qname, SALT_ADDR ^ 0x66), out);
+		                      content_hash(w, qname, SALT_ADDR ^ 0x66), out, a);
 		return CONTENT_ANSWER;
 	case LDNS_RR_TYPE_MX:
 		if (!apex || hash_unit(has) >= 0.85)
 			return CONTENT_NODATA;
+		if (!out)
+			return CONTENT_ANSWER;
 		content_apex_mx(z, ttl, hc, out);
 		return CONTENT_ANSWER;
 	case LDNS_RR_TYPE_TXT:
 		if (apex && hash_unit(has) < 0.70) {
+			if (!out)
+				return CONTENT_ANSWER;
 			content_apex_txt(z, ttl, hc, out);
 			return CONTENT_ANSWER;
 		}
 		if (strstr(qname, "._domainkey.")) {
+			if (!out)
+				return CONTENT_ANSWER;
 			content_dkim_txt(qname, ttl, hc, out);
 			return CONTENT_ANSWER;
 		}
 		if (strncmp(qname, "_dmarc.", 7) == 0) {
+			if (!out)
+				return CONTENT_ANSWER;
 			char buf[300];
 			int n =
 			    snprintf(buf, sizeof(buf), "v=DMARC1; p=none; rua=mailto:dmarc@%.*s",
@@ -408,6 +444,8 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 	case LDNS_RR_TYPE_SRV:
 		if (!underscore || hash_unit(has) >= 0.5)
 			return CONTENT_NODATA;
+		if (!out)
+			return CONTENT_ANSWER;
 		for (int i = 0; i < 1 + (int)(hc % 3); i++) {
 			char host[ZONES_NAME_MAX + 16];
 			snprintf(host, sizeof(host), "srv%d.%s", i + 1, z->name);
@@ -422,4 +460,17 @@ enum content_result content_lookup(const struct world *w, const struct zone *z, 
 	default:
 		return CONTENT_NODATA;
 	}
+}
+
+enum content_result content_lookup(const struct world *w, const struct zone *z, const char *qname,
+                                   uint16_t qtype, ldns_rr_list *out, char *target)
+{
+	struct content_addresses a;
+	return content_find(w, z, qname, qtype, out, target, &a);
+}
+
+enum content_result content_peek(const struct world *w, const struct zone *z, const char *qname,
+                                 uint16_t qtype, struct content_addresses *a, char *target)
+{
+	return content_find(w, z, qname, qtype, NULL, target, a);
 }

@@ -166,19 +166,17 @@ bool serve_packet(struct serve *sv, const struct server *s, uint32_t source, uin
 		(*wire)[1] = pkt[1];
 		memcpy(*wire + 12, pkt + 12, name_len);
 	} else {
-		/* a reply that depends on a zone only is patched from that zone's template */
-		char anchor[ZONES_NAME_MAX];
-		struct replycache_key tkey = key;
+		/* a reply of a shape many names share is patched from that shape's template */
+		struct template_query tq;
 		struct zone_chain chain;
 		zones_chain(&sv->world, q.qname, &chain);
 		q.chain = &chain; /* computed once for the template and the build */
-		bool zone_only = sv->templates && templates_anchor(s, &q, anchor);
-		tkey.qname = anchor;
-		if (!zone_only || !templates_reply(sv->templates, &tkey, pkt, name_len, &built)) {
+		bool templated = sv->templates && templates_anchor(&sv->world, s, &q, &key, &tq);
+		if (!templated || !templates_reply(sv->templates, &tq, pkt, name_len, &built)) {
 			if (!serve_build(sv, s, &q, pkt, name_len, limit, &built))
 				return false;
-			if (zone_only)
-				templates_learn(sv->templates, &tkey, pkt, name_len, &built);
+			if (templated)
+				templates_learn(sv->templates, &tq, pkt, name_len, &built);
 		}
 		replycache_store(sv->cache, &key, &built);
 		*wire = built.wire;

@@ -1,6 +1,10 @@
-/* upstream/template.c - reply templates: one wire image per (server, anchor zone, question shape),
- * instantiated for another name by patching ID and question and moving compression pointers. */
+/* upstream/template.c - reply templates: one wire image per (server, anchor zone, question shape,
+ * reply shape), instantiated for another name by patching ID and question, moving compression
+ * pointers and, in address answers, writing the name's TTL and addresses. */
 #include "template.h"
+
+#include "answer.h"
+#include "hash.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -16,8 +20,14 @@ struct template_slot {
 	int server;
 	uint16_t qtype, qclass, limit;
 	uint8_t flags;
+	enum template_shape shape;
+	int naddresses;      /* TEMPLATE_LEAF_*ADDRESSES: how many */
+	uint8_t prefix[256]; /* TEMPLATE_LEAF_CNAME_ADDRESSES: the target's labels above the zone */
+	size_t prefix_len;
+	uint16_t cname; /* TEMPLATE_LEAF_CNAME_ADDRESSES: offset of the CNAME record in v.wire */
 	struct replycache_value v;
 	uint16_t name_len; /* the question name's wire length in v.wire */
+	uint16_t answers;  /* TEMPLATE_LEAF_*ADDRESSES: offset of the first address record */
 	int npointers;
 	uint16_t pointers[TEMPLATE_POINTERS]; /* offsets of the compression pointers in v.wire */
 	/* the labels just above the anchor in the names of the reply's records (length byte first,
@@ -51,22 +61,87 @@ struct templates *templates_new(size_t slots)
 	return t;
 }
 
-bool templates_anchor(const struct server *s, const struct answer_query *q, char *anchor)
+/* The labels of name above zone (a suffix of it) in wire form into out; false when there are
+ * escapes or more than fit. */
+static bool template_prefix(const char *name, const char *zone, uint8_t *out, size_t *len)
+{
+	size_t n = strlen(name), zl = strcmp(zone, ".") == 0 ? 0 : strlen(zone);
+	if (n < zl || n - zl >= 255 || strchr(name, '\\'))
+		return false;
+	*len = 0;
+	for (const char *p = name; p < name + n - zl;) {
+		const char *dot = strchr(p, '.');
+		size_t l = (size_t)(dot - p);
+		if (l == 0 || l > 63)
+			return false;
+		out[(*len)++] = (uint8_t)l;
+		memcpy(out + *len, p, l);
+		*len += l;
+		p = dot + 1;
+	}
+	return true;
+}
+
+/* A CNAME the zone's server follows (answer_follows_cname) to a name with addresses: the shape
+ * TEMPLATE_LEAF_CNAME_ADDRESSES with the target's addresses and labels in tq. */
+static bool template_cname_shape(const struct world *w, const struct zone *z,
+                                 const struct answer_query *q, const char *target,
+                                 struct template_query *tq)
+{
+	char next[ZONES_NAME_MAX];
+	uint32_t cname_ttl = tq->addresses.cname_ttl;
+	if (!answer_follows_cname(z, q, q->qname, target) ||
+	    content_peek(w, z, target, q->qtype, &tq->addresses, next) != CONTENT_ANSWER ||
+	    tq->addresses.n == 0 || !template_prefix(target, z->name, tq->prefix, &tq->prefix_len))
+		return false;
+	tq->addresses.cname_ttl = cname_ttl;
+	tq->shape = TEMPLATE_LEAF_CNAME_ADDRESSES;
+	return true;
+}
+
+bool templates_anchor(const struct world *w, const struct server *s, const struct answer_query *q,
+                      const struct replycache_key *key, struct template_query *tq)
 {
 	if (q->qtype == LDNS_RR_TYPE_DS)
 		return false; /* at a cut the parent answers it itself */
 	const struct zone_chain *chain = q->chain;
 	int i = q->qclass == LDNS_RR_CLASS_IN ? zones_served_by(chain, s) : -1;
 	const char *name;
-	if (i < 0)
+	tq->shape = TEMPLATE_ZONE;
+	tq->addresses.n = 0;
+	tq->prefix_len = 0;
+	if (i < 0) {
 		name = ".";
-	else if (i < chain->depth - 1)
+	} else if (i < chain->depth - 1) {
 		name = chain->zones[i + 1].name;
-	else if (!chain->exists)
+	} else if (!chain->exists) {
 		name = chain->zones[i].name;
-	else
+	} else if (answer_from_content(&chain->zones[i], q)) {
+		name = chain->zones[i].name;
+		char target[ZONES_NAME_MAX];
+		switch (
+		    content_peek(w, &chain->zones[i], q->qname, q->qtype, &tq->addresses, target)) {
+		case CONTENT_NODATA:
+			tq->shape = TEMPLATE_LEAF_NODATA;
+			break;
+		case CONTENT_NXDOMAIN:
+			tq->shape = TEMPLATE_LEAF_NXDOMAIN;
+			break;
+		case CONTENT_ANSWER:
+			if (tq->addresses.n == 0)
+				return false; /* MX, TXT...: names and strings no patch moves */
+			tq->shape = TEMPLATE_LEAF_ADDRESSES;
+			break;
+		case CONTENT_CNAME:
+			if (!template_cname_shape(w, &chain->zones[i], q, target, tq))
+				return false;
+			break;
+		}
+	} else {
 		return false;
-	snprintf(anchor, ZONES_NAME_MAX, "%s", name);
+	}
+	tq->key = *key;
+	tq->key.qname = name;
 	return true;
 }
 
@@ -186,23 +261,64 @@ static uint16_t template_u16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static struct template_slot *template_find(struct templates *t, const struct replycache_key *k,
+/* The slot of tq: the reply-cache key of the anchor, the shape and the number of addresses. */
+static uint64_t template_hash(const struct template_query *tq)
+{
+	return hash_combine(replycache_key_hash(&tq->key), (uint64_t)tq->prefix_len << 16 |
+	                                                       (uint64_t)tq->shape << 8 |
+	                                                       (uint64_t)tq->addresses.n);
+}
+
+/* True when two wire prefixes have labels of the same lengths (the template's bytes then only
+ * differ in the letters). */
+static bool template_same_labels(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	if (alen != blen)
+		return false;
+	for (size_t p = 0; p < alen; p += 1 + a[p])
+		if (a[p] != b[p])
+			return false;
+	return true;
+}
+
+static struct template_slot *template_find(struct templates *t, const struct template_query *tq,
                                            uint64_t h)
 {
+	const struct replycache_key *k = &tq->key;
 	struct template_slot *s = &t->slots[h & t->mask];
 	if (s->anchor && s->hash == h && s->server == k->server && s->qtype == k->qtype &&
 	    s->qclass == k->qclass && s->limit == k->limit && s->flags == k->flags &&
+	    s->shape == tq->shape && s->naddresses == tq->addresses.n &&
+	    template_same_labels(s->prefix, s->prefix_len, tq->prefix, tq->prefix_len) &&
 	    strcmp(s->anchor, k->qname) == 0)
 		return s;
 	return NULL;
 }
 
-bool templates_reply(struct templates *t, const struct replycache_key *key, const uint8_t *pkt,
+static void template_put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* Writes the name's TTL and addresses over the template's address records from w + at on. */
+static void template_patch_addresses(uint8_t *w, size_t at, const struct content_addresses *a)
+{
+	for (int i = 0; i < a->n; i++, at += 12 + (size_t)a->rdlen) {
+		template_put_u32(w + at + 6, a->ttl);
+		memcpy(w + at + 12, a->rdata[i], a->rdlen);
+	}
+}
+
+bool templates_reply(struct templates *t, const struct template_query *tq, const uint8_t *pkt,
                      size_t name_len, struct replycache_value *out)
 {
 	if (!t)
 		return false;
-	const struct template_slot *s = template_find(t, key, replycache_key_hash(key));
+	const struct replycache_key *key = &tq->key;
+	const struct template_slot *s = template_find(t, tq, template_hash(tq));
 	size_t start;
 	long above;
 	if (!s ||
@@ -236,6 +352,13 @@ bool templates_reply(struct templates *t, const struct replycache_key *key, cons
 		w[at] = (uint8_t)(0xc0 | target >> 8);
 		w[at + 1] = (uint8_t)target;
 	}
+	if (s->shape == TEMPLATE_LEAF_CNAME_ADDRESSES) {
+		size_t at = (size_t)((long)s->cname + delta);
+		template_put_u32(w + at + 6, tq->addresses.cname_ttl);
+		memcpy(w + at + 12, tq->prefix, tq->prefix_len);
+	}
+	if (s->shape == TEMPLATE_LEAF_ADDRESSES || s->shape == TEMPLATE_LEAF_CNAME_ADDRESSES)
+		template_patch_addresses(w, (size_t)((long)s->answers + delta), &tq->addresses);
 	*out = s->v;
 	out->wire = w;
 	out->len = len;
@@ -243,9 +366,10 @@ bool templates_reply(struct templates *t, const struct replycache_key *key, cons
 	return true;
 }
 
-void templates_learn(struct templates *t, const struct replycache_key *key, const uint8_t *pkt,
+void templates_learn(struct templates *t, const struct template_query *tq, const uint8_t *pkt,
                      size_t name_len, const struct replycache_value *v)
 {
+	const struct replycache_key *key = &tq->key;
 	if (!t || v->truncated || v->len < 12 + name_len + 4 || v->len > 0x3fff)
 		return;
 	size_t start;
@@ -258,12 +382,33 @@ void templates_learn(struct templates *t, const struct replycache_key *key, cons
 		anchor[i] = (uint8_t)tolower(pkt[12 + start + i]);
 	struct template_slot fresh = {0};
 	const uint8_t *w = v->wire;
-	unsigned count = (unsigned)template_u16(w + 6) + template_u16(w + 8) + template_u16(w + 10);
+	unsigned ancount = template_u16(w + 6);
+	unsigned count = ancount + template_u16(w + 8) + template_u16(w + 10);
+	bool addresses = tq->shape == TEMPLATE_LEAF_ADDRESSES;
+	bool cname = tq->shape == TEMPLATE_LEAF_CNAME_ADDRESSES;
+	if ((addresses && ancount != (unsigned)tq->addresses.n) ||
+	    (cname && ancount != 1 + (unsigned)tq->addresses.n))
+		return;
 	size_t pos = 12 + name_len + 4;
+	fresh.cname = (uint16_t)pos;
+	fresh.answers = (uint16_t)(cname ? 0 : pos);
 	for (unsigned i = 0; i < count; i++) {
-		if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
-		    pos + 10 > v->len)
+		if (cname && i == 1)
+			fresh.answers = (uint16_t)pos;
+		if ((addresses && i < ancount) || (cname && i == 0)) {
+			/* the name's own record: its owner a pointer to the question, which no
+			 * name length moves; TTL and rdata are patched */
+			if (pos + 12 > v->len || w[pos] != 0xc0 || w[pos + 1] != 12 ||
+			    (addresses && template_u16(w + pos + 10) != tq->addresses.rdlen) ||
+			    (cname && (template_u16(w + pos + 2) != LDNS_RR_TYPE_CNAME ||
+			               pos + 12 + tq->prefix_len > v->len ||
+			               memcmp(w + pos + 12, tq->prefix, tq->prefix_len) != 0)))
+				return;
+			pos += 2;
+		} else if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor, alen) ||
+		           pos + 10 > v->len) {
 			return;
+		}
 		uint16_t type = template_u16(w + pos);
 		size_t end = pos + 10 + template_u16(w + pos + 8);
 		pos += 10;
@@ -271,6 +416,7 @@ void templates_learn(struct templates *t, const struct replycache_key *key, cons
 			return;
 		switch (type) {
 		case LDNS_RR_TYPE_NS:
+		case LDNS_RR_TYPE_CNAME:
 			if (!template_walk_name(&fresh, w, v->len, &pos, 12 + start, anchor,
 			                        alen) ||
 			    pos != end)
@@ -301,7 +447,7 @@ void templates_learn(struct templates *t, const struct replycache_key *key, cons
 		return;
 	}
 	memcpy(copy, w, v->len);
-	uint64_t h = replycache_key_hash(key);
+	uint64_t h = template_hash(tq);
 	struct template_slot *s = &t->slots[h & t->mask];
 	free(s->anchor);
 	free(s->v.wire);
@@ -313,6 +459,10 @@ void templates_learn(struct templates *t, const struct replycache_key *key, cons
 	s->qclass = key->qclass;
 	s->limit = key->limit;
 	s->flags = key->flags;
+	s->shape = tq->shape;
+	s->naddresses = tq->addresses.n;
+	memcpy(s->prefix, tq->prefix, tq->prefix_len);
+	s->prefix_len = tq->prefix_len;
 	s->v = *v;
 	s->v.wire = copy;
 	s->name_len = (uint16_t)name_len;

@@ -582,6 +582,14 @@ bool zones_ns_address(const struct zone *z, const char *name, uint32_t *addr)
 {
 	if (!zones_ns_in_bailiwick(z))
 		return false;
+	/* the host names (zones_ns_name) are ns<k>.[nic.]<zone>: most names asked are not, which
+	 * needs no name built to see */
+	const char *rest = strchr(name, '.');
+	bool ns_label = strncmp(name, "ns", 2) == 0;
+	if (!rest || (z->ns_style == NS_SELF && (!ns_label || strcmp(rest + 1, z->name) != 0)) ||
+	    (z->ns_style == NS_NIC &&
+	     (!ns_label || strncmp(rest + 1, "nic.", 4) != 0 || strcmp(rest + 5, z->name) != 0)))
+		return false;
 	char buf[ZONES_NAME_MAX];
 	for (int k = 0; k < z->nns; k++) {
 		zones_ns_name(z, k, buf);

@@ -1,7 +1,8 @@
 /* tests/upstream/test_template.c - a reply patched from a template equals, byte for byte, the
  * reply the full build sends, for a sample of names (referrals from the root and the registries,
  * NXDOMAIN for unregistered names, REFUSED, mixed letter case, questions whose own labels the
- * full build would compress against) and the templates are really used. */
+ * full build would compress against; leaf answers of every kind at their own zone's servers) and
+ * the templates are really used. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,10 +131,74 @@ static void test_templated_equals_built(void **state)
 	servers_plan_free(&test_plan);
 }
 
+/* Leaf questions at the servers of the name's own zone: address answers, directly or through a
+ * CNAME within the zone (TTLs, target labels and addresses patched into a template of the same
+ * zone, count and label lengths), NODATA and NXDOMAIN, next to the shapes built in full (CNAMEs
+ * leaving the zone, MX, TXT, SRV, a name server's address, names a SOA would compress). */
+static void test_leaf_templated_equals_built(void **state)
+{
+	(void)state;
+	struct server_plan_config cfg = {.block = "127.54.23.0/24", .seed = 7, .n = {4, 24, 96}};
+	char err[256];
+	assert_true(servers_plan_init(&test_plan, &cfg, err, sizeof(err)));
+	struct serve fast, slow;
+	test_setup(&fast, true);
+	test_setup(&slow, false);
+	/* the last number picks one of five zones, so templates are shared; the first, when there
+	 * are two, the leaf */
+	static const char *const shapes[] = {
+	    "x%d.d%d.com.",           "www.d%d.com.",
+	    "mail.d%d.com.",          "d%d.com.",
+	    "e%d.simcdn-%d.net.",     "a%d.g.simcdn-%d.net.",
+	    "_dmarc.d%d.org.",        "s1._domainkey.d%d.net.",
+	    "_sip._tcp.d%d.com.",     "Hostmaster.d%d.com.",
+	    "x%d.hostmaster.d%d.de.", "ns1.d%d.com.",
+	    "MX1.D%d.CoM.",           "api.v%d.d%d.co.uk.",
+	    "img%d.shop%d.fr.",
+	};
+	static const uint16_t types[] = {LDNS_RR_TYPE_A,    LDNS_RR_TYPE_AAAA, LDNS_RR_TYPE_MX,
+	                                 LDNS_RR_TYPE_TXT,  LDNS_RR_TYPE_A,    LDNS_RR_TYPE_SRV,
+	                                 LDNS_RR_TYPE_AAAA, LDNS_RR_TYPE_SOA,  LDNS_RR_TYPE_CNAME};
+	char name[128], lower[128];
+	int asked = 0;
+	for (int i = 0; i < 400; i++) {
+		for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+			if (strchr(strchr(shapes[k], '%') + 1, '%'))
+				snprintf(name, sizeof(name), shapes[k], i, i % 5);
+			else
+				snprintf(name, sizeof(name), shapes[k], i % 5);
+			for (size_t c = 0; c <= strlen(name); c++)
+				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32
+				                                                   : name[c]);
+			struct zone_chain chain;
+			zones_chain(&fast.world, lower, &chain);
+			const struct zone *z = &chain.zones[chain.depth - 1];
+			uint16_t type = types[(size_t)i % (sizeof(types) / sizeof(types[0]))];
+			bool edns = (i + (int)k) % 4 != 0;
+			for (int s = 0; s < z->nns; s++) {
+				test_compare(&fast, &slow, z->ns[s], name, type, edns,
+				             (uint16_t)(asked * 31));
+				asked++;
+			}
+		}
+	}
+	uint64_t hits, misses;
+	templates_stats(fast.templates, &hits, &misses);
+	/* most leaf questions are address answers, NODATA or NXDOMAIN */
+	if (hits * 2 < (uint64_t)asked)
+		fail_msg("templates served %llu of %d leaf replies", (unsigned long long)hits,
+		         asked);
+	netem_free(fast.netem);
+	netem_free(slow.netem);
+	templates_free(fast.templates);
+	servers_plan_free(&test_plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_templated_equals_built),
+	    cmocka_unit_test(test_leaf_templated_equals_built),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
