@@ -26,6 +26,36 @@ static void test_setup(struct serve *sv, bool templates)
 	sv->templates = templates ? templates_new(4096) : NULL;
 }
 
+/* the plan of servers, and two hierarchies over it: one with templates, one building every
+ * reply in full */
+static void test_pair_open(const struct server_plan_config *cfg, struct serve *fast,
+                           struct serve *slow)
+{
+	char err[256];
+	assert_true(servers_plan_init(&test_plan, cfg, err, sizeof(err)));
+	test_setup(fast, true);
+	test_setup(slow, false);
+}
+
+/* frees both hierarchies and the plan; returns the replies the templates served */
+static uint64_t test_pair_close(struct serve *fast, struct serve *slow, uint64_t *misses)
+{
+	uint64_t hits;
+	templates_stats(fast->templates, &hits, misses);
+	netem_free(fast->netem);
+	netem_free(slow->netem);
+	templates_free(fast->templates);
+	servers_plan_free(&test_plan);
+	return hits;
+}
+
+/* the name as zones_chain expects it: lower case */
+static void test_lower(const char *name, char *lower)
+{
+	for (size_t c = 0; c <= strlen(name); c++)
+		lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32 : name[c]);
+}
+
 static size_t test_query(uint8_t *buf, uint16_t id, const char *name, uint16_t type, bool edns)
 {
 	ldns_pkt *p = NULL;
@@ -69,11 +99,8 @@ static void test_templated_equals_built(void **state)
 	                                 .n = {4, 24, 96},
 	                                 .slow_share = 0.1,
 	                                 .dead_share = 0.02};
-	char err[256];
-	assert_true(servers_plan_init(&test_plan, &cfg, err, sizeof(err)));
 	struct serve fast, slow;
-	test_setup(&fast, true);
-	test_setup(&slow, false);
+	test_pair_open(&cfg, &fast, &slow);
 	static const char *const shapes[] = {
 	    "www.d%d.com.",
 	    "D%d.ExAmple.Co.Uk.",
@@ -101,9 +128,7 @@ static void test_templated_equals_built(void **state)
 			snprintf(name, sizeof(name), shapes[k], i);
 			struct zone_chain chain;
 			char lower[128];
-			for (size_t c = 0; c <= strlen(name); c++)
-				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32
-				                                                   : name[c]);
+			test_lower(name, lower);
 			zones_chain(&fast.world, lower, &chain);
 			uint16_t type = types[(i + (int)k) % 5];
 			bool edns = (i + (int)k) % 3 != 0;
@@ -120,15 +145,11 @@ static void test_templated_equals_built(void **state)
 			n++;
 		}
 	}
-	uint64_t hits, misses;
-	templates_stats(fast.templates, &hits, &misses);
+	uint64_t misses;
+	uint64_t hits = test_pair_close(&fast, &slow, &misses);
 	if (hits < 5000)
 		fail_msg("templates served %llu replies, missed %llu", (unsigned long long)hits,
 		         (unsigned long long)misses);
-	netem_free(fast.netem);
-	netem_free(slow.netem);
-	templates_free(fast.templates);
-	servers_plan_free(&test_plan);
 }
 
 /* Leaf questions at the servers of the name's own zone: address answers, directly or through a
@@ -139,11 +160,8 @@ static void test_leaf_templated_equals_built(void **state)
 {
 	(void)state;
 	struct server_plan_config cfg = {.block = "127.54.23.0/24", .seed = 7, .n = {4, 24, 96}};
-	char err[256];
-	assert_true(servers_plan_init(&test_plan, &cfg, err, sizeof(err)));
 	struct serve fast, slow;
-	test_setup(&fast, true);
-	test_setup(&slow, false);
+	test_pair_open(&cfg, &fast, &slow);
 	/* the last number picks one of five zones, so templates are shared; the first, when there
 	 * are two, the leaf */
 	static const char *const shapes[] = {
@@ -167,9 +185,7 @@ static void test_leaf_templated_equals_built(void **state)
 				snprintf(name, sizeof(name), shapes[k], i, i % 5);
 			else
 				snprintf(name, sizeof(name), shapes[k], i % 5);
-			for (size_t c = 0; c <= strlen(name); c++)
-				lower[c] = (char)(name[c] >= 'A' && name[c] <= 'Z' ? name[c] + 32
-				                                                   : name[c]);
+			test_lower(name, lower);
 			struct zone_chain chain;
 			zones_chain(&fast.world, lower, &chain);
 			const struct zone *z = &chain.zones[chain.depth - 1];
@@ -182,16 +198,12 @@ static void test_leaf_templated_equals_built(void **state)
 			}
 		}
 	}
-	uint64_t hits, misses;
-	templates_stats(fast.templates, &hits, &misses);
+	uint64_t misses;
+	uint64_t hits = test_pair_close(&fast, &slow, &misses);
 	/* most leaf questions are address answers, NODATA or NXDOMAIN */
 	if (hits * 2 < (uint64_t)asked)
 		fail_msg("templates served %llu of %d leaf replies", (unsigned long long)hits,
 		         asked);
-	netem_free(fast.netem);
-	netem_free(slow.netem);
-	templates_free(fast.templates);
-	servers_plan_free(&test_plan);
 }
 
 int main(void)
