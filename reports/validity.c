@@ -160,15 +160,35 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	strbuf_free(&b);
 }
 
+/* The lowest calibrated capacity: the spike height is a multiple of it. */
+static double lowest_capacity(const json_t *cal)
+{
+	double lowest = INFINITY;
+	const char *v;
+	json_t *q;
+	json_object_foreach(json_object_get(cal, "capacity_qps"), v, q)
+	{
+		if (json_is_number(q) && json_number_value(q) < lowest)
+			lowest = json_number_value(q);
+	}
+	return lowest;
+}
+
+/* A variant still answering at the top of its ramp has only a lower bound for a capacity. That
+ * matters when the bound could be the lowest capacity, which sets the spike height; a faster
+ * variant's bound above it does not. */
 static void check_calibration(const struct runfolder *rf, json_t *reasons)
 {
 	const json_t *cal = json_object_get(rf->run, "calibration");
+	const json_t *capacity = json_object_get(cal, "capacity_qps");
+	double lowest = lowest_capacity(cal);
 	json_t *names = json_array();
 	const char *v;
 	json_t *top;
 	json_object_foreach(json_object_get(cal, "still_answering_at_top"), v, top)
 	{
-		if (json_is_true(top))
+		const json_t *q = json_object_get(capacity, v);
+		if (json_is_true(top) && (!json_is_number(q) || json_number_value(q) <= lowest))
 			json_array_append_new(names, json_string(v));
 	}
 	for (size_t i = 0; i < rf->n_events; i++) {
@@ -187,8 +207,8 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 	reason(reasons, "calibration_capped", names,
 	       "raise --calibrate-max (the top of the calibration ramp) or --calibrate-len",
 	       "The calibration did not find the capacity of %s (still answering at the top of "
-	       "the ramp, or never 90 %% of it): the capacity is only a bound, and so is the "
-	       "spike height derived from it.",
+	       "its ramp with the lowest capacity of all, or never 90 %% of it): the capacity is "
+	       "only a bound, and so is the spike height derived from it.",
 	       b.s);
 	strbuf_free(&b);
 }

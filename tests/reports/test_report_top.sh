@@ -40,16 +40,24 @@ check "the box names the reason and its knob" grep -q 'warmup_not_steady</code>.
 	<(tr -d '\n' <"$nonsteady/report.html")
 
 # the known run: harness saturated (2 s), beta crashed, 3 spikes; calibration capped and spikes
-# far over capacity added through run.json
+# far over capacity added through run.json (alpha's capacity, the lowest, is only a bound)
 known=$TEST_TMP/known
 known_run "$known"
-jq '.calibration = {"capacity_qps": {"alpha": 200, "beta": 5000}, "still_answering_at_top": {"beta": true},
+jq '.calibration = {"capacity_qps": {"alpha": 200, "beta": 5000}, "still_answering_at_top": {"alpha": true},
 	"spike_rate_qps": 1000}' "$known/run.json" >"$known/r" && mv "$known/r" "$known/run.json"
 check "report of the known run" "$REPORT" "$known"
 check_eq "known run's reasons" '["harness_saturated","spikes_over_capacity","calibration_capped","variant_crashed"]' \
 	"$(j "$known" '[.validity.reasons[].code]')"
 check_eq "over capacity: alpha at 5x its knee" '["alpha"]' "$(j "$known" '.validity.reasons[1].variants')"
-check_eq "calibration capped: beta" '["beta"]' "$(j "$known" '.validity.reasons[2].variants')"
+check_eq "calibration capped: alpha" '["alpha"]' "$(j "$known" '.validity.reasons[2].variants')"
+# a faster variant still answering at a top above the lowest capacity sets nothing
+faster=$TEST_TMP/faster
+known_run "$faster"
+jq '.calibration = {"capacity_qps": {"alpha": 900, "beta": 5000}, "still_answering_at_top": {"beta": true},
+	"spike_rate_qps": 1000}' "$faster/run.json" >"$faster/r" && mv "$faster/r" "$faster/run.json"
+"$REPORT" "$faster" >/dev/null
+check_eq "beta's bound over alpha's capacity: not capped" '[]' \
+	"$(j "$faster" '[.validity.reasons[] | select(.code == "calibration_capped")]')"
 few=$TEST_TMP/few
 known_run "$few"
 awk -F, 'NR == 1 || $4 <= 1' "$known/timeline.csv" >"$few/timeline.csv"
