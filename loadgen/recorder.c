@@ -31,8 +31,7 @@ struct recorder_state {
 	size_t next_phase;
 	bool behind;
 	uint64_t tick;
-	double cpu_prev, cpu_prev_t;
-	bool cpu_seen; /* cpu_prev holds a reading */
+	double cpu_prev, cpu_prev_t; /* cpu_prev NAN until the first reading */
 	bool saturated;
 	uint64_t sent_prev;
 	uint64_t send_errors_seen;
@@ -221,9 +220,9 @@ static void recorder_saturation(struct recorder *r, struct recorder_state *st,
 	if (isnan(cpu))
 		return;
 	/* The first reading starts the first window: the CPU spent before the schedule began
-	 * (reading a query file of a million lines takes a third of a second here) is not the traffic's. */
-	if (!st->cpu_seen) {
-		st->cpu_seen = true;
+	 * (reading a query file of a million lines takes a third of a second here) is not the
+	 * traffic's. */
+	if (isnan(st->cpu_prev)) {
 		st->cpu_prev = cpu;
 		st->cpu_prev_t = t;
 		return;
@@ -318,7 +317,7 @@ static void *recorder_main(void *arg)
 {
 	struct recorder *r = arg;
 	struct pacer *p = r->pacer;
-	struct recorder_state st = {.t_prev = 0};
+	struct recorder_state st = {.t_prev = 0, .cpu_prev = NAN};
 	for (unsigned i = 0; i < r->count; i++) {
 		struct recorder_source *src = &r->sources[i];
 		if (src->target)

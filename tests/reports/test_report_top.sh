@@ -44,7 +44,7 @@ check "the box names the reason and its knob" grep -q 'warmup_not_steady</code>.
 known=$TEST_TMP/known
 known_run "$known"
 jq '.calibration = {"capacity_qps": {"alpha": 200, "beta": 5000}, "still_answering_at_top": {"alpha": true},
-	"spike_rate_qps": 1000}' "$known/run.json" >"$known/r" && mv "$known/r" "$known/run.json"
+	"slowest": "alpha", "capacity_of_slowest_qps": 200, "spike_rate_qps": 1000}' "$known/run.json" >"$known/r" && mv "$known/r" "$known/run.json"
 check "report of the known run" "$REPORT" "$known"
 check_eq "known run's reasons" '["harness_saturated","spikes_over_capacity","calibration_capped","variant_crashed"]' \
 	"$(j "$known" '[.validity.reasons[].code]')"
@@ -54,7 +54,7 @@ check_eq "calibration capped: alpha" '["alpha"]' "$(j "$known" '.validity.reason
 faster=$TEST_TMP/faster
 known_run "$faster"
 jq '.calibration = {"capacity_qps": {"alpha": 900, "beta": 5000}, "still_answering_at_top": {"beta": true},
-	"spike_rate_qps": 1000}' "$faster/run.json" >"$faster/r" && mv "$faster/r" "$faster/run.json"
+	"slowest": "alpha", "capacity_of_slowest_qps": 900, "spike_rate_qps": 1000}' "$faster/run.json" >"$faster/r" && mv "$faster/r" "$faster/run.json"
 "$REPORT" "$faster" >/dev/null
 check_eq "beta's bound over alpha's capacity: not capped" '[]' \
 	"$(j "$faster" '[.validity.reasons[] | select(.code == "calibration_capped")]')"
