@@ -352,6 +352,33 @@ static void append_swatch(struct strbuf *b, const char *colour)
 	strbuf_printf(b, "<span class=\"swatch\" style=\"background:%s\"></span>", colour);
 }
 
+/* The hierarchy's world and what the run set of it; a world other than lan draws each server's
+ * RTT and has its own loss, which run.json then leaves null (docs/run-folder.md). */
+static void append_hierarchy_text(struct strbuf *b, const json_t *h)
+{
+	const json_t *world = json_object_get(h, "world");
+	const json_t *median = json_object_get(h, "latency_ms_median");
+	const json_t *loss = json_object_get(h, "loss");
+	if (json_is_string(world)) {
+		strbuf_append_html(b, json_string_value(world));
+		strbuf_append(b, " world, ");
+	}
+	if (json_is_null(median) && json_is_string(world)) {
+		strbuf_append(b, "a base RTT per server");
+	} else {
+		strbuf_append(b, "latency ");
+		append_json_text(b, median);
+		strbuf_append(b, " ms median, ");
+		append_json_text(b, json_object_get(h, "latency_ms_p99"));
+		strbuf_append(b, " ms p99");
+	}
+	strbuf_append(b, ", loss ");
+	if (json_is_null(loss) && json_is_string(world))
+		strbuf_append(b, "the world's");
+	else
+		append_json_text(b, loss);
+}
+
 /* One line with the context a reader needs first; the full table is further down. */
 static void append_context_line(struct strbuf *b, const json_t *run_json, const json_t *summary)
 {
@@ -369,12 +396,8 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 	append_json_text(b, json_object_get(params, "mode"));
 	strbuf_append(b, " &middot; <strong>schedule</strong> <code>");
 	append_json_text(b, json_object_get(params, "schedule"));
-	strbuf_append(b, "</code> &middot; <strong>hierarchy</strong> latency ");
-	append_json_text(b, json_object_get(h, "latency_ms_median"));
-	strbuf_append(b, " ms median, ");
-	append_json_text(b, json_object_get(h, "latency_ms_p99"));
-	strbuf_append(b, " ms p99, loss ");
-	append_json_text(b, json_object_get(h, "loss"));
+	strbuf_append(b, "</code> &middot; <strong>hierarchy</strong> ");
+	append_hierarchy_text(b, h);
 	strbuf_append(b, " &middot; <strong>queries</strong> ");
 	append_json_text(b, json_object_get(json_object_get(run_json, "queryfile"), "path"));
 	strbuf_append(b, " &middot; <strong>variants</strong> ");

@@ -165,7 +165,12 @@ experiment_check_variants() {
 
 # experiment_parameters : what the run used, in run.json's parameters.
 experiment_parameters() {
-	local median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,} # opts_validate wrote MEDIAN,P99
+	# opts_validate wrote MEDIAN,P99; null where the world sets them (docs/upstream.md, "Worlds")
+	local median=null p99=null loss=null
+	if hierarchy_sets latency_ms; then
+		median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
+	fi
+	! hierarchy_sets loss || loss=$OPT_loss
 	runjson_update '.parameters = {
 			schedule: null,
 			mode: (if $serial == "1" then "serial" else "parallel" end),
@@ -176,7 +181,7 @@ experiment_parameters() {
 			interval_ms: $interval,
 			options: $options}' \
 		--arg serial "$OPT_serial" --argjson seed "$OPT_seed" --argjson median "$median" --argjson p99 "$p99" \
-		--argjson loss "$OPT_loss" --arg block "$OPT_hierarchy_block" --arg world "$OPT_world" \
+		--argjson loss "$loss" --arg block "$OPT_hierarchy_block" --arg world "$OPT_world" \
 		--argjson cache "$(sc_size_bytes "$OPT_cache_size")" --argjson inflight "$OPT_max_inflight" \
 		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
 		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"

@@ -4,6 +4,31 @@ SC_UP_PID=
 SC_UP_PORT=
 SC_ROOT_HINTS=
 
+# hierarchy_sets OPTION : true when the run passes OPTION (latency_ms, loss) to the hierarchy: always in
+# the lan world, whose values they are; in the other worlds, which set their own, only when given.
+hierarchy_sets() {
+	[[ $OPT_world == lan || -n ${OPT_SET[$1]:-} ]]
+}
+
+# hierarchy_world_args : the hierarchy's world, latency and loss options for this run, one a line.
+hierarchy_world_args() {
+	printf '%s\n' --world "$OPT_world"
+	if hierarchy_sets latency_ms; then
+		if ((${OPT_latency_ms%%,*} == 0)); then
+			echo --no-latency
+		else
+			printf '%s\n' --latency-ms "$OPT_latency_ms"
+		fi
+	fi
+	if hierarchy_sets loss; then
+		if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
+			echo --no-loss
+		else
+			printf '%s\n' --loss "$OPT_loss"
+		fi
+	fi
+}
+
 # hierarchy_start DIR CPUS PORT : starts the hierarchy on PORT (0: any free port), waits for it,
 # writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
 hierarchy_start() {
@@ -18,24 +43,7 @@ hierarchy_start() {
 	if ((OPT_applied_log)); then
 		args+=(--applied-log "$dir/upstream-applied.log")
 	fi
-	# A chosen world sets latency and loss itself; then only what was given explicitly overrides it.
-	if [[ -n ${OPT_SET[world]:-} ]]; then
-		args+=(--world "$OPT_world")
-	fi
-	if [[ -z ${OPT_SET[world]:-} || -n ${OPT_SET[latency_ms]:-} ]]; then
-		if ((${OPT_latency_ms%%,*} == 0)); then
-			args+=(--no-latency)
-		else
-			args+=(--latency-ms "$OPT_latency_ms")
-		fi
-	fi
-	if [[ -z ${OPT_SET[world]:-} || -n ${OPT_SET[loss]:-} ]]; then
-		if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
-			args+=(--no-loss)
-		else
-			args+=(--loss "$OPT_loss")
-		fi
-	fi
+	mapfile -t -O "${#args[@]}" args < <(hierarchy_world_args)
 	rm -f "$SC_CTL_DIR/upstream.ready"
 	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "$up" "${args[@]}"
 	SC_UP_PID=$SC_LAST_PID

@@ -36,8 +36,8 @@ count|count|N|schedule|queries sent to each variant|
 tools|tools|LIST|run|callgrind, perf or both|
 seed|count|N|hierarchy|hierarchy seed|
 world|world|NAME|hierarchy|the hierarchy's profile: lan, internet or hostile (allocspike-upstream --world)|
-latency_ms|latency|M[,P99]|hierarchy|upstream latency median and 99th percentile in ms (P99 alone: 10 x M)|
-loss|number|X|hierarchy|share of upstream queries lost, 0..1|
+latency_ms|latency|M[,P99]|hierarchy|upstream latency median and 99th percentile in ms (P99 alone: 10 x M); the lan world's only: internet and hostile give each server its own RTT|
+loss|number|X|hierarchy|share of upstream queries lost, 0..1; the default is lan's, internet and hostile lose 0.01 and 0.04 unless it is given|
 hierarchy_block|block|CIDR|hierarchy|loopback block of the simulated hierarchy|
 applied_log|flag||hierarchy|also keep the hierarchy's per-query loss/delay log (tens of MB a run; the per-second summary is always kept)|-
 cache_size|size|SIZE|hierarchy|resolver cache size (4M, 512k, 1GiB)|
@@ -84,8 +84,11 @@ opts_defaults() {
 	OPT_calibrate_len=20s
 	OPT_calibrate_max=6000
 	OPT_seed=1
-	OPT_world=lan
-	# allocspike-upstream's own defaults (tests/upstream/defaults.sh holds the two equal)
+	# internet: measured with --repeat 3 on 2 cores (scenarios/README.md, "Defaults and why")
+	OPT_world=internet
+	# the lan world's latency and loss, allocspike-upstream's own defaults (tests/upstream/defaults.sh
+	# holds the two equal); the other worlds set their own unless these are given
+
 	OPT_latency_ms=20,200
 	OPT_loss=0.03
 	OPT_cache_size=4M

@@ -36,6 +36,14 @@ for text in 'Status: completed' '6.1.0-test-kernel' '<th>machine: cores</th><td>
 	check "page holds context: $text" grep -qF -- "$text" "$P"
 done
 check "header line gives the context at a glance" grep -qE '<p class="context-line"[^>]*><strong>Machine</strong> 2 cores, kernel 6.1.0-test-kernel, THP never .*loss 0.04 .*alpha \(glibc\).*beta \(jemalloc\)</p>' "$P"
+# A world that sets its own latency and loss: run.json has them null, the context line names the world.
+inet=$TEST_TMP/known-internet
+cp -r "$run" "$inet"
+jq '.parameters.hierarchy |= (.world = "internet" | .latency_ms_median = null | .latency_ms_p99 = null | .loss = null)' \
+	"$run/run.json" >"$inet/run.json"
+check "report of the run in the internet world" "$REPORT" "$inet"
+check "context line names the world" grep -qE '<strong>hierarchy</strong> internet world, a base RTT per server, loss the world.s &middot;' "$inet/report.html"
+check "lan's figures on the known run's line" grep -qE '<strong>hierarchy</strong> latency 25 ms median, 250 ms p99, loss 0.04 &middot;' "$P"
 for v in alpha beta; do
 	check "variant $v in the variants table" grep -qE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td" "$P"
 	check "variant $v has a column in the figure table" grep -qE "<th><span class=\"swatch\"[^>]*></span>$v</th>" "$P"

@@ -73,6 +73,22 @@ check_eq "harness_saturated events" 1 "$(grep -c '"harness_saturated"' "$run/eve
 check "event says 2 s" jq_true -s 'map(select(.event == "harness_saturated"))[0] | .duration_s == 2 and .variant == "_upstream"' "$run/events.jsonl"
 check "CPU share recorded" jq_true '.parameters.harness_cpu._upstream.cpu_share_max > 0.9' "$run/run.json"
 
+# The hierarchy's world: internet (the default) sets its own latency and loss; lan is given ours, and
+# an option given explicitly is passed in any world; one argument a line. run.json records null where the world set it.
+check_eq "default world: only --world" "--world|internet" "$(hierarchy_world_args | paste -sd "|")"
+experiment_parameters
+check "run.json: world, and null latency and loss" jq_true \
+	'.parameters.hierarchy | .world == "internet" and .latency_ms_median == null and .loss == null' "$run/run.json"
+OPT_world=lan
+check_eq "lan: its latency and loss" "--world|lan|--latency-ms|20,200|--loss|0.03" "$(hierarchy_world_args | paste -sd "|")"
+experiment_parameters
+check "run.json: lan's latency and loss" jq_true \
+	'.parameters.hierarchy | .latency_ms_median == 20 and .latency_ms_p99 == 200 and .loss == 0.03' "$run/run.json"
+OPT_world=internet OPT_loss=0 OPT_SET[loss]=1
+check_eq "internet with --loss 0" "--world|internet|--no-loss" "$(hierarchy_world_args | paste -sd "|")"
+OPT_loss=0.03
+unset 'OPT_SET[loss]'
+
 runjson_finish failed "because"
 check "run.json finished" jq_true '.status == "failed" and .failure == "because" and .ended != null' "$run/run.json"
 check "no temporary file left" test ! -e "$run/run.json.tmp"

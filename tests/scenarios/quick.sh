@@ -16,6 +16,7 @@ check_eq "spike.sh --quick exit status" 0 "$st"
 scenario_check_folder "$out" completed
 check "stdout is the report's path" test -s "$(tail -n 1 "$TEST_TMP/stdout")"
 check_eq "variants in run.json" "$variants" "$(jq -r '[.variants[].name] | join(",")' "$out/run.json")"
+check "the default world, which sets its own loss" jq_true '.parameters.hierarchy | .world == "internet" and .loss == null' "$out/run.json"
 check "calibration recorded" jq_true '.calibration.spike_rate_qps > 0' "$out/run.json"
 check "calibrated event" grep -q '"calibrated"' "$out/events.jsonl"
 check "machine context recorded" jq_true '.machine.cores > 0 and (.machine.thp | length > 0)' "$out/run.json"
