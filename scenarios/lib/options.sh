@@ -63,7 +63,7 @@ TABLE
 OPTS_RENAMED='layout=memory_layout block=hierarchy_block'
 
 # The options every run of experiment.sh reads (its scenarios add their own in scenario_options).
-OPTS_EXPERIMENT='variants queries query_count query_seed seed latency_ms loss hierarchy_block applied_log
+OPTS_EXPERIMENT='variants queries query_count query_seed seed world latency_ms loss hierarchy_block applied_log
 cache_size max_inflight memory_layout timeout_ms out cpu_placement interval_ms quick no_build'
 
 # opts_defaults : the values of the default (about ten minutes on two cores) spike experiment.

@@ -4,7 +4,7 @@
 # spike_options : the option names the spike experiment takes (scenarios/lib/options.sh).
 spike_options() {
 	echo "$OPTS_EXPERIMENT" spikes spike_rate spike_multiple baseline_rate warmup_rate warmup_len baseline_len spike_len \
-		recovery_len calibrate_len calibrate_max world serial repeat
+		recovery_len calibrate_len calibrate_max serial repeat
 }
 
 # spike_query_count : queries the file needs. With `auto`, it must cover the highest spike the

@@ -9,6 +9,9 @@ for s in spike ramp steady cpu; do
 	out=$(bash "$script" --help 2>&1)
 	check_eq "$s --help status" 0 $?
 	check "$s --help lists --variants" grep -q -- '--variants' <<<"$out"
+	world=internet
+	[[ $s != cpu ]] || world=lan # the same work for every variant: one latency, no loss
+	check "$s --help: --world, default $world" grep -qE -- "--world NAME .*\(default: $world\)" <<<"$(tr -s ' \n' ' ' <<<"$out")"
 	out=$(bash "$script" --no-such-flag 2>&1)
 	check_eq "$s bad flag status" 2 $?
 	check "$s bad flag is named" grep -q -- "--no-such-flag" <<<"$out"
