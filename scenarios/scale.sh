@@ -25,7 +25,8 @@ DIR/scale.html and DIR/scale.json (allocspike-report scale) and prints the page'
   --help               this text
 Any other option goes to every spike.sh run unchanged (spike.sh --help lists them), e.g. --quick,
 --variants, --serial; the spike height is scale.sh's own (no --spike-rate, --spike-multiple or
---repeat).
+--repeat). With the default --memory-layout heap the pile-up stops at unbound's request list (1,024
+requests in flight), so the steps past the knee share one x; --memory-layout kresd has no such cap.
 USAGE
 }
 
