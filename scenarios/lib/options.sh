@@ -88,7 +88,6 @@ opts_defaults() {
 	OPT_world=internet
 	# the lan world's latency and loss, allocspike-upstream's own defaults (tests/upstream/defaults.sh
 	# holds the two equal); the other worlds set their own unless these are given
-
 	OPT_latency_ms=20,200
 	OPT_loss=0.03
 	OPT_cache_size=4M

@@ -74,7 +74,8 @@ check "event says 2 s" jq_true -s 'map(select(.event == "harness_saturated"))[0]
 check "CPU share recorded" jq_true '.parameters.harness_cpu._upstream.cpu_share_max > 0.9' "$run/run.json"
 
 # The hierarchy's world: internet (the default) sets its own latency and loss; lan is given ours, and
-# an option given explicitly is passed in any world; one argument a line. run.json records null where the world set it.
+# an option given explicitly is passed in any world; one argument a line. run.json records null where
+# the world set it.
 check_eq "default world: only --world" "--world|internet" "$(hierarchy_world_args | paste -sd "|")"
 experiment_parameters
 check "run.json: world, and null latency and loss" jq_true \
