@@ -1,8 +1,13 @@
-/* common/atomic_write_file.c - temporary file, fsync, rename (atomic_write_file.h). */
+/* common/atomic_write_file.c - an unpredictable temporary file, fsync, rename; nothing written
+ * through a link (atomic_write_file.h). */
 #include "atomic_write_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static bool fail(char *err, size_t err_size, const char *file, const char *what)
@@ -11,32 +16,194 @@ static bool fail(char *err, size_t err_size, const char *file, const char *what)
 	return false;
 }
 
-bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t err_size)
+static bool refuse(char *err, size_t err_size, const char *file, const char *found)
+{
+	snprintf(err, err_size, "%s: %s; not replaced (only a regular file, a character device or a "
+	         "FIFO is written)", file, found);
+	errno = EEXIST;
+	return false;
+}
+
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "is a folder"
+	       : S_ISBLK(mode)  ? "is a block device"
+	       : S_ISSOCK(mode) ? "is a socket"
+	       : S_ISLNK(mode)  ? "is a symbolic link"
+	                        : "is not a regular file";
+}
+
+/* Six letters a planted link cannot guess: from the kernel's random source, or, if it has none
+ * (an old kernel), the clock and the pid; O_EXCL makes a collision a retry, never a write through. */
+static void random_suffix(char out[7])
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char bytes[6];
+	if (getrandom(bytes, sizeof(bytes), GRND_NONBLOCK) != (ssize_t)sizeof(bytes)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		unsigned long x = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^
+		                  (unsigned long)ts.tv_sec;
+		for (size_t i = 0; i < sizeof(bytes); i++, x = x * 6364136223846793005UL + 1)
+			bytes[i] = (unsigned char)(x >> 33);
+	}
+	for (size_t i = 0; i < 6; i++)
+		out[i] = letters[bytes[i] % (sizeof(letters) - 1)];
+	out[6] = 0;
+}
+
+/* A character device or FIFO at NAME (through a link only when follow_device_link): written in
+ * place. Returns 1 opened, 0 not such a file, -1 failed (err says why). */
+static int open_in_place(struct atomic_file *af, const struct stat *st, bool is_link,
+                         bool follow_device_link, char *err, size_t err_size)
+{
+	struct stat target = *st;
+	if (is_link) {
+		if (!follow_device_link || fstatat(af->dirfd, af->name, &target, 0) != 0 ||
+		    !(S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
+			return 0;
+	}
+	if (!S_ISCHR(target.st_mode) && !S_ISFIFO(target.st_mode))
+		return 0;
+	int fd = openat(af->dirfd, af->name,
+	                O_WRONLY | O_CLOEXEC | O_NOCTTY | (is_link ? 0 : O_NOFOLLOW));
+	struct stat opened;
+	if (fd < 0 || fstat(fd, &opened) != 0 ||
+	    !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode))) {
+		/* replaced between the look and the open: refuse rather than write somewhere else */
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = fd < 0 ? e : EEXIST;
+		fail(err, err_size, af->path, "cannot write");
+		return -1;
+	}
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		close(fd);
+		fail(err, err_size, af->path, "cannot write");
+		return -1;
+	}
+	af->in_place = true;
+	return 1;
+}
+
+static bool atomic_file_start(struct atomic_file *af, bool follow_device_link, char *err,
+                              size_t err_size)
+{
+	struct stat st;
+	if (fstatat(af->dirfd, af->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		bool is_link = S_ISLNK(st.st_mode);
+		int r = open_in_place(af, &st, is_link, follow_device_link, err, err_size);
+		if (r != 0)
+			return r > 0;
+		if (!S_ISREG(st.st_mode))
+			return refuse(err, err_size, af->path, file_kind(st.st_mode));
+	} else if (errno != ENOENT) {
+		return fail(err, err_size, af->path, "cannot write");
+	}
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char suffix[7];
+		random_suffix(suffix);
+		/* the name kept short enough that NAME.tmp.XXXXXX fits any file system */
+		snprintf(af->tmp, sizeof(af->tmp), "%.200s.tmp.%s", af->name, suffix);
+		int fd = openat(af->dirfd, af->tmp,
+		                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return fail(err, err_size, af->path, "cannot write");
+		af->f = fdopen(fd, "w");
+		if (!af->f) {
+			close(fd);
+			unlinkat(af->dirfd, af->tmp, 0);
+			return fail(err, err_size, af->path, "cannot write");
+		}
+		return true;
+	}
+	return fail(err, err_size, af->path, "cannot create a temporary file");
+}
+
+static void atomic_file_reset(struct atomic_file *af)
 {
 	af->f = NULL;
+	af->dirfd = -1;
+	af->own_dirfd = false;
+	af->in_place = false;
+	af->name[0] = af->tmp[0] = af->path[0] = 0;
+}
+
+static bool name_fits(struct atomic_file *af, const char *name, char *err, size_t err_size)
+{
+	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(af->name)) {
+		errno = EINVAL;
+		return fail(err, err_size, af->path, "cannot write (not a file name)");
+	}
+	snprintf(af->name, sizeof(af->name), "%s", name);
+	return true;
+}
+
+bool atomic_file_open_at(struct atomic_file *af, int dirfd, const char *name, const char *shown,
+                         char *err, size_t err_size)
+{
+	atomic_file_reset(af);
+	snprintf(af->path, sizeof(af->path), "%s", shown);
+	if (!name_fits(af, name, err, err_size))
+		return false;
+	af->dirfd = dirfd;
+	return atomic_file_start(af, false, err, err_size);
+}
+
+bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t err_size)
+{
+	atomic_file_reset(af);
 	if ((size_t)snprintf(af->path, sizeof(af->path), "%s", path) >= sizeof(af->path)) {
 		errno = ENAMETOOLONG;
 		return fail(err, err_size, path, "cannot write");
 	}
-	/* The pid keeps two writers of the same path (a test and a run) off each other's file. */
-	snprintf(af->tmp, sizeof(af->tmp), "%s.tmp.%ld", path, (long)getpid());
-	af->f = fopen(af->tmp, "w");
-	return af->f ? true : fail(err, err_size, af->tmp, "cannot write");
+	char dir[sizeof(af->path)];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	if (slash == dir)
+		dir[1] = 0; /* "/name": the root folder */
+	else if (slash)
+		*slash = 0;
+	if (!name_fits(af, name, err, err_size))
+		return false;
+	af->dirfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (af->dirfd < 0)
+		return fail(err, err_size, af->path, "cannot write");
+	af->own_dirfd = true;
+	if (atomic_file_start(af, true, err, err_size))
+		return true;
+	int e = errno;
+	close(af->dirfd);
+	af->dirfd = -1;
+	errno = e;
+	return false;
 }
 
 bool atomic_file_commit(struct atomic_file *af, bool ok, char *err, size_t err_size)
 {
 	if (!af->f)
 		return false;
-	if (ok && (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0))
-		ok = fail(err, err_size, af->tmp, "cannot write");
+	if (ok && fflush(af->f) != 0)
+		ok = fail(err, err_size, af->path, "cannot write");
+	if (ok && !af->in_place && fsync(fileno(af->f)) != 0)
+		ok = fail(err, err_size, af->path, "cannot write");
 	if (fclose(af->f) != 0 && ok)
-		ok = fail(err, err_size, af->tmp, "cannot write");
+		ok = fail(err, err_size, af->path, "cannot write");
 	af->f = NULL;
-	if (ok && rename(af->tmp, af->path) != 0)
-		ok = fail(err, err_size, af->path, "cannot rename into place");
-	if (!ok)
-		unlink(af->tmp);
+	if (!af->in_place) {
+		if (ok && renameat(af->dirfd, af->tmp, af->dirfd, af->name) != 0)
+			ok = fail(err, err_size, af->path, "cannot rename into place");
+		if (!ok)
+			unlinkat(af->dirfd, af->tmp, 0);
+	}
+	if (af->own_dirfd)
+		close(af->dirfd);
+	af->dirfd = -1;
 	return ok;
 }
 
@@ -47,6 +214,6 @@ bool atomic_write_file(const char *path, const void *data, size_t len, char *err
 		return false;
 	bool ok = fwrite(data, 1, len, af.f) == len;
 	if (!ok)
-		fail(err, err_size, af.tmp, "cannot write");
+		fail(err, err_size, af.path, "cannot write");
 	return atomic_file_commit(&af, ok, err, err_size) && ok;
 }

@@ -14,7 +14,7 @@ bool json_file_write_atomic(const char *path, const json_t *value, char *err, si
 		return false;
 	bool ok = json_dumpf(value, af.f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
 	if (!ok)
-		snprintf(err, err_size, "%s: cannot write: %s", af.tmp, strerror(errno));
+		snprintf(err, err_size, "%s: cannot write: %s", af.path, strerror(errno));
 	return atomic_file_commit(&af, ok, err, err_size) && ok;
 }
 

@@ -1,14 +1,13 @@
-/* reports/charts.c - builds the time-series charts and draws them with gnuplot's SVG terminal. */
+/* reports/charts.c - builds the charts of a run or a comparison from its figures (drawn by
+ * chart_gnuplot.c). */
 #include "charts.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "attribution.h"
@@ -16,9 +15,6 @@
 #include "strbuf.h"
 #include "summary.h"
 #include "traffic.h"
-
-#define SPIKE_SHADE "#fbe3d2"
-#define WARMUP_SHADE "#e9e9e9"
 
 static struct chart *chart_add(struct chart **charts, size_t *n, const char *id, const char *title,
                                const char *caption, const char *ylabel)
@@ -58,6 +54,16 @@ static struct chart_series *series_add(struct chart *c, const char *title, const
 	if (!s->title || !s->t || !s->v)
 		abort();
 	return s;
+}
+
+/* How many timeline rows target has: a series of it is sized to them, not to the whole timeline
+ * (a run of many variants would otherwise reserve every variant's rows for each). */
+static size_t target_rows(const struct runfolder *rf, int target)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		n += rf->rows[i].target == target;
+	return n;
 }
 
 enum derived { PLAIN, PER_SECOND, CPU_CORES, MB_FROM_KB, BEYOND_CACHE_MB };
@@ -140,7 +146,7 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 	}
 }
 
-static bool series_has_data(const struct chart_series *s)
+bool chart_series_has_data(const struct chart_series *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!isnan(s->v[i]))
@@ -148,10 +154,10 @@ static bool series_has_data(const struct chart_series *s)
 	return false;
 }
 
-static bool chart_has_data(const struct chart *c)
+bool chart_has_data(const struct chart *c)
 {
 	for (size_t s = 0; s < c->n_series; s++)
-		if (series_has_data(&c->series[s]))
+		if (chart_series_has_data(&c->series[s]))
 			return true;
 	return false;
 }
@@ -172,9 +178,9 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 		char title[160];
 		snprintf(title, sizeof(title), "%s%s", json_string_value(name), suffix);
 		struct chart_series *s = series_add(
-		    c, title, colours_of(summary, json_string_value(name)), dashed, rf->n_rows);
+		    c, title, colours_of(summary, json_string_value(name)), dashed, target_rows(rf, t));
 		series_fill(s, rf, t, col, how, interval_s);
-		if (series_has_data(s))
+		if (chart_series_has_data(s))
 			with_data++;
 	}
 	return with_data;
@@ -301,6 +307,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 		int t = runfolder_target_index(rf, vn);
 		if (t < 0 || !how || strcmp(how, "unavailable") == 0)
 			continue;
+		size_t rows = target_rows(rf, t);
 		int layer[ATTR_PART_COUNT]; /* series index of each layer, -1 if not drawn */
 		for (int p = 0; p < ATTR_PART_COUNT; p++) {
 			layer[p] = -1;
@@ -310,9 +317,9 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 			struct chart_series *s = series_add(
 			    c,
 			    attr_part_label(names, (enum attr_part)p, split, label, sizeof(label)),
-			    "#000000", false, rf->n_rows);
+			    "#000000", false, rows);
 			s->fill = !split && p == ATTR_OTHER ? UNSPLIT_COLOR : layer_colors[p];
-			s->lo = calloc(3 * rf->n_rows + 1, sizeof(double));
+			s->lo = calloc(3 * rows + 1, sizeof(double));
 			if (!s->lo)
 				abort();
 			layer[p] = (int)c->n_series - 1;
@@ -393,7 +400,7 @@ static void charts_add_beyond(struct chart **charts, size_t *n, const struct run
 	size_t with_data = 0;
 	for (size_t k = 0; k < c->n_series; k++) {
 		struct chart_series *s = &c->series[k];
-		if (!series_has_data(s)) {
+		if (!chart_series_has_data(s)) {
 			int t = runfolder_target_index(rf, s->title);
 			char title[200];
 			snprintf(title, sizeof(title), "%s (anon RSS, no cache_bytes)", s->title);
@@ -404,7 +411,7 @@ static void charts_add_beyond(struct chart **charts, size_t *n, const struct run
 			if (t >= 0)
 				series_fill(s, rf, t, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s);
 		}
-		with_data += series_has_data(s);
+		with_data += chart_series_has_data(s);
 	}
 	if (with_data == 0)
 		chart_drop_last(*charts, n);
@@ -442,7 +449,7 @@ static bool latency_lines_overlap(const struct chart *c)
 	double med[64];
 	size_t m = 0;
 	for (size_t k = 0; k < c->n_series && m < 64; k++)
-		if (series_has_data(&c->series[k]))
+		if (chart_series_has_data(&c->series[k]))
 			med[m++] = series_median(&c->series[k]);
 	if (m >= 3)
 		return true;
@@ -482,9 +489,10 @@ static void charts_add_latency(struct chart **charts, size_t *n, const struct ru
 		c->logy = true;
 		c->small = true;
 		const char *colour = colours_of(summary, vn);
-		struct chart_series *s = series_add(c, "p99", colour, false, rf->n_rows);
+		size_t rows = target_rows(rf, t);
+		struct chart_series *s = series_add(c, "p99", colour, false, rows);
 		series_fill(s, rf, t, TIMELINE_COL_lat_p99_ms, PLAIN, interval_s);
-		s = series_add(c, "p50", colour, true, rf->n_rows);
+		s = series_add(c, "p50", colour, true, rows);
 		series_fill(s, rf, t, TIMELINE_COL_lat_p50_ms, PLAIN, interval_s);
 		if (!chart_has_data(c))
 			chart_drop_last(*charts, n);
@@ -572,9 +580,10 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		int t = runfolder_target_index(rf, json_string_value(name));
 		if (t < 0)
 			continue;
-		struct chart_series *s = series_add(c, "offered", "#000000", true, rf->n_rows);
+		struct chart_series *s = series_add(c, "offered", "#000000", true,
+		                                    target_rows(rf, t));
 		series_fill(s, rf, t, TIMELINE_COL_offered, PER_SECOND, interval_s);
-		if (series_has_data(s))
+		if (chart_series_has_data(s))
 			break;
 		free(s->title);
 		free(s->t);
@@ -599,7 +608,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		if (!runfolder_is_harness(rf->targets[t]))
 			continue;
 		struct chart_series *s = series_add(
-		    c, rf->targets[t], colours_harness(rf->targets[t]), true, rf->n_rows);
+		    c, rf->targets[t], colours_harness(rf->targets[t]), true, target_rows(rf, (int)t));
 		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
 	}
 	for (size_t k = 0; k < *n; k++)
@@ -688,464 +697,13 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 			/* the variant's allocator colour, a shade of it per run */
 			char shade[8];
 			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
-			struct chart_series *s = series_add(c, st, shade, false, rfs[r].n_rows);
+			struct chart_series *s = series_add(c, st, shade, false, target_rows(&rfs[r], t));
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
 			            summary_interval_s(&rfs[r]));
 		}
 		add_compare_spike_chart(&charts, n, summaries, n_runs, vn, i);
 	}
 	return charts;
-}
-
-/* gnuplot single-quoted string: a quote is doubled. */
-static void append_gp_string(struct strbuf *b, const char *s)
-{
-	strbuf_append(b, "'");
-	for (; *s; s++)
-		strbuf_append(b, *s == '\'' ? "''" : (char[2]){*s, 0});
-	strbuf_append(b, "'");
-}
-
-static void script_shading(struct strbuf *b, const json_t *phases)
-{
-	size_t i;
-	json_t *p;
-	int obj = 1;
-	json_array_foreach(phases, i, p)
-	{
-		const char *phase = json_string_value(json_object_get(p, "phase"));
-		double from = json_number_value(json_object_get(p, "from_s"));
-		double to = json_number_value(json_object_get(p, "to_s"));
-		bool spike = phase && strcmp(phase, "spike") == 0;
-		bool warm = phase && summary_phase_is_preamble(phase);
-		if (!spike && !warm)
-			continue;
-		strbuf_printf(b,
-		              "set object %d rect from %.6g, graph 0 to %.6g, graph 1 behind "
-		              "fc rgb '%s' fs solid 1.0 noborder\n",
-		              obj++, from, to, spike ? SPIKE_SHADE : WARMUP_SHADE);
-		if (warm)
-			strbuf_printf(
-			    b,
-			    "set label %d '%s' at %.6g, graph 0.96 center tc rgb '#555555'"
-			    " front\n",
-			    obj, strcmp(phase, "warmup") == 0 ? "warm-up" : "calibration",
-			    (from + to) / 2);
-		else if (json_array_size(phases) <= 60)
-			strbuf_printf(
-			    b,
-			    "set label %d '%d' at %.6g, graph 0.96 center tc rgb '#a04000' "
-			    "front\n",
-			    obj, (int)json_integer_value(json_object_get(p, "spike")),
-			    (from + to) / 2);
-	}
-}
-
-/* Every chart has the same plot area left and right (fixed margins rather than gnuplot's, which
- * follow the width of the tic labels), so charts stacked on the page line up. */
-static void script_begin(struct strbuf *b, const struct chart *c, const char *svg_out)
-{
-	strbuf_printf(b,
-	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
-	              "background '#ffffff'\n",
-	              c->small ? 240 : 380);
-	strbuf_append(b, "set output ");
-	append_gp_string(b, svg_out);
-	strbuf_append(b, "\nset lmargin at screen 0.09\nset rmargin at screen 0.97\n"
-	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
-	                 "set grid ytics lc rgb '#dddddd'\n"
-	                 "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n");
-	strbuf_append(b, "set ylabel ");
-	append_gp_string(b, c->ylabel);
-	strbuf_append(b, "\n");
-}
-
-/* The time axis: shading of the phases, harness bands, crash marks. */
-static void script_time_axis(struct strbuf *b, const struct chart *c)
-{
-	strbuf_append(b, "set xlabel 'seconds since the schedule started'\n");
-	strbuf_append(b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
-	/* Headroom above the highest line for the spike numbers. The x axis spans exactly the
-	 * schedule's first interval to the last sample or mark, so no shading or crash is cut off
-	 * and no empty stretch is added up to a round tic. */
-	strbuf_append(b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
-	double xmin = NAN, xmax = NAN;
-	if (json_array_size(c->phases) > 0)
-		xmin = json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s"));
-	for (size_t s = 0; s < c->n_series; s++)
-		for (size_t k = 0; k < c->series[s].n; k++) {
-			double t = c->series[s].t[k];
-			if (isnan(xmin) || t < xmin)
-				xmin = t;
-			if (isnan(xmax) || t > xmax)
-				xmax = t;
-		}
-	size_t i;
-	json_t *m;
-	json_array_foreach(c->marks, i, m)
-	{
-		double t = json_number_value(json_object_get(m, "t_s"));
-		if (isnan(xmax) || t > xmax)
-			xmax = t;
-	}
-	if (!isnan(xmin) && !isnan(xmax) && xmax > xmin)
-		strbuf_printf(b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
-	script_shading(b, c->phases);
-	json_t *band;
-	json_array_foreach(c->bands, i, band)
-	{
-		strbuf_printf(b,
-		              "set object %zu rect from %.6g, graph 0 to %.6g, graph 0.03 front "
-		              "fc rgb '#d00000' fs solid 0.7 noborder\n",
-		              500 + i, json_number_value(json_object_get(band, "from_s")),
-		              json_number_value(json_object_get(band, "to_s")));
-	}
-	json_array_foreach(c->marks, i, m)
-	{
-		double t = json_number_value(json_object_get(m, "t_s"));
-		strbuf_printf(
-		    b,
-		    "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '#d00000'"
-		    " dt 2 lw 1.5 front\n",
-		    t, t);
-		strbuf_printf(b, "set label %zu ", 1000 + i);
-		append_gp_string(b, json_string_value(json_object_get(m, "label")));
-		/* labels near the right edge go to the left of their line, so they stay visible */
-		bool right = !isnan(xmin) && t > xmin + 0.6 * (xmax - xmin);
-		strbuf_printf(b, " at %.6g, graph %.2f %s tc rgb '#d00000' front\n", t,
-		              0.88 - 0.07 * (double)(i % 8),
-		              right ? "right offset -0.5,0" : "left offset 0.5,0");
-	}
-}
-
-/* Bars: series s is drawn at x = s + 1, its title under it, its value above it. */
-static void script_bars_axis(struct strbuf *b, const struct chart *c)
-{
-	strbuf_printf(b,
-	              "set xrange [0.4:%.1f]\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n"
-	              "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
-	              "set xtics scale 0 rotate by -20\nset xtics (",
-	              (double)c->n_series + 0.6);
-	for (size_t s = 0; s < c->n_series; s++) {
-		strbuf_append(b, s ? ", " : "");
-		append_gp_string(b, c->series[s].title);
-		strbuf_printf(b, " %zu", s + 1);
-	}
-	strbuf_append(b, ")\n");
-}
-
-static void script_spikes_axis(struct strbuf *b)
-{
-	strbuf_append(b, "set xlabel 'spike'\nset xtics 1\nset yrange [0:*]\n"
-	                 "set offsets 0.3, 0.3, graph 0.1, 0\n");
-}
-
-static void script_cdf_axis(struct strbuf *b)
-{
-	strbuf_append(b, "set xlabel 'latency (ms), logarithmic'\nset logscale x\n"
-	                 "set yrange [0:1.02]\nset ytics 0.1\nset grid xtics ytics lc rgb "
-	                 "'#dddddd'\nset format y '%.1f'\n");
-}
-
-static void script_plot(struct strbuf *b, const struct chart *c, const char *dir, int index)
-{
-	strbuf_append(b, "plot ");
-	bool first = true;
-	for (size_t s = 0; s < c->n_series; s++) {
-		const struct chart_series *cs = &c->series[s];
-		if (!series_has_data(cs))
-			continue;
-		strbuf_printf(b, "%s'%s/c%ds%zu.dat' ", first ? "" : ", \\\n  ", dir, index, s);
-		if (c->kind == CHART_BARS)
-			strbuf_printf(b,
-			              "using 1:2 with boxes fc rgb '%s' notitle, '' using 1:2:"
-			              "(sprintf('%%.1f', $2)) with labels offset 0,0.8 notitle",
-			              cs->color);
-		else if (cs->fill)
-			strbuf_printf(b,
-			              "using 1:2:3 with filledcurves fc rgb '%s' fs solid 1.0 "
-			              "noborder title ",
-			              cs->fill);
-		else
-			strbuf_printf(b, "using 1:2 with %s lw %s lc rgb '%s' dt %d title ",
-			              c->kind == CHART_SPIKES ? "linespoints pt 7"
-			              : cs->steps             ? "fsteps"
-			                                      : "lines",
-			              cs->dashed ? "1.6" : "2.2", cs->color, cs->dashed ? 2 : 1);
-		if (c->kind != CHART_BARS)
-			append_gp_string(b, cs->title);
-		first = false;
-	}
-	strbuf_append(b, "\nunset output\n");
-}
-
-/* The same chart again as a PNG (gnuplot's pngcairo terminal), from the same run of gnuplot. */
-static void script_png(struct strbuf *b, const struct chart *c, const char *png_out)
-{
-	strbuf_printf(b,
-	              "set terminal pngcairo size 900,%d noenhanced font 'sans,10' "
-	              "background '#ffffff'\nset output ",
-	              c->small ? 240 : 380);
-	append_gp_string(b, png_out);
-	strbuf_append(b, "\nreplot\nunset output\n");
-}
-
-/* Writes DIR/cINDEX.gp drawing the chart into svg_out, and png_out if not NULL. */
-static bool chart_write_script(const struct chart *c, const char *dir, int index,
-                               const char *svg_out, const char *png_out, char *err, size_t err_size)
-{
-	struct strbuf b = {0};
-	script_begin(&b, c, svg_out);
-	if (c->kind == CHART_BARS)
-		script_bars_axis(&b, c);
-	else if (c->kind == CHART_CDF)
-		script_cdf_axis(&b);
-	else if (c->kind == CHART_SPIKES)
-		script_spikes_axis(&b);
-	else
-		script_time_axis(&b, c);
-	script_plot(&b, c, dir, index);
-	if (png_out)
-		script_png(&b, c, png_out);
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/c%d.gp", dir, index);
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(b.s, f) >= 0;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok)
-		snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
-	strbuf_free(&b);
-	return ok;
-}
-
-/* Past this many points a line is thinned (a chart is ~800 pixels wide; more only swells the page).
- */
-#define CHART_MAX_POINTS 2400
-
-static void write_point(FILE *f, const struct chart_series *s, size_t i)
-{
-	if (s->lo) {
-		/* a band: an empty line ends one filled stretch (gnuplot starts a new one) */
-		if (isnan(s->v[i]) || isnan(s->lo[i]))
-			fputs("\n", f);
-		else
-			fprintf(f, "%.6f %.9g %.9g\n", s->t[i], s->lo[i], s->v[i]);
-		return;
-	}
-	if (isnan(s->v[i]))
-		fprintf(f, "%.6f NaN\n", s->t[i]);
-	else
-		fprintf(f, "%.6f %.9g\n", s->t[i], s->v[i]);
-}
-
-/* Writes a series; a long one keeps, of each run of consecutive points, the lowest and the
- * highest (so no peak is lost) and a break if the run holds one, in their original order. */
-static void write_series(FILE *f, const struct chart_series *s)
-{
-	if (s->n <= CHART_MAX_POINTS) {
-		for (size_t i = 0; i < s->n; i++)
-			write_point(f, s, i);
-		return;
-	}
-	size_t step = (s->n + CHART_MAX_POINTS / 2 - 1) / (CHART_MAX_POINTS / 2);
-	for (size_t from = 0; from < s->n; from += step) {
-		size_t to = from + step < s->n ? from + step : s->n;
-		size_t lo = to, hi = to, gap = to;
-		for (size_t i = from; i < to; i++) {
-			if (isnan(s->v[i])) {
-				if (gap == to)
-					gap = i;
-				continue;
-			}
-			if (lo == to || s->v[i] < s->v[lo])
-				lo = i;
-			if (hi == to || s->v[i] > s->v[hi])
-				hi = i;
-		}
-		size_t keep[3] = {lo, hi, gap};
-		for (int a = 0; a < 3; a++) /* three indexes into order */
-			for (int b = a + 1; b < 3; b++)
-				if (keep[b] < keep[a]) {
-					size_t x = keep[a];
-					keep[a] = keep[b];
-					keep[b] = x;
-				}
-		for (int k = 0; k < 3; k++)
-			if (keep[k] < to && (k == 0 || keep[k] != keep[k - 1]))
-				write_point(f, s, keep[k]);
-	}
-}
-
-static bool chart_write_data(const struct chart *c, const char *dir, int index)
-{
-	for (size_t s = 0; s < c->n_series; s++) {
-		char path[1100];
-		snprintf(path, sizeof(path), "%s/c%ds%zu.dat", dir, index, s);
-		FILE *f = fopen(path, "w");
-		if (!f)
-			return false;
-		write_series(f, &c->series[s]);
-		if (fclose(f) != 0)
-			return false;
-	}
-	return true;
-}
-
-static char *file_slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	struct strbuf b = {0};
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_append_n(&b, buf, n);
-	fclose(f);
-	return strbuf_take(&b);
-}
-
-/* Makes gnuplot's SVG fit inline among others: drops the XML prolog, and prefixes its ids (every
- * gnuplot SVG defines the same ones) and the in-page references to them with the chart's id. */
-static char *svg_inline(const char *svg, const char *prefix)
-{
-	const char *p = strstr(svg, "<svg");
-	if (!p)
-		return NULL;
-	struct strbuf b = {0};
-	strbuf_printf(&b, "<svg class=\"chart\" role=\"img\" aria-labelledby=\"%s-title\"", prefix);
-	p += 4;
-	static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
-	while (*p) {
-		/* Inline SVG in HTML needs no namespace declarations (the HTML parser supplies
-		 * them), so the page holds no outside address at all; gnuplot's generic <title>
-		 * would only shadow the heading that labels the chart. */
-		if (strncmp(p, "xmlns", 5) == 0 && isspace((unsigned char)p[-1])) {
-			const char *q = strchr(p, '"');
-			q = q ? strchr(q + 1, '"') : NULL;
-			if (q) {
-				p = q + 1;
-				continue;
-			}
-		}
-		if (strncmp(p, "<title>Gnuplot</title>", 22) == 0) {
-			p += 22;
-			continue;
-		}
-		bool matched = false;
-		for (size_t r = 0; r < sizeof(refs) / sizeof(*refs) && !matched; r++) {
-			size_t len = strlen(refs[r]);
-			if (strncmp(p, refs[r], len) == 0 &&
-			    (p == svg || p[-1] == ' ' || p[-1] == ':' || p[-1] == '\t' ||
-			     refs[r][0] == 'u')) {
-				strbuf_append(&b, refs[r]);
-				strbuf_printf(&b, "%s-", prefix);
-				p += len;
-				matched = true;
-			}
-		}
-		if (!matched)
-			strbuf_append_n(&b, p++, 1);
-	}
-	return strbuf_take(&b);
-}
-
-static void remove_dir(const char *dir, size_t n_charts, const struct chart *charts)
-{
-	char path[1100];
-	for (size_t i = 0; i < n_charts; i++) {
-		static const char *const ext[] = {"gp", "svg", "err"};
-		for (size_t e = 0; e < 3; e++) {
-			snprintf(path, sizeof(path), "%s/c%zu.%s", dir, i, ext[e]);
-			unlink(path);
-		}
-		for (size_t s = 0; s < charts[i].n_series; s++) {
-			snprintf(path, sizeof(path), "%s/c%zus%zu.dat", dir, i, s);
-			unlink(path);
-		}
-	}
-	rmdir(dir);
-}
-
-static const char *gnuplot_binary(void)
-{
-	const char *gnuplot = getenv("ALLOCSPIKE_GNUPLOT");
-	return gnuplot && *gnuplot ? gnuplot : "gnuplot";
-}
-
-/* A fresh directory for gnuplot's scripts and data, in dir (PATH_MAX-ish buffer). */
-static bool work_dir(char *dir, size_t size, char *err, size_t err_size)
-{
-	const char *tmp = getenv("TMPDIR");
-	snprintf(dir, size, "%s/allocspike-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(err, err_size, "%s: cannot create: %s", dir, strerror(errno));
-		return false;
-	}
-	return true;
-}
-
-/* Writes chart i's data and script in dir and runs gnuplot, drawing into svg_out (and png_out if
- * not NULL): 0 drawn, 1 gnuplot failed on this chart, -1 cannot go on (err says why). */
-static int chart_draw(const struct chart *c, const char *dir, size_t i, const char *svg_out,
-                      const char *png_out, char *err, size_t err_size)
-{
-	if (!chart_write_data(c, dir, (int)i) ||
-	    !chart_write_script(c, dir, (int)i, svg_out, png_out, err, err_size)) {
-		if (!*err)
-			snprintf(err, err_size, "%s: cannot write chart data", dir);
-		return -1;
-	}
-	struct strbuf cmd = {0};
-	strbuf_printf(&cmd, "'%s' '%s/c%zu.gp' 2>'%s/c%zu.err'", gnuplot_binary(), dir, i, dir, i);
-	int rc = system(cmd.s);
-	strbuf_free(&cmd);
-	if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) == 127) {
-		snprintf(err, err_size, "cannot run %s (install gnuplot-nox)", gnuplot_binary());
-		return -1;
-	}
-	return WEXITSTATUS(rc) == 0 ? 0 : 1;
-}
-
-bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size)
-{
-	return charts_render_files(charts, n, NULL, err, err_size);
-}
-
-bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
-                         size_t err_size)
-{
-	if (files_dir && mkdir(files_dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr,
-		        "allocspike-report: warning: %s: cannot create: %s; no chart files\n",
-		        files_dir, strerror(errno));
-		files_dir = NULL;
-	}
-	char dir[1024];
-	if (!work_dir(dir, sizeof(dir), err, err_size))
-		return false;
-	bool ok = true;
-	for (size_t i = 0; i < n && ok; i++) {
-		if (!chart_has_data(&charts[i]))
-			continue; /* nothing recorded: the page says "no data" */
-		char svg_path[2200], png_path[2200];
-		if (files_dir) {
-			snprintf(svg_path, sizeof(svg_path), "%s/%s.svg", files_dir, charts[i].id);
-			snprintf(png_path, sizeof(png_path), "%s/%s.png", files_dir, charts[i].id);
-		} else {
-			snprintf(svg_path, sizeof(svg_path), "%s/c%zu.svg", dir, i);
-		}
-		int r = chart_draw(&charts[i], dir, i, svg_path, files_dir ? png_path : NULL, err,
-		                   err_size);
-		ok = r >= 0;
-		char *svg = r == 0 ? file_slurp(svg_path) : NULL;
-		if (svg)
-			charts[i].svg = svg_inline(svg, charts[i].id);
-		free(svg);
-	}
-	remove_dir(dir, n, charts);
-	return ok;
 }
 
 void charts_free(struct chart *charts, size_t n)

@@ -54,15 +54,33 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *const *summaries,
                                  size_t n_runs, const json_t *variant_names, size_t *n);
 
+/* Drawing (chart_gnuplot.c). */
+
 /* Draws every chart with gnuplot. False (with the reason) if gnuplot could not be run; charts then
  * keep svg NULL and the page says why. */
 bool charts_render(struct chart *charts, size_t n, char *err, size_t err_size);
 
-/* The same, and every drawn chart also as a file of its own in files_dir (created if missing):
- * ID.svg as gnuplot wrote it and ID.png drawn again by gnuplot's pngcairo terminal in the same
- * run: charts for a merge request. */
-bool charts_render_files(struct chart *charts, size_t n, const char *files_dir, char *err,
-                         size_t err_size);
+/* Opens (creating it if missing) the folder chart files are written into, never through a link:
+ * its descriptor, or -1 with the reason in err (a file or a link where the folder should be). */
+int charts_files_dir_open(const char *path, char *err, size_t err_size);
+
+/* The same as charts_render, and every drawn chart also as a file of its own in the folder
+ * files_fd (from charts_files_dir_open; files_dir names it in messages): ID.svg as gnuplot wrote
+ * it and ID.png drawn again by gnuplot's pngcairo terminal in the same run: charts for a merge
+ * request. Each file is written atomically and never through a link; one that cannot be (a link
+ * or a folder in its place) is named on stderr and *files_ok is set false. */
+bool charts_render_files(struct chart *charts, size_t n, int files_fd, const char *files_dir,
+                         bool *files_ok, char *err, size_t err_size);
+
+/* The gnuplot script of chart INDEX (drawing into cINDEX.svg, and cINDEX.png if png) appended to
+ * b. It holds no text from the run folder, only the program's own words and numbers: titles and
+ * labels are in the data files. Exposed for the fuzz target that checks exactly that. */
+struct strbuf;
+void chart_script(const struct chart *c, int index, bool png, struct strbuf *b);
+
+/* Whether a series, or any series of a chart, has a value to draw. */
+bool chart_series_has_data(const struct chart_series *s);
+bool chart_has_data(const struct chart *c);
 
 void charts_free(struct chart *charts, size_t n);
 

@@ -84,7 +84,19 @@ static int cmd_report(const char *dir)
 	size_t n_charts;
 	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
 	snprintf(path, sizeof(path), "%s/charts", dir);
-	bool drawn = charts_render_files(charts, n_charts, path, err, sizeof(err));
+	int charts_fd = charts_files_dir_open(path, err, sizeof(err));
+	if (charts_fd < 0) {
+		fprintf(stderr, "allocspike-report: %s\n", err);
+		charts_free(charts, n_charts);
+		free(charts);
+		json_decref(summary);
+		runfolder_free(&rf);
+		return EXIT_WRITE_FAILED;
+	}
+	bool files_ok;
+	bool drawn =
+	    charts_render_files(charts, n_charts, charts_fd, path, &files_ok, err, sizeof(err));
+	close(charts_fd);
 	if (!drawn)
 		fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n", err);
 	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
@@ -102,8 +114,10 @@ static int cmd_report(const char *dir)
 		char *md = markdown_summary(summary, charts, drawn ? n_charts : 0);
 		snprintf(path, sizeof(path), "%s/summary.md", dir);
 		if (!write_text(path, md))
-			rc = EXIT_BAD_INPUT;
+			rc = EXIT_WRITE_FAILED;
 		free(md);
+		if (!files_ok)
+			rc = EXIT_WRITE_FAILED;
 	}
 	free(page);
 	charts_free(charts, n_charts);

@@ -8,6 +8,9 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +90,89 @@ static void test_unwritable_named(void **state)
 	(void)state;
 	char err[256] = "";
 	assert_false(atomic_write_file("/nonexistent-dir/x", "a", 1, err, sizeof(err)));
-	assert_non_null(strstr(err, "/nonexistent-dir/x.tmp."));
+	assert_non_null(strstr(err, "/nonexistent-dir/x: "));
+}
+
+/* A link planted where the file goes, or under every name the old writer's temporary file had
+ * (PATH.tmp.PID), writes nothing through: the victim keeps its content. */
+static void test_no_write_through_links(void **state)
+{
+	(void)state;
+	char path[256], victim[256], link[300], err[512] = "";
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	assert_true(atomic_write_file(victim, "precious\n", 9, err, sizeof(err)));
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	for (long pid = getpid() - 50; pid < getpid() + 50; pid++) {
+		snprintf(link, sizeof(link), "%s.tmp.%ld", path, pid);
+		assert_int_equal(symlink(victim, link), 0);
+	}
+	assert_true(atomic_write_file(path, "report\n", 7, err, sizeof(err)));
+	assert_string_equal(slurp(victim), "precious\n");
+	assert_string_equal(slurp(path), "report\n");
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+
+	/* a link at the path itself is refused, naming what was found */
+	snprintf(link, sizeof(link), "%s/report.html", dir);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_false(atomic_write_file(link, "x", 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "is a symbolic link"));
+	assert_string_equal(slurp(victim), "precious\n");
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	/* the same within a folder's descriptor */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	struct atomic_file af;
+	assert_false(atomic_file_open_at(&af, fd, "report.html", "RUN/report.html", err, sizeof(err)));
+	assert_non_null(strstr(err, "RUN/report.html: is a symbolic link"));
+	assert_true(atomic_file_open_at(&af, fd, "chart.svg", "RUN/chart.svg", err, sizeof(err)));
+	fputs("<svg/>", af.f);
+	assert_true(atomic_file_commit(&af, true, err, sizeof(err)));
+	close(fd);
+	snprintf(path, sizeof(path), "%s/chart.svg", dir);
+	assert_string_equal(slurp(path), "<svg/>");
+}
+
+/* A device or FIFO is written in place, never replaced by a regular file; a folder is refused. */
+static void test_devices_written_in_place(void **state)
+{
+	(void)state;
+	char err[512] = "", path[256];
+	struct stat st;
+	assert_false(atomic_write_file("/dev/full", "x", 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "/dev/full: cannot write"));
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_true(atomic_write_file("/dev/null", "x", 1, err, sizeof(err)));
+	assert_int_equal(lstat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid_t reader = fork();
+	assert_true(reader >= 0);
+	if (reader == 0) {
+		char buf[64] = "";
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		_exit(n == 8 && memcmp(buf, "through\n", 8) == 0 ? 0 : 1);
+	}
+	assert_true(atomic_write_file(path, "through\n", 8, err, sizeof(err)));
+	int status = 0;
+	assert_int_equal(waitpid(reader, &status, 0), reader);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/folder", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_false(atomic_write_file(path, "x", 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "is a folder"));
+	rmdir(path);
 }
 
 static void test_sockaddr_from_bytes(void **state)
@@ -118,6 +203,8 @@ int main(void)
 	    cmocka_unit_test(test_write_replaces_whole),
 	    cmocka_unit_test(test_abandoned_write_keeps_old),
 	    cmocka_unit_test(test_unwritable_named),
+	    cmocka_unit_test(test_no_write_through_links),
+	    cmocka_unit_test(test_devices_written_in_place),
 	    cmocka_unit_test(test_sockaddr_from_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
