@@ -1,5 +1,6 @@
 /* common/control_server.c - line-command Unix socket on libevent: bounded connections, lines and
- * idle time, and an accept loop that backs off when out of file descriptors. */
+ * idle time (since the last complete line), and an accept loop that backs off when out of file
+ * descriptors. */
 #define _GNU_SOURCE /* accept4 */
 #include "control_server.h"
 
@@ -19,6 +20,10 @@ struct control_conn {
 	struct control_server *srv;
 	int fd;
 	struct event *ev;
+	/* Fires when no complete line came within the idle time. A separate timer, not ev's own
+	 * timeout: that one restarts on every byte, so a client trickling a byte now and then would
+	 * hold its slot for ever. */
+	struct event *idle_ev;
 	size_t have;
 	char buf[CONTROL_LINE_MAX + 1];
 };
@@ -32,6 +37,7 @@ struct control_server {
 	ino_t ino; /* the socket file created, so close never removes another one */
 	struct control_conn *conns;
 	int n_conns;
+	struct timeval idle;
 	control_stats_fn stats;
 	void *ctx;
 };
@@ -45,6 +51,7 @@ static void control_conn_close(struct control_conn *c)
 		*pp = c->next;
 	c->srv->n_conns--;
 	event_free(c->ev);
+	event_free(c->idle_ev);
 	close(c->fd);
 	free(c);
 }
@@ -89,13 +96,14 @@ static bool control_command(struct control_conn *c, char *line)
 	return control_write(c->fd, "error: unknown command (try: stats, shutdown)\n");
 }
 
+static void control_on_idle(evutil_socket_t fd, short what, void *arg)
+{
+	control_conn_close(arg);
+}
+
 static void control_on_conn(evutil_socket_t fd, short what, void *arg)
 {
 	struct control_conn *c = arg;
-	if (what & EV_TIMEOUT) {
-		control_conn_close(c);
-		return;
-	}
 	ssize_t n = recv(fd, c->buf + c->have, CONTROL_LINE_MAX - c->have, 0);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
@@ -120,6 +128,9 @@ static void control_on_conn(evutil_socket_t fd, short what, void *arg)
 		}
 		start = nl + 1;
 	}
+	/* a complete line came: the idle time starts over */
+	if (start != c->buf)
+		event_add(c->idle_ev, &c->srv->idle);
 	c->have -= (size_t)(start - c->buf);
 	memmove(c->buf, start, c->have);
 	if (c->have == CONTROL_LINE_MAX) {
@@ -161,10 +172,13 @@ static void control_on_accept(evutil_socket_t fd, short what, void *arg)
 	c->srv = srv;
 	c->fd = cfd;
 	c->ev = event_new(srv->base, cfd, EV_READ | EV_PERSIST, control_on_conn, c);
-	struct timeval idle = {CONTROL_IDLE_SECONDS, 0};
-	if (!c->ev || event_add(c->ev, &idle) < 0) {
+	c->idle_ev = evtimer_new(srv->base, control_on_idle, c);
+	if (!c->ev || !c->idle_ev || event_add(c->ev, NULL) < 0 ||
+	    event_add(c->idle_ev, &srv->idle) < 0) {
 		if (c->ev)
 			event_free(c->ev);
+		if (c->idle_ev)
+			event_free(c->idle_ev);
 		close(cfd);
 		free(c);
 		return;
@@ -243,6 +257,7 @@ struct control_server *control_server_open(struct event_base *base, const char *
 	srv->base = base;
 	srv->stats = stats;
 	srv->ctx = ctx;
+	srv->idle.tv_sec = CONTROL_IDLE_SECONDS;
 	if (control_clear_path(path, err, err_size) < 0 || control_listen(srv, err, err_size) < 0)
 		goto fail;
 	srv->accept_ev = event_new(base, srv->fd, EV_READ | EV_PERSIST, control_on_accept, srv);
@@ -264,6 +279,12 @@ fail:
 	}
 	free(srv);
 	return NULL;
+}
+
+void control_server_set_idle_ms(struct control_server *srv, unsigned idle_ms)
+{
+	srv->idle.tv_sec = idle_ms / 1000;
+	srv->idle.tv_usec = (suseconds_t)(idle_ms % 1000) * 1000;
 }
 
 void control_server_close(struct control_server *srv)

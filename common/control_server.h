@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #define CONTROL_MAX_CONNS 16    /* connections at once; more get an error line and are closed */
-#define CONTROL_IDLE_SECONDS 30 /* a connection silent this long is closed */
+#define CONTROL_IDLE_SECONDS 30 /* a connection with no complete line for this long is closed */
 #define CONTROL_LINE_MAX 512    /* longer command lines get an error and the connection closes */
 
 struct event_base;
@@ -21,6 +21,9 @@ typedef char *(*control_stats_fn)(void *ctx);
 struct control_server *control_server_open(struct event_base *base, const char *path,
                                            control_stats_fn stats, void *ctx, char *err,
                                            size_t err_size);
+/* The idle time of connections accepted from now on (default CONTROL_IDLE_SECONDS): a connection
+ * that sends no complete line for this long is closed, however many bytes it trickles. */
+void control_server_set_idle_ms(struct control_server *c, unsigned idle_ms);
 /* Closes every connection and removes the socket file if it is still the one created. */
 void control_server_close(struct control_server *c);
 

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "close_stdout.h"
 #include "sockaddr_parse.h"
 
 #define BATCH 64
@@ -25,6 +26,7 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-bench-responder");
 	if (argc != 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fprintf(
 		    stderr,

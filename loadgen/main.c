@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "close_stdout.h"
 #include "fixed_point.h"
 #include "monotonic.h"
 #include "pacer.h"
@@ -360,6 +361,7 @@ static uint64_t start_instant(bool align)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-loadgen");
 	parent_death_arm("allocspike-loadgen");
 	static struct options o;
 	if (!parse_options(argc, argv, &o))

@@ -10,6 +10,7 @@
 
 #include "cli_parse.h"
 #include "atomic_write_file.h"
+#include "close_stdout.h"
 #include "extend.h"
 #include "generate.h"
 #include "parent_death.h"
@@ -108,6 +109,9 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 	bool ok = extend ? extend_write(argv[optind], seed, count, out, err, sizeof(err))
 	                 : generate_write(seed, count, out, err, sizeof(err));
 	if (!main_close_output(out, &af, ok) || !ok) {
+		/* standard output that cannot be written is said once, by close_stdout at exit */
+		if (out == stdout && ferror(stdout))
+			return 1;
 		fprintf(stderr, "allocspike-querydata %s: %s\n", argv[0],
 		        err[0] ? err : "write error");
 		return 1;
@@ -155,6 +159,7 @@ static int main_stats(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-querydata");
 	parent_death_arm("allocspike-querydata");
 	if (argc < 2) {
 		main_usage(stderr);

@@ -12,6 +12,7 @@
 
 #include "cache.h"
 #include "cli_parse.h"
+#include "close_stdout.h"
 #include "control_server.h"
 #include "hints.h"
 #include "infra.h"
@@ -206,6 +207,7 @@ static int cannot_start(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-resolver");
 	parent_death_arm("allocspike-resolver");
 	static struct resolver r;
 	struct resolver_config *cfg = &r.cfg;

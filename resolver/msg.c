@@ -179,12 +179,7 @@ int msg_parse(const uint8_t *wire, size_t len, struct rmem *m, struct msg *out)
 			pos += 10;
 			if (pos + rr->rdlen > len)
 				return -1;
-			if (rr->type == TYPE_OPT) {
-				if (s != MSG_ADDITIONAL || out->has_edns || name[0] != 0)
-					return -1;
-				out->has_edns = true;
-				out->edns_udp = rr->rclass;
-				out->edns_do = (rr->ttl & 0x8000) != 0;
+			if (rr->type == TYPE_OPT) { /* msg_edns_read judges it */
 				pos += rr->rdlen;
 				continue;
 			}
@@ -207,7 +202,65 @@ int msg_parse(const uint8_t *wire, size_t len, struct rmem *m, struct msg *out)
 			kept++;
 		}
 	}
+	msg_edns_read(wire, len, out);
 	return 0;
+}
+
+/* The position after a possibly compressed name at pos, or 0 when it is not one within len. */
+static size_t msg_name_skip(const uint8_t *wire, size_t len, size_t pos)
+{
+	while (pos < len) {
+		uint8_t c = wire[pos];
+		if ((c & 0xC0) == 0xC0)
+			return pos + 2 <= len ? pos + 2 : 0;
+		if (c & 0xC0)
+			return 0;
+		pos += (size_t)c + 1;
+		if (c == 0)
+			return pos;
+	}
+	return 0;
+}
+
+/* RFC 6891 §6.1.1: at most one OPT, in the additional section, owned by the root. */
+void msg_edns_read(const uint8_t *wire, size_t len, struct msg *out)
+{
+	uint8_t owner[DNAME_MAXLEN + 1];
+	out->has_edns = out->edns_do = out->edns_malformed = false;
+	out->edns_version = 0;
+	out->edns_udp = 0;
+	if (len < 12)
+		return;
+	size_t pos = 12;
+	for (uint16_t i = msg_get16(wire + 4); i > 0; i--) {
+		pos = msg_name_skip(wire, len, pos);
+		if (!pos || pos + 4 > len)
+			return;
+		pos += 4;
+	}
+	for (int s = 0; s < 3; s++) {
+		for (uint16_t i = msg_get16(wire + 6 + 2 * s); i > 0; i--) {
+			size_t at = pos;
+			pos = msg_name_skip(wire, len, pos);
+			if (!pos || pos + 10 > len)
+				return;
+			if (msg_get16(wire + pos) == TYPE_OPT) {
+				/* a pointer to a root label is the root too */
+				if (s != MSG_ADDITIONAL || out->has_edns ||
+				    dname_unpack(wire, len, &at, owner) != 1) {
+					out->has_edns = out->edns_do = false;
+					out->edns_malformed = true;
+					return;
+				}
+				uint32_t ttl = msg_get32(wire + pos + 4);
+				out->has_edns = true;
+				out->edns_udp = msg_get16(wire + pos + 2);
+				out->edns_version = (uint8_t)(ttl >> 16);
+				out->edns_do = (ttl & 0x8000) != 0;
+			}
+			pos += 10 + (size_t)msg_get16(wire + pos + 8);
+		}
+	}
 }
 
 int msg_parse_layout(const uint8_t *wire, size_t len, struct rmem *m, struct msg *out,
@@ -281,7 +334,7 @@ void wire_put_rr(struct wire_writer *w, enum msg_section s, const uint8_t *owner
 		w->count[1 + s]++;
 }
 
-void wire_put_opt(struct wire_writer *w, uint16_t udp_size, bool do_bit)
+void wire_put_opt(struct wire_writer *w, uint16_t udp_size, int rcode, bool do_bit)
 {
 	static const uint8_t root = 0;
 	if (w->overflow)
@@ -289,7 +342,8 @@ void wire_put_opt(struct wire_writer *w, uint16_t udp_size, bool do_bit)
 	wire_put_bytes(w, &root, 1);
 	wire_put16(w, TYPE_OPT);
 	wire_put16(w, udp_size);
-	wire_put32(w, do_bit ? 0x8000u : 0);
+	/* extended rcode (8 bits), version 0 (8 bits), DO and zero flags (16 bits) */
+	wire_put32(w, ((uint32_t)(rcode >> 4) & 0xFF) << 24 | (do_bit ? 0x8000u : 0));
 	wire_put16(w, 0);
 	if (!w->overflow)
 		w->count[3]++;

@@ -23,7 +23,8 @@ enum {
 	RCODE_FORMERR = 1,
 	RCODE_SERVFAIL = 2,
 	RCODE_NXDOMAIN = 3,
-	RCODE_REFUSED = 5
+	RCODE_REFUSED = 5,
+	RCODE_BADVERS = 16 /* extended (RFC 6891 §9): header rcode 0, the OPT's extended-rcode 1 */
 };
 enum {
 	TYPE_A = 1,
@@ -57,7 +58,11 @@ struct msg {
 	uint8_t rcode;      /* header rcode */
 	const uint8_t *qname;
 	uint16_t qtype, qclass;
-	bool has_edns, edns_do;
+	/* EDNS (RFC 6891), read by msg_edns_read for both parsers: has_edns when there is exactly
+	 * one OPT record, in the additional section and owned by the root; edns_malformed when
+	 * there is more than one, or one elsewhere or with another owner (FORMERR to a client). */
+	bool has_edns, edns_do, edns_malformed;
+	uint8_t edns_version;
 	uint16_t edns_udp;
 	uint16_t count[3]; /* records per section; OPT is not among them */
 	struct msg_rr *rr; /* count[0] + count[1] + count[2] records, answer first */
@@ -78,6 +83,10 @@ int msg_parse_ldns(const uint8_t *wire, size_t len, struct rmem *m, struct msg *
 /* Gives back what a parse allocated (heap layout: every record object and the ldns packet;
  * kresd layout: nothing, the pool keeps it until the request ends). */
 void msg_release(struct rmem *m, struct msg *msg, void *ldns_pkt);
+
+/* Reads the OPT records of wire, a packet a parser accepted, into out's EDNS fields: the one
+ * EDNS reading both layouts share (ldns hides a second OPT and the OPT's owner). */
+void msg_edns_read(const uint8_t *wire, size_t len, struct msg *out);
 
 /* Dispatches on the request's layout. */
 int msg_parse_layout(const uint8_t *wire, size_t len, struct rmem *m, struct msg *out,
@@ -105,7 +114,8 @@ void wire_begin(struct wire_writer *w, uint8_t *buf, size_t cap, uint16_t id, ui
                 const uint8_t *qname, uint16_t qtype, uint16_t qclass);
 void wire_put_rr(struct wire_writer *w, enum msg_section s, const uint8_t *owner, uint16_t type,
                  uint16_t rclass, uint32_t ttl, const uint8_t *rdata, uint16_t rdlen);
-void wire_put_opt(struct wire_writer *w, uint16_t udp_size, bool do_bit);
+/* rcode is the full (extended) rcode: its upper 8 bits go into the OPT, version 0. */
+void wire_put_opt(struct wire_writer *w, uint16_t udp_size, int rcode, bool do_bit);
 /* Writes the counts into the header; returns the length, or 0 when something did not fit. */
 size_t wire_finish(struct wire_writer *w);
 

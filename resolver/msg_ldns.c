@@ -57,9 +57,7 @@ int msg_parse_ldns(const uint8_t *wire, size_t len, struct rmem *m, struct msg *
 	/* The header word as it was on the wire (ldns keeps the bits separately). */
 	out->flags = (uint16_t)((wire[2] << 8) | wire[3]);
 	out->rcode = out->flags & 0xF;
-	out->has_edns = ldns_pkt_edns(pkt);
-	out->edns_udp = ldns_pkt_edns_udp_size(pkt);
-	out->edns_do = ldns_pkt_edns_do(pkt);
+	msg_edns_read(wire, len, out);
 	ldns_rr_list *lists[3] = {ldns_pkt_answer(pkt), ldns_pkt_authority(pkt),
 	                          ldns_pkt_additional(pkt)};
 	size_t total = 0;

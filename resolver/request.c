@@ -211,6 +211,7 @@ size_t request_build_answer(const struct iter_state *res, const struct waiter *w
 	size_t limit = request_answer_limit(res->r, w), max_udp = (size_t)res->r->cfg.max_udp_size;
 	if (limit > cap)
 		limit = cap;
+	/* an extended rcode's upper bits go into the OPT (wire_put_opt) */
 	uint16_t flags =
 	    (uint16_t)(MSG_QR | MSG_RA | (w->flags & (MSG_RD | MSG_CD)) | (rcode & 0xF));
 	struct wire_writer wr;
@@ -227,14 +228,14 @@ size_t request_build_answer(const struct iter_state *res, const struct waiter *w
 			            res->soa.ttl, res->soa.rdata, res->soa.rdlen);
 	}
 	if (w->edns)
-		wire_put_opt(&wr, (uint16_t)max_udp, false);
+		wire_put_opt(&wr, (uint16_t)max_udp, rcode, false);
 	size_t len = wire_finish(&wr);
 	if (len)
 		return len;
 	/* Too big for the client's buffer: header and question with TC, so it retries on TCP. */
 	wire_begin(&wr, buf, limit, w->id, flags | MSG_TC, w->qname, res->qtype, CLASS_IN);
 	if (w->edns)
-		wire_put_opt(&wr, (uint16_t)max_udp, false);
+		wire_put_opt(&wr, (uint16_t)max_udp, rcode, false);
 	return wire_finish(&wr);
 }
 
@@ -355,6 +356,17 @@ static bool request_type_refused(uint16_t qtype)
 	return qtype == 0 || qtype == TYPE_OPT || (qtype >= 128 && qtype < TYPE_ANY);
 }
 
+/* RFC 6891: FORMERR for a malformed OPT (§6.1.1), BADVERS for an EDNS version other than 0
+ * (§6.1.3, the only one there is), else NOERROR. */
+static int request_edns_rcode(const struct msg *m)
+{
+	if (m->edns_malformed)
+		return RCODE_FORMERR;
+	if (m->has_edns && m->edns_version != 0)
+		return RCODE_BADVERS;
+	return RCODE_NOERROR;
+}
+
 /* Whether a new client request may start: under the hard ceiling (--max-inflight) and admitted
  * by the overload policy, which may replace an old request (freed here, its clients unanswered,
  * as unbound does). Called from the event loop only, so no request is on the stack. */
@@ -426,7 +438,16 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		}
 	}
 
-	if (!acl_allows(&r->cfg.allow, from) || request_type_refused(m.qtype)) {
+	if (!acl_allows(&r->cfg.allow, from)) {
+		request_finish(q, RCODE_REFUSED);
+		return;
+	}
+	int edns_rcode = request_edns_rcode(&m);
+	if (edns_rcode != RCODE_NOERROR) {
+		request_finish(q, edns_rcode);
+		return;
+	}
+	if (request_type_refused(m.qtype)) {
 		request_finish(q, RCODE_REFUSED);
 		return;
 	}

@@ -160,7 +160,7 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 	uq->id = resolver_random_id(r);
 	struct wire_writer w;
 	wire_begin(&w, uq->wire, cap, uq->id, 0, name, type, CLASS_IN);
-	wire_put_opt(&w, UPSTREAM_EDNS_SIZE, false);
+	wire_put_opt(&w, UPSTREAM_EDNS_SIZE, RCODE_NOERROR, false);
 	uq->wire_len = wire_finish(&w);
 	memcpy(&uq->to, to, tolen);
 	uq->tolen = tolen;
@@ -227,7 +227,8 @@ static bool upstream_deliver(struct upstream_query *uq, const uint8_t *wire, siz
 	}
 	struct msg m;
 	void *ldns = NULL;
-	if (msg_parse_layout(data, len, l->mem, &m, &ldns) < 0) {
+	/* a malformed OPT (msg_edns_read) makes the reply malformed, in either layout */
+	if (msg_parse_layout(data, len, l->mem, &m, &ldns) < 0 || m.edns_malformed) {
 		msg_release(l->mem, &m, ldns);
 		st->upstream_malformed++;
 		return false;

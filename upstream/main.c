@@ -1,6 +1,7 @@
 /* upstream/main.c - allocspike-upstream: options, then the hierarchy's servers on one event loop.
  */
 #include "cli_parse.h"
+#include "close_stdout.h"
 #include "control_server.h"
 #include "fixed_point.h"
 #include "json_file.h"
@@ -206,6 +207,7 @@ static bool upstream_write_root_hints(const struct world *w, const char *path, i
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-upstream");
 	parent_death_arm("allocspike-upstream");
 	enum {
 		OPT_BLOCK = 256,

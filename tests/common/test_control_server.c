@@ -1,6 +1,6 @@
 /* tests/common/test_control_server.c - the shared control socket: mode 0600, what it replaces and
- * removes, line and connection limits, commands, and the pause in accept when out of descriptors.
- */
+ * removes, line and connection limits, commands, the idle time counted from the last complete line,
+ * and the pause in accept when out of descriptors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,70 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 	*(int *)arg = 1;
 }
 
+/* Runs the loop for about ms milliseconds. */
+static void run_for_ms(int ms)
+{
+	int fired = 0;
+	struct event *timer = evtimer_new(base, on_timer, &fired);
+	struct timeval t = {ms / 1000, (ms % 1000) * 1000};
+	evtimer_add(timer, &t);
+	for (int rounds = 0; !fired && rounds < 10000; rounds++)
+		event_base_loop(base, EVLOOP_ONCE);
+	event_free(timer);
+}
+
+/* True once the server has closed fd's connection (end of file or reset). */
+static bool closed_by_server(int fd)
+{
+	char byte;
+	ssize_t n = recv(fd, &byte, 1, MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* Idle time counts from the last complete line: clients trickling a byte well within the idle
+ * time, never a line, are dropped once it passes, so a real client gets a slot and its answer;
+ * a client sending a command as often keeps its connection. */
+static void test_idle_counts_lines(void **state)
+{
+	struct control_server *srv = open_server();
+	control_server_set_idle_ms(srv, 1000);
+	enum { TRICKLERS = CONTROL_MAX_CONNS - 1 };
+	int trickler[TRICKLERS];
+	for (int i = 0; i < TRICKLERS; i++) {
+		trickler[i] = client();
+		pump();
+	}
+	int monitor = client();
+	pump();
+	int open = TRICKLERS;
+	char reply[256];
+	/* 200 ms rounds: a byte from every trickler, a command from the monitor; bounded at 8 s */
+	for (int round = 0; round < 40 && open > 0; round++) {
+		open = 0;
+		for (int i = 0; i < TRICKLERS; i++) {
+			if (trickler[i] < 0)
+				continue;
+			if (closed_by_server(trickler[i])) {
+				close(trickler[i]);
+				trickler[i] = -1;
+				continue;
+			}
+			send(trickler[i], "s", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+			open++;
+		}
+		assert_int_equal(send(monitor, "stats\n", 6, MSG_NOSIGNAL), 6);
+		run_for_ms(200);
+		assert_true(recv(monitor, reply, sizeof(reply), MSG_DONTWAIT) > 0);
+	}
+	assert_int_equal(open, 0);
+	int fd = client();
+	assert_string_equal(ask(fd, "stats\n"), "{\"queries\":7}\n");
+	assert_string_equal(ask(monitor, "stats\n"), "{\"queries\":7}\n");
+	close(fd);
+	close(monitor);
+	control_server_close(srv);
+}
+
 /* Out of descriptors, a pending connection must not spin the loop: accept pauses for a second,
  * and serves the connection once descriptors are free again. */
 static void test_emfile_backs_off(void **state)
@@ -238,6 +303,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_mode_and_path, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_commands_and_limits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_idle_counts_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_emfile_backs_off, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

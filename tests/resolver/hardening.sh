@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/resolver/hardening.sh LAYOUT NET - the resolver's defences against hostile input: one query
 # budget for a client request and all its glueless lookups (NXNS), UDP answers capped at 1232 bytes,
-# TTL caps on fresh and cached answers, ANY and meta types, the control socket's mode, limits and
-# path check, and options that would weaken it refused.
+# TTL caps on fresh and cached answers, ANY and meta types, EDNS versions and malformed OPT records,
+# the control socket's mode, limits and path check, and options that would weaken it refused.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 LAYOUT=${1:-heap}
@@ -68,6 +68,55 @@ check_eq "meta types: counted" $((refused + 9)) "$(stat answers_refused)"
 sleep 0.3
 check_eq "ANY and meta types: no upstream query" "$before" "$(upstream_total)"
 check_eq "ANY: TTL" 3600 "$(kdig @"$RADDR" -p "$RPORT" +time=4 +retry=0 +noall +answer www.example.test ANY | awk '{print $2}')"
+
+# EDNS (RFC 6891): a version other than 0 gets BADVERS (header rcode 0, extended rcode 1 in our OPT,
+# version 0); two OPT records or an OPT not owned by the root get FORMERR; nothing is asked upstream
+edns_probe() { # prints "RCODE EXTENDED VERSION OPTS" per case (EXTENDED and VERSION "-" without OPT)
+	python3 - "$RADDR" "$RPORT" <<'PY'
+import socket, struct, sys
+def query(qid, opts):
+    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, len(opts))
+    q += b"\x03www\x07example\x04test\x00" + struct.pack(">HH", 1, 1)
+    for owner, ttl in opts:
+        q += owner + struct.pack(">HHIH", 41, 1232, ttl, 0)
+    return q
+def skip_name(p, pos):
+    while p[pos] and p[pos] & 0xC0 != 0xC0:
+        pos += p[pos] + 1
+    return pos + (2 if p[pos] & 0xC0 else 1)
+cases = [[(b"\0", 0x00010000)], [(b"\0", 0), (b"\0", 0)], [(b"\x03com\0", 0)], [(b"\0", 0)]]
+for i, opts in enumerate(cases):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(4)
+    s.sendto(query(1000 + i, opts), (sys.argv[1], int(sys.argv[2])))
+    try:
+        p = s.recv(4096)
+    except socket.timeout:
+        print("TIMEOUT - - 0"); continue
+    qd, an, ns, ar = struct.unpack(">HHHH", p[4:12])
+    pos = skip_name(p, 12) + 4
+    ext = ver = "-"
+    for _ in range(an + ns + ar):
+        pos = skip_name(p, pos)
+        rtype, _, ttl, rdlen = struct.unpack(">HHIH", p[pos:pos + 10])
+        if rtype == 41:
+            ext, ver = ttl >> 24, (ttl >> 16) & 0xFF
+        pos += 10 + rdlen
+    print(p[3] & 0xF, ext, ver, ar)
+    s.close()
+PY
+}
+before=$(upstream_total)
+queries=$(stat queries)
+res=$(edns_probe)
+echo "$res"
+check_eq "EDNS version 1: BADVERS (rcode 0, extended 1, our version 0, one OPT)" "0 1 0 1" "$(sed -n 1p <<<"$res")"
+check_eq "two OPT records: FORMERR without OPT" "1 - - 0" "$(sed -n 2p <<<"$res")"
+check_eq "OPT owned by com.: FORMERR without OPT" "1 - - 0" "$(sed -n 3p <<<"$res")"
+check_eq "EDNS version 0: answered (NOERROR, version 0)" "0 0 0 1" "$(sed -n 4p <<<"$res")"
+check_eq "EDNS: the four counted as queries" $((queries + 4)) "$(stat queries)"
+sleep 0.3
+check_eq "EDNS errors: no upstream query" "$before" "$(upstream_total)"
 
 # control socket: a line past 512 bytes, the 17th connection, a NUL byte: error lines, still serving
 long=$(head -c 600 /dev/zero | tr '\0' x)

@@ -1,5 +1,6 @@
 /* tests/resolver/test_msg.c - both packet parsers agree, decompress names in rdata, reject
- * malformed packets; the answer builder truncates with TC when the client's buffer is too small. */
+ * malformed packets, read EDNS alike; the answer builder truncates with TC when the client's buffer
+ * is too small and writes extended rcodes into its OPT. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +30,7 @@ static size_t build_reply(uint8_t *buf, size_t cap)
 	wire_put_rr(&w, MSG_AUTHORITY, N("example."), TYPE_NS, CLASS_IN, 3600, ns,
 	            (uint16_t)dname_len(ns));
 	wire_put_rr(&w, MSG_ADDITIONAL, N("ns1.example."), TYPE_A, CLASS_IN, 3600, addr2, 4);
-	wire_put_opt(&w, 1232, true);
+	wire_put_opt(&w, 1232, RCODE_NOERROR, true);
 	return wire_finish(&w);
 }
 
@@ -179,6 +180,107 @@ static void test_answer_truncated(void **state)
 	assert_true(len <= 1000 && (buf[2] & 0x02));
 }
 
+/* A query for www.example. A with OPT records as given: each {section, owner, ttl} (the TTL field
+ * holds extended rcode, version and flags). */
+struct opt_spec {
+	enum msg_section section;
+	const char *owner;
+	uint32_t ttl;
+};
+
+static size_t build_query_opts(uint8_t *buf, size_t cap, const struct opt_spec *opts, int n)
+{
+	static const uint8_t no_rdata[1];
+	struct wire_writer w;
+	wire_begin(&w, buf, cap, 99, MSG_RD, N("www.example."), TYPE_A, CLASS_IN);
+	for (int i = 0; i < n; i++)
+		wire_put_rr(&w, opts[i].section, N(opts[i].owner), TYPE_OPT, 1232, opts[i].ttl,
+		            no_rdata, 0);
+	return wire_finish(&w);
+}
+
+static void check_edns_version1(const struct msg *m)
+{
+	assert_true(m->has_edns);
+	assert_false(m->edns_malformed);
+	assert_int_equal(m->edns_version, 1);
+	assert_int_equal(m->edns_udp, 1232);
+	assert_true(m->edns_do);
+}
+
+static void check_edns_malformed(const struct msg *m)
+{
+	assert_true(m->edns_malformed);
+	assert_false(m->has_edns);
+}
+
+static void check_edns_root_by_pointer(const struct msg *m)
+{
+	assert_true(m->has_edns);
+	assert_false(m->edns_malformed);
+	assert_int_equal(m->edns_version, 0);
+}
+
+/* RFC 6891 §6.1.1 read the same way by both layouts: the version is kept; two OPT records, an OPT
+ * outside the additional section or owned by another name than the root make EDNS malformed,
+ * while the packet still parses (the client gets FORMERR, not silence). */
+static void test_edns_read(void **state)
+{
+	uint8_t buf[512];
+	struct opt_spec v1[] = {{MSG_ADDITIONAL, ".", 0x00018000u}};
+	size_t len = build_query_opts(buf, sizeof(buf), v1, 1);
+	assert_true(len > 12);
+	parse_both(buf, len, check_edns_version1, 0);
+
+	struct opt_spec two[] = {{MSG_ADDITIONAL, ".", 0}, {MSG_ADDITIONAL, ".", 0}};
+	len = build_query_opts(buf, sizeof(buf), two, 2);
+	parse_both(buf, len, check_edns_malformed, 0);
+	struct opt_spec named[] = {{MSG_ADDITIONAL, "example.", 0}};
+	len = build_query_opts(buf, sizeof(buf), named, 1);
+	parse_both(buf, len, check_edns_malformed, 0);
+	struct opt_spec in_answer[] = {{MSG_ANSWER, ".", 0}};
+	len = build_query_opts(buf, sizeof(buf), in_answer, 1);
+	parse_both(buf, len, check_edns_malformed, 0);
+
+	/* an owner compressed to the question name's root label is the root (header; question
+	 * www.example. A IN; OPT: owner pointer, type, size, ttl, rdlen) */
+	static const uint8_t pointer_owner[] = {
+	    0,   99,  1,   0, 0, 1, 0, 0, 0,    0,  0, 1,  3, 'w',  'w', 'w', 7, 'e', 'x', 'a', 'm',
+	    'p', 'l', 'e', 0, 0, 1, 0, 1, 0xC0, 24, 0, 41, 4, 0xD0, 0,   0,   0, 0,   0,   0,
+	};
+	parse_both(pointer_owner, sizeof(pointer_owner), check_edns_root_by_pointer, 0);
+}
+
+/* BADVERS (16) is header rcode 0 and extended rcode 1 in our OPT, version 0; FORMERR to a
+ * malformed OPT carries no OPT. */
+static void test_answer_extended_rcode(void **state)
+{
+	static struct resolver r;
+	resolver_config_defaults(&r.cfg);
+	struct iter_state q;
+	iterator_init(&q, &r, NULL, N("www.example."), TYPE_A, 0, ITER_MAX_QUERIES);
+	struct waiter w;
+	memset(&w, 0, sizeof(w));
+	w.id = 5;
+	w.qname = N("www.example.");
+	w.edns = true;
+	w.udp_size = 1232;
+	uint8_t buf[512];
+	size_t len = request_build_answer(&q, &w, RCODE_BADVERS, buf, sizeof(buf));
+	assert_true(len > 12 + 11);
+	assert_int_equal(buf[3] & 0xF, 0); /* header rcode */
+	assert_int_equal(buf[11], 1);      /* the OPT */
+	assert_int_equal(buf[len - 11], 0);
+	assert_int_equal((buf[len - 10] << 8) | buf[len - 9], TYPE_OPT);
+	assert_int_equal(buf[len - 6], 1); /* extended rcode: 16 >> 4 */
+	assert_int_equal(buf[len - 5], 0); /* version */
+	w.edns = false;
+	len = request_build_answer(&q, &w, RCODE_FORMERR, buf, sizeof(buf));
+	assert_true(len > 12);
+	assert_int_equal(buf[3] & 0xF, RCODE_FORMERR);
+	assert_int_equal(buf[11], 0);
+}
+
 /* Replies are matched on the wire, before the kresd layout copies them into the request's pool. */
 static void test_reply_matched_on_wire(void **state)
 {
@@ -213,6 +315,8 @@ int main(void)
 	    cmocka_unit_test(test_rdata_decompressed),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_answer_truncated),
+	    cmocka_unit_test(test_edns_read),
+	    cmocka_unit_test(test_answer_extended_rcode),
 	    cmocka_unit_test(test_reply_matched_on_wire),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

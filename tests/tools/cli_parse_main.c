@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "close_stdout.h"
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-test-cli-parse");
 	if (argc < 3 || argc > 4) {
 		fprintf(stderr, "usage: allocspike-test-cli-parse duration|size|number|count TEXT "
 		                "[BARE_MS]\n");

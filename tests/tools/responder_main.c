@@ -1,5 +1,6 @@
 /* tests/tools/responder_main.c - allocspike-test-responder: a UDP/TCP DNS server answering from
  * fixtures. */
+#include "close_stdout.h"
 #include "dns_tcp.h"
 #include "parent_death.h"
 #include "responder_count.h"
@@ -284,6 +285,7 @@ static void responder_usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-test-responder");
 	parent_death_arm("allocspike-test-responder");
 	static const struct option opts[] = {
 	    {"listen", required_argument, NULL, 'l'},
