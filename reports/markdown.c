@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fixed_point.h"
 #include "spike_find.h"
@@ -12,15 +13,30 @@
 #include "summary.h"
 #include "verdict.h"
 
-/* Text for a table cell or a list item: the characters Markdown would read as markup are
- * escaped, a line break becomes a space. */
-static void append_md(struct strbuf *b, const char *text)
+/* Text inline in Markdown (a table cell, a list item, a heading), rendered by GitHub exactly as the
+ * text: a line break or any other control character is a space (a carriage return would start a
+ * new block: a heading, a fence); every character CommonMark or GFM reads as inline markup is
+ * backslash-escaped; and nothing an autolink would take (www., SCHEME://, an address with @) is
+ * left whole, so a name is never a live link. */
+void markdown_append_text(struct strbuf *b, const char *text)
 {
-	for (const char *p = text ? text : ""; *p; p++) {
-		if (strchr("|*_`[]<>\\#", *p))
-			strbuf_printf(b, "\\%c", *p);
+	const char *start = text ? text : "";
+	for (const char *p = start; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f)
+			strbuf_append(b, " ");
+		else if (strchr("\\`*_[]<>#|~&", c))
+			strbuf_printf(b, "\\%c", c);
+		else if (c == ':' && p[1] == '/' && p[2] == '/')
+			strbuf_append(b, "&#58;"); /* a character reference is text, never a scheme */
+		else if (c == '.' && p - start >= 3 && strncasecmp(p - 3, "www", 3) == 0)
+			strbuf_append(b, "&#46;");
+		else if (c == '@')
+			/* GFM links an address even when its @ is escaped; an empty comment between
+			 * the two halves keeps them apart (GitHub hides it) */
+			strbuf_append(b, "@<!-- -->");
 		else
-			strbuf_append_n(b, *p == '\n' ? " " : p, 1);
+			strbuf_append_n(b, p, 1);
 	}
 }
 
@@ -38,7 +54,7 @@ static void append_verdict(struct strbuf *b, const json_t *summary, bool ranking
 	json_array_foreach(summary_lookup(summary, "verdict.sentences"), i, s)
 	{
 		strbuf_append(b, "- ");
-		append_md(b, json_string_value(s));
+		markdown_append_text(b, json_string_value(s));
 		strbuf_append(b, "\n");
 	}
 	if (ranking_chart)
@@ -64,9 +80,9 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, "| `");
 		strbuf_append(b, json_string_value(json_object_get(r, "code")));
 		strbuf_append(b, "` | ");
-		append_md(b, json_string_value(json_object_get(r, "text")));
+		markdown_append_text(b, json_string_value(json_object_get(r, "text")));
 		strbuf_append(b, " | ");
-		append_md(b, json_string_value(json_object_get(r, "knob")));
+		markdown_append_text(b, json_string_value(json_object_get(r, "knob")));
 		strbuf_append(b, " |\n");
 	}
 	strbuf_append(b, "\n");
@@ -92,7 +108,7 @@ static void append_grid(struct strbuf *b, const json_t *summary)
 		const json_t *v =
 		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
 		strbuf_append(b, "| ");
-		append_md(b, json_string_value(name));
+		markdown_append_text(b, json_string_value(name));
 		strbuf_append(b, " |");
 		/* one cell per spike number, so a variant that missed a spike keeps the columns */
 		for (size_t k = 0; k < n_spikes; k++) {
@@ -150,7 +166,7 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 		    json_object_get(json_object_get(summary, "variants"), json_string_value(name)),
 		    "traffic_by_send.phases.spike");
 		strbuf_append(b, "| ");
-		append_md(b, json_string_value(name));
+		markdown_append_text(b, json_string_value(name));
 		strbuf_append(b, " |");
 		append_value(b, num(sp, "sent"), " %.0f |", 1);
 		append_value(b, num(sp, "answered_share"), " %.1f %% |", 100);
@@ -171,11 +187,11 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 	const char *scenario = json_string_value(json_object_get(run, "scenario"));
 	const char *started = json_string_value(json_object_get(run, "started"));
 	strbuf_append(&b, "# allocspike: ");
-	append_md(&b, scenario ? scenario : "unnamed");
+	markdown_append_text(&b, scenario ? scenario : "unnamed");
 	strbuf_append(&b, " run of ");
-	append_md(&b, started ? started : "unknown time");
+	markdown_append_text(&b, started ? started : "unknown time");
 	strbuf_append(&b, "\n\nStatus: ");
-	append_md(&b, json_string_value(json_object_get(run, "status")));
+	markdown_append_text(&b, json_string_value(json_object_get(run, "status")));
 	strbuf_printf(&b,
 	              "; %lld spikes. The full page is `report.html`, every figure is in "
 	              "`summary.json`.\n\n",
@@ -195,7 +211,7 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 			strbuf_append(&b, "## Charts\n\n");
 		any = true;
 		strbuf_append(&b, "- ");
-		append_md(&b, charts[i].title);
+		markdown_append_text(&b, charts[i].title);
 		strbuf_printf(&b, ": [PNG](charts/%s.png), [SVG](charts/%s.svg)\n", charts[i].id,
 		              charts[i].id);
 	}

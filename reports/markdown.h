@@ -13,4 +13,10 @@
  * Caller frees. */
 char *markdown_summary(const json_t *summary, const struct chart *charts, size_t n_charts);
 
+/* Appends text for inline use in Markdown (a table cell, a list item, a heading): it renders as
+ * exactly that text, on one line, with no markup, block or link of its own. The one Markdown
+ * escaper: every string from a run goes through it. */
+struct strbuf;
+void markdown_append_text(struct strbuf *b, const char *text);
+
 #endif

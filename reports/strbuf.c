@@ -70,7 +70,11 @@ void strbuf_append_html(struct strbuf *b, const char *text)
 			strbuf_append(b, "&#39;");
 			break;
 		default:
-			strbuf_append_n(b, p, 1);
+			/* a control character is no text a page shows: the replacement character */
+			if (((unsigned char)*p < 0x20 && !strchr("\t\n\r", *p)) || *p == 0x7f)
+				strbuf_append(b, "&#xfffd;");
+			else
+				strbuf_append_n(b, p, 1);
 		}
 	}
 }
