@@ -94,12 +94,13 @@ static void value_free(struct value *v)
 	free(v->avail);
 }
 
-/* Enters one level of nesting; false (after saying so, at the column it starts) beyond
- * GATE_MAX_DEPTH, so that no input can exhaust the stack. Every recursive rule calls it. */
-static bool depth_enter(struct gate *g)
+/* Enters one level of nesting, for the token at `at`; false (after saying so, the caret under
+ * that token) beyond GATE_MAX_DEPTH, so that no input can exhaust the stack. Every recursive
+ * rule calls it. */
+static bool depth_enter(struct gate *g, const char *at)
 {
 	if (g->depth >= GATE_MAX_DEPTH) {
-		g->mark = g->p;
+		g->mark = at;
 		gate_error(g, "nested deeper than %d levels (parentheses, calls, '!', 'not' and '-')",
 		           GATE_MAX_DEPTH);
 		return false;
@@ -376,7 +377,7 @@ static void parse_primary(struct gate *g, struct value *v)
 	skip_space(g);
 	memset(v->avail, 0, (g->n ? g->n : 1) * sizeof(*v->avail));
 	if (accept(g, "(")) {
-		if (!depth_enter(g))
+		if (!depth_enter(g, g->p - 1))
 			return;
 		parse_or(g, v);
 		g->depth--;
@@ -399,7 +400,7 @@ static void parse_primary(struct gate *g, struct value *v)
 			g->p = save; /* a figure whose name starts like a function */
 			break;
 		}
-		if (!depth_enter(g))
+		if (!depth_enter(g, save + strspn(save, " \t\n\v\f\r")))
 			return;
 		parse_or(g, v);
 		g->depth--;
@@ -450,7 +451,7 @@ static void parse_primary(struct gate *g, struct value *v)
 static void parse_unary(struct gate *g, struct value *v)
 {
 	if (accept(g, "-")) {
-		if (!depth_enter(g))
+		if (!depth_enter(g, g->p - 1))
 			return;
 		parse_unary(g, v);
 		g->depth--;
@@ -590,8 +591,10 @@ static void parse_cmp(struct gate *g, struct value *v)
 
 static void parse_not(struct gate *g, struct value *v)
 {
+	skip_space(g);
+	const char *at = g->p;
 	if (accept(g, "!") || accept(g, "not")) {
-		if (!depth_enter(g))
+		if (!depth_enter(g, at))
 			return;
 		parse_not(g, v);
 		g->depth--;
