@@ -24,8 +24,8 @@ enum quant { Q_ANY, Q_ALL };
 struct value {
 	enum kind kind;
 	enum quant quant;
-	double *x;   /* NUM: x[0]; NUMVEC: per variant */
-	bool *b;     /* BOOL: b[0]; BOOLVEC: per variant */
+	double *x; /* NUM: x[0]; NUMVEC: per variant */
+	bool *b;   /* BOOL: b[0]; BOOLVEC: per variant */
 	bool *avail;
 };
 
@@ -101,7 +101,8 @@ static bool depth_enter(struct gate *g, const char *at)
 {
 	if (g->depth >= GATE_MAX_DEPTH) {
 		g->mark = at;
-		gate_error(g, "nested deeper than %d levels (parentheses, calls, '!', 'not' and '-')",
+		gate_error(g,
+		           "nested deeper than %d levels (parentheses, calls, '!', 'not' and '-')",
 		           GATE_MAX_DEPTH);
 		return false;
 	}
@@ -641,8 +642,10 @@ enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, c
 	size_t len = strlen(expr);
 	if (len > GATE_MAX_EXPR_LEN) {
 		/* not shown: a caret thousands of columns away helps no one */
-		snprintf(err, err_size, "--fail-if column %d: the expression is %zu bytes long, "
-		         "longer than the limit of %d", GATE_MAX_EXPR_LEN + 1, len, GATE_MAX_EXPR_LEN);
+		snprintf(err, err_size,
+		         "--fail-if column %d: the expression is %zu bytes long, "
+		         "longer than the limit of %d",
+		         GATE_MAX_EXPR_LEN + 1, len, GATE_MAX_EXPR_LEN);
 		return GATE_ERROR;
 	}
 	const json_t *order = json_object_get(summary, "variant_order");

@@ -82,15 +82,16 @@ static void test_sequences(void **state)
 	    {"glibc-trim", "glibc-trim"},
 	    {"\x1b[1A\x1b[2KFAILED", "\\x1b[1A\\x1b[2KFAILED"},
 	    {"a\nb\rc\td", "a\\x0ab\\x0dc\\x09d"},
-	    {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"},
-	    {"\xc2\x9b" "2J", "\\xc2\\x9b2J"},               /* C1 CSI */
-	    {"\xc2\xa0", "\xc2\xa0"},                         /* no-break space: printable */
-	    {"\xc0\xaf", "\\xc0\\xaf"},                       /* overlong '/' */
-	    {"\xe0\x80\xaf", "\\xe0\\x80\\xaf"},              /* overlong, three bytes */
-	    {"\xed\xa0\x80", "\\xed\\xa0\\x80"},              /* a surrogate */
-	    {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},     /* beyond U+10FFFF */
-	    {"\xe2\x82", "\\xe2\\x82"},                       /* cut short by the end */
-	    {"\xe2\x82x", "\\xe2\\x82x"},                     /* cut short by a character */
+	    {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	     "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"},
+	    {"\xc2\x9b[2J", "\\xc2\\x9b[2J"},             /* C1 CSI */
+	    {"\xc2\xa0", "\xc2\xa0"},                     /* no-break space: printable */
+	    {"\xc0\xaf", "\\xc0\\xaf"},                   /* overlong '/' */
+	    {"\xe0\x80\xaf", "\\xe0\\x80\\xaf"},          /* overlong, three bytes */
+	    {"\xed\xa0\x80", "\\xed\\xa0\\x80"},          /* a surrogate */
+	    {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"}, /* beyond U+10FFFF */
+	    {"\xe2\x82", "\\xe2\\x82"},                   /* cut short by the end */
+	    {"\xe2\x82x", "\\xe2\\x82x"},                 /* cut short by a character */
 	    {"\x80", "\\x80"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
