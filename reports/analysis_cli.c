@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_RUN_UNREADABLE = 1, EXIT_USAGE = 2 };
+#include "terminal_text.h"
+
+/* As every subcommand (allocspike-report --help): 1 the output could not be written, 2 bad usage
+ * or a run folder that cannot be read. */
+enum { EXIT_WRITE_FAILED = 1, EXIT_USAGE = 2, EXIT_RUN_UNREADABLE = 2 };
 
 /* The way every line of events.jsonl is written: one line, ", " and ": " between items, keys in
  * the order given, numbers to 16 digits (a wall-clock time keeps its microseconds). */
@@ -34,13 +38,13 @@ static int print_json(json_t *value)
 {
 	if (!value) {
 		fprintf(stderr, "allocspike-report: out of memory\n");
-		return EXIT_RUN_UNREADABLE;
+		return EXIT_WRITE_FAILED;
 	}
 	char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	json_decref(value);
 	if (!text || puts(text) < 0 || fflush(stdout) != 0) {
 		free(text);
-		return EXIT_RUN_UNREADABLE;
+		return EXIT_WRITE_FAILED;
 	}
 	free(text);
 	return 0;
@@ -53,7 +57,9 @@ static int on_timeline(const char *dir, json_t *(*fn)(const struct runfolder *, 
 	struct runfolder rf;
 	char err[1024];
 	if (!runfolder_read_timeline(dir, &rf, err, sizeof(err))) {
-		fprintf(stderr, "allocspike-report: %s\n", err);
+		fputs("allocspike-report: ", stderr);
+		terminal_text_fputs(err, stderr); /* it may quote the folder's bytes */
+		fputc('\n', stderr);
 		return EXIT_RUN_UNREADABLE;
 	}
 	int rc = print_json(fn(&rf, arg));
@@ -174,7 +180,7 @@ int analysis_cmd_event(int argc, char **argv)
 	char *text = json_dumps(line, EVENT_LINE_FLAGS);
 	json_decref(line);
 	/* One line in one write: the scenario appends it to a file the generator appends to too. */
-	int rc = text && printf("%s\n", text) > 0 && fflush(stdout) == 0 ? 0 : EXIT_RUN_UNREADABLE;
+	int rc = text && printf("%s\n", text) > 0 && fflush(stdout) == 0 ? 0 : EXIT_WRITE_FAILED;
 	free(text);
 	return rc;
 }

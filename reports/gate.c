@@ -12,27 +12,28 @@
 #include "fixed_point.h"
 #include "strbuf.h"
 #include "summary.h"
-
-#define MAX_VARIANTS 64
+#include "terminal_text.h"
 
 /* A value is a number, a truth, or one of those per variant (a vector). A vector carries how it
  * becomes a single truth: "any" (the default for a bare figure) or "all". NAN / avail=false marks
- * a variant that lacks the figure: it takes no part. */
+ * a variant that lacks the figure: it takes no part. Its arrays have one slot per variant of the
+ * run (at least one): every variant takes part, however many the run has. */
 enum kind { NUM, BOOL, NUMVEC, BOOLVEC };
 enum quant { Q_ANY, Q_ALL };
 
 struct value {
 	enum kind kind;
 	enum quant quant;
-	double x[MAX_VARIANTS]; /* NUM: x[0]; NUMVEC: per variant */
-	bool b[MAX_VARIANTS];   /* BOOL: b[0]; BOOLVEC: per variant */
-	bool avail[MAX_VARIANTS];
+	double *x; /* NUM: x[0]; NUMVEC: per variant */
+	bool *b;   /* BOOL: b[0]; BOOLVEC: per variant */
+	bool *avail;
 };
 
 struct gate {
 	const json_t *summary;
-	const char *names[MAX_VARIANTS];
+	const char **names; /* the run's variants, in order */
 	size_t n;
+	size_t depth; /* nested parentheses, calls and unary operators being parsed */
 	const char *src, *p;
 	const char *mark; /* where the token being judged starts: the caret goes there */
 	char *err;
@@ -53,8 +54,60 @@ static void gate_error(struct gate *g, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	size_t col = (size_t)((g->mark ? g->mark : g->p) - g->src);
-	snprintf(g->err, g->err_size, "--fail-if column %zu: %s\n  %s\n  %*s^", col + 1, msg, g->src,
-	         (int)col, "");
+	/* For a terminal: names from the run and the expression escaped, the caret under the fault
+	 * as the escaped expression shows it (one column a character). */
+	struct strbuf shown = {0}, before = {0};
+	terminal_text_append(&shown, msg);
+	strbuf_append(&shown, "\n  ");
+	terminal_text_append(&shown, g->src);
+	char *head = strndup(g->src, col);
+	terminal_text_append(&before, head ? head : "");
+	size_t width = 0;
+	for (size_t i = 0; i < before.len; i++)
+		width += ((unsigned char)before.s[i] & 0xC0) != 0x80;
+	snprintf(g->err, g->err_size, "--fail-if column %zu: %s\n  %*s^", col + 1,
+	         shown.s ? shown.s : "", (int)width, "");
+	free(head);
+	strbuf_free(&shown);
+	strbuf_free(&before);
+}
+
+/* A value with room for every variant; aborts on out of memory, as strbuf does (a gate has no
+ * way on). */
+static void value_init(const struct gate *g, struct value *v)
+{
+	size_t n = g->n ? g->n : 1;
+	*v = (struct value){.kind = NUM};
+	v->x = calloc(n, sizeof(*v->x));
+	v->b = calloc(n, sizeof(*v->b));
+	v->avail = calloc(n, sizeof(*v->avail));
+	if (!v->x || !v->b || !v->avail) {
+		fprintf(stderr, "allocspike-report: out of memory\n");
+		exit(2);
+	}
+}
+
+static void value_free(struct value *v)
+{
+	free(v->x);
+	free(v->b);
+	free(v->avail);
+}
+
+/* Enters one level of nesting, for the token at `at`; false (after saying so, the caret under
+ * that token) beyond GATE_MAX_DEPTH, so that no input can exhaust the stack. Every recursive
+ * rule calls it. */
+static bool depth_enter(struct gate *g, const char *at)
+{
+	if (g->depth >= GATE_MAX_DEPTH) {
+		g->mark = at;
+		gate_error(g,
+		           "nested deeper than %d levels (parentheses, calls, '!', 'not' and '-')",
+		           GATE_MAX_DEPTH);
+		return false;
+	}
+	g->depth++;
+	return true;
 }
 
 /* Adds to names (an object kept as an ordered set) every path under x that a condition can test:
@@ -114,12 +167,18 @@ void gate_list(const json_t *summary, FILE *out)
 	fputs("# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] one;\n"
 	      "# spikes.N.x is spike N, spikes.last.x the last spike\n",
 	      out);
-	json_object_foreach(per_variant, key, v) fprintf(out, "%s\n", key);
+	json_object_foreach(per_variant, key, v)
+	{
+		terminal_text_fputs(key, out);
+		fputc('\n', out);
+	}
 	fputs("# the whole run\n", out);
 	json_object_foreach(per_run, key, v)
 	{
-		if (!json_object_get(per_variant, key))
-			fprintf(out, "%s\n", key);
+		if (!json_object_get(per_variant, key)) {
+			terminal_text_fputs(key, out);
+			fputc('\n', out);
+		}
 	}
 	json_decref(per_variant);
 	json_decref(per_run);
@@ -301,7 +360,9 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 		/* a truth of the run (validity.valid): a condition by itself */
 		v->kind = BOOL;
 		v->b[0] = json_is_true(x);
-		strbuf_printf(&g->why, "  %s is %s\n", path, v->b[0] ? "true" : "false");
+		strbuf_append(&g->why, "  ");
+		terminal_text_append(&g->why, path);
+		strbuf_printf(&g->why, " is %s\n", v->b[0] ? "true" : "false");
 	} else if (x) {
 		gate_error(g, "\"%s\" is not a number or a truth in this run", path);
 	} else {
@@ -315,9 +376,12 @@ static void figure_lookup(struct gate *g, const char *path, const char *variant,
 static void parse_primary(struct gate *g, struct value *v)
 {
 	skip_space(g);
-	memset(v->avail, 0, sizeof(v->avail));
+	memset(v->avail, 0, (g->n ? g->n : 1) * sizeof(*v->avail));
 	if (accept(g, "(")) {
+		if (!depth_enter(g, g->p - 1))
+			return;
 		parse_or(g, v);
+		g->depth--;
 		if (!g->failed && !accept(g, ")"))
 			gate_error(g, "expected ')'");
 		return;
@@ -337,7 +401,10 @@ static void parse_primary(struct gate *g, struct value *v)
 			g->p = save; /* a figure whose name starts like a function */
 			break;
 		}
+		if (!depth_enter(g, save + strspn(save, " \t\n\v\f\r")))
+			return;
 		parse_or(g, v);
+		g->depth--;
 		if (g->failed)
 			return;
 		if (!accept(g, ")"))
@@ -385,10 +452,15 @@ static void parse_primary(struct gate *g, struct value *v)
 static void parse_unary(struct gate *g, struct value *v)
 {
 	if (accept(g, "-")) {
+		if (!depth_enter(g, g->p - 1))
+			return;
 		parse_unary(g, v);
+		g->depth--;
+		if (g->failed)
+			return;
 		if (v->kind != NUM && v->kind != NUMVEC)
 			return gate_error(g, "'-' needs a number");
-		for (size_t i = 0; i < MAX_VARIANTS; i++)
+		for (size_t i = 0; i < (g->n ? g->n : 1); i++)
 			v->x[i] = -v->x[i];
 		return;
 	}
@@ -423,9 +495,11 @@ static void parse_mul(struct gate *g, struct value *v)
 		if (!op)
 			return;
 		struct value r;
+		value_init(g, &r);
 		parse_unary(g, &r);
 		if (!g->failed)
 			combine(g, v, &r, op);
+		value_free(&r);
 	}
 }
 
@@ -437,9 +511,11 @@ static void parse_add(struct gate *g, struct value *v)
 		if (!op)
 			return;
 		struct value r;
+		value_init(g, &r);
 		parse_mul(g, &r);
 		if (!g->failed)
 			combine(g, v, &r, op);
+		value_free(&r);
 	}
 }
 
@@ -472,9 +548,8 @@ static void parse_cmp(struct gate *g, struct value *v)
 			op = ops[i];
 	if (!op)
 		return;
-	struct value *r = malloc(sizeof(*r));
-	if (!r)
-		return gate_error(g, "out of memory");
+	struct value rv, *r = &rv;
+	value_init(g, r);
 	parse_add(g, r);
 	const char *end = g->p;
 	while (end > start && isspace((unsigned char)end[-1]))
@@ -483,7 +558,7 @@ static void parse_cmp(struct gate *g, struct value *v)
 	    ((v->kind != NUM && v->kind != NUMVEC) || (r->kind != NUM && r->kind != NUMVEC)))
 		gate_error(g, "'%s' compares numbers", op);
 	if (g->failed) {
-		free(r);
+		value_free(r);
 		return;
 	}
 	bool vec = v->kind == NUMVEC || r->kind == NUMVEC;
@@ -496,9 +571,14 @@ static void parse_cmp(struct gate *g, struct value *v)
 		v->b[i] = av && compare(x, y, op);
 		v->avail[i] = av;
 		if (v->b[i]) {
-			strbuf_printf(&g->why, "  %.*s", (int)(end - start), start);
-			if (vec)
-				strbuf_printf(&g->why, " holds for %s", g->names[i]);
+			char *text = strndup(start, (size_t)(end - start));
+			strbuf_append(&g->why, "  ");
+			terminal_text_append(&g->why, text);
+			free(text);
+			if (vec) {
+				strbuf_append(&g->why, " holds for ");
+				terminal_text_append(&g->why, g->names[i]);
+			}
 			/* %g's six digits, never "2.30687e+07" */
 			char xt[64], yt[64];
 			strbuf_printf(&g->why, ": %s %s %s\n", fixed_point(xt, sizeof(xt), x, 6),
@@ -507,13 +587,18 @@ static void parse_cmp(struct gate *g, struct value *v)
 	}
 	v->kind = vec ? BOOLVEC : BOOL;
 	v->quant = q;
-	free(r);
+	value_free(r);
 }
 
 static void parse_not(struct gate *g, struct value *v)
 {
+	skip_space(g);
+	const char *at = g->p;
 	if (accept(g, "!") || accept(g, "not")) {
+		if (!depth_enter(g, at))
+			return;
 		parse_not(g, v);
+		g->depth--;
 		reduce(g, v);
 		v->b[0] = !v->b[0];
 		return;
@@ -527,9 +612,11 @@ static void parse_and(struct gate *g, struct value *v)
 	while (!g->failed && (accept(g, "&&") || accept(g, "and"))) {
 		reduce(g, v);
 		struct value r;
+		value_init(g, &r);
 		parse_not(g, &r);
 		reduce(g, &r);
 		v->b[0] = v->b[0] && r.b[0];
+		value_free(&r);
 	}
 }
 
@@ -539,9 +626,11 @@ static void parse_or(struct gate *g, struct value *v)
 	while (!g->failed && (accept(g, "||") || accept(g, "or"))) {
 		reduce(g, v);
 		struct value r;
+		value_init(g, &r);
 		parse_and(g, &r);
 		reduce(g, &r);
 		v->b[0] = v->b[0] || r.b[0];
+		value_free(&r);
 	}
 }
 
@@ -550,14 +639,30 @@ enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, c
 {
 	struct gate g = {
 	    .summary = summary, .src = expr, .p = expr, .err = err, .err_size = err_size};
+	size_t len = strlen(expr);
+	if (len > GATE_MAX_EXPR_LEN) {
+		/* not shown: a caret thousands of columns away helps no one */
+		snprintf(err, err_size,
+		         "--fail-if column %d: the expression is %zu bytes long, "
+		         "longer than the limit of %d",
+		         GATE_MAX_EXPR_LEN + 1, len, GATE_MAX_EXPR_LEN);
+		return GATE_ERROR;
+	}
+	const json_t *order = json_object_get(summary, "variant_order");
+	g.names = calloc(json_array_size(order) + 1, sizeof(*g.names));
+	if (!g.names) {
+		snprintf(err, err_size, "out of memory");
+		return GATE_ERROR;
+	}
 	size_t i;
 	json_t *name;
-	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	json_array_foreach(order, i, name)
 	{
-		if (g.n < MAX_VARIANTS)
+		if (json_is_string(name))
 			g.names[g.n++] = json_string_value(name);
 	}
-	struct value *v = calloc(1, sizeof(*v));
+	struct value *v = &(struct value){0};
+	value_init(&g, v);
 	parse_or(&g, v);
 	skip_space(&g);
 	if (!g.failed && *g.p)
@@ -568,6 +673,7 @@ enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, c
 	if (res == GATE_TRUE && out && g.why.s)
 		fputs(g.why.s, out);
 	strbuf_free(&g.why);
-	free(v);
+	value_free(v);
+	free(g.names);
 	return res;
 }

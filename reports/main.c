@@ -1,9 +1,7 @@
 /* reports/main.c - allocspike-report: report of a run, comparison of runs, regression gate. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "advisor.h"
 #include "analysis.h"
@@ -11,6 +9,7 @@
 #include "advisor_page.h"
 #include "charts.h"
 #include "cli_parse.h"
+#include "close_stdout.h"
 #include "findings.h"
 #include "gate.h"
 #include "html.h"
@@ -20,6 +19,7 @@
 #include "runfolder_reader.h"
 #include "scale.h"
 #include "summary.h"
+#include "terminal_text.h"
 
 enum { EXIT_GATE_FAILED = 1, EXIT_WRITE_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
@@ -31,14 +31,18 @@ static void usage(FILE *f)
 	      "       allocspike-report compare RUN_DIR RUN_DIR... --out FILE\n"
 	      "         one page setting two or more runs side by side, written to FILE\n"
 	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
-	      "         exits 1 naming the figures if any EXPR holds, 0 if none does; a folder\n"
-	      "         written by advise is checked on its advice.json\n"
+	      "         exits 1 naming the figures if any EXPR holds, 0 if none does; the figures\n"
+	      "         are computed from the run (run.json, timeline.csv, ...), never read from\n"
+	      "         its summary.json\n"
+	      "       allocspike-report check RUN_DIR RUN_DIR... --fail-if EXPR...\n"
+	      "         the same over the advice of several runs, as advise computes it\n"
 	      "       allocspike-report check RUN_DIR --list\n"
 	      "         every figure an EXPR can test\n"
 	      "       allocspike-report advise RUN_DIR... [--out DIR] [--margin-mb X] "
 	      "[--margin-share X]\n"
 	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
-	      "         DIR/advisor.html (default DIR: .), prints the page's path\n"
+	      "         DIR/advisor.html (default DIR: .), prints the page's path; each run's\n"
+	      "         figures are computed from the run folder\n"
 	      "       allocspike-report scale RUN_DIR RUN_DIR... [--out FILE]\n"
 	      "         held memory against requests in flight over runs of several spike heights:\n"
 	      "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
@@ -52,12 +56,36 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* "allocspike-report[ CMD]: MESSAGE" on stderr, the message escaped for a terminal: it may carry
+ * what a run folder holds (names, paths, a line of a file). */
+static void say(const char *cmd, const char *message)
+{
+	fprintf(stderr, "allocspike-report%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	terminal_text_fputs(message, stderr);
+	fputc('\n', stderr);
+}
+
+/* The charts could not be drawn (why: err): the page goes without them. */
+static void say_no_charts(const char *err)
+{
+	fputs("allocspike-report: warning: ", stderr);
+	terminal_text_fputs(err, stderr);
+	fputs("; the page has no charts\n", stderr);
+}
+
+/* A path or name on stdout, escaped, one a line. */
+static void print_line(const char *text)
+{
+	terminal_text_fputs(text, stdout);
+	putchar('\n');
+}
+
 static bool write_text(const char *path, const char *text)
 {
 	char err[1024];
 	bool ok = atomic_write_file(path, text, strlen(text), err, sizeof(err));
 	if (!ok)
-		fprintf(stderr, "allocspike-report: %s\n", err);
+		say(NULL, err);
 	return ok;
 }
 
@@ -65,7 +93,7 @@ static bool run_load(const char *dir, struct runfolder *rf, json_t **summary)
 {
 	char err[1024];
 	if (!runfolder_read(dir, rf, err, sizeof(err))) {
-		fprintf(stderr, "allocspike-report: %s\n", err);
+		say(NULL, err);
 		return false;
 	}
 	*summary = summary_build(rf);
@@ -98,16 +126,16 @@ static int cmd_report(const char *dir)
 	    charts_render_files(charts, n_charts, charts_fd, path, &files_ok, err, sizeof(err));
 	close(charts_fd);
 	if (!drawn)
-		fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n", err);
+		say_no_charts(err);
 	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
 	                           n_charts, drawn ? NULL : err);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (!json_file_write_atomic(path, summary, err, sizeof(err))) {
-		fprintf(stderr, "allocspike-report: %s\n", err);
+		say(NULL, err);
 	} else {
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		if (write_text(path, page)) {
-			printf("%s\n", path);
+			print_line(path);
 			rc = 0;
 		}
 		/* for a merge request: summary.md and each chart as a file of its own */
@@ -225,12 +253,11 @@ static int cmd_compare(int argc, char **argv)
 		    charts_for_compare(rfs, (const json_t *const *)summaries, n, names, &n_charts);
 		bool drawn = charts_render(charts, n_charts, err, sizeof(err));
 		if (!drawn)
-			fprintf(stderr, "allocspike-report: warning: %s; the page has no charts\n",
-			        err);
+			say_no_charts(err);
 		char *page = html_compare_page(dirs, run_jsons, (const json_t *const *)summaries, n,
 		                               names, charts, n_charts, drawn ? NULL : err);
 		if (write_text(out, page)) {
-			printf("%s\n", out);
+			print_line(out);
 			rc = 0;
 		}
 		free(page);
@@ -249,37 +276,35 @@ static int cmd_compare(int argc, char **argv)
 	return rc;
 }
 
-/* A folder advise wrote (advice.json, no run.json): check gates on the advisor's figures. */
-static bool advice_folder(const char *dir)
+/* The advice over the runs in dirs, each run's figures computed from its folder (run.json,
+ * timeline.csv, ...) as its report computes them: a summary.json or advice.json in a folder is
+ * never read, so editing one changes nothing. NULL after saying which run could not be read. */
+static json_t *advice_compute(const char *const *dirs, size_t n, const struct advisor_options *opt)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	if (access(path, F_OK) == 0)
-		return false;
-	snprintf(path, sizeof(path), "%s/advice.json", dir);
-	return access(path, F_OK) == 0;
-}
-
-/* A run's summary.json as its report wrote it, else computed from the run folder; and its
- * run.json (NULL if unreadable: the advisor then groups by allocator). */
-static json_t *advise_load(const char *dir, json_t **run_json)
-{
-	char path[4096], err[1024];
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	*run_json = json_file_load(path, err, sizeof(err));
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (access(path, F_OK) == 0) {
-		json_t *summary = json_file_load(path, err, sizeof(err));
-		if (!summary)
-			fprintf(stderr, "allocspike-report advise: %s\n", err);
-		return summary;
+	json_t **summaries = calloc(n, sizeof(*summaries));
+	json_t **run_jsons = calloc(n, sizeof(*run_jsons));
+	json_t *advice = NULL;
+	size_t loaded = 0;
+	for (; summaries && run_jsons && loaded < n; loaded++) {
+		struct runfolder rf;
+		if (!run_load(dirs[loaded], &rf, &summaries[loaded]))
+			break;
+		run_jsons[loaded] = json_incref(rf.run);
+		runfolder_free(&rf);
 	}
-	struct runfolder rf;
-	json_t *summary;
-	if (!run_load(dir, &rf, &summary))
-		return NULL;
-	runfolder_free(&rf);
-	return summary;
+	if (summaries && run_jsons && loaded == n) {
+		json_t *names = union_variants(summaries, n);
+		advice = advisor_build(dirs, (const json_t *const *)summaries,
+		                       (const json_t *const *)run_jsons, n, names, opt);
+		json_decref(names);
+	}
+	for (size_t i = 0; i < loaded; i++) {
+		json_decref(summaries[i]);
+		json_decref(run_jsons[i]);
+	}
+	free(summaries);
+	free(run_jsons);
+	return advice;
 }
 
 static int cmd_advise(int argc, char **argv)
@@ -288,7 +313,6 @@ static int cmd_advise(int argc, char **argv)
 	const char *values[3] = {".", "1", "0.10"};
 	struct advisor_options opt;
 	size_t n;
-	int rc = EXIT_BAD_INPUT;
 	const char **dirs = parse_runs("advise", argc, argv, options, values, &n);
 	if (!dirs)
 		return EXIT_BAD_INPUT;
@@ -298,55 +322,63 @@ static int cmd_advise(int argc, char **argv)
 		free(dirs);
 		return EXIT_BAD_INPUT;
 	}
-	json_t **summaries = calloc(n, sizeof(*summaries));
-	json_t **run_jsons = calloc(n, sizeof(*run_jsons));
-	size_t loaded = 0;
-	while (loaded < n && (summaries[loaded] = advise_load(dirs[loaded], &run_jsons[loaded])))
-		loaded++;
-	if (loaded == n) {
-		rc = EXIT_WRITE_FAILED;
-		json_t *names = union_variants(summaries, n);
-		json_t *advice = advisor_build(dirs, (const json_t *const *)summaries,
-		                               (const json_t *const *)run_jsons, n, names, &opt);
-		char *page = advisor_page(advice);
-		char path[4096], err[1024];
-		snprintf(path, sizeof(path), "%s/advice.json", out);
-		if (!json_file_write_atomic(path, advice, err, sizeof(err))) {
-			fprintf(stderr, "allocspike-report: %s\n", err);
-		} else {
-			snprintf(path, sizeof(path), "%s/advisor.html", out);
-			if (write_text(path, page)) {
-				size_t i;
-				json_t *sentence;
-				json_array_foreach(json_object_get(advice, "sentences"), i,
-				                   sentence)
-				{
-					fprintf(stderr, "%s\n", json_string_value(sentence));
-				}
-				printf("%s\n", path);
-				rc = 0;
-			}
-		}
-		free(page);
-		json_decref(advice);
-		json_decref(names);
-	}
-	for (size_t i = 0; i <= loaded && i < n; i++) {
-		json_decref(summaries[i]);
-		json_decref(run_jsons[i]);
-	}
-	free(summaries);
-	free(run_jsons);
+	json_t *advice = advice_compute(dirs, n, &opt);
 	free(dirs);
+	if (!advice)
+		return EXIT_BAD_INPUT;
+	int rc = EXIT_WRITE_FAILED;
+	char *page = advisor_page(advice);
+	char path[4096], err[1024];
+	snprintf(path, sizeof(path), "%s/advice.json", out);
+	if (!json_file_write_atomic(path, advice, err, sizeof(err))) {
+		say(NULL, err);
+	} else {
+		snprintf(path, sizeof(path), "%s/advisor.html", out);
+		if (write_text(path, page)) {
+			size_t i;
+			json_t *sentence;
+			json_array_foreach(json_object_get(advice, "sentences"), i, sentence)
+			{
+				terminal_text_fputs(json_string_value(sentence), stderr);
+				fputc('\n', stderr);
+			}
+			print_line(path);
+			rc = 0;
+		}
+	}
+	free(page);
+	json_decref(advice);
 	return rc;
+}
+
+/* check's figures: one run's summary, or the advice over several runs (default margins), each
+ * computed from the run folders. NULL after saying what could not be read. */
+static json_t *check_figures(const char *const *dirs, size_t n)
+{
+	if (n > 1) {
+		const struct advisor_options opt = {.margin_mb = 1, .margin_share = 0.10};
+		return advice_compute(dirs, n, &opt);
+	}
+	struct runfolder rf;
+	json_t *summary;
+	if (!run_load(dirs[0], &rf, &summary))
+		return NULL;
+	if (strcmp(rf.status, "completed") != 0) {
+		fputs("allocspike-report check: note: the run's status is \"", stderr);
+		terminal_text_fputs(rf.status, stderr);
+		fputs("\"\n", stderr);
+	}
+	runfolder_free(&rf);
+	return summary;
 }
 
 static int cmd_check(int argc, char **argv)
 {
-	const char *dir = NULL;
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	const char **exprs = calloc((size_t)argc + 1, sizeof(*exprs));
-	size_t n = 0;
+	size_t n = 0, n_dirs = 0;
 	bool list = false;
+	int rc = EXIT_BAD_INPUT;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--list") == 0) {
 			list = true;
@@ -354,44 +386,29 @@ static int cmd_check(int argc, char **argv)
 			if (++i >= argc) {
 				fprintf(stderr, "allocspike-report check: --fail-if needs an "
 				                "expression\n");
-				free(exprs);
-				return EXIT_BAD_INPUT;
+				goto done;
 			}
 			exprs[n++] = argv[i];
 		} else if (strncmp(argv[i], "--fail-if=", 10) == 0) {
 			exprs[n++] = argv[i] + 10;
-		} else if (!dir && argv[i][0] != '-') {
-			dir = argv[i];
+		} else if (argv[i][0] != '-') {
+			dirs[n_dirs++] = argv[i];
 		} else {
 			fprintf(stderr, "allocspike-report check: unexpected argument \"%s\"\n",
 			        argv[i]);
-			free(exprs);
-			return EXIT_BAD_INPUT;
+			goto done;
 		}
 	}
-	if (!dir || (n == 0) == !list) {
-		if (dir)
+	if (n_dirs == 0 || (n == 0) == !list) {
+		if (n_dirs)
 			fprintf(stderr, "allocspike-report check: give --fail-if EXPR... or --list\n");
 		usage(stderr);
-		free(exprs);
-		return EXIT_BAD_INPUT;
+		goto done;
 	}
-	struct runfolder rf = {0};
-	json_t *summary;
-	bool advice = advice_folder(dir);
-	if (advice) {
-		char err[1024], path[4096];
-		snprintf(path, sizeof(path), "%s/advice.json", dir);
-		if (!(summary = json_file_load(path, err, sizeof(err)))) {
-			fprintf(stderr, "allocspike-report: %s\n", err);
-			free(exprs);
-			return EXIT_BAD_INPUT;
-		}
-	} else if (!run_load(dir, &rf, &summary)) {
-		free(exprs);
-		return EXIT_BAD_INPUT;
-	}
-	int rc = 0;
+	json_t *summary = check_figures(dirs, n_dirs);
+	if (!summary)
+		goto done;
+	rc = 0;
 	if (list)
 		gate_list(summary, stdout);
 	for (size_t i = 0; i < n; i++) {
@@ -402,29 +419,29 @@ static int cmd_check(int argc, char **argv)
 		if (mem)
 			fclose(mem);
 		if (r == GATE_ERROR) {
-			fprintf(stderr, "allocspike-report check: %s\n", err);
+			fprintf(stderr, "allocspike-report check: %s\n", err); /* escaped by gate */
 			rc = EXIT_BAD_INPUT;
-		} else if (r == GATE_TRUE) {
-			printf("FAILED %s\n%s", exprs[i], why ? why : "");
-			if (rc == 0)
-				rc = EXIT_GATE_FAILED;
 		} else {
-			printf("passed %s\n", exprs[i]);
+			fputs(r == GATE_TRUE ? "FAILED " : "passed ", stdout);
+			print_line(exprs[i]);
+			if (r == GATE_TRUE) {
+				fputs(why ? why : "", stdout); /* escaped by gate */
+				if (rc == 0)
+					rc = EXIT_GATE_FAILED;
+			}
 		}
 		free(why);
 	}
-	if (!advice && strcmp(rf.status, "completed") != 0)
-		fprintf(stderr, "allocspike-report check: note: the run's status is \"%s\"\n",
-		        rf.status);
 	json_decref(summary);
-	if (!advice)
-		runfolder_free(&rf);
+done:
+	free(dirs);
 	free(exprs);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-report");
 	parent_death_arm("allocspike-report");
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);

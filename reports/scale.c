@@ -13,6 +13,7 @@
 #include "json_file.h"
 #include "runfolder_reader.h"
 #include "scale_page.h"
+#include "terminal_text.h"
 #include "colours.h"
 #include "summary.h"
 
@@ -151,7 +152,8 @@ int scale_command(int argc, char **argv)
 	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
 	size_t n = 0;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+		if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0 ||
+		    strcmp(argv[i], "--output") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(
 				    stderr,
@@ -173,7 +175,7 @@ int scale_command(int argc, char **argv)
 	if (n < 2) {
 		fprintf(stderr,
 		        "allocspike-report scale: needs two run folders or more (a line needs "
-		        "two points)\nusage: allocspike-report scale RUN_DIR RUN_DIR... [-o "
+		        "two points)\nusage: allocspike-report scale RUN_DIR RUN_DIR... [--out "
 		        "FILE]\n");
 		free(dirs);
 		return EXIT_BAD_INPUT;
@@ -187,7 +189,9 @@ int scale_command(int argc, char **argv)
 	for (; loaded < n; loaded++) {
 		struct runfolder rf;
 		if (!runfolder_read(dirs[loaded], &rf, err, sizeof(err))) {
-			fprintf(stderr, "allocspike-report scale: %s\n", err);
+			fputs("allocspike-report scale: ", stderr);
+			terminal_text_fputs(err, stderr);
+			fputc('\n', stderr);
 			break;
 		}
 		json_t *summary = summary_build(&rf);
@@ -202,9 +206,12 @@ int scale_command(int argc, char **argv)
 		json_path_for(out, json_path, sizeof(json_path));
 		if (!json_file_write_atomic(json_path, scale, err, sizeof(err)) ||
 		    !text_file_write_atomic(out, page, err, sizeof(err))) {
-			fprintf(stderr, "allocspike-report scale: %s\n", err);
+			fputs("allocspike-report scale: ", stderr);
+			terminal_text_fputs(err, stderr);
+			fputc('\n', stderr);
 		} else {
-			printf("%s\n", out);
+			terminal_text_fputs(out, stdout);
+			putchar('\n');
 			rc = 0;
 		}
 		free(page);

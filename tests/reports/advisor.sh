@@ -1,32 +1,50 @@
 #!/usr/bin/env bash
-# tests/reports/advisor.sh - the tuning advisor on crafted runs whose answer is known: the winner
-# within the margin, the settings that did nothing (inside the run-to-run spread), the held-memory
-# basis, advice.json for the gate, and the page.
+# tests/reports/advisor.sh - the tuning advisor on crafted raw runs whose answer is known: the
+# winner within the margin, the settings that did nothing (inside the run-to-run spread), the
+# held-memory basis, the gate over the runs' advice, and the page.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
 [[ -x $REPORT ]] || skip "allocspike-report is not built"
 
-# run DIR ROWS : a run folder with run.json and summary.json; ROWS are lines of
-# "name kind base env held_MB growth_MB_per_spike peak_MB cpu_s_per_M p99_ms", held given as
-# anon beyond the cache, (1 MB more) as attributed allocator-held memory and (10 MB more) as anon.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
+
+# run DIR ROWS : a raw run folder (run.json, events.jsonl, timeline.csv: advise computes every
+# figure from them, as the report does); ROWS are lines of
+# "name kind base env held_MB growth_MB_per_spike peak_MB cpu_s_per_M p99_ms". One-second rows:
+# baseline, spike 1, its recovery, spike 2, its recovery. At the end of recovery 2 the allocator
+# holds held_MB + 1 beyond 8 MB of live bytes (allocator-held), anon RSS is held_MB beyond a 10 MB
+# cache; at the end of recovery 1 each is growth_MB_per_spike lower. Spike 2 peaks at peak_MB of
+# anon RSS (spike 1 at half), the spikes' p99 is p99_ms, and 1,000,000 answers cost cpu_s_per_M.
 run() {
 	local dir=$1
 	mkdir -p "$dir"
-	jq -Rn '[inputs | select(length > 0) | split(" ") | {name: .[0], kind: .[1], base: .[2], env: .[3],
-		held: (.[4] | tonumber), growth: (.[5] | tonumber), peak: (.[6] | tonumber),
-		cpu: (.[7] | tonumber), p99: (.[8] | tonumber)}]' <<<"$2" >"$dir/rows.json"
-	jq '{format: 1, status: "completed", variants: map({name, kind, base, env, allocator: (.name | split("-")[0])})}' \
-		"$dir/rows.json" >"$dir/run.json"
-	jq '{format: 1, variant_order: map(.name), variants: (map({key: .name, value: {
-		kind, env, allocator: (.name | split("-")[0]), note: "",
-		spikes: [{spike: 1, end_beyond_cache_kb: 0, end_held_kb: 0, end_anon_kb: 0, peak_anon_kb: (.peak * 512)},
-		         {spike: 2, end_beyond_cache_kb: (.held * 1024), end_held_kb: ((.held + 1) * 1024),
-		          end_anon_kb: ((.held + 10) * 1024), peak_anon_kb: (.peak * 1024)}],
-		recovery_growth_mb_per_spike: .growth,
-		beyond_cache_growth_mb_per_spike: .growth, recovery_held_growth_mb_per_spike: (.growth + 1),
-		cpu_s_per_million_answered: .cpu, spike_traffic: {lat_p99_ms: .p99}}}) | from_entries)}' \
-		"$dir/rows.json" >"$dir/summary.json"
-	rm "$dir/rows.json"
+	: >"$dir/events.jsonl"
+	jq -Rn '{format: 1, status: "completed", variants: [inputs | select(length > 0) | split(" ")
+		| {name: .[0], kind: .[1], base: .[2], env: .[3], allocator: (.[0] | split("-")[0])}]}' \
+		<<<"$2" >"$dir/run.json"
+	{
+		crafted_header
+		awk 'NF {
+			name = $1; held = $5; growth = $6; peak = $7; cpu = $8; p99 = $9
+			split("baseline spike recovery spike recovery", phase, " ")
+			split("0 1 1 2 2", spike, " ")
+			anon[1] = 12 * 1024; anon[2] = peak * 512; anon[4] = peak * 1024
+			anon[3] = (held - growth + 10) * 1024; anon[5] = (held + 10) * 1024
+			heap[1] = 9; heap[2] = 9; heap[4] = 9; heap[3] = held - growth + 9; heap[5] = held + 9
+			for (t = 1; t <= 5; t++)
+				printf "t_s=%d variant=%s phase=%s spike=%s offered=250000 sent=250000 answered=250000 " \
+					"lat_p99_ms=%s rss_kb=%d anon_kb=%d cpu_user_s=%s cpu_sys_s=0 cache_bytes=%d " \
+					"live_bytes=%d alloc_heap_bytes=%d\n", t, name, phase[t], spike[t],
+					phase[t] == "spike" ? p99 : 1, anon[t] + 2048, anon[t], cpu * (t - 1) / 4,
+					10 * 1048576, 8 * 1048576, heap[t] * 1048576
+		}' <<<"$2" | crafted_rows
+	} >"$dir/timeline.csv"
+}
+
+# blank COLUMN VARIANT FILE : the variant's cells of COLUMN emptied (not recorded) in timeline FILE.
+blank() {
+	awk -F, -v OFS=, -v col="$1" -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		NR > 1 && $2 == v { $c = "" } { print }' "$3" >"$3.new" && mv "$3.new" "$3"
 }
 
 # Two repeats. glibc's held memory varies by 3 MB between them, so glibc-arena1 (1.5 MB more, the
@@ -74,18 +92,22 @@ check "the sentences are printed" grep -qF "glibc-trim" "$TEST_TMP/advise.err"
 check_eq "basis: allocator-held" allocator_held "$(jq -r .held_basis "$A")"
 check_eq "median over the repeats" 21 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 check_eq "spread over the repeats" 3 "$(jq -r '.variants.glibc.held_after_spikes_mb_spread' "$A")"
-check_eq "growth per spike, attributed" 3 "$(jq -r '.variants.glibc.held_growth_mb_per_spike' "$A")"
+check_eq "growth per spike, attributed" 2 "$(jq -r '.variants.glibc.held_growth_mb_per_spike' "$A")"
 check_eq "peak over the spikes" 60.5 "$(jq -r '.variants.glibc.peak_anon_mb' "$A")"
 check_eq "one run has no spread" null "$(jq -r '.variants["glibc-trim"].cpu_s_per_million_answered_spread' \
 	<(jq '.variants["glibc-trim"].cpu_s_per_million_answered_spread = null' "$A"))"
 check_eq "Pareto: glibc-pad (cheapest) is on the front" true "$(jq -r '.variants["glibc-pad"].pareto' "$A")"
 check_eq "Pareto: glibc is not" false "$(jq -r '.variants.glibc.pareto' "$A")"
 
-# The gate reads the advisor's folder.
-"$REPORT" check "$out" --fail-if 'held_after_spikes_mb[glibc-trim] > 10' >/dev/null
+# The gate computes the advice over the runs themselves; the advisor's folder (advice.json, no
+# run.json) is not a run.
+"$REPORT" check "$TEST_TMP/r1" "$TEST_TMP/r2" --fail-if 'held_after_spikes_mb[glibc-trim] > 10' >/dev/null
 check_eq "gate passes on an advisor figure" 0 "$?"
-"$REPORT" check "$out" --fail-if 'held_after_spikes_mb[glibc-trim] > 4' >"$TEST_TMP/gate.out"
+"$REPORT" check "$TEST_TMP/r1" "$TEST_TMP/r2" --fail-if 'held_after_spikes_mb[glibc-trim] > 4' >"$TEST_TMP/gate.out"
 check_eq "gate fails on an advisor figure" 1 "$?"
+"$REPORT" check "$out" --fail-if 'held_after_spikes_mb[glibc-trim] > 4' >/dev/null 2>"$TEST_TMP/err"
+check_eq "the advisor's folder is not gated on its advice.json" 2 "$?"
+check "the refusal names run.json" grep -qF "$out/run.json" "$TEST_TMP/err"
 check "the failure names the figure" grep -qF "held_after_spikes_mb[glibc-trim] > 4: 6 > 4" "$TEST_TMP/gate.out"
 
 check "the page has the sentence" grep -qF "is glibc-trim" "$page"
@@ -93,16 +115,14 @@ check "the page has a Pareto chart per group" test "$(grep -c '<svg class="chart
 check "the page has no outside reference" bash -c "! grep -qE 'src=|href=|url\\(|@import' '$page'"
 
 # One run without attributed figures: every setting falls back to anon RSS beyond the cache.
-jq '.variants.glibc.spikes[1].end_held_kb = null' "$TEST_TMP/r2/summary.json" >"$TEST_TMP/s" &&
-	mv "$TEST_TMP/s" "$TEST_TMP/r2/summary.json"
+blank alloc_heap_bytes glibc "$TEST_TMP/r2/timeline.csv"
 "$REPORT" advise "$TEST_TMP/r1" "$TEST_TMP/r2" -o "$out" >/dev/null 2>&1
 check_eq "basis: anon beyond the cache" anon_beyond_cache "$(jq -r .held_basis "$A")"
 check_eq "fallback figure" 20 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"
 check_eq "the winner does not depend on the basis here" glibc-trim "$(g glibc .recommended)"
 
 # A row without its cache figure (a daemon): anon RSS for every setting.
-jq '.variants["kresd-glibc"].spikes[1].end_beyond_cache_kb = null' "$TEST_TMP/r1/summary.json" >"$TEST_TMP/s" &&
-	mv "$TEST_TMP/s" "$TEST_TMP/r1/summary.json"
+blank cache_bytes kresd-glibc "$TEST_TMP/r1/timeline.csv"
 "$REPORT" advise "$TEST_TMP/r1" "$TEST_TMP/r2" -o "$out" >/dev/null 2>&1
 check_eq "basis: anon RSS" anon "$(jq -r .held_basis "$A")"
 check_eq "anon figure" 30 "$(jq -r '.variants.glibc.held_after_spikes_mb' "$A")"

@@ -104,7 +104,7 @@ check_eq "knee without a folder: usage" 2 $?
 "$R" warmup "$wu" --cap-bytes lots >/dev/null 2>&1
 check_eq "warmup with a bad cap: usage" 2 $?
 "$R" knee "$TEST_TMP/none" >/dev/null 2>"$TEST_TMP/err"
-check_eq "knee of a missing folder: run failure" 1 $?
+check_eq "knee of a missing folder: unreadable input" 2 $?
 check "names the file" grep -q "none/timeline.csv" "$TEST_TMP/err"
 "$R" event v e "bad" >/dev/null 2>&1
 check_eq "event field without =: usage" 2 $?
