@@ -52,6 +52,22 @@ static void random_suffix(char out[7])
 	out[6] = 0;
 }
 
+/* Creates NAME.tmp.XXXXXX in dirfd, exclusively and never through a link; its name into tmp.
+ * Returns the descriptor, or -1 with errno set. */
+static int temp_create_at(int dirfd, const char *name, char *tmp, size_t tmp_size)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char suffix[7];
+		random_suffix(suffix);
+		/* the name kept short enough that NAME.tmp.XXXXXX fits any file system */
+		snprintf(tmp, tmp_size, "%.200s.tmp.%s", name, suffix);
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 /* A character device or FIFO at NAME (through a link only when follow_device_link): written in
  * place. Returns 1 opened, 0 not such a file, -1 failed (err says why). */
 static int open_in_place(struct atomic_file *af, const struct stat *st, bool is_link,
@@ -102,26 +118,16 @@ static bool atomic_file_start(struct atomic_file *af, bool follow_device_link, c
 	} else if (errno != ENOENT) {
 		return fail(err, err_size, af->path, "cannot write");
 	}
-	for (int attempt = 0; attempt < 100; attempt++) {
-		char suffix[7];
-		random_suffix(suffix);
-		/* the name kept short enough that NAME.tmp.XXXXXX fits any file system */
-		snprintf(af->tmp, sizeof(af->tmp), "%.200s.tmp.%s", af->name, suffix);
-		int fd = openat(af->dirfd, af->tmp,
-		                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 && errno == EEXIST)
-			continue;
-		if (fd < 0)
-			return fail(err, err_size, af->path, "cannot write");
-		af->f = fdopen(fd, "w");
-		if (!af->f) {
-			close(fd);
-			unlinkat(af->dirfd, af->tmp, 0);
-			return fail(err, err_size, af->path, "cannot write");
-		}
-		return true;
+	int fd = temp_create_at(af->dirfd, af->name, af->tmp, sizeof(af->tmp));
+	if (fd < 0)
+		return fail(err, err_size, af->path, "cannot create a temporary file");
+	af->f = fdopen(fd, "w");
+	if (!af->f) {
+		close(fd);
+		unlinkat(af->dirfd, af->tmp, 0);
+		return fail(err, err_size, af->path, "cannot write");
 	}
-	return fail(err, err_size, af->path, "cannot create a temporary file");
+	return true;
 }
 
 static void atomic_file_reset(struct atomic_file *af)
@@ -182,6 +188,56 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 	af->dirfd = -1;
 	errno = e;
 	return false;
+}
+
+int file_open_for_writing(const char *path, int flags)
+{
+	int fd = open(path, flags | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd >= 0 || errno != ELOOP)
+		return fd;
+	struct stat target;
+	if (stat(path, &target) != 0 || !(S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+		errno = ELOOP;
+		return -1;
+	}
+	fd = open(path, (flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat opened;
+	if (fd >= 0 && (fstat(fd, &opened) != 0 ||
+	                !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode)))) {
+		close(fd); /* the link changed between the look and the open */
+		errno = ELOOP;
+		return -1;
+	}
+	return fd;
+}
+
+int atomic_file_create_temp(const char *path, char *tmp, size_t tmp_size)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) : 0;
+	char dir[4096], name[256];
+	if (dir_len >= sizeof(dir) || strlen(slash ? slash + 1 : path) >= sizeof(name) ||
+	    !*(slash ? slash + 1 : path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : dir_len), path);
+	snprintf(name, sizeof(name), "%s", slash ? slash + 1 : path);
+	int dirfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -1;
+	char tmp_name[256];
+	int fd = temp_create_at(dirfd, name, tmp_name, sizeof(tmp_name));
+	int e = errno;
+	close(dirfd);
+	errno = e;
+	if (fd >= 0 && (size_t)snprintf(tmp, tmp_size, "%s%s%s", slash ? dir : "",
+	                                slash && slash != path ? "/" : "", tmp_name) >= tmp_size) {
+		close(fd);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return fd;
 }
 
 bool atomic_file_commit(struct atomic_file *af, bool ok, char *err, size_t err_size)

@@ -41,6 +41,16 @@ bool atomic_file_open_at(struct atomic_file *af, int dirfd, const char *name, co
  * failure of its own "FILE: reason" is in err. */
 bool atomic_file_commit(struct atomic_file *af, bool ok, char *err, size_t err_size);
 
+/* For a writer that streams into its temporary file through a descriptor and renames it into
+ * place itself: creates PATH.tmp.XXXXXX beside PATH as above (exclusively, unpredictable, never
+ * through a link), its path into tmp. Returns the descriptor, or -1 with errno set. */
+int atomic_file_create_temp(const char *path, char *tmp, size_t tmp_size);
+
+/* Opens PATH for writing with FLAGS (O_APPEND, O_CREAT, O_TRUNC...), as the files a run streams
+ * into are: never through a link, except one to a character device or a FIFO (/dev/full, a pipe),
+ * the same rule as above. Returns the descriptor, or -1 with errno set (ELOOP: a link). */
+int file_open_for_writing(const char *path, int flags);
+
 /* len bytes of data to path, as above. */
 bool atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t err_size);
 

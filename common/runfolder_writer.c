@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_write_file.h"
+
 static const char *const column_names[] = {
 #define TIMELINE_COLUMN_NAME(name) #name,
     TIMELINE_COLUMNS(TIMELINE_COLUMN_NAME)
@@ -87,7 +89,8 @@ static int open_append(const char *dir, const char *name, char *err, size_t err_
 {
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	/* never through a link planted in the run folder */
+	int fd = file_open_for_writing(path, O_APPEND | O_CREAT);
 	if (fd < 0)
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 	return fd;
@@ -348,10 +351,9 @@ static const char *const phases_files[2] = {"phases.csv", "latency_hist.csv"};
 /* Text is written out in pieces of about this size, so a long schedule needs no large buffer. */
 #define PHASES_WRITE_BYTES 65536
 
-static void phases_path(const struct runfolder_writer *w, int file, bool tmp, char *path,
-                        size_t size)
+static void phases_path(const struct runfolder_writer *w, int file, char *path, size_t size)
 {
-	snprintf(path, size, "%s/%s%s", w->dir, phases_files[file], tmp ? ".tmp" : "");
+	snprintf(path, size, "%s/%s", w->dir, phases_files[file]);
 }
 
 static bool phases_failed(const struct runfolder_phases *f)
@@ -380,7 +382,7 @@ static void phases_keep_others(struct runfolder_phases *f, int file, const char 
                                unsigned count)
 {
 	char path[4200];
-	phases_path(f->w, file, false, path, sizeof(path));
+	phases_path(f->w, file, path, sizeof(path));
 	FILE *in = fopen(path, "r");
 	if (!in)
 		return;
@@ -414,8 +416,8 @@ bool runfolder_phases_begin(struct runfolder_writer *w, struct runfolder_phases 
 	const char *headers[2] = {runfolder_phases_header, runfolder_latency_hist_header};
 	for (int file = 0; file < 2; file++) {
 		char path[4200];
-		phases_path(w, file, true, path, sizeof(path));
-		f->fds[file] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		phases_path(w, file, path, sizeof(path));
+		f->fds[file] = atomic_file_create_temp(path, f->tmp[file], sizeof(f->tmp[file]));
 		if (f->fds[file] < 0) {
 			writer_fail(w, &f->fds[file], phases_files[file], errno);
 			break;
@@ -498,15 +500,16 @@ bool runfolder_phases_commit(struct runfolder_phases *f)
 	}
 	/* latency_hist.csv first: phases.csv in place says its histograms are too */
 	for (int file = LATENCY_HIST_CSV; file >= 0; file--) {
-		char tmp[4200], path[4200];
-		phases_path(w, file, true, tmp, sizeof(tmp));
-		phases_path(w, file, false, path, sizeof(path));
-		if (ok && rename(tmp, path) != 0) {
+		char path[4200];
+		phases_path(w, file, path, sizeof(path));
+		if (!f->tmp[file][0])
+			continue; /* never created */
+		if (ok && rename(f->tmp[file], path) != 0) {
 			writer_fail(w, &f->fds[file], phases_files[file], errno);
 			ok = false;
 		}
 		if (!ok)
-			unlink(tmp);
+			unlink(f->tmp[file]);
 	}
 	return ok;
 }

@@ -3,8 +3,10 @@
 #ifndef ALLOCSPIKE_TEST_FILES_H
 #define ALLOCSPIKE_TEST_FILES_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Writes text to dir/name, replacing it. */
 static inline void test_file_write(const char *dir, const char *name, const char *text)
@@ -15,6 +17,18 @@ static inline void test_file_write(const char *dir, const char *name, const char
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* How many entries of dir have part in their name (a writer's temporary files: ".tmp."). */
+static inline int test_dir_entries_named(const char *dir, const char *part)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		n += strstr(e->d_name, part) != NULL;
+	closedir(d);
+	return n;
 }
 
 /* Removes dir and everything in it. */

@@ -3,13 +3,21 @@
 #include "applied.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ldns/ldns.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "atomic_write_file.h"
 
 static FILE *applied_open_file(const char *path, const char *header, char *err, size_t err_size)
 {
-	FILE *f = fopen(path, "w");
+	/* never through a link planted in the run folder (a fresh file, or the old one emptied) */
+	int fd = file_open_for_writing(path, O_CREAT | O_TRUNC);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		return NULL;
 	}

@@ -1,5 +1,6 @@
 /* upstream/main.c - allocspike-upstream: options, then the hierarchy's servers on one event loop.
  */
+#include "atomic_write_file.h"
 #include "cli_parse.h"
 #include "close_stdout.h"
 #include "control_server.h"
@@ -182,11 +183,13 @@ static void upstream_flush(evutil_socket_t fd, short what, void *arg)
 
 static bool upstream_write_root_hints(const struct world *w, const char *path, int port)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "--root-hints %s: %s\n", path, strerror(errno));
+	struct atomic_file af;
+	char err[4400];
+	if (!atomic_file_open(&af, path, err, sizeof(err))) {
+		fprintf(stderr, "--root-hints %s\n", err);
 		return false;
 	}
+	FILE *f = af.f;
 	fprintf(f, "; root hints of the allocspike simulated hierarchy (seed %llu, port %d)\n",
 	        (unsigned long long)w->seed, port);
 	struct zone_chain chain;
@@ -202,7 +205,10 @@ static bool upstream_write_root_hints(const struct world *w, const char *path, i
 		fprintf(f, "%s\t3600000\tIN\tA\t%s\n", name,
 		        servers_addr_text(root->ns[k]->addr, addr));
 	}
-	return fclose(f) == 0;
+	if (atomic_file_commit(&af, !ferror(f), err, sizeof(err)))
+		return true;
+	fprintf(stderr, "--root-hints %s: cannot write%s%s\n", path, err[0] ? ": " : "", err);
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -508,10 +514,10 @@ int main(int argc, char **argv)
 	printf("ready %s:%d\n", addr, net_port(u.net));
 	fflush(stdout);
 	if (ready) {
-		FILE *f = fopen(ready, "w");
-		if (!f || fprintf(f, "ready %s:%d\n", addr, net_port(u.net)) < 0 ||
-		    fclose(f) != 0) {
-			fprintf(stderr, "--ready-file %s: cannot write\n", ready);
+		char line[64];
+		snprintf(line, sizeof(line), "ready %s:%d\n", addr, net_port(u.net));
+		if (!atomic_write_file(ready, line, strlen(line), err, sizeof(err))) {
+			fprintf(stderr, "--ready-file %s\n", err);
 			return 1;
 		}
 	}

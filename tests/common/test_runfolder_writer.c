@@ -7,9 +7,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "runfolder_writer.h"
@@ -142,20 +144,25 @@ static void test_phases(void **state)
 	assert_non_null(strstr(hist, "a,spike,1,301989.888,1\nb,spike,1,1015.808,3\n"));
 	free(hist);
 
-	/* a failed rewrite (a full disk) leaves the files in place as they were, and says so */
-	char tmp[256];
-	snprintf(tmp, sizeof(tmp), "%s/phases.csv.tmp", dir);
-	if (access("/dev/full", W_OK) == 0 && symlink("/dev/full", tmp) == 0) {
-		struct runfolder_phases f;
-		const char *names[] = {"b"};
-		runfolder_phases_begin(&w, &f, names, 1);
-		assert_false(runfolder_phases_commit(&f));
-		assert_non_null(strstr(runfolder_writer_failure(&w), "phases.csv: No space left"));
-		assert_int_equal(access(tmp, F_OK), -1);
-		csv = read_file_in(dir, "phases.csv");
-		assert_non_null(strstr(csv, "\nb,spike,1,5,"));
-		free(csv);
-	}
+	/* a failed rewrite (a file-size limit here, like a full disk) leaves the files in place as
+	 * they were, no temporary file behind, and says so */
+	struct rlimit old_limit, limit;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+	limit = old_limit;
+	limit.rlim_cur = 16; /* bytes: no header fits */
+	signal(SIGXFSZ, SIG_IGN);
+	struct runfolder_phases f;
+	const char *names[] = {"b"};
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &limit), 0);
+	runfolder_phases_begin(&w, &f, names, 1);
+	bool committed = runfolder_phases_commit(&f);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old_limit), 0);
+	assert_false(committed);
+	assert_non_null(strstr(runfolder_writer_failure(&w), "phases.csv: File too large"));
+	assert_int_equal(test_dir_entries_named(dir, ".tmp."), 0);
+	csv = read_file_in(dir, "phases.csv");
+	assert_non_null(strstr(csv, "\nb,spike,1,5,"));
+	free(csv);
 	runfolder_writer_close(&w);
 	test_dir_remove(dir);
 }
