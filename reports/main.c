@@ -102,24 +102,16 @@ static bool run_load(const char *dir, struct runfolder *rf, json_t **summary)
 	return true;
 }
 
-static int cmd_report(const char *dir)
+/* Writes the report's files of a loaded run into dir: charts/, summary.json, report.html,
+ * summary.md. 0, or EXIT_WRITE_FAILED when any could not be written (each named on stderr). */
+static int report_write(const char *dir, const struct runfolder *rf, json_t *summary,
+                        struct chart *charts, size_t n_charts)
 {
-	struct runfolder rf;
-	json_t *summary;
-	if (!run_load(dir, &rf, &summary))
-		return EXIT_BAD_INPUT;
-	int rc = EXIT_WRITE_FAILED;
 	char err[1024] = "", path[4096];
-	size_t n_charts;
-	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
 	snprintf(path, sizeof(path), "%s/charts", dir);
 	int charts_fd = charts_files_dir_open(path, err, sizeof(err));
 	if (charts_fd < 0) {
-		fprintf(stderr, "allocspike-report: %s\n", err);
-		charts_free(charts, n_charts);
-		free(charts);
-		json_decref(summary);
-		runfolder_free(&rf);
+		say(NULL, err);
 		return EXIT_WRITE_FAILED;
 	}
 	bool files_ok;
@@ -128,27 +120,38 @@ static int cmd_report(const char *dir)
 	close(charts_fd);
 	if (!drawn)
 		say_no_charts(err);
-	char *page = html_run_page(rf.run, summary, json_object_get(summary, "findings"), charts,
-	                           n_charts, drawn ? NULL : err);
+	int rc = files_ok ? 0 : EXIT_WRITE_FAILED;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (!json_file_write_atomic(path, summary, err, sizeof(err))) {
 		say(NULL, err);
-	} else {
-		snprintf(path, sizeof(path), "%s/report.html", dir);
-		if (write_text(path, page)) {
-			print_line(path);
-			rc = 0;
-		}
-		/* for a merge request: summary.md and each chart as a file of its own */
-		char *md = markdown_summary(summary, charts, drawn ? n_charts : 0);
-		snprintf(path, sizeof(path), "%s/summary.md", dir);
-		if (!write_text(path, md))
-			rc = EXIT_WRITE_FAILED;
-		free(md);
-		if (!files_ok)
-			rc = EXIT_WRITE_FAILED;
+		return EXIT_WRITE_FAILED;
 	}
+	char *page = html_run_page(rf->run, summary, json_object_get(summary, "findings"), charts,
+	                           n_charts, drawn ? NULL : err);
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	if (write_text(path, page))
+		print_line(path);
+	else
+		rc = EXIT_WRITE_FAILED;
 	free(page);
+	/* for a merge request: summary.md and each chart as a file of its own */
+	char *md = markdown_summary(summary, charts, drawn ? n_charts : 0);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	if (!write_text(path, md))
+		rc = EXIT_WRITE_FAILED;
+	free(md);
+	return rc;
+}
+
+static int cmd_report(const char *dir)
+{
+	struct runfolder rf;
+	json_t *summary;
+	if (!run_load(dir, &rf, &summary))
+		return EXIT_BAD_INPUT;
+	size_t n_charts;
+	struct chart *charts = charts_for_run(&rf, summary, &n_charts);
+	int rc = report_write(dir, &rf, summary, charts, n_charts);
 	charts_free(charts, n_charts);
 	free(charts);
 	json_decref(summary);
