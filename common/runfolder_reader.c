@@ -153,16 +153,16 @@ static bool number_in_range(double v, const struct number_range *r, const char *
 }
 
 /* A numeric cell: NAN when empty (not available); else a number within r. why names the column
- * (1-based, as in the file) and its name. */
-static bool cell_number(const char *cell, const struct number_range *r, size_t column,
-                        const char *name, double *out, char *why, size_t why_size)
+ * (by its name, as every reader's message does). */
+static bool cell_number(const char *cell, const struct number_range *r, const char *name,
+                        double *out, char *why, size_t why_size)
 {
 	if (*cell == '\0') {
 		*out = NAN;
 		return true;
 	}
 	char where[128];
-	snprintf(where, sizeof(where), "column %zu (\"%s\"): ", column, name);
+	snprintf(where, sizeof(where), "column \"%s\": ", name);
 	char *end;
 	double v = strtod(cell, &end);
 	if (end == cell || *end != '\0' || isnan(v)) {
@@ -174,26 +174,25 @@ static bool cell_number(const char *cell, const struct number_range *r, size_t c
 }
 
 /* A name cell (variant, phase): an identifier (common/identifier.h). */
-static bool cell_name(const char *cell, size_t column, const char *name, char *why, size_t why_size)
+static bool cell_name(const char *cell, const char *name, char *why, size_t why_size)
 {
 	char bad[160];
 	if (identifier_valid(cell, bad, sizeof(bad)))
 		return true;
-	set_err(why, why_size, "column %zu (\"%s\"): %s", column, name, bad);
+	set_err(why, why_size, "column \"%s\": %s", name, bad);
 	return false;
 }
 
 /* A phase cell: empty (not recorded) or a name short enough to be one of the phases. */
-static bool cell_phase(const char *cell, size_t column, char phase[16], char *why, size_t why_size)
+static bool cell_phase(const char *cell, char phase[16], char *why, size_t why_size)
 {
 	phase[0] = '\0';
 	if (*cell == '\0')
 		return true;
-	if (!cell_name(cell, column, "phase", why, why_size))
+	if (!cell_name(cell, "phase", why, why_size))
 		return false;
 	if (strlen(cell) >= 16) {
-		set_err(why, why_size, "column %zu (\"phase\"): \"%s\" is not a phase name", column,
-		        cell);
+		set_err(why, why_size, "column \"phase\": \"%s\" is not a phase name", cell);
 		return false;
 	}
 	snprintf(phase, 16, "%s", cell);
@@ -533,8 +532,7 @@ static size_t csv_split(char *line, char ***cells)
 
 /* The index of a target name, added at its first appearance; -1 with why set past the limits
  * (RUNFOLDER_MAX_VARIANTS, counted with run.json's variants, and RUNFOLDER_MAX_HARNESS). */
-static int target_intern(struct runfolder *rf, const char *name, size_t column, char *why,
-                         size_t why_size)
+static int target_intern(struct runfolder *rf, const char *name, char *why, size_t why_size)
 {
 	int i = runfolder_target_index(rf, name);
 	if (i >= 0)
@@ -544,11 +542,10 @@ static int target_intern(struct runfolder *rf, const char *name, size_t column, 
 	size_t *count = harness ? &rf->n_harness : &rf->n_variants;
 	int limit = harness ? RUNFOLDER_MAX_HARNESS : RUNFOLDER_MAX_VARIANTS;
 	if (counted && *count >= (size_t)limit) {
-		set_err(
-		    why, why_size,
-		    "column %zu (\"variant\"): \"%s\" would be %s name %zu of the run: at most %d "
-		    "(docs/run-folder.md, \"Limits\")",
-		    column, name, harness ? "harness" : "variant", *count + 1, limit);
+		set_err(why, why_size,
+		        "column \"variant\": \"%s\" would be %s name %zu of the run: at most %d "
+		        "(docs/run-folder.md, \"Limits\")",
+		        name, harness ? "harness" : "variant", *count + 1, limit);
 		return -1;
 	}
 	char **p = realloc(rf->targets, (rf->n_targets + 1) * sizeof(*p));
@@ -618,17 +615,16 @@ static bool row_parse(struct runfolder *rf, const struct csv_header *h, char *li
 	bool ok = true;
 	for (int c = 0; c < TIMELINE_COLUMN_COUNT && ok; c++) {
 		const char *cell = h->col_of[c] >= 0 ? cells[h->col_of[c]] : "";
-		size_t column = (size_t)h->col_of[c] + 1;
 		if (c == TIMELINE_COL_variant) {
-			ok = cell_name(cell, column, "variant", why, why_size) &&
-			     (row->target = target_intern(rf, cell, column, why, why_size)) >= 0;
+			ok = cell_name(cell, "variant", why, why_size) &&
+			     (row->target = target_intern(rf, cell, why, why_size)) >= 0;
 			row->v[c] = NAN;
 		} else if (c == TIMELINE_COL_phase) {
-			ok = cell_phase(cell, column, row->phase, why, why_size);
+			ok = cell_phase(cell, row->phase, why, why_size);
 			row->v[c] = NAN;
 		} else {
-			ok = cell_number(cell, timeline_range(c), column, column_names[c],
-			                 &row->v[c], why, why_size);
+			ok = cell_number(cell, timeline_range(c), column_names[c], &row->v[c], why,
+			                 why_size);
 		}
 	}
 	free(cells);
@@ -738,21 +734,18 @@ static bool instance_row_parse(struct runfolder *rf, const struct instance_table
 		set_err(why, why_size, "%zu cells where the header has %zu", n, h->n_cells);
 		ok = false;
 	} else {
-		size_t vc = (size_t)h->variant + 1, pc = (size_t)h->phase + 1,
-		       sc = (size_t)h->spike + 1;
-		ok = cell_name(cells[h->variant], vc, "variant", why, why_size) &&
-		     (row->target = target_intern(rf, cells[h->variant], vc, why, why_size)) >= 0 &&
-		     cell_phase(cells[h->phase], pc, row->phase, why, why_size) &&
-		     cell_number(cells[h->spike], &SPIKE_RANGE, sc, "spike", &spike, why, why_size);
+		ok = cell_name(cells[h->variant], "variant", why, why_size) &&
+		     (row->target = target_intern(rf, cells[h->variant], why, why_size)) >= 0 &&
+		     cell_phase(cells[h->phase], row->phase, why, why_size) &&
+		     cell_number(cells[h->spike], &SPIKE_RANGE, "spike", &spike, why, why_size);
 		if (ok && isnan(spike)) {
-			set_err(why, why_size, "column %zu (\"spike\"): empty", sc);
+			set_err(why, why_size, "column \"spike\": empty");
 			ok = false;
 		}
 	}
 	for (size_t c = 0; ok && c < t->n_names; c++) {
 		const char *cell = h->col_of[c] >= 0 ? cells[h->col_of[c]] : "";
-		ok = cell_number(cell, t->ranges[c], (size_t)h->col_of[c] + 1, t->names[c],
-		                 &row->v[c], why, why_size);
+		ok = cell_number(cell, t->ranges[c], t->names[c], &row->v[c], why, why_size);
 	}
 	if (ok)
 		row->spike = (int)spike; /* whole and within RUNFOLDER_MAX_SPIKE: exact */

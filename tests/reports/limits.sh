@@ -1,9 +1,9 @@
 #!/bin/bash
 # tests/reports/limits.sh - a run folder is untrusted input (docs/run-folder.md, "Limits"): a huge
 # spike number, a spike of 1e300 in phases.csv, a variant name that is not UTF-8 and 20,000
-# variants are refused with the file and line; a variant with rows but no figure is a validity
-# reason; 40,000 spikes are summed up in time linear in the rows. Each report is bounded by
-# `timeout 60`, so a hang fails instead of stalling the suite.
+# variants are refused with the file, line and column; a variant with rows but no figure is a
+# validity reason; 40,000 spikes are summed up in time linear in the rows. Each report is bounded
+# by `timeout 60`, so a hang fails instead of stalling the suite.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
@@ -51,12 +51,12 @@ check "the base run is valid" jq_true '.validity.valid' "$ok/summary.json"
 d=$TEST_TMP/huge-spike
 base "$d"
 echo "t_s=9.9 variant=glibc phase=spike spike=2147483647 anon_kb=1" | crafted_rows >>"$d/timeline.csv"
-refused "spike 2147483647 in timeline.csv" "$d" 'timeline.csv:26: column 4 ("spike")' '"2147483647" is out of range'
+refused "spike 2147483647 in timeline.csv" "$d" 'timeline.csv:26: column "spike"' '"2147483647" is out of range'
 
 d=$TEST_TMP/phases-spike
 base "$d"
 printf '%s\n' 'variant,phase,spike,sent,answered' 'glibc,spike,1,100,100' 'glibc,spike,1e300,100,100' >"$d/phases.csv"
-refused "spike 1e300 in phases.csv" "$d" 'phases.csv:3: column 3 ("spike")' 'out of range'
+refused "spike 1e300 in phases.csv" "$d" 'phases.csv:3: column "spike"' 'out of range'
 
 d=$TEST_TMP/interval
 base "$d"
@@ -67,7 +67,7 @@ refused "interval_ms 1e-300 in run.json" "$d" 'run.json' 'parameters.interval_ms
 d=$TEST_TMP/not-utf8
 base "$d"
 printf 't_s=1.3 variant=gl\xe9bc phase=spike spike=3 anon_kb=5000\n' | crafted_rows >>"$d/timeline.csv"
-refused "a variant name that is not UTF-8" "$d" 'timeline.csv:26: column 2 ("variant")' 'byte 0xe9'
+refused "a variant name that is not UTF-8" "$d" 'timeline.csv:26: column "variant"' 'byte 0xe9'
 
 d=$TEST_TMP/path-name
 base "$d"
@@ -94,7 +94,7 @@ d=$TEST_TMP/variants
 base "$d"
 awk 'BEGIN { for (i = 0; i < 20000; i++) printf "t_s=1.3 variant=v%05d phase=spike spike=3 anon_kb=5000\n", i }' |
 	crafted_rows >>"$d/timeline.csv"
-refused "20,000 variants" "$d" 'timeline.csv:88: column 2 ("variant")' 'at most 64'
+refused "20,000 variants" "$d" 'timeline.csv:88: column "variant"' 'at most 64'
 
 # 40,000 spikes of two rows a phase for two variants: the summary used to scan the run for each
 # spike (minutes); `check` builds the whole summary.
