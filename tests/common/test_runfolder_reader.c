@@ -141,11 +141,17 @@ static void test_last_line_without_newline(void **state)
 	remove_run(dir);
 }
 
-/* Reading must fail with an error holding each of the needles. */
-static void expect_error(const char *run_json, const char *events, const char *timeline,
-                         const char *needle1, const char *needle2)
+/* Reading must fail with an error holding each of the needles and the folder's path; phases.csv
+ * and latency_hist.csv are written unless NULL. */
+static void expect_error_with(const char *run_json, const char *events, const char *timeline,
+                              const char *phases, const char *hist, const char *needle1,
+                              const char *needle2)
 {
 	char *dir = make_run(run_json, events, timeline);
+	if (phases)
+		test_file_write(dir, "phases.csv", phases);
+	if (hist)
+		test_file_write(dir, "latency_hist.csv", hist);
 	struct runfolder rf;
 	char err[512] = "";
 	assert_false(runfolder_read(dir, &rf, err, sizeof(err)));
@@ -155,6 +161,12 @@ static void expect_error(const char *run_json, const char *events, const char *t
 	assert_non_null(strstr(err, dir));
 	runfolder_free(&rf); /* safe after a failure */
 	remove_run(dir);
+}
+
+static void expect_error(const char *run_json, const char *events, const char *timeline,
+                         const char *needle1, const char *needle2)
+{
+	expect_error_with(run_json, events, timeline, NULL, NULL, needle1, needle2);
 }
 
 static void test_errors_name_file_and_line(void **state)
@@ -182,38 +194,6 @@ static void test_errors_name_file_and_line(void **state)
 	             "timeline.csv:3", "cells");
 	expect_error(ok_run, "", "t_s,variant,anon_kb\n0.5,glibc,1\n1.0,glibc,11.5,glibc,3\n",
 	             "timeline.csv:3", "cells");
-}
-
-/* A run folder with the fixture-like minimum plus the named extra files (name, text, ... NULL). */
-static char *make_run_with(const char *run_json, const char *events, const char *timeline, ...)
-{
-	char *dir = make_run(run_json, events, timeline);
-	va_list ap;
-	va_start(ap, timeline);
-	const char *name;
-	while ((name = va_arg(ap, const char *)))
-		test_file_write(dir, name, va_arg(ap, const char *));
-	va_end(ap);
-	return dir;
-}
-
-/* Like expect_error, with phases.csv and latency_hist.csv (NULL: left out). */
-static void expect_error_with(const char *run_json, const char *events, const char *timeline,
-                              const char *phases, const char *hist, const char *needle1,
-                              const char *needle2)
-{
-	char *dir = make_run_with(run_json, events, timeline, phases ? "phases.csv" : NULL, phases,
-	                          hist ? "latency_hist.csv" : NULL, hist, NULL);
-	if (!phases && hist)
-		test_file_write(dir, "latency_hist.csv", hist);
-	struct runfolder rf;
-	char err[512] = "";
-	assert_false(runfolder_read(dir, &rf, err, sizeof(err)));
-	if (!strstr(err, needle1) || (needle2 && !strstr(err, needle2)))
-		fail_msg("error \"%s\" lacks \"%s\" / \"%s\"", err, needle1,
-		         needle2 ? needle2 : "");
-	runfolder_free(&rf);
-	remove_run(dir);
 }
 
 #define OK_RUN "{\"status\":\"completed\"}"
@@ -274,11 +254,10 @@ static void test_numbers_at_the_limits(void **state)
 	         "t_s,variant,phase,spike,anon_kb\n%.0f,glibc,spike,%d,1e15\n%.0f,glibc,spike,0,"
 	         "-1e15\n",
 	         -RUNFOLDER_MAX_T_S, RUNFOLDER_MAX_SPIKE, RUNFOLDER_MAX_T_S);
-	char *dir =
-	    make_run_with("{\"parameters\":{\"interval_ms\":null},\"machine\":{}}",
-	                  "{\"t_s\":-5,\"event\":\"phase\",\"spike\":3}\n", text, "phases.csv",
-	                  PHASES_HEAD "glibc,spike,100000,10,9\n", "latency_hist.csv",
-	                  HIST_HEAD "glibc,spike,3,0.001,1000000000000\n", NULL);
+	char *dir = make_run("{\"parameters\":{\"interval_ms\":null},\"machine\":{}}",
+	                     "{\"t_s\":-5,\"event\":\"phase\",\"spike\":3}\n", text);
+	test_file_write(dir, "phases.csv", PHASES_HEAD "glibc,spike,100000,10,9\n");
+	test_file_write(dir, "latency_hist.csv", HIST_HEAD "glibc,spike,3,0.001,1000000000000\n");
 	struct runfolder rf;
 	char err[512] = "";
 	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));

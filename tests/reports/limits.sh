@@ -28,6 +28,12 @@ base() {
 	done | crafted_rows >>"$1/timeline.csv"
 }
 
+# fresh NAME : d is a new base run $TEST_TMP/NAME, to be spoiled.
+fresh() {
+	d=$TEST_TMP/$1
+	base "$d"
+}
+
 # refused DESCRIPTION DIR NEEDLE... : the report exits 2 (bad input) within 60 s, and its message
 # holds every NEEDLE (fixed strings).
 refused() {
@@ -48,36 +54,30 @@ check_eq "the base run reads" 0 $?
 check "the base run is valid" jq_true '.validity.valid' "$ok/summary.json"
 
 # --- item: numbers size allocations and loops ---
-d=$TEST_TMP/huge-spike
-base "$d"
+fresh huge-spike
 echo "t_s=9.9 variant=glibc phase=spike spike=2147483647 anon_kb=1" | crafted_rows >>"$d/timeline.csv"
 refused "spike 2147483647 in timeline.csv" "$d" 'timeline.csv:26: column "spike"' '"2147483647" is out of range'
 
-d=$TEST_TMP/phases-spike
-base "$d"
+fresh phases-spike
 printf '%s\n' 'variant,phase,spike,sent,answered' 'glibc,spike,1,100,100' 'glibc,spike,1e300,100,100' >"$d/phases.csv"
 refused "spike 1e300 in phases.csv" "$d" 'phases.csv:3: column "spike"' 'out of range'
 
-d=$TEST_TMP/interval
-base "$d"
+fresh interval
 echo '{"status": "completed", "parameters": {"interval_ms": 1e-300}}' >"$d/run.json"
 refused "interval_ms 1e-300 in run.json" "$d" 'run.json' 'parameters.interval_ms'
 
 # --- item: names are identifiers; rows never vanish ---
-d=$TEST_TMP/not-utf8
-base "$d"
+fresh not-utf8
 printf 't_s=1.3 variant=gl\xe9bc phase=spike spike=3 anon_kb=5000\n' | crafted_rows >>"$d/timeline.csv"
 refused "a variant name that is not UTF-8" "$d" 'timeline.csv:26: column "variant"' 'byte 0xe9'
 
-d=$TEST_TMP/path-name
-base "$d"
+fresh path-name
 echo '{"t_s": 0, "variant": "../glibc", "event": "started"}' >"$d/events.jsonl"
 refused "a path as a variant of events.jsonl" "$d" 'events.jsonl:1' '"variant"'
 
 # A variant that recorded rows but never a memory sample: no figure stands for it, so a gate over
 # the figures would pass on nothing; the run is not valid.
-d=$TEST_TMP/no-figures
-base "$d"
+fresh no-figures
 for ((i = 1; i <= 12; i++)); do
 	echo "t_s=$((i / 10)).$((i % 10)) variant=ghost phase=spike spike=1"
 done | crafted_rows >>"$d/timeline.csv"
@@ -90,8 +90,7 @@ timeout 60 "$R" check "$d" --fail-if 'not validity.valid' >/dev/null
 check_eq "check --fail-if 'not validity.valid' holds" 1 $?
 
 # --- item: many variants, many spikes ---
-d=$TEST_TMP/variants
-base "$d"
+fresh variants
 awk 'BEGIN { for (i = 0; i < 20000; i++) printf "t_s=1.3 variant=v%05d phase=spike spike=3 anon_kb=5000\n", i }' |
 	crafted_rows >>"$d/timeline.csv"
 refused "20,000 variants" "$d" 'timeline.csv:88: column "variant"' 'at most 64'
