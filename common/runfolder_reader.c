@@ -275,7 +275,7 @@ static bool run_json_check(struct runfolder *rf, const char *path, char *err, si
 		set_err(err, err_size,
 		        "%s: \"variants\" has %zu rows, more than %d (docs/run-folder.md, "
 		        "\"Limits\")",
-		        path, n, RUNFOLDER_MAX_VARIANTS);
+		        path, n, RUNFOLDER_MAX_VARIANTS + RUNFOLDER_MAX_HARNESS);
 		return false;
 	}
 	char bad[160];

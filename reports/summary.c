@@ -97,13 +97,39 @@ enum last_slot { LAST_ANON, LAST_RSS, LAST_CACHE, LAST_SLOTS };
 static const enum timeline_column last_columns[LAST_SLOTS] = {
     TIMELINE_COL_anon_kb, TIMELINE_COL_rss_kb, TIMELINE_COL_cache_bytes};
 
+/* The rows of every target, in file order, grouped by target in one pass: target t's are
+ * r[start[t]] to r[start[t + 1] - 1]. So the series of all variants cost the rows once. */
+struct rows_by_target {
+	const struct runfolder_row **r;
+	size_t *start;
+};
+
+static struct rows_by_target rows_by_target_of(const struct runfolder *rf)
+{
+	struct rows_by_target by = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*by.r)),
+	                            calloc(rf->n_targets + 2, sizeof(*by.start))};
+	if (!by.r || !by.start) {
+		free(by.r);
+		free(by.start);
+		return (struct rows_by_target){NULL, NULL};
+	}
+	for (size_t i = 0; i < rf->n_rows; i++)
+		by.start[rf->rows[i].target + 2]++;
+	for (size_t t = 0; t < rf->n_targets; t++)
+		by.start[t + 2] += by.start[t + 1];
+	/* by.start[t + 1] is now where target t's rows begin; filling moves it to their end */
+	for (size_t i = 0; i < rf->n_rows; i++)
+		by.r[by.start[rf->rows[i].target + 1]++] = &rf->rows[i];
+	return by;
+}
+
 /* The rows of one target, in file order (pointers into rf->rows). For each row i, what the
  * figures of each spike look up from the start of the run: 1 + the index of the last row at or
  * before i with a value in each of last_columns (with an attributed sample: last_attr), 0 for
  * none; the highest alloc_heap_bytes so far (NAN for none). So each spike costs its own rows,
  * not a scan back over the run: the figures are linear in rows and spikes together. */
 struct series {
-	const struct runfolder_row **r;
+	const struct runfolder_row **r; /* into a struct rows_by_target */
 	size_t n;
 	const struct phase_starts *phases;
 	size_t *last_with[LAST_SLOTS];
@@ -113,23 +139,24 @@ struct series {
 
 static void series_free(struct series *s)
 {
-	free(s->r);
 	for (int k = 0; k < LAST_SLOTS; k++)
 		free(s->last_with[k]);
 	free(s->last_attr);
 	free(s->heap_max);
 }
 
-/* The series of target; s.r is NULL when memory ran out. */
-static struct series series_of(const struct runfolder *rf, int target,
+/* The series of target (-1: none, no rows); s.r is NULL when memory ran out. */
+static struct series series_of(const struct rows_by_target *by, int target,
                                const struct phase_starts *phases)
 {
 	struct series s = {.phases = phases};
-	size_t cap = rf->n_rows ? rf->n_rows : 1;
-	s.r = calloc(cap, sizeof(*s.r));
-	for (size_t i = 0; s.r && i < rf->n_rows; i++)
-		if (rf->rows[i].target == target)
-			s.r[s.n++] = &rf->rows[i];
+	if (!by->r)
+		return s;
+	s.r = by->r;
+	if (target >= 0) {
+		s.r = by->r + by->start[target];
+		s.n = by->start[target + 1] - by->start[target];
+	}
 	size_t m = s.n ? s.n : 1;
 	bool ok = s.r != NULL;
 	for (int k = 0; k < LAST_SLOTS; k++)
@@ -793,8 +820,8 @@ static json_t *variant_meta(const struct runfolder *rf, const char *name)
 }
 
 static json_t *variant_figures(const struct runfolder *rf, const char *name,
-                               const struct spike_list *spikes, const struct phase_starts *phases,
-                               double interval_s)
+                               const struct rows_by_target *by, const struct spike_list *spikes,
+                               const struct phase_starts *phases, double interval_s)
 {
 	json_t *v = json_object();
 	json_t *meta = variant_meta(rf, name);
@@ -805,7 +832,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name,
 		json_object_set(v, meta_keys[i], json_is_string(m) ? m : json_null());
 	}
 	int target = runfolder_target_index(rf, name);
-	struct series s = series_of(rf, target, phases);
+	struct series s = series_of(by, target, phases);
 	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
 
 	if (s.r) {
@@ -1037,6 +1064,7 @@ json_t *summary_build(const struct runfolder *rf)
 	double interval_s = summary_interval_s(rf);
 	struct spike_list spikes = spike_numbers(rf);
 	struct phase_starts phases = phase_starts_of(rf);
+	struct rows_by_target by = rows_by_target_of(rf);
 	json_t *sum = json_object();
 	json_object_set_new(sum, "format", json_integer(1));
 	json_object_set_new(sum, "run", run_figures(rf));
@@ -1047,9 +1075,9 @@ json_t *summary_build(const struct runfolder *rf)
 	size_t i;
 	json_array_foreach(order, i, name)
 	{
-		json_object_set_new(
-		    variants, json_string_value(name),
-		    variant_figures(rf, json_string_value(name), &spikes, &phases, interval_s));
+		json_object_set_new(variants, json_string_value(name),
+		                    variant_figures(rf, json_string_value(name), &by, &spikes,
+		                                    &phases, interval_s));
 	}
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
@@ -1062,6 +1090,8 @@ json_t *summary_build(const struct runfolder *rf)
 	free(spikes.num);
 	free(spikes.index);
 	free(phases.t);
+	free(by.r);
+	free(by.start);
 	return sum;
 }
 

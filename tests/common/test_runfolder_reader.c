@@ -317,23 +317,26 @@ static void test_variants_limited(void **state)
 	char err[512] = "";
 	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
 	assert_int_equal(rf.n_targets, RUNFOLDER_MAX_VARIANTS + 2);
-	assert_int_equal(runfolder_target_index(&rf, "v063"), RUNFOLDER_MAX_VARIANTS + 1);
-	assert_int_equal(runfolder_target_index(&rf, "v064"), -1);
+	char last[16], next[16];
+	snprintf(last, sizeof(last), "v%03d", RUNFOLDER_MAX_VARIANTS - 1);
+	snprintf(next, sizeof(next), "v%03d", RUNFOLDER_MAX_VARIANTS);
+	assert_int_equal(runfolder_target_index(&rf, last), RUNFOLDER_MAX_VARIANTS + 1);
+	assert_int_equal(runfolder_target_index(&rf, next), -1);
 	runfolder_free(&rf);
 	remove_run(dir);
 	/* one more: refused where it appears, never left out */
 	variant_rows(text, sizeof(text), RUNFOLDER_MAX_VARIANTS, 1);
-	expect_error(OK_RUN, "", text, "timeline.csv:68: column \"variant\"", "at most 64");
-	/* counted with run.json's: 40 there, 25 others in the timeline */
+	expect_error(OK_RUN, "", text, "timeline.csv:260: column \"variant\"", "at most 256");
+	/* counted with run.json's: 200 there, 57 others in the timeline */
 	snprintf(run, sizeof(run), "{\"variants\":[");
-	for (int i = 0; i < 40; i++)
+	for (int i = 0; i < 200; i++)
 		snprintf(run + strlen(run), sizeof(run) - strlen(run), "%s{\"name\":\"v%03d\"}",
 		         i ? "," : "", i);
 	strcat(run, "]}");
 	snprintf(text, sizeof(text), "t_s,variant\n");
-	variant_rows(text, sizeof(text), 0, 40); /* the same 40: not counted twice */
-	variant_rows(text, sizeof(text), 100, 25);
-	expect_error(run, "", text, "timeline.csv:66", "variant name 65");
+	variant_rows(text, sizeof(text), 0, 200); /* the same 200: not counted twice */
+	variant_rows(text, sizeof(text), 300, 57);
+	expect_error(run, "", text, "timeline.csv:258", "variant name 257");
 	/* harness rows are limited apart */
 	snprintf(text, sizeof(text), "t_s,variant\n");
 	for (int i = 0; i <= RUNFOLDER_MAX_HARNESS; i++)

@@ -93,7 +93,7 @@ check_eq "check --fail-if 'not validity.valid' holds" 1 $?
 fresh variants
 awk 'BEGIN { for (i = 0; i < 20000; i++) printf "t_s=1.3 variant=v%05d phase=spike spike=3 anon_kb=5000\n", i }' |
 	crafted_rows >>"$d/timeline.csv"
-refused "20,000 variants" "$d" 'timeline.csv:88: column "variant"' 'at most 64'
+refused "20,000 variants" "$d" 'timeline.csv:280: column "variant"' 'at most 256'
 
 # 40,000 spikes of two rows a phase for two variants: the summary used to scan the run for each
 # spike (minutes); `check` builds the whole summary.
