@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "identifier.h"
 #include "json_file.h"
 
 static const char *const column_names[TIMELINE_COLUMN_COUNT] = {
@@ -35,10 +37,8 @@ bool runfolder_is_harness(const char *target)
 
 int runfolder_target_index(const struct runfolder *rf, const char *name)
 {
-	for (size_t i = 0; i < rf->n_targets; i++)
-		if (strcmp(rf->targets[i], name) == 0)
-			return (int)i;
-	return -1;
+	json_t *i = rf->target_index && name ? json_object_get(rf->target_index, name) : NULL;
+	return i ? (int)json_integer_value(i) : -1;
 }
 
 static void set_err(char *err, size_t err_size, const char *fmt, ...)
@@ -58,19 +58,259 @@ static char *path_join(const char *dir, const char *name)
 	return p;
 }
 
-/* Reads one line; returns its length without the newline (-1 at end of file), and whether it had
- * one, so a writer stopped mid-line can be told from a complete last line. */
-static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *had_newline)
+/* What read_line found wrong with a line. */
+enum line_fault { LINE_OK, LINE_TOO_LONG, LINE_NUL };
+
+/* Reads one line of at most RUNFOLDER_MAX_LINE bytes; returns its length without the newline (-1
+ * at end of file), and whether it had one, so a writer stopped mid-line can be told from a
+ * complete last line. A longer line or one holding a NUL byte (not text: everything after it would
+ * be lost to the C strings below) is read to its end and reported in *fault. */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *had_newline,
+                         enum line_fault *fault)
 {
-	ssize_t n = getline(buf, cap, f);
-	if (n < 0)
+	size_t n = 0;
+	int c;
+	*had_newline = false;
+	*fault = LINE_OK;
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (c == '\n') {
+			*had_newline = true;
+			break;
+		}
+		if (c == '\0' && *fault == LINE_OK)
+			*fault = LINE_NUL;
+		if (n >= RUNFOLDER_MAX_LINE) {
+			*fault = LINE_TOO_LONG;
+			continue;
+		}
+		if (n + 1 >= *cap) {
+			size_t more = *cap ? *cap * 2 : 256;
+			char *p = realloc(*buf, more);
+			if (!p)
+				return -2;
+			*buf = p;
+			*cap = more;
+		}
+		(*buf)[n++] = (char)c;
+	}
+	if (n == 0 && !*had_newline && *fault == LINE_OK)
 		return -1;
-	*had_newline = n > 0 && (*buf)[n - 1] == '\n';
-	if (*had_newline)
-		(*buf)[--n] = '\0';
+	if (!*buf && !(*buf = malloc(*cap = 256)))
+		return -2;
+	(*buf)[n] = '\0';
 	if (n > 0 && (*buf)[n - 1] == '\r')
 		(*buf)[--n] = '\0';
-	return n;
+	return (ssize_t)n;
+}
+
+/* Whether the line read_line returned n for must be refused: then err says why (an unreadable
+ * line, an oversized one, a NUL byte). */
+static bool line_refused(ssize_t n, enum line_fault fault, const char *path, size_t lineno,
+                         char *err, size_t err_size)
+{
+	if (n == -2)
+		set_err(err, err_size, "%s:%zu: out of memory", path, lineno);
+	else if (fault == LINE_TOO_LONG)
+		set_err(err, err_size,
+		        "%s:%zu: line longer than %d bytes (docs/run-folder.md, \"Limits\")", path,
+		        lineno, RUNFOLDER_MAX_LINE);
+	else if (fault == LINE_NUL)
+		set_err(err, err_size, "%s:%zu: a NUL byte in the line (not text)", path, lineno);
+	return n == -2 || fault != LINE_OK;
+}
+
+/* What a number must be: within [lo, hi], and whole when whole is set. */
+struct number_range {
+	double lo, hi;
+	bool whole;
+};
+
+static const struct number_range T_S_RANGE = {-RUNFOLDER_MAX_T_S, RUNFOLDER_MAX_T_S, false};
+static const struct number_range SPIKE_RANGE = {0, RUNFOLDER_MAX_SPIKE, true};
+static const struct number_range VALUE_RANGE = {-RUNFOLDER_MAX_MAGNITUDE, RUNFOLDER_MAX_MAGNITUDE,
+                                                false};
+/* latency_hist.csv: the smallest upper edge is 1 ns. */
+static const struct number_range UPPER_US_RANGE = {0.001, RUNFOLDER_MAX_MAGNITUDE, false};
+static const struct number_range HIST_COUNT_RANGE = {0, RUNFOLDER_MAX_HIST_COUNT, true};
+
+/* Whether v is within r; otherwise why says so, after the prefix naming where v was, showing v
+ * as text when there is one (the cell as written). */
+static bool number_in_range(double v, const struct number_range *r, const char *where,
+                            const char *text, char *why, size_t why_size)
+{
+	if (isfinite(v) && v >= r->lo && v <= r->hi && (!r->whole || v == floor(v)))
+		return true;
+	char shown[64];
+	if (text)
+		snprintf(shown, sizeof(shown), "\"%.40s\"", text);
+	else
+		snprintf(shown, sizeof(shown), "%g", v);
+	set_err(why, why_size,
+	        "%s%s is out of range (%s%.17g to %.17g; docs/run-folder.md, "
+	        "\"Limits\")",
+	        where, shown, r->whole ? "a whole number from " : "", r->lo, r->hi);
+	return false;
+}
+
+/* A numeric cell: NAN when empty (not available); else a number within r. why names the column
+ * (by its name, as every reader's message does). */
+static bool cell_number(const char *cell, const struct number_range *r, const char *name,
+                        double *out, char *why, size_t why_size)
+{
+	if (*cell == '\0') {
+		*out = NAN;
+		return true;
+	}
+	char where[128];
+	snprintf(where, sizeof(where), "column \"%s\": ", name);
+	char *end;
+	double v = strtod(cell, &end);
+	if (end == cell || *end != '\0' || isnan(v)) {
+		set_err(why, why_size, "%s\"%.40s\" is not a number", where, cell);
+		return false;
+	}
+	*out = v;
+	return number_in_range(v, r, where, cell, why, why_size);
+}
+
+/* A name cell (variant, phase): an identifier (common/identifier.h). */
+static bool cell_name(const char *cell, const char *name, char *why, size_t why_size)
+{
+	char bad[160];
+	if (identifier_valid(cell, bad, sizeof(bad)))
+		return true;
+	set_err(why, why_size, "column \"%s\": %s", name, bad);
+	return false;
+}
+
+/* A phase cell: empty (not recorded) or a name short enough to be one of the phases. */
+static bool cell_phase(const char *cell, char phase[16], char *why, size_t why_size)
+{
+	phase[0] = '\0';
+	if (*cell == '\0')
+		return true;
+	if (!cell_name(cell, "phase", why, why_size))
+		return false;
+	if (strlen(cell) >= 16) {
+		set_err(why, why_size, "column \"phase\": \"%s\" is not a phase name", cell);
+		return false;
+	}
+	snprintf(phase, 16, "%s", cell);
+	return true;
+}
+
+/* Whether name is the name of a row of run.json "variants". */
+static bool run_json_names(const json_t *run, const char *name)
+{
+	size_t i;
+	json_t *row;
+	json_array_foreach(json_object_get(run, "variants"), i, row)
+	{
+		const char *n = json_string_value(json_object_get(row, "name"));
+		if (n && strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The checked value at a path of run.json ("parameters.interval_ms"): absent or null, or a number
+ * within [lo, hi]. */
+static bool run_json_number(const json_t *run, const char *section, const char *key, double lo,
+                            double hi, const char *path, char *err, size_t err_size)
+{
+	const json_t *x = json_object_get(json_object_get(run, section), key);
+	if (!x || json_is_null(x))
+		return true;
+	char where[256];
+	snprintf(where, sizeof(where), "%s: \"%s.%s\": ", path, section, key);
+	if (!json_is_number(x)) {
+		set_err(err, err_size, "%snot a number", where);
+		return false;
+	}
+	const struct number_range r = {lo, hi, false};
+	return number_in_range(json_number_value(x), &r, where, NULL, err, err_size);
+}
+
+/* The keys of a map of run.json keyed by variant ("warmup", "calibration.capacity_qps"): names,
+ * no more of them than a run has targets. */
+static bool run_json_keys(const json_t *map, const char *where, const char *path, char *err,
+                          size_t err_size)
+{
+	if (!json_is_object(map))
+		return true;
+	if (json_object_size(map) > RUNFOLDER_MAX_VARIANTS + RUNFOLDER_MAX_HARNESS) {
+		set_err(err, err_size,
+		        "%s: \"%s\" has %zu keys, more than a run has targets (%d; "
+		        "docs/run-folder.md, \"Limits\")",
+		        path, where, json_object_size(map),
+		        RUNFOLDER_MAX_VARIANTS + RUNFOLDER_MAX_HARNESS);
+		return false;
+	}
+	const char *k;
+	json_t *v;
+	char bad[160];
+	json_object_foreach((json_t *)map, k, v)
+	{
+		if (!identifier_valid(k, bad, sizeof(bad))) {
+			set_err(err, err_size, "%s: a key of \"%s\": %s", path, where, bad);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The names and numbers of run.json the readers use: each variant's name an identifier, at most
+ * RUNFOLDER_MAX_VARIANTS of them; the interval and the machine's cores in range. Counts the
+ * variant names into rf->n_variants. jansson keeps no position of a value, so a message names the
+ * key. */
+static bool run_json_check(struct runfolder *rf, const char *path, char *err, size_t err_size)
+{
+	const json_t *variants = json_object_get(rf->run, "variants");
+	if (variants && !json_is_null(variants) && !json_is_array(variants)) {
+		set_err(err, err_size, "%s: \"variants\" is not an array", path);
+		return false;
+	}
+	size_t n = json_array_size(variants);
+	if (n > RUNFOLDER_MAX_VARIANTS + RUNFOLDER_MAX_HARNESS) {
+		set_err(err, err_size,
+		        "%s: \"variants\" has %zu rows, more than %d (docs/run-folder.md, "
+		        "\"Limits\")",
+		        path, n, RUNFOLDER_MAX_VARIANTS + RUNFOLDER_MAX_HARNESS);
+		return false;
+	}
+	char bad[160];
+	for (size_t i = 0; i < n; i++) {
+		const char *name =
+		    json_string_value(json_object_get(json_array_get(variants, i), "name"));
+		if (!name || !identifier_valid(name, bad, sizeof(bad))) {
+			set_err(err, err_size, "%s: \"variants\"[%zu].name: %s", path, i,
+			        name ? bad : "missing or not a string");
+			return false;
+		}
+		bool repeated = false;
+		for (size_t j = 0; j < i && !repeated; j++)
+			repeated = strcmp(name, json_string_value(json_object_get(
+			                            json_array_get(variants, j), "name"))) == 0;
+		if (repeated || runfolder_is_harness(name))
+			continue;
+		if (++rf->n_variants > RUNFOLDER_MAX_VARIANTS) {
+			set_err(err, err_size,
+			        "%s: \"variants\"[%zu] \"%s\" is variant %zu: at most %d "
+			        "(docs/run-folder.md, \"Limits\")",
+			        path, i, name, rf->n_variants, RUNFOLDER_MAX_VARIANTS);
+			return false;
+		}
+	}
+	const json_t *cal = json_object_get(rf->run, "calibration");
+	return run_json_number(rf->run, "parameters", "interval_ms", RUNFOLDER_MIN_INTERVAL_MS,
+	                       RUNFOLDER_MAX_INTERVAL_MS, path, err, err_size) &&
+	       run_json_number(rf->run, "machine", "cores", 1, RUNFOLDER_MAX_CORES, path, err,
+	                       err_size) &&
+	       run_json_keys(json_object_get(rf->run, "warmup"), "warmup", path, err, err_size) &&
+	       run_json_keys(json_object_get(cal, "capacity_qps"), "calibration.capacity_qps", path,
+	                     err, err_size) &&
+	       run_json_keys(json_object_get(cal, "still_answering_at_top"),
+	                     "calibration.still_answering_at_top", path, err, err_size);
 }
 
 static bool read_run_json(struct runfolder *rf, char *err, size_t err_size)
@@ -78,25 +318,49 @@ static bool read_run_json(struct runfolder *rf, char *err, size_t err_size)
 	char *path = path_join(rf->dir, "run.json");
 	if (!path)
 		return set_err(err, err_size, "out of memory"), false;
-	FILE *probe = fopen(path, "r");
-	if (!probe) {
+	struct stat st;
+	if (stat(path, &st) != 0) {
 		set_err(err, err_size, "%s: cannot open: %s", path, strerror(errno));
 		free(path);
 		return false;
 	}
-	fclose(probe);
+	if (st.st_size > RUNFOLDER_MAX_RUN_JSON) {
+		set_err(err, err_size,
+		        "%s: %lld bytes, more than %d (docs/run-folder.md, \"Limits\")", path,
+		        (long long)st.st_size, RUNFOLDER_MAX_RUN_JSON);
+		free(path);
+		return false;
+	}
 	rf->run = json_file_load(path, err, err_size);
 	if (rf->run && !json_is_object(rf->run)) {
 		set_err(err, err_size, "%s:1: not a JSON object", path);
 		json_decref(rf->run);
 		rf->run = NULL;
 	}
+	bool ok = rf->run && run_json_check(rf, path, err, err_size);
 	free(path);
-	if (!rf->run)
+	if (!ok)
 		return false;
 	const char *status = json_string_value(json_object_get(rf->run, "status"));
 	rf->status = status ? status : "unknown";
 	return true;
+}
+
+/* A string key of an event that holds a name (variant, phase): absent, or an identifier. */
+static bool event_name(const json_t *obj, const char *key, char *why, size_t why_size)
+{
+	const json_t *x = json_object_get(obj, key);
+	if (!x)
+		return true;
+	char bad[160];
+	if (!json_is_string(x)) {
+		set_err(why, why_size, "non-string \"%s\"", key);
+		return false;
+	}
+	if (identifier_valid(json_string_value(x), bad, sizeof(bad)))
+		return true;
+	set_err(why, why_size, "\"%s\": %s", key, bad);
+	return false;
 }
 
 /* Parses one events.jsonl line into ev; on failure writes the reason (without file:line) to why. */
@@ -109,18 +373,26 @@ static bool event_parse(const char *line, struct runfolder_event *ev, char *why,
 		return false;
 	}
 	const char *problem = NULL;
-	json_t *t = json_object_get(obj, "t_s");
+	json_t *t = json_object_get(obj, "t_s"), *spike = json_object_get(obj, "spike");
+	bool ok = false;
 	if (!json_is_object(obj))
 		problem = "not a JSON object";
 	else if (!json_is_number(t))
 		problem = "missing or non-numeric \"t_s\"";
 	else if (!json_is_string(json_object_get(obj, "event")))
 		problem = "missing or non-string \"event\"";
-	else if (json_object_get(obj, "variant") &&
-	         !json_is_string(json_object_get(obj, "variant")))
-		problem = "non-string \"variant\"";
-	if (problem) {
+	else if (spike && !json_is_number(spike))
+		problem = "non-numeric \"spike\"";
+	else
+		ok = number_in_range(json_number_value(t), &T_S_RANGE, "\"t_s\": ", NULL, why,
+		                     why_size) &&
+		     (!spike || number_in_range(json_number_value(spike), &SPIKE_RANGE,
+		                                "\"spike\": ", NULL, why, why_size)) &&
+		     event_name(obj, "variant", why, why_size) &&
+		     event_name(obj, "phase", why, why_size);
+	if (problem)
 		set_err(why, why_size, "%s", problem);
+	if (!ok) {
 		json_decref(obj);
 		return false;
 	}
@@ -129,6 +401,29 @@ static bool event_parse(const char *line, struct runfolder_event *ev, char *why,
 	ev->event = json_string_value(json_object_get(obj, "event"));
 	const char *variant = json_string_value(json_object_get(obj, "variant"));
 	ev->variant = variant ? variant : "";
+	return true;
+}
+
+/* Room for one more of a file's rows in *rows (n used, *alloc allocated, first allocation
+ * first): false with err set past RUNFOLDER_MAX_ROWS or out of memory. */
+static bool rows_grow(void **rows, size_t n, size_t *alloc, size_t first, size_t size,
+                      const char *path, size_t lineno, char *err, size_t err_size)
+{
+	if (n >= RUNFOLDER_MAX_ROWS) {
+		set_err(err, err_size, "%s:%zu: more than %d rows (docs/run-folder.md, \"Limits\")",
+		        path, lineno, RUNFOLDER_MAX_ROWS);
+		return false;
+	}
+	if (n < *alloc)
+		return true;
+	size_t more = *alloc ? *alloc * 2 : first;
+	void *p = realloc(*rows, more * size);
+	if (!p) {
+		set_err(err, err_size, "%s:%zu: out of memory", path, lineno);
+		return false;
+	}
+	*rows = p;
+	*alloc = more;
 	return true;
 }
 
@@ -142,12 +437,22 @@ static bool read_events(struct runfolder *rf, char *err, size_t err_size)
 		free(path);
 		return false;
 	}
-	char *buf = NULL, why[256];
+	char *buf = NULL, why[512];
 	size_t cap = 0, lineno = 0, alloc = 0;
 	bool ok = true, had_newline;
+	enum line_fault fault;
 	ssize_t n;
-	while ((n = read_line(f, &buf, &cap, &had_newline)) >= 0) {
+	while ((n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
+		if (n >= 0 && fault != LINE_OK && !had_newline) {
+			/* the writer was stopped mid-line */
+			rf->events_truncated = true;
+			break;
+		}
+		if (line_refused(n, fault, path, lineno, err, err_size)) {
+			ok = false;
+			break;
+		}
 		if (strspn(buf, " \t") == (size_t)n)
 			continue;
 		struct runfolder_event ev = {.line = lineno};
@@ -160,16 +465,11 @@ static bool read_events(struct runfolder *rf, char *err, size_t err_size)
 			ok = false;
 			break;
 		}
-		if (rf->n_events == alloc) {
-			alloc = alloc ? alloc * 2 : 64;
-			void *p = realloc(rf->events, alloc * sizeof(*rf->events));
-			if (!p) {
-				json_decref(ev.obj);
-				set_err(err, err_size, "out of memory");
-				ok = false;
-				break;
-			}
-			rf->events = p;
+		if (!rows_grow((void **)&rf->events, rf->n_events, &alloc, 64, sizeof(*rf->events),
+		               path, lineno, err, err_size)) {
+			json_decref(ev.obj);
+			ok = false;
+			break;
 		}
 		rf->events[rf->n_events++] = ev;
 	}
@@ -179,9 +479,6 @@ static bool read_events(struct runfolder *rf, char *err, size_t err_size)
 	return ok;
 }
 
-/* Splits line in place into cells (RFC 4180 quoting, as the writer quotes a name holding a comma
- * or a quote). Returns the number of cells, or 0 for an unterminated quote. *cells is
- * allocated (caller frees). */
 static size_t csv_split(char *line, char ***cells)
 {
 	size_t n = 0, cap = 32;
@@ -233,17 +530,39 @@ static size_t csv_split(char *line, char ***cells)
 	return n;
 }
 
-static int target_intern(struct runfolder *rf, const char *name)
+/* The index of a target name, added at its first appearance; -1 with why set past the limits
+ * (RUNFOLDER_MAX_VARIANTS, counted with run.json's variants, and RUNFOLDER_MAX_HARNESS). */
+static int target_intern(struct runfolder *rf, const char *name, char *why, size_t why_size)
 {
 	int i = runfolder_target_index(rf, name);
 	if (i >= 0)
 		return i;
+	bool harness = runfolder_is_harness(name);
+	bool counted = harness || !run_json_names(rf->run, name);
+	size_t *count = harness ? &rf->n_harness : &rf->n_variants;
+	int limit = harness ? RUNFOLDER_MAX_HARNESS : RUNFOLDER_MAX_VARIANTS;
+	if (counted && *count >= (size_t)limit) {
+		set_err(why, why_size,
+		        "column \"variant\": \"%s\" would be %s name %zu of the run: at most %d "
+		        "(docs/run-folder.md, \"Limits\")",
+		        name, harness ? "harness" : "variant", *count + 1, limit);
+		return -1;
+	}
 	char **p = realloc(rf->targets, (rf->n_targets + 1) * sizeof(*p));
-	if (!p)
-		return -1;
+	if (!rf->target_index)
+		rf->target_index = json_object();
+	if (!p || !rf->target_index) {
+		if (p)
+			rf->targets = p;
+		return set_err(why, why_size, "out of memory"), -1;
+	}
 	rf->targets = p;
-	if (!(p[rf->n_targets] = strdup(name)))
-		return -1;
+	if (!(p[rf->n_targets] = strdup(name)) ||
+	    json_object_set_new(rf->target_index, name, json_integer((json_int_t)rf->n_targets)) !=
+	        0)
+		return set_err(why, why_size, "out of memory"), -1;
+	if (counted)
+		(*count)++;
 	return (int)rf->n_targets++;
 }
 
@@ -273,19 +592,12 @@ static bool header_parse(char *line, struct csv_header *h, char *why, size_t why
 	return true;
 }
 
-static bool cell_number(const char *cell, double *out)
+/* The range of a timeline column's numbers. */
+static const struct number_range *timeline_range(int c)
 {
-	if (*cell == '\0') {
-		*out = NAN;
-		return true;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(cell, &end);
-	if (end == cell || *end != '\0' || errno == ERANGE || !isfinite(v))
-		return false;
-	*out = v;
-	return true;
+	return c == TIMELINE_COL_t_s     ? &T_S_RANGE
+	       : c == TIMELINE_COL_spike ? &SPIKE_RANGE
+	                                 : &VALUE_RANGE;
 }
 
 static bool row_parse(struct runfolder *rf, const struct csv_header *h, char *line,
@@ -304,25 +616,15 @@ static bool row_parse(struct runfolder *rf, const struct csv_header *h, char *li
 	for (int c = 0; c < TIMELINE_COLUMN_COUNT && ok; c++) {
 		const char *cell = h->col_of[c] >= 0 ? cells[h->col_of[c]] : "";
 		if (c == TIMELINE_COL_variant) {
-			if (*cell == '\0') {
-				set_err(why, why_size, "empty \"variant\"");
-				ok = false;
-			} else if ((row->target = target_intern(rf, cell)) < 0) {
-				set_err(why, why_size, "out of memory");
-				ok = false;
-			}
+			ok = cell_name(cell, "variant", why, why_size) &&
+			     (row->target = target_intern(rf, cell, why, why_size)) >= 0;
 			row->v[c] = NAN;
 		} else if (c == TIMELINE_COL_phase) {
-			if (strlen(cell) >= sizeof(row->phase)) {
-				set_err(why, why_size, "phase \"%s\" is not a phase name", cell);
-				ok = false;
-			}
-			snprintf(row->phase, sizeof(row->phase), "%s", cell);
+			ok = cell_phase(cell, row->phase, why, why_size);
 			row->v[c] = NAN;
-		} else if (!cell_number(cell, &row->v[c])) {
-			set_err(why, why_size, "column \"%s\": \"%s\" is not a number",
-			        column_names[c], cell);
-			ok = false;
+		} else {
+			ok = cell_number(cell, timeline_range(c), column_names[c], &row->v[c], why,
+			                 why_size);
 		}
 	}
 	free(cells);
@@ -333,6 +635,7 @@ static bool row_parse(struct runfolder *rf, const struct csv_header *h, char *li
 		return false;
 	}
 	row->t_s = row->v[TIMELINE_COL_t_s];
+	/* whole and within RUNFOLDER_MAX_SPIKE: the conversion is exact */
 	row->spike = isnan(row->v[TIMELINE_COL_spike]) ? 0 : (int)row->v[TIMELINE_COL_spike];
 	return true;
 }
@@ -347,21 +650,28 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 		free(path);
 		return false;
 	}
-	char *buf = NULL, why[256];
+	char *buf = NULL, why[512];
 	size_t cap = 0, lineno = 0, alloc = 0;
 	bool ok = true, had_newline, have_header = false;
+	enum line_fault fault;
 	struct csv_header h;
 	ssize_t n;
-	while ((n = read_line(f, &buf, &cap, &had_newline)) >= 0) {
+	while ((n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
+		if (n >= 0 && !had_newline) {
+			/* The writer ends every line with its newline: a line without one was cut
+			 * mid-write (the header itself: the run recorded nothing yet), and even if
+			 * it parses its last cell may have lost digits. */
+			rf->timeline_truncated = true;
+			break;
+		}
+		if (line_refused(n, fault, path, lineno, err, err_size)) {
+			ok = false;
+			break;
+		}
 		if (n == 0)
 			continue;
 		if (!have_header) {
-			if (!had_newline) {
-				/* The header itself was cut: the run recorded nothing yet. */
-				rf->timeline_truncated = true;
-				break;
-			}
 			if (!header_parse(buf, &h, why, sizeof(why))) {
 				set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
 				ok = false;
@@ -370,27 +680,16 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 			have_header = true;
 			continue;
 		}
-		if (!had_newline) {
-			/* The writer ends every row with its newline: a row without one was cut
-			 * mid-write, and even if it parses its last cell may have lost digits. */
-			rf->timeline_truncated = true;
-			break;
-		}
 		struct runfolder_row row = {.line = lineno};
 		if (!row_parse(rf, &h, buf, &row, why, sizeof(why))) {
 			set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
 			ok = false;
 			break;
 		}
-		if (rf->n_rows == alloc) {
-			alloc = alloc ? alloc * 2 : 1024;
-			void *p = realloc(rf->rows, alloc * sizeof(*rf->rows));
-			if (!p) {
-				set_err(err, err_size, "out of memory");
-				ok = false;
-				break;
-			}
-			rf->rows = p;
+		if (!rows_grow((void **)&rf->rows, rf->n_rows, &alloc, 1024, sizeof(*rf->rows),
+		               path, lineno, err, err_size)) {
+			ok = false;
+			break;
 		}
 		rf->rows[rf->n_rows++] = row;
 	}
@@ -401,60 +700,86 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 	return ok;
 }
 
-/* One of the per-instance files: its numeric columns by name, and where to put its rows. */
+/* One of the per-instance files: its numeric columns by name and their ranges, and where to put
+ * its rows. */
 struct instance_table {
 	const char *file;
 	const char *const *names;
+	const struct number_range *const *ranges;
 	size_t n_names;
 	struct runfolder_instance_row **rows;
 	size_t *n_rows;
 	bool *present;
 };
 
+/* Where a per-instance file's columns are: cell indexes, -1 when absent. */
+struct instance_header {
+	int col_of[PHASES_COLUMN_COUNT];
+	int variant, phase, spike;
+	size_t n_cells;
+};
+
 /* Parses one data line of a per-instance file; why says what is wrong. */
 static bool instance_row_parse(struct runfolder *rf, const struct instance_table *t,
-                               const int *col_of, int variant_col, int phase_col, int spike_col,
-                               size_t n_cells, char *line, struct runfolder_instance_row *row,
-                               char *why, size_t why_size)
+                               const struct instance_header *h, char *line,
+                               struct runfolder_instance_row *row, char *why, size_t why_size)
 {
 	char **cells = NULL;
 	size_t n = csv_split(line, &cells);
 	if (n == 0)
 		return set_err(why, why_size, "unterminated quote"), false;
 	bool ok = true;
-	if (n != n_cells) {
-		set_err(why, why_size, "%zu cells where the header has %zu", n, n_cells);
-		ok = false;
-	} else if (!*cells[variant_col]) {
-		set_err(why, why_size, "empty \"variant\"");
-		ok = false;
-	} else if ((row->target = target_intern(rf, cells[variant_col])) < 0) {
-		set_err(why, why_size, "out of memory");
-		ok = false;
-	} else if (strlen(cells[phase_col]) >= sizeof(row->phase)) {
-		set_err(why, why_size, "phase \"%s\" is not a phase name", cells[phase_col]);
-		ok = false;
-	}
 	double spike = NAN;
-	if (ok && (!cell_number(cells[spike_col], &spike) || isnan(spike))) {
-		set_err(why, why_size, "column \"spike\": \"%s\" is not a number",
-		        cells[spike_col]);
+	if (n != h->n_cells) {
+		set_err(why, why_size, "%zu cells where the header has %zu", n, h->n_cells);
 		ok = false;
-	}
-	for (size_t c = 0; ok && c < t->n_names; c++) {
-		const char *cell = col_of[c] >= 0 ? cells[col_of[c]] : "";
-		if (!cell_number(cell, &row->v[c])) {
-			set_err(why, why_size, "column \"%s\": \"%s\" is not a number", t->names[c],
-			        cell);
+	} else {
+		ok = cell_name(cells[h->variant], "variant", why, why_size) &&
+		     (row->target = target_intern(rf, cells[h->variant], why, why_size)) >= 0 &&
+		     cell_phase(cells[h->phase], row->phase, why, why_size) &&
+		     cell_number(cells[h->spike], &SPIKE_RANGE, "spike", &spike, why, why_size);
+		if (ok && isnan(spike)) {
+			set_err(why, why_size, "column \"spike\": empty");
 			ok = false;
 		}
 	}
-	if (ok) {
-		snprintf(row->phase, sizeof(row->phase), "%s", cells[phase_col]);
-		row->spike = (int)spike;
+	for (size_t c = 0; ok && c < t->n_names; c++) {
+		const char *cell = h->col_of[c] >= 0 ? cells[h->col_of[c]] : "";
+		ok = cell_number(cell, t->ranges[c], t->names[c], &row->v[c], why, why_size);
 	}
+	if (ok)
+		row->spike = (int)spike; /* whole and within RUNFOLDER_MAX_SPIKE: exact */
 	free(cells);
 	return ok;
+}
+
+/* Parses a per-instance file's header line into h; why says what is wrong. */
+static bool instance_header_parse(const struct instance_table *t, char *line,
+                                  struct instance_header *h, char *why, size_t why_size)
+{
+	char **cells = NULL;
+	h->n_cells = csv_split(line, &cells);
+	h->variant = h->phase = h->spike = -1;
+	for (size_t c = 0; c < t->n_names; c++)
+		h->col_of[c] = -1;
+	for (size_t i = 0; i < h->n_cells; i++) {
+		if (strcmp(cells[i], "variant") == 0)
+			h->variant = (int)i;
+		else if (strcmp(cells[i], "phase") == 0)
+			h->phase = (int)i;
+		else if (strcmp(cells[i], "spike") == 0)
+			h->spike = (int)i;
+		for (size_t c = 0; c < t->n_names; c++)
+			if (strcmp(cells[i], t->names[c]) == 0 && h->col_of[c] < 0)
+				h->col_of[c] = (int)i;
+	}
+	free(cells);
+	if (h->variant < 0 || h->phase < 0 || h->spike < 0) {
+		set_err(why, why_size,
+		        "header lacks the \"variant\", \"phase\" or \"spike\" column");
+		return false;
+	}
+	return true;
 }
 
 /* Reads a per-instance file if it exists (the writer replaces it whole, atomically, so a cut line
@@ -473,61 +798,37 @@ static bool read_instance_table(struct runfolder *rf, const struct instance_tabl
 		return absent;
 	}
 	*t->present = true;
-	char *buf = NULL, why[256];
-	size_t cap = 0, lineno = 0, alloc = 0, n_cells = 0;
-	int col_of[PHASES_COLUMN_COUNT], variant_col = -1, phase_col = -1, spike_col = -1;
+	char *buf = NULL, why[512];
+	size_t cap = 0, lineno = 0, alloc = 0;
+	struct instance_header h = {.n_cells = 0};
 	bool ok = true, had_newline;
+	enum line_fault fault;
 	ssize_t n;
-	while (ok && (n = read_line(f, &buf, &cap, &had_newline)) >= 0) {
+	while (ok && (n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
-		if (n == 0)
-			continue;
-		if (n_cells == 0) {
-			char **cells = NULL;
-			n_cells = csv_split(buf, &cells);
-			for (size_t c = 0; c < t->n_names; c++)
-				col_of[c] = -1;
-			for (size_t i = 0; i < n_cells; i++) {
-				if (strcmp(cells[i], "variant") == 0)
-					variant_col = (int)i;
-				else if (strcmp(cells[i], "phase") == 0)
-					phase_col = (int)i;
-				else if (strcmp(cells[i], "spike") == 0)
-					spike_col = (int)i;
-				for (size_t c = 0; c < t->n_names; c++)
-					if (strcmp(cells[i], t->names[c]) == 0 && col_of[c] < 0)
-						col_of[c] = (int)i;
-			}
-			free(cells);
-			if (variant_col < 0 || phase_col < 0 || spike_col < 0) {
-				set_err(err, err_size,
-				        "%s:%zu: header lacks the \"variant\", \"phase\" or "
-				        "\"spike\" column",
-				        path, lineno);
-				ok = false;
-			}
-			continue;
-		}
-		struct runfolder_instance_row row = {.line = lineno};
-		for (size_t c = 0; c < PHASES_COLUMN_COUNT; c++)
-			row.v[c] = NAN;
-		if (!instance_row_parse(rf, t, col_of, variant_col, phase_col, spike_col, n_cells,
-		                        buf, &row, why, sizeof(why))) {
-			set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
+		if (line_refused(n, fault, path, lineno, err, err_size)) {
 			ok = false;
 			break;
 		}
-		if (*t->n_rows == alloc) {
-			alloc = alloc ? alloc * 2 : 64;
-			void *p = realloc(*t->rows, alloc * sizeof(**t->rows));
-			if (!p) {
-				set_err(err, err_size, "out of memory");
+		if (n == 0)
+			continue;
+		if (h.n_cells == 0) {
+			ok = instance_header_parse(t, buf, &h, why, sizeof(why));
+		} else {
+			struct runfolder_instance_row row = {.line = lineno};
+			for (size_t c = 0; c < PHASES_COLUMN_COUNT; c++)
+				row.v[c] = NAN;
+			ok = instance_row_parse(rf, t, &h, buf, &row, why, sizeof(why));
+			if (ok && !rows_grow((void **)t->rows, *t->n_rows, &alloc, 64, sizeof(row),
+			                     path, lineno, err, err_size)) {
 				ok = false;
 				break;
 			}
-			*t->rows = p;
+			if (ok)
+				(*t->rows)[(*t->n_rows)++] = row;
 		}
-		(*t->rows)[(*t->n_rows)++] = row;
+		if (!ok)
+			set_err(err, err_size, "%s:%zu: %s", path, lineno, why);
 	}
 	free(buf);
 	fclose(f);
@@ -537,10 +838,17 @@ static bool read_instance_table(struct runfolder *rf, const struct instance_tabl
 
 static bool read_instance_tables(struct runfolder *rf, char *err, size_t err_size)
 {
+	static const struct number_range *const phases_ranges[PHASES_COLUMN_COUNT] = {
+#define PHASES_COLUMN_RANGE(name) &VALUE_RANGE,
+	    PHASES_COLUMNS(PHASES_COLUMN_RANGE)
+#undef PHASES_COLUMN_RANGE
+	};
+	static const struct number_range *const hist_ranges[HIST_COLUMN_COUNT] = {
+	    [HIST_COL_upper_us] = &UPPER_US_RANGE, [HIST_COL_count] = &HIST_COUNT_RANGE};
 	const struct instance_table tables[] = {
-	    {"phases.csv", phases_column_names, PHASES_COLUMN_COUNT, &rf->phase_rows,
+	    {"phases.csv", phases_column_names, phases_ranges, PHASES_COLUMN_COUNT, &rf->phase_rows,
 	     &rf->n_phase_rows, &rf->has_phases},
-	    {"latency_hist.csv", hist_column_names, HIST_COLUMN_COUNT, &rf->hist_rows,
+	    {"latency_hist.csv", hist_column_names, hist_ranges, HIST_COLUMN_COUNT, &rf->hist_rows,
 	     &rf->n_hist_rows, &rf->has_latency_hist},
 	};
 	for (size_t i = 0; i < sizeof(tables) / sizeof(*tables); i++)
@@ -583,6 +891,7 @@ void runfolder_free(struct runfolder *rf)
 	for (size_t i = 0; i < rf->n_targets; i++)
 		free(rf->targets[i]);
 	free(rf->targets);
+	json_decref(rf->target_index);
 	free(rf->rows);
 	free(rf->phase_rows);
 	free(rf->hist_rows);

@@ -9,6 +9,48 @@
 
 #include "timeline_columns.h"
 
+/* What a run folder may hold (docs/run-folder.md, "Limits"). A run folder is untrusted input (it
+ * may come from another machine, or be damaged), and each of these numbers sizes an allocation or
+ * a loop of the reader or of the report, so each is checked where the data enters, and what is
+ * out of range is refused with its file, line and column, never read, clamped or skipped. Each is
+ * far above what a real run holds. */
+
+/* Spike numbers 0 to this: a schedule has at most 100,000 phases (common/schedule.c), so no run can
+ * number a spike higher. The report sizes its per-spike tables by the highest spike number. */
+#define RUNFOLDER_MAX_SPIKE 100000
+/* Data lines of timeline.csv, phases.csv, latency_hist.csv and lines of events.jsonl, each: a
+ * timeline row is held in memory (about 330 bytes), so this is about 3.3 GB. That is 6 targets for
+ * 46 hours at the default 100 ms, or 66 targets (64 variants and the harness) for 4 hours; longer
+ * soaks record at a longer --interval-ms. */
+#define RUNFOLDER_MAX_ROWS 10000000
+/* Distinct variant names (not starting with '_') of a run, over run.json, timeline.csv and the
+ * per-instance files: variants.tsv has a few dozen rows; one generator takes at most 64 targets
+ * (loadgen/main.c), and a serial run (one generator per variant into the folder) may hold a whole
+ * table. The report's per-variant work over the rows stays within this factor. */
+#define RUNFOLDER_MAX_VARIANTS 256
+/* Distinct harness names ('_loadgen', '_upstream', ...): the generator's own row and its at most
+ * 64 --watch rows. */
+#define RUNFOLDER_MAX_HARNESS 65
+/* Bytes in one line of any of the files, newline excluded: a timeline row is a few hundred, an
+ * event a few hundred (a failure's reason a few thousand). */
+#define RUNFOLDER_MAX_LINE 1048576
+/* Bytes of run.json: a few kB (each variant's --version --json, the query file's statistics). */
+#define RUNFOLDER_MAX_RUN_JSON (16 * 1048576)
+/* |t_s| in seconds, timeline and events: a schedule lasts at most 7 days (common/schedule.c), and
+ * a day more covers what a scenario does before it starts (negative t_s) or after it ends. */
+#define RUNFOLDER_MAX_T_S (8 * 86400.0)
+/* |value| of any other number cell: integers are exact in a double below 2^53 (9e15), and no
+ * memory in bytes, count of queries or latency in ms of a run comes near. */
+#define RUNFOLDER_MAX_MAGNITUDE 1e15
+/* A latency_hist.csv bucket's count: a million answers a second for 11 days; ten million rows of
+ * these still add up within a 64-bit counter. */
+#define RUNFOLDER_MAX_HIST_COUNT 1e12
+/* run.json parameters.interval_ms: the generator records every 10 ms to 60 s. */
+#define RUNFOLDER_MIN_INTERVAL_MS 1.0
+#define RUNFOLDER_MAX_INTERVAL_MS 3600000.0
+/* run.json machine.cores. */
+#define RUNFOLDER_MAX_CORES 1000000.0
+
 /* One timeline.csv row. Numeric cells are in v[] indexed by enum timeline_column; an empty cell or
  * a column the file does not have is NAN ("not available"). The text columns are kept apart. */
 struct runfolder_row {
@@ -56,6 +98,9 @@ struct runfolder {
 	char **
 	    targets; /* timeline targets (variants and harness rows) in order of first appearance */
 	size_t n_targets;
+	json_t *target_index; /* name -> index into targets, so a lookup costs no scan */
+	size_t n_variants;    /* distinct variant names (not harness) of run.json and the files */
+	size_t n_harness;     /* targets that are harness rows */
 	/* A last line without its newline that did not parse (the writer was stopped mid-line) is
 	 * dropped, not an error; these say it happened. */
 	bool events_truncated;
@@ -71,8 +116,10 @@ struct runfolder {
 };
 
 /* Reads DIR/run.json, DIR/events.jsonl and DIR/timeline.csv (and DIR/phases.csv and
- * DIR/latency_hist.csv when present) into rf. On failure returns false with
- * "FILE:LINE: reason" in err and leaves rf empty (runfolder_free is still safe). */
+ * DIR/latency_hist.csv when present) into rf. Names (variants, targets, phases) must be
+ * identifiers (common/identifier.h) and every number within the limits above. On failure returns
+ * false with "FILE:LINE: reason" (with the column where one is at fault) in err and leaves rf
+ * empty (runfolder_free is still safe). */
 bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
 /* Reads DIR/timeline.csv only (a calibration pass has no run.json): rf->run is NULL, status

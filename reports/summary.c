@@ -54,33 +54,132 @@ double summary_interval_s(const struct runfolder *rf)
 	json_t *ms = json_object_get(json_object_get(rf->run, "parameters"), "interval_ms");
 	if (json_is_number(ms) && json_number_value(ms) > 0)
 		return json_number_value(ms) / 1000.0;
+	/* the shortest step between two rows of a target: each row against its target's last */
 	double best = NAN;
-	for (size_t i = 1; i < rf->n_rows; i++) {
-		for (size_t j = i; j-- > 0;) {
-			if (rf->rows[j].target != rf->rows[i].target)
-				continue;
-			double d = rf->rows[i].t_s - rf->rows[j].t_s;
-			if (d > 0 && (isnan(best) || d < best))
-				best = d;
-			break;
-		}
+	double *prev = malloc((rf->n_targets ? rf->n_targets : 1) * sizeof(*prev));
+	for (size_t t = 0; prev && t < rf->n_targets; t++)
+		prev[t] = NAN;
+	for (size_t i = 0; prev && i < rf->n_rows; i++) {
+		double d = rf->rows[i].t_s - prev[rf->rows[i].target];
+		if (d > 0 && (isnan(best) || d < best))
+			best = d;
+		prev[rf->rows[i].target] = rf->rows[i].t_s;
 	}
+	free(prev);
 	return isnan(best) ? 1.0 : best;
 }
 
-/* The rows of one target, in file order (pointers into rf->rows). */
-struct series {
-	const struct runfolder_row **r;
+/* The times of the generator's phase events, ascending: where phases start. */
+struct phase_starts {
+	double *t;
 	size_t n;
-	const struct runfolder *rf; /* its events: where phases start */
 };
 
-static struct series series_of(const struct runfolder *rf, int target)
+static int double_cmp(const void *a, const void *b)
 {
-	struct series s = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*s.r)), 0, rf};
-	for (size_t i = 0; s.r && i < rf->n_rows; i++)
-		if (rf->rows[i].target == target)
-			s.r[s.n++] = &rf->rows[i];
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static struct phase_starts phase_starts_of(const struct runfolder *rf)
+{
+	struct phase_starts p = {malloc((rf->n_events ? rf->n_events : 1) * sizeof(*p.t)), 0};
+	for (size_t i = 0; p.t && i < rf->n_events; i++)
+		if (strcmp(rf->events[i].event, "phase") == 0)
+			p.t[p.n++] = rf->events[i].t_s;
+	if (p.t)
+		qsort(p.t, p.n, sizeof(*p.t), double_cmp);
+	return p;
+}
+
+/* The columns whose last value before a row series_of keeps at hand. */
+enum last_slot { LAST_ANON, LAST_RSS, LAST_CACHE, LAST_SLOTS };
+static const enum timeline_column last_columns[LAST_SLOTS] = {
+    TIMELINE_COL_anon_kb, TIMELINE_COL_rss_kb, TIMELINE_COL_cache_bytes};
+
+/* The rows of every target, in file order, grouped by target in one pass: target t's are
+ * r[start[t]] to r[start[t + 1] - 1]. So the series of all variants cost the rows once. */
+struct rows_by_target {
+	const struct runfolder_row **r;
+	size_t *start;
+};
+
+static struct rows_by_target rows_by_target_of(const struct runfolder *rf)
+{
+	struct rows_by_target by = {calloc(rf->n_rows ? rf->n_rows : 1, sizeof(*by.r)),
+	                            calloc(rf->n_targets + 2, sizeof(*by.start))};
+	if (!by.r || !by.start) {
+		free(by.r);
+		free(by.start);
+		return (struct rows_by_target){NULL, NULL};
+	}
+	for (size_t i = 0; i < rf->n_rows; i++)
+		by.start[rf->rows[i].target + 2]++;
+	for (size_t t = 0; t < rf->n_targets; t++)
+		by.start[t + 2] += by.start[t + 1];
+	/* by.start[t + 1] is now where target t's rows begin; filling moves it to their end */
+	for (size_t i = 0; i < rf->n_rows; i++)
+		by.r[by.start[rf->rows[i].target + 1]++] = &rf->rows[i];
+	return by;
+}
+
+/* The rows of one target, in file order (pointers into rf->rows). For each row i, what the
+ * figures of each spike look up from the start of the run: 1 + the index of the last row at or
+ * before i with a value in each of last_columns (with an attributed sample: last_attr), 0 for
+ * none; the highest alloc_heap_bytes so far (NAN for none). So each spike costs its own rows,
+ * not a scan back over the run: the figures are linear in rows and spikes together. */
+struct series {
+	const struct runfolder_row **r; /* into a struct rows_by_target */
+	size_t n;
+	const struct phase_starts *phases;
+	size_t *last_with[LAST_SLOTS];
+	size_t *last_attr;
+	double *heap_max;
+};
+
+static void series_free(struct series *s)
+{
+	for (int k = 0; k < LAST_SLOTS; k++)
+		free(s->last_with[k]);
+	free(s->last_attr);
+	free(s->heap_max);
+}
+
+/* The series of target (-1: none, no rows); s.r is NULL when memory ran out. */
+static struct series series_of(const struct rows_by_target *by, int target,
+                               const struct phase_starts *phases)
+{
+	struct series s = {.phases = phases};
+	if (!by->r)
+		return s;
+	s.r = by->r;
+	if (target >= 0) {
+		s.r = by->r + by->start[target];
+		s.n = by->start[target + 1] - by->start[target];
+	}
+	size_t m = s.n ? s.n : 1;
+	bool ok = s.r != NULL;
+	for (int k = 0; k < LAST_SLOTS; k++)
+		ok = (s.last_with[k] = malloc(m * sizeof(size_t))) && ok;
+	ok = (s.last_attr = malloc(m * sizeof(size_t))) && ok;
+	ok = (s.heap_max = malloc(m * sizeof(double))) && ok;
+	if (!ok) {
+		series_free(&s);
+		return (struct series){.phases = phases};
+	}
+	struct attr_split unused;
+	for (size_t i = 0; i < s.n; i++) {
+		const struct runfolder_row *r = s.r[i];
+		for (int k = 0; k < LAST_SLOTS; k++) {
+			size_t before = i ? s.last_with[k][i - 1] : 0;
+			s.last_with[k][i] = isnan(r->v[last_columns[k]]) ? before : i + 1;
+		}
+		size_t attr_before = i ? s.last_attr[i - 1] : 0;
+		s.last_attr[i] = attr_split_row(r, &unused) ? i + 1 : attr_before;
+		double heap = r->v[TIMELINE_COL_alloc_heap_bytes];
+		double heap_before = i ? s.heap_max[i - 1] : NAN;
+		s.heap_max[i] = isnan(heap_before) || heap > heap_before ? heap : heap_before;
+	}
 	return s;
 }
 
@@ -171,6 +270,16 @@ static json_t *traffic_figures(const struct series *s, const char *group)
 static double last_value(const struct series *s, size_t from, size_t to, enum timeline_column col,
                          const struct runfolder_row **at)
 {
+	for (int k = 0; k < LAST_SLOTS; k++) {
+		if (last_columns[k] != col)
+			continue;
+		size_t j = to > from ? s->last_with[k][to - 1] : 0;
+		if (j <= from)
+			return NAN;
+		if (at)
+			*at = s->r[j - 1];
+		return s->r[j - 1]->v[col];
+	}
 	for (size_t i = to; i-- > from;)
 		if (!isnan(s->r[i]->v[col])) {
 			if (at)
@@ -195,28 +304,40 @@ static double max_value(const struct series *s, size_t from, size_t to, enum tim
 	return best;
 }
 
-/* Spike numbers that have at least one "spike" row in any target, ascending. */
-static size_t spike_numbers(const struct runfolder *rf, int **out)
+/* The spike numbers that have at least one "spike" row in any target, ascending (num), and each
+ * number's place among them (index, -1 for none) up to the highest (max). */
+struct spike_list {
+	int *num;
+	size_t n;
+	long *index;
+	int max;
+};
+
+/* The reader keeps spike numbers within RUNFOLDER_MAX_SPIKE, which bounds these tables. */
+static struct spike_list spike_numbers(const struct runfolder *rf)
 {
-	int max = 0;
+	struct spike_list l = {NULL, 0, NULL, 0};
 	for (size_t i = 0; i < rf->n_rows; i++)
-		if (strcmp(rf->rows[i].phase, "spike") == 0 && rf->rows[i].spike > max)
-			max = rf->rows[i].spike;
-	bool *seen = calloc((size_t)max + 1, sizeof(*seen));
-	*out = calloc((size_t)max + 1, sizeof(**out));
-	size_t n = 0;
-	if (!seen || !*out) {
-		free(seen);
-		return 0;
+		if (strcmp(rf->rows[i].phase, "spike") == 0 && rf->rows[i].spike > l.max)
+			l.max = rf->rows[i].spike;
+	l.num = calloc((size_t)l.max + 1, sizeof(*l.num));
+	l.index = malloc(((size_t)l.max + 1) * sizeof(*l.index));
+	if (!l.num || !l.index) {
+		free(l.num);
+		free(l.index);
+		return (struct spike_list){NULL, 0, NULL, -1};
 	}
+	for (int k = 0; k <= l.max; k++)
+		l.index[k] = -1;
 	for (size_t i = 0; i < rf->n_rows; i++)
 		if (strcmp(rf->rows[i].phase, "spike") == 0 && rf->rows[i].spike > 0)
-			seen[rf->rows[i].spike] = true;
-	for (int k = 1; k <= max; k++)
-		if (seen[k])
-			(*out)[n++] = k;
-	free(seen);
-	return n;
+			l.index[rf->rows[i].spike] = -2; /* seen */
+	for (int k = 1; k <= l.max; k++)
+		if (l.index[k] == -2) {
+			l.index[k] = (long)l.n;
+			l.num[l.n++] = k;
+		}
+	return l;
 }
 
 /* Which attributed sample of a stretch of rows attr_pick takes. */
@@ -235,6 +356,13 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 	long best = -1;
 	double best_v = NAN;
 	struct attr_split cur;
+	if (how == PICK_LAST) {
+		size_t j = to > from ? s->last_attr[to - 1] : 0;
+		if (j <= from)
+			return -1;
+		attr_split_row(s->r[j - 1], out);
+		return (long)(j - 1);
+	}
 	for (size_t i = from; i < to; i++) {
 		if (!attr_split_row(s->r[i], &cur))
 			continue;
@@ -267,12 +395,17 @@ static double held_mb_per_inflight(double kb, double inflight)
 
 /* Whether a phase starts at t (within half the timeline's millisecond): the generator's phase
  * events. */
-static bool phase_starts_at(const struct runfolder *rf, double t)
+static bool phase_starts_at(const struct phase_starts *p, double t)
 {
-	for (size_t i = 0; i < rf->n_events; i++)
-		if (strcmp(rf->events[i].event, "phase") == 0 && fabs(rf->events[i].t_s - t) <= 0.0005)
-			return true;
-	return false;
+	size_t lo = 0, hi = p->n; /* the first at or after t - 0.0005 */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->t[mid] < t - 0.0005)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->n && p->t[lo] <= t + 0.0005;
 }
 
 /* The end of rows [from, to) for the state at the end of their phase. A row's memory and control
@@ -282,7 +415,7 @@ static bool phase_starts_at(const struct runfolder *rf, double t)
  * the row before is one sample earlier in the same phase. */
 static size_t state_end(const struct series *s, size_t from, size_t to)
 {
-	return to - from > 1 && phase_starts_at(s->rf, s->r[to - 1]->t_s) ? to - 1 : to;
+	return to - from > 1 && phase_starts_at(s->phases, s->r[to - 1]->t_s) ? to - 1 : to;
 }
 
 /* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
@@ -360,35 +493,46 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	/* What an allocator keeps after a recovery follows the highest footprint it was driven to
 	 * so far (by the requests piled up at the highest peak, which CPU scheduling moves from run
 	 * to run): the held memory as a share of it. */
-	double highest_heap =
-	    max_value(s, 0, last + 1, TIMELINE_COL_alloc_heap_bytes, NULL) / 1024.0;
+	double highest_heap = s->heap_max[last] / 1024.0;
 	json_object_set_new(o, "highest_heap_kb", jnum(highest_heap));
 	json_object_set_new(o, "end_held_share_of_highest_heap",
 	                    jnum(highest_heap > 0 ? end_held / highest_heap : NAN));
 }
 
+/* Where each spike's rows are in a series (indexes into it; s->n when none). */
+struct spike_rows {
+	size_t first, last_spike, last;
+};
+
 /* Per-spike figures (README.md), one object per spike number. */
-static json_t *spike_figures(const struct series *s, const int *spikes, size_t n_spikes,
+static json_t *spike_figures(const struct series *s, const struct spike_list *spikes,
                              double interval_s)
 {
 	json_t *arr = json_array();
-	for (size_t k = 0; k < n_spikes; k++) {
-		int num = spikes[k];
-		/* The spike's rows run from its first "spike" row to the last row with its number.
-		 */
-		size_t first = s->n, last_spike = s->n, last = s->n;
-		for (size_t i = 0; i < s->n; i++) {
-			const struct runfolder_row *r = s->r[i];
-			if (r->spike != num || summary_phase_is_preamble(r->phase))
-				continue;
-			if (strcmp(r->phase, "spike") == 0) {
-				if (first == s->n)
-					first = i;
-				last_spike = i;
-			}
-			if (first != s->n)
-				last = i;
+	/* The spike's rows run from its first "spike" row to the last row with its number: found
+	 * for every spike in one pass over the rows. */
+	struct spike_rows *at = malloc((spikes->n ? spikes->n : 1) * sizeof(*at));
+	if (!at)
+		return arr;
+	for (size_t k = 0; k < spikes->n; k++)
+		at[k] = (struct spike_rows){s->n, s->n, s->n};
+	for (size_t i = 0; i < s->n; i++) {
+		const struct runfolder_row *r = s->r[i];
+		if (r->spike > spikes->max || spikes->index[r->spike] < 0 ||
+		    summary_phase_is_preamble(r->phase))
+			continue;
+		struct spike_rows *a = &at[spikes->index[r->spike]];
+		if (strcmp(r->phase, "spike") == 0) {
+			if (a->first == s->n)
+				a->first = i;
+			a->last_spike = i;
 		}
+		if (a->first != s->n)
+			a->last = i;
+	}
+	for (size_t k = 0; k < spikes->n; k++) {
+		int num = spikes->num[k];
+		size_t first = at[k].first, last_spike = at[k].last_spike, last = at[k].last;
 		json_t *o = json_object();
 		json_object_set_new(o, "spike", json_integer(num));
 		json_array_append_new(arr, o);
@@ -429,6 +573,7 @@ static json_t *spike_figures(const struct series *s, const int *spikes, size_t n
 		                    jnum(isnan(cache) ? NAN : end - cache / 1024.0));
 		spike_attribution(o, s, first, last_spike, last);
 	}
+	free(at);
 	return arr;
 }
 
@@ -674,8 +819,9 @@ static json_t *variant_meta(const struct runfolder *rf, const char *name)
 	return NULL;
 }
 
-static json_t *variant_figures(const struct runfolder *rf, const char *name, const int *spikes,
-                               size_t n_spikes, double interval_s)
+static json_t *variant_figures(const struct runfolder *rf, const char *name,
+                               const struct rows_by_target *by, const struct spike_list *spikes,
+                               const struct phase_starts *phases, double interval_s)
 {
 	json_t *v = json_object();
 	json_t *meta = variant_meta(rf, name);
@@ -686,11 +832,11 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name, con
 		json_object_set(v, meta_keys[i], json_is_string(m) ? m : json_null());
 	}
 	int target = runfolder_target_index(rf, name);
-	struct series s = series_of(rf, target);
+	struct series s = series_of(by, target, phases);
 	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
 
 	if (s.r) {
-		json_t *sp = spike_figures(&s, spikes, n_spikes, interval_s);
+		json_t *sp = spike_figures(&s, spikes, interval_s);
 		json_object_set_new(v, "spikes", sp);
 		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", sp,
 		           "peak_anon_kb");
@@ -729,7 +875,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name, con
 	json_t *crashes = crash_list(rf, name);
 	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
 	json_object_set_new(v, "crashes", crashes);
-	free(s.r);
+	series_free(&s);
 	return v;
 }
 
@@ -916,21 +1062,22 @@ static json_t *variant_order(const struct runfolder *rf)
 json_t *summary_build(const struct runfolder *rf)
 {
 	double interval_s = summary_interval_s(rf);
-	int *spikes = NULL;
-	size_t n_spikes = spike_numbers(rf, &spikes);
+	struct spike_list spikes = spike_numbers(rf);
+	struct phase_starts phases = phase_starts_of(rf);
+	struct rows_by_target by = rows_by_target_of(rf);
 	json_t *sum = json_object();
 	json_object_set_new(sum, "format", json_integer(1));
 	json_object_set_new(sum, "run", run_figures(rf));
 	json_object_set_new(sum, "interval_s", json_real(interval_s));
 	json_object_set_new(sum, "phases", phase_segments(rf, interval_s));
-	json_object_set_new(sum, "spike_count", json_integer((json_int_t)n_spikes));
+	json_object_set_new(sum, "spike_count", json_integer((json_int_t)spikes.n));
 	json_t *order = variant_order(rf), *variants = json_object(), *name;
 	size_t i;
 	json_array_foreach(order, i, name)
 	{
-		json_object_set_new(
-		    variants, json_string_value(name),
-		    variant_figures(rf, json_string_value(name), spikes, n_spikes, interval_s));
+		json_object_set_new(variants, json_string_value(name),
+		                    variant_figures(rf, json_string_value(name), &by, &spikes,
+		                                    &phases, interval_s));
 	}
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
@@ -940,7 +1087,11 @@ json_t *summary_build(const struct runfolder *rf)
 	/* validity first: the verdict names the variants that did not run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	json_object_set_new(sum, "verdict", verdict_build(sum));
-	free(spikes);
+	free(spikes.num);
+	free(spikes.index);
+	free(phases.t);
+	free(by.r);
+	free(by.start);
 	return sum;
 }
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness_saturation.h"
@@ -259,6 +260,41 @@ static void check_not_run(const struct runfolder *rf, json_t *reasons)
 	strbuf_free(&b);
 }
 
+/* A variant with timeline rows that gives no figure to compare: absent from the summary, or not
+ * one memory sample in all its rows (its process gone or never found). A gate over its figures
+ * would pass on nothing, so the run says it. */
+static void check_no_figures(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+{
+	size_t *rows = calloc(rf->n_targets ? rf->n_targets : 1, sizeof(*rows));
+	if (!rows)
+		abort();
+	for (size_t i = 0; i < rf->n_rows; i++)
+		rows[rf->rows[i].target]++;
+	json_t *names = json_array();
+	struct strbuf b = {0};
+	for (size_t t = 0; t < rf->n_targets; t++) {
+		const char *n = rf->targets[t];
+		if (!rows[t] || runfolder_is_harness(n))
+			continue;
+		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
+		if (v && (json_is_number(json_object_get(v, "max_anon_kb")) ||
+		          json_is_number(json_object_get(v, "max_rss_kb"))))
+			continue;
+		strbuf_printf(&b, "%s%s (%zu rows)", b.len ? ", " : "", n, rows[t]);
+		json_array_append_new(names, json_string(n));
+	}
+	free(rows);
+	if (json_array_size(names))
+		reason(reasons, "variant_without_figures", names,
+		       "read logs/VARIANT.log: the process was gone or never found, then run again",
+		       "No memory figures for %s: timeline rows without a single memory sample say "
+		       "nothing about the allocator, and no figure of the comparison stands for it.",
+		       b.s);
+	else
+		json_decref(names);
+	strbuf_free(&b);
+}
+
 json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 {
 	json_t *reasons = json_array();
@@ -273,6 +309,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
 	check_crashes(summary, reasons);
+	check_no_figures(rf, summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
 		reason(

@@ -81,16 +81,17 @@ static void test_fixture(void **state)
 
 static void test_columns_by_name_and_quotes(void **state)
 {
-	/* Columns in another order, an unknown extra column, a missing one, a quoted name. */
+	/* Columns in another order, an unknown extra column, a missing one, a quoted name (and
+	 * quoted text in a column nobody reads). */
 	char *dir = make_run("{\"status\":\"running\"}", "",
 	                     "variant,extra,anon_kb,t_s,phase,spike\n"
-	                     "\"odd,\"\"name\",x,100,0.5,baseline,0\n"
+	                     "\"glibc-2.36\",\"x,\"\"y\",100,0.5,baseline,0\n"
 	                     "glibc,y,,1.0,spike,3\n");
 	struct runfolder rf;
 	char err[512] = "";
 	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
 	assert_int_equal(rf.n_rows, 2);
-	assert_string_equal(rf.targets[0], "odd,\"name");
+	assert_string_equal(rf.targets[0], "glibc-2.36");
 	assert_true(rf.rows[0].v[TIMELINE_COL_anon_kb] == 100);
 	assert_true(rf.rows[0].t_s == 0.5);
 	assert_true(isnan(rf.rows[0].v[TIMELINE_COL_rss_kb])); /* column absent */
@@ -140,11 +141,17 @@ static void test_last_line_without_newline(void **state)
 	remove_run(dir);
 }
 
-/* Reading must fail with an error holding each of the needles. */
-static void expect_error(const char *run_json, const char *events, const char *timeline,
-                         const char *needle1, const char *needle2)
+/* Reading must fail with an error holding each of the needles and the folder's path; phases.csv
+ * and latency_hist.csv are written unless NULL. */
+static void expect_error_with(const char *run_json, const char *events, const char *timeline,
+                              const char *phases, const char *hist, const char *needle1,
+                              const char *needle2)
 {
 	char *dir = make_run(run_json, events, timeline);
+	if (phases)
+		test_file_write(dir, "phases.csv", phases);
+	if (hist)
+		test_file_write(dir, "latency_hist.csv", hist);
 	struct runfolder rf;
 	char err[512] = "";
 	assert_false(runfolder_read(dir, &rf, err, sizeof(err)));
@@ -154,6 +161,12 @@ static void expect_error(const char *run_json, const char *events, const char *t
 	assert_non_null(strstr(err, dir));
 	runfolder_free(&rf); /* safe after a failure */
 	remove_run(dir);
+}
+
+static void expect_error(const char *run_json, const char *events, const char *timeline,
+                         const char *needle1, const char *needle2)
+{
+	expect_error_with(run_json, events, timeline, NULL, NULL, needle1, needle2);
 }
 
 static void test_errors_name_file_and_line(void **state)
@@ -183,6 +196,184 @@ static void test_errors_name_file_and_line(void **state)
 	             "timeline.csv:3", "cells");
 }
 
+#define OK_RUN "{\"status\":\"completed\"}"
+#define PHASES_HEAD "variant,phase,spike,sent,answered\n"
+#define HIST_HEAD "variant,phase,spike,upper_us,count\n"
+
+static void test_numbers_out_of_range(void **state)
+{
+	const char *tl = "t_s,variant,phase,spike,anon_kb\n";
+	char text[512];
+	/* a spike number that would size the report's tables by billions, or overflow an int */
+	static const char *const bad_spikes[] = {"2147483647", "100001", "1e300",
+	                                         "-1",         "1.5",    "inf"};
+	for (size_t i = 0; i < sizeof(bad_spikes) / sizeof(*bad_spikes); i++) {
+		snprintf(text, sizeof(text), "%s0.5,glibc,baseline,0,1\n1.0,glibc,spike,%s,2\n", tl,
+		         bad_spikes[i]);
+		expect_error(OK_RUN, "", text, "timeline.csv:3: column \"spike\"", bad_spikes[i]);
+	}
+	snprintf(text, sizeof(text), "%s1e300,glibc,spike,1,2\n", tl);
+	expect_error(OK_RUN, "", text, "timeline.csv:2: column \"t_s\"", "out of range");
+	snprintf(text, sizeof(text), "%s1.0,glibc,spike,1,-1e300\n", tl);
+	expect_error(OK_RUN, "", text, "timeline.csv:2: column \"anon_kb\"", "out of range");
+	snprintf(text, sizeof(text), "%s1.0,glibc,spike,1,1e999\n", tl);
+	expect_error(OK_RUN, "", text, "timeline.csv:2: column \"anon_kb\"", "out of range");
+	/* phases.csv: the spike 1e300 that became -2147483648 */
+	const char *ok_tl = "t_s,variant\n0.5,glibc\n";
+	expect_error_with(OK_RUN, "", ok_tl, PHASES_HEAD "glibc,spike,1e300,10,9\n", NULL,
+	                  "phases.csv:2: column \"spike\"", "out of range");
+	expect_error_with(OK_RUN, "", ok_tl, PHASES_HEAD "glibc,spike,,10,9\n", NULL,
+	                  "phases.csv:2: column \"spike\"", "empty");
+	expect_error_with(OK_RUN, "", ok_tl, PHASES_HEAD "glibc,spike,1,1e16,9\n", NULL,
+	                  "phases.csv:2: column \"sent\"", "out of range");
+	/* latency_hist.csv: counts become 64-bit counters, edges nanoseconds */
+	expect_error_with(OK_RUN, "", ok_tl, NULL, HIST_HEAD "glibc,spike,1,1000.5,-3\n",
+	                  "latency_hist.csv:2: column \"count\"", "out of range");
+	expect_error_with(OK_RUN, "", ok_tl, NULL, HIST_HEAD "glibc,spike,1,1000.5,2.5\n",
+	                  "latency_hist.csv:2: column \"count\"", "whole number");
+	expect_error_with(OK_RUN, "", ok_tl, NULL, HIST_HEAD "glibc,spike,1,0,2\n",
+	                  "latency_hist.csv:2: column \"upper_us\"", "out of range");
+	/* events.jsonl and run.json */
+	expect_error(OK_RUN, "{\"t_s\":0,\"event\":\"a\"}\n{\"t_s\":1e300,\"event\":\"b\"}\n",
+	             ok_tl, "events.jsonl:2", "\"t_s\"");
+	expect_error(OK_RUN, "{\"t_s\":0,\"event\":\"phase\",\"spike\":1e300}\n", ok_tl,
+	             "events.jsonl:1", "\"spike\"");
+	expect_error("{\"parameters\":{\"interval_ms\":1e-300}}", "", ok_tl, "run.json",
+	             "parameters.interval_ms");
+	expect_error("{\"parameters\":{\"interval_ms\":\"100\"}}", "", ok_tl, "run.json",
+	             "parameters.interval_ms");
+	expect_error("{\"machine\":{\"cores\":0}}", "", ok_tl, "run.json", "machine.cores");
+}
+
+static void test_numbers_at_the_limits(void **state)
+{
+	/* the largest spike number, the earliest and latest t_s, and numbers run.json may leave
+	 * out are read */
+	char text[512];
+	snprintf(text, sizeof(text),
+	         "t_s,variant,phase,spike,anon_kb\n%.0f,glibc,spike,%d,1e15\n%.0f,glibc,spike,0,"
+	         "-1e15\n",
+	         -RUNFOLDER_MAX_T_S, RUNFOLDER_MAX_SPIKE, RUNFOLDER_MAX_T_S);
+	char *dir = make_run("{\"parameters\":{\"interval_ms\":null},\"machine\":{}}",
+	                     "{\"t_s\":-5,\"event\":\"phase\",\"spike\":3}\n", text);
+	test_file_write(dir, "phases.csv", PHASES_HEAD "glibc,spike,100000,10,9\n");
+	test_file_write(dir, "latency_hist.csv", HIST_HEAD "glibc,spike,3,0.001,1000000000000\n");
+	struct runfolder rf;
+	char err[512] = "";
+	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
+	assert_int_equal(rf.rows[0].spike, RUNFOLDER_MAX_SPIKE);
+	assert_int_equal(rf.phase_rows[0].spike, RUNFOLDER_MAX_SPIKE);
+	assert_true(rf.hist_rows[0].v[HIST_COL_count] == 1e12);
+	runfolder_free(&rf);
+	remove_run(dir);
+}
+
+static void test_names_are_identifiers(void **state)
+{
+	const char *tl = "t_s,variant,phase,spike\n0.5,glibc,baseline,0\n";
+	const char *ok_tl = "t_s,variant\n0.5,glibc\n";
+	/* a name that is not UTF-8 made the JSON layer drop the variant's rows */
+	expect_error(OK_RUN, "",
+	             "t_s,variant,phase,spike\n0.5,glibc,baseline,0\n1.0,gl\xe9,spike,1\n",
+	             "timeline.csv:3: column \"variant\"", "byte 0xe9");
+	expect_error(OK_RUN, "", "t_s,variant\n0.5,\"../x\"\n",
+	             "timeline.csv:2: column \"variant\"", "'.'");
+	expect_error(OK_RUN, "", "t_s,variant\n0.5,\"a,b\"\n", "timeline.csv:2: column \"variant\"",
+	             "','");
+	expect_error(OK_RUN, "", "t_s,phase,variant\n0.5,sp ike,glibc\n",
+	             "timeline.csv:2: column \"phase\"", "0x20");
+	expect_error_with(OK_RUN, "", tl, PHASES_HEAD "gl\xc3\x28,spike,1,10,9\n", NULL,
+	                  "phases.csv:2: column \"variant\"", "0xc3");
+	expect_error_with(OK_RUN, "", tl, NULL, HIST_HEAD "glibc,<b>,1,1000.5,3\n",
+	                  "latency_hist.csv:2: column \"phase\"", "'<'");
+	expect_error(OK_RUN, "{\"t_s\":0,\"variant\":\"a b\",\"event\":\"ready\"}\n", ok_tl,
+	             "events.jsonl:1", "\"variant\"");
+	expect_error(OK_RUN,
+	             "{\"t_s\":0,\"variant\":\"_loadgen\",\"event\":\"phase\",\"phase\":7}\n",
+	             ok_tl, "events.jsonl:1", "\"phase\"");
+	expect_error("{\"variants\":[{\"name\":\"glibc\"},{\"name\":\"-rf\"}]}", "", ok_tl,
+	             "run.json", "\"variants\"[1].name");
+	expect_error("{\"variants\":[{\"kind\":\"build\"}]}", "", ok_tl, "run.json",
+	             "\"variants\"[0].name");
+	expect_error("{\"warmup\":{\"a/b\":{\"steady\":false}}}", "", ok_tl, "run.json",
+	             "\"warmup\"");
+}
+
+/* Appends to b the rows of n variants named vNNN (from first). */
+static void variant_rows(char *b, size_t size, int first, int n)
+{
+	for (int i = first; i < first + n; i++)
+		snprintf(b + strlen(b), size - strlen(b), "0.5,v%03d\n", i);
+}
+
+static void test_variants_limited(void **state)
+{
+	static char text[8192], run[8192];
+	/* as many as RUNFOLDER_MAX_VARIANTS, with the harness rows beside them: read */
+	snprintf(text, sizeof(text), "t_s,variant\n0.5,_loadgen\n0.5,_upstream\n");
+	variant_rows(text, sizeof(text), 0, RUNFOLDER_MAX_VARIANTS);
+	char *dir = make_run(OK_RUN, "", text);
+	struct runfolder rf;
+	char err[512] = "";
+	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
+	assert_int_equal(rf.n_targets, RUNFOLDER_MAX_VARIANTS + 2);
+	char last[16], next[16];
+	snprintf(last, sizeof(last), "v%03d", RUNFOLDER_MAX_VARIANTS - 1);
+	snprintf(next, sizeof(next), "v%03d", RUNFOLDER_MAX_VARIANTS);
+	assert_int_equal(runfolder_target_index(&rf, last), RUNFOLDER_MAX_VARIANTS + 1);
+	assert_int_equal(runfolder_target_index(&rf, next), -1);
+	runfolder_free(&rf);
+	remove_run(dir);
+	/* one more: refused where it appears, never left out */
+	variant_rows(text, sizeof(text), RUNFOLDER_MAX_VARIANTS, 1);
+	expect_error(OK_RUN, "", text, "timeline.csv:260: column \"variant\"", "at most 256");
+	/* counted with run.json's: 200 there, 57 others in the timeline */
+	snprintf(run, sizeof(run), "{\"variants\":[");
+	for (int i = 0; i < 200; i++)
+		snprintf(run + strlen(run), sizeof(run) - strlen(run), "%s{\"name\":\"v%03d\"}",
+		         i ? "," : "", i);
+	strcat(run, "]}");
+	snprintf(text, sizeof(text), "t_s,variant\n");
+	variant_rows(text, sizeof(text), 0, 200); /* the same 200: not counted twice */
+	variant_rows(text, sizeof(text), 300, 57);
+	expect_error(run, "", text, "timeline.csv:258", "variant name 257");
+	/* harness rows are limited apart */
+	snprintf(text, sizeof(text), "t_s,variant\n");
+	for (int i = 0; i <= RUNFOLDER_MAX_HARNESS; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "0.5,_w%d\n", i);
+	expect_error(OK_RUN, "", text, "timeline.csv:67", "harness name 66");
+}
+
+static void test_lines_limited(void **state)
+{
+	/* a line past RUNFOLDER_MAX_LINE is refused, not read into ever more memory */
+	size_t n = RUNFOLDER_MAX_LINE + 100;
+	char *text = malloc(n + 64);
+	assert_non_null(text);
+	strcpy(text, "t_s,variant,anon_kb\n0.5,glibc,");
+	size_t len = strlen(text);
+	memset(text + len, '1', n - len);
+	strcpy(text + n, "\n1.0,glibc,1\n");
+	expect_error(OK_RUN, "", text, "timeline.csv:2", "longer than");
+	free(text);
+	/* a NUL byte would hide the rest of its line */
+	char *dir = make_run(OK_RUN, "", NULL);
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	static const char nul_row[] = "t_s,variant\n0.5,glibc\n1.0,gl\0ibc\n";
+	fwrite(nul_row, 1, sizeof(nul_row) - 1, f);
+	fclose(f);
+	struct runfolder rf;
+	char err[512] = "";
+	assert_false(runfolder_read(dir, &rf, err, sizeof(err)));
+	assert_non_null(strstr(err, "timeline.csv:3"));
+	assert_non_null(strstr(err, "NUL"));
+	runfolder_free(&rf);
+	remove_run(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +382,11 @@ int main(void)
 	    cmocka_unit_test(test_truncated_last_lines),
 	    cmocka_unit_test(test_last_line_without_newline),
 	    cmocka_unit_test(test_errors_name_file_and_line),
+	    cmocka_unit_test(test_numbers_out_of_range),
+	    cmocka_unit_test(test_numbers_at_the_limits),
+	    cmocka_unit_test(test_names_are_identifiers),
+	    cmocka_unit_test(test_variants_limited),
+	    cmocka_unit_test(test_lines_limited),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,20 @@ static void test_by_number(void **state)
 	json_decref(spikes);
 }
 
+static void test_out_of_order(void **state)
+{
+	(void)state;
+	/* a summary lists spikes in order and the lookup searches by halves; an array out of order
+	 * (a summary.json edited by hand) still finds every spike */
+	json_t *spikes = json_pack("[{s:i}, {s:i}, {s:i}, {s:i}]", "spike", 5, "spike", 2, "spike",
+	                           9, "spike", 1);
+	static const json_int_t numbers[] = {5, 2, 9, 1};
+	for (size_t i = 0; i < 4; i++)
+		assert_ptr_equal(spike_find(spikes, numbers[i]), json_array_get(spikes, i));
+	assert_null(spike_find(spikes, 3));
+	json_decref(spikes);
+}
+
 static void test_by_key(void **state)
 {
 	(void)state;
@@ -73,6 +87,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_by_number),
+	    cmocka_unit_test(test_out_of_order),
 	    cmocka_unit_test(test_by_key),
 	    cmocka_unit_test(test_numbers_of_every_variant),
 	};
