@@ -9,16 +9,8 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 [[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet (it writes the events)"
 
-cat >"$TEST_TMP/scenario.sh" <<SCENARIO
-#!/bin/bash
-set -uo pipefail
-SC_PROG=spike
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh"
-scenario_options() { spike_options; }
-opts_defaults
-opts_parse "\$@"
-opts_validate
+scenario_standin "$TEST_TMP/scenario.sh"
+cat >>"$TEST_TMP/scenario.sh" <<SCENARIO
 experiment_setup_folder spike
 jq -c '{status, failure}' "\$SC_RUN/run.json" >"$TEST_TMP/status-after-setup"
 events_close
