@@ -129,8 +129,7 @@ scenario_report() {
 			 perf: (if $ms != "" then {task_clock_ms: ($ms | tonumber), answered: $pfa,
 				cpu_us_per_answer: (if $pfa > 0 then (($ms | tonumber) * 1000 / $pfa) else null end)} else null end)}')")
 	done
-	printf '%s\n' "${rows[@]}" | jq -s '{format: 1, scenario: "cpu", variants: .}' >"$dir/cpu.json.tmp" &&
-		mv "$dir/cpu.json.tmp" "$dir/cpu.json"
+	files_replace "$dir/cpu.json" jq -s '{format: 1, scenario: "cpu", variants: .}' < <(printf '%s\n' "${rows[@]}")
 	{
 		echo "# CPU cost per allocator ($(jq -r .status "$dir/run.json"), $(jq -r .parameters.schedule "$dir/run.json"))"
 		echo

@@ -7,6 +7,7 @@
 set -uo pipefail
 SC_PROG=scale
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
 
 scale_usage() {
@@ -126,8 +127,10 @@ if ((list)); then
 fi
 # spike.sh judges the options passed on: a bad one fails here, before anything runs.
 bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" --help >/dev/null || exit 2
-[[ ! -e $out/scale.json ]] || scale_fail "--out $out already holds a sweep (scale.json); choose a new folder"
-mkdir -p "$out" || sc_die "cannot create $out"
+# --out's rule (docs/cli.md): a folder holding a sweep, or anything else, is refused; each step
+# gets a new folder in it.
+problem=$(files_outdir_problem "$out") || scale_fail "--out: $problem"
+problem=$(files_outdir_make "$out") || sc_die "the sweep's folder: $problem"
 out=$(realpath "$out")
 
 child=

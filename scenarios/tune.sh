@@ -6,6 +6,7 @@
 set -uo pipefail
 SC_PROG=tune
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/variants.sh"
 
 tune_usage() {
@@ -75,6 +76,7 @@ spike_rate=${spike_rate:-}
 [[ -z $allocator || -z $variants ]] || tune_fail "--allocator and --variants exclude each other"
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || tune_fail "--repeat: '$repeat' is not a count"
 [[ -z $batch || $batch =~ ^[1-9][0-9]*$ ]] || tune_fail "--batch: '$batch' is not a count"
+[[ -z $out ]] || problem=$(files_outdir_problem "$out") || tune_fail "--out: $problem"
 batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 
 variants_load "$SC_ROOT/variants.tsv"
@@ -139,7 +141,8 @@ fi
 SC_OPTIONS_CHECK_ONLY=1 bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" >/dev/null || exit 2
 
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-tune-${allocator:-variants}}
-mkdir -p "$out" || sc_die "cannot create $out"
+# --out's rule (docs/cli.md): each run gets a new folder in it (run-R-B).
+problem=$(files_outdir_make "$out") || sc_die "the advisor's folder: $problem"
 out=$(realpath "$out")
 child=
 trap '[[ -z $child ]] || kill -TERM "$child" 2>/dev/null; wait $child 2>/dev/null; exit 130' INT TERM

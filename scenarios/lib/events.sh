@@ -8,12 +8,12 @@ SC_EVENTS_ORIGIN=
 SC_EVENTS_SAVED_FILE=
 SC_EVENTS_SAVED_ORIGIN=
 
-# events_init FILE : events go to FILE (appended; the generator appends to the same file).
+# events_init FILE : events go to FILE (appended; the generator appends to the same file). FILE and
+# its pending file are created new: fails when anything, a link included, is there already.
 events_init() {
 	SC_EVENTS_FILE=$1
 	SC_EVENTS_ORIGIN=
-	: >>"$SC_EVENTS_FILE"
-	: >"$SC_EVENTS_FILE.pending"
+	files_new "$SC_EVENTS_FILE" && files_new "$SC_EVENTS_FILE.pending"
 }
 
 # events_add VARIANT EVENT [KEY=TEXT | KEY:=JSON]... : one event. TEXT is written as a JSON string

@@ -4,7 +4,7 @@
 # A scenario defines scenario_usage, scenario_defaults, scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
-for _m in common options runjson events machine procs variants hierarchy queries schedule placement \
+for _m in common files options runjson events machine procs variants hierarchy queries schedule placement \
 	loadgen calibrate harness warmup report; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
@@ -38,24 +38,30 @@ experiment_prepare_programs() {
 	"$SC_ROOT/scripts/build.sh" >&2 || sc_die "the build failed (scripts/build.sh)"
 }
 
-# experiment_setup_folder SCENARIO : the run folder, run.json, events.jsonl and the control-socket folder.
+# experiment_setup_folder SCENARIO : stops what a killed run left, then the run folder (new, or an
+# empty one of ours: docs/cli.md, "--out"), run.json, events.jsonl and the control-socket folder.
 experiment_setup_folder() {
+	local problem
 	SC_RUN=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$1}
-	[[ ! -e $SC_RUN/run.json ]] || opts_fail "--out $SC_RUN already holds a run (run.json); choose a new folder"
-	mkdir -p "$SC_RUN/logs" || sc_die "cannot create the run folder $SC_RUN"
+	# Before this run writes anything: a killed run's folder may be this very path (deleted since),
+	# and a run.json of this run there would be taken for the killed run's and marked failed.
+	procs_clean_stale
+	problem=$(files_outdir_make "$SC_RUN") || sc_die "the run folder: $problem"
 	SC_RUN=$(realpath "$SC_RUN")
+	# Everything the run creates here is new: nothing (no link) is followed out of the folder.
+	mkdir -- "$SC_RUN/logs" || sc_die "cannot create $SC_RUN/logs"
 	# Unix socket paths are limited to 108 bytes; deep run folders get their sockets in /tmp.
 	if ((${#SC_RUN} > 60)); then
 		SC_CTL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX")
 		SC_CTL_DIR=$SC_CTL_TMP
 	else
 		SC_CTL_DIR=$SC_RUN/ctl
-		mkdir -p "$SC_CTL_DIR"
+		mkdir -- "$SC_CTL_DIR" || sc_die "cannot create $SC_CTL_DIR"
 	fi
-	runjson_init "$SC_RUN/run.json" "$1"
-	events_init "$SC_RUN/events.jsonl"
-	procs_clean_stale
-	procs_register "$SC_RUN"
+	runjson_init "$SC_RUN/run.json" "$1" || sc_die "cannot write $SC_RUN/run.json"
+	events_init "$SC_RUN/events.jsonl" || sc_die "cannot create $SC_RUN/events.jsonl"
+	procs_record_stale
+	procs_register "$SC_RUN" || sc_die "cannot create $SC_RUN/processes.tsv"
 }
 
 # experiment_traps : from here on, every way out goes through experiment_on_exit; Ctrl-C, SIGTERM
@@ -256,8 +262,9 @@ experiment_drive_group() {
 # run records which repeat it is and where its rate came from (run.json parameters.repeat).
 experiment_repeat() {
 	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
-	local rate_from=null rate count
-	mkdir -p "$out" || sc_die "cannot create $out"
+	local rate_from=null rate count problem
+	# The folder of the repeats follows --out's rule; each run gets a new one in it (run-1, ...).
+	problem=$(files_outdir_make "$out") || sc_die "the folder of the repeats: $problem"
 	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
 		sc_say "repeat $i of $OPT_repeat"

@@ -13,7 +13,8 @@ declare -A SC_OPT_HELP=() SC_OPT_DEFAULT=()
 # The table: NAME|KIND|ARG|GROUP|HELP|DEFAULT_TEXT (DEFAULT_TEXT, when given, says what the default
 # is where the value alone would not; "-" prints no default). KIND decides the check:
 # flag, count (whole number), number, duration (unit required), ms (a duration, a bare number is
-# milliseconds), size, or a name checked in opts_validate.
+# milliseconds), size, outdir (a folder a run may write into: files_outdir_problem), or a name
+# checked in opts_validate.
 OPTS_TABLE=$(
 	cat <<'TABLE'
 variants|text|A,B,...|data|rows of variants.tsv to run, any kind|rows with default=yes
@@ -44,7 +45,7 @@ cache_size|size|SIZE|hierarchy|resolver cache size (4M, 512k, 1GiB)|
 max_inflight|count|N|hierarchy|resolver in-flight limit|
 memory_layout|layout|L|hierarchy|heap or kresd|
 timeout_ms|ms|MS|hierarchy|generator's answer timeout|the generator's, 5s
-out|text|DIR|run|run folder|
+out|outdir|DIR|run|run folder: a new or empty folder of yours|
 cpu_placement|placement|P|run|auto, none or HARNESS_CPUS/RESOLVER_CPUS, e.g. 0/1-3 (auto: harness apart from the resolvers with 4 cores or more, no pinning below)|
 serial|flag||run|one variant at a time (same schedule each), for machines with few cores|-
 repeat|count|N|run|the same run N times into DIR/run-1..N, then a comparison page|
@@ -271,6 +272,10 @@ opts_check() {
 			opts_fail "$flag: '$val' is not a loopback CIDR like 127.53.0.0/16"
 		;;
 	tools) [[ $val =~ ^(callgrind|perf)(,(callgrind|perf))?$ ]] || opts_fail "$flag: '$val' is not callgrind, perf or both" ;;
+	outdir)
+		local problem
+		problem=$(files_outdir_problem "$val") || opts_fail "$flag: $problem"
+		;;
 	esac
 }
 

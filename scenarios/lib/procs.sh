@@ -206,10 +206,18 @@ procs_stop_aux() {
 # --- processes.tsv and the runs still registered (stopping what a killed run left) ---
 
 # procs_state_dir : where running scenarios register their run folders: $ALLOCSPIKE_STATE_DIR, or a
-# folder of this user's under $XDG_RUNTIME_DIR or /tmp. Created mode 0700; refused if not ours.
+# folder of this user's under $XDG_RUNTIME_DIR or /tmp. Created mode 0700. Its name is fixed, so that
+# the next run finds it; so it is refused unless it, and under /tmp the allocspike-UID folder holding
+# it, are ours, no link, and writable by no one else: whoever could add an entry would choose the
+# folder whose processes.tsv this run reads, and so what it stops and which run.json it rewrites.
 procs_state_dir() {
-	local dir=${ALLOCSPIKE_STATE_DIR:-${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/allocspike-$(id -u)/runs}
-	mkdir -p -m 0700 "${dir%/*}" "$dir" 2>/dev/null && [[ -O $dir && ! -L $dir ]] || return 1
+	local dir=${ALLOCSPIKE_STATE_DIR:-${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/allocspike-$(id -u)/runs} d checked
+	mkdir -p -m 0700 "${dir%/*}" "$dir" 2>/dev/null || return 1
+	checked=("$dir")
+	[[ -n ${ALLOCSPIKE_STATE_DIR:-} ]] || checked+=("${dir%/*}")
+	for d in "${checked[@]}"; do
+		[[ -O $d && ! -L $d ]] && (((8#$(stat -c %a -- "$d") & 8#022) == 0)) || return 1
+	done
 	echo "$dir"
 }
 
@@ -218,12 +226,13 @@ procs_file_add() {
 	[[ -z $SC_PROCS_FILE ]] || printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SC_PROCS_FILE"
 }
 
-# procs_register RUN_DIR : RUN_DIR/processes.tsv, its first line this script itself, and this run
-# registered in procs_state_dir until procs_unregister.
+# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its
+# first line this script itself, and this run registered in procs_state_dir until procs_unregister.
 procs_register() {
 	local state
+	files_new "$1/processes.tsv" || return 1
 	SC_PROCS_FILE=$1/processes.tsv
-	printf 'name\tpid\tstart_ticks\n' >"$SC_PROCS_FILE"
+	printf 'name\tpid\tstart_ticks\n' >>"$SC_PROCS_FILE"
 	# $BASHPID read here, not inside $(...), where it would be the substitution's own subshell: a
 	# start time not the script's made every later run take this live one for a killed one.
 	local me=$BASHPID
@@ -264,9 +273,15 @@ procs_stale_members() {
 	fi
 }
 
+# The killed runs procs_clean_stale found, for procs_record_stale: each one's folder, and what was
+# stopped of it (a JSON list of "name:pid").
+SC_PROCS_STALE_RUNS=()
+SC_PROCS_STALE_STOPPED=()
+
 # procs_clean_stale : stops the processes of every registered run whose script is gone (it was
-# killed), each only if its start time is the recorded one; records a `stale_run` event per such run
-# (`run`, `stopped`: "name:pid" strings) and marks that run's run.json failed if it still says running.
+# killed), each only if its start time is the recorded one; keeps a `stale_run` event per such run
+# (`run`, `stopped`: "name:pid" strings) for procs_record_stale, and marks that run's run.json failed
+# if it still says running. Called before this run writes anything (experiment_setup_folder).
 procs_clean_stale() {
 	local state entry run name pid start script_pid script_start stopped m
 	state=$(procs_state_dir) || return 0
@@ -287,9 +302,18 @@ procs_clean_stale() {
 		fi
 		rm -f "$entry"
 		sc_say "a killed run was left behind: $run (${#stopped[@]} process(es) stopped${stopped:+: ${stopped[*]}})"
-		events_add _scenario stale_run "run=$run" \
-			"stopped:=$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')"
+		SC_PROCS_STALE_RUNS+=("$run")
+		SC_PROCS_STALE_STOPPED+=("$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')")
 		[[ ! -f $run/run.json || $(jq -r .status "$run/run.json" 2>/dev/null) != running ]] ||
 			SC_RUNJSON=$run/run.json runjson_finish failed "the scenario was killed (found by a later run)"
 	done
+}
+
+# procs_record_stale : the `stale_run` events procs_clean_stale kept, into this run's events.
+procs_record_stale() {
+	local i
+	for i in "${!SC_PROCS_STALE_RUNS[@]}"; do
+		events_add _scenario stale_run "run=${SC_PROCS_STALE_RUNS[i]}" "stopped:=${SC_PROCS_STALE_STOPPED[i]}"
+	done
+	SC_PROCS_STALE_RUNS=() SC_PROCS_STALE_STOPPED=()
 }

@@ -19,12 +19,10 @@ queries_prepare() {
 		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count-$model.txt
 		if [[ ! -s $SC_QUERIES ]]; then
 			sc_say "generating $count queries (seed $OPT_query_seed) into $SC_QUERIES"
-			procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" -o "$SC_QUERIES.tmp.$$" \
-				>>"$dir/logs/querydata.log" 2>&1 || {
-				rm -f "$SC_QUERIES.tmp.$$"
+			# Written beside, then renamed: a run stopped midway leaves no half file under the cache's name.
+			files_replace "$SC_QUERIES" procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" \
+				2>>"$dir/logs/querydata.log" ||
 				sc_die "allocspike-querydata generate failed (see $dir/logs/querydata.log)"
-			}
-			mv "$SC_QUERIES.tmp.$$" "$SC_QUERIES"
 		fi
 		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" '{seed: $seed, count: $count}')
 	fi

@@ -1,15 +1,15 @@
 # scenarios/lib/runjson.sh - owns run.json (docs/run-folder.md): every change is a jq filter over the
-# current document written to a temporary file and renamed over it, so a reader never sees half a file.
+# current document written to a temporary file and renamed over it (files_replace), so a reader never
+# sees half a file.
 
 SC_RUNJSON=
 
 # runjson_init FILE SCENARIO : a new run.json with status "running".
 runjson_init() {
 	SC_RUNJSON=$1
-	jq -n --arg scenario "$2" --arg started "$(sc_iso_now)" \
+	files_replace "$SC_RUNJSON" jq -n --arg scenario "$2" --arg started "$(sc_iso_now)" \
 		'{format: 1, status: "running", scenario: $scenario, started: $started, ended: null,
-		  parameters: {}, variants: [], machine: {}, queryfile: null, calibration: null}' \
-		>"$SC_RUNJSON.tmp" && mv "$SC_RUNJSON.tmp" "$SC_RUNJSON"
+		  parameters: {}, variants: [], machine: {}, queryfile: null, calibration: null}'
 }
 
 # runjson_update FILTER [jq options...] : applies FILTER (with --arg/--argjson options) atomically.
@@ -17,7 +17,7 @@ runjson_update() {
 	[[ -n $SC_RUNJSON && -f $SC_RUNJSON ]] || return 0
 	local filter=$1
 	shift
-	jq "$@" "$filter" "$SC_RUNJSON" >"$SC_RUNJSON.tmp" && mv "$SC_RUNJSON.tmp" "$SC_RUNJSON"
+	files_replace "$SC_RUNJSON" jq "$@" "$filter" "$SC_RUNJSON"
 }
 
 # runjson_set PATH JSON : sets one value, e.g. runjson_set .machine '{"cores": 2}'.

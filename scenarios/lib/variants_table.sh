@@ -6,8 +6,55 @@ declare -gA V_KIND=() V_ALLOC=() V_LIBC=() V_LIB=() V_BASE=() V_ENV=() V_DEFAULT
 declare -ga V_NAMES=() # every row, in table order
 VARIANTS_TABLE_ERROR=
 
+# variants_table_name_problem TEXT : why TEXT is not a name (docs/variants.md, "Names": 1 to 64
+# characters of A-Z a-z 0-9 . _ -, the first not . or -; the rule and the words of
+# common/identifier.c); nothing printed, status 0, when it is one.
+variants_table_name_problem() {
+	local LC_ALL=C # bytes, not characters, and ranges without the locale's letters
+	local t=$1 i c
+	if [[ -z $t ]]; then
+		echo "empty name"
+	elif ((${#t} > 64)); then
+		echo "name of ${#t} characters (at most 64)"
+	elif [[ $t == [.-]* ]]; then
+		echo "name starting with '.' or '-'"
+	else
+		for ((i = 0; i < ${#t}; i++)); do
+			c=${t:i:1}
+			[[ $c == [ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-] ]] && continue
+			if [[ $c == [[:graph:]] ]]; then
+				echo "character '$c' at position $((i + 1)) of a name (allowed: A-Z a-z 0-9 . _ -)"
+			else
+				printf 'byte 0x%02x at position %d of a name (allowed: A-Z a-z 0-9 . _ -)\n' "'$c" $((i + 1))
+			fi
+			return 1
+		done
+		return 0
+	fi
+	return 1
+}
+
+# variants_table_env_problem CELL : why an `env` cell is not `-` or words NAME=value (NAME a shell
+# variable name): any other word would be run as the command by env(1). Status 0 when it is.
+variants_table_env_problem() {
+	local LC_ALL=C word words
+	[[ $1 != - ]] || return 0
+	read -r -a words <<<"$1"
+	((${#words[@]})) || {
+		echo "empty (write - for no environment)"
+		return 1
+	}
+	for word in "${words[@]}"; do
+		[[ ! $word =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || continue
+		echo "word '$word' is not NAME=value (NAME: letters, digits and _, not first a digit)"
+		return 1
+	done
+}
+
 # variants_table_read FILE : fills V_NAMES and V_KIND..V_NOTE (by name) from FILE. On a malformed
-# table returns 1 with "FILE:LINE: reason" in VARIANTS_TABLE_ERROR.
+# table returns 1 with "FILE:LINE: reason" in VARIANTS_TABLE_ERROR. Every row is checked here, before
+# anything runs: its name, base and allocator are names (variants_table_name_problem), since they
+# become file names, paths of daemon definitions and command words; its env cell is NAME=value words.
 variants_table_read() {
 	local file=$1 lineno=0 header_seen=0 line cols name
 	V_NAMES=()
@@ -29,6 +76,9 @@ variants_table_read() {
 			continue
 		fi
 		name=${cols[0]}
+		if ! variants_table_row_check "$file:$lineno" "${cols[@]}"; then
+			return 1
+		fi
 		if [[ -n ${V_KIND[$name]:-} ]]; then
 			VARIANTS_TABLE_ERROR="$file:$lineno: variant '$name' appears twice"
 			return 1
@@ -59,6 +109,33 @@ variants_table_read() {
 			VARIANTS_TABLE_ERROR="$file: env row '$name' has base '${V_BASE[$name]}', which is not a build row"
 			return 1
 		fi
+	done
+}
+
+# variants_table_row_check WHERE CELL... : the row's name, allocator, base and env cells (base may be -
+# where the row has none); on a bad one sets VARIANTS_TABLE_ERROR to "WHERE: column 'cell': reason"
+# and fails.
+variants_table_row_check() {
+	local where=$1 problem column cell shown
+	shift
+	for column in name allocator base env; do
+		case $column in
+		name) cell=$1 ;;
+		allocator) cell=$3 ;;
+		base) cell=$6 ;;
+		env) cell=$7 ;;
+		esac
+		[[ $column != base || $cell != - ]] || continue
+		if [[ $column == env ]]; then
+			problem=$(variants_table_env_problem "$cell") && continue
+		else
+			problem=$(variants_table_name_problem "$cell") && continue
+		fi
+		# A control character is shown escaped, never sent to the terminal as it is.
+		shown="'$cell'"
+		[[ $cell != *[[:cntrl:]]* ]] || shown=$(printf '%q' "$cell")
+		VARIANTS_TABLE_ERROR="$where: $column $shown: $problem"
+		return 1
 	done
 }
 

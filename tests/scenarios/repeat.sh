@@ -6,6 +6,7 @@
 # stand-in allocspike-report records the comparison it is asked for. Seconds long, nothing started.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 
 bin=$TEST_TMP/bin
 mkdir -p "$bin"
@@ -17,16 +18,8 @@ chmod +x "$bin/allocspike-report"
 
 # The stand-in scenario: the spike experiment's options and experiment_repeat, then in place of a run a
 # run.json with the rate it ran at; "calibrating" gives 1000 more each time.
-cat >"$TEST_TMP/scenario.sh" <<EOF
-#!/bin/bash
-set -uo pipefail
-SC_PROG=spike
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh"
-scenario_options() { spike_options; }
-opts_defaults
-opts_parse "\$@"
-opts_validate
+scenario_standin "$TEST_TMP/scenario.sh"
+cat >>"$TEST_TMP/scenario.sh" <<EOF
 ((OPT_repeat == 1)) || experiment_repeat "\$@"
 echo "\$*" >>"$TEST_TMP/calls"
 mkdir -p "\$OPT_out"

@@ -6,6 +6,22 @@ SPIKE=$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh
 # Runs register here only (scenarios/README.md, "Processes"): tests never clean up each other's runs.
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 
+# scenario_standin FILE : writes the head of a stand-in scenario into FILE: spike.sh's options read
+# and checked through scenarios/lib/experiment.sh. The test appends what runs in place of a run.
+scenario_standin() {
+	cat >"$1" <<STANDIN
+#!/bin/bash
+set -uo pipefail
+SC_PROG=spike
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh"
+scenario_options() { spike_options; }
+opts_defaults
+opts_parse "\$@"
+opts_validate
+STANDIN
+}
+
 # scenario_require_programs : skips (77) naming every program the scenario needs that is not built.
 scenario_require_programs() {
 	local p missing=()

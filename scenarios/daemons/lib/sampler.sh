@@ -2,6 +2,9 @@
 # the daemon's environment, and the sidecar that keeps the daemon's own figures fresh for it.
 # Sourced by scenarios/daemons/lib/run.sh and scenarios/lib/variants.sh; see docs/daemons.md.
 
+# shellcheck source=scenarios/lib/files.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/files.sh"
+
 # Seconds between two `<base>.sh stats` calls: each costs about 0.1 s of CPU (a shell, an
 # interpreter or unbound-control), so every second would take a tenth of a core per daemon.
 SAMPLER_SIDECAR_PERIOD_S=2
@@ -22,9 +25,7 @@ sampler_sidecar() {
 	local def=$1 workdir=$2 pid=$3
 	(
 		while kill -0 "$pid" 2>/dev/null; do
-			if "$def" stats --workdir "$workdir" >"$workdir/daemon-stats.json.tmp" 2>>"$workdir/daemon-stats.err"; then
-				mv -f "$workdir/daemon-stats.json.tmp" "$workdir/daemon-stats.json"
-			fi
+			files_replace "$workdir/daemon-stats.json" "$def" stats --workdir "$workdir" 2>>"$workdir/daemon-stats.err"
 			sleep "$SAMPLER_SIDECAR_PERIOD_S"
 		done
 	) </dev/null >/dev/null 2>&1 &
