@@ -24,6 +24,9 @@ commands=(
 	"allocspike-loadgen --help"
 	"allocspike-test-responder --help"
 	"allocspike-test-cli-parse number 5"
+	"allocspike-report --help"
+	"allocspike-report check RUN --list"
+	"allocspike-report event alpha started"
 )
 for exe in "$B"/allocspike-resolver-*; do
 	[[ -x $exe ]] || continue
@@ -32,13 +35,15 @@ for exe in "$B"/allocspike-resolver-*; do
 done
 
 # PROGRAM ARGS... : fine into /dev/null (the command is right), status 1 and the reason on stderr
-# into /dev/full. QUERIES in ARGS stands for the query file (a path may hold spaces).
+# into /dev/full. QUERIES in ARGS stands for the query file (a path may hold spaces), RUN for the
+# fixture run folder.
 check_full() {
 	local cmd=$1 program=${1%% *} words i
 	read -ra words <<<"$cmd"
 	words[0]="$B/$program"
 	for i in "${!words[@]}"; do
 		[[ ${words[i]} == QUERIES ]] && words[i]=$queries
+		[[ ${words[i]} == RUN ]] && words[i]=$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
 	done
 	"${words[@]}" >/dev/null 2>"$TEST_TMP/err"
 	check_eq "$cmd >/dev/null: exit status" 0 "$?"
@@ -74,12 +79,11 @@ check_eq "hierarchy, stopped: exit status" 1 "$?"
 check "resolver: said on stderr" grep -q "^allocspike-resolver: cannot write standard output: " "$TEST_TMP/resolver.err"
 check "hierarchy: said on stderr" grep -q "^allocspike-upstream: cannot write standard output: " "$TEST_TMP/upstream.err"
 
-# every program the build installs (install.sh's list) has a command above; allocspike-report is
-# left to its own change of reports/
+# every program the build installs (install.sh's list) has a command above
 for exe in "$B"/allocspike-*; do
 	[[ -f $exe && -x $exe ]] || continue
 	name=$(basename "$exe")
-	case $name in allocspike-test-* | allocspike-bench-* | allocspike-report) continue ;; esac
+	case $name in allocspike-test-* | allocspike-bench-*) continue ;; esac
 	check "$name has a command here" bash -c 'for c in "${@:2}"; do [[ ${c%% *} == "$1" ]] && exit 0; done; exit 1' _ "$name" "${commands[@]}"
 done
 finish

@@ -13,6 +13,7 @@
  * otherwise.
  * Traffic goes only to loopback, at most --inflight queries at a time. */
 #define _GNU_SOURCE
+#include "close_stdout.h"
 #include "queryfile.h"
 #include "sockaddr_parse.h"
 
@@ -236,6 +237,7 @@ static void answers_parse_opts(int argc, char **argv, struct answers_opts *o)
 
 int main(int argc, char **argv)
 {
+	close_stdout_at_exit("allocspike-test-answers");
 	struct answers_opts o;
 	answers_parse_opts(argc, argv, &o);
 	size_t n;
