@@ -30,18 +30,30 @@ die() {
 	exit 1
 }
 
+# usage_error MESSAGE : bad usage, status 2 (the project's rule, docs/cli.md)
+usage_error() {
+	echo "fetch-oarc.sh: $*" >&2
+	exit 2
+}
+
+# value OPTION ARGS... : the option's value, or a usage error when there is none
+value() {
+	(($# >= 2)) && [[ -n $2 ]] || usage_error "$1 needs a value"
+	printf '%s' "$2"
+}
+
 dest="${XDG_CACHE_HOME:-$HOME/.cache}/allocspike/oarc"
 parts_spec=1
 from=""
 decompress=0
 while (($#)); do
 	case "$1" in
-	--dest) dest=${2:?--dest needs a folder}; shift 2 ;;
-	--parts) parts_spec=${2:?--parts needs a list}; shift 2 ;;
-	--from) from=${2:?--from needs a folder or URL}; shift 2 ;;
+	--dest) dest=$(value "$@") || exit 2; shift 2 ;;
+	--parts) parts_spec=$(value "$@") || exit 2; shift 2 ;;
+	--from) from=$(value "$@") || exit 2; shift 2 ;;
 	--decompress) decompress=1; shift ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; die "unknown option '$1'" ;;
+	*) usage >&2; usage_error "unknown option '$1'" ;;
 	esac
 done
 
@@ -56,15 +68,15 @@ parse_parts() {
 		elif [[ "$item" =~ ^[0-9]+$ ]]; then
 			a=$((10#$item)) b=$a
 		else
-			die "--parts: '$item' is not a part number or range"
+			usage_error "--parts: '$item' is not a part number or range"
 		fi
-		((a >= 1 && b <= 10 && a <= b)) || die "--parts: '$item' is outside 1..10"
+		((a >= 1 && b <= 10 && a <= b)) || usage_error "--parts: '$item' is outside 1..10"
 		for ((i = a; i <= b; i++)); do echo "$i"; done
 	done
 }
 
 command -v sha256sum >/dev/null || die "sha256sum not found (coreutils)"
-parts_list=$(parse_parts "$parts_spec") || exit 1
+parts_list=$(parse_parts "$parts_spec") || exit $?
 mapfile -t parts <<<"$parts_list"
 mkdir -p "$dest" || die "cannot create $dest"
 sums="$dest/SHA256SUMS"

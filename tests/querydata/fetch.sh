@@ -44,5 +44,11 @@ check "unreachable source fails" bash -c "! bash '$FETCH' --from http://127.0.0.
 check "failure says how to place files by hand" grep -q "place the files by hand" "$TEST_TMP/err4"
 check "failure names the part" grep -q "queryfile-example-10million-201202_part03.xz" "$TEST_TMP/err4"
 check "missing part in a folder fails" bash -c "! bash '$FETCH' --from '$src' --dest '$TEST_TMP/none' --parts 4 2>/dev/null"
-check "bad --parts is refused" bash -c "! bash '$FETCH' --parts 11 --dest '$TEST_TMP/none' 2>/dev/null"
+bash "$FETCH" --parts 11 --dest "$TEST_TMP/none" 2>/dev/null
+check_eq "bad --parts is refused as usage (2)" 2 "$?"
+bash "$FETCH" --no-such-option 2>/dev/null
+check_eq "an unknown option is refused as usage (2)" 2 "$?"
+bash "$FETCH" --dest 2>"$TEST_TMP/err5"
+check_eq "an option without its value is refused as usage (2)" 2 "$?"
+check "and says which" grep -q -- "--dest needs a value" "$TEST_TMP/err5"
 finish
