@@ -404,9 +404,13 @@ static int cmd_check(int argc, char **argv)
 		}
 	}
 	if (n_dirs == 0 || (n == 0) == !list) {
-		if (n_dirs)
-			fprintf(stderr, "allocspike-report check: give --fail-if EXPR... or --list\n");
-		usage(stderr);
+		/* one line saying what is wrong and the command's own forms, not the whole usage */
+		fprintf(stderr, "allocspike-report check: %s\n"
+		                "usage: allocspike-report check RUN_DIR... --fail-if EXPR [--fail-if EXPR]...\n"
+		                "       allocspike-report check RUN_DIR --list\n",
+		        n_dirs == 0 ? "no run folder given"
+		        : list      ? "--list takes no --fail-if: give one or the other"
+		                    : "give --fail-if EXPR, or --list");
 		goto done;
 	}
 	json_t *summary = check_figures(dirs, n_dirs);

@@ -53,4 +53,11 @@ for cmd in "--help" "check --list" "check --fail-if" knee harness warmup event r
 	check_eq "$cmd >/dev/full exits 1" 1 "$?"
 	check "$cmd >/dev/full says so" grep -qF 'allocspike-report: cannot write standard output' "$TEST_TMP/err"
 done
+# check with both --fail-if and --list: one line saying so and the command's forms, not the whole usage
+"$REPORT" check "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" --fail-if 'x > 1' --list \
+	>/dev/null 2>"$TEST_TMP/both.err"
+check_eq "check --fail-if with --list: usage status" 2 "$?"
+check "says --list takes no --fail-if" grep -q -- '--list takes no --fail-if' "$TEST_TMP/both.err"
+check_eq "and shows check's two forms only" 3 "$(wc -l <"$TEST_TMP/both.err")"
+
 finish
