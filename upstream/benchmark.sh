@@ -2,7 +2,7 @@
 # upstream/benchmark.sh - CPU per reply of allocspike-upstream next to knotd, on the same query
 # streams from dnsperf. Not a test: prints a table (and the load average it ran under).
 #
-# usage: upstream/benchmark.sh [BUILD_DIR] [SECONDS]   (default build/, 10 s per run)
+# usage: upstream/benchmark.sh [BUILD_DIR] [SECONDS] [BASELINE]   (default build/, 10 s per run)
 # Each server runs pinned to CPU 0 and dnsperf to CPU 1. The figure that counts is replies per
 # CPU-second of the server ("per core"): on a busy machine the generator limits the achieved rate,
 # not the server. Both servers get the same query files: knotd serves a root zone delegating every
@@ -10,17 +10,23 @@
 # a fifth of them in-zone CNAMEs), the shapes our hierarchy answers at its root and CDN servers.
 # "fresh" rows run ours with --reply-cache 0: every reply is built (or patched from a template),
 # none is a copy of an earlier reply to the same question.
+# The spread rows send what a resolver without a cache sends for the sample (--mix-steps: each
+# question to the server it asks, 121 of the 124 addresses), at a fixed rate and as fast as
+# spread_load.py goes, and print CPU microseconds per reply: ours (and BASELINE, another build's
+# allocspike-upstream, e.g. before a change) and knotd listening on 124 addresses, one socket each.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
 SECONDS_PER_RUN=${2:-10}
+BASELINE=${3:-}
 U=${ALLOCSPIKE_BIN:-$BUILD/bin}/allocspike-upstream
 source "$SRC/scripts/bench-lib.sh"
-bench_require dnsperf knotd kdig taskset
+bench_require dnsperf knotd kdig taskset python3
 [[ -x "$U" ]] || { echo "benchmark: $U not built (cmake --build $BUILD --target allocspike-upstream)" >&2; exit 1; }
 bench_workdir bench
 BLOCK=127.54.60.0/24
 KNOT_ADDR=127.54.61.1
+KNOT_SPREAD=127.54.62 # knotd's addresses for the spread load: ours' 127.54.60.N is its .N
 HZ=$(getconf CLK_TCK)
 
 # per_core PID SERVER PORT QUERYFILE: one dnsperf run; prints "qps lost replies-per-cpu-second"
@@ -81,7 +87,7 @@ for ((i = 0; i < 50000; i++)); do echo "e$i.simcdn-0.net. A"; done >"$WORK/leaf.
 cat >"$WORK/knot.conf" <<EOF2
 server:
     rundir: "$WORK"
-    listen: $KNOT_ADDR@5300
+    listen: [ $KNOT_ADDR@5300, $(for ((i = 1; i <= 124; i++)); do printf '%s.%d@5300, ' $KNOT_SPREAD $i; done | sed 's/, $//') ]
     udp-workers: 1
     tcp-workers: 1
     background-workers: 1
@@ -108,10 +114,10 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 
-# start_ours FLAGS...: sets OPID, OROOT, OCDN, OPORT
+# start_ours FLAGS...: sets OPID, OROOT, OCDN, OPORT (OURS: the binary, $U unless set)
 start_ours() {
 	rm -f "$WORK/ready"
-	taskset -c 0 "$U" --block "$BLOCK" --port 0 "$@" --ready-file "$WORK/ready" >/dev/null 2>&1 &
+	taskset -c 0 "${OURS:-$U}" --block "$BLOCK" --port 0 "$@" --ready-file "$WORK/ready" >/dev/null 2>&1 &
 	OPID=$!
 	PIDS+=("$OPID")
 	wait_ready "$WORK/ready" "$OPID"
@@ -153,5 +159,50 @@ stop_ours
 start_ours --reply-cache 0 --world internet
 row "referrals, fresh (internet world)" root "$WORK/referral.txt"
 stop_ours
+
+# spread PID PORT RATE [FROM TO]: one spread_load.py run at RATE (0: as fast as it goes); prints
+# "achieved-qps lost CPU-us-per-reply" of PID
+spread() {
+	local pid=$1 port=$2 rate=$3 t0 t1 r
+	t0=$(cpu_ticks "$pid")
+	r=$(taskset -c 1 python3 "$SRC/upstream/spread_load.py" "$WORK/spread.steps" "$port" "$rate" \
+		"$SECONDS_PER_RUN" "${@:4}")
+	t1=$(cpu_ticks "$pid")
+	awk -v r="$r" -v c="$((t1 - t0))" -v hz="$HZ" -v s="$SECONDS_PER_RUN" 'BEGIN {
+		split(r, a, " "); printf "%.0f %.1f%% %.2f\n", a[2] / s, (a[1] ? 100 * (a[1] - a[2]) / a[1] : 0),
+			(a[2] > 0 ? c / hz * 1e6 / a[2] : 0)
+	}'
+}
+
+# spread_row LABEL RATE FLAGS...: ours (and the baseline) in the mode FLAGS, then knotd, at RATE
+spread_row() {
+	local label=$1 rate=$2 ours base=- knot
+	shift 2
+	start_ours "$@"
+	ours=$(spread "$OPID" "$OPORT" "$rate")
+	stop_ours
+	if [[ -n $BASELINE ]]; then
+		OURS=$BASELINE start_ours "$@"
+		base=$(spread "$OPID" "$OPORT" "$rate")
+		stop_ours
+	fi
+	knot=$(spread "$kpid" 5300 "$rate" "${BLOCK%.0/24}." "$KNOT_SPREAD.")
+	awk -v n="$label" -v o="$ours" -v b="$base" -v k="$knot" 'BEGIN {
+		split(o, a, " "); split(b, c, " "); split(k, d, " ")
+		printf "%-44s %8.0f %7s %10s %9.2f %9.2f\n", n, a[1], a[2], (b == "-" ? "-" : sprintf("%.2f", c[3])), a[3], d[3]
+	}'
+}
+
+# the spread load: every question a cacheless resolver asks for 20,000 queries of the sample
+"$U" --hierarchy-block "$BLOCK" --mix "$WORK/referral.txt" --mix-limit 20000 \
+	--mix-steps "$WORK/spread.steps" >/dev/null
+echo
+echo "spread load: $(wc -l <"$WORK/spread.steps") questions to $(awk '{print $1}' "$WORK/spread.steps" | sort -u | wc -l) addresses, CPU us per reply"
+printf "%-44s %8s %7s %10s %9s %9s\n" "load (ours: mode)" "qps" "lost" "baseline" "ours" "knot"
+spread_row "spread 20k/s (latency off)" 20000 --no-latency --no-loss
+spread_row "spread, sender's max (latency off)" 0 --no-latency --no-loss
+spread_row "spread 20k/s (lan world, reply cache)" 20000
+spread_row "spread, sender's max (lan world, reply cache)" 0
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "(knotd: 1 UDP worker; ratio = ours/core over knot/core; lost: ours, the worlds' loss included)"
+echo "(knotd: 1 UDP worker; ratio = ours/core over knot/core; lost: ours, the worlds' loss included;"
+echo " spread rows: baseline = $([[ -n $BASELINE ]] && echo "$BASELINE" || echo "none given"))"

@@ -65,6 +65,7 @@ static void upstream_usage(FILE *out)
 	        "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
 	        "  --mix QUERYFILE         print the mix served for a query file and exit\n"
 	        "  --mix-json FILE         with --mix: also write the mix as JSON\n"
+	        "  --mix-steps FILE        with --mix: also write every question asked, ADDR NAME TYPE\n"
 	        "  --mix-limit N           with --mix: first N queries only\n"
 	        "Old names, accepted with a warning: --block, --latency-median-ms, --latency-p99-ms.\n"
 	        "Units and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n");
@@ -239,6 +240,7 @@ int main(int argc, char **argv)
 		OPT_READY,
 		OPT_MIX,
 		OPT_MIX_JSON,
+		OPT_MIX_STEPS,
 		OPT_MIX_LIMIT,
 		OPT_CACHE,
 		OPT_APPLIED_SUMMARY,
@@ -270,6 +272,7 @@ int main(int argc, char **argv)
 	    {"ready-file", required_argument, NULL, OPT_READY},
 	    {"mix", required_argument, NULL, OPT_MIX},
 	    {"mix-json", required_argument, NULL, OPT_MIX_JSON},
+	    {"mix-steps", required_argument, NULL, OPT_MIX_STEPS},
 	    {"mix-limit", required_argument, NULL, OPT_MIX_LIMIT},
 	    {"reply-cache", required_argument, NULL, OPT_CACHE},
 	    {"applied-summary", required_argument, NULL, OPT_APPLIED_SUMMARY},
@@ -293,7 +296,7 @@ int main(int argc, char **argv)
 	unsigned long long port = 53, seed = 1, mix_limit = 0, cache_slots = 65536;
 	const char *root_hints = NULL, *control_path = NULL, *applied = NULL, *ready = NULL;
 	const char *applied_summary = NULL;
-	const char *mix = NULL, *mix_json = NULL;
+	const char *mix = NULL, *mix_json = NULL, *mix_steps = NULL;
 	struct upstream u = {0};
 	bool print_world = false;
 	const struct preset *world = upstream_world(argc, argv);
@@ -390,6 +393,9 @@ int main(int argc, char **argv)
 		case OPT_MIX_JSON:
 			mix_json = optarg;
 			break;
+		case OPT_MIX_STEPS:
+			mix_steps = optarg;
+			break;
 		case OPT_APPLIED_SUMMARY:
 			applied_summary = optarg;
 			break;
@@ -453,7 +459,7 @@ int main(int argc, char **argv)
 	}
 	if (mix) {
 		bool ok = mix_run(&u.serve.world, mix, (unsigned long)mix_limit, stdout, mix_json,
-		                  err, sizeof(err));
+		                  mix_steps, err, sizeof(err));
 		if (!ok)
 			fprintf(stderr, "--mix: %s\n", err);
 		servers_plan_free(&plan);

@@ -3,6 +3,7 @@
 #include "mix.h"
 
 #include "answer.h"
+#include "atomic_write_file.h"
 #include "json_file.h"
 #include "queryfile.h"
 
@@ -35,6 +36,7 @@ struct mix_totals {
 	unsigned long upstream;         /* packets the walk sent */
 	unsigned long aset[5];          /* A answers with 1, 2, 3-4, 5-8, 9+ addresses */
 	unsigned long over512, over1232;
+	FILE *steps; /* every question asked, "ADDR NAME TYPE", or NULL */
 };
 
 struct mix_result {
@@ -101,6 +103,11 @@ static void mix_resolve(const struct world *w, const char *qname, uint16_t qtype
 		size_t size;
 		ldns_pkt *p = mix_ask(w, s, name, qtype, &kind, &size);
 		t->upstream++;
+		if (t->steps) {
+			char addr[16];
+			fprintf(t->steps, "%s %s %u\n", servers_addr_text(s->addr, addr), name,
+			        (unsigned)qtype);
+		}
 		if (!p)
 			return;
 		ldns_rr_list *an = ldns_pkt_answer(p);
@@ -201,12 +208,20 @@ static void mix_print_hist(FILE *out, const char *title, const char *const *name
 }
 
 bool mix_run(const struct world *w, const char *path, unsigned long limit, FILE *out,
-             const char *json_path, char *err, size_t err_size)
+             const char *json_path, const char *steps_path, char *err, size_t err_size)
 {
 	struct queryfile *qf = queryfile_open(path, false, NULL, NULL, err, err_size);
 	if (!qf)
 		return false;
 	struct mix_totals t = {0};
+	struct atomic_file steps;
+	if (steps_path) {
+		if (!atomic_file_open(&steps, steps_path, err, err_size)) {
+			queryfile_close(qf);
+			return false;
+		}
+		t.steps = steps.f;
+	}
 	struct queryfile_entry e;
 	char name[ZONES_NAME_MAX];
 	int rc;
@@ -238,9 +253,14 @@ bool mix_run(const struct world *w, const char *path, unsigned long limit, FILE 
 	if (rc < 0) {
 		snprintf(err, err_size, "%s", queryfile_error(qf));
 		queryfile_close(qf);
+		char ignored[16];
+		if (steps_path) /* removes the partial file */
+			atomic_file_commit(&steps, false, ignored, sizeof(ignored));
 		return false;
 	}
 	queryfile_close(qf);
+	if (steps_path && !atomic_file_commit(&steps, !ferror(steps.f), err, err_size))
+		return false;
 
 	unsigned long answered = t.queries - t.outcome[MIX_FAIL];
 	unsigned long adata = 0;
