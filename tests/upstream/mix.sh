@@ -31,4 +31,14 @@ in_range "referral depth 2 or more" '.referral_depth["2"] + .referral_depth["3"]
 in_range "referral depth 3 (public suffixes, reverse)" '.referral_depth["3"]' 0.10 0.30
 in_range "glueless NS lookups" '.glueless_share' 0.30 0.70
 in_range "answers of 128 bytes or more" '1 - .answer_size["<128"]' 0.03 0.20
+
+# --mix-steps: every question the walk asks, to the server it asks (benchmark.sh's spread load)
+"$ALLOCSPIKE_BIN/allocspike-upstream" --hierarchy-block 127.54.50.0/24 --seed 1 --mix "$sample" \
+	--mix-limit 200 --mix-json "$TEST_TMP/steps.json" --mix-steps "$TEST_TMP/steps" >/dev/null
+check_eq "one step line per packet of the walk" \
+	"$(jq '(.packets_per_query * .queries + 0.5) | floor' "$TEST_TMP/steps.json")" "$(wc -l <"$TEST_TMP/steps")"
+check_eq "each line: a server's address, a name, a type number" 0 \
+	"$(grep -cvE '^127\.54\.50\.[0-9]+ [^ ]+\.? [0-9]+$' "$TEST_TMP/steps")"
+check_eq "the walk starts at the first root server" 127.54.50.1 "$(head -1 "$TEST_TMP/steps" | cut -d' ' -f1)"
+check "steps reach many servers" test "$(cut -d' ' -f1 "$TEST_TMP/steps" | sort -u | wc -l)" -gt 20
 finish
