@@ -51,7 +51,7 @@ struct request {
 struct request_table {
 	struct request **buckets;
 	size_t mask, count;
-	size_t count_max; /* the most in flight since the last request_inflight_take_max */
+	size_t count_max;         /* the most in flight since the last request_inflight_take_max */
 	struct overload overload; /* who of the new client requests is admitted */
 };
 

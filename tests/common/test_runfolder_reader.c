@@ -121,8 +121,7 @@ static void test_high_water_columns(void **state)
 	assert_true(isnan(rf.rows[1].v[TIMELINE_COL_live_bytes_max]));
 	runfolder_free(&rf);
 	remove_run(with);
-	char *without = make_run("{}", "",
-	                         HEADER "1.0,glibc,baseline,0,,,,,,,,,,,,,,,,,,,,3,,,\n");
+	char *without = make_run("{}", "", HEADER "1.0,glibc,baseline,0,,,,,,,,,,,,,,,,,,,,3,,,\n");
 	assert_true(runfolder_read(without, &rf, err, sizeof(err)));
 	assert_int_equal(rf.n_rows, 1);
 	assert_true(rf.rows[0].v[TIMELINE_COL_inflight] == 3);
