@@ -43,11 +43,15 @@ crafted_run() {
 	} >"$dir/timeline.csv"
 }
 
+# report RUN : the report of RUN; S is its summary.json.
+report() {
+	"$REPORT" "$1" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
+	S=$1/summary.json
+}
+
 # --- with the marks: the peak is 400 in flight holding 14 MB ---
-run=$TEST_TMP/marks
-crafted_run "$run" 1
-"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
-S=$run/summary.json
+crafted_run "$TEST_TMP/marks" 1
+report "$TEST_TMP/marks"
 expect "$S" '.variants.glibc.spikes[0].before_inflight' 10
 expect "$S" '.variants.glibc.spikes[0].peak_inflight' 400
 expect "$S" '.variants.glibc.spikes[0].highest_inflight' 400
@@ -56,10 +60,8 @@ expect "$S" '.variants.glibc.spikes[0].live_bytes_per_inflight' "$(awk -v b=$((4
 expect_done
 
 # --- the same run with the marks' cells empty: the samples, 100 in flight holding 11 MB ---
-run=$TEST_TMP/empty
-crafted_run "$run" 0
-"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
-S=$run/summary.json
+crafted_run "$TEST_TMP/empty" 0
+report "$TEST_TMP/empty"
 expect "$S" '.variants.glibc.spikes[0].peak_inflight' 100
 expect "$S" '.variants.glibc.spikes[0].highest_inflight' 100
 expect "$S" '.variants.glibc.spikes[0].end_held_mb_per_1000_highest_inflight' 50
@@ -72,8 +74,7 @@ crafted_run "$run" 0
 n=$(($(crafted_header | tr ',' '\n' | grep -nx request_list_overwritten | cut -d: -f1)))
 cut -d, -f1-"$n" "$run/timeline.csv" >"$run/timeline.old" && mv "$run/timeline.old" "$run/timeline.csv"
 check "the old run has no high-water column" bash -c "! head -1 '$run/timeline.csv' | grep -q inflight_max"
-"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
-S=$run/summary.json
+report "$run"
 expect "$S" '.variants.glibc.spikes[0].peak_inflight' 100
 expect "$S" '.variants.glibc.spikes[0].end_held_mb_per_1000_highest_inflight' 50
 expect_done
