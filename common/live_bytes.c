@@ -140,6 +140,9 @@ LIVE_EXPORT void *live_bytes_next_symbol(const char *name)
 #endif
 
 static size_t live_total_bytes, live_total_blocks;
+/* The most live bytes since the last live_bytes_take_max: a spike's high-water mark falls between
+ * two reads of the counter. */
+static size_t live_total_bytes_max;
 
 #ifdef LIVE_BYTES_SIZE_CLASSES
 /* Three relaxed atomic additions more per call (two per free), in the preloaded sampler only:
@@ -192,9 +195,15 @@ static inline void live_add(void *p)
 	if (!p)
 		return;
 	size_t usable = LIVE_USABLE(p);
-	__atomic_fetch_add(&live_total_bytes, usable, __ATOMIC_RELAXED);
+	size_t now = __atomic_add_fetch(&live_total_bytes, usable, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&live_total_blocks, 1, __ATOMIC_RELAXED);
 	live_class_add(usable);
+	/* One load and compare on every allocation; a store only while a new high is being set
+	 * (the loop retries only when another thread raised the mark meanwhile). */
+	size_t max = __atomic_load_n(&live_total_bytes_max, __ATOMIC_RELAXED);
+	while (now > max && !__atomic_compare_exchange_n(&live_total_bytes_max, &max, now, true,
+	                                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 }
 
 static inline void live_sub(size_t usable)
@@ -208,6 +217,16 @@ LIVE_EXPORT bool live_bytes_read(struct live_bytes *out)
 {
 	out->bytes = __atomic_load_n(&live_total_bytes, __ATOMIC_RELAXED);
 	out->blocks = __atomic_load_n(&live_total_blocks, __ATOMIC_RELAXED);
+	return true;
+}
+
+LIVE_EXPORT bool live_bytes_take_max(size_t *out)
+{
+	/* Starting over from the bytes live now: the next mark is at least what is live at the
+	 * read, even if nothing is allocated before the next one. */
+	size_t now = __atomic_load_n(&live_total_bytes, __ATOMIC_RELAXED);
+	size_t max = __atomic_exchange_n(&live_total_bytes_max, now, __ATOMIC_RELAXED);
+	*out = max > now ? max : now;
 	return true;
 }
 

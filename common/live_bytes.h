@@ -21,6 +21,11 @@ struct live_bytes {
 /* Fills *out; false when the counter is not linked into this program. */
 bool live_bytes_read(struct live_bytes *out) __attribute__((weak));
 
+/* The most bytes live at any moment since the previous call (since the start for the first), then
+ * starts the mark over from the bytes live now; false when the counter is not linked in. Its
+ * caller owns the mark: the resolver's `stats` (a second reader would split the intervals). */
+bool live_bytes_take_max(size_t *out) __attribute__((weak));
+
 /* The function that really serves malloc behind the counter (for allocator detection by dladdr). */
 void *live_bytes_next_malloc(void) __attribute__((weak));
 
@@ -49,6 +54,12 @@ bool live_bytes_size_classes_read(struct live_size_class *out) __attribute__((we
 static inline bool live_bytes_get(struct live_bytes *out)
 {
 	return live_bytes_read && live_bytes_read(out);
+}
+
+/* live_bytes_take_max where it is linked in (it starts the mark over). */
+static inline bool live_bytes_get_max(size_t *out)
+{
+	return live_bytes_take_max && live_bytes_take_max(out);
 }
 
 #endif

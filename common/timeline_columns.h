@@ -39,7 +39,9 @@
 	X(late_or_foreign)                                                                         \
 	X(request_list_current)                                                                    \
 	X(request_list_exceeded)                                                                   \
-	X(request_list_overwritten)
+	X(request_list_overwritten)                                                                \
+	X(inflight_max)                                                                            \
+	X(live_bytes_max)
 
 enum timeline_column {
 #define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,

@@ -37,6 +37,7 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
 	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
 	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten = NAN;
+	out->inflight_max = out->live_bytes_max = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -103,6 +104,10 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->request_list_current = control_number(obj, "request_list_current");
 	out->request_list_exceeded = control_number(obj, "request_list_exceeded");
 	out->request_list_overwritten = control_number(obj, "request_list_overwritten");
+	/* the high-water marks since the previous read (docs/resolver.md): a spike's true peak
+	 * falls between two reads */
+	out->inflight_max = control_number(obj, "inflight_max");
+	out->live_bytes_max = control_number(obj, "live_bytes_max");
 	json_decref(obj);
 	ok = true;
 out:

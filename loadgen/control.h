@@ -13,6 +13,7 @@ struct control_stats {
 	double live_bytes, alloc_heap_bytes, alloc_free_trimmable_bytes,
 	    alloc_free_fragmented_bytes, alloc_unmapped_bytes;
 	double request_list_current, request_list_exceeded, request_list_overwritten;
+	double inflight_max, live_bytes_max; /* high-water marks since the previous read */
 };
 
 /* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms.

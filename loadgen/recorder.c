@@ -166,6 +166,8 @@ static void recorder_control(struct recorder *r, struct recorder_source *src,
 	row->cells[TIMELINE_COL_request_list_current] = cs.request_list_current;
 	row->cells[TIMELINE_COL_request_list_exceeded] = cs.request_list_exceeded;
 	row->cells[TIMELINE_COL_request_list_overwritten] = cs.request_list_overwritten;
+	row->cells[TIMELINE_COL_inflight_max] = cs.inflight_max;
+	row->cells[TIMELINE_COL_live_bytes_max] = cs.live_bytes_max;
 }
 
 /* Shortfall: the generator is behind its schedule or a socket refused queries. Never silent. */

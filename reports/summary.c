@@ -340,6 +340,15 @@ static struct spike_list spike_numbers(const struct runfolder *rf)
 	return l;
 }
 
+/* A row's most requests in flight: the high-water mark since the previous stats read where the
+ * run recorded it (a burst's top falls between two reads), else the sampled count (older runs,
+ * daemons). */
+static double row_peak_inflight(const struct runfolder_row *r)
+{
+	double max = r->v[TIMELINE_COL_inflight_max];
+	return isnan(max) ? r->v[TIMELINE_COL_inflight] : max;
+}
+
 /* Which attributed sample of a stretch of rows attr_pick takes. */
 enum attr_pick_by {
 	PICK_LAST,         /* the last one */
@@ -368,7 +377,7 @@ static long attr_pick(const struct series *s, size_t from, size_t to, enum attr_
 			continue;
 		double v = how == PICK_MAX_HEAP       ? cur.heap_kb
 		           : how == PICK_MAX_LIVE     ? cur.part_kb[ATTR_LIVE]
-		           : how == PICK_MAX_INFLIGHT ? s->r[i]->v[TIMELINE_COL_inflight]
+		           : how == PICK_MAX_INFLIGHT ? row_peak_inflight(s->r[i])
 		                                      : 0;
 		if (isnan(v))
 			continue;
@@ -475,19 +484,28 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	/* Memory per request in flight: at the most requests in flight, the live growth that is
 	 * not the cache's, over the growth of requests in flight. */
 	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
-	double inflight_p = qi >= 0 ? s->r[qi]->v[TIMELINE_COL_inflight] : nan;
+	double inflight_p = qi >= 0 ? row_peak_inflight(s->r[qi]) : nan;
 	json_object_set_new(o, "before_inflight", jnum(inflight_b));
 	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
 	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
 	double per_request = NAN;
-	if (inflight_p - inflight_b >= SUMMARY_MIN_INFLIGHT) {
+	/* Live bytes and requests in flight from the same kind of figure: both high-water marks of
+	 * the interval before the row where it has both, else both samples. */
+	double live_p = qi >= 0 ? q.part_kb[ATTR_LIVE] : nan;
+	double inflight_pair = qi >= 0 ? s->r[qi]->v[TIMELINE_COL_inflight] : nan;
+	if (qi >= 0 && !isnan(s->r[qi]->v[TIMELINE_COL_inflight_max]) &&
+	    !isnan(s->r[qi]->v[TIMELINE_COL_live_bytes_max])) {
+		live_p = s->r[qi]->v[TIMELINE_COL_live_bytes_max] / 1024.0;
+		inflight_pair = s->r[qi]->v[TIMELINE_COL_inflight_max];
+	}
+	if (inflight_pair - inflight_b >= SUMMARY_MIN_INFLIGHT) {
 		double peak_cache =
 		    last_value(s, 0, (size_t)qi + 1, TIMELINE_COL_cache_bytes, NULL);
 		double cache_kb = isnan(peak_cache) || isnan(before_cache)
 		                      ? 0
 		                      : (peak_cache - before_cache) / 1024.0;
-		per_request = (q.part_kb[ATTR_LIVE] - before_live - cache_kb) * 1024.0 /
-		              (inflight_p - inflight_b);
+		per_request =
+		    (live_p - before_live - cache_kb) * 1024.0 / (inflight_pair - inflight_b);
 	}
 	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
 	/* What an allocator keeps after a recovery follows the highest footprint it was driven to

@@ -51,6 +51,7 @@ struct request {
 struct request_table {
 	struct request **buckets;
 	size_t mask, count;
+	size_t count_max;         /* the most in flight since the last request_inflight_take_max */
 	struct overload overload; /* who of the new client requests is admitted */
 };
 
@@ -80,6 +81,15 @@ size_t request_inflight(const struct resolver *r)
 	return r->requests ? r->requests->count : 0;
 }
 
+size_t request_inflight_take_max(struct resolver *r)
+{
+	if (!r->requests)
+		return 0;
+	size_t max = r->requests->count_max;
+	r->requests->count_max = r->requests->count;
+	return max;
+}
+
 const struct overload *request_overload(const struct resolver *r)
 {
 	return &r->requests->overload;
@@ -107,7 +117,8 @@ static void request_table_insert(struct request_table *t, struct request *q)
 	q->hnext = *b;
 	*b = q;
 	q->in_table = true;
-	t->count++;
+	if (++t->count > t->count_max)
+		t->count_max = t->count;
 }
 
 static void request_table_remove(struct request_table *t, struct request *q)

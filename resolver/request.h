@@ -39,6 +39,10 @@ struct request_table *request_table_create(const struct resolver_config *cfg);
 /* Frees every request still in flight (shutdown). */
 void request_table_destroy(struct resolver *r);
 size_t request_inflight(const struct resolver *r);
+/* The most requests in flight at once since the previous call (since the start for the first),
+ * then starts over from those in flight now: a burst that came and went between two `stats`
+ * reads still shows. */
+size_t request_inflight_take_max(struct resolver *r);
 /* The overload policy's list and counters, for the stats. */
 const struct overload *request_overload(const struct resolver *r);
 

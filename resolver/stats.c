@@ -42,7 +42,7 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 }
 
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
-                    size_t inflight, const struct overload *ol)
+                    size_t inflight, size_t inflight_max, const struct overload *ol)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -54,6 +54,8 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	alloc_stats_read(&info, &as);
 	struct live_bytes live;
 	bool have_live = live_bytes_get(&live);
+	size_t live_max = 0;
+	bool have_live_max = live_bytes_get_max(&live_max);
 	json_t *o = json_object();
 	json_object_set_new(o, "queries", json_integer((json_int_t)s->queries));
 	json_object_set_new(o, "answers_noerror", json_integer((json_int_t)s->answers_noerror));
@@ -65,6 +67,7 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	json_object_set_new(o, "cache_entries", json_integer((json_int_t)cache_entries(c)));
 	json_object_set_new(o, "cache_bytes", json_integer((json_int_t)cache_bytes(c)));
 	json_object_set_new(o, "inflight", json_integer((json_int_t)inflight));
+	json_object_set_new(o, "inflight_max", json_integer((json_int_t)inflight_max));
 	json_object_set_new(o, "upstream_queries", json_integer((json_int_t)s->upstream_queries));
 	json_object_set_new(o, "upstream_timeouts", json_integer((json_int_t)s->upstream_timeouts));
 	json_object_set_new(o, "dropped_malformed", json_integer((json_int_t)s->dropped_malformed));
@@ -75,6 +78,8 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	                    have_live ? json_integer((json_int_t)live.bytes) : json_null());
 	json_object_set_new(o, "live_blocks",
 	                    have_live ? json_integer((json_int_t)live.blocks) : json_null());
+	json_object_set_new(o, "live_bytes_max",
+	                    have_live_max ? json_integer((json_int_t)live_max) : json_null());
 	json_object_set_new(o, "alloc", stats_alloc_object(&as));
 	json_object_set_new(o, "infra_entries", json_integer((json_int_t)is->entries));
 	json_object_set_new(o, "infra_measured", json_integer((json_int_t)is->measured));

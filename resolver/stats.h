@@ -23,11 +23,12 @@ struct infra_stats;
 struct overload;
 
 /* The `stats` object: the keys of docs/resolver.md from the counters s, the cache c, the server
- * timing table's figures is (infra_get_stats), the request table's count inflight and the
- * overload policy's list ol; null where the allocator cannot tell. Returns a malloc'd compact
- * JSON string. */
+ * timing table's figures is (infra_get_stats), the request table's count inflight and its
+ * high-water mark inflight_max (request_inflight_take_max) and the overload policy's list ol;
+ * null where the allocator cannot tell. Takes the live-bytes high-water mark (live_bytes_take_max),
+ * so every call starts it over. Returns a malloc'd compact JSON string. */
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
-                    size_t inflight, const struct overload *ol);
+                    size_t inflight, size_t inflight_max, const struct overload *ol);
 void stats_count_answer(struct stats *s, int rcode);
 
 #endif

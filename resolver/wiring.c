@@ -30,7 +30,8 @@ static char *wiring_stats_text(void *arg)
 	struct resolver *r = arg;
 	struct infra_stats is;
 	infra_get_stats(r->infra, resolver_now_ms(), &is);
-	return stats_to_json(&r->stats, r->cache, &is, request_inflight(r), request_overload(r));
+	return stats_to_json(&r->stats, r->cache, &is, request_inflight(r),
+	                     request_inflight_take_max(r), request_overload(r));
 }
 
 struct control_server *wiring_open_control(struct resolver *r, const char *path, char *err,

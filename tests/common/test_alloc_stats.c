@@ -94,6 +94,28 @@ static void test_live_follows(void **state)
 	assert_int_equal(c.blocks, a.blocks);
 }
 
+/* The high-water mark: a block allocated and freed between two takes still shows in the second,
+ * and the third starts from what is live then. */
+static void test_live_max_sees_gone_block(void **state)
+{
+	(void)state;
+	size_t max;
+	assert_true(live_bytes_get_max(&max)); /* starts the mark over */
+	struct live_bytes before;
+	assert_true(live_bytes_get(&before));
+	char *volatile p = malloc(1000000); /* volatile: the pair is not optimised away */
+	assert_non_null(p);
+	free(p);
+	struct live_bytes after;
+	assert_true(live_bytes_get(&after));
+	assert_true(live_bytes_get_max(&max));
+	assert_true(max >= before.bytes + 1000000);
+	assert_true(max >= after.bytes);
+	size_t again;
+	assert_true(live_bytes_get_max(&again));
+	assert_true(again >= after.bytes && again < before.bytes + 1000000);
+}
+
 /* glibc: 1000-byte chunks freed below a live one coalesce into free space malloc_trim cannot
  * return (not the top chunk); once the live one goes, it joins the top and is trimmed. */
 static void test_glibc_below_top(void **state)
@@ -144,6 +166,7 @@ int main(void)
 	const struct CMUnitTest common[] = {
 	    cmocka_unit_test(test_allocator_is_expected),
 	    cmocka_unit_test(test_live_follows),
+	    cmocka_unit_test(test_live_max_sees_gone_block),
 	};
 	int failed = cmocka_run_group_tests_name("alloc_stats", common, NULL, NULL);
 	const struct CMUnitTest glibc[] = {cmocka_unit_test(test_glibc_below_top)};

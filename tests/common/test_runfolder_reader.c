@@ -102,6 +102,35 @@ static void test_columns_by_name_and_quotes(void **state)
 	remove_run(dir);
 }
 
+/* The high-water columns (inflight_max, live_bytes_max) are read where a run has them, and a run
+ * written before them (HEADER ends at alloc_resident_bytes) reads as "not available". */
+static void test_high_water_columns(void **state)
+{
+	char *with = make_run("{}", "",
+	                      "t_s,variant,inflight,live_bytes,inflight_max,live_bytes_max\n"
+	                      "1.0,glibc,3,5000,40,90000\n"
+	                      "1.1,glibc,3,5000,,\n");
+	struct runfolder rf;
+	char err[512] = "";
+	assert_true(runfolder_read(with, &rf, err, sizeof(err)));
+	assert_int_equal(rf.n_rows, 2);
+	assert_true(rf.rows[0].v[TIMELINE_COL_inflight] == 3);
+	assert_true(rf.rows[0].v[TIMELINE_COL_inflight_max] == 40);
+	assert_true(rf.rows[0].v[TIMELINE_COL_live_bytes_max] == 90000);
+	assert_true(isnan(rf.rows[1].v[TIMELINE_COL_inflight_max]));
+	assert_true(isnan(rf.rows[1].v[TIMELINE_COL_live_bytes_max]));
+	runfolder_free(&rf);
+	remove_run(with);
+	char *without = make_run("{}", "", HEADER "1.0,glibc,baseline,0,,,,,,,,,,,,,,,,,,,,3,,,\n");
+	assert_true(runfolder_read(without, &rf, err, sizeof(err)));
+	assert_int_equal(rf.n_rows, 1);
+	assert_true(rf.rows[0].v[TIMELINE_COL_inflight] == 3);
+	assert_true(isnan(rf.rows[0].v[TIMELINE_COL_inflight_max]));
+	assert_true(isnan(rf.rows[0].v[TIMELINE_COL_live_bytes_max]));
+	runfolder_free(&rf);
+	remove_run(without);
+}
+
 static void test_truncated_last_lines(void **state)
 {
 	/* An interrupted writer leaves half a line without its newline: dropped, not an error. */
@@ -379,6 +408,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fixture),
 	    cmocka_unit_test(test_columns_by_name_and_quotes),
+	    cmocka_unit_test(test_high_water_columns),
 	    cmocka_unit_test(test_truncated_last_lines),
 	    cmocka_unit_test(test_last_line_without_newline),
 	    cmocka_unit_test(test_errors_name_file_and_line),

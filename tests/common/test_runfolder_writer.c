@@ -200,8 +200,8 @@ static void test_rows_and_events(void **state)
 	char *csv = read_all(path);
 	char want[2048];
 	snprintf(want, sizeof(want),
-	         "%s\n0.100,glibc,spike,2,100,,,,,,,,1.235,,,,,,,0.50,,,,,,,123456789,,,,,,,,,\n"
-	         "0.100,\"odd,name\",spike,2,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n",
+	         "%s\n0.100,glibc,spike,2,100,,,,,,,,1.235,,,,,,,0.50,,,,,,,123456789,,,,,,,,,,,\n"
+	         "0.100,\"odd,name\",spike,2,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n",
 	         runfolder_timeline_header());
 	assert_string_equal(csv, want);
 	free(csv);

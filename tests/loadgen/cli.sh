@@ -79,7 +79,7 @@ while True:
     line = c.makefile().readline()
     n += 1
     if line == "stats\n":
-        c.sendall(('{"queries": %d, "cache_entries": %d, "cache_bytes": 4096, "inflight": 3, '
+        c.sendall(('{"queries": %d, "cache_entries": %d, "cache_bytes": 4096, "inflight": 3, "inflight_max": 40, '
                    '"upstream_queries": 77, "alloc_allocated_bytes": null, '
                    '"alloc_resident_bytes": 123456, "live_bytes": 1000, "alloc": {"heap_bytes": 2000, '
                    '"free_trimmable_bytes": 300, "free_fragmented_bytes": null, "unmapped_bytes": 0, '
@@ -103,6 +103,9 @@ PY
 	check "attribution columns from live_bytes and the alloc object, null empty" awk -F, -v ce="$ce" \
 		-v lb="$lb" -v hb="$hb" -v tb="$tb" -v fb="$fb" -v ub="$ub" \
 		'$2 == "r" && $ce != "" { n++; if (!($lb == 1000 && $hb == 2000 && $tb == 300 && $fb == "" && $ub == "0")) bad++ } END { exit bad || !n }' run2/timeline.csv
+	im=$(col inflight_max) lm=$(col live_bytes_max)
+	check "high-water marks in their columns, an absent one empty" awk -F, -v ce="$ce" -v im="$im" \
+		-v lm="$lm" '$2 == "r" { if ($ce != "") n++; if (($ce != "" && $im != 40) || ($ce == "" && $im != "") || $lm != "") bad++ } END { exit bad || !n }' run2/timeline.csv
 	check "Pss sampled with the stats" awk -F, -v ce="$ce" -v p="$pss" '$2 == "r" && ($ce != "") != ($p != "") { bad++ } END { exit bad }' run2/timeline.csv
 else
 	echo "note: python3 absent, control-socket part not run"

@@ -32,7 +32,9 @@ broken "not JSON" '' '2s/}$//'
 attributed() {
 	local d="$TEST_TMP/$1"
 	mkdir -p "$d"
-	sed -e "2s/,,,,,,,,,\$/,$2,,,,/" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
+	# the five attribution cells, then late_or_foreign, the request list's three and the
+	# high-water marks' two
+	sed -e "2s/,,,,,,,,,,,\$/,$2,,,,,,/" "$FIXTURE/timeline.csv" >"$d/timeline.csv"
 	cp "$FIXTURE/events.jsonl" "$d/events.jsonl"
 	echo "$d"
 }

@@ -62,7 +62,7 @@ crafted_run() {
 					BEGIN {
 						heap = 10 + held; anon = (heap + 3) * 1024
 						off = phase == "spike" ? 1000 : 100
-						printf "%d,%s,%s,%d,%d,%d,%d,0,%d,0,0,0,2,5,10,%d,%d,,,%.1f,0,1000,%d,%d,,,,%s,%s,,,,,,,\n",
+						printf "%d,%s,%s,%d,%d,%d,%d,0,%d,0,0,0,2,5,10,%d,%d,,,%.1f,0,1000,%d,%d,,,,%s,%s,,,,,,,,,\n",
 							t, v, phase, spike, off, off, off, off, anon + 5000, anon, 0.1 * t,
 							8 * 1048576, inflight, b(10), b(heap)
 					}'

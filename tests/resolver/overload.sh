@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/resolver/overload.sh NET [lists|glueless] - the overload policies against a root that never answers (every
+# tests/resolver/overload.sh NET [lists|glueless|marks] - the overload policies against a root that never answers (every
 # upstream query waits 9 s, so nothing leaves on its own during the test):
 # unbound's: of a burst larger than --request-list exactly the list's size is in flight, the rest
 # counted as exceeded and dropped; past --jostle-timeout-ms new queries replace the list's second
@@ -9,7 +9,9 @@
 # the first requests are still in flight when the second burst arrives (a request gives up after
 # 10 s in all): when a loaded machine took longer, the jostling checks say so and are not judged.
 # PART lists (default): the policies' counts; glueless: the replaced request waiting on a lookup
-# (its checks hold however slow the machine, so it also runs in the sanitizer build).
+# (its checks hold however slow the machine, so it also runs in the sanitizer build); marks: the
+# stats' high-water marks (docs/resolver.md) see a burst that gave up (300 ms upstream timeouts)
+# before the read, and the next read starts them over.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=$1 PART=${2:-lists}
@@ -43,11 +45,13 @@ start_resolver() {
 # distinct names (q<FIRST>.$ZONE, ...; ZONE defaults to test) in one burst without awaiting answers, then waits (at most
 # 10 s) until the resolver has counted every query sent so far and prints its stats on a line,
 # then "elapsed_ms N" since the first burst.
-bursts() {
-	python3 - "$NET.250" "$RPORT" "$RCTL" "${ZONE:-test}" "$@" <<'PY'
+# overload_python ARGS... : python3 runs its stdin with ARGS (the resolver's address, port and
+# control socket first) after these helpers: stats(), the resolver's `stats` as a dict;
+# send(s, i, zone), the A query for q<i>.ZONE (ID i) from socket s.
+OVERLOAD_PY_HELPERS=$(
+	cat <<'PY'
 import json, socket, struct, sys, time
 addr, port, ctl = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-zone = [l.encode() for l in sys.argv[4].split(".")]
 def stats():
     c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); c.settimeout(5); c.connect(ctl)
     c.sendall(b"stats\n"); buf = b""
@@ -55,7 +59,21 @@ def stats():
         chunk = c.recv(65536)
         if not chunk: break
         buf += chunk
+    c.close()
     return json.loads(buf)
+def send(s, i, zone):
+    name = b"".join(bytes([len(l)]) + l for l in [b"q%d" % i] + zone) + b"\0"
+    s.sendto(struct.pack(">HHHHHH", i & 0xFFFF, 0x0100, 1, 0, 0, 0) + name + struct.pack(">HH", 1, 1), (addr, port))
+PY
+)
+overload_python() {
+	python3 -c "$OVERLOAD_PY_HELPERS
+$(cat)" "$@"
+}
+
+bursts() {
+	overload_python "$NET.250" "$RPORT" "$RCTL" "${ZONE:-test}" "$@" <<'PY'
+zone = [l.encode() for l in sys.argv[4].split(".")]
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 sent, t0 = 0, None
 for step in sys.argv[5:]:
@@ -63,8 +81,7 @@ for step in sys.argv[5:]:
     time.sleep(float(pause))
     t0 = t0 or time.monotonic()
     for i in range(int(first), int(first) + int(count)):
-        name = b"".join(bytes([len(l)]) + l for l in [b"q%d" % i] + zone) + b"\0"
-        s.sendto(struct.pack(">HHHHHH", i & 0xFFFF, 0x0100, 1, 0, 0, 0) + name + struct.pack(">HH", 1, 1), (addr, port))
+        send(s, i, zone)
     sent += int(count)
     end = time.monotonic() + 10
     while (st := stats())["queries"] < sent and time.monotonic() < end:
@@ -76,6 +93,46 @@ PY
 
 # stat LINE KEY : one key of the stats printed on line LINE of $OUT
 stat() { sed -n "${1}p" <<<"$OUT" | jq -r ".$2"; }
+
+if [[ $PART == marks ]]; then
+	# stats (starts the marks over), 20 distinct names, every answer (SERVFAIL) awaited without
+	# reading stats, then two stats lines and "answers N". The one timing assumption: the burst
+	# arrives before its first request gives up (about a second); if not, the count check says so.
+	BURST=20
+	start_resolver marks --upstream-timeout-min-ms 300 --upstream-timeout-ms 300 || exit 1
+	OUT=$(overload_python "$NET.250" "$RPORT" "$RCTL" "$BURST" <<'PY'
+burst = int(sys.argv[4])
+stats()
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(burst):
+    send(s, i, [b"test"])
+answers, end = set(), time.monotonic() + 30
+while len(answers) < burst and time.monotonic() < end:
+    s.settimeout(max(0.01, end - time.monotonic()))
+    try:
+        answers.add(struct.unpack(">H", s.recv(4096)[:2])[0])
+    except socket.timeout:
+        break
+for st in (stats(), stats()):
+    print(json.dumps(st, separators=(",", ":")))
+print("answers %d" % len(answers))
+PY
+)
+	echo "$OUT"
+	check_eq "marks: every query of the burst answered" "answers $BURST" "$(sed -n 3p <<<"$OUT")"
+	check_eq "marks: nothing in flight at the read" 0 "$(stat 1 inflight)"
+	check_eq "marks: the burst seen by inflight_max" "$BURST" "$(stat 1 inflight_max)"
+	check_eq "marks: inflight_max starts over from what is in flight" 0 "$(stat 2 inflight_max)"
+	if [[ $(stat 1 live_bytes) == null ]]; then
+		check_eq "marks: no live_bytes_max without the counter (sanitizer build)" null "$(stat 1 live_bytes_max)"
+	else
+		# Each request holds more than 1 kB (resolver/README.md, "Memory layouts").
+		check "marks: live_bytes_max holds the burst's memory" \
+			test "$(stat 1 live_bytes_max)" -ge $(($(stat 1 live_bytes) + BURST * 1024))
+		check "marks: live_bytes_max starts over from what is live" \
+			test "$(stat 2 live_bytes_max)" -lt $(($(stat 1 live_bytes) + BURST * 1024))
+	fi
+fi
 
 if [[ $PART == lists ]]; then
 	# unbound's policy (the heap layout's default): a list of 20, jostle timeout 1.5 s; 50 names, then
