@@ -95,6 +95,7 @@ check "ramp: header and list agree" bash -c "grep -A1 'over --calibrate-len (def
 help=$(bash "$S/cpu.sh" --help)
 check "cpu --help lists --tools" grep -q -- '--tools' <<<"$help"
 check "cpu --help does not list --spikes" bash -c "! grep -qE -- '^ +--spikes ' <<<\"\$1\"" _ "$help"
-help=$(bash "$S/steady.sh" --help)
-check "steady: --out default is the folder made" grep -qF -- "runs/<UTC YYYYmmdd-HHMMSS>-steady" <<<"$help"
+# the help wraps at a width, where depends on the checkout's path: read it as one line
+help=$(bash "$S/steady.sh" --help | tr -s ' \n' ' ')
+check "steady: --out default is the folder made" grep -qE -- "runs/<UTC ?YYYYmmdd-HHMMSS>-steady" <<<"$help"
 finish
