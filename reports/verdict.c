@@ -76,7 +76,7 @@ static json_t *jnum(double v)
 /* The shape of what the spikes left (reports/README.md "spikes_left_shape"): what each spike left
  * (its level after the recovery minus the level before it: the previous spike's, or the level
  * before the first spike), and, with VERDICT_TREND_MIN_SPIKES spikes after the first, the step of
- * the second spike (an allocator settling after the first spike) and the robust trend from it on. */
+ * the second spike (an allocator settling after the first) and the robust trend from it on. */
 static json_t *shape_of(const json_t *spikes, double before, const char *end_key)
 {
 	size_t n = json_array_size(spikes);
@@ -207,8 +207,17 @@ static const char *not_run_reason(const json_t *summary, const char *name)
 	return json_string_value(json_object_get(json_object_get(not_run, "why"), name));
 }
 
+/* The spikes in which NAME answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE (validity's
+ * spike_under_answered), or NULL. */
+static const json_t *spikes_under_answered(const json_t *summary, const char *name)
+{
+	const json_t *r = validity_reason(summary, "spike_under_answered");
+	return json_object_get(json_object_get(r, "spikes"), name);
+}
+
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run)
+                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run,
+                     const json_t *under)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -247,6 +256,16 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
 	shape_words(b, json_object_get(v, "spikes_left_shape"));
+	if (under && json_array_size(under)) {
+		size_t k, m = json_array_size(under);
+		json_t *u;
+		strbuf_printf(b, "; over capacity in spike%s ", m == 1 ? "" : "s");
+		json_array_foreach(under, k, u)
+			strbuf_printf(b, "%s%lld (%.1f %% answered)",
+			              k == 0 ? "" : k + 1 == m ? " and " : ", ",
+			              (long long)json_integer_value(json_object_get(u, "spike")),
+			              100 * num(u, "answered_share"));
+	}
 	const char *how = json_string_value(json_object_get(v, "attribution"));
 	bool attributed = how && strcmp(how, "unavailable") != 0;
 	double share = num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
@@ -321,7 +340,8 @@ json_t *verdict_build(const json_t *summary)
 				rank = k;
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
-		         best_basis, not_run_reason(summary, r[i].name));
+		         best_basis, not_run_reason(summary, r[i].name),
+		         spikes_under_answered(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 	}

@@ -65,4 +65,32 @@ check "too few spikes: what each left, no slope" \
 	grep -q 'stepper (glibc): .*; 3 spikes, too few for a trend (5 or more): they left +1.0, +4.5 and +0.1 MB' \
 	<(j "$few" '.verdict.sentences[1]')
 check_eq "and no trend in summary.json" '[null,null]' "$(j "$few" '.variants.stepper.spikes_left_shape|[.trend_mb_per_spike,.trend]')"
+
+# One spike under 95 % answered (by send phase, phases.csv), 99 % over all spikes: marked in the
+# verdict and a validity reason that fails the gate.
+cap=$TEST_TMP/capacity
+mkdir -p "$cap"
+cp "$d/run.json" "$d/events.jsonl" "$d/timeline.csv" "$cap/"
+{
+	echo "variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms"
+	for v in high stepper; do
+		echo "$v,baseline,0,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		for k in 1 2 3 4 5 6; do
+			a=1000
+			[[ $v == high && $k == 3 ]] && a=940
+			echo "$v,spike,$k,1000,$a,$((1000 - a)),0,0,$a,0,0,0,1,2,3,4,5"
+			echo "$v,recovery,$k,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		done
+	done
+} >"$cap/phases.csv"
+check "report of the run with one spike over capacity" "$REPORT" "$cap"
+check_eq "over all spikes it answered 99 %" 0.99 "$(j "$cap" '.variants.high.traffic_by_send.phases.spike.answered_share')"
+check_eq "the reason names the variant and the spike" '[["high"],{"high":[{"answered_share":0.94,"spike":3}]}]' \
+	"$(j "$cap" '.validity.reasons[]|select(.code == "spike_under_answered")|[.variants,.spikes]')"
+check_eq "the run is not valid" false "$(j "$cap" .validity.valid)"
+"$REPORT" check "$cap" --fail-if 'not validity.valid' >/dev/null 2>&1
+check_eq "check --fail-if 'not validity.valid' fails" 1 "$?"
+check "the verdict marks the variant and the spike" grep -q '^"high (tcmalloc): .*; over capacity in spike 3 (94.0 % answered)' \
+	<(j "$cap" '.verdict.sentences[0]')
+check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sentences[1]' '$cap/summary.json' | grep -q 'over capacity'"
 finish
