@@ -8,7 +8,9 @@
  * growth on average, and "kept" it below KEPT_SHARE. */
 #define RETURNED_SHARE 0.5
 #define KEPT_SHARE 0.2
-/* Peaks "climbed" (or "fell") when the fitted growth is at least this many MB per spike. */
+/* The one threshold for "level": peaks "climbed" (or "fell"), what the spikes left "climbs" (or
+ * "falls", or "stepped" at one spike) when the growth is at least this many MB per spike; less is
+ * "level". */
 #define CLIMB_MB_PER_SPIKE 0.5
 
 /* "returned", "kept" or "part", by the share of spike memory given back. */

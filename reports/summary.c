@@ -573,6 +573,10 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 		json_object_set_new(o, "from_s", jnum(from_s));
 		json_object_set_new(o, "to_s", jnum(s->r[last_spike]->t_s));
 		json_object_set_new(o, "before_anon_kb", jnum(before));
+		/* the level before the spike on the beyond-cache basis (verdict.c: what it left) */
+		double before_cache = before_at ? before_at->v[TIMELINE_COL_cache_bytes] : NAN;
+		json_object_set_new(o, "before_beyond_cache_kb",
+		                    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
 		json_object_set_new(o, "peak_anon_kb", jnum(peak));
 		json_object_set_new(o, "peak_t_s", jnum(peak_at ? peak_at->t_s : NAN));
 		json_object_set_new(o, "peak_rss_kb", jnum(peak_rss));
@@ -1102,6 +1106,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "harness", harness_figures(rf));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
+	verdict_add_variant_figures(sum);
 	/* validity first: the verdict names the variants that did not run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	json_object_set_new(sum, "verdict", verdict_build(sum));

@@ -161,6 +161,61 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	strbuf_free(&b);
 }
 
+/* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
+ * drown in one of them, its memory then that of a queue. */
+static void check_each_spike(const json_t *summary, json_t *reasons)
+{
+	json_t *names = json_array(), *spikes = json_object();
+	struct strbuf b = {0};
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const json_t *v =
+		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		json_t *under = json_array();
+		size_t k;
+		json_t *inst;
+		json_array_foreach(summary_lookup(v, "traffic_by_send.instances"), k, inst)
+		{
+			const json_t *share = json_object_get(inst, "answered_share");
+			const char *phase = json_string_value(json_object_get(inst, "phase"));
+			if (!phase || strcmp(phase, "spike") != 0 || !json_is_number(share) ||
+			    !(json_number_value(share) < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
+				continue;
+			json_t *o = json_object();
+			json_object_set(o, "spike", json_object_get(inst, "spike"));
+			json_object_set(o, "answered_share", (json_t *)share);
+			json_array_append_new(under, o);
+			strbuf_printf(&b, "%s%s in spike %lld (%.1f %%)", b.len ? "; " : "",
+			              json_string_value(name),
+			              (long long)json_integer_value(json_object_get(inst, "spike")),
+			              100 * json_number_value(share));
+		}
+		if (json_array_size(under)) {
+			json_array_append(names, name);
+			json_object_set_new(spikes, json_string_value(name), under);
+		} else {
+			json_decref(under);
+		}
+	}
+	if (json_array_size(names)) {
+		reason(reasons, "spike_under_answered", names,
+		       "lower --spike-rate or --spike-multiple, or raise --calibrate-len (a capacity "
+		       "measured too high)",
+		       "Answered under %.0f %% of the queries sent in a spike: %s. In that spike the "
+		       "variant was over its capacity, its memory that of a queue, whatever it "
+		       "answered over all spikes.",
+		       100 * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, b.s);
+		json_object_set_new(json_array_get(reasons, json_array_size(reasons) - 1), "spikes",
+		                    spikes);
+	} else {
+		json_decref(names);
+		json_decref(spikes);
+	}
+	strbuf_free(&b);
+}
+
 /* A variant still answering at the top of its ramp has only a lower bound for a capacity. That
  * matters when the bound could be the slowest variant's capacity, which sets the spike height; a
  * faster variant's bound above it does not. */
@@ -306,6 +361,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_warmup(rf, reasons);
 	check_harness(summary, reasons);
 	check_capacity(rf, summary, reasons);
+	check_each_spike(summary, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
 	check_crashes(summary, reasons);

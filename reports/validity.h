@@ -12,6 +12,9 @@
 #define VALIDITY_MAX_CAPACITY_MULTIPLE 3.0
 /* A variant answering less than this share of the queries sent in spikes is far over capacity. */
 #define VALIDITY_MIN_SPIKE_ANSWERED_SHARE 0.5
+/* A variant answering less than this share of the queries sent in any one spike was over its
+ * capacity in that spike, whatever its share over all spikes. */
+#define VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE 0.95
 /* A trend over fewer spikes is a line through two points. */
 #define VALIDITY_MIN_SPIKES 3
 
@@ -20,7 +23,8 @@
 double validity_saturated_s(const json_t *harness);
 
 /* {"valid": bool, "reason_count": n, "reasons": [{"code", "text", "knob", "variants"}]} (the
- * variant_not_run reason also "why": {VARIANT: the failed event's reason}) from the run folder
+ * variant_not_run reason also "why": {VARIANT: the failed event's reason}, spike_under_answered
+ * "spikes": {VARIANT: [{"spike", "answered_share"}]}) from the run folder
  * and its summary (variants and harness already computed). */
 json_t *validity_build(const struct runfolder *rf, const json_t *summary);
 

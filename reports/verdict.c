@@ -11,6 +11,7 @@
 
 #include "advisor.h"
 #include "findings.h"
+#include "fit.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "validity.h"
@@ -21,29 +22,31 @@ static double num(const json_t *o, const char *path)
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
-/* What "held after the spikes" measures, per advisor basis (reports/advisor.c). */
+/* What "held after the spikes" measures, per advisor basis (reports/advisor.c), and the keys of
+ * its level before a spike and after a spike's recovery (summary.c, per spike). */
 static const struct {
 	const char *basis, *what, *text;
 	const char *missing; /* why a variant lacks this basis */
+	const char *before_key, *end_key;
 } BASIS_WORDS[] = {
     {"allocator_held", "held by its allocator beyond live memory",
      "memory the allocator holds beyond live allocations at the end of the last recovery",
-     "no live bytes recorded"},
+     "no live bytes recorded", "before_held_kb", "end_held_kb"},
     {"anon_beyond_cache", "of anonymous RSS beyond its cache",
      "anonymous RSS beyond the resolver's cache at the end of the last recovery (no "
      "variant has live bytes)",
-     "no cache_bytes reported"},
+     "no cache_bytes reported", "before_beyond_cache_kb", "end_beyond_cache_kb"},
     {"anon", "of anonymous RSS",
      "anonymous RSS at the end of the last recovery (no variant reports live bytes or its "
      "cache)",
-     "no anonymous RSS after a spike"},
+     "no anonymous RSS after a spike", "before_anon_kb", "end_anon_kb"},
 };
 
 struct ranked {
 	const char *name;
-	double held;   /* NAN: not ranked (no figure on the ranking's basis) */
-	double own;    /* on its own best basis */
-	double growth; /* per spike, on the same basis */
+	double held;   /* what the spikes left, ranked; NAN: not ranked (no figure on the basis) */
+	double own;    /* held after the spikes on its own best basis */
+	double before; /* held before the first spike, on the same basis */
 	const char *basis;
 };
 
@@ -63,6 +66,118 @@ static size_t basis_index(const char *basis)
 		if (strcmp(BASIS_WORDS[w].basis, basis) == 0)
 			return w;
 	return n - 1;
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The shape of what the spikes left (reports/README.md "spikes_left_shape"): what each spike left
+ * (its level after the recovery minus the level before it: the previous spike's, or the level
+ * before the first spike), and, with VERDICT_TREND_MIN_SPIKES spikes after the first, the step of
+ * the second spike (an allocator settling after the first) and the robust trend from it on. */
+static json_t *shape_of(const json_t *spikes, double before, const char *end_key)
+{
+	size_t n = json_array_size(spikes);
+	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
+	if (!x || !y)
+		abort();
+	json_t *each = json_array();
+	double prev = before;
+	for (size_t k = 0; k < n; k++) {
+		const json_t *sp = json_array_get(spikes, k);
+		x[k] = (double)json_integer_value(json_object_get(sp, "spike"));
+		y[k] = num(sp, end_key) / 1024.0;
+		json_array_append_new(each, jnum(y[k] - prev));
+		prev = y[k];
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "per_spike_mb", each);
+	double step = NAN, trend = NAN;
+	json_t *step_spike = json_null();
+	if (n >= 1 + VERDICT_TREND_MIN_SPIKES) {
+		step = y[1] - y[0];
+		step_spike = json_integer((json_int_t)x[1]);
+		trend = fit_theil_sen(x + 1, y + 1, n - 1);
+	}
+	json_object_set_new(o, "step_spike", step_spike);
+	json_object_set_new(o, "step_mb", jnum(step));
+	json_object_set_new(o, "trend_mb_per_spike", jnum(trend));
+	json_object_set_new(o, "trend", isnan(trend)                   ? json_null()
+	                                : trend >= CLIMB_MB_PER_SPIKE  ? json_string("climbs")
+	                                : trend <= -CLIMB_MB_PER_SPIKE ? json_string("falls")
+	                                                               : json_string("level"));
+	free(x);
+	free(y);
+	return o;
+}
+
+void verdict_add_variant_figures(json_t *summary)
+{
+	const char *name;
+	json_t *v;
+	json_object_foreach(json_object_get(summary, "variants"), name, v)
+	{
+		const char *basis;
+		size_t rank;
+		double growth;
+		double after = advisor_variant_held_mb(v, &basis, &rank, &growth);
+		const json_t *spikes = json_object_get(v, "spikes");
+		if (!basis || !json_array_size(spikes)) {
+			json_object_set_new(v, "spikes_left_basis", json_null());
+			json_object_set_new(v, "held_before_spikes_mb", json_null());
+			json_object_set_new(v, "spikes_left_mb", json_null());
+			json_object_set_new(v, "spikes_left_shape", json_null());
+			continue;
+		}
+		size_t w = basis_index(basis);
+		double before = num(json_array_get(spikes, 0), BASIS_WORDS[w].before_key) / 1024.0;
+		json_object_set_new(v, "spikes_left_basis", json_string(basis));
+		json_object_set_new(v, "held_before_spikes_mb", jnum(before));
+		json_object_set_new(v, "spikes_left_mb", jnum(after - before));
+		json_object_set_new(v, "spikes_left_shape",
+		                    shape_of(spikes, before, BASIS_WORDS[w].end_key));
+	}
+}
+
+/* "; it stepped up 4.5 MB at spike 2, then level (+0.06 MB per spike)", or with too few spikes
+ * for a trend what each spike left. */
+static void shape_words(struct strbuf *b, const json_t *shape)
+{
+	double trend = num(shape, "trend_mb_per_spike"), step = num(shape, "step_mb");
+	if (isnan(trend)) {
+		const json_t *each = json_object_get(shape, "per_spike_mb");
+		size_t n = json_array_size(each), i;
+		json_t *x;
+		strbuf_printf(b, "; %zu spike%s, too few for a trend (%d or more): ", n,
+		              n == 1 ? "" : "s", 1 + VERDICT_TREND_MIN_SPIKES);
+		strbuf_append(b, n == 1 ? "it left " : "they left ");
+		json_array_foreach(each, i, x)
+		{
+			strbuf_append(b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+			if (json_is_number(x))
+				strbuf_printf(b, "%+.1f", json_number_value(x));
+			else
+				strbuf_append(b, "n/a");
+		}
+		strbuf_append(b, " MB");
+		return;
+	}
+	bool stepped = fabs(step) >= CLIMB_MB_PER_SPIKE;
+	if (stepped)
+		strbuf_printf(b, "; it stepped %s %.1f MB at spike %lld, then ",
+		              step > 0 ? "up" : "down", fabs(step),
+		              (long long)json_integer_value(json_object_get(shape, "step_spike")));
+	else
+		strbuf_append(b, "; ");
+	if (trend >= CLIMB_MB_PER_SPIKE)
+		strbuf_printf(b, "%s %.2f MB per spike", stepped ? "climbs" : "it climbs", trend);
+	else if (trend <= -CLIMB_MB_PER_SPIKE)
+		strbuf_printf(b, "%s %.2f MB per spike", stepped ? "falls" : "it falls", -trend);
+	else
+		strbuf_printf(b, "%s (%+.2f MB per spike)", stepped ? "level" : "level from spike to spike",
+		              trend);
 }
 
 /* "the least", "the most", "3rd from the least" */
@@ -92,8 +207,17 @@ static const char *not_run_reason(const json_t *summary, const char *name)
 	return json_string_value(json_object_get(json_object_get(not_run, "why"), name));
 }
 
+/* The spikes in which NAME answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE (validity's
+ * spike_under_answered), or NULL. */
+static const json_t *spikes_under_answered(const json_t *summary, const char *name)
+{
+	const json_t *r = validity_reason(summary, "spike_under_answered");
+	return json_object_get(json_object_get(r, "spikes"), name);
+}
+
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run)
+                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run,
+                     const json_t *under)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -114,23 +238,34 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		                 "recorded).");
 		return;
 	}
-	strbuf_printf(b, ": %.1f MB %s after the spikes", r->own,
-	              BASIS_WORDS[basis_index(r->basis)].what);
+	const char *what = BASIS_WORDS[basis_index(r->basis)].what;
+	if (isnan(r->before))
+		strbuf_printf(b, ": %.1f MB %s after the spikes (no level before the first spike)",
+		              r->own, what);
+	else
+		strbuf_printf(b,
+		              ": the spikes left %+.1f MB %s (from %.1f MB before the first spike to "
+		              "%.1f MB after the last recovery)",
+		              r->own - r->before, what, r->before, r->own);
 	if (!isnan(r->held) && n_ranked > 1) {
 		strbuf_append(b, ", ");
 		rank_words(b, rank, n_ranked);
 		strbuf_printf(b, " of %zu", n_ranked);
-	} else if (isnan(r->held)) {
+	} else if (isnan(r->held) && !isnan(r->before)) {
 		strbuf_printf(b, " (not ranked: %s)",
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
-	double growth = r->growth;
-	if (growth >= CLIMB_MB_PER_SPIKE)
-		strbuf_printf(b, "; it climbs %.2f MB per spike", growth);
-	else if (growth <= -CLIMB_MB_PER_SPIKE)
-		strbuf_printf(b, "; it falls %.2f MB per spike", -growth);
-	else if (!isnan(growth))
-		strbuf_printf(b, "; level from spike to spike (%+.2f MB per spike)", growth);
+	shape_words(b, json_object_get(v, "spikes_left_shape"));
+	if (under && json_array_size(under)) {
+		size_t k, m = json_array_size(under);
+		json_t *u;
+		strbuf_printf(b, "; over capacity in spike%s ", m == 1 ? "" : "s");
+		json_array_foreach(under, k, u)
+			strbuf_printf(b, "%s%lld (%.1f %% answered)",
+			              k == 0 ? "" : k + 1 == m ? " and " : ", ",
+			              (long long)json_integer_value(json_object_get(u, "spike")),
+			              100 * num(u, "answered_share"));
+	}
 	const char *how = json_string_value(json_object_get(v, "attribution"));
 	bool attributed = how && strcmp(how, "unavailable") != 0;
 	double share = num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
@@ -161,18 +296,21 @@ json_t *verdict_build(const json_t *summary)
 	size_t *basis_rank = calloc(n ? n : 1, sizeof(*basis_rank));
 	if (!r || !basis_rank)
 		abort();
-	/* Ranked on the best basis any variant has (allocator-held memory where attributed); a
-	 * variant without it is described on its own basis but not ranked against the others. */
+	/* Ranked on what the spikes left, on the best basis any variant has (allocator-held memory
+	 * where attributed); a variant without it is described on its own basis but not ranked
+	 * against the others. */
 	for (size_t i = 0; i < n; i++) {
 		r[i].name = json_string_value(json_array_get(order, i));
-		r[i].own = advisor_variant_held_mb(json_object_get(variants, r[i].name),
-		                                   &r[i].basis, &basis_rank[i], &r[i].growth);
+		const json_t *v = json_object_get(variants, r[i].name);
+		double growth;
+		r[i].own = advisor_variant_held_mb(v, &r[i].basis, &basis_rank[i], &growth);
+		r[i].before = num(v, "held_before_spikes_mb");
 		if (!isnan(r[i].own) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
 	const char *best_basis = NULL;
 	for (size_t i = 0; i < n; i++) {
-		r[i].held = basis_rank[i] == best ? r[i].own : NAN;
+		r[i].held = basis_rank[i] == best ? r[i].own - r[i].before : NAN;
 		if (basis_rank[i] == best)
 			best_basis = r[i].basis;
 		n_ranked += !isnan(r[i].held);
@@ -187,7 +325,9 @@ json_t *verdict_build(const json_t *summary)
 	for (size_t i = 0; i < n_ranked; i++) {
 		json_t *o = json_object();
 		json_object_set_new(o, "variant", json_string(sorted[i].name));
-		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].held));
+		json_object_set_new(o, "spikes_left_mb", json_real(sorted[i].held));
+		json_object_set_new(o, "held_before_spikes_mb", json_real(sorted[i].before));
+		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].own));
 		json_object_set(
 		    o, "colour",
 		    json_object_get(json_object_get(variants, sorted[i].name), "colour"));
@@ -200,7 +340,8 @@ json_t *verdict_build(const json_t *summary)
 				rank = k;
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
-		         best_basis, not_run_reason(summary, r[i].name));
+		         best_basis, not_run_reason(summary, r[i].name),
+		         spikes_under_answered(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 	}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# tests/reports/test_report_spikes_left.sh - the verdict ranks what the spikes left behind, not the
+# level an allocator started from; it describes the growth's shape (a step, then level) rather than
+# one line; a variant under 95 % answered in one spike is marked and makes the run invalid.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+[[ -x $REPORT ]] || skip "allocspike-report is not built"
+command -v jq >/dev/null || skip "jq not installed"
+j() { jq -c "$2" "$1/summary.json"; }
+
+# One-second rows: baseline t=1, then six times spike k at t=2k, its recovery at t=2k+1. Live bytes
+# are 8 MB outside the spikes (15 MB in them); held memory (heap - live) before the first spike and
+# after each recovery is given in MB:
+#   high     started high (10 MB), then +0.2 MB a spike or less (Theil-Sen from spike 2: 0.15):
+#            the spikes left 1 MB
+#   stepper  started at 1 MB, 2 after spike 1, stepped up 4.5 MB at spike 2, then +0.1 a spike
+d=$TEST_TMP/run
+mkdir -p "$d"
+: >"$d/events.jsonl"
+echo '{"format": 1, "status": "completed", "variants": [{"name": "high", "allocator": "tcmalloc"},
+ {"name": "stepper", "allocator": "glibc"}]}' >"$d/run.json"
+{
+	crafted_header
+	awk 'BEGIN {
+		held["high"] = "10 10.2 10.4 10.6 10.8 10.9 11"
+		held["stepper"] = "1 2 6.5 6.6 6.7 6.8 6.9"
+		for (v in held) {
+			split(held[v], h, " ")
+			printf "t_s=1 variant=%s phase=baseline spike=0 sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+				v, (8 + h[1] + 3) * 1024, 8 * 1048576, (8 + h[1]) * 1048576
+			for (k = 1; k <= 6; k++) {
+				printf "t_s=%d variant=%s phase=spike spike=%d sent=1000 answered=1000 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+					2 * k, v, k, (30 + 3) * 1024, 15 * 1048576, 30 * 1048576
+				printf "t_s=%d variant=%s phase=recovery spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+					2 * k + 1, v, k, (8 + h[k + 1] + 3) * 1024, 8 * 1048576, (8 + h[k + 1]) * 1048576
+			}
+		}
+	}' | crafted_rows | sort -t, -k1,1n
+} >"$d/timeline.csv"
+check "report of the crafted run" "$REPORT" "$d"
+check_eq "the ranking is on what the spikes left: high (1 MB) before stepper (5.9 MB)" \
+	'[["high",1,10,11],["stepper",5.9,1,6.9]]' \
+	"$(j "$d" '[.verdict.ranking[]|[.variant,(.spikes_left_mb*10|round/10),.held_before_spikes_mb,(.held_after_spikes_mb*10|round/10)]]')"
+check_eq "per variant: the level before the spikes and what they left" '[1,5.9,"allocator_held"]' \
+	"$(j "$d" '.variants.stepper|[.held_before_spikes_mb,(.spikes_left_mb*10|round/10),.spikes_left_basis]')"
+check "the sentence gives what was left beside the level it started from" \
+	grep -q 'high (tcmalloc): the spikes left +1.0 MB held by its allocator beyond live memory (from 10.0 MB before the first spike to 11.0 MB after the last recovery), the least of 2' \
+	<(j "$d" '.verdict.sentences[0]')
+check_eq "the shape: a step at spike 2, then a robust trend" '[2,4.5,0.1,"level"]' \
+	"$(j "$d" '.variants.stepper.spikes_left_shape|[.step_spike,(.step_mb*10|round/10),(.trend_mb_per_spike*100|round/100),.trend]')"
+check "a step then a plateau says so" grep -q 'stepper (glibc): .*; it stepped up 4.5 MB at spike 2, then level (+0.10 MB per spike)' \
+	<(j "$d" '.verdict.sentences[1]')
+check "no step: level from spike to spike" grep -q '; level from spike to spike (+0.15 MB per spike)' \
+	<(j "$d" '.verdict.sentences[0]')
+check "the page holds the sentences" grep -q 'stepped up 4.5 MB at spike 2' "$d/summary.md"
+
+# Three spikes: too few for a trend, each spike's value shown instead.
+few=$TEST_TMP/few
+mkdir -p "$few"
+cp "$d/run.json" "$d/events.jsonl" "$few/"
+awk -F, 'NR == 1 || $4 <= 3' "$d/timeline.csv" >"$few/timeline.csv"
+check "report of the three-spike run" "$REPORT" "$few"
+check "too few spikes: what each left, no slope" \
+	grep -q 'stepper (glibc): .*; 3 spikes, too few for a trend (5 or more): they left +1.0, +4.5 and +0.1 MB' \
+	<(j "$few" '.verdict.sentences[1]')
+check_eq "and no trend in summary.json" '[null,null]' "$(j "$few" '.variants.stepper.spikes_left_shape|[.trend_mb_per_spike,.trend]')"
+
+# One spike under 95 % answered (by send phase, phases.csv), 99 % over all spikes: marked in the
+# verdict and a validity reason that fails the gate.
+cap=$TEST_TMP/capacity
+mkdir -p "$cap"
+cp "$d/run.json" "$d/events.jsonl" "$d/timeline.csv" "$cap/"
+{
+	echo "variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms"
+	for v in high stepper; do
+		echo "$v,baseline,0,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		for k in 1 2 3 4 5 6; do
+			a=1000
+			[[ $v == high && $k == 3 ]] && a=940
+			echo "$v,spike,$k,1000,$a,$((1000 - a)),0,0,$a,0,0,0,1,2,3,4,5"
+			echo "$v,recovery,$k,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		done
+	done
+} >"$cap/phases.csv"
+check "report of the run with one spike over capacity" "$REPORT" "$cap"
+check_eq "over all spikes it answered 99 %" 0.99 "$(j "$cap" '.variants.high.traffic_by_send.phases.spike.answered_share')"
+check_eq "the reason names the variant and the spike" '[["high"],{"high":[{"answered_share":0.94,"spike":3}]}]' \
+	"$(j "$cap" '.validity.reasons[]|select(.code == "spike_under_answered")|[.variants,.spikes]')"
+check_eq "the run is not valid" false "$(j "$cap" .validity.valid)"
+"$REPORT" check "$cap" --fail-if 'not validity.valid' >/dev/null 2>&1
+check_eq "check --fail-if 'not validity.valid' fails" 1 "$?"
+check "the verdict marks the variant and the spike" grep -q '^"high (tcmalloc): .*; over capacity in spike 3 (94.0 % answered)' \
+	<(j "$cap" '.verdict.sentences[0]')
+check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sentences[1]' '$cap/summary.json' | grep -q 'over capacity'"
+finish
