@@ -182,11 +182,18 @@ static void script_time_axis(struct strbuf *b, const struct chart *c)
  * above it. */
 static void script_bars_axis(struct strbuf *b, const struct chart *c)
 {
+	/* a bar may be below zero (the spikes left less than there was before them) */
+	bool negative = false;
+	for (size_t s = 0; s < c->n_series; s++)
+		for (size_t k = 0; k < c->series[s].n; k++)
+			negative = negative || c->series[s].v[k] < 0;
 	strbuf_printf(b,
-	              "set xrange [0.4:%.1f]\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n"
+	              "set xrange [0.4:%.1f]\n%s\nset offsets 0, 0, graph 0.12, %s\n"
 	              "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
 	              "set xtics scale 0 rotate by -20\n",
-	              (double)c->n_series + 0.6);
+	              (double)c->n_series + 0.6,
+	              negative ? "set yrange [*:*]\nset xzeroaxis lt -1" : "set yrange [0:*]",
+	              negative ? "graph 0.12" : "0");
 }
 
 static void script_spikes_axis(struct strbuf *b)

@@ -355,7 +355,8 @@ static void chart_drop_last(struct chart *charts, size_t *n)
 	(*n)--;
 }
 
-/* The verdict's ranking: one bar per variant, lowest held memory first, in its colour. */
+/* The verdict's ranking: one bar per ranked variant, what the spikes left behind (held after the
+ * last recovery minus before the first spike), least first, in its colour. */
 static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *summary)
 {
 	const json_t *verdict = json_object_get(summary, "verdict");
@@ -363,10 +364,13 @@ static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *s
 	if (json_array_size(ranking) == 0)
 		return;
 	struct strbuf cap = {0};
-	strbuf_printf(&cap, "Lowest first. Measured as %s (summary.json verdict.held_basis).",
+	strbuf_printf(&cap,
+	              "Least first: what each variant held after the last recovery minus what it "
+	              "held before the first spike (summary.json spikes_left_mb), measured as %s "
+	              "(verdict.held_basis); the level before the spikes is in the verdict.",
 	              json_string_value(json_object_get(verdict, "held_basis_text")));
 	struct chart *c = chart_add(charts, n, "chart-ranking",
-	                            "Memory held after the spikes, per variant", cap.s, "MB");
+	                            "What the spikes left behind, per variant", cap.s, "MB");
 	strbuf_free(&cap);
 	c->kind = CHART_BARS;
 	c->small = true;
@@ -378,7 +382,7 @@ static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *s
 		    series_add(c, json_string_value(json_object_get(r, "variant")),
 		               json_string_value(json_object_get(r, "colour")), false, 1);
 		s->t[0] = (double)i + 1;
-		s->v[0] = json_number_value(json_object_get(r, "held_after_spikes_mb"));
+		s->v[0] = json_number_value(json_object_get(r, "spikes_left_mb"));
 		s->n = 1;
 	}
 }

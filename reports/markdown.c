@@ -58,7 +58,7 @@ static void append_verdict(struct strbuf *b, const json_t *summary, bool ranking
 		strbuf_append(b, "\n");
 	}
 	if (ranking_chart)
-		strbuf_append(b, "\n![Memory held after the spikes, per variant, lowest first]"
+		strbuf_append(b, "\n![What the spikes left behind, per variant, least first]"
 		                 "(charts/chart-ranking.png)\n");
 	strbuf_append(b, "\n");
 }

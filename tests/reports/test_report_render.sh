@@ -61,10 +61,11 @@ printf '%s\n' 'variant,phase,spike,upper_us,count' 'alpha,spike,1,4063.232,1500'
 printf '%s\n' 'variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms' \
 	'alpha,spike,1,2000,2000,0,0,0,2000,0,0,0,4,60,60,60,60' 'beta,spike,1,1000,1000,0,0,0,1000,0,0,0,2,2,2,2,2' >"$late/phases.csv"
 check "report of the run with histograms" "$REPORT" "$late"
-# the attributed run ranks glibc, tcmalloc and musl (blue, green, orange) among others
+# the attributed run ranks what the spikes left: glibc and tcmalloc 11-13 MB (blue, green); musl's
+# spikes left nothing, so its bar has no height
 check "chromium renders the ranking chart file" shot "$TEST_TMP/attributed/charts/chart-ranking.svg" "$TEST_TMP/ranking.png" 900 240
 check "ranking bars in each allocator's colour" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
-	"$TEST_TMP/ranking.png" 0072b2=3000 009e73=3000 e69f00=300
+	"$TEST_TMP/ranking.png" 0072b2=3000 009e73=3000
 check "chromium renders the latency CDF file" shot "$late/charts/chart-cdf-spike.svg" "$TEST_TMP/cdf.png" 900 380
 check "CDF lines drawn for both variants" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_colours.py" \
 	"$TEST_TMP/cdf.png" 0072b2=200 d55e00=200
