@@ -12,6 +12,7 @@
 #include "advisor.h"
 #include "findings.h"
 #include "fit.h"
+#include "spread.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "validity.h"
@@ -180,6 +181,21 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 		              trend);
 }
 
+/* Ranks that share a place: sorted[k]'s place is the index of the first of its group, a run of
+ * variants each within the agreement rule of repeated runs (spread.h: 10 %, or 1 MB) of the
+ * group's first. An order inside the run-to-run spread is noise, so it is not given. */
+static void tie_groups(const struct ranked *sorted, size_t n_ranked, size_t *place)
+{
+	size_t first = 0;
+	for (size_t k = 0; k < n_ranked; k++) {
+		double pair[2] = {sorted[first].held, sorted[k].held};
+		struct spread sp = spread_of(pair, 2);
+		if (k > 0 && !spread_agrees(&sp, SPREAD_HELD_FLOOR_MB))
+			first = k;
+		place[k] = first;
+	}
+}
+
 /* "the least", "the most", "3rd from the least" */
 static void rank_words(struct strbuf *b, size_t rank, size_t n)
 {
@@ -216,8 +232,8 @@ static const json_t *spikes_under_answered(const json_t *summary, const char *na
 }
 
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked, const char *ranked_basis, const char *not_run,
-                     const json_t *under)
+                     size_t rank, size_t n_ranked, const char *tied, const char *ranked_basis,
+                     const char *not_run, const json_t *under)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -251,6 +267,11 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		strbuf_append(b, ", ");
 		rank_words(b, rank, n_ranked);
 		strbuf_printf(b, " of %zu", n_ranked);
+		if (tied && *tied) {
+			strbuf_printf(b, ", tied with %s (", tied);
+			strbuf_printf(b, "no difference beyond the run-to-run spread, %.0f %% or %.0f MB)",
+			              SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB);
+		}
 	} else if (isnan(r->held) && !isnan(r->before)) {
 		strbuf_printf(b, " (not ranked: %s)",
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
@@ -321,10 +342,15 @@ json_t *verdict_build(const json_t *summary)
 		abort();
 	memcpy(sorted, r, n * sizeof(*r));
 	qsort(sorted, n, sizeof(*sorted), ranked_cmp);
+	size_t *place = calloc(n ? n : 1, sizeof(*place));
+	if (!place)
+		abort();
+	tie_groups(sorted, n_ranked, place);
 	json_t *ranking = json_array(), *sentences = json_array();
 	for (size_t i = 0; i < n_ranked; i++) {
 		json_t *o = json_object();
 		json_object_set_new(o, "variant", json_string(sorted[i].name));
+		json_object_set_new(o, "place", json_integer((json_int_t)place[i] + 1));
 		json_object_set_new(o, "spikes_left_mb", json_real(sorted[i].held));
 		json_object_set_new(o, "held_before_spikes_mb", json_real(sorted[i].before));
 		json_object_set_new(o, "held_after_spikes_mb", json_real(sorted[i].own));
@@ -338,13 +364,27 @@ json_t *verdict_build(const json_t *summary)
 		for (size_t k = 0; k < n_ranked; k++)
 			if (strcmp(sorted[k].name, r[i].name) == 0)
 				rank = k;
+		/* the others of its place, "a, b and c" */
+		struct strbuf tied = {0};
+		size_t n_tied = 0, shown = 0;
+		for (size_t k = 0; k < n_ranked; k++)
+			n_tied += k != rank && place[k] == place[rank];
+		for (size_t k = 0; k < n_ranked && n_tied; k++) {
+			if (k == rank || place[k] != place[rank])
+				continue;
+			shown++;
+			strbuf_printf(&tied, "%s%s", shown == 1 ? "" : shown == n_tied ? " and " : ", ",
+			              sorted[k].name);
+		}
 		struct strbuf b = {0};
-		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i], rank, n_ranked,
-		         best_basis, not_run_reason(summary, r[i].name),
+		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i],
+		         n_ranked ? place[rank] : 0, n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name),
 		         spikes_under_answered(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
+		strbuf_free(&tied);
 	}
+	free(place);
 	size_t words = basis_index(best_basis);
 	free(r);
 	free(sorted);

@@ -93,4 +93,39 @@ check_eq "check --fail-if 'not validity.valid' fails" 1 "$?"
 check "the verdict marks the variant and the spike" grep -q '^"high (tcmalloc): .*; over capacity in spike 3 (94.0 % answered)' \
 	<(j "$cap" '.verdict.sentences[0]')
 check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sentences[1]' '$cap/summary.json' | grep -q 'over capacity'"
+# Ties: an order inside the run-to-run spread (within 10 %, or 1 MB: reports/spread.h) is noise,
+# so variants that close share their place. a and b left 1.0 and 1.6 MB, c 5.9.
+ties=$TEST_TMP/ties
+mkdir -p "$ties"
+: >"$ties/events.jsonl"
+echo '{"format": 1, "status": "completed", "variants": [{"name": "a", "allocator": "jemalloc"},
+ {"name": "b", "allocator": "mallocng"}, {"name": "c", "allocator": "glibc"}]}' >"$ties/run.json"
+{
+	crafted_header
+	awk 'BEGIN {
+		held["a"] = "1 1.2 1.4 1.6 1.8 1.9 2"
+		held["b"] = "1 1.2 1.4 1.6 1.8 2.2 2.6"
+		held["c"] = "1 2 6.5 6.6 6.7 6.8 6.9"
+		for (v in held) {
+			split(held[v], h, " ")
+			printf "t_s=1 variant=%s phase=baseline spike=0 sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+				v, (8 + h[1] + 3) * 1024, 8 * 1048576, (8 + h[1]) * 1048576
+			for (k = 1; k <= 6; k++) {
+				printf "t_s=%d variant=%s phase=spike spike=%d sent=1000 answered=1000 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+					2 * k, v, k, (30 + 3) * 1024, 15 * 1048576, 30 * 1048576
+				printf "t_s=%d variant=%s phase=recovery spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
+					2 * k + 1, v, k, (8 + h[k + 1] + 3) * 1024, 8 * 1048576, (8 + h[k + 1]) * 1048576
+			}
+		}
+	}' | crafted_rows | sort -t, -k1,1n
+} >"$ties/timeline.csv"
+check "report of the run with a tie" "$REPORT" "$ties"
+check_eq "a and b share the first place, c is third" '[["a",1],["b",1],["c",3]]' \
+	"$(j "$ties" '[.verdict.ranking[]|[.variant,.place]]')"
+check "a's sentence: the least, tied with b" grep -q 'a (jemalloc): .*, the least of 3, tied with b (no difference beyond the run-to-run spread, 10 % or 1 MB)' \
+	<(j "$ties" '.verdict.sentences[0]')
+check "b's sentence: the least too, tied with a" grep -q 'b (mallocng): .*, the least of 3, tied with a (' \
+	<(j "$ties" '.verdict.sentences[1]')
+check "c's sentence: the most, no tie" bash -c "grep -q 'c (glibc): .*, the most of 3;' <(jq -c '.verdict.sentences[2]' '$ties/summary.json') && ! grep -q tied <(jq -c '.verdict.sentences[2]' '$ties/summary.json')"
+
 finish
