@@ -187,12 +187,29 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 			json_object_set(o, "spike", json_object_get(inst, "spike"));
 			json_object_set(o, "answered_share", (json_t *)share);
 			json_array_append_new(under, o);
-			strbuf_printf(&b, "%s%s in spike %lld (%.1f %%)", b.len ? "; " : "",
-			              json_string_value(name),
-			              (long long)json_integer_value(json_object_get(inst, "spike")),
-			              100 * json_number_value(share));
 		}
-		if (json_array_size(under)) {
+		size_t n_under = json_array_size(under);
+		if (n_under) {
+			/* per variant: its spikes, or with many how many and the range */
+			double lo = INFINITY, hi = -INFINITY;
+			json_t *u;
+			json_array_foreach(under, k, u)
+			{
+				lo = fmin(lo, json_number_value(json_object_get(u, "answered_share")));
+				hi = fmax(hi, json_number_value(json_object_get(u, "answered_share")));
+			}
+			strbuf_printf(&b, "%s%s in ", b.len ? "; " : "", json_string_value(name));
+			if (n_under > 3)
+				strbuf_printf(&b, "%zu spikes (%.1f-%.1f %%)", n_under, 100 * lo, 100 * hi);
+			else
+				json_array_foreach(under, k, u)
+					strbuf_printf(
+					    &b, "%sspike %lld (%.1f %%)",
+					    k == 0 ? "" : k + 1 == n_under ? " and " : ", ",
+					    (long long)json_integer_value(json_object_get(u, "spike")),
+					    100 * json_number_value(json_object_get(u, "answered_share")));
+		}
+		if (n_under) {
 			json_array_append(names, name);
 			json_object_set_new(spikes, json_string_value(name), under);
 		} else {
@@ -203,7 +220,7 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 		reason(reasons, "spike_under_answered", names,
 		       "lower --spike-rate or --spike-multiple, or raise --calibrate-len (a capacity "
 		       "measured too high)",
-		       "Answered under %.0f %% of the queries sent in a spike: %s. In that spike the "
+		       "Answered under %.0f %% of the queries sent in a spike: %s. In such a spike the "
 		       "variant was over its capacity, its memory that of a queue, whatever it "
 		       "answered over all spikes.",
 		       100 * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, b.s);

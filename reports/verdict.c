@@ -142,8 +142,9 @@ void verdict_add_variant_figures(json_t *summary)
 	}
 }
 
-/* "; it stepped up 4.5 MB at spike 2, then level (+0.06 MB per spike)", or with too few spikes
- * for a trend what each spike left. */
+/* "; the first spike left +9.1 MB, spike 2 +4.5 MB, then level (+0.06 MB per spike)" (spike 2
+ * named only when its step is not level), or with too few spikes for a trend what each spike
+ * left. */
 static void shape_words(struct strbuf *b, const json_t *shape)
 {
 	double trend = num(shape, "trend_mb_per_spike"), step = num(shape, "step_mb");
@@ -165,20 +166,22 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 		strbuf_append(b, " MB");
 		return;
 	}
+	/* what the first spike left leads: it is most of the headline whenever an allocator keeps
+	 * a spike's memory, and a trend over the rest would hide it */
+	const json_t *first = json_array_get(json_object_get(shape, "per_spike_mb"), 0);
+	if (json_is_number(first))
+		strbuf_printf(b, "; the first spike left %+.1f MB", json_number_value(first));
 	bool stepped = fabs(step) >= CLIMB_MB_PER_SPIKE;
 	if (stepped)
-		strbuf_printf(b, "; it stepped %s %.1f MB at spike %lld, then ",
-		              step > 0 ? "up" : "down", fabs(step),
-		              (long long)json_integer_value(json_object_get(shape, "step_spike")));
-	else
-		strbuf_append(b, "; ");
+		strbuf_printf(b, ", spike %lld %+.1f MB",
+		              (long long)json_integer_value(json_object_get(shape, "step_spike")), step);
+	strbuf_append(b, json_is_number(first) ? ", then " : "; ");
 	if (trend >= CLIMB_MB_PER_SPIKE)
-		strbuf_printf(b, "%s %.2f MB per spike", stepped ? "climbs" : "it climbs", trend);
+		strbuf_printf(b, "it climbs %.2f MB per spike", trend);
 	else if (trend <= -CLIMB_MB_PER_SPIKE)
-		strbuf_printf(b, "%s %.2f MB per spike", stepped ? "falls" : "it falls", -trend);
+		strbuf_printf(b, "it falls %.2f MB per spike", -trend);
 	else
-		strbuf_printf(b, "%s (%+.2f MB per spike)", stepped ? "level" : "level from spike to spike",
-		              trend);
+		strbuf_printf(b, "level (%+.2f MB per spike)", trend);
 }
 
 /* Ranks that share a place: sorted[k]'s place is the index of the first of its group, a run of
@@ -280,12 +283,24 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 	if (under && json_array_size(under)) {
 		size_t k, m = json_array_size(under);
 		json_t *u;
-		strbuf_printf(b, "; over capacity in spike%s ", m == 1 ? "" : "s");
-		json_array_foreach(under, k, u)
-			strbuf_printf(b, "%s%lld (%.1f %% answered)",
-			              k == 0 ? "" : k + 1 == m ? " and " : ", ",
-			              (long long)json_integer_value(json_object_get(u, "spike")),
-			              100 * num(u, "answered_share"));
+		if (m > 3) {
+			/* many spikes: how many and the range, not a list no one reads */
+			double lo = INFINITY, hi = -INFINITY;
+			json_array_foreach(under, k, u)
+			{
+				lo = fmin(lo, num(u, "answered_share"));
+				hi = fmax(hi, num(u, "answered_share"));
+			}
+			strbuf_printf(b, "; over capacity in %zu spikes (%.1f-%.1f %% answered)", m,
+			              100 * lo, 100 * hi);
+		} else {
+			strbuf_printf(b, "; over capacity in spike%s ", m == 1 ? "" : "s");
+			json_array_foreach(under, k, u)
+				strbuf_printf(b, "%s%lld (%.1f %% answered)",
+				              k == 0 ? "" : k + 1 == m ? " and " : ", ",
+				              (long long)json_integer_value(json_object_get(u, "spike")),
+				              100 * num(u, "answered_share"));
+		}
 	}
 	const char *how = json_string_value(json_object_get(v, "attribution"));
 	bool attributed = how && strcmp(how, "unavailable") != 0;

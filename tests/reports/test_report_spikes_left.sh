@@ -49,11 +49,11 @@ check "the sentence gives what was left beside the level it started from" \
 	<(j "$d" '.verdict.sentences[0]')
 check_eq "the shape: a step at spike 2, then a robust trend" '[2,4.5,0.1,"level"]' \
 	"$(j "$d" '.variants.stepper.spikes_left_shape|[.step_spike,(.step_mb*10|round/10),(.trend_mb_per_spike*100|round/100),.trend]')"
-check "a step then a plateau says so" grep -q 'stepper (glibc): .*; it stepped up 4.5 MB at spike 2, then level (+0.10 MB per spike)' \
+check "a step then a plateau says so" grep -q 'stepper (glibc): .*; the first spike left +1.0 MB, spike 2 +4.5 MB, then level (+0.10 MB per spike)' \
 	<(j "$d" '.verdict.sentences[1]')
-check "no step: level from spike to spike" grep -q '; level from spike to spike (+0.15 MB per spike)' \
+check "no step: what the first spike left, then level" grep -q '; the first spike left +0.2 MB, then level (+0.15 MB per spike)' \
 	<(j "$d" '.verdict.sentences[0]')
-check "the page holds the sentences" grep -q 'stepped up 4.5 MB at spike 2' "$d/summary.md"
+check "the page holds the sentences" grep -q 'spike 2 +4.5 MB, then level' "$d/summary.md"
 
 # Three spikes: too few for a trend, each spike's value shown instead.
 few=$TEST_TMP/few
