@@ -15,18 +15,24 @@ j() { jq -c "$2" "$1/summary.json"; }
 #   high     started high (10 MB), then +0.2 MB a spike or less (Theil-Sen from spike 2: 0.15):
 #            the spikes left 1 MB
 #   stepper  started at 1 MB, 2 after spike 1, stepped up 4.5 MB at spike 2, then +0.1 a spike
-d=$TEST_TMP/run
-mkdir -p "$d"
-: >"$d/events.jsonl"
-echo '{"format": 1, "status": "completed", "variants": [{"name": "high", "allocator": "tcmalloc"},
- {"name": "stepper", "allocator": "glibc"}]}' >"$d/run.json"
-{
-	crafted_header
-	awk 'BEGIN {
-		held["high"] = "10 10.2 10.4 10.6 10.8 10.9 11"
-		held["stepper"] = "1 2 6.5 6.6 6.7 6.8 6.9"
-		for (v in held) {
-			split(held[v], h, " ")
+
+# held_run DIR NAME=ALLOCATOR=HELD... : a run folder of those variants; HELD is the held memory in MB
+# before the first spike and after each of the six recoveries, space-separated.
+held_run() {
+	local dir=$1 spec variants=() held=()
+	shift
+	mkdir -p "$dir"
+	: >"$dir/events.jsonl"
+	for spec in "$@"; do
+		variants+=("{\"name\": \"${spec%%=*}\", \"allocator\": \"$(cut -d= -f2 <<<"$spec")\"}")
+		held+=("${spec%%=*}=${spec##*=}")
+	done
+	echo "{\"format\": 1, \"status\": \"completed\", \"variants\": [$(IFS=,; echo "${variants[*]}")]}" >"$dir/run.json"
+	{
+		crafted_header
+		printf '%s\n' "${held[@]}" | awk -F= '{
+			v = $1
+			split($2, h, " ")
 			printf "t_s=1 variant=%s phase=baseline spike=0 sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
 				v, (8 + h[1] + 3) * 1024, 8 * 1048576, (8 + h[1]) * 1048576
 			for (k = 1; k <= 6; k++) {
@@ -35,9 +41,12 @@ echo '{"format": 1, "status": "completed", "variants": [{"name": "high", "alloca
 				printf "t_s=%d variant=%s phase=recovery spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
 					2 * k + 1, v, k, (8 + h[k + 1] + 3) * 1024, 8 * 1048576, (8 + h[k + 1]) * 1048576
 			}
-		}
-	}' | crafted_rows | sort -t, -k1,1n
-} >"$d/timeline.csv"
+		}' | crafted_rows | sort -t, -k1,1n
+	} >"$dir/timeline.csv"
+}
+
+d=$TEST_TMP/run
+held_run "$d" "high=tcmalloc=10 10.2 10.4 10.6 10.8 10.9 11" "stepper=glibc=1 2 6.5 6.6 6.7 6.8 6.9"
 check "report of the crafted run" "$REPORT" "$d"
 check_eq "the ranking is on what the spikes left: high (1 MB) before stepper (5.9 MB)" \
 	'[["high",1,10,11],["stepper",5.9,1,6.9]]' \
@@ -96,29 +105,8 @@ check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sen
 # Ties: an order inside the run-to-run spread (within 10 %, or 1 MB: reports/spread.h) is noise,
 # so variants that close share their place. a and b left 1.0 and 1.6 MB, c 5.9.
 ties=$TEST_TMP/ties
-mkdir -p "$ties"
-: >"$ties/events.jsonl"
-echo '{"format": 1, "status": "completed", "variants": [{"name": "a", "allocator": "jemalloc"},
- {"name": "b", "allocator": "mallocng"}, {"name": "c", "allocator": "glibc"}]}' >"$ties/run.json"
-{
-	crafted_header
-	awk 'BEGIN {
-		held["a"] = "1 1.2 1.4 1.6 1.8 1.9 2"
-		held["b"] = "1 1.2 1.4 1.6 1.8 2.2 2.6"
-		held["c"] = "1 2 6.5 6.6 6.7 6.8 6.9"
-		for (v in held) {
-			split(held[v], h, " ")
-			printf "t_s=1 variant=%s phase=baseline spike=0 sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
-				v, (8 + h[1] + 3) * 1024, 8 * 1048576, (8 + h[1]) * 1048576
-			for (k = 1; k <= 6; k++) {
-				printf "t_s=%d variant=%s phase=spike spike=%d sent=1000 answered=1000 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
-					2 * k, v, k, (30 + 3) * 1024, 15 * 1048576, 30 * 1048576
-				printf "t_s=%d variant=%s phase=recovery spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d\n",
-					2 * k + 1, v, k, (8 + h[k + 1] + 3) * 1024, 8 * 1048576, (8 + h[k + 1]) * 1048576
-			}
-		}
-	}' | crafted_rows | sort -t, -k1,1n
-} >"$ties/timeline.csv"
+held_run "$ties" "a=jemalloc=1 1.2 1.4 1.6 1.8 1.9 2" "b=mallocng=1 1.2 1.4 1.6 1.8 2.2 2.6" \
+	"c=glibc=1 2 6.5 6.6 6.7 6.8 6.9"
 check "report of the run with a tie" "$REPORT" "$ties"
 check_eq "a and b share the first place, c is third" '[["a",1],["b",1],["c",3]]' \
 	"$(j "$ties" '[.verdict.ranking[]|[.variant,.place]]')"
