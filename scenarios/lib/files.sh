@@ -85,7 +85,8 @@ files_replace() {
 	tmp=$(files_tmp_beside "$file") || return 1
 	"$@" >"$tmp" || st=$?
 	if ((st == 0)); then
-		mv -f -- "$tmp" "$file" || st=$?
+		# -T: a link to a folder at FILE is replaced, never moved into
+		mv -fT -- "$tmp" "$file" || st=$?
 	fi
 	((st == 0)) || rm -f -- "$tmp"
 	return "$st"
