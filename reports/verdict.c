@@ -234,6 +234,48 @@ static const json_t *spikes_under_answered(const json_t *summary, const char *na
 	return json_object_get(json_object_get(r, "spikes"), name);
 }
 
+/* Per spike, not a mean no spike had: "; its allocator gave back what a spike freed in 7 of 8
+ * spikes (12-97 % of each spike's allocator part)", "...what each spike freed (...)", or "kept
+ * what the spikes freed (...)". A spike counts as given back when its share is at least the
+ * findings' "returned" threshold. */
+static void give_back_words(struct strbuf *b, const json_t *v)
+{
+	const char *how = json_string_value(json_object_get(v, "attribution"));
+	bool attributed = how && strcmp(how, "unavailable") != 0;
+	const char *key = attributed ? "held_given_back_share" : "given_back_share";
+	size_t n = 0, returned = 0, k;
+	double lo = INFINITY, hi = -INFINITY;
+	json_t *sp;
+	json_array_foreach(json_object_get(v, "spikes"), k, sp)
+	{
+		double share = num(sp, key);
+		if (isnan(share))
+			continue;
+		n++;
+		returned += strcmp(findings_verdict_of(share), "returned") == 0;
+		lo = fmin(lo, share);
+		hi = fmax(hi, share);
+	}
+	if (n == 0)
+		return;
+	const char *who = attributed ? "its allocator" : "it";
+	if (returned == n)
+		strbuf_printf(b, "; %s gave back what each spike freed", who);
+	else if (returned == 0)
+		strbuf_printf(b, "; %s kept what the spikes freed", who);
+	else
+		strbuf_printf(b, "; %s gave back what a spike freed in %zu of %zu spikes", who, returned,
+		              n);
+	/* a share is clamped for the words only: a raw one past 100 % is a measurement's edge */
+	lo = fmin(fmax(lo, 0), 1);
+	hi = fmin(fmax(hi, 0), 1);
+	if (n == 1 || lo == hi)
+		strbuf_printf(b, " (%.0f %%", 100 * lo);
+	else
+		strbuf_printf(b, " (%.0f-%.0f %%", 100 * lo, 100 * hi);
+	strbuf_printf(b, " of each spike's %s)", attributed ? "allocator part" : "anon RSS growth");
+}
+
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
                      size_t rank, size_t n_ranked, const char *tied, const char *ranked_basis,
                      const char *not_run, const json_t *under)
@@ -302,20 +344,7 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 				              100 * num(u, "answered_share"));
 		}
 	}
-	const char *how = json_string_value(json_object_get(v, "attribution"));
-	bool attributed = how && strcmp(how, "unavailable") != 0;
-	double share = num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
-	if (!isnan(share)) {
-		const char *verdict = findings_verdict_of(share);
-		strbuf_printf(b,
-		              "; %s %s what the spikes freed (%.0f %% of each spike's %s given "
-		              "back)",
-		              attributed ? "its allocator" : "it",
-		              strcmp(verdict, "returned") == 0 ? "returned"
-		              : strcmp(verdict, "kept") == 0   ? "kept"
-		                                               : "kept part of",
-		              share * 100, attributed ? "allocator part" : "anon RSS growth");
-	}
+	give_back_words(b, v);
 	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
 	if (crashes > 0)
 		strbuf_printf(b, "; it crashed (%lld time%s)", (long long)crashes,

@@ -116,4 +116,13 @@ check "b's sentence: the least too, tied with a" grep -q 'b (mallocng): .*, the 
 	<(j "$ties" '.verdict.sentences[1]')
 check "c's sentence: the most, no tie" bash -c "grep -q 'c (glibc): .*, the most of 3;' <(jq -c '.verdict.sentences[2]' '$ties/summary.json') && ! grep -q tied <(jq -c '.verdict.sentences[2]' '$ties/summary.json')"
 
+# Given back per spike, not a mean no spike had: keeper's first spike leaves 11 MB of its 22 MB
+# part, the five after it give back nearly all of theirs.
+keep=$TEST_TMP/keeper
+held_run "$keep" "keeper=glibc=1 12 12.2 12.4 12.5 12.6 12.7"
+check "report of the keeper run" "$REPORT" "$keep"
+check "the sentence counts the spikes that gave back, with their range" \
+	grep -q '; its allocator gave back what a spike freed in 5 of 6 spikes (48-99 % of each spike.s allocator part)' \
+	<(j "$keep" '.verdict.sentences[0]')
+
 finish
