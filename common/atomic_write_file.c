@@ -68,55 +68,54 @@ static int temp_create_at(int dirfd, const char *name, char *tmp, size_t tmp_siz
 	return -1;
 }
 
-/* A character device or FIFO at NAME (through a link only when follow_device_link): written in
- * place. Returns 1 opened, 0 not such a file, -1 failed (err says why). */
-static int open_in_place(struct atomic_file *af, const struct stat *st, bool is_link,
-                         bool follow_device_link, char *err, size_t err_size)
+static bool device_or_fifo(mode_t mode)
 {
-	struct stat target = *st;
-	if (is_link) {
-		if (!follow_device_link || fstatat(af->dirfd, af->name, &target, 0) != 0 ||
-		    !(S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
-			return 0;
-	}
-	if (!S_ISCHR(target.st_mode) && !S_ISFIFO(target.st_mode))
-		return 0;
-	int fd = openat(af->dirfd, af->name,
-	                O_WRONLY | O_CLOEXEC | O_NOCTTY | (is_link ? 0 : O_NOFOLLOW));
-	struct stat opened;
-	if (fd < 0 || fstat(fd, &opened) != 0 ||
-	    !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode))) {
-		/* replaced between the look and the open: refuse rather than write somewhere else */
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		errno = fd < 0 ? e : EEXIST;
-		fail(err, err_size, af->path, "cannot write");
+	return S_ISCHR(mode) || S_ISFIFO(mode);
+}
+
+/* Opens the character device or FIFO at NAME in dirfd for writing with FLAGS, through a link there
+ * only when follow. The descriptor; or -1 with errno: ENODEV when NAME is no such file (a link not
+ * followed is none, nor is one whose target cannot be looked at), ELOOP when what was opened is
+ * not what was looked at (replaced in between: refused rather than written somewhere else), else
+ * the open's own. */
+static int device_open_at(int dirfd, const char *name, int flags, bool follow)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !device_or_fifo(st.st_mode)) {
+		errno = ENODEV;
 		return -1;
 	}
-	af->f = fdopen(fd, "w");
-	if (!af->f) {
+	int fd = openat(dirfd, name,
+	                flags | O_WRONLY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !device_or_fifo(st.st_mode))) {
 		close(fd);
-		fail(err, err_size, af->path, "cannot write");
+		errno = ELOOP;
 		return -1;
 	}
-	af->in_place = true;
-	return 1;
+	return fd;
 }
 
 static bool atomic_file_start(struct atomic_file *af, bool follow_device_link, char *err,
                               size_t err_size)
 {
 	struct stat st;
-	if (fstatat(af->dirfd, af->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		bool is_link = S_ISLNK(st.st_mode);
-		int r = open_in_place(af, &st, is_link, follow_device_link, err, err_size);
-		if (r != 0)
-			return r > 0;
-		if (!S_ISREG(st.st_mode))
-			return refuse(err, err_size, af->path, file_kind(st.st_mode));
-	} else if (errno != ENOENT) {
+	bool found = fstatat(af->dirfd, af->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (!found && errno != ENOENT)
 		return fail(err, err_size, af->path, "cannot write");
+	if (found && !S_ISREG(st.st_mode)) {
+		/* a device or FIFO is written in place; anything else there is refused */
+		int fd = device_open_at(af->dirfd, af->name, 0,
+		                        S_ISLNK(st.st_mode) && follow_device_link);
+		if (fd < 0 && errno == ENODEV)
+			return refuse(err, err_size, af->path, file_kind(st.st_mode));
+		if (fd < 0 || !(af->f = fdopen(fd, "w"))) {
+			if (fd >= 0)
+				close(fd);
+			return fail(err, err_size, af->path, "cannot write");
+		}
+		af->in_place = true;
+		return true;
 	}
 	int fd = temp_create_at(af->dirfd, af->name, af->tmp, sizeof(af->tmp));
 	if (fd < 0)
@@ -160,6 +159,29 @@ bool atomic_file_open_at(struct atomic_file *af, int dirfd, const char *name, co
 	return atomic_file_start(af, false, err, err_size);
 }
 
+/* PATH's last component: the file's name within its folder. */
+static const char *path_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* Opens the folder PATH names a file in, as given (the caller's folder: links followed). The
+ * descriptor, or -1 with errno set. */
+static int path_dir_open(const char *path)
+{
+	const char *name = path_name(path);
+	/* "name": this folder; "/name": the root; "a/b/name": "a/b" */
+	size_t len = name == path ? 1 : name - path == 1 ? 1 : (size_t)(name - path - 1);
+	char dir[4096];
+	if (len >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)len, name == path ? "." : path);
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t err_size)
 {
 	atomic_file_reset(af);
@@ -167,17 +189,9 @@ bool atomic_file_open(struct atomic_file *af, const char *path, char *err, size_
 		errno = ENAMETOOLONG;
 		return fail(err, err_size, path, "cannot write");
 	}
-	char dir[sizeof(af->path)];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	const char *name = slash ? slash + 1 : dir;
-	if (slash == dir)
-		dir[1] = 0; /* "/name": the root folder */
-	else if (slash)
-		*slash = 0;
-	if (!name_fits(af, name, err, err_size))
+	if (!name_fits(af, path_name(path), err, err_size))
 		return false;
-	af->dirfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	af->dirfd = path_dir_open(path);
 	if (af->dirfd < 0)
 		return fail(err, err_size, af->path, "cannot write");
 	af->own_dirfd = true;
@@ -195,35 +209,21 @@ int file_open_for_writing(const char *path, int flags)
 	int fd = open(path, flags | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
 	if (fd >= 0 || errno != ELOOP)
 		return fd;
-	struct stat target;
-	if (stat(path, &target) != 0 || !(S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode))) {
+	/* a link: followed only to a device or FIFO, which is opened as it is */
+	fd = device_open_at(AT_FDCWD, path, flags & ~(O_CREAT | O_TRUNC | O_EXCL), true);
+	if (fd < 0 && errno == ENODEV)
 		errno = ELOOP;
-		return -1;
-	}
-	fd = open(path, (flags & ~(O_CREAT | O_TRUNC | O_EXCL)) | O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	struct stat opened;
-	if (fd >= 0 && (fstat(fd, &opened) != 0 ||
-	                !(S_ISCHR(opened.st_mode) || S_ISFIFO(opened.st_mode)))) {
-		close(fd); /* the link changed between the look and the open */
-		errno = ELOOP;
-		return -1;
-	}
 	return fd;
 }
 
 int atomic_file_create_temp(const char *path, char *tmp, size_t tmp_size)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dir_len = slash ? (size_t)(slash - path) : 0;
-	char dir[4096], name[256];
-	if (dir_len >= sizeof(dir) || strlen(slash ? slash + 1 : path) >= sizeof(name) ||
-	    !*(slash ? slash + 1 : path)) {
+	const char *name = path_name(path);
+	if (!*name || strlen(name) >= 256) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : dir_len), path);
-	snprintf(name, sizeof(name), "%s", slash ? slash + 1 : path);
-	int dirfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dirfd = path_dir_open(path);
 	if (dirfd < 0)
 		return -1;
 	char tmp_name[256];
@@ -231,8 +231,9 @@ int atomic_file_create_temp(const char *path, char *tmp, size_t tmp_size)
 	int e = errno;
 	close(dirfd);
 	errno = e;
-	if (fd >= 0 && (size_t)snprintf(tmp, tmp_size, "%s%s%s", slash ? dir : "",
-	                                slash && slash != path ? "/" : "", tmp_name) >= tmp_size) {
+	/* the temporary file's path: PATH's folder part as given, then its name */
+	if (fd >= 0 && (size_t)snprintf(tmp, tmp_size, "%.*s%s", (int)(name - path), path,
+	                                tmp_name) >= tmp_size) {
 		close(fd);
 		errno = ENAMETOOLONG;
 		return -1;
