@@ -106,44 +106,46 @@ static void script_begin(struct strbuf *b, const struct chart *c, int index)
 }
 
 /* The time axis's extent: the schedule's first interval to the last sample or mark, so no shading
- * or crash is cut off and no empty stretch is added up to a round tic. NAN where unknown. */
-static void chart_x_extent(const struct chart *c, double *xmin_out, double *xmax_out)
+ * or crash is cut off and no empty stretch is added up to a round tic. NAN where unknown. Found
+ * once per chart: the axis and every crash label's side follow from it. */
+struct x_extent {
+	double min, max;
+};
+
+static struct x_extent chart_x_extent(const struct chart *c)
 {
-	double xmin = NAN, xmax = NAN;
+	struct x_extent x = {NAN, NAN};
 	if (json_array_size(c->phases) > 0)
-		xmin = json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s"));
+		x.min = json_number_value(json_object_get(json_array_get(c->phases, 0), "from_s"));
 	for (size_t s = 0; s < c->n_series; s++)
 		for (size_t k = 0; k < c->series[s].n; k++) {
 			double t = c->series[s].t[k];
-			if (isnan(xmin) || t < xmin)
-				xmin = t;
-			if (isnan(xmax) || t > xmax)
-				xmax = t;
+			if (isnan(x.min) || t < x.min)
+				x.min = t;
+			if (isnan(x.max) || t > x.max)
+				x.max = t;
 		}
 	size_t i;
 	json_t *m;
 	json_array_foreach(c->marks, i, m)
 	{
 		double t = json_number_value(json_object_get(m, "t_s"));
-		if (isnan(xmax) || t > xmax)
-			xmax = t;
+		if (isnan(x.max) || t > x.max)
+			x.max = t;
 	}
-	*xmin_out = xmin;
-	*xmax_out = xmax;
+	return x;
 }
 
 /* A crash label near the right edge goes to the left of its line, so it stays visible. */
-static bool mark_on_right(const struct chart *c, size_t i)
+static bool mark_on_right(const struct chart *c, size_t i, const struct x_extent *x)
 {
-	double xmin, xmax;
-	chart_x_extent(c, &xmin, &xmax);
 	double t = json_number_value(json_object_get(json_array_get(c->marks, i), "t_s"));
-	return !isnan(xmin) && t > xmin + 0.6 * (xmax - xmin);
+	return !isnan(x->min) && t > x->min + 0.6 * (x->max - x->min);
 }
 
 /* The time axis: shading of the phases, harness bands, crash lines (their labels are plotted from
  * a data file, script_plot). */
-static void script_time_axis(struct strbuf *b, const struct chart *c)
+static void script_time_axis(struct strbuf *b, const struct chart *c, const struct x_extent *x)
 {
 	strbuf_append(b, "set xlabel 'seconds since the schedule started'\n");
 	strbuf_append(b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
@@ -151,10 +153,8 @@ static void script_time_axis(struct strbuf *b, const struct chart *c)
 	strbuf_append(b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
 	/* crash labels are placed in graph heights on the second y axis, which is not drawn */
 	strbuf_append(b, "set y2range [0:1]\nunset y2tics\n");
-	double xmin, xmax;
-	chart_x_extent(c, &xmin, &xmax);
-	if (!isnan(xmin) && !isnan(xmax) && xmax > xmin)
-		strbuf_printf(b, "set xrange [%.6g:%.6g]\n", xmin, xmax);
+	if (!isnan(x->min) && !isnan(x->max) && x->max > x->min)
+		strbuf_printf(b, "set xrange [%.6g:%.6g]\n", x->min, x->max);
 	script_shading(b, c->phases);
 	size_t i;
 	json_t *band;
@@ -210,15 +210,16 @@ static void script_cdf_axis(struct strbuf *b)
 }
 
 /* Whether the chart has crash labels on the right (or the left) of their lines. */
-static bool chart_has_marks(const struct chart *c, bool right)
+static bool chart_has_marks(const struct chart *c, bool right, const struct x_extent *x)
 {
 	for (size_t i = 0; i < json_array_size(c->marks); i++)
-		if (mark_on_right(c, i) == right)
+		if (mark_on_right(c, i, x) == right)
 			return true;
 	return false;
 }
 
-static void script_plot(struct strbuf *b, const struct chart *c, int index)
+static void script_plot(struct strbuf *b, const struct chart *c, int index,
+                        const struct x_extent *x)
 {
 	strbuf_append(b, "plot ");
 	bool first = true;
@@ -250,7 +251,7 @@ static void script_plot(struct strbuf *b, const struct chart *c, int index)
 	}
 	if (c->kind == CHART_TIME)
 		for (int right = 0; right < 2; right++)
-			if (chart_has_marks(c, right))
+			if (chart_has_marks(c, right, x))
 				strbuf_printf(b,
 				              ", \\\n  'c%dm%d.dat' using 1:2:3 axes x1y2 with labels "
 				              "%s tc rgb '#d00000' notitle",
@@ -270,6 +271,7 @@ static void script_png(struct strbuf *b, const struct chart *c, int index)
 
 void chart_script(const struct chart *c, int index, bool png, struct strbuf *b)
 {
+	struct x_extent x = chart_x_extent(c);
 	script_begin(b, c, index);
 	if (c->kind == CHART_BARS)
 		script_bars_axis(b, c);
@@ -278,8 +280,8 @@ void chart_script(const struct chart *c, int index, bool png, struct strbuf *b)
 	else if (c->kind == CHART_SPIKES)
 		script_spikes_axis(b);
 	else
-		script_time_axis(b, c);
-	script_plot(b, c, index);
+		script_time_axis(b, c, &x);
+	script_plot(b, c, index, &x);
 	if (png)
 		script_png(b, c, index);
 }
@@ -361,10 +363,11 @@ static void chart_series_data(FILE *f, const struct chart *c, const struct chart
 }
 
 /* The crash labels on one side of their lines: "t height label", height in graph units. */
-static void chart_marks_data(FILE *f, const struct chart *c, bool right)
+static void chart_marks_data(FILE *f, const struct chart *c, bool right,
+                             const struct x_extent *x)
 {
 	for (size_t i = 0; i < json_array_size(c->marks); i++) {
-		if (mark_on_right(c, i) != right)
+		if (mark_on_right(c, i, x) != right)
 			continue;
 		const json_t *m = json_array_get(c->marks, i);
 		fprintf(f, "%.6g %.2f ", json_number_value(json_object_get(m, "t_s")),
@@ -405,14 +408,15 @@ static bool chart_write_files(const struct chart *c, int dirfd, int index, bool 
 		if (!work_file_close(f))
 			return false;
 	}
+	struct x_extent x = chart_x_extent(c);
 	for (int right = 0; c->kind == CHART_TIME && right < 2; right++) {
-		if (!chart_has_marks(c, right))
+		if (!chart_has_marks(c, right, &x))
 			continue;
 		snprintf(name, sizeof(name), "c%dm%d.dat", index, right);
 		FILE *f = work_file(dirfd, name);
 		if (!f)
 			return false;
-		chart_marks_data(f, c, right);
+		chart_marks_data(f, c, right, &x);
 		if (!work_file_close(f))
 			return false;
 	}
