@@ -46,11 +46,6 @@ static const struct advisor_basis {
 };
 enum { N_BASES = sizeof(BASES) / sizeof(BASES[0]) };
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static double num(const json_t *obj, const char *path)
 {
 	const json_t *x = summary_lookup(obj, path);
@@ -248,7 +243,7 @@ static void pair_with_default(struct setting *set, size_t n, const json_t *const
 			s->fig[f].median = ref->fig[f].median + d.median;
 			s->fig[f].spread = d.spread;
 			s->paired = true;
-			json_object_set_new(diff, FIGURES[f].key, jnum(d.median));
+			json_object_set_new(diff, FIGURES[f].key, summary_json_real(d.median));
 		}
 		json_object_set_new(s->out, "vs_default_same_run", diff);
 	}
@@ -321,8 +316,8 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 		win = ref;
 	json_object_set_new(g, "reference", ref ? json_string(ref->name) : json_null());
 	json_object_set_new(g, "lowest", low ? json_string(low->name) : json_null());
-	json_object_set_new(g, "lowest_held_mb", jnum(low ? low->fig[FIG_HELD].median : NAN));
-	json_object_set_new(g, "margin_mb", jnum(margin));
+	json_object_set_new(g, "lowest_held_mb", summary_json_real(low ? low->fig[FIG_HELD].median : NAN));
+	json_object_set_new(g, "margin_mb", summary_json_real(margin));
 	json_object_set_new(g, "recommended", win ? json_string(win->name) : json_null());
 	json_object_set_new(g, "does_nothing", nothing);
 	json_object_set_new(g, "no_figures", missing);
@@ -426,9 +421,9 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 			}
 			s->fig[f] = stat_of(xs, k);
 			char key[96];
-			json_object_set_new(s->out, FIGURES[f].key, jnum(s->fig[f].median));
+			json_object_set_new(s->out, FIGURES[f].key, summary_json_real(s->fig[f].median));
 			snprintf(key, sizeof(key), "%s_spread", FIGURES[f].key);
-			json_object_set_new(s->out, key, jnum(s->fig[f].spread));
+			json_object_set_new(s->out, key, summary_json_real(s->fig[f].spread));
 		}
 		static const char *const copied[] = {"kind", "allocator", "env", "note"};
 		for (size_t c = 0; c < 4; c++)
@@ -472,8 +467,8 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 	json_object_set_new(advice, "runs", run_dirs);
 	json_object_set_new(advice, "held_basis", json_string(basis->name));
 	json_object_set_new(advice, "held_basis_text", json_string(basis->text));
-	json_object_set_new(advice, "margin_mb", jnum(opt->margin_mb));
-	json_object_set_new(advice, "margin_share", jnum(opt->margin_share));
+	json_object_set_new(advice, "margin_mb", summary_json_real(opt->margin_mb));
+	json_object_set_new(advice, "margin_share", summary_json_real(opt->margin_share));
 	json_object_set_new(advice, "variant_order", json_deep_copy(names));
 	json_object_set_new(advice, "variants", variants);
 	json_object_set_new(advice, "groups", groups);
@@ -500,7 +495,7 @@ void advisor_add_run_figures(json_t *summary)
 			continue;
 		json_t *a = json_object();
 		for (int f = 0; f < N_FIGURES; f++)
-			json_object_set_new(a, FIGURES[f].key, jnum(run_figure(v, f, basis)));
+			json_object_set_new(a, FIGURES[f].key, summary_json_real(run_figure(v, f, basis)));
 		json_object_set_new(a, "held_basis", json_string(basis->name));
 		json_object_set_new(v, "advisor", a);
 	}

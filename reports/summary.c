@@ -31,6 +31,11 @@ json_t *summary_json_number(double v)
 	return json_real(v);
 }
 
+json_t *summary_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *jnum(double v)
 {
 	return summary_json_number(v);

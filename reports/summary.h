@@ -17,6 +17,9 @@ json_t *summary_build(const struct runfolder *rf);
 /* A number, or null when not available (NAN); integral values are written without a fraction. */
 json_t *summary_json_number(double v);
 
+/* A number as a JSON real as it is, or null when not finite (NAN, infinities). */
+json_t *summary_json_real(double v);
+
 /* The interval between two timeline rows of one target, in seconds (run.json interval_ms, or the
  * smallest step seen, or 1). */
 double summary_interval_s(const struct runfolder *rf);

@@ -161,6 +161,28 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	strbuf_free(&b);
 }
 
+void validity_under_answered_words(struct strbuf *b, const json_t *under)
+{
+	size_t k, m = json_array_size(under);
+	json_t *u;
+	if (m > 3) {
+		/* many spikes: how many and the range, not a list no one reads */
+		double lo = INFINITY, hi = -INFINITY;
+		json_array_foreach(under, k, u)
+		{
+			lo = fmin(lo, json_number_value(json_object_get(u, "answered_share")));
+			hi = fmax(hi, json_number_value(json_object_get(u, "answered_share")));
+		}
+		strbuf_printf(b, "%zu spikes (%.1f-%.1f %% answered)", m, 100 * lo, 100 * hi);
+		return;
+	}
+	strbuf_printf(b, "spike%s ", m == 1 ? "" : "s");
+	json_array_foreach(under, k, u)
+		strbuf_printf(b, "%s%lld (%.1f %% answered)", k == 0 ? "" : k + 1 == m ? " and " : ", ",
+		              (long long)json_integer_value(json_object_get(u, "spike")),
+		              100 * json_number_value(json_object_get(u, "answered_share")));
+}
+
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
  * drown in one of them, its memory then that of a queue. */
 static void check_each_spike(const json_t *summary, json_t *reasons)
@@ -190,24 +212,8 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 		}
 		size_t n_under = json_array_size(under);
 		if (n_under) {
-			/* per variant: its spikes, or with many how many and the range */
-			double lo = INFINITY, hi = -INFINITY;
-			json_t *u;
-			json_array_foreach(under, k, u)
-			{
-				lo = fmin(lo, json_number_value(json_object_get(u, "answered_share")));
-				hi = fmax(hi, json_number_value(json_object_get(u, "answered_share")));
-			}
 			strbuf_printf(&b, "%s%s in ", b.len ? "; " : "", json_string_value(name));
-			if (n_under > 3)
-				strbuf_printf(&b, "%zu spikes (%.1f-%.1f %%)", n_under, 100 * lo, 100 * hi);
-			else
-				json_array_foreach(under, k, u)
-					strbuf_printf(
-					    &b, "%sspike %lld (%.1f %%)",
-					    k == 0 ? "" : k + 1 == n_under ? " and " : ", ",
-					    (long long)json_integer_value(json_object_get(u, "spike")),
-					    100 * json_number_value(json_object_get(u, "answered_share")));
+			validity_under_answered_words(&b, under);
 		}
 		if (n_under) {
 			json_array_append(names, name);

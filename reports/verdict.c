@@ -69,11 +69,6 @@ static size_t basis_index(const char *basis)
 	return n - 1;
 }
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The shape of what the spikes left (reports/README.md "spikes_left_shape"): what each spike left
  * (its level after the recovery minus the level before it: the previous spike's, or the level
  * before the first spike), and, with VERDICT_TREND_MIN_SPIKES spikes after the first, the step of
@@ -90,7 +85,7 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 		const json_t *sp = json_array_get(spikes, k);
 		x[k] = (double)json_integer_value(json_object_get(sp, "spike"));
 		y[k] = num(sp, end_key) / 1024.0;
-		json_array_append_new(each, jnum(y[k] - prev));
+		json_array_append_new(each, summary_json_real(y[k] - prev));
 		prev = y[k];
 	}
 	json_t *o = json_object();
@@ -103,8 +98,8 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 		trend = fit_theil_sen(x + 1, y + 1, n - 1);
 	}
 	json_object_set_new(o, "step_spike", step_spike);
-	json_object_set_new(o, "step_mb", jnum(step));
-	json_object_set_new(o, "trend_mb_per_spike", jnum(trend));
+	json_object_set_new(o, "step_mb", summary_json_real(step));
+	json_object_set_new(o, "trend_mb_per_spike", summary_json_real(trend));
 	json_object_set_new(o, "trend", isnan(trend)                   ? json_null()
 	                                : trend >= CLIMB_MB_PER_SPIKE  ? json_string("climbs")
 	                                : trend <= -CLIMB_MB_PER_SPIKE ? json_string("falls")
@@ -135,8 +130,8 @@ void verdict_add_variant_figures(json_t *summary)
 		size_t w = basis_index(basis);
 		double before = num(json_array_get(spikes, 0), BASIS_WORDS[w].before_key) / 1024.0;
 		json_object_set_new(v, "spikes_left_basis", json_string(basis));
-		json_object_set_new(v, "held_before_spikes_mb", jnum(before));
-		json_object_set_new(v, "spikes_left_mb", jnum(after - before));
+		json_object_set_new(v, "held_before_spikes_mb", summary_json_real(before));
+		json_object_set_new(v, "spikes_left_mb", summary_json_real(after - before));
 		json_object_set_new(v, "spikes_left_shape",
 		                    shape_of(spikes, before, BASIS_WORDS[w].end_key));
 	}
@@ -176,9 +171,11 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 		strbuf_printf(b, ", spike %lld %+.1f MB",
 		              (long long)json_integer_value(json_object_get(shape, "step_spike")), step);
 	strbuf_append(b, json_is_number(first) ? ", then " : "; ");
-	if (trend >= CLIMB_MB_PER_SPIKE)
+	/* the word shape_of chose, so the sentence and summary.json never disagree */
+	const char *word = json_string_value(json_object_get(shape, "trend"));
+	if (word && strcmp(word, "climbs") == 0)
 		strbuf_printf(b, "it climbs %.2f MB per spike", trend);
-	else if (trend <= -CLIMB_MB_PER_SPIKE)
+	else if (word && strcmp(word, "falls") == 0)
 		strbuf_printf(b, "it falls %.2f MB per spike", -trend);
 	else
 		strbuf_printf(b, "level (%+.2f MB per spike)", trend);
@@ -323,26 +320,8 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 	}
 	shape_words(b, json_object_get(v, "spikes_left_shape"));
 	if (under && json_array_size(under)) {
-		size_t k, m = json_array_size(under);
-		json_t *u;
-		if (m > 3) {
-			/* many spikes: how many and the range, not a list no one reads */
-			double lo = INFINITY, hi = -INFINITY;
-			json_array_foreach(under, k, u)
-			{
-				lo = fmin(lo, num(u, "answered_share"));
-				hi = fmax(hi, num(u, "answered_share"));
-			}
-			strbuf_printf(b, "; over capacity in %zu spikes (%.1f-%.1f %% answered)", m,
-			              100 * lo, 100 * hi);
-		} else {
-			strbuf_printf(b, "; over capacity in spike%s ", m == 1 ? "" : "s");
-			json_array_foreach(under, k, u)
-				strbuf_printf(b, "%s%lld (%.1f %% answered)",
-				              k == 0 ? "" : k + 1 == m ? " and " : ", ",
-				              (long long)json_integer_value(json_object_get(u, "spike")),
-				              100 * num(u, "answered_share"));
-		}
+		strbuf_append(b, "; over capacity in ");
+		validity_under_answered_words(b, under);
 	}
 	give_back_words(b, v);
 	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
