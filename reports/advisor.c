@@ -98,12 +98,6 @@ static double run_figure(const json_t *v, int f, const struct advisor_basis *bas
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 struct advisor_stat {
 	double median, spread; /* spread: max - min over the runs, NAN with fewer than two */
 	size_t n;
@@ -114,7 +108,7 @@ static struct advisor_stat stat_of(double *xs, size_t n)
 	struct advisor_stat s = {NAN, NAN, n};
 	if (n == 0)
 		return s;
-	qsort(xs, n, sizeof(*xs), cmp_double);
+	qsort(xs, n, sizeof(*xs), spread_cmp_double);
 	s.median = n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
 	if (n >= 2)
 		s.spread = xs[n - 1] - xs[0];

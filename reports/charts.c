@@ -12,6 +12,7 @@
 
 #include "attribution.h"
 #include "colours.h"
+#include "spread.h"
 #include "strbuf.h"
 #include "summary.h"
 #include "traffic.h"
@@ -421,12 +422,6 @@ static void charts_add_beyond(struct chart **charts, size_t *n, const struct run
 		chart_drop_last(*charts, n);
 }
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median of a series' values, NAN if it has none. */
 static double series_median(const struct chart_series *s)
 {
@@ -437,7 +432,7 @@ static double series_median(const struct chart_series *s)
 			v[m++] = s->v[i];
 	double med = NAN;
 	if (m) {
-		qsort(v, m, sizeof(*v), double_cmp);
+		qsort(v, m, sizeof(*v), spread_cmp_double);
 		med = v[m / 2];
 	}
 	free(v);

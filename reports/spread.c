@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int cmp_double(const void *a, const void *b)
+int spread_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -20,7 +20,7 @@ struct spread spread_of(const double *x, size_t n)
 		if (!isnan(x[i]))
 			v[s.n++] = x[i];
 	if (s.n > 0) {
-		qsort(v, s.n, sizeof(*v), cmp_double);
+		qsort(v, s.n, sizeof(*v), spread_cmp_double);
 		s.min = v[0];
 		s.max = v[s.n - 1];
 		s.median = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;

@@ -21,6 +21,9 @@ struct spread {
 	size_t n;     /* values used (those not NAN) */
 };
 
+/* qsort's comparison of doubles, ascending: the one the report's modules sort with. */
+int spread_cmp_double(const void *a, const void *b);
+
 /* The spread of the values of x that are not NAN (x is left as it was). */
 struct spread spread_of(const double *x, size_t n);
 

@@ -8,6 +8,7 @@
 #include "harness_saturation.h"
 #include "schedule.h"
 #include "spike_find.h"
+#include "spread.h"
 #include "traffic.h"
 #include "validity.h"
 #include "verdict.h"
@@ -80,12 +81,6 @@ struct phase_starts {
 	size_t n;
 };
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static struct phase_starts phase_starts_of(const struct runfolder *rf)
 {
 	struct phase_starts p = {malloc((rf->n_events ? rf->n_events : 1) * sizeof(*p.t)), 0};
@@ -93,7 +88,7 @@ static struct phase_starts phase_starts_of(const struct runfolder *rf)
 		if (strcmp(rf->events[i].event, "phase") == 0)
 			p.t[p.n++] = rf->events[i].t_s;
 	if (p.t)
-		qsort(p.t, p.n, sizeof(*p.t), double_cmp);
+		qsort(p.t, p.n, sizeof(*p.t), spread_cmp_double);
 	return p;
 }
 
