@@ -24,7 +24,7 @@ queries_prepare() {
 		fi
 		SC_QUERIES=$cache/queries-${kind}seed$OPT_query_seed-$count-$model.txt
 		if [[ ! -s $SC_QUERIES ]]; then
-			sc_say "generating $count queries (seed $OPT_query_seed${kind:+, the flat world's mix}) into $SC_QUERIES"
+			sc_say "generating $count queries (seed $OPT_query_seed${kind:+, the flat world mix}) into $SC_QUERIES"
 			# Written beside, then renamed: a run stopped midway leaves no half file under the cache's name.
 			files_replace "$SC_QUERIES" procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" \
 				"${world[@]}" 2>>"$dir/logs/querydata.log" ||

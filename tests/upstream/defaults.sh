@@ -13,7 +13,8 @@ latency=$(sed -n 's/^[^(]*(default \([0-9.,]*\);.*/\1/p' <<<"${flat%%--loss*}")
 loss=$(sed -n 's/.*--loss X .*(default \([0-9.]*\)[;)].*/\1/p' <<<"$help")
 check_eq "latency: the hierarchy's default is the scenarios'" "$OPT_latency_ms" "$latency"
 check_eq "loss: the hierarchy's default is the scenarios'" "$OPT_loss" "$loss"
-scenario=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --help)
+# one line: a help text wraps where its words fall
+scenario=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --help | tr -s ' \n' ' ')
 check "spike.sh --help shows the same latency" grep -qF "(default: $latency)" <<<"$scenario"
 check "spike.sh --help shows the same loss" grep -qF "(default: $loss)" <<<"$scenario"
 # the flat world: a fixed delay and its own loss, which the scenarios pass when not given
@@ -25,5 +26,5 @@ check_eq "flat latency: the hierarchy's default is the scenarios'" "$flat_latenc
 check_eq "flat loss: the hierarchy's default is the scenarios'" "$flat_loss" "$OPT_loss"
 flat_tlds=$(sed -n 's/.*--flat-tlds N .*(default \([0-9]*\)).*/\1/p' <<<"$help")
 check_eq "flat TLD count: the hierarchy's default is the scenarios'" "$flat_tlds" "$OPT_flat_tlds"
-check "spike.sh --help gives the flat delay" grep -qF "fixed delay, $flat_latency unless given" <<<"$(tr -s ' \n' ' ' <<<"$scenario")"
+check "spike.sh --help gives the flat delay" grep -qF "fixed delay, $flat_latency unless given" <<<"$scenario"
 finish
