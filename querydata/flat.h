@@ -9,10 +9,10 @@
 #include <stdio.h>
 
 struct flat_mix {
-	unsigned tlds;         /* names go under tld1. .. tld<tlds>. */
-	uint64_t pool;         /* names in the popular pool */
-	double zipf;           /* the pool's Zipf exponent: rank r is asked in proportion to r^-zipf */
-	double fresh_share;    /* queries for a name under a TLD never asked before */
+	unsigned tlds;      /* names go under tld1. .. tld<tlds>. */
+	uint64_t pool;      /* names in the popular pool */
+	double zipf;        /* the pool's Zipf exponent: rank r is asked in proportion to r^-zipf */
+	double fresh_share; /* queries for a name under a TLD never asked before */
 	double nxdomain_share; /* queries for a name outside the TLDs (NXDOMAIN from the root) */
 };
 

@@ -69,7 +69,10 @@ static bool main_flat_option(int c, const char *arg, struct flat_mix *m)
 		m->tlds = (unsigned)v;
 		return true;
 	case 'P':
-		return cli_option_count("--pool", arg, 1, FLAT_MIX_POOL_MAX, &m->pool);
+		if (!cli_option_count("--pool", arg, 1, FLAT_MIX_POOL_MAX, &v))
+			return false;
+		m->pool = v;
+		return true;
 	case 'Z':
 		return cli_option_number("--zipf", arg, 0, FLAT_MIX_ZIPF_MAX, &m->zipf);
 	case 'F':

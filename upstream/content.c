@@ -73,9 +73,10 @@ ldns_rr *content_soa(const struct world *w, const struct zone *z)
 	static const double wt[] = {0.25, 0.25, 0.35, 0.15};
 	static const uint32_t v[] = {300, 900, 3600, 86400};
 	uint64_t h = content_hash(w, z->name, SALT_SOA);
-	uint32_t minimum = z->kind == ZONE_ROOT                                     ? 86400
-	                   : z->kind == ZONE_REGISTRY || z->kind == ZONE_WILDCARD ? 900
-	                                                : content_pick(hash_unit(h), wt, v, 4);
+	uint32_t minimum = z->kind == ZONE_ROOT ? 86400
+	                   : z->kind == ZONE_REGISTRY || z->kind == ZONE_WILDCARD
+	                       ? 900
+	                       : content_pick(hash_unit(h), wt, v, 4);
 	char mname[ZONES_NAME_MAX], rname[ZONES_NAME_MAX + 16];
 	zones_ns_name(z, 0, mname);
 	snprintf(rname, sizeof(rname), "hostmaster.%s", strcmp(z->name, ".") == 0 ? "" : z->name);
@@ -350,8 +351,8 @@ static enum content_result content_any(const char *qname, ldns_rr_list *out)
 static uint32_t content_wildcard_ttl(const struct world *w, const char *qname, uint16_t qtype)
 {
 	double u = hash_unit(content_hash(w, qname, SALT_TTL ^ qtype));
-	double ttl = CONTENT_WILDCARD_TTL_MIN *
-	             pow(CONTENT_WILDCARD_TTL_MAX / CONTENT_WILDCARD_TTL_MIN, u);
+	double ttl =
+	    CONTENT_WILDCARD_TTL_MIN * pow(CONTENT_WILDCARD_TTL_MAX / CONTENT_WILDCARD_TTL_MIN, u);
 	return (uint32_t)lround(ttl);
 }
 
@@ -360,8 +361,8 @@ static uint32_t content_wildcard_ttl(const struct world *w, const char *qname, u
  * The name server host ns1.nic.<tld> is answered before this (answer.c) and nic.<tld> above it
  * is an empty non-terminal, as in a zone file holding the host and the wildcard. */
 static enum content_result content_wildcard(const struct world *w, const struct zone *z,
-                                            const char *qname, uint16_t qtype,
-                                            ldns_rr_list *out, struct content_addresses *a)
+                                            const char *qname, uint16_t qtype, ldns_rr_list *out,
+                                            struct content_addresses *a)
 {
 	if (strcmp(qname, z->name) == 0 ||
 	    (strncmp(qname, "nic.", 4) == 0 && strcmp(qname + 4, z->name) == 0))

@@ -39,7 +39,7 @@ struct zone {
 struct world {
 	uint64_t seed;
 	const struct server_plan *plan;
-	unsigned flat_tlds; /* the flat world: one server for the root and TLDs tld1..tldN; 0: not */
+	unsigned flat_tlds; /* the flat world: one server for root and tld1..tldN; 0: not */
 };
 
 /* The zones from the root down to the zone holding qname (lower case, trailing dot).
