@@ -12,6 +12,8 @@
 #include "atomic_write_file.h"
 #include "close_stdout.h"
 #include "extend.h"
+#include "flat.h"
+#include "flat_world.h"
 #include "generate.h"
 #include "parent_death.h"
 #include "stats.h"
@@ -21,10 +23,13 @@ static void main_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: allocspike-querydata generate --seed N --count N [--out FILE]\n"
+	    "           [--world flat [--flat-tlds N] [--pool N] [--zipf S] [--fresh-share X]\n"
+	    "            [--nxdomain-share X]]\n"
 	    "       allocspike-querydata extend --count N [--seed N] [--out FILE] FILE\n"
 	    "       allocspike-querydata stats [--json] FILE\n"
 	    "\n"
-	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample\n"
+	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample;\n"
+	    "          --world flat: the flat world's mix (pool, fresh and NXDOMAIN names)\n"
 	    "extend    replays FILE to COUNT queries; names seen once get fresh names each pass\n"
 	    "stats     prints a query file's statistics (plain, .xz, .gz or - for stdin)\n"
 	    "-o is short for --out (old name --output). See querydata/README.md; exit statuses\n"
@@ -53,14 +58,48 @@ static bool main_close_output(FILE *f, struct atomic_file *af, bool ok)
 	return ok && !err[0];
 }
 
+/* The flat world's options (generate --world flat): false after saying why. */
+static bool main_flat_option(int c, const char *arg, struct flat_mix *m)
+{
+	unsigned long long v;
+	switch (c) {
+	case 'T':
+		if (!cli_option_count("--flat-tlds", arg, 1, FLAT_TLDS_MAX, &v))
+			return false;
+		m->tlds = (unsigned)v;
+		return true;
+	case 'P':
+		if (!cli_option_count("--pool", arg, 1, FLAT_MIX_POOL_MAX, &v))
+			return false;
+		m->pool = v;
+		return true;
+	case 'Z':
+		return cli_option_number("--zipf", arg, 0, FLAT_MIX_ZIPF_MAX, &m->zipf);
+	case 'F':
+		return cli_option_number("--fresh-share", arg, 0, 1, &m->fresh_share);
+	default:
+		return cli_option_number("--nxdomain-share", arg, 0, 1, &m->nxdomain_share);
+	}
+}
+
 static int main_generate_or_extend(int argc, char **argv, bool extend)
 {
 	static const struct option opts[] = {{"seed", required_argument, NULL, 's'},
 	                                     {"count", required_argument, NULL, 'n'},
 	                                     {"out", required_argument, NULL, 'o'},
 	                                     {"output", required_argument, NULL, 'O'},
+	                                     {"world", required_argument, NULL, 'W'},
+	                                     {"flat-tlds", required_argument, NULL, 'T'},
+	                                     {"pool", required_argument, NULL, 'P'},
+	                                     {"zipf", required_argument, NULL, 'Z'},
+	                                     {"fresh-share", required_argument, NULL, 'F'},
+	                                     {"nxdomain-share", required_argument, NULL, 'X'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
+	struct flat_mix flat;
+	flat_mix_defaults(&flat);
+	bool world_flat = false;
+	const char *flat_option = NULL; /* the first flat-world option given */
 	unsigned long long seed = 1, count = 0;
 	bool have_seed = false, have_count = false;
 	const char *output = NULL;
@@ -83,6 +122,27 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 		case 'o':
 			output = optarg;
 			break;
+		case 'W':
+			if (strcmp(optarg, "flat") != 0) {
+				fprintf(stderr,
+				        "allocspike-querydata %s: --world '%s': expected flat (every "
+				        "other world replays the default file)\n",
+				        argv[0], optarg);
+				return 2;
+			}
+			world_flat = true;
+			break;
+		case 'T':
+		case 'P':
+		case 'Z':
+		case 'F':
+		case 'X':
+			if (!main_flat_option(c, optarg, &flat))
+				return 2;
+			for (const struct option *o = opts; !flat_option && o->name; o++)
+				if (o->val == c)
+					flat_option = o->name;
+			break;
 		case 'h':
 			main_usage(stdout);
 			return 0;
@@ -96,6 +156,22 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 		        extend ? "--count" : "--seed and --count are");
 		return 2;
 	}
+	if (flat_option && (extend || !world_flat)) {
+		fprintf(stderr, "allocspike-querydata %s: --%s is an option of generate --world flat\n",
+		        argv[0], flat_option);
+		return 2;
+	}
+	if (world_flat && extend) {
+		fprintf(stderr, "allocspike-querydata extend: --world is an option of generate\n");
+		return 2;
+	}
+	if (flat.fresh_share + flat.nxdomain_share > 1) {
+		fprintf(stderr,
+		        "allocspike-querydata %s: --fresh-share %g and --nxdomain-share %g add up to "
+		        "more than 1\n",
+		        argv[0], flat.fresh_share, flat.nxdomain_share);
+		return 2;
+	}
 	if (extend != (optind + 1 == argc) || (!extend && optind != argc)) {
 		fprintf(stderr, "allocspike-querydata %s: %s\n", argv[0],
 		        extend ? "exactly one input FILE expected" : "unexpected argument");
@@ -106,8 +182,9 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 	FILE *out = main_open_output(output, &af);
 	if (!out)
 		return 1;
-	bool ok = extend ? extend_write(argv[optind], seed, count, out, err, sizeof(err))
-	                 : generate_write(seed, count, out, err, sizeof(err));
+	bool ok = extend       ? extend_write(argv[optind], seed, count, out, err, sizeof(err))
+	          : world_flat ? flat_mix_write(&flat, seed, count, out, err, sizeof(err))
+	                       : generate_write(seed, count, out, err, sizeof(err));
 	if (!main_close_output(out, &af, ok) || !ok) {
 		/* standard output that cannot be written is said once, by close_stdout at exit */
 		if (out == stdout && ferror(stdout))

@@ -85,7 +85,8 @@ bool answer_from_content(const struct zone *z, const struct answer_query *q)
 {
 	uint32_t addr;
 	return !(strcmp(q->qname, z->name) == 0 && q->qtype == LDNS_RR_TYPE_NS) &&
-	       !zones_ns_address(z, q->qname, &addr) && z->kind == ZONE_DOMAIN &&
+	       !zones_ns_address(z, q->qname, &addr) &&
+	       (z->kind == ZONE_DOMAIN || z->kind == ZONE_WILDCARD) &&
 	       strcmp(z->name, "root-servers.net.") != 0;
 }
 

@@ -5,6 +5,7 @@
 #include "rr.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,7 +61,7 @@ uint32_t content_ns_ttl(const struct world *w, const struct zone *z, bool at_par
 {
 	if (z->kind == ZONE_ROOT)
 		return 518400;
-	if (z->kind == ZONE_REGISTRY || at_parent)
+	if (z->kind == ZONE_REGISTRY || z->kind == ZONE_WILDCARD || at_parent)
 		return 172800; /* what the root and gTLD registries publish */
 	static const double wt[] = {0.30, 0.50, 0.20};
 	static const uint32_t v[] = {3600, 86400, 172800};
@@ -72,9 +73,10 @@ ldns_rr *content_soa(const struct world *w, const struct zone *z)
 	static const double wt[] = {0.25, 0.25, 0.35, 0.15};
 	static const uint32_t v[] = {300, 900, 3600, 86400};
 	uint64_t h = content_hash(w, z->name, SALT_SOA);
-	uint32_t minimum = z->kind == ZONE_ROOT       ? 86400
-	                   : z->kind == ZONE_REGISTRY ? 900
-	                                              : content_pick(hash_unit(h), wt, v, 4);
+	uint32_t minimum = z->kind == ZONE_ROOT ? 86400
+	                   : z->kind == ZONE_REGISTRY || z->kind == ZONE_WILDCARD
+	                       ? 900
+	                       : content_pick(hash_unit(h), wt, v, 4);
 	char mname[ZONES_NAME_MAX], rname[ZONES_NAME_MAX + 16];
 	zones_ns_name(z, 0, mname);
 	snprintf(rname, sizeof(rname), "hostmaster.%s", strcmp(z->name, ".") == 0 ? "" : z->name);
@@ -328,6 +330,93 @@ static enum content_result content_reverse(const struct world *w, const char *qn
 	return CONTENT_ANSWER;
 }
 
+/* RFC 8482: a minimal answer to ANY instead of everything. */
+static enum content_result content_any(const char *qname, ldns_rr_list *out)
+{
+	if (!out)
+		return CONTENT_ANSWER;
+	ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_HINFO, 3600);
+	rr_add_string(rr, "RFC8482", 7);
+	rr_add_string(rr, "", 0);
+	ldns_rr_list_push_rr(out, rr);
+	return CONTENT_ANSWER;
+}
+
+/* The flat world's TTLs: log-uniform from 5 s to one day, so each decade of the range holds the
+ * same share of the names (median 657 s); the range is the issue's (5 s to 1 day), the spread a
+ * chosen parameter: short TTLs expire within a run while a day outlives it. */
+#define CONTENT_WILDCARD_TTL_MIN 5.0
+#define CONTENT_WILDCARD_TTL_MAX 86400.0
+
+static uint32_t content_wildcard_ttl(const struct world *w, const char *qname, uint16_t qtype)
+{
+	double u = hash_unit(content_hash(w, qname, SALT_TTL ^ qtype));
+	double ttl =
+	    CONTENT_WILDCARD_TTL_MIN * pow(CONTENT_WILDCARD_TTL_MAX / CONTENT_WILDCARD_TTL_MIN, u);
+	return (uint32_t)lround(ttl);
+}
+
+/* A flat-world TLD's wildcard (docs/upstream.md, "The flat world"): every name below the apex
+ * has one A, one AAAA, one MX, one TXT of 1-6 strings and one NS record; other types are NODATA.
+ * The name server host ns1.nic.<tld> is answered before this (answer.c) and nic.<tld> above it
+ * is an empty non-terminal, as in a zone file holding the host and the wildcard. */
+static enum content_result content_wildcard(const struct world *w, const struct zone *z,
+                                            const char *qname, uint16_t qtype, ldns_rr_list *out,
+                                            struct content_addresses *a)
+{
+	if (strcmp(qname, z->name) == 0 ||
+	    (strncmp(qname, "nic.", 4) == 0 && strcmp(qname + 4, z->name) == 0))
+		return CONTENT_NODATA;
+	if (qtype == LDNS_RR_TYPE_ANY)
+		return content_any(qname, out);
+	uint32_t ttl = content_wildcard_ttl(w, qname, qtype);
+	uint64_t h = content_hash(w, qname, SALT_COUNT ^ qtype);
+	char host[ZONES_NAME_MAX + 8];
+	ldns_rr *rr;
+	switch (qtype) {
+	case LDNS_RR_TYPE_A:
+	case LDNS_RR_TYPE_AAAA:
+		/* one address, as a wildcard's "* A 192.0.2.1" gives, but one per name */
+		content_add_addresses(qname, qtype, ttl, 1,
+		                      content_hash(w, qname, SALT_ADDR ^ qtype), out, a);
+		return CONTENT_ANSWER;
+	case LDNS_RR_TYPE_MX:
+	case LDNS_RR_TYPE_NS:
+		if (!out)
+			return CONTENT_ANSWER;
+		/* in-zone hosts: the exchanger's address comes from the wildcard too, the name
+		 * server is the TLD's own (the one server) */
+		snprintf(host, sizeof(host), "%s.%s", qtype == LDNS_RR_TYPE_MX ? "mx1" : "ns1.nic",
+		         z->name);
+		rr = rr_new(qname, qtype, ttl);
+		if (qtype == LDNS_RR_TYPE_MX)
+			rr_add_u16(rr, 10);
+		rr_add_dname(rr, host);
+		ldns_rr_list_push_rr(out, rr);
+		return CONTENT_ANSWER;
+	case LDNS_RR_TYPE_TXT: {
+		if (!out)
+			return CONTENT_ANSWER;
+		/* 1-6 strings (the issue's range) of 40-120 characters (a chosen parameter: SPF
+		 * records and verification tokens are this long); 6 x 121 bytes keeps every reply
+		 * under the 1232-byte EDNS buffer, so the flat world never truncates */
+		char buf[128];
+		int strings = 1 + (int)(h % 6);
+		rr = rr_new(qname, qtype, ttl);
+		for (int i = 0; i < strings; i++) {
+			uint64_t hi = hash_combine(h, (uint64_t)i);
+			size_t len = 40 + (size_t)(hash_mix(hi) % 81);
+			content_random_text(hi, buf, len);
+			rr_add_string(rr, buf, len);
+		}
+		ldns_rr_list_push_rr(out, rr);
+		return CONTENT_ANSWER;
+	}
+	default:
+		return CONTENT_NODATA;
+	}
+}
+
 /* content_lookup; with out NULL (content_peek) no records: the result, a for an address answer,
  * a->cname_ttl and target for a CNAME. */
 static enum content_result content_find(const struct world *w, const struct zone *z,
@@ -343,6 +432,8 @@ static enum content_result content_find(const struct world *w, const struct zone
 		ldns_rr_list_push_rr(out, content_soa(w, z));
 		return CONTENT_ANSWER;
 	}
+	if (z->kind == ZONE_WILDCARD)
+		return content_wildcard(w, z, qname, qtype, out, a);
 	if (strncmp(z->name, "simdns-", 7) == 0)
 		return apex ? CONTENT_NODATA : CONTENT_NXDOMAIN; /* only its name servers exist */
 	if (strncmp(z->name, "simcdn-", 7) == 0 && !apex)
@@ -358,16 +449,8 @@ static enum content_result content_find(const struct world *w, const struct zone
 	size_t llen = (size_t)(dot - qname);
 	bool underscore = qname[0] == '_';
 	bool mailhost = strncmp(qname, "mx", 2) == 0 || strncmp(qname, "mail.", 5) == 0;
-	if (qtype == LDNS_RR_TYPE_ANY) {
-		/* RFC 8482: a minimal answer instead of everything */
-		if (!out)
-			return CONTENT_ANSWER;
-		ldns_rr *rr = rr_new(qname, LDNS_RR_TYPE_HINFO, 3600);
-		rr_add_string(rr, "RFC8482", 7);
-		rr_add_string(rr, "", 0);
-		ldns_rr_list_push_rr(out, rr);
-		return CONTENT_ANSWER;
-	}
+	if (qtype == LDNS_RR_TYPE_ANY)
+		return content_any(qname, out);
 	if (!apex && !underscore && !mailhost) {
 		uint64_t h = content_hash(w, qname, SALT_CNAME);
 		double p = llen == 3 && strncmp(qname, "www", 3) == 0 ? 0.45

@@ -5,6 +5,7 @@
 #include "close_stdout.h"
 #include "control_server.h"
 #include "fixed_point.h"
+#include "flat_world.h"
 #include "json_file.h"
 #include "mix.h"
 #include "net.h"
@@ -37,14 +38,17 @@ static void upstream_usage(FILE *out)
 	        "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
 	        "  --port N                one port for every server (default 53; 0: a free one)\n"
 	        "  --seed N                the world's seed (default 1)\n"
-	        "  --world NAME            lan (default), internet or hostile: the defaults\n"
+	        "  --world NAME            lan (default), internet, hostile or flat: the defaults\n"
 	        "                          of the options below (docs/upstream.md, Worlds)\n"
+	        "  --flat-tlds N           the flat world's TLD zones, tld1. to tldN. (default 20)\n"
 	        "  --print-world           print each server's RTT, slow and dead marks and\n"
 	        "                          the broken-delegation shares, then exit\n"
 	        "  --latency-ms M[,P99]    median and 99th percentile delay of second-level servers\n"
 	        "                          in ms (default 20,200; P99 alone: 10 x M; root 0.4x,\n"
-	        "                          TLD 0.6x)\n"
-	        "  --loss X                share of queries dropped at every tier (default 0.03)\n"
+	        "                          TLD 0.6x); flat world: its one server's, M alone fixed\n"
+	        "                          (default 20)\n"
+	        "  --loss X                share of queries dropped at every tier (default 0.03;\n"
+	        "                          flat world 0)\n"
 	        "  --tier NAME:MED:P99:LOSS  override one tier (root, tld, sld) exactly\n"
 	        "  --slow-share X          share of TLD/SLD servers that are slow (default 0.1)\n"
 	        "  --slow-factor X         delay multiplier of slow servers (default 4)\n"
@@ -71,8 +75,9 @@ static void upstream_usage(FILE *out)
 	        "Units and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n");
 }
 
-/* --latency-ms MEDIAN[,P99]: milliseconds; without P99 it is ten times the median. */
-static bool upstream_parse_latency(const char *text, double *median, double *p99)
+/* --latency-ms MEDIAN[,P99]: milliseconds; without P99 it is p99_factor times the median (10, or
+ * 1 in the flat world, whose delay is fixed). */
+static bool upstream_parse_latency(const char *text, double p99_factor, double *median, double *p99)
 {
 	char buf[64];
 	snprintf(buf, sizeof(buf), "%s", text);
@@ -85,7 +90,7 @@ static bool upstream_parse_latency(const char *text, double *median, double *p99
 	if (comma && !cli_option_duration("--latency-ms", comma + 1, 0.001, 0, NETEM_MAX_P99_S, &p))
 		return false;
 	*median = m * 1000;
-	*p99 = comma ? p * 1000 : *median * 10;
+	*p99 = comma ? p * 1000 : *median * p99_factor;
 	return true;
 }
 
@@ -246,6 +251,7 @@ int main(int argc, char **argv)
 		OPT_APPLIED_SUMMARY,
 		OPT_WORLD,
 		OPT_PRINT_WORLD,
+		OPT_FLAT_TLDS,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -278,6 +284,7 @@ int main(int argc, char **argv)
 	    {"applied-summary", required_argument, NULL, OPT_APPLIED_SUMMARY},
 	    {"world", required_argument, NULL, OPT_WORLD},
 	    {"print-world", no_argument, NULL, OPT_PRINT_WORLD},
+	    {"flat-tlds", required_argument, NULL, OPT_FLAT_TLDS},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -303,6 +310,10 @@ int main(int argc, char **argv)
 	if (!world)
 		return 2;
 	preset_apply(world, &pcfg, &ncfg, &loss);
+	unsigned long long flat_tlds = world->flat_tlds;
+	bool flat_tlds_given = false, servers_given = false;
+	if (world->flat_tlds)
+		median = p99 = world->flat_delay_ms;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
@@ -320,7 +331,7 @@ int main(int argc, char **argv)
 			ok = cli_option_count("--seed", optarg, 0, UINT64_MAX, &seed);
 			break;
 		case OPT_LATENCY:
-			ok = upstream_parse_latency(optarg, &median, &p99);
+			ok = upstream_parse_latency(optarg, world->flat_tlds ? 1 : 10, &median, &p99);
 			break;
 		case OPT_MEDIAN:
 			cli_warn_renamed("--latency-median-ms", "--latency-ms MEDIAN,P99");
@@ -371,6 +382,11 @@ int main(int argc, char **argv)
 				    optarg);
 				return 2;
 			}
+			servers_given = true;
+			break;
+		case OPT_FLAT_TLDS:
+			ok = cli_option_count("--flat-tlds", optarg, 1, FLAT_TLDS_MAX, &flat_tlds);
+			flat_tlds_given = true;
 			break;
 		case OPT_ROOT_HINTS:
 			root_hints = optarg;
@@ -424,6 +440,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (flat_tlds_given && !world->flat_tlds) {
+		fprintf(stderr, "--flat-tlds: only for --world flat (this is the %s world)\n",
+		        world->name);
+		return 2;
+	}
+	if (servers_given && world->flat_tlds) {
+		fprintf(stderr, "--servers: the flat world has one server (its TLD count: "
+		                "--flat-tlds)\n");
+		return 2;
+	}
 	if (p99 < median) {
 		char p99_text[32], median_text[32];
 		fprintf(stderr, "--latency-ms: the 99th percentile %s ms is below the median %s ms\n",
@@ -431,10 +457,12 @@ int main(int argc, char **argv)
 		        fixed_point(median_text, sizeof(median_text), median, 6));
 		return 2;
 	}
+	/* the flat world's one server (root tier) has the delay given */
 	static const double tier_factor[TIER_COUNT] = {0.4, 0.6, 1.0};
 	for (int t = 0; t < TIER_COUNT; t++) {
-		ncfg.tier[t].median_ms = median * tier_factor[t];
-		ncfg.tier[t].p99_ms = p99 * tier_factor[t];
+		double f = world->flat_tlds ? 1 : tier_factor[t];
+		ncfg.tier[t].median_ms = median * f;
+		ncfg.tier[t].p99_ms = p99 * f;
 		ncfg.tier[t].loss = loss;
 	}
 	char err[1024];
@@ -452,6 +480,7 @@ int main(int argc, char **argv)
 	}
 	u.serve.world.seed = seed;
 	u.serve.world.plan = &plan;
+	u.serve.world.flat_tlds = world->flat_tlds ? (unsigned)flat_tlds : 0;
 	if (print_world) {
 		preset_print_world(&u.serve.world, world->name, stdout);
 		servers_plan_free(&plan);

@@ -1,6 +1,8 @@
 /* upstream/preset.c - the named worlds; docs/upstream.md ("Worlds") gives each number's source. */
 #include "preset.h"
 
+#include "flat_world.h"
+
 #include <string.h>
 
 /* Root servers, as one resolver sees the letters: median RTT 25-32 ms per letter from RIPE Atlas
@@ -52,6 +54,15 @@ static const struct preset preset_all[] = {
         .late_max_ms = 1500,
     },
     {
+        /* the published single-authoritative lab setups: docs/upstream.md, "The flat world" */
+        .name = "flat",
+        .flat_tlds = FLAT_TLDS_DEFAULT,
+        /* the authoritative server's delay in the kresd experiment of DESIGN.md ("a local
+         * authoritative server behind a 20 ms delay") and the lan world's median */
+        .flat_delay_ms = 20,
+        .loss = 0, /* optional (--loss): most of those setups drop nothing */
+    },
+    {
         .name = "hostile",
         .rtt = {&preset_rtt_root, &preset_rtt_tld, &preset_rtt_sld},
         .slow_share = 0.10,
@@ -78,12 +89,19 @@ const struct preset *preset_find(const char *name)
 
 const char *preset_names(void)
 {
-	return "lan|internet|hostile";
+	return "lan|internet|hostile|flat";
 }
 
 void preset_apply(const struct preset *p, struct server_plan_config *pcfg,
                   struct netem_config *ncfg, double *loss)
 {
+	if (p->flat_tlds) {
+		static const int one_server[TIER_COUNT] = {1, 0, 0};
+		memcpy(pcfg->n, one_server, sizeof(one_server));
+		pcfg->slow_share = pcfg->dead_share = 0;
+		*loss = p->loss;
+		return;
+	}
 	if (!p->rtt[TIER_SLD])
 		return; /* lan: the defaults are its numbers */
 	for (int t = 0; t < TIER_COUNT; t++)
@@ -134,6 +152,10 @@ void preset_print_world(const struct world *w, const char *name, FILE *out)
 		fprintf(out, "server %d %s %s rtt_ms %.1f slow %d dead %d\n", s->index,
 		        servers_addr_text(s->addr, addr), tier_names[s->tier], s->rtt_ms, s->slow,
 		        s->dead);
+	}
+	if (w->flat_tlds) {
+		fprintf(out, "tlds %u\n", w->flat_tlds);
+		return;
 	}
 	struct delegation_count c;
 	preset_count_delegations(w, 20000, &c);

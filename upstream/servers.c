@@ -76,8 +76,10 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 		return false;
 	}
 	int total = 0;
+	/* the flat world: one server is the root and every TLD, nothing below */
+	bool flat = cfg->n[TIER_ROOT] == 1 && cfg->n[TIER_TLD] == 0 && cfg->n[TIER_SLD] == 0;
 	for (int t = 0; t < TIER_COUNT; t++) {
-		if (cfg->n[t] < 2) {
+		if (cfg->n[t] < 2 && !flat) {
 			snprintf(err, err_size, "tier %s needs at least 2 servers", tier_names[t]);
 			return false;
 		}

@@ -56,9 +56,9 @@ struct server_plan {
 struct server_plan_config {
 	const char *block; /* CIDR, e.g. 127.53.0.0/16 */
 	uint64_t seed;
-	int n[TIER_COUNT];                       /* servers per tier */
-	double slow_share;                       /* share of TLD and SLD servers that are slow */
-	double dead_share;                       /* share of SLD servers that never answer */
+	int n[TIER_COUNT]; /* servers per tier, at least 2 each; {1, 0, 0}: the flat world */
+	double slow_share; /* share of TLD and SLD servers that are slow */
+	double dead_share; /* share of SLD servers that never answer */
 	const struct rtt_table *rtt[TIER_COUNT]; /* per-server base RTT, or NULL */
 	struct delegation_faults faults;
 };

@@ -1,6 +1,7 @@
 /* upstream/zones.c - which zones exist, who serves them, and how qname's delegation chain runs. */
 #include "zones.h"
 
+#include "flat_world.h"
 #include "hash.h"
 
 #include <ctype.h>
@@ -499,12 +500,41 @@ static bool zones_make_domain(const struct world *w, struct zone *z, const char 
 	return true;
 }
 
+/* The flat world: one server is the root's and every TLD's (ns1.nic.tld<k>., glue in the root). */
+static void zones_flat_chain(const struct world *w, const char *qname, size_t len,
+                             struct zone_chain *chain)
+{
+	const struct zone *root = &chain->zones[0]; /* one name server: the plan has one server */
+	if (len <= 1)
+		return;
+	const char *tld = qname + len - 1; /* the trailing dot */
+	while (tld > qname && (tld[-1] != '.' || (tld - 1 > qname && tld[-2] == '\\')))
+		tld--;
+	size_t tld_len = (size_t)(qname + len - 1 - tld);
+	uint32_t addr;
+	if (!flat_tld_index(tld, tld_len, w->flat_tlds)) {
+		chain->exists = zones_ns_address(root, qname, &addr);
+		return;
+	}
+	struct zone *z = &chain->zones[chain->depth++];
+	memset(z, 0, sizeof(*z));
+	zones_set_name(z, tld, tld_len + 1);
+	z->kind = ZONE_WILDCARD;
+	z->ns_style = NS_NIC;
+	z->nns = 1;
+	z->ns[0] = root->ns[0];
+}
+
 void zones_chain(const struct world *w, const char *qname, struct zone_chain *chain)
 {
 	size_t len = strlen(qname);
 	chain->depth = 1;
 	chain->exists = true;
 	zones_make_root(w, &chain->zones[0]);
+	if (w->flat_tlds) {
+		zones_flat_chain(w, qname, len, chain);
+		return;
+	}
 	if (len <= 1)
 		return;
 	/* label starts, from the right: suffix i is qname + starts[i] */

@@ -15,6 +15,7 @@ enum zone_kind {
 	ZONE_ROOT,     /* "." */
 	ZONE_REGISTRY, /* a TLD or a public suffix under one (co.uk., in-addr.arpa.): TLD tier */
 	ZONE_DOMAIN,   /* a registered domain: second-level tier, authoritative for all below */
+	ZONE_WILDCARD, /* a TLD of the flat world: every name below answered by its wildcard */
 };
 
 /* How a zone's name server host names are spelled, which decides glue. */
@@ -38,6 +39,7 @@ struct zone {
 struct world {
 	uint64_t seed;
 	const struct server_plan *plan;
+	unsigned flat_tlds; /* the flat world: one server for root and tld1..tldN; 0: not */
 };
 
 /* The zones from the root down to the zone holding qname (lower case, trailing dot).
@@ -49,6 +51,8 @@ struct zone_chain {
 	bool exists;
 };
 
+/* In the flat world the chain is the root and, for a name under tld<k>, that TLD, both served by
+ * the plan's one server; a name under no TLD does not exist, except the root's name server host. */
 void zones_chain(const struct world *w, const char *qname, struct zone_chain *chain);
 
 /* The deepest zone of chain that server serves, or -1 (the server is lame for qname: not

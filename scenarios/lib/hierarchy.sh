@@ -5,14 +5,16 @@ SC_UP_PORT=
 SC_ROOT_HINTS=
 
 # hierarchy_sets OPTION : true when the run passes OPTION (latency_ms, loss) to the hierarchy: always in
-# the lan world, whose values they are; in the other worlds, which set their own, only when given.
+# the lan and flat worlds, whose values they are (options.sh); in the other worlds, which set their
+# own, only when given.
 hierarchy_sets() {
-	[[ $OPT_world == lan || -n ${OPT_SET[$1]:-} ]]
+	[[ $OPT_world == lan || $OPT_world == flat || -n ${OPT_SET[$1]:-} ]]
 }
 
 # hierarchy_world_args : the hierarchy's world, latency and loss options for this run, one a line.
 hierarchy_world_args() {
 	printf '%s\n' --world "$OPT_world"
+	[[ $OPT_world != flat ]] || printf '%s\n' --flat-tlds "$OPT_flat_tlds"
 	if hierarchy_sets latency_ms; then
 		if ((${OPT_latency_ms%%,*} == 0)); then
 			echo --no-latency

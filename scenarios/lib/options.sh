@@ -36,9 +36,10 @@ rate|count|N|schedule|the rate|
 count|count|N|schedule|queries sent to each variant|
 tools|tools|LIST|run|callgrind, perf or both|
 seed|count|N|hierarchy|hierarchy seed|
-world|world|NAME|hierarchy|the hierarchy's profile: lan, internet or hostile (allocspike-upstream --world)|
-latency_ms|latency|M[,P99]|hierarchy|upstream latency median and 99th percentile in ms (P99 alone: 10 x M); the lan world's only: internet and hostile give each server its own RTT|
-loss|number|X|hierarchy|share of upstream queries lost, 0..1; the default is lan's, internet and hostile lose 0.01 and 0.04 unless it is given|
+world|world|NAME|hierarchy|the hierarchy's profile: lan, internet, hostile or flat (allocspike-upstream --world; flat: one authoritative server for the root and wildcard TLDs, with a matching query mix)|
+flat_tlds|count|N|hierarchy|the flat world's TLD zones, tld1. to tldN., served and asked|
+latency_ms|latency|M[,P99]|hierarchy|upstream latency median and 99th percentile in ms (P99 alone: 10 x M); the lan world's only: internet and hostile give each server its own RTT; flat: its one server's fixed delay, 20 unless given (M alone: fixed)|
+loss|number|X|hierarchy|share of upstream queries lost, 0..1; the default is lan's, internet and hostile lose 0.01 and 0.04 unless it is given, flat 0|
 hierarchy_block|block|CIDR|hierarchy|loopback block of the simulated hierarchy|
 applied_log|flag||hierarchy|also keep the hierarchy's per-query loss/delay log (tens of MB a run; the per-second summary is always kept)|-
 cache_size|size|SIZE|hierarchy|resolver cache size (4M, 512k, 1GiB)|
@@ -64,7 +65,7 @@ TABLE
 OPTS_RENAMED='layout=memory_layout block=hierarchy_block'
 
 # The options every run of experiment.sh reads (its scenarios add their own in scenario_options).
-OPTS_EXPERIMENT='variants queries query_count query_seed seed world latency_ms loss hierarchy_block applied_log
+OPTS_EXPERIMENT='variants queries query_count query_seed seed world flat_tlds latency_ms loss hierarchy_block applied_log
 cache_size max_inflight memory_layout timeout_ms out cpu_placement interval_ms quick no_build'
 
 # opts_defaults : the values of the default (about ten minutes on two cores) spike experiment.
@@ -87,6 +88,7 @@ opts_defaults() {
 	OPT_seed=1
 	# internet: measured with --repeat 3 on 2 cores (scenarios/README.md, "Defaults and why")
 	OPT_world=internet
+	OPT_flat_tlds=20 # allocspike-upstream's FLAT_TLDS_DEFAULT (tests/upstream/defaults.sh)
 	# the lan world's latency and loss, allocspike-upstream's own defaults (tests/upstream/defaults.sh
 	# holds the two equal); the other worlds set their own unless these are given
 	OPT_latency_ms=20,200
@@ -256,7 +258,8 @@ opts_check() {
 	latency)
 		med=$(sc_duration_ms "${val%%,*}" 1 0)
 		p99=$(sc_duration_ms "${val#*,}" 1 0)
-		[[ $val == *,* || -z $med ]] || p99=$((med * 10))
+		# the flat world's delay is fixed: M alone is its p99 too
+		[[ $val == *,* || -z $med ]] || p99=$((med * (OPT_world == flat ? 1 : 10)))
 		[[ -n $med && -n $p99 && $val != *,*,* ]] ||
 			opts_fail "$flag: '$val' is not MEDIAN or MEDIAN,P99 in milliseconds (e.g. 20,200)"
 		((p99 >= med)) || opts_fail "$flag: the 99th percentile $p99 is below the median $med"
@@ -264,7 +267,7 @@ opts_check() {
 		;;
 	rate_or_auto) [[ $val == auto ]] || sc_is_uint "$val" || opts_fail "$flag: '$val' is not a rate or 'auto'" ;;
 	layout) [[ $val == heap || $val == kresd ]] || opts_fail "$flag: '$val' is not heap or kresd" ;;
-	world) [[ $val =~ ^(lan|internet|hostile)$ ]] || opts_fail "$flag: '$val' is not lan, internet or hostile" ;;
+	world) [[ $val =~ ^(lan|internet|hostile|flat)$ ]] || opts_fail "$flag: '$val' is not lan, internet, hostile or flat" ;;
 	placement)
 		[[ $val =~ ^(auto|none|[0-9,-]+/[0-9,-]+)$ ]] ||
 			opts_fail "$flag: '$val' is not auto, none or HARNESS_CPUS/RESOLVER_CPUS (e.g. 0/1-3)"
@@ -281,9 +284,17 @@ opts_check() {
 	esac
 }
 
+# opts_flat_defaults : the flat world's own fixed delay and loss, allocspike-upstream's
+# (tests/upstream/defaults.sh), where not given; passed to the hierarchy and recorded like lan's.
+opts_flat_defaults() {
+	opts_default_unset latency_ms 20,20
+	opts_default_unset loss 0
+}
+
 # opts_validate : every value this scenario takes checked by its kind, with the option named.
 opts_validate() {
 	local name kind rest v
+	[[ $OPT_world != flat ]] || opts_flat_defaults
 	while IFS='|' read -r name kind rest; do
 		v="OPT_$name"
 		opts_uses "$name" && [[ -n ${!v} ]] || continue
@@ -292,6 +303,10 @@ opts_validate() {
 	((OPT_port < 65536)) || opts_fail "--port: '$OPT_port' is out of range (0 to 65535)"
 	((OPT_repeat >= 1)) || opts_fail "--repeat wants 1 or more"
 	((OPT_interval_ms >= 10)) || opts_fail "--interval-ms wants 10 ms or more"
+	if opts_uses flat_tlds; then
+		((OPT_flat_tlds >= 1 && OPT_flat_tlds <= 100000)) || opts_fail "--flat-tlds: '$OPT_flat_tlds' is out of range (1 to 100000)"
+		[[ -z ${OPT_SET[flat_tlds]:-} || $OPT_world == flat ]] || opts_fail "--flat-tlds: only for --world flat (this run's world is $OPT_world)"
+	fi
 	awk -v x="$OPT_loss" 'BEGIN { exit !(x >= 0 && x <= 1) }' || opts_fail "--loss: '$OPT_loss' is out of range (0 to 1)"
 	[[ $OPT_variants =~ ^[A-Za-z0-9_.,-]*$ ]] || opts_fail "--variants wants names separated by commas, got '$OPT_variants'"
 	[[ -z $OPT_queries || -r $OPT_queries ]] || opts_fail "--queries: cannot read '$OPT_queries'"

@@ -16,15 +16,22 @@ queries_prepare() {
 		# The generator's own digest is in the name: a changed model never reuses an old file.
 		local model
 		model=$(sha256sum "$qd" | cut -c1-12)
-		SC_QUERIES=$cache/queries-seed$OPT_query_seed-$count-$model.txt
+		# the flat world asks its own mix of names under its TLDs (allocspike-querydata --world flat)
+		local world=() kind=''
+		if [[ $OPT_world == flat ]]; then
+			world=(--world flat --flat-tlds "$OPT_flat_tlds")
+			kind=flat$OPT_flat_tlds-
+		fi
+		SC_QUERIES=$cache/queries-${kind}seed$OPT_query_seed-$count-$model.txt
 		if [[ ! -s $SC_QUERIES ]]; then
-			sc_say "generating $count queries (seed $OPT_query_seed) into $SC_QUERIES"
+			sc_say "generating $count queries (seed $OPT_query_seed${kind:+, the flat world mix}) into $SC_QUERIES"
 			# Written beside, then renamed: a run stopped midway leaves no half file under the cache's name.
 			files_replace "$SC_QUERIES" procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" \
-				2>>"$dir/logs/querydata.log" ||
+				"${world[@]}" 2>>"$dir/logs/querydata.log" ||
 				sc_die "allocspike-querydata generate failed (see $dir/logs/querydata.log)"
 		fi
-		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" '{seed: $seed, count: $count}')
+		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" --arg mix "${kind:+flat}" \
+			'{seed: $seed, count: $count} + (if $mix == "" then {} else {mix: $mix} end)')
 	fi
 	local stats=null
 	if [[ -n $qd ]]; then

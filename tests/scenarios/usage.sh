@@ -22,9 +22,11 @@ check_eq "unknown variant status" 2 $?
 check "unknown variant is named" grep -q "no-such-variant" <<<"$out"
 check "no run folder for bad flags" test ! -e "$TEST_TMP/run/run.json"
 for bad in "--loss 1.5" "--spike-len 5x" "--spike-rate fast" "--memory-layout tree" "--cache-size lots" \
-	"--latency-ms -3" "--cpu-placement 0-1" "--spikes" "--repeat 0" "--spike-len 20" "--count 5" "--rate 100"; do
+	"--latency-ms -3" "--cpu-placement 0-1" "--spikes" "--repeat 0" "--spike-len 20" "--count 5" "--rate 100" \
+	"--world moon" "--flat-tlds 3" "--world flat --flat-tlds 0" "--world flat --flat-tlds x"; do
 	# shellcheck disable=SC2086 # the flag and its value are two words
 	out=$(bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" $bad 2>&1)
 	check_eq "'$bad' status" 2 $?
+	[[ $bad != *world* && $bad != *flat* ]] || check "'$bad' names the option" grep -qE -- '--(world|flat-tlds)' <<<"$out"
 done
 finish
