@@ -202,10 +202,14 @@ static struct stream_conn *stream_oldest_idle(struct streams *s)
 	return NULL;
 }
 
-static void stream_accept_one(struct streams *s, int fd, const struct sockaddr_storage *from,
-                              socklen_t fromlen)
+void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, socklen_t fromlen)
 {
-	struct stats *st = &s->r->stats;
+	struct streams *s = r->streams;
+	struct stats *st = &r->stats;
+	if (fromlen > sizeof(((struct route *)0)->addr)) {
+		close(fd);
+		return;
+	}
 	if (s->open >= s->n_slots) {
 		struct stream_conn *victim = stream_oldest_idle(s);
 		if (!victim) {
@@ -275,7 +279,7 @@ static void stream_on_accept(evutil_socket_t fd, short what, void *arg)
 		int cfd = accept4(fd, (struct sockaddr *)&from, &fromlen,
 		                  SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd >= 0) {
-			stream_accept_one(s, cfd, &from, fromlen);
+			stream_adopt(s->r, cfd, (struct sockaddr *)&from, fromlen);
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {

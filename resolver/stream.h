@@ -16,6 +16,9 @@
 int stream_open(struct resolver *r, route_query_fn *on_query, char *err, size_t err_size);
 /* Accepts clients on fd (bound and listening) until stream_close. */
 int stream_listen(struct resolver *r, int fd, char *err, size_t err_size);
+/* Serves a connected client socket (accept's; a socketpair's end in the fuzz target) as a
+ * connection from `from`, under the connection limit (it may close fd at once: tcp_refused). */
+void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, socklen_t fromlen);
 /* Queues an answer on the connection; -1 when it has closed meanwhile. */
 int stream_send(struct resolver *r, uint64_t handle, const uint8_t *wire, size_t len);
 /* A query of the connection is waiting for its answer (hold) or no longer (release: answered or
