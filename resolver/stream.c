@@ -34,6 +34,9 @@ struct stream_conn {
 	uint64_t active_ms;  /* the last query received or answer queued */
 	uint64_t partial_ms; /* since when the message now in the input buffer has been arriving */
 	size_t setup_bytes;  /* live bytes its setup allocated */
+	/* The client ended its side (half-close) with answers still owed: they are written, then
+	 * the connection closes. */
+	bool ended;
 	/* Connections by activity, least recent first: where the limit looks for an idle one. */
 	struct stream_conn *older, *newer;
 };
@@ -119,6 +122,21 @@ static bool stream_idle(const struct stream_conn *c)
 	       evbuffer_get_length(bufferevent_get_output(c->bev)) == 0;
 }
 
+/* An ended connection whose answers are all written. */
+static bool stream_done(const struct stream_conn *c)
+{
+	return c->ended && c->pending == 0 &&
+	       evbuffer_get_length(bufferevent_get_output(c->bev)) == 0;
+}
+
+/* Closes a done connection from the loop (its timer), never from inside a caller that may still
+ * use it (a resolution releasing its client, a write callback). */
+static void stream_close_when_done(struct stream_conn *c)
+{
+	if (stream_done(c))
+		event_active(c->timer, EV_TIMEOUT, 1);
+}
+
 static void stream_arm(struct stream_conn *c, uint64_t in_ms)
 {
 	struct timeval tv = {(time_t)(in_ms / 1000), (suseconds_t)(in_ms % 1000) * 1000};
@@ -133,6 +151,10 @@ static void stream_on_timer(evutil_socket_t fd, short what, void *arg)
 	struct stream_conn *c = arg;
 	struct stats *st = &c->s->r->stats;
 	uint64_t now = resolver_now_ms(), timeout = (uint64_t)c->s->r->cfg.tcp_idle_timeout_ms;
+	if (stream_done(c)) {
+		stream_conn_close(c, &st->tcp_closed_by_client);
+		return;
+	}
 	if (c->partial_ms && now - c->partial_ms >= timeout) {
 		stream_conn_close(c, &st->tcp_closed_slow);
 		return;
@@ -177,7 +199,7 @@ static void stream_on_read(struct bufferevent *bev, void *arg)
 	size_t left = evbuffer_get_length(in);
 	if (left == 0 || c->pending >= STREAM_MAX_PENDING)
 		c->partial_ms = 0; /* nothing arriving, or whole queries waiting on us, not the client */
-	else if (took || !c->partial_ms)
+	else if (!c->ended && (took || !c->partial_ms))
 		c->partial_ms = resolver_now_ms();
 }
 
@@ -186,10 +208,24 @@ static void stream_on_event(struct bufferevent *bev, short what, void *arg)
 	struct stream_conn *c = arg;
 	struct stats *st = &c->s->r->stats;
 	/* the write timeout: a client that stopped reading its answers */
-	if (what & BEV_EVENT_TIMEOUT)
+	if (what & BEV_EVENT_TIMEOUT) {
 		stream_conn_close(c, &st->tcp_closed_slow);
-	else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+	} else if (what & BEV_EVENT_ERROR) {
 		stream_conn_close(c, &st->tcp_closed_by_client);
+	} else if (what & BEV_EVENT_EOF) {
+		/* End of the client's stream: the queries it sent are still answered (a client may
+		 * half-close once it has asked everything). */
+		c->ended = true;
+		c->partial_ms = 0;
+		bufferevent_disable(bev, EV_READ);
+		if (c->pending == 0 && evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+			stream_conn_close(c, &st->tcp_closed_by_client);
+	}
+}
+
+static void stream_on_written(struct bufferevent *bev, void *arg)
+{
+	stream_close_when_done(arg);
 }
 
 /* At the limit: the connection that has been idle longest makes room (RFC 7766 §6.2.3 lets a
@@ -249,7 +285,7 @@ void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, sockl
 	struct timeval write_timeout = {timeout / 1000, (timeout % 1000) * 1000};
 	bufferevent_set_timeouts(c->bev, NULL, &write_timeout);
 	bufferevent_setwatermark(c->bev, EV_READ, 0, STREAM_READ_HIGH_WATER);
-	bufferevent_setcb(c->bev, stream_on_read, NULL, stream_on_event, c);
+	bufferevent_setcb(c->bev, stream_on_read, stream_on_written, stream_on_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	stream_link_newest(c);
 	c->active_ms = resolver_now_ms();
@@ -363,6 +399,7 @@ void stream_release(struct resolver *r, uint64_t handle)
 	if (c->pending-- == STREAM_MAX_PENDING)
 		bufferevent_trigger(c->bev, EV_READ,
 		                    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+	stream_close_when_done(c);
 }
 
 void stream_get_figures(const struct resolver *r, struct stream_figures *out)

@@ -11,7 +11,7 @@ NET=${2:-127.55.45}
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 
 # A 400 ms idle timeout keeps the test short; upstream timeouts above the fixtures' delays (slow:
-# 400 ms, slow-b: 1500 ms) so that a slow name is answered, not retried.
+# 400 ms, slow-c: 1000 ms, slow-b: 1500 ms) so that a slow name is answered, not retried.
 start_hierarchy "$NET" || exit 1
 start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-source "$NET.10" \
 	--upstream-timeout-min-ms 2500 --upstream-timeout-ms 4000 --tcp-idle-timeout 400 || exit 1
@@ -30,6 +30,9 @@ order=$(tcp pipeline slow.example.test/A www.example.test/A nx.example.test/A)
 check_eq "answers in the order they resolved" "2 NOERROR 2 -
 3 NXDOMAIN 0 -
 1 NOERROR 1 -" "$order"
+# a client that ends its side once it has asked still gets every answer (slow-c: 1 s away)
+check_eq "half-closed client answered" "2 NOERROR 2 -
+1 NOERROR 1 -" "$(tcp pipeline-end slow-c.example.test/A www.example.test/A)"
 
 # A big answer (8 x 200-byte TXT, about 1.7 KB): TC over UDP (over the 1232-byte cap, and over 512
 # without EDNS), whole over TCP, and kdig's own retry over TCP after TC gets it all.

@@ -3,6 +3,7 @@
 # each printing what it saw, one fact a line:
 #   pipeline NAME/TYPE...  all queries in one write on one connection (IDs 1, 2, ...); prints
 #                          "ID RCODE ANCOUNT TC" per answer in the order the answers arrived
+#   pipeline-end NAME/TYPE...  the same, then the client ends its side (half-close) before reading
 #   send HEX [HOLD_S]      writes the bytes, then reads until the server closes (or HOLD_S, default
 #                          10, pass): "closed" or "open"
 #   trickle NAME/TYPE GAP_S  one query a byte at a time, GAP_S apart: "closed" when the server
@@ -69,9 +70,11 @@ def closed_within(sock, seconds):
         return True
 
 
-def cmd_pipeline(addr, port, args):
+def cmd_pipeline(addr, port, args, end=False):
     sock = connect(addr, port)
     sock.sendall(b"".join(framed(query(i + 1, q)) for i, q in enumerate(args)))
+    if end:
+        sock.shutdown(socket.SHUT_WR)
     for _ in args:
         msg = read_answer(sock)
         print(describe(msg) if msg else "closed")
@@ -126,7 +129,8 @@ def cmd_idle(addr, port, args):
 
 def main():
     addr, port, command, args = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
-    commands = {"pipeline": cmd_pipeline, "send": cmd_send, "trickle": cmd_trickle,
+    commands = {"pipeline": cmd_pipeline, "pipeline-end": lambda a, p, q: cmd_pipeline(a, p, q, True),
+                "send": cmd_send, "trickle": cmd_trickle,
                 "hold": cmd_hold, "idle": cmd_idle}
     if command not in commands:
         sys.exit(f"tcp_client.py: unknown command '{command}' (try: {', '.join(commands)})")
