@@ -15,7 +15,13 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 start_hierarchy "$NET" || exit 1
 start_resolver resolver "$NET.10" --memory-layout "$LAYOUT" --upstream-source "$NET.10" \
 	--upstream-timeout-min-ms 2500 --upstream-timeout-ms 4000 --tcp-idle-timeout 400 || exit 1
+FIRST_PID=$RPID
 tcp() { python3 "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/tcp_client.py" "$RADDR" "$RPORT" "$@"; }
+# stopped: SIGTERM ends it cleanly (exit 0; in the sanitizer build also no leak or memory error)
+stops_cleanly() {
+	kill -TERM "$1"
+	wait "$1"
+}
 lacks() { ! grep -q "$1" <<<"$2"; }
 
 # kdig over TCP, on the UDP address and port
@@ -116,6 +122,14 @@ check_eq "at the limit with all busy: the new one refused" "1 open
 3 open
 4 closed" "$(cat "$TEST_TMP/hold_busy")"
 check_eq "refused counted" $((refused + 1)) "$(stat tcp_refused)"
+
+# shutdown with connections open and queries in flight (the limited one's slow-a) frees everything
+tcp hold 1 slow-a.example.test/A >/dev/null &
+hold_pid=$!
+sleep 0.5
+check "limited resolver stops cleanly with a query in flight" stops_cleanly "$RPID"
+wait "$hold_pid"
+check "first resolver stops cleanly" stops_cleanly "$FIRST_PID"
 
 # --no-tcp: UDP only
 start_resolver udponly "$NET.11" --memory-layout "$LAYOUT" --upstream-source "$NET.11" --no-tcp || exit 1
