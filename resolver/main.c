@@ -45,7 +45,8 @@ static void usage(FILE *out)
 	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
 	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
-	    "         [--trim-interval MS]\n"
+	    "         [--trim-interval MS] [--no-tcp] [--tcp-idle-timeout MS]\n"
+	    "         [--tcp-max-connections N]\n"
 	    "       allocspike-resolver --version [--json]\n"
 	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
 	    "                           cap on the timeout learnt per server (376 ms unknown, "
@@ -63,7 +64,12 @@ static void usage(FILE *out)
 	    "                           (default 200, jostle-timeout), else it is dropped. kresd: no\n"
 	    "                           list, every query admitted up to --max-inflight\n"
 	    "  --max-inflight N         hard ceiling on resolutions in flight, lookups included,\n"
-	    "                           whatever the policy (default 65536)\n");
+	    "                           whatever the policy (default 65536)\n"
+	    "  --no-tcp                 serve UDP only (TCP is served on every --listen address)\n"
+	    "  --tcp-idle-timeout MS    close a TCP connection idle this long, or whose message\n"
+	    "                           takes this long to arrive (default 10000, kresd's)\n"
+	    "  --tcp-max-connections N  TCP connections at once (default 1024); past it the one\n"
+	    "                           idle longest is closed, or the new one if none is idle\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -86,13 +92,14 @@ static bool parse_ms(const char *opt, const char *text, long min_ms, long max_ms
 	return true;
 }
 
-/* Each in-flight request may hold one upstream socket: the open-files limit must allow it. */
-static void raise_nofile(int max_inflight)
+/* Each in-flight request may hold one upstream socket and each client connection one: the
+ * open-files limit must allow them all. */
+static void raise_nofile(int max_inflight, int max_connections)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return;
-	rlim_t want = (rlim_t)max_inflight + 1024;
+	rlim_t want = (rlim_t)max_inflight + (rlim_t)max_connections + 1024;
 	if (rl.rlim_cur >= want)
 		return;
 	if (rl.rlim_max < want) {
@@ -102,11 +109,12 @@ static void raise_nofile(int max_inflight)
 		want = rl.rlim_max;
 	}
 	rl.rlim_cur = want;
-	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 || want < (rlim_t)max_inflight + 1024)
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 ||
+	    want < (rlim_t)max_inflight + (rlim_t)max_connections + 1024)
 		fprintf(stderr,
 		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
-		        "+ 1024; queries past it are answered SERVFAIL\n",
-		        (unsigned long long)want, max_inflight);
+		        "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
+		        (unsigned long long)want, max_inflight, max_connections);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -143,7 +151,10 @@ enum {
 	OPT_VERSION,
 	OPT_JSON,
 	OPT_HELP,
-	OPT_TRIM_INTERVAL
+	OPT_TRIM_INTERVAL,
+	OPT_NO_TCP,
+	OPT_TCP_IDLE_TIMEOUT,
+	OPT_TCP_MAX_CONNECTIONS
 };
 
 static const struct option options[] = {
@@ -170,6 +181,9 @@ static const struct option options[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
     {"trim-interval", required_argument, NULL, OPT_TRIM_INTERVAL},
+    {"no-tcp", no_argument, NULL, OPT_NO_TCP},
+    {"tcp-idle-timeout", required_argument, NULL, OPT_TCP_IDLE_TIMEOUT},
+    {"tcp-max-connections", required_argument, NULL, OPT_TCP_MAX_CONNECTIONS},
     {NULL, 0, NULL, 0},
 };
 
@@ -327,6 +341,19 @@ int main(int argc, char **argv)
 			if (!parse_ms("--trim-interval", optarg, 1, 3600000, &trim_ms))
 				return CLI_EXIT_USAGE;
 			break;
+		case OPT_NO_TCP:
+			cfg->tcp = false;
+			break;
+		case OPT_TCP_IDLE_TIMEOUT:
+			if (!parse_ms("--tcp-idle-timeout", optarg, 10, 3600000, &v))
+				return CLI_EXIT_USAGE;
+			cfg->tcp_idle_timeout_ms = (int)v;
+			break;
+		case OPT_TCP_MAX_CONNECTIONS:
+			if (!parse_int("--tcp-max-connections", optarg, 1, 1 << 20, &v))
+				return CLI_EXIT_USAGE;
+			cfg->tcp_max_connections = (int)v;
+			break;
 		case OPT_VERSION:
 		case 'V':
 			want_version = 1;
@@ -371,7 +398,7 @@ int main(int argc, char **argv)
 			return fail("%s", err);
 
 	signal(SIGPIPE, SIG_IGN);
-	raise_nofile(cfg->max_inflight);
+	raise_nofile(cfg->max_inflight, cfg->tcp ? cfg->tcp_max_connections : 0);
 	if (chacha_rng_seed(&r.rng) < 0)
 		return cannot_start("getrandom gave no entropy for query IDs");
 	r.base = event_base_new();

@@ -175,8 +175,17 @@ static void request_orphan_parents(struct request *q)
 			w->parent->lookup = NULL;
 }
 
+/* Every client waiter releases its route once, answered or not. */
+static void request_release_clients(struct request *q)
+{
+	for (struct waiter *w = q->waiters; w; w = w->next)
+		if (!w->parent)
+			server_release(q->r, &w->route);
+}
+
 static void request_free(struct request *q)
 {
+	request_release_clients(q);
 	overload_leave(&q->r->requests->overload, &q->slot);
 	request_detach_lookup(q);
 	request_orphan_parents(q);
@@ -206,10 +215,13 @@ void request_table_destroy(struct resolver *r)
 	r->requests = NULL;
 }
 
-/* Without EDNS 512 bytes; with it the client's size, but never past --max-udp-size: big UDP
- * answers fragment, and fragments can be spoofed (unbound's and kresd's 1232). */
+/* Over UDP without EDNS 512 bytes (RFC 1035 §4.2.1); with it the client's size (RFC 6891 §6.2.5),
+ * but never past --max-udp-size: big UDP answers fragment, and fragments can be spoofed
+ * (unbound's and kresd's 1232). Over a stream the largest message there is (RFC 7766 §8). */
 static size_t request_answer_limit(const struct resolver *r, const struct waiter *w)
 {
+	if (w->route.fd < 0)
+		return 65535;
 	size_t limit = 512, max_udp = (size_t)r->cfg.max_udp_size;
 	if (w->edns && w->udp_size > limit)
 		limit = w->udp_size;
@@ -348,8 +360,7 @@ static void request_finish(struct request *q, int rcode)
 			cap = q->answer_cap;
 		}
 		size_t len = request_build_answer(&q->iter, w, rcode, buf, cap);
-		if (len && server_send(r, w->fd, buf, len, (struct sockaddr *)&w->addr,
-		                       w->addrlen) == 0)
+		if (len && server_send(r, &w->route, buf, len) == 0)
 			stats_count_answer(&r->stats, rcode);
 	}
 	request_free(q);
@@ -398,13 +409,13 @@ static bool request_admit(struct resolver *r)
 	return false;
 }
 
-void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
-                          const struct sockaddr *from, socklen_t fromlen)
+int request_handle_query(struct resolver *r, const struct route *from, const uint8_t *wire,
+                         size_t len)
 {
 	struct request *q = request_new(r);
 	if (!q) {
 		r->stats.dropped_overload++;
-		return;
+		return 0;
 	}
 	const uint8_t *data = wire;
 	if (r->cfg.layout == LAYOUT_KRESD)
@@ -417,19 +428,18 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		r->stats.dropped_malformed++;
 		q->query_ldns = ldns;
 		request_free(q);
-		return;
+		return -1;
 	}
 	r->stats.queries++;
 	q->query_ldns = ldns;
 	iterator_init(&q->iter, r, &q->mem, m.qname, m.qtype, 0, ITER_MAX_QUERIES);
 	struct waiter *w = rmem_calloc(&q->mem, sizeof(*w));
-	if (!w || fromlen > sizeof(w->addr)) {
+	if (!w) {
 		request_free(q);
-		return;
+		return 0;
 	}
-	memcpy(&w->addr, from, fromlen);
-	w->addrlen = fromlen;
-	w->fd = fd;
+	w->route = *from;
+	server_hold(r, &w->route);
 	w->id = m.id;
 	w->flags = m.flags;
 	w->edns = m.has_edns;
@@ -445,60 +455,62 @@ void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_
 		q->answer_wire = rmem_alloc(&q->mem, q->answer_cap);
 		if (!q->answer_wire) {
 			request_free(q);
-			return;
+			return 0;
 		}
 	}
 
-	if (!acl_allows(&r->cfg.allow, from)) {
+	if (!acl_allows(&r->cfg.allow, (const struct sockaddr *)&from->addr)) {
 		request_finish(q, RCODE_REFUSED);
-		return;
+		return 0;
 	}
 	int edns_rcode = request_edns_rcode(&m);
 	if (edns_rcode != RCODE_NOERROR) {
 		request_finish(q, edns_rcode);
-		return;
+		return 0;
 	}
 	if (request_type_refused(m.qtype)) {
 		request_finish(q, RCODE_REFUSED);
-		return;
+		return 0;
 	}
 	if (m.qtype == TYPE_ANY) {
 		request_finish(q, iterator_answer_any(&q->iter));
-		return;
+		return 0;
 	}
 	int rcode;
 	if (iterator_from_cache(&q->iter, &rcode)) {
 		r->stats.cache_hits++;
 		request_finish(q, rcode);
-		return;
+		return 0;
 	}
 	r->stats.cache_misses++;
 	struct request *same = request_table_find(r->requests, m.qname, m.qtype);
 	if (same && same->n_waiters >= REQUEST_MAX_WAITERS) {
 		r->stats.dropped_overload++;
 		request_free(q);
-		return;
+		return 0;
 	}
 	if (same) {
 		struct waiter *copy = rmem_memdup(&same->mem, w, sizeof(*w));
 		if (copy)
 			copy->qname = rmem_memdup(&same->mem, w->qname, dname_len(w->qname));
 		if (copy && copy->qname) {
+			server_hold(r, &copy->route);
 			copy->next = same->waiters;
 			same->waiters = copy;
 			same->n_waiters++;
 		}
 		request_free(q);
-		return;
+		return 0;
 	}
 	if (!request_admit(r)) {
 		r->stats.dropped_overload++;
 		request_free(q);
-		return;
+		return 0;
 	}
 	overload_enter(&r->requests->overload, &q->slot, resolver_now_ms());
 	request_table_insert(r->requests, q);
 	request_perform(q, iterator_next(&q->iter));
+	return 0;
 }
 
 /* Starts an internal request for (name, type) whose completion resumes parent (from the event

@@ -10,20 +10,19 @@
 
 #include "iterator.h"
 #include "msg.h"
+#include "route.h"
 
 struct resolver;
 struct resolver_config;
 struct overload;
 struct request; /* private to request.c */
 
-/* Who gets the answer: a client (address, ID, EDNS size) or a parent request that needs this
+/* Who gets the answer: a client (its route, ID, EDNS size) or a parent request that needs this
  * name's address to reach a glueless name server. */
 struct waiter {
 	struct waiter *next;
 	struct request *parent;
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
-	int fd;
+	struct route route; /* held (server_hold) from the waiter's creation until its release */
 	uint16_t id, flags;
 	bool edns, edns_do;
 	uint16_t udp_size;
@@ -46,10 +45,10 @@ size_t request_inflight_take_max(struct resolver *r);
 /* The overload policy's list and counters, for the stats. */
 const struct overload *request_overload(const struct resolver *r);
 
-/* A client datagram arrived on fd: parse, answer from cache, join an identical request in
- * flight, or start a new one. Malformed packets are dropped and counted. */
-void request_handle_query(struct resolver *r, int fd, const uint8_t *wire, size_t len,
-                          const struct sockaddr *from, socklen_t fromlen);
+/* A client query arrived by `from` (route_query_fn): parse, answer from cache, join an identical
+ * request in flight, or start a new one. Malformed packets are dropped and counted (-1). */
+int request_handle_query(struct resolver *r, const struct route *from, const uint8_t *wire,
+                         size_t len);
 
 /* The upstream handlers (struct upstream_handlers, wired by wiring.c); ctx is the request. */
 void request_upstream_sent(void *ctx);
@@ -61,9 +60,9 @@ void request_upstream_failed(void *ctx);
 int request_inject_reply(struct resolver *r, const uint8_t *name, uint16_t type, uint8_t *wire,
                          size_t len);
 
-/* Builds the answer to one client from a resolution's result; returns its length (truncated to
- * the header and question with TC when it does not fit the client's UDP size, itself capped by
- * --max-udp-size). */
+/* Builds the answer to one client from a resolution's result; returns its length. Over UDP
+ * truncated to the header and question with TC when it does not fit the client's UDP size (512
+ * without EDNS), itself capped by --max-udp-size; over a stream whole up to 65535 bytes. */
 size_t request_build_answer(const struct iter_state *res, const struct waiter *w, int rcode,
                             uint8_t *buf, size_t cap);
 

@@ -15,6 +15,9 @@ void resolver_config_defaults(struct resolver_config *cfg)
 	cfg->max_negative_ttl = 3600; /* unbound cache-max-negative-ttl */
 	cfg->max_inflight = 65536;
 	cfg->max_udp_size = 1232; /* unbound max-udp-size, the DNS flag day 2020 figure */
+	cfg->tcp = true;
+	cfg->tcp_idle_timeout_ms = 10000; /* kresd's net.tcp_in_idle (docs/resolver.md) */
+	cfg->tcp_max_connections = 1024;
 	cfg->upstream_timeout_ms = INFRA_MAX_TIMEOUT_MS;
 	cfg->upstream_timeout_min_ms = INFRA_MIN_TIMEOUT_MS;
 	cfg->layout = LAYOUT_HEAP;

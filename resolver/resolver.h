@@ -32,6 +32,9 @@ struct resolver_config {
 	uint32_t max_ttl, max_negative_ttl; /* caps on every answer sent and every cache entry */
 	int max_inflight;
 	int max_udp_size; /* largest UDP answer, whatever the client's EDNS size */
+	bool tcp;                /* TCP on every --listen address too (--no-tcp clears it) */
+	int tcp_idle_timeout_ms; /* a connection with nothing to do, or a message this slow */
+	int tcp_max_connections; /* at once; past it the oldest idle one makes room (stream.c) */
 	struct acl allow; /* clients answered besides loopback */
 	/* The longest one upstream query waits: the cap on infra's backed-off timeout (infra.h). */
 	int upstream_timeout_ms;
@@ -52,6 +55,7 @@ struct resolver_config {
 struct event_base;
 struct cache;
 struct server;
+struct streams;
 struct request_table;
 struct control_server;
 struct upstream_handlers;
@@ -62,6 +66,7 @@ struct resolver {
 	struct resolver_config cfg;
 	struct cache *cache;
 	struct server *server;
+	struct streams *streams; /* TCP clients (stream.c); NULL with --no-tcp */
 	struct request_table *requests;
 	struct control_server *control;
 	const struct upstream_handlers *upstream; /* where upstream.c reports (wiring.c) */

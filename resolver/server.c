@@ -1,4 +1,5 @@
-/* resolver/server.c - client-facing UDP sockets: receive queries in batches, send answers. */
+/* resolver/server.c - client-facing sockets: UDP queries received in batches, answers sent; the TCP
+ * listener on the same address and port handed to stream.c. */
 #include "server.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include "atomic_write_file.h"
 #include "resolver.h"
 #include "sockaddr_parse.h"
+#include "stream.h"
 
 struct server_socket {
 	int fd;
@@ -20,7 +22,7 @@ struct server_socket {
 struct server {
 	struct server_socket sock[RESOLVER_MAX_LISTEN];
 	int n;
-	server_query_fn *on_query;
+	route_query_fn *on_query;
 };
 
 static uint8_t server_rx[65536];
@@ -28,20 +30,71 @@ static uint8_t server_rx[65536];
 static void server_on_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct resolver *r = arg;
-	server_query_fn *on_query = r->server->on_query;
+	route_query_fn *on_query = r->server->on_query;
 	/* A bounded batch per wake-up keeps upstream replies and timers served under load. */
 	for (int i = 0; i < 64; i++) {
-		struct sockaddr_storage from;
-		socklen_t fromlen = sizeof(from);
-		ssize_t n = recvfrom(fd, server_rx, sizeof(server_rx), 0, (struct sockaddr *)&from,
-		                     &fromlen);
+		struct route from = {.fd = fd, .addrlen = sizeof(from.addr)};
+		ssize_t n = recvfrom(fd, server_rx, sizeof(server_rx), 0,
+		                     (struct sockaddr *)&from.addr, &from.addrlen);
 		if (n < 0)
 			return;
-		on_query(r, fd, server_rx, (size_t)n, (struct sockaddr *)&from, fromlen);
+		on_query(r, &from, server_rx, (size_t)n);
 	}
 }
 
-int server_open(struct resolver *r, server_query_fn *on_query, char *err, size_t err_size)
+/* A socket of type bound to a: -1 with err filled. */
+static int server_bind(const struct resolver_addr *a, int type, char *err, size_t err_size)
+{
+	char text[128];
+	sockaddr_format((const struct sockaddr *)&a->sa, text, sizeof(text));
+	const char *proto = type == SOCK_DGRAM ? "UDP" : "TCP";
+	int fd = socket(a->sa.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(err, err_size, "--listen %s: %s socket: %s", text, proto, strerror(errno));
+		return -1;
+	}
+	int one = 1, rcvbuf = 8 << 20;
+	if (a->sa.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (type == SOCK_DGRAM)
+		/* Spikes arrive faster than one loop turn: a deep receive queue absorbs them. */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	else
+		/* a restarted resolver binds again while old connections are in TIME_WAIT */
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* backlog: a connection spike waits in the kernel for the next accept batch */
+	if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0 ||
+	    (type == SOCK_STREAM && listen(fd, 1024) < 0)) {
+		snprintf(err, err_size, "--listen %s: %s bind: %s", text, proto, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The TCP listener for the UDP socket bound at bound: the same address and port. Port 0 was
+ * asked for: the kernel's choice for UDP may be taken for TCP, so the pair is tried again. */
+static int server_bind_pair(struct resolver *r, const struct resolver_addr *a, int *udp_fd,
+                            int *tcp_fd, char *err, size_t err_size)
+{
+	bool any_port = sockaddr_port((const struct sockaddr *)&a->sa) == 0;
+	for (int attempt = 0;; attempt++) {
+		*tcp_fd = -1;
+		if ((*udp_fd = server_bind(a, SOCK_DGRAM, err, err_size)) < 0)
+			return -1;
+		if (!r->cfg.tcp)
+			return 0;
+		struct resolver_addr same = {.len = sizeof(same.sa)};
+		getsockname(*udp_fd, (struct sockaddr *)&same.sa, &same.len);
+		if ((*tcp_fd = server_bind(&same, SOCK_STREAM, err, err_size)) >= 0)
+			return 0;
+		close(*udp_fd);
+		if (!any_port || attempt >= 16)
+			return -1;
+	}
+}
+
+int server_open(struct resolver *r, route_query_fn *on_query, char *err, size_t err_size)
 {
 	struct server *s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -50,32 +103,23 @@ int server_open(struct resolver *r, server_query_fn *on_query, char *err, size_t
 	}
 	s->on_query = on_query;
 	r->server = s;
+	if (r->cfg.tcp && stream_open(r, on_query, err, err_size) < 0)
+		return -1;
 	for (int i = 0; i < r->cfg.n_listen; i++) {
-		const struct resolver_addr *a = &r->cfg.listen[i];
-		char text[128];
-		sockaddr_format((const struct sockaddr *)&a->sa, text, sizeof(text));
-		int fd = socket(a->sa.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			snprintf(err, err_size, "--listen %s: socket: %s", text, strerror(errno));
+		int fd, tcp_fd;
+		if (server_bind_pair(r, &r->cfg.listen[i], &fd, &tcp_fd, err, err_size) < 0)
 			return -1;
-		}
-		int one = 1, rcvbuf = 8 << 20;
-		if (a->sa.ss_family == AF_INET6)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-		/* Spikes arrive faster than one loop turn: a deep receive queue absorbs them. */
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-		if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0) {
-			snprintf(err, err_size, "--listen %s: bind: %s", text, strerror(errno));
-			close(fd);
-			return -1;
-		}
 		struct server_socket *ss = &s->sock[s->n++];
 		ss->fd = fd;
 		ss->bound.len = sizeof(ss->bound.sa);
 		getsockname(fd, (struct sockaddr *)&ss->bound.sa, &ss->bound.len);
 		ss->ev = event_new(r->base, fd, EV_READ | EV_PERSIST, server_on_read, r);
 		if (!ss->ev || event_add(ss->ev, NULL) < 0) {
-			snprintf(err, err_size, "--listen %s: cannot watch socket", text);
+			snprintf(err, err_size, "--listen: cannot watch a socket");
+			return -1;
+		}
+		if (tcp_fd >= 0 && stream_listen(r, tcp_fd, err, err_size) < 0) {
+			close(tcp_fd);
 			return -1;
 		}
 	}
@@ -104,14 +148,31 @@ int server_announce(struct resolver *r, const char *ready_file)
 	return 0;
 }
 
-int server_send(struct resolver *r, int fd, const uint8_t *wire, size_t len,
-                const struct sockaddr *to, socklen_t tolen)
+int server_send(struct resolver *r, const struct route *to, const uint8_t *wire, size_t len)
 {
-	return sendto(fd, wire, len, 0, to, tolen) == (ssize_t)len ? 0 : -1;
+	if (to->fd < 0)
+		return stream_send(r, to->stream, wire, len);
+	return sendto(to->fd, wire, len, 0, (const struct sockaddr *)&to->addr, to->addrlen) ==
+	               (ssize_t)len
+	           ? 0
+	           : -1;
+}
+
+void server_hold(struct resolver *r, const struct route *from)
+{
+	if (from->fd < 0)
+		stream_hold(r, from->stream);
+}
+
+void server_release(struct resolver *r, const struct route *from)
+{
+	if (from->fd < 0)
+		stream_release(r, from->stream);
 }
 
 void server_close(struct resolver *r)
 {
+	stream_close(r);
 	struct server *s = r->server;
 	if (!s)
 		return;

@@ -42,7 +42,8 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 }
 
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
-                    size_t inflight, size_t inflight_max, const struct overload *ol)
+                    size_t inflight, size_t inflight_max, const struct overload *ol,
+                    size_t tcp_open, size_t tcp_conn_bytes)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -90,6 +91,17 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	json_object_set_new(o, "request_list_exceeded", json_integer((json_int_t)ol->exceeded));
 	json_object_set_new(o, "request_list_overwritten",
 	                    json_integer((json_int_t)ol->overwritten));
+	json_object_set_new(o, "tcp_open", json_integer((json_int_t)tcp_open));
+	json_object_set_new(o, "tcp_conn_bytes", json_integer((json_int_t)tcp_conn_bytes));
+	json_object_set_new(o, "tcp_accepted", json_integer((json_int_t)s->tcp_accepted));
+	json_object_set_new(o, "tcp_refused", json_integer((json_int_t)s->tcp_refused));
+	json_object_set_new(o, "tcp_closed_idle", json_integer((json_int_t)s->tcp_closed_idle));
+	json_object_set_new(o, "tcp_closed_for_room",
+	                    json_integer((json_int_t)s->tcp_closed_for_room));
+	json_object_set_new(o, "tcp_closed_bad", json_integer((json_int_t)s->tcp_closed_bad));
+	json_object_set_new(o, "tcp_closed_slow", json_integer((json_int_t)s->tcp_closed_slow));
+	json_object_set_new(o, "tcp_closed_by_client",
+	                    json_integer((json_int_t)s->tcp_closed_by_client));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return text;

@@ -7,6 +7,7 @@
 #include "resolver.h"
 #include "server.h"
 #include "stats.h"
+#include "stream.h"
 #include "upstream.h"
 
 static const struct upstream_handlers wiring_upstream = {
@@ -30,8 +31,11 @@ static char *wiring_stats_text(void *arg)
 	struct resolver *r = arg;
 	struct infra_stats is;
 	infra_get_stats(r->infra, resolver_now_ms(), &is);
+	struct stream_figures sf;
+	stream_get_figures(r, &sf);
 	return stats_to_json(&r->stats, r->cache, &is, request_inflight(r),
-	                     request_inflight_take_max(r), request_overload(r));
+	                     request_inflight_take_max(r), request_overload(r), sf.open,
+	                     sf.bytes);
 }
 
 struct control_server *wiring_open_control(struct resolver *r, const char *path, char *err,

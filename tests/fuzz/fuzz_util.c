@@ -79,6 +79,12 @@ void fuzz_control_exchange(struct event_base *base, const char *path, const uint
 		abort();
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
 		abort(); /* the server must be listening: anything else is a bug of the target */
+	fuzz_stream_exchange(base, fd, data, size, size);
+}
+
+void fuzz_stream_exchange(struct event_base *base, int fd, const uint8_t *data, size_t size,
+                          size_t piece)
+{
 	size_t off = 0;
 	bool closed_sending = false;
 	char sink[4096];
@@ -86,7 +92,8 @@ void fuzz_control_exchange(struct event_base *base, const char *path, const uint
 	 */
 	for (int round = 0; round < 2000; round++) {
 		if (off < size) {
-			ssize_t n = send(fd, data + off, size - off, MSG_NOSIGNAL);
+			size_t want = size - off < piece ? size - off : piece;
+			ssize_t n = send(fd, data + off, want, MSG_NOSIGNAL);
 			if (n > 0)
 				off += (size_t)n;
 			else if (!fuzz_would_block())

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_util.h - what several fuzz targets share: the input as a file, the input as a
- * sequence of chunks, the input sent down a control socket. */
+ * sequence of chunks, the input sent down a control socket or another stream. */
 #ifndef ALLOCSPIKE_FUZZ_UTIL_H
 #define ALLOCSPIKE_FUZZ_UTIL_H
 
@@ -25,5 +25,9 @@ const char *fuzz_socket_path(const char *what);
  * rounds passed; replies are read and dropped. */
 void fuzz_control_exchange(struct event_base *base, const char *path, const uint8_t *data,
                            size_t size);
+/* The same over a connected stream socket fd (closed at the end), the data sent at most piece
+ * bytes per loop round, so that the server reads it in pieces. */
+void fuzz_stream_exchange(struct event_base *base, int fd, const uint8_t *data, size_t size,
+                          size_t piece);
 
 #endif

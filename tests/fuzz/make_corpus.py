@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tests/fuzz/make_corpus.py - writes the seed corpora of the binary fuzz targets into
-# tests/fuzz/corpus/<target>/ (packet, glueless, dns_tcp, hierarchy_request); each follows its
+# tests/fuzz/corpus/<target>/ (packet, glueless, dns_tcp, resolver_stream, hierarchy_request); each follows its
 # target's input format (the header comment of fuzz_<target>.c). The text targets' seeds are
 # written by hand.
 import os
@@ -88,6 +88,15 @@ seeds = {
         "byte-by-byte": b"\1" + chain(answer),
         "empty-message": b"\5" + b"\0\0" + chain(nodata),
         "length-past-end": b"\7" + b"\xff\xff" + answer,
+    },
+    "resolver_stream": {
+        # byte 0: bit 0 layout, bits 1-7 piece size (0: at once)
+        "pipelined-at-once": b"\0" + chain(msg(Q, A, flags=0x0100, qid=1), msg(Q, 255, flags=0x0100, qid=2),
+                                          msg(Q, 250, flags=0x0100, qid=3, edns=False)),
+        "byte-by-byte-kresd": b"\3" + chain(msg(Q, 255, flags=0x0100, qid=9)),
+        "short-message": b"\0" + b"\0\5hello" + chain(msg(Q, 255, flags=0x0100)),
+        "garbage-then-query": b"\x0a" + chain(b"\xff" * 20, msg(Q, 255, flags=0x0100)),
+        "partial-prefix": b"\1" + chain(msg(Q, 255, flags=0x0100)) + b"\0",
     },
     "hierarchy_request": {
         "root-a": b"\0" + msg("www.example.com", A, flags=0x0000),

@@ -78,4 +78,5 @@ def main():
         print(name, qtype, rcode, " ".join(rrs))
 
 
-main()
+if __name__ == "__main__":
+    main()
