@@ -98,8 +98,14 @@ static void script_begin(struct strbuf *b, const struct chart *c, int index)
 	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
 	              "background '#ffffff'\nset output 'c%d.svg'\n",
 	              c->small ? 240 : 380, index);
-	/* room above the plot for the title, which is plotted from a data file (script_title) */
-	strbuf_printf(b, "set tmargin at screen %.3f\n", 1 - 34.0 / (c->small ? 240 : 380));
+	/* room above the plot for the title, which is plotted from a data file (script_plot) */
+	int height = c->small ? 240 : 380;
+	strbuf_printf(b, "set tmargin at screen %.3f\n", 1 - 34.0 / height);
+	/* charts that share a y axis get one plot height, whatever their keys hold: tic labels,
+	 * the axis title and a row per key entry below it */
+	if (c->key_rows > 0)
+		strbuf_printf(b, "set bmargin at screen %.3f\n",
+		              fmin(0.6, (58.0 + 17.0 * (double)c->key_rows) / height));
 	strbuf_append(b, "set lmargin at screen 0.09\nset rmargin at screen 0.97\n"
 	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
 	                 "set grid ytics lc rgb '#dddddd'\n"

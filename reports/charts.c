@@ -238,9 +238,10 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 }
 
 /* Gives charts[0..n) one y range, the lowest to the highest value any of them draws (from 0 for
- * a linear axis), so panels side by side can be compared by eye; room is left above for the
- * spike numbers. A logarithmic axis starts below the lowest positive value. */
-static void charts_share_y(struct chart *charts, size_t n, bool logy)
+ * a linear axis, whole decades for a logarithmic one), so panels side by side can be compared by
+ * eye, and one plot height: the key below each is given the rows the largest needs, key_per_row
+ * entries to a row. Room is left above for the spike numbers. */
+static void charts_share_y(struct chart *charts, size_t n, bool logy, size_t key_per_row)
 {
 	double lo = NAN, hi = NAN;
 	for (size_t k = 0; k < n; k++)
@@ -254,7 +255,16 @@ static void charts_share_y(struct chart *charts, size_t n, bool logy)
 			}
 	if (isnan(hi) || hi <= 0)
 		return;
+	size_t key_rows = 0; /* a key entry per drawn series, key_per_row of them to a row */
 	for (size_t k = 0; k < n; k++) {
+		size_t drawn = 0;
+		for (size_t s = 0; s < charts[k].n_series; s++)
+			drawn += chart_series_has_data(&charts[k].series[s]);
+		drawn = (drawn + key_per_row - 1) / key_per_row;
+		key_rows = drawn > key_rows ? drawn : key_rows;
+	}
+	for (size_t k = 0; k < n; k++) {
+		charts[k].key_rows = key_rows;
 		/* whole decades on a logarithmic axis, so it has ticks to read; on a linear one the
 		 * spike numbers stand at 96 % of the height, a tenth more keeps them clear */
 		charts[k].ymin = logy ? pow(10, floor(log10(lo))) : 0;
@@ -396,7 +406,8 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 		}
 		why_fill(c, layer, rf, t);
 	}
-	charts_share_y(*charts + *n - json_array_size(order), json_array_size(order), false);
+	/* each layer's label is long: one to a row of the key */
+	charts_share_y(*charts + *n - json_array_size(order), json_array_size(order), false, 1);
 }
 
 static void marks_add_crashes(struct chart *c, const json_t *summary)
@@ -566,7 +577,7 @@ static void charts_add_latency(struct chart **charts, size_t *n, const struct ru
 		if (!chart_has_data(c))
 			chart_drop_last(*charts, n);
 	}
-	charts_share_y(*charts + first, *n - first, true);
+	charts_share_y(*charts + first, *n - first, true, 2); /* "p99", "p50": one row */
 }
 
 /* The latency CDF of one phase: every answer to a query sent in it, all variants. */

@@ -54,7 +54,7 @@ for c in chart-ranking chart-anon chart-beyond chart-rate chart-latency chart-cp
 done
 check_eq "six inline SVG charts (the ranking at the top)" 6 "$(grep -c '<svg class="chart"' "$P")"
 check "chart legends name the variants" grep -q '<text>alpha</text>' "$P"
-check "spike shading drawn" grep -q "fill = 'rgb(251, 227, 210)'" "$P"
+check "spike shading drawn" grep -q "fill = 'rgb(220, 230, 242)'" "$P"
 check "harness saturation drawn in the CPU chart" grep -q "fill = 'rgb(208,   0,   0)' fill-opacity" "$P"
 check "per-spike table" grep -q 'id="spike-table"' "$P"
 check "peak of spike 3 in the table (32768 kB = 32.0 MB)" grep -q '<td>32.0</td>' "$P"
