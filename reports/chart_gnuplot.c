@@ -94,20 +94,23 @@ static void script_shading(struct strbuf *b, const json_t *phases)
  * follow the width of the tic labels), so charts stacked on the page line up. */
 static void script_begin(struct strbuf *b, const struct chart *c, int index)
 {
+	int height = c->small ? 240 : 380;
 	strbuf_printf(b,
 	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
 	              "background '#ffffff'\nset output 'c%d.svg'\n",
-	              c->small ? 240 : 380, index);
+	              height, index);
 	/* room above the plot for the title, which is plotted from a data file (script_plot) */
-	int height = c->small ? 240 : 380;
 	strbuf_printf(b, "set tmargin at screen %.3f\n", 1 - 34.0 / height);
-	/* charts that share a y axis get one plot height, whatever their keys hold: tic labels,
-	 * the axis title and a row per key entry below it */
+	/* charts that share a y axis get one plot height, whatever their keys hold: below the plot
+	 * its tic labels and axis title, then the key at the foot, a row for each of key_rows */
 	if (c->key_rows > 0)
-		strbuf_printf(b, "set bmargin at screen %.3f\n",
-		              fmin(0.6, (58.0 + 17.0 * (double)c->key_rows) / height));
-	strbuf_append(b, "set lmargin at screen 0.09\nset rmargin at screen 0.97\n"
-	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
+		strbuf_printf(b,
+		              "set bmargin at screen %.3f\nset key at screen 0.5, screen 0.01 "
+		              "center bottom vertical maxrows %zu reverse Left samplen 3\n",
+		              fmin(0.6, (64.0 + 21.0 * (double)c->key_rows) / height), c->key_rows);
+	else
+		strbuf_append(b, "set key below horizontal maxrows 3 reverse Left samplen 3\n");
+	strbuf_append(b, "set lmargin at screen 0.105\nset rmargin at screen 0.97\n"
 	                 "set grid ytics lc rgb '#dddddd'\n"
 	                 "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n");
 	strbuf_append(b, "set ylabel ");
