@@ -19,8 +19,10 @@
 #include "strbuf.h"
 #include "summary.h"
 
-#define SPIKE_SHADE "#fbe3d2"
-#define WARMUP_SHADE "#e9e9e9"
+/* A cool pale blue behind the spikes: the warm peach it replaced sat close in hue to the orange
+ * and vermillion lines (musl, jemalloc) and washed the two together. */
+#define SPIKE_SHADE "#dce6f2"
+#define WARMUP_SHADE "#ececec"
 
 /* The gnuplot script holds no text from the run folder: no name, no label, no path. Series titles,
  * bar labels and crash labels go into the data files gnuplot reads (where a string is only ever
@@ -92,17 +94,43 @@ static void script_shading(struct strbuf *b, const json_t *phases)
  * follow the width of the tic labels), so charts stacked on the page line up. */
 static void script_begin(struct strbuf *b, const struct chart *c, int index)
 {
+	int height = c->small ? 240 : 380;
 	strbuf_printf(b,
 	              "set terminal svg size 900,%d dynamic noenhanced font 'sans,13' "
 	              "background '#ffffff'\nset output 'c%d.svg'\n",
-	              c->small ? 240 : 380, index);
-	strbuf_append(b, "set lmargin at screen 0.09\nset rmargin at screen 0.97\n"
-	                 "set key below horizontal maxrows 3 reverse Left samplen 3\n"
+	              height, index);
+	/* room above the plot for the title, which is plotted from a data file (script_plot) */
+	strbuf_printf(b, "set tmargin at screen %.3f\n", 1 - 34.0 / height);
+	/* charts that share a y axis get one plot height, whatever their keys hold: below the plot
+	 * its tic labels and axis title, then the key at the foot, a row for each of key_rows */
+	if (c->key_rows > 0)
+		strbuf_printf(b,
+		              "set bmargin at screen %.3f\nset key at screen 0.5, screen 0.01 "
+		              "center bottom vertical maxrows %zu reverse Left samplen 3\n",
+		              fmin(0.6, (64.0 + 21.0 * (double)c->key_rows) / height), c->key_rows);
+	else
+		strbuf_append(b, "set key below horizontal maxrows 3 reverse Left samplen 3\n");
+	strbuf_append(b, "set lmargin at screen 0.105\nset rmargin at screen 0.97\n"
 	                 "set grid ytics lc rgb '#dddddd'\n"
 	                 "set border 3\nset tics nomirror\nset xtics out\nset ytics out\n");
 	strbuf_append(b, "set ylabel ");
 	append_gp_string(b, c->ylabel);
 	strbuf_append(b, "\n");
+	/* the second axes run over the plot area in graph units (0 to 1), not drawn: the title
+	 * and the crash labels are placed on them */
+	strbuf_append(b, "set x2range [0:1]\nset y2range [0:1]\nunset x2tics\nunset y2tics\n");
+}
+
+/* A y range shared with the charts beside it (charts.h), or gnuplot's own from 0 (or, on a
+ * logarithmic axis, from the data). */
+static void script_y_range(struct strbuf *b, const struct chart *c)
+{
+	if (c->logy)
+		strbuf_append(b, "set logscale y\n");
+	if (!isnan(c->ymin) && !isnan(c->ymax) && c->ymax > c->ymin)
+		strbuf_printf(b, "set yrange [%.6g:%.6g]\n", c->ymin, c->ymax);
+	else if (!c->logy)
+		strbuf_append(b, "set yrange [0:*]\n");
 }
 
 /* The time axis's extent: the schedule's first interval to the last sample or mark, so no shading
@@ -147,12 +175,12 @@ static bool mark_on_right(const struct chart *c, size_t i, const struct x_extent
  * a data file, script_plot). */
 static void script_time_axis(struct strbuf *b, const struct chart *c, const struct x_extent *x)
 {
-	strbuf_append(b, "set xlabel 'seconds since the schedule started'\n");
-	strbuf_append(b, c->logy ? "set logscale y\n" : "set yrange [0:*]\n");
-	/* Headroom above the highest line for the spike numbers. */
+	strbuf_append(b, "set xlabel ");
+	append_gp_string(b, CHART_TIME_XLABEL);
+	strbuf_append(b, "\n");
+	script_y_range(b, c);
+	/* Headroom above the highest line for the spike numbers (a shared range has its own). */
 	strbuf_append(b, "set offsets graph 0, graph 0, graph 0.1, graph 0\n");
-	/* crash labels are placed in graph heights on the second y axis, which is not drawn */
-	strbuf_append(b, "set y2range [0:1]\nunset y2tics\n");
 	if (!isnan(x->min) && !isnan(x->max) && x->max > x->min)
 		strbuf_printf(b, "set xrange [%.6g:%.6g]\n", x->min, x->max);
 	script_shading(b, c->phases);
@@ -188,7 +216,7 @@ static void script_bars_axis(struct strbuf *b, const struct chart *c)
 		for (size_t k = 0; k < c->series[s].n; k++)
 			negative = negative || c->series[s].v[k] < 0;
 	strbuf_printf(b,
-	              "set xrange [0.4:%.1f]\n%s\nset offsets 0, 0, graph 0.12, %s\n"
+	              "set xlabel 'variant'\nset xrange [0.4:%.1f]\n%s\nset offsets 0, 0, graph 0.12, %s\n"
 	              "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
 	              "set xtics scale 0 rotate by -20\n",
 	              (double)c->n_series + 0.6,
@@ -198,7 +226,7 @@ static void script_bars_axis(struct strbuf *b, const struct chart *c)
 
 static void script_spikes_axis(struct strbuf *b)
 {
-	strbuf_append(b, "set xlabel 'spike'\nset xtics 1\nset yrange [0:*]\n"
+	strbuf_append(b, "set xlabel 'spike (number)'\nset xtics 1\nset yrange [0:*]\n"
 	                 "set offsets 0.3, 0.3, graph 0.1, 0\n");
 }
 
@@ -249,6 +277,11 @@ static void script_plot(struct strbuf *b, const struct chart *c, int index,
 			              cs->dashed ? "1.6" : "2.2", cs->color, cs->dashed ? 2 : 1);
 		first = false;
 	}
+	/* the title, from its data file: centred above the plot */
+	strbuf_printf(b,
+	              ", \\\n  'c%dt.dat' using 1:2:3 axes x2y2 with labels center offset 0,1.4 "
+	              "font ',14' notitle",
+	              index);
 	if (c->kind == CHART_TIME)
 		for (int right = 0; right < 2; right++)
 			if (chart_has_marks(c, right, x))
@@ -408,6 +441,15 @@ static bool chart_write_files(const struct chart *c, int dirfd, int index, bool 
 		if (!work_file_close(f))
 			return false;
 	}
+	snprintf(name, sizeof(name), "c%dt.dat", index);
+	FILE *title = work_file(dirfd, name);
+	if (!title)
+		return false;
+	fputs("0.5 1 ", title);
+	gp_data_text(title, c->title);
+	fputc('\n', title);
+	if (!work_file_close(title))
+		return false;
 	struct x_extent x = chart_x_extent(c);
 	for (int right = 0; c->kind == CHART_TIME && right < 2; right++) {
 		if (!chart_has_marks(c, right, &x))

@@ -30,6 +30,7 @@ static struct chart *chart_add(struct chart **charts, size_t *n, const char *id,
 	c->title = strdup(title);
 	c->caption = strdup(caption);
 	snprintf(c->ylabel, sizeof(c->ylabel), "%s", ylabel);
+	c->ymin = c->ymax = NAN;
 	c->marks = json_array();
 	return c;
 }
@@ -67,7 +68,53 @@ static size_t target_rows(const struct runfolder *rf, int target)
 	return n;
 }
 
-enum derived { PLAIN, PER_SECOND, CPU_CORES, MB_FROM_KB, BEYOND_CACHE_MB };
+enum derived { PLAIN, RATE_PER_BIN, CPU_CORES, MB_FROM_KB, BEYOND_CACHE_MB };
+
+/* The rate chart's bin: the timeline's 100 ms intervals hold a few hundred queries each, so a rate
+ * per interval jitters by the arrivals of one interval (a tenth more or less) and hides the
+ * schedule's steps; a second's worth averages that out and still shows each phase. */
+#define RATE_BIN_S 1.0
+
+/* One target's per-interval count col as a rate per second over bins of bin_s seconds (the bin
+ * holding an interval is the one its end falls in), drawn as steps. A bin is divided by the time
+ * its rows cover, so a bin cut short at a phase's or the run's end is not drawn low. */
+static void series_fill_binned(struct chart_series *s, const struct runfolder *rf, int target,
+                               enum timeline_column col, double bin_s, double interval_s)
+{
+	s->steps = true;
+	double prev_t = NAN, bin = NAN, count = 0, covered = 0;
+	for (size_t i = 0; i <= rf->n_rows; i++) {
+		const struct runfolder_row *r = i < rf->n_rows ? &rf->rows[i] : NULL;
+		if (r && r->target != target)
+			continue;
+		bool restart = r && r->t_s <= prev_t;
+		double this_bin = r ? ceil(r->t_s / bin_s - 1e-9) : NAN;
+		if (!isnan(bin) && (!r || restart || this_bin != bin)) {
+			double end = bin * bin_s;
+			if (s->n == 0 || isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
+				s->t[s->n] = end - covered;
+				s->v[s->n++] = covered > 0 ? count / covered : NAN;
+			}
+			s->t[s->n] = end;
+			s->v[s->n++] = covered > 0 ? count / covered : NAN;
+			count = covered = 0;
+		}
+		if (!r)
+			break;
+		if (restart) { /* serial mode: the clock starts again, the line breaks */
+			s->t[s->n] = r->t_s;
+			s->v[s->n++] = NAN;
+			prev_t = NAN;
+		}
+		double dt = isnan(prev_t) ? interval_s : r->t_s - prev_t;
+		prev_t = r->t_s;
+		bin = this_bin;
+		if (isnan(r->v[col]) || dt <= 0)
+			continue;
+		count += r->v[col];
+		covered += dt;
+	}
+}
 
 /* One target's values of a column over time, transformed to what the chart shows. */
 static void series_fill(struct chart_series *s, const struct runfolder *rf, int target,
@@ -76,6 +123,10 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 	double prev_t = NAN, prev_cpu = NAN;
 	double cores =
 	    json_number_value(json_object_get(json_object_get(rf->run, "machine"), "cores"));
+	if (how == RATE_PER_BIN) {
+		series_fill_binned(s, rf, target, col, RATE_BIN_S, interval_s);
+		return;
+	}
 	/* Memory is a sample at t; rates, latency and CPU describe the interval that ends at t. */
 	s->steps = how != MB_FROM_KB && how != BEYOND_CACHE_MB;
 	for (size_t i = 0; i < rf->n_rows; i++) {
@@ -94,8 +145,7 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 		switch (how) {
 		case PLAIN:
 			break;
-		case PER_SECOND:
-			v = dt > 0 ? v / dt : NAN;
+		case RATE_PER_BIN: /* series_fill_binned, before the loop */
 			break;
 		case MB_FROM_KB:
 			v /= 1024.0;
@@ -187,11 +237,40 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 	return with_data;
 }
 
-/* The layers of the "why" panel, bottom to top (enum attr_part order); an allocator that does not
- * split what it holds shows it as one layer in UNSPLIT_COLOR. */
-static const char *const layer_colors[ATTR_PART_COUNT] = {"#3a78b5", "#f2c14e", "#c8413a",
-                                                          "#8d6aa8", "#c4c4c4"};
-#define UNSPLIT_COLOR "#e07b39"
+/* Gives charts[0..n) one y range, the lowest to the highest value any of them draws (from 0 for
+ * a linear axis, whole decades for a logarithmic one), so panels side by side can be compared by
+ * eye, and one plot height: the key below each is given the rows the largest needs, key_per_row
+ * entries to a row. Room is left above for the spike numbers. */
+static void charts_share_y(struct chart *charts, size_t n, bool logy, size_t key_per_row)
+{
+	double lo = NAN, hi = NAN;
+	for (size_t k = 0; k < n; k++)
+		for (size_t s = 0; s < charts[k].n_series; s++)
+			for (size_t i = 0; i < charts[k].series[s].n; i++) {
+				double v = charts[k].series[s].v[i];
+				if (isnan(v) || (logy && v <= 0))
+					continue;
+				lo = isnan(lo) ? v : fmin(lo, v);
+				hi = isnan(hi) ? v : fmax(hi, v);
+			}
+	if (isnan(hi) || hi <= 0)
+		return;
+	size_t key_rows = 0; /* a key entry per drawn series, key_per_row of them to a row */
+	for (size_t k = 0; k < n; k++) {
+		size_t drawn = 0;
+		for (size_t s = 0; s < charts[k].n_series; s++)
+			drawn += chart_series_has_data(&charts[k].series[s]);
+		drawn = (drawn + key_per_row - 1) / key_per_row;
+		key_rows = drawn > key_rows ? drawn : key_rows;
+	}
+	for (size_t k = 0; k < n; k++) {
+		charts[k].key_rows = key_rows;
+		/* whole decades on a logarithmic axis, so it has ticks to read; on a linear one the
+		 * spike numbers stand at 96 % of the height, a tenth more keeps them clear */
+		charts[k].ymin = logy ? pow(10, floor(log10(lo))) : 0;
+		charts[k].ymax = logy ? pow(10, ceil(log10(hi * 1.3))) : hi * 1.12;
+	}
+}
 
 /* Fills the layers of one target's panel: each a band from the top of the one below, clamped so
  * the stack never passes anon RSS (its top is anon RSS itself). Rows without attribution are
@@ -252,7 +331,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 		    "they were sampled, or daemons without the preload sampler), so the "
 		    "program's own memory cannot be told from the allocator's. The charts above "
 		    "show anon RSS and, where the resolver reports it, anon RSS beyond its cache.",
-		    "MB");
+		    "memory (MB)");
 		return;
 	}
 	json_array_foreach(order, i, name)
@@ -303,7 +382,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 				    "keeps reserved (%s), %.1f MB at the end.",
 				    names->unmapped, unmapped / 1024);
 		}
-		struct chart *c = chart_add(charts, n, id, title, cap.s, "MB");
+		struct chart *c = chart_add(charts, n, id, title, cap.s, "memory (MB)");
 		strbuf_free(&cap);
 		int t = runfolder_target_index(rf, vn);
 		if (t < 0 || !how || strcmp(how, "unavailable") == 0)
@@ -319,7 +398,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 			    c,
 			    attr_part_label(names, (enum attr_part)p, split, label, sizeof(label)),
 			    "#000000", false, rows);
-			s->fill = !split && p == ATTR_OTHER ? UNSPLIT_COLOR : layer_colors[p];
+			s->fill = colours_layer((enum attr_part)p, split);
 			s->lo = calloc(3 * rows + 1, sizeof(double));
 			if (!s->lo)
 				abort();
@@ -327,6 +406,8 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 		}
 		why_fill(c, layer, rf, t);
 	}
+	/* each layer's label is long: one to a row of the key */
+	charts_share_y(*charts + *n - json_array_size(order), json_array_size(order), false, 1);
 }
 
 static void marks_add_crashes(struct chart *c, const json_t *summary)
@@ -371,7 +452,7 @@ static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *s
 	              "(verdict.held_basis); the level before the spikes is in the verdict.",
 	              json_string_value(json_object_get(verdict, "held_basis_text")));
 	struct chart *c = chart_add(charts, n, "chart-ranking",
-	                            "What the spikes left behind, per variant", cap.s, "MB");
+	                            "What the spikes left behind, per variant", cap.s, "memory (MB)");
 	strbuf_free(&cap);
 	c->kind = CHART_BARS;
 	c->small = true;
@@ -400,7 +481,7 @@ static void charts_add_beyond(struct chart **charts, size_t *n, const struct run
 	    "panels split it). Dashed: variants that report no cache_bytes (daemons), drawn as "
 	    "their whole anon RSS. File-backed memory (a daemon's memory-mapped cache file, "
 	    "shared libraries) is in RSS but never in anon RSS, so it is in none of these lines.",
-	    "MB");
+	    "memory (MB)");
 	add_variant_series(c, rf, summary, 0, BEYOND_CACHE_MB, interval_s, "", false);
 	size_t with_data = 0;
 	for (size_t k = 0; k < c->n_series; k++) {
@@ -473,7 +554,7 @@ static void charts_add_latency(struct chart **charts, size_t *n, const struct ru
 		return;
 	}
 	chart_drop_last(*charts, n);
-	size_t i;
+	size_t first = *n, i;
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
@@ -496,6 +577,7 @@ static void charts_add_latency(struct chart **charts, size_t *n, const struct ru
 		if (!chart_has_data(c))
 			chart_drop_last(*charts, n);
 	}
+	charts_share_y(*charts + first, *n - first, true, 2); /* "p99", "p50": one row */
 }
 
 /* The latency CDF of one phase: every answer to a query sent in it, all variants. */
@@ -558,7 +640,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	struct chart *c = chart_add(&charts, n, "chart-anon", "Anonymous RSS per variant",
 	                            "Shaded: spikes; grey: warm-up (left out of spike figures); "
 	                            "dashed red lines: crashes.",
-	                            "anon RSS (MB)");
+	                            "anonymous RSS (MB)");
 	add_variant_series(c, rf, summary, TIMELINE_COL_anon_kb, MB_FROM_KB, interval_s, "", false);
 	marks_add_crashes(c, summary);
 
@@ -567,10 +649,11 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	charts_add_why(&charts, n, rf, summary);
 
 	c = chart_add(&charts, n, "chart-rate", "Answered versus offered rate",
-	              "Solid: answers received per second by each variant; dashed black: the rate "
-	              "the schedule offered.",
-	              "queries/s");
-	add_variant_series(c, rf, summary, TIMELINE_COL_answered, PER_SECOND, interval_s, "",
+	              "Per second, averaged over 1 s bins: solid, the answers each variant "
+	              "received; dashed black, the rate the schedule offered (the timeline's "
+	              "offered column).",
+	              "rate (queries/s)");
+	add_variant_series(c, rf, summary, TIMELINE_COL_answered, RATE_PER_BIN, interval_s, "",
 	                   false);
 	size_t i;
 	json_t *name;
@@ -581,7 +664,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 			continue;
 		struct chart_series *s = series_add(c, "offered", "#000000", true,
 		                                    target_rows(rf, t));
-		series_fill(s, rf, t, TIMELINE_COL_offered, PER_SECOND, interval_s);
+		series_fill_binned(s, rf, t, TIMELINE_COL_offered, RATE_BIN_S, interval_s);
 		if (chart_series_has_data(s))
 			break;
 		free(s->title);
@@ -600,7 +683,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	    "ticks in 10 ms) and capped at the machine's cores; dashed grey: the harness "
 	    "(load generator, simulated hierarchy); red strip along the bottom: the harness "
 	    "was saturated.",
-	    "cores");
+	    "CPU (cores)");
 	add_variant_series(c, rf, summary, 0, CPU_CORES, interval_s, "", false);
 	c->bands = json_object_get(json_object_get(summary, "harness"), "saturated_periods");
 	for (size_t t = 0; t < rf->n_targets; t++) {
@@ -648,7 +731,7 @@ static void add_compare_spike_chart(struct chart **charts, size_t *n,
 	                            "allocator's highest footprint until then (summary spikes[]."
 	                            "end_held_share_of_highest_heap): lines that lie together are "
 	                            "repeats that agree.",
-	                            "% of highest footprint");
+	                            "held (% of highest footprint)");
 	c->kind = CHART_SPIKES;
 	c->small = true;
 	for (size_t r = 0; r < n_runs; r++) {
@@ -684,7 +767,7 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 		struct chart *c = chart_add(&charts, n, id, title,
 		                            "Shaded: the spikes of the first run holding this "
 		                            "variant.",
-		                            "anon RSS (MB)");
+		                            "anonymous RSS (MB)");
 		for (size_t r = 0; r < n_runs; r++) {
 			int t = runfolder_target_index(&rfs[r], vn);
 			if (t < 0)

@@ -25,14 +25,20 @@ enum chart_kind {
 	CHART_SPIKES, /* a value per spike over the spike number, points joined */
 };
 
+/* The x axis's title of a time chart (CHART_TIME), wherever it is drawn. */
+#define CHART_TIME_XLABEL "time since the schedule started (s)"
+
 struct chart {
 	enum chart_kind kind;
 	bool small;    /* one of a row of small charts (one per variant): less tall */
 	char id[32];   /* element id in the page, also prefixed to the SVG's own ids */
-	char *title;   /* the heading above the chart */
+	char *title;   /* the heading above the chart, also drawn in the chart files (from data) */
 	char *caption; /* one sentence under it saying how to read it */
-	char ylabel[64];
+	char ylabel[64]; /* the y axis's title with its unit (the x axis's follows from the kind) */
 	bool logy;
+	double ymin, ymax; /* a y range shared with the charts beside it, or NAN for gnuplot's own */
+	size_t key_rows;   /* with a shared range: the rows of key below the plot, the most any of
+	                    * those charts needs, so their plot areas are as tall (0: gnuplot's own) */
 	struct chart_series *series;
 	size_t n_series;
 	json_t *phases; /* summary "phases" (borrowed): spike periods are shaded, warm-up marked */

@@ -18,20 +18,46 @@ static const struct {
     {"snmalloc", "#56b4e9"},
 };
 static const char *const EXTRA_COLOURS[] = {"#8c564b", "#bcbd22", "#17becf", "#9467bd", "#000000"};
+#define N_ALLOCATOR (sizeof(ALLOCATOR_COLOURS) / sizeof(*ALLOCATOR_COLOURS))
 #define N_EXTRA (sizeof(EXTRA_COLOURS) / sizeof(*EXTRA_COLOURS))
 #define NEUTRAL "#777777"
+
+/* The layers of the "why" panels, from Paul Tol's colour-blind-safe schemes and chosen apart from
+ * every colour above and their first shades, so no layer reads as a variant: indigo for the
+ * program's own memory, yellow for what the allocator could return, wine for what it cannot,
+ * dark teal for its overhead, pale grey for memory outside it; rose for an allocator's held memory
+ * that is not broken down (it replaces the three allocator layers). */
+static const char *const LAYER_COLOURS[ATTR_PART_COUNT] = {"#332288", "#ddaa33", "#882255",
+                                                           "#225555", "#dddddd"};
+#define UNSPLIT_COLOUR "#cc6677"
 
 static const char *allocator_colour(const char *allocator)
 {
 	if (!allocator || !*allocator || strcmp(allocator, "-") == 0)
 		return NEUTRAL;
-	for (size_t i = 0; i < sizeof(ALLOCATOR_COLOURS) / sizeof(*ALLOCATOR_COLOURS); i++)
+	for (size_t i = 0; i < N_ALLOCATOR; i++)
 		if (strcmp(ALLOCATOR_COLOURS[i].allocator, allocator) == 0)
 			return ALLOCATOR_COLOURS[i].colour;
 	unsigned h = 5381;
 	for (const char *p = allocator; *p; p++)
 		h = h * 33 + (unsigned char)*p;
 	return EXTRA_COLOURS[h % N_EXTRA];
+}
+
+const char *colours_palette_at(size_t i)
+{
+	if (i < N_ALLOCATOR)
+		return ALLOCATOR_COLOURS[i].colour;
+	if (i < N_ALLOCATOR + N_EXTRA)
+		return EXTRA_COLOURS[i - N_ALLOCATOR];
+	return i == N_ALLOCATOR + N_EXTRA ? NEUTRAL : NULL;
+}
+
+const char *colours_layer(enum attr_part part, bool split)
+{
+	if (!split && part == ATTR_OTHER)
+		return UNSPLIT_COLOUR;
+	return LAYER_COLOURS[part < ATTR_PART_COUNT ? part : ATTR_OUTSIDE];
 }
 
 const char *colours_harness(const char *target)

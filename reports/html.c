@@ -10,6 +10,7 @@
 
 #include "colours.h"
 #include "fixed_point.h"
+#include "glossary.h"
 #include "pileup.h"
 #include "spike_find.h"
 #include "spread.h"
@@ -89,7 +90,10 @@ static const struct figure_def figures[] = {
 
 static const char *const page_css =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d1d1d;"
-    "margin:0 auto;max-width:1000px;padding:0 14px 40px}"
+    "margin:0 auto;max-width:1400px;padding:0 14px 40px;box-sizing:border-box}"
+    /* wide tables take the page's width (no sideways scrolling at 1400 px); prose keeps a
+     * readable measure */
+    "p,ul,dl,.banner,.ok{max-width:960px}"
     "h1{font-size:1.5em;margin:.8em 0 .2em}h2{font-size:1.2em;margin:1.6em 0 .4em;"
     "border-bottom:1px solid #ccc}h3{font-size:1.02em;margin:1.2em 0 .2em}"
     "table{border-collapse:collapse;font-size:13px;margin:.3em 0}"
@@ -104,6 +108,8 @@ static const char *const page_css =
     ".swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:5px;"
     "vertical-align:baseline}"
     ".nochart{padding:20px;border:1px dashed #aaa;color:#666}"
+    "dl.glossary dt{font-weight:600;margin-top:.4em}dl.glossary dd{margin:0 0 0 1.5em}"
+    "a.term{color:inherit;text-decoration:underline dotted}"
     ".context-line{font-size:14px;color:#333}.findings li{margin:.25em 0}nav a{margin-right:1em}"
     "code{font-size:12px;word-break:break-all}.muted{color:#666}"
     "@media (max-width:640px){body{font-size:14px;padding:0 8px}table{font-size:12px}"
@@ -451,6 +457,41 @@ static void append_variants(struct strbuf *b, const json_t *run_json, const json
 	strbuf_append(b, "</table></div>\n");
 }
 
+/* A sentence with each allocator term it uses linked, the first time, to its explanation in the
+ * glossary at the foot of the page. */
+static void append_linked_html(struct strbuf *b, const char *text)
+{
+	bool linked[64] = {false}; /* more than the glossary's terms */
+	size_t from = 0, pos = 0, len;
+	for (int t; text && (t = glossary_next(text, &pos, &len)) >= 0; from = pos += len) {
+		strbuf_append_html_n(b, text + from, pos - from);
+		if (linked[t]) {
+			strbuf_append_html_n(b, text + pos, len);
+			continue;
+		}
+		linked[t] = true;
+		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">", glossary_at((size_t)t)->slug);
+		strbuf_append_html_n(b, text + pos, len);
+		strbuf_append(b, "</a>");
+	}
+	strbuf_append_html(b, text ? text + from : "");
+}
+
+/* The explanation of every allocator term the sentences link to. */
+static void append_glossary(struct strbuf *b)
+{
+	strbuf_append(b, "<h2 id=\"glossary\">Terms</h2>\n<dl class=\"glossary\">\n");
+	for (size_t i = 0; i < glossary_count(); i++) {
+		const struct glossary_term *t = glossary_at(i);
+		strbuf_printf(b, "<dt id=\"term-%s\">", t->slug);
+		strbuf_append_html(b, t->term);
+		strbuf_append(b, "</dt><dd>");
+		strbuf_append_html(b, t->definition);
+		strbuf_append(b, "</dd>\n");
+	}
+	strbuf_append(b, "</dl>\n");
+}
+
 static void append_findings(struct strbuf *b, const json_t *findings)
 {
 	strbuf_append(b,
@@ -460,7 +501,7 @@ static void append_findings(struct strbuf *b, const json_t *findings)
 	json_array_foreach(findings, i, s)
 	{
 		strbuf_append(b, "<li>");
-		strbuf_append_html(b, json_string_value(s));
+		append_linked_html(b, json_string_value(s));
 		strbuf_append(b, "</li>\n");
 	}
 	strbuf_append(b, "</ul>\n");
@@ -512,7 +553,7 @@ static void append_verdict(struct strbuf *b, const json_t *summary, const struct
 	{
 		strbuf_append(b, "<li>");
 		append_swatch(b, colours_of(summary, json_string_value(name)));
-		strbuf_append_html(
+		append_linked_html(
 		    b, json_string_value(json_array_get(json_object_get(verdict, "sentences"), i)));
 		strbuf_append(b, "</li>\n");
 	}
@@ -868,7 +909,8 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 		}
 	strbuf_append(&b, "<a href=\"#grid\">Peak / end</a><a href=\"#traffic\">Traffic</a>"
 	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
-	                  "<a href=\"#context\">Context</a></nav>\n</header>\n<main>\n");
+	                  "<a href=\"#context\">Context</a><a href=\"#glossary\">Terms</a></nav>\n"
+	                  "</header>\n<main>\n");
 	append_verdict(&b, summary, charts, n_charts);
 	append_findings(&b, findings);
 	append_charts(&b, charts, n_charts, charts_error);
@@ -879,6 +921,7 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	append_crashes_and_harness(&b, summary);
 	append_context(&b, run_json, summary);
 	append_variants(&b, run_json, summary);
+	append_glossary(&b);
 	strbuf_append(&b,
 	              "</main>\n<footer><p class=\"muted\">Made by allocspike-report from the "
 	              "run folder above; the same figures are in its summary.json.</p></footer>\n"

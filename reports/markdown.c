@@ -7,7 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chart_mermaid.h"
 #include "fixed_point.h"
+#include "glossary.h"
 #include "spike_find.h"
 #include "strbuf.h"
 #include "summary.h"
@@ -46,7 +48,24 @@ static double num(const json_t *o, const char *path)
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
-static void append_verdict(struct strbuf *b, const json_t *summary, bool ranking_chart)
+/* The drawn chart of that id, or NULL. */
+static const struct chart *drawn_chart(const struct chart *charts, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (charts[i].svg && strcmp(charts[i].id, id) == 0)
+			return &charts[i];
+	return NULL;
+}
+
+/* A chart inline where summary.md is pasted (Mermaid), its PNG linked beside it. */
+static void append_inline_chart(struct strbuf *b, const struct chart *c, const char *alt)
+{
+	strbuf_append(b, "\n");
+	chart_mermaid(c, b);
+	strbuf_printf(b, "\n![%s](charts/%s.png)\n", alt, c->id);
+}
+
+static void append_verdict(struct strbuf *b, const json_t *summary, const struct chart *ranking)
 {
 	strbuf_append(b, "## Verdict\n\n");
 	size_t i;
@@ -57,9 +76,8 @@ static void append_verdict(struct strbuf *b, const json_t *summary, bool ranking
 		markdown_append_text(b, json_string_value(s));
 		strbuf_append(b, "\n");
 	}
-	if (ranking_chart)
-		strbuf_append(b, "\n![What the spikes left behind, per variant, least first]"
-		                 "(charts/chart-ranking.png)\n");
+	if (ranking)
+		append_inline_chart(b, ranking, "What the spikes left behind, per variant, least first");
 	strbuf_append(b, "\n");
 }
 
@@ -180,6 +198,33 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "\n");
 }
 
+/* The allocator terms the verdict uses, explained (the page links each to the same text). */
+static void append_terms(struct strbuf *b, const json_t *summary)
+{
+	bool used[64] = {false}; /* more than the glossary's terms */
+	size_t i, n = 0;
+	json_t *s;
+	json_array_foreach(summary_lookup(summary, "verdict.sentences"), i, s)
+	{
+		glossary_mark_used(json_string_value(s), used);
+	}
+	for (i = 0; i < glossary_count(); i++)
+		n += used[i];
+	if (n == 0)
+		return;
+	strbuf_append(b, "## Terms\n\nThe allocator terms above (all of them: docs/glossary.md "
+	                 "in allocspike).\n\n");
+	for (i = 0; i < glossary_count(); i++)
+		if (used[i]) {
+			strbuf_append(b, "- **");
+			markdown_append_text(b, glossary_at(i)->term);
+			strbuf_append(b, "**: ");
+			markdown_append_text(b, glossary_at(i)->definition);
+			strbuf_append(b, "\n");
+		}
+	strbuf_append(b, "\n");
+}
+
 char *markdown_summary(const json_t *summary, const struct chart *charts, size_t n_charts)
 {
 	struct strbuf b = {0};
@@ -196,14 +241,18 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 	              "; %lld spikes. The full page is `report.html`, every figure is in "
 	              "`summary.json`.\n\n",
 	              (long long)json_integer_value(json_object_get(summary, "spike_count")));
-	bool ranking = false;
-	for (size_t i = 0; i < n_charts; i++)
-		ranking = ranking || (charts[i].svg && strcmp(charts[i].id, "chart-ranking") == 0);
-	append_verdict(&b, summary, ranking);
+	append_verdict(&b, summary, drawn_chart(charts, n_charts, "chart-ranking"));
 	append_validity(&b, summary);
 	append_grid(&b, summary);
 	append_traffic(&b, summary);
+	append_terms(&b, summary);
 	bool any = false;
+	const struct chart *anon = drawn_chart(charts, n_charts, "chart-anon");
+	if (anon) {
+		strbuf_append(&b, "## Anonymous RSS\n");
+		append_inline_chart(&b, anon, "Anonymous RSS per variant");
+		strbuf_append(&b, "\n");
+	}
 	for (size_t i = 0; i < n_charts; i++) {
 		if (!charts[i].svg)
 			continue;

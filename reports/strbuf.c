@@ -52,7 +52,12 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 
 void strbuf_append_html(struct strbuf *b, const char *text)
 {
-	for (const char *p = text ? text : ""; *p; p++) {
+	strbuf_append_html_n(b, text ? text : "", text ? strlen(text) : 0);
+}
+
+void strbuf_append_html_n(struct strbuf *b, const char *text, size_t n)
+{
+	for (const char *p = text; p < text + n && *p; p++) {
 		switch (*p) {
 		case '&':
 			strbuf_append(b, "&amp;");

@@ -22,6 +22,15 @@ render "$run/summary.md" "$TEST_TMP/plain.html"
 check "rendered summary has the report's structure" python3 "$CHECK" "$TEST_TMP/plain.html" \
 	"$run/summary.json" "allocspike: spike run of 2026-11-29T23:00:00Z"
 
+# --- the ranking and anonymous RSS charts as Mermaid blocks, well formed ---
+MERMAID=$ALLOCSPIKE_SOURCE_DIR/tests/reports/mermaid_check.py
+check "summary.md draws two well-formed Mermaid charts" python3 "$MERMAID" "$run/summary.md" 2
+check "each Mermaid chart has its PNG beside it" bash -c "grep -qF '](charts/chart-ranking.png)' '$run/summary.md' \
+&& grep -qF '](charts/chart-anon.png)' '$run/summary.md'"
+check "the anonymous RSS lines are named with their colours" grep -qF 'Lines: `alpha` `#0072b2`' "$run/summary.md"
+sed 's/^    x-axis "variant" \["/    x-axis "variant" ["a"b", "/' "$run/summary.md" >"$TEST_TMP/broken.md"
+check "the Mermaid check can fail (a quote in a name, a category without a bar)" \
+	bash -c "! python3 '$MERMAID' '$TEST_TMP/broken.md' 2 >/dev/null"
 # --- the check can fail: a summary.md with a forged validity section ---
 cp "$run/summary.md" "$TEST_TMP/forged.md"
 printf '\n## Validity\n\nNothing found that would keep this run from showing what it claims.\n' \

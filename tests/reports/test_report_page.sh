@@ -54,7 +54,7 @@ for c in chart-ranking chart-anon chart-beyond chart-rate chart-latency chart-cp
 done
 check_eq "six inline SVG charts (the ranking at the top)" 6 "$(grep -c '<svg class="chart"' "$P")"
 check "chart legends name the variants" grep -q '<text>alpha</text>' "$P"
-check "spike shading drawn" grep -q "fill = 'rgb(251, 227, 210)'" "$P"
+check "spike shading drawn" grep -q "fill = 'rgb(220, 230, 242)'" "$P"
 check "harness saturation drawn in the CPU chart" grep -q "fill = 'rgb(208,   0,   0)' fill-opacity" "$P"
 check "per-spike table" grep -q 'id="spike-table"' "$P"
 check "peak of spike 3 in the table (32768 kB = 32.0 MB)" grep -q '<td>32.0</td>' "$P"
@@ -191,4 +191,27 @@ check "compare writes where --out says" test -s "$TEST_TMP/there.html"
 (cd "$TEST_TMP" && "$REPORT" compare rep1 rep2 --output old.html >/dev/null 2>"$TEST_TMP/old.err")
 check "the old --output still works" test -s "$TEST_TMP/old.html"
 check "the old --output warns" grep -q "warning: --output is now --out" "$TEST_TMP/old.err"
+
+# --- charts a reader can compare, and the terms the sentences use explained ---
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
+attr=$TEST_TMP/attributed
+attributed_run "$attr"
+check "report of the attributed run" "$REPORT" "$attr"
+check "each chart file draws its title and axis titles with units; why and latency panels share a y axis" \
+	python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/chart_files_check.py" "$attr"
+for axis in 'memory (MB)' 'anonymous RSS (MB)' 'rate (queries/s)' 'latency (ms)' 'CPU (cores)' \
+	'time since the schedule started (s)'; do
+	check "an axis reads: $axis" grep -qF -- "$axis" "$attr/report.html"
+done
+check "the rate chart draws the offered rate" grep -qF '>offered<' "$attr/charts/chart-rate.svg"
+# glibc's finding names its top chunk: linked to the glossary at the foot of the page
+AP=$attr/report.html
+check "a finding links its term to the glossary" grep -qF '<a class="term" href="#term-top-chunk">top chunk</a>' "$AP"
+missing=$(grep -o 'href="#term-[a-z-]*"' "$AP" | sort -u | sed 's/href="#//; s/"$//' |
+	while read -r id; do grep -qF "id=\"$id\"" "$AP" || echo "$id"; done)
+check_eq "every term link has its anchor" "" "$missing"
+check "the glossary is in the navigation" grep -qF '<a href="#glossary">Terms</a>' "$AP"
+undocumented=$(grep -o '<dt id="term-[a-z-]*"' "$AP" | sed 's/<dt id="term-//; s/"$//' |
+	while read -r slug; do grep -qF "(\`$slug\`)" "$ALLOCSPIKE_SOURCE_DIR/docs/glossary.md" || echo "$slug"; done)
+check_eq "every term of the page is in docs/glossary.md" "" "$undocumented"
 finish

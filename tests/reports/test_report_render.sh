@@ -23,23 +23,25 @@ shot() {
 		return 1
 	}
 }
-# spike shading fbe3d2; line colours of the first variants: 0072b2, d55e00
+# spike shading dce6f2 (reports/chart_gnuplot.c SPIKE_SHADE); line colours of the first variants: 0072b2, d55e00
 check "chromium renders the page" shot "$run/report.html" "$TEST_TMP/wide.png" 1200 4000
 check "chart areas are not blank (wide window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
-	"$TEST_TMP/wide.png" 5 fbe3d2 0072b2 d55e00
+	"$TEST_TMP/wide.png" 5 dce6f2 0072b2 d55e00
 # a narrow window (a phone, a side panel): the charts shrink with it and still show
 check "chromium renders the page narrow" shot "$run/report.html" "$TEST_TMP/narrow.png" 420 4600
 check "chart areas are not blank (narrow window)" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py" \
-	"$TEST_TMP/narrow.png" 5 fbe3d2 0072b2 d55e00
+	"$TEST_TMP/narrow.png" 5 dce6f2 0072b2 d55e00
 # the "why" panels of a run with memory attribution (tests/reports/attributed_run.sh): each panel's
 # largest kind of held memory is the one its allocator was made to keep
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/attributed_run.sh"
 attributed_run "$TEST_TMP/attributed"
 check "report of the attributed run made" "$REPORT" "$TEST_TMP/attributed"
 check "chromium renders the attributed page" shot "$TEST_TMP/attributed/report.html" "$TEST_TMP/why.png" 800 6200
-# layer colours: reports/charts.c layer_colors and UNSPLIT_COLOR
-python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_layers.py" "$TEST_TMP/why.png" live=3a78b5 \
-	returnable=f2c14e fragmented=c8413a other=8d6aa8 unsplit=e07b39 >"$TEST_TMP/layers.txt"
+# layer colours: reports/colours.c LAYER_COLOURS and UNSPLIT_COLOUR; forbidden in the panels, the
+# allocator colours (reports/colours.c ALLOCATOR_COLOURS)
+python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_layers.py" "$TEST_TMP/why.png" live=332288 \
+	returnable=ddaa33 fragmented=882255 other=225555 unsplit=cc6677 \
+	-0072b2 -d55e00 -009e73 -cc79a7 -e69f00 -56b4e9 >"$TEST_TMP/layers.txt"
 cat "$TEST_TMP/layers.txt"
 # px PANEL LAYER : pixels of that layer in that panel (panels in page order: glibc, jemalloc,
 # tcmalloc, musl, filling; kresd has none)
@@ -51,6 +53,27 @@ check "tcmalloc panel: mostly the page heap" test "$(px 2 returnable)" -gt $((3 
 check "musl panel: one unsplit layer" test "$(px 3 unsplit)" -gt 1000 -a "$(px 3 returnable)" -eq 0 -a "$(px 3 fragmented)" -eq 0
 check "filling panel: live memory, little held" test "$(px 4 live)" -gt $((10 * ($(px 4 returnable) + $(px 4 fragmented))))
 check "live bytes drawn in every panel" test "$(px 0 live)" -gt 10000 -a "$(px 3 live)" -gt 10000
+check "no panel shows an allocator's colour" test "$(awk '$3 == "forbidden" { s += $4 } END { print s + 0 }' "$TEST_TMP/layers.txt")" -eq 0
+# the panels share one y scale: the same axis, so a layer of the same height is as tall in each
+# (glibc's and musl's live bytes are the same series, t=1..15)
+check "live bytes as tall in glibc's panel as in musl's" test "$(px 0 live)" -ge $(($(px 3 live) * 95 / 100)) \
+	-a "$(px 0 live)" -le $(($(px 3 live) * 105 / 100))
+# every table of the page fits a 1400 px window (no sideways scrolling): a copy of the page with
+# a script that measures each table as laid out, read back with --dump-dom
+# fit PAGE WIDTH : every table of PAGE fits a window WIDTH px wide
+fit() {
+	python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/page_fit.py" inject "$1" "$TEST_TMP/fit.html" || return 1
+	rm -rf "$TEST_TMP/profile"
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$TEST_TMP/profile" --window-size="$2,1200" --dump-dom \
+		"file://$TEST_TMP/fit.html" >"$TEST_TMP/fit.dom" 2>"$TEST_TMP/chromium.log"
+	python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/page_fit.py" check "$TEST_TMP/fit.dom"
+}
+check "every table of the attributed run fits 1400 px" fit "$TEST_TMP/attributed/report.html" 1400
+check "every table of the known run fits 1400 px" fit "$run/report.html" 1400
+fit_fails() { ! fit "$@" >/dev/null; }
+check "the fit check can fail (a 600 px window)" fit_fails "$TEST_TMP/attributed/report.html" 600
 # the new charts as Chromium shows them: the ranking's bars in each allocator's colour (glibc
 # 0072b2, jemalloc d55e00), the latency CDF of the spikes (a run with phases.csv and histograms),
 # the chart files written for a merge request
@@ -78,6 +101,6 @@ check "colour checker can fail" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests
 known_run "$TEST_TMP/nocharts"
 ALLOCSPIKE_GNUPLOT=/nonexistent/gnuplot "$REPORT" "$TEST_TMP/nocharts" >/dev/null 2>&1
 shot "$TEST_TMP/nocharts/report.html" "$TEST_TMP/nocharts.png" 1200 3000
-check "checker fails on a page without charts" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py' '$TEST_TMP/nocharts.png' 4 fbe3d2 0072b2 d55e00 >/dev/null"
+check "checker fails on a page without charts" bash -c "! python3 '$ALLOCSPIKE_SOURCE_DIR/tests/reports/png_charts.py' '$TEST_TMP/nocharts.png' 4 dce6f2 0072b2 d55e00 >/dev/null"
 [[ -n ${KEEP_SCREENSHOTS:-} ]] && cp "$TEST_TMP"/*.png "$KEEP_SCREENSHOTS"/
 finish
