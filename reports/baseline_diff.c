@@ -34,8 +34,7 @@ static const struct diff_figure {
 enum { N_FIGURES = sizeof(FIGURES) / sizeof(FIGURES[0]) };
 
 /* A side's figure over its runs: the median, and the spread of its repeats (NAN with one). */
-static struct spread side_figure(const struct diff_side *side, const char *variant,
-                                 const char *key)
+static struct spread side_figure(const struct diff_side *side, const char *variant, const char *key)
 {
 	double *x = calloc(side->n ? side->n : 1, sizeof(*x));
 	if (!x)
@@ -69,9 +68,10 @@ static json_t *judge(const struct spread *base, const struct spread *now,
 		bool both = base->n == 0 && now->n == 0;
 		json_object_set_new(o, "difference", json_null());
 		json_object_set_new(o, "basis", both ? json_string("n/a in both") : json_null());
-		json_object_set_new(o, "change", json_string(both            ? "no change"
-		                                             : base->n == 0 ? "was n/a"
-		                                                            : "now n/a"));
+		json_object_set_new(o, "change",
+		                    json_string(both           ? "no change"
+		                                : base->n == 0 ? "was n/a"
+		                                               : "now n/a"));
 		json_object_set_new(o, "direction", json_null());
 		*changed += !both;
 		return o;
@@ -92,9 +92,13 @@ static json_t *judge(const struct spread *base, const struct spread *now,
 		json_object_set_new(o, "basis", json_string("agreement rule"));
 	}
 	json_object_set_new(o, "difference", json_real(d));
-	json_object_set_new(o, "change", json_string(same ? "no change" : d > 0 ? "higher" : "lower"));
-	json_object_set_new(o, "direction", same ? json_null()
-	                                   : json_string(d * f->better > 0 ? "better" : "worse"));
+	json_object_set_new(o, "change",
+	                    json_string(same    ? "no change"
+	                                : d > 0 ? "higher"
+	                                        : "lower"));
+	json_object_set_new(o, "direction",
+	                    same ? json_null()
+	                         : json_string(d * f->better > 0 ? "better" : "worse"));
 	*changed += !same;
 	return o;
 }
@@ -113,15 +117,17 @@ static json_t *rule(void)
 {
 	struct strbuf b = {0};
 	char t[64];
-	strbuf_printf(&b, "A difference inside the run-to-run spread is no change: the spread of the "
-	                  "repeats (max - min) where either side has them, else the agreement rule "
-	                  "of repeated runs (within %s %%",
+	strbuf_printf(&b,
+	              "A difference inside the run-to-run spread is no change: the spread of the "
+	              "repeats (max - min) where either side has them, else the agreement rule "
+	              "of repeated runs (within %s %%",
 	              fixed_point(t, sizeof(t), 100 * SPREAD_AGREE_SHARE, 3));
 	const char *sep = ", or within ";
 	for (size_t f = 0; f < N_FIGURES; f++) {
 		bool first = FIGURES[f].floor > 0;
 		for (size_t e = 0; e < f && first; e++)
-			first = strcmp(FIGURES[e].unit, FIGURES[f].unit) != 0 || FIGURES[e].floor <= 0;
+			first =
+			    strcmp(FIGURES[e].unit, FIGURES[f].unit) != 0 || FIGURES[e].floor <= 0;
 		if (!first)
 			continue;
 		strbuf_printf(&b, "%s%s %s for a figure in %s", sep,
@@ -160,11 +166,12 @@ json_t *baseline_diff_build(const struct diff_side *baseline, const struct diff_
 			for (size_t k = 0; k < n_sides; k++) {
 				struct spread now = side_figure(&sides[k], vn, FIGURES[f].key);
 				compared++;
-				json_array_append_new(news, judge(&base, &now, &FIGURES[f], &changed));
+				json_array_append_new(news,
+				                      judge(&base, &now, &FIGURES[f], &changed));
 			}
-			json_object_set_new(per, FIGURES[f].key,
-			                    json_pack("{s:o, s:o}", "baseline", side_json(&base), "runs",
-			                              news));
+			json_object_set_new(
+			    per, FIGURES[f].key,
+			    json_pack("{s:o, s:o}", "baseline", side_json(&base), "runs", news));
 		}
 		json_object_set_new(variants, vn, per);
 	}

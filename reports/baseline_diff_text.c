@@ -33,8 +33,8 @@ static void append_value(struct strbuf *b, double v, const char *unit, bool sign
 	if (share)
 		strbuf_printf(b, "%s%.1f %s", sign, shown, signed_diff ? "points" : "%");
 	else
-		strbuf_printf(b, "%s%s%s%s", sign, fixed_point(t, sizeof(t), shown, 3), *unit ? " " : "",
-		              unit);
+		strbuf_printf(b, "%s%s%s%s", sign, fixed_point(t, sizeof(t), shown, 3),
+		              *unit ? " " : "", unit);
 }
 
 /* "+2.1 MB, higher (worse)", "0 MB, no change", "n/a": one new side's difference. */
@@ -43,7 +43,8 @@ static void append_difference(struct strbuf *b, const json_t *run, const char *u
 	const char *change = json_string_value(json_object_get(run, "change"));
 	double d = num(run, "difference");
 	if (isnan(d)) {
-		strbuf_append(b, change ? change : "n/a"); /* "no change" (n/a in both), "now n/a" */
+		strbuf_append(b,
+		              change ? change : "n/a"); /* "no change" (n/a in both), "now n/a" */
 		return;
 	}
 	append_value(b, d, unit, true);
@@ -51,6 +52,24 @@ static void append_difference(struct strbuf *b, const json_t *run, const char *u
 	const char *direction = json_string_value(json_object_get(run, "direction"));
 	if (direction)
 		strbuf_printf(b, " (%s)", direction);
+}
+
+/* The baseline's value of a figure, then for each new side sep[0], its value, sep[1], its
+ * difference, sep[2]. */
+static void append_cells(struct strbuf *b, const json_t *row, const char *unit,
+                         const char *const sep[3])
+{
+	append_value(b, num(json_object_get(row, "baseline"), "value"), unit, false);
+	size_t k;
+	json_t *run;
+	json_array_foreach(json_object_get(row, "runs"), k, run)
+	{
+		strbuf_append(b, sep[0]);
+		append_value(b, num(run, "value"), unit, false);
+		strbuf_append(b, sep[1]);
+		append_difference(b, run, unit);
+		strbuf_append(b, sep[2]);
+	}
 }
 
 char *baseline_diff_sentence(const json_t *diff)
@@ -63,8 +82,9 @@ char *baseline_diff_sentence(const json_t *diff)
 		return strbuf_take(&b);
 	}
 	if (changed == 0) {
-		strbuf_printf(&b, "No change: each of the %lld figures compared is inside the "
-		                  "run-to-run spread (or n/a on both sides).",
+		strbuf_printf(&b,
+		              "No change: each of the %lld figures compared is inside the "
+		              "run-to-run spread (or n/a on both sides).",
 		              (long long)compared);
 		return strbuf_take(&b);
 	}
@@ -80,9 +100,11 @@ char *baseline_diff_sentence(const json_t *diff)
 		{
 			const char *key = json_string_value(json_object_get(fig, "key"));
 			const char *unit = json_string_value(json_object_get(fig, "unit"));
-			json_array_foreach(json_object_get(json_object_get(per, key), "runs"), k, run)
+			json_array_foreach(json_object_get(json_object_get(per, key), "runs"), k,
+			                   run)
 			{
-				const char *change = json_string_value(json_object_get(run, "change"));
+				const char *change =
+				    json_string_value(json_object_get(run, "change"));
 				if (!change || !strcmp(change, "no change"))
 					continue;
 				strbuf_printf(&b, "%s%s %s", sep, variant,
@@ -138,7 +160,8 @@ char *baseline_diff_markdown(const json_t *diff)
 		strbuf_append(&b, "\n## ");
 		markdown_append_text(&b, vn);
 		strbuf_append(&b, "\n\n| figure | baseline |");
-		json_array_foreach(runs, k, side) strbuf_printf(&b, " new %zu | difference |", k + 1);
+		json_array_foreach(runs, k, side)
+		    strbuf_printf(&b, " new %zu | difference |", k + 1);
 		strbuf_append(&b, "\n| --- | ---: |");
 		json_array_foreach(runs, k, side) strbuf_append(&b, " ---: | --- |");
 		strbuf_append(&b, "\n");
@@ -146,22 +169,14 @@ char *baseline_diff_markdown(const json_t *diff)
 		json_array_foreach(json_object_get(diff, "figures"), f, fig)
 		{
 			const char *unit = json_string_value(json_object_get(fig, "unit"));
-			const json_t *row = json_object_get(per, json_string_value(json_object_get(fig, "key")));
+			const json_t *row =
+			    json_object_get(per, json_string_value(json_object_get(fig, "key")));
+			static const char *const cell_seps[3] = {" | ", " | ", ""};
 			strbuf_append(&b, "| ");
 			markdown_append_text(&b, json_string_value(json_object_get(fig, "label")));
 			strbuf_append(&b, " | ");
-			append_value(&b, num(json_object_get(row, "baseline"), "value"), unit, false);
-			strbuf_append(&b, " |");
-			json_t *run;
-			json_array_foreach(json_object_get(row, "runs"), k, run)
-			{
-				strbuf_append(&b, " ");
-				append_value(&b, num(run, "value"), unit, false);
-				strbuf_append(&b, " | ");
-				append_difference(&b, run, unit);
-				strbuf_append(&b, " |");
-			}
-			strbuf_append(&b, "\n");
+			append_cells(&b, row, unit, cell_seps);
+			strbuf_append(&b, " |\n");
 		}
 	}
 	return strbuf_take(&b);
@@ -174,26 +189,20 @@ void baseline_diff_print(const json_t *diff, FILE *f)
 	fputc('\n', f);
 	free(sentence);
 	const char *vn;
-	json_t *per, *fig, *run;
-	size_t i, k;
+	json_t *per, *fig;
+	size_t i;
 	json_object_foreach((json_t *)json_object_get(diff, "variants"), vn, per)
 	{
 		json_array_foreach(json_object_get(diff, "figures"), i, fig)
 		{
 			const char *unit = json_string_value(json_object_get(fig, "unit"));
-			const json_t *row = json_object_get(per, json_string_value(json_object_get(fig, "key")));
+			const json_t *row =
+			    json_object_get(per, json_string_value(json_object_get(fig, "key")));
+			static const char *const line_seps[3] = {" -> ", " (", ")"};
 			struct strbuf b = {0};
 			strbuf_printf(&b, "  %s, %s: ", vn,
 			              json_string_value(json_object_get(fig, "label")));
-			append_value(&b, num(json_object_get(row, "baseline"), "value"), unit, false);
-			json_array_foreach(json_object_get(row, "runs"), k, run)
-			{
-				strbuf_append(&b, " -> ");
-				append_value(&b, num(run, "value"), unit, false);
-				strbuf_append(&b, " (");
-				append_difference(&b, run, unit);
-				strbuf_append(&b, ")");
-			}
+			append_cells(&b, row, unit, line_seps);
 			terminal_text_fputs(b.s, f);
 			fputc('\n', f);
 			strbuf_free(&b);

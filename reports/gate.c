@@ -42,7 +42,7 @@ struct gate {
 	char *err;
 	size_t err_size;
 	bool failed;
-	struct strbuf why; /* the comparisons that held, for the failure message */
+	struct strbuf why;     /* the comparisons that held, for the failure message */
 	struct strbuf missing; /* the figures that were n/a, one a line */
 	json_t *seen; /* each figure read, by its name as written: its value or {variant: value} */
 };
@@ -404,8 +404,9 @@ static void figure_lookup(struct gate *g, const char *label, const char *variant
 		for (size_t i = 0; i < g->n && !g->failed; i++) {
 			const json_t *row = json_object_get(variants, g->names[i]);
 			if (!row && from_baseline) {
-				gate_error(g, "variant \"%s\" is not in the baseline run: %s cannot be "
-				              "compared (variants are matched by name)",
+				gate_error(g,
+				           "variant \"%s\" is not in the baseline run: %s cannot "
+				           "be compared (variants are matched by name)",
 				           g->names[i], label);
 				break;
 			}

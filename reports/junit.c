@@ -24,8 +24,7 @@ static void append_outcome(struct strbuf *b, const char *tag, const char *messag
 	strbuf_printf(b, "</%s>\n", tag);
 }
 
-char *junit_xml(const char *suite, const char *classname, const struct junit_case *cases,
-                size_t n)
+char *junit_xml(const char *suite, const char *classname, const struct junit_case *cases, size_t n)
 {
 	size_t failures = 0, errors = 0, skipped = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -50,7 +49,8 @@ char *junit_xml(const char *suite, const char *classname, const struct junit_cas
 		append_xml(&b, c->name);
 		strbuf_append(&b, "\">\n");
 		if (c->error)
-			append_outcome(&b, "error", "the condition cannot be evaluated", NULL, c->error);
+			append_outcome(&b, "error", "the condition cannot be evaluated", NULL,
+			               c->error);
 		else if (c->failure)
 			append_outcome(&b, "failure", "the condition holds", c->values, c->failure);
 		else if (c->skipped)

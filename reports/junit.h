@@ -18,7 +18,6 @@ struct junit_case {
 /* A document of one testsuite named suite with one testcase per condition, class name classname;
  * a failed one has a <failure> with the values and why, one that could not be evaluated an
  * <error>. Caller frees. */
-char *junit_xml(const char *suite, const char *classname, const struct junit_case *cases,
-                size_t n);
+char *junit_xml(const char *suite, const char *classname, const struct junit_case *cases, size_t n);
 
 #endif

@@ -35,17 +35,17 @@ static void usage(FILE *f)
 	      "path\n"
 	      "       allocspike-report compare [--baseline OLD] RUN_DIR... [--out FILE]\n"
 	      "         one page setting the runs side by side, FILE (default compare.html), and\n"
-	      "         beside it compare.md and compare.json: each headline figure in the baseline\n"
-	      "         (OLD, else the first run) and in each other run, its difference, \"no change\"\n"
-	      "         inside the run-to-run spread; the differences also on stderr. A folder of\n"
-	      "         repeats (--repeat: DIR/run-N) counts as one run with their spread\n"
+	      "         beside it compare.md and compare.json: each headline figure in the\n"
+	      "         baseline (OLD, else the first run) and in each other run, the difference,\n"
+	      "         \"no change\" inside the run-to-run spread; the differences also on stderr.\n"
+	      "         A folder of repeats (--repeat: DIR/run-N) is one run with their spread\n"
 	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
 	      "                 [--baseline OLD] [--junit FILE] [--allow-missing]\n"
 	      "         prints each EXPR with the figures it read and PASS or FAIL; exits 1 if any\n"
 	      "         holds, or reads a figure that is n/a (unless --allow-missing), 0 if none\n"
-	      "         does; baseline.NAME reads NAME of OLD; --junit writes JUnit XML. The figures\n"
-	      "         are computed from the run (run.json, timeline.csv, ...), never read from\n"
-	      "         its summary.json\n"
+	      "         does; baseline.NAME reads NAME of OLD; --junit writes JUnit XML. The\n"
+	      "         figures are computed from the run (run.json, timeline.csv, ...), never read\n"
+	      "         from its summary.json\n"
 	      "       allocspike-report check RUN_DIR RUN_DIR... --fail-if EXPR...\n"
 	      "         the same over the advice of several runs (or a folder of repeats), as\n"
 	      "         advise computes it\n"
@@ -305,8 +305,8 @@ static int cmd_compare(int argc, char **argv)
 		json_t *names = union_variants(summaries, total);
 		size_t n_charts;
 		char err[1024] = "";
-		struct chart *charts = charts_for_compare(rfs, (const json_t *const *)summaries, total,
-		                                          names, &n_charts);
+		struct chart *charts = charts_for_compare(rfs, (const json_t *const *)summaries,
+		                                          total, names, &n_charts);
 		bool drawn = charts_render(charts, n_charts, err, sizeof(err));
 		if (!drawn)
 			say_no_charts(err);
@@ -443,7 +443,8 @@ static json_t *check_figures(const char *const *paths, size_t n_paths)
 		struct runfolder rf;
 		if (run_load(all.dirs[0], &rf, &figures)) {
 			if (strcmp(rf.status, "completed") != 0) {
-				fputs("allocspike-report check: note: the run's status is \"", stderr);
+				fputs("allocspike-report check: note: the run's status is \"",
+				      stderr);
 				terminal_text_fputs(rf.status, stderr);
 				fputs("\"\n", stderr);
 			}
@@ -572,7 +573,8 @@ static int cmd_check(int argc, char **argv)
 		enum gate_result r = gate_eval(summary, exprs[i], &opt, &outcomes[i]);
 		check_print(exprs[i], &outcomes[i]);
 		if (r == GATE_ERROR) {
-			fprintf(stderr, "allocspike-report check: %s\n", outcomes[i].err); /* escaped */
+			/* escaped by gate */
+			fprintf(stderr, "allocspike-report check: %s\n", outcomes[i].err);
 			rc = EXIT_BAD_INPUT;
 		} else if (r == GATE_TRUE && rc == 0) {
 			rc = EXIT_GATE_FAILED;

@@ -61,7 +61,9 @@ void run_set_expand(const char *path, struct run_set *set)
 	for (struct dirent *e; d && (e = readdir(d));) {
 		unsigned long k = repeat_number(e->d_name);
 		char dir[4096];
-		if (!k || (size_t)snprintf(dir, sizeof(dir), "%s%s%s", path, sep, e->d_name) >= sizeof(dir) ||
+		if (!k ||
+		    (size_t)snprintf(dir, sizeof(dir), "%s%s%s", path, sep, e->d_name) >=
+		        sizeof(dir) ||
 		    !has_run_json(dir))
 			continue;
 		if (n == cap) {
