@@ -82,6 +82,11 @@ expect "$j" '.variants.glibc.held_after_spikes_mb.runs[0].basis' '"repeats"'
 expect "$j" '.variants.glibc.held_after_spikes_mb.runs[0].change' '"no change"'
 expect_done
 
+# check of a folder of repeats gates on the advice over its runs: the median of 11.6 and 14.6 MB
+OUT=$("$REPORT" check "$TEST_TMP/reps" --fail-if 'held_after_spikes_mb[glibc] > 13' 2>&1)
+check_eq "check of a folder of repeats: the median of its runs" 1 "$?"
+check "the median is shown" grep -qF 'held_after_spikes_mb[glibc] > 13: 13.1043 > 13' <<<"$OUT"
+
 # --- compare's usage and input errors: exit 2, saying what
 "$REPORT" compare --baseline "$fix" --out "$TEST_TMP/x.html" >/dev/null 2>"$TEST_TMP/err"
 check_eq "compare --baseline without a new run exits 2" 2 "$?"
