@@ -170,7 +170,8 @@ void gate_list(const json_t *summary, FILE *out)
 	const char *key;
 	json_t *v;
 	fputs("# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] one;\n"
-	      "# spikes.N.x is spike N, spikes.last.x the last spike\n",
+	      "# spikes.N.x is spike N, spikes.last.x the last spike; baseline.NAME is NAME of the\n"
+	      "# --baseline run\n",
 	      out);
 	json_object_foreach(per_variant, key, v)
 	{
