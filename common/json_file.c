@@ -23,6 +23,13 @@ bool text_file_write_atomic(const char *path, const char *text, char *err, size_
 	return atomic_write_file(path, text, strlen(text), err, err_size);
 }
 
+void file_path_beside(const char *page, const char *ext, char *out, size_t size)
+{
+	const char *slash = strrchr(page, '/'), *dot = strrchr(page, '.');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - page) : strlen(page);
+	snprintf(out, size, "%.*s%s", (int)stem, page, ext);
+}
+
 json_t *json_file_load(const char *path, char *err, size_t err_size)
 {
 	json_error_t jerr;

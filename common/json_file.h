@@ -12,6 +12,10 @@ bool json_file_write_atomic(const char *path, const json_t *value, char *err, si
 /* The same for text (an HTML page). */
 bool text_file_write_atomic(const char *path, const char *text, char *err, size_t err_size);
 
+/* The path of a file made beside a page: PAGE with its extension (from the last '.' after the
+ * last '/') replaced by EXT, or EXT added ("runs/cmp.html", ".json": "runs/cmp.json"). */
+void file_path_beside(const char *page, const char *ext, char *out, size_t size);
+
 /* Loads path; on failure returns NULL with "path:line:column: reason" in err. */
 json_t *json_file_load(const char *path, char *err, size_t err_size);
 

@@ -15,9 +15,10 @@
 #include "terminal_text.h"
 
 /* A value is a number, a truth, or one of those per variant (a vector). A vector carries how it
- * becomes a single truth: "any" (the default for a bare figure) or "all". NAN / avail=false marks
- * a variant that lacks the figure: it takes no part. Its arrays have one slot per variant of the
- * run (at least one): every variant takes part, however many the run has. */
+ * becomes a single truth: "any" (the default for a bare figure) or "all". avail=false marks a
+ * value that is n/a (for a number or truth, avail[0]; for a vector, per variant): it takes no
+ * part. Its arrays have one slot per variant of the run (at least one): every variant takes part,
+ * however many the run has. */
 enum kind { NUM, BOOL, NUMVEC, BOOLVEC };
 enum quant { Q_ANY, Q_ALL };
 
@@ -31,6 +32,8 @@ struct value {
 
 struct gate {
 	const json_t *summary;
+	const json_t *baseline; /* for `baseline.` names; may be NULL */
+	bool allow_missing;
 	const char **names; /* the run's variants, in order */
 	size_t n;
 	size_t depth; /* nested parentheses, calls and unary operators being parsed */
@@ -39,7 +42,9 @@ struct gate {
 	char *err;
 	size_t err_size;
 	bool failed;
-	struct strbuf why; /* the comparisons that held, for the failure message */
+	struct strbuf why;     /* the comparisons that held, for the failure message */
+	struct strbuf missing; /* the figures that were n/a, one a line */
+	json_t *seen; /* each figure read, by its name as written: its value or {variant: value} */
 };
 
 static void gate_error(struct gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -165,7 +170,8 @@ void gate_list(const json_t *summary, FILE *out)
 	const char *key;
 	json_t *v;
 	fputs("# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] one;\n"
-	      "# spikes.N.x is spike N, spikes.last.x the last spike\n",
+	      "# spikes.N.x is spike N, spikes.last.x the last spike; baseline.NAME is NAME of the\n"
+	      "# --baseline run\n",
 	      out);
 	json_object_foreach(per_variant, key, v)
 	{
@@ -228,10 +234,10 @@ static const char *closest(const char *name, const json_t *candidates)
 }
 
 /* " (did you mean \"X\"?)" for a figure name, or "". */
-static void suggest_figure(const struct gate *g, const char *name, char *out, size_t size)
+static void suggest_figure(const json_t *summary, const char *name, char *out, size_t size)
 {
 	json_t *per_variant = json_object(), *per_run = json_object();
-	figure_paths(g->summary, per_variant, per_run);
+	figure_paths(summary, per_variant, per_run);
 	json_object_update_missing(per_variant, per_run);
 	const char *near = closest(name, per_variant);
 	snprintf(out, size, near ? " (did you mean \"%s\"?)" : "%s", near ? near : "");
@@ -275,7 +281,8 @@ static size_t read_name(struct gate *g, char *out, size_t size, bool variant)
 
 static void parse_or(struct gate *g, struct value *v);
 
-/* Collapses a per-variant truth into one truth by its quantifier. */
+/* Collapses a per-variant truth into one truth by its quantifier, of the variants that have it;
+ * n/a (avail[0] false) when none has. */
 static void reduce(struct gate *g, struct value *v)
 {
 	if (v->kind == NUM || v->kind == NUMVEC) {
@@ -290,86 +297,156 @@ static void reduce(struct gate *g, struct value *v)
 			avail++;
 			yes += v->b[i];
 		}
-	if (avail == 0) {
-		gate_error(g, "no variant has the figures this condition needs");
-		return;
-	}
 	v->kind = BOOL;
-	v->b[0] = v->quant == Q_ANY ? yes > 0 : yes == avail;
+	v->avail[0] = avail > 0;
+	v->b[0] = avail > 0 && (v->quant == Q_ANY ? yes > 0 : yes == avail);
 }
 
-static void figure_lookup(struct gate *g, const char *path, const char *variant, struct value *v)
+/* A value as check shows it: six significant digits, never in exponent form. */
+static void append_json_value(struct strbuf *b, const json_t *x)
 {
-	const json_t *variants = json_object_get(g->summary, "variants");
+	char t[64];
+	if (json_is_number(x))
+		strbuf_append(b, fixed_point(t, sizeof(t), json_number_value(x), 6));
+	else if (json_is_boolean(x))
+		strbuf_append(b, json_is_true(x) ? "true" : "false");
+	else
+		strbuf_append(b, "n/a");
+}
+
+/* Notes that the figure written `label` is n/a for variant (NULL: the run) once, for the
+ * failure message. */
+static void note_missing(struct gate *g, const char *label, const char *variant)
+{
+	strbuf_append(&g->missing, "  ");
+	terminal_text_append(&g->missing, label);
+	strbuf_append(&g->missing, " is n/a for ");
+	if (variant)
+		terminal_text_append(&g->missing, variant);
+	else
+		strbuf_append(&g->missing, "the run");
+	strbuf_append(&g->missing, "\n");
+}
+
+/* Whether any variant of variants has a value (null too) at path. */
+static bool variant_figure(const json_t *variants, const char *path)
+{
+	const char *key;
+	json_t *row;
+	json_object_foreach((json_t *)variants, key, row)
+	{
+		if (summary_lookup(row, path))
+			return true;
+	}
+	return false;
+}
+
+/* Sets slot i of v from x: a number, a truth, or n/a (NULL or null). False (after saying so) for
+ * anything else: text, an object, a list. */
+static bool value_set(struct gate *g, struct value *v, size_t i, const json_t *x, const char *path)
+{
+	if (x && !json_is_null(x) && !json_is_number(x) && !json_is_boolean(x)) {
+		gate_error(g, "\"%s\" is not a number or a truth", path);
+		return false;
+	}
+	v->avail[i] = x && !json_is_null(x);
+	v->x[i] = json_is_number(x) ? json_number_value(x) : NAN;
+	v->b[i] = json_is_true(x);
+	return true;
+}
+
+/* Looks a figure up, by its name as written (label: "baseline." reads the baseline run) for one
+ * variant or (variant NULL) for every variant of the run, else for the whole run; keeps what it
+ * read in g->seen and each n/a in g->missing. */
+static void figure_lookup(struct gate *g, const char *label, const char *variant, struct value *v)
+{
+	bool from_baseline = strncmp(label, "baseline.", 9) == 0;
+	const char *path = from_baseline ? label + 9 : label;
+	const json_t *src = from_baseline ? g->baseline : g->summary;
+	const char *which = from_baseline ? "the baseline run" : "this run";
+	if (!src) {
+		gate_error(g, "\"%s\" is a figure of the baseline: give --baseline RUN_DIR", label);
+		return;
+	}
+	const json_t *variants = json_object_get(src, "variants");
+	char shown[300], hint[300];
+	snprintf(shown, sizeof(shown), "%s[%s]", label, variant ? variant : "");
+	bool first_read = !json_object_get(g->seen, variant ? shown : label);
 	if (variant) {
 		const json_t *row = json_object_get(variants, variant);
 		if (!row) {
 			const char *near = closest(variant, variants);
-			char hint[160] = "";
-			if (near)
-				snprintf(hint, sizeof(hint), " (did you mean \"%s\"?)", near);
-			gate_error(g, "no variant \"%s\" in this run%s", variant, hint);
+			snprintf(hint, sizeof(hint), near ? " (did you mean \"%s\"?)" : "%s",
+			         near ? near : "");
+			gate_error(g, "no variant \"%s\" in %s%s", variant, which, hint);
 			return;
 		}
 		json_t *x = summary_lookup(row, path);
-		if (!x && !json_object_get(row, "spikes")) {
-			gate_error(g, "variant \"%s\" recorded nothing", variant);
-			return;
-		}
-		if (!x) {
-			char hint[300];
-			suggest_figure(g, path, hint, sizeof(hint));
+		if (!x && !variant_figure(variants, path)) {
+			suggest_figure(src, path, hint, sizeof(hint));
 			gate_error(g, "unknown figure \"%s\"%s", path, hint);
 			return;
 		}
-		if (json_is_boolean(x)) {
-			v->kind = BOOL;
-			v->b[0] = json_is_true(x);
+		if (!value_set(g, v, 0, x, path))
 			return;
+		v->kind = json_is_boolean(x) ? BOOL : NUM;
+		if (first_read) {
+			json_object_set_new(g->seen, shown, x ? json_incref(x) : json_null());
+			if (!v->avail[0])
+				note_missing(g, label, variant);
 		}
-		if (!json_is_number(x)) {
-			gate_error(g, "%s[%s] is not available in this run (needs more data)", path,
-			           variant);
-			return;
-		}
-		v->kind = NUM;
-		v->x[0] = json_number_value(x);
 		return;
 	}
-	bool known = false, truth = false;
-	v->kind = NUMVEC;
-	v->quant = Q_ANY;
-	for (size_t i = 0; i < g->n; i++) {
-		json_t *x = summary_lookup(json_object_get(variants, g->names[i]), path);
-		known = known || x != NULL;
-		truth = truth || json_is_boolean(x);
-		v->avail[i] = json_is_number(x) || json_is_boolean(x);
-		v->x[i] = json_is_number(x) ? json_number_value(x) : NAN;
-		v->b[i] = json_is_true(x);
-	}
-	if (truth)
-		v->kind = BOOLVEC;
-	if (known)
+	if (variant_figure(variants, path)) {
+		json_t *per = json_object();
+		bool truth = false;
+		v->kind = NUMVEC;
+		v->quant = Q_ANY;
+		for (size_t i = 0; i < g->n && !g->failed; i++) {
+			const json_t *row = json_object_get(variants, g->names[i]);
+			if (!row && from_baseline) {
+				gate_error(g,
+				           "variant \"%s\" is not in the baseline run: %s cannot "
+				           "be compared (variants are matched by name)",
+				           g->names[i], label);
+				break;
+			}
+			json_t *x = summary_lookup(row, path);
+			if (!value_set(g, v, i, x, path))
+				break;
+			truth = truth || json_is_boolean(x);
+			json_object_set_new(per, g->names[i], x ? json_incref(x) : json_null());
+			if (first_read && !v->avail[i])
+				note_missing(g, label, g->names[i]);
+		}
+		if (truth)
+			v->kind = BOOLVEC;
+		if (first_read && !g->failed)
+			json_object_set(g->seen, label, per);
+		json_decref(per);
 		return;
+	}
 	/* Not a variant figure: a figure of the whole run (spike_count, harness.saturated_s). */
-	json_t *x = summary_lookup(g->summary, path);
-	if (json_is_number(x)) {
-		v->kind = NUM;
-		v->x[0] = json_number_value(x);
-	} else if (json_is_boolean(x)) {
-		/* a truth of the run (validity.valid): a condition by itself */
-		v->kind = BOOL;
-		v->b[0] = json_is_true(x);
-		strbuf_append(&g->why, "  ");
-		terminal_text_append(&g->why, path);
-		strbuf_printf(&g->why, " is %s\n", v->b[0] ? "true" : "false");
-	} else if (x) {
-		gate_error(g, "\"%s\" is not a number or a truth in this run", path);
-	} else {
-		char hint[300];
-		suggest_figure(g, path, hint, sizeof(hint));
+	json_t *x = summary_lookup(src, path);
+	if (!x) {
+		suggest_figure(src, path, hint, sizeof(hint));
 		gate_error(g, "unknown figure \"%s\"%s (every figure: check RUN_DIR --list)", path,
 		           hint);
+		return;
+	}
+	if (!value_set(g, v, 0, x, path))
+		return;
+	v->kind = json_is_boolean(x) ? BOOL : NUM;
+	if (v->kind == BOOL) {
+		/* a truth of the run (validity.valid): a condition by itself */
+		strbuf_append(&g->why, "  ");
+		terminal_text_append(&g->why, label);
+		strbuf_printf(&g->why, " is %s\n", v->b[0] ? "true" : "false");
+	}
+	if (first_read) {
+		json_object_set(g->seen, label, x);
+		if (!v->avail[0])
+			note_missing(g, label, NULL);
 	}
 }
 
@@ -389,6 +466,7 @@ static void parse_primary(struct gate *g, struct value *v)
 	size_t number_len = cli_scan_number(g->p, &v->x[0]); /* the command lines' numbers */
 	if (number_len) {
 		v->kind = NUM;
+		v->avail[0] = true;
 		g->p += number_len;
 		return;
 	}
@@ -422,10 +500,9 @@ static void parse_primary(struct gate *g, struct value *v)
 			if (v->avail[i] &&
 			    (isnan(best) || (f == 2 ? v->x[i] > best : v->x[i] < best)))
 				best = v->x[i];
-		if (isnan(best))
-			return gate_error(g, "%s(): no variant has this figure", funcs[f]);
 		v->kind = NUM;
 		v->x[0] = best;
+		v->avail[0] = !isnan(best); /* n/a when no variant has the figure */
 		return;
 	}
 	char name[128], variant[128];
@@ -437,9 +514,9 @@ static void parse_primary(struct gate *g, struct value *v)
 		const char *variant_at = g->p;
 		if (!read_name(g, variant, sizeof(variant), true) || !accept(g, "]"))
 			return gate_error(g, "expected a variant name and ']'");
-		g->mark = json_object_get(json_object_get(g->summary, "variants"), variant)
-		              ? name_at
-		              : variant_at;
+		const json_t *src = strncmp(name, "baseline.", 9) == 0 ? g->baseline : g->summary;
+		g->mark = json_object_get(json_object_get(src, "variants"), variant) ? name_at
+		                                                                     : variant_at;
 		figure_lookup(g, name, variant, v);
 	} else {
 		g->mark = name_at;
@@ -475,11 +552,15 @@ static void combine(struct gate *g, struct value *a, const struct value *b, char
 	bool vec = a->kind == NUMVEC || b->kind == NUMVEC;
 	if (a->kind == NUM && vec)
 		a->quant = b->quant;
+	/* a number's slot 0 is overwritten by the first result: read it once */
+	double a0 = a->x[0], b0 = b->x[0];
+	bool a0_avail = a->avail[0], b0_avail = b->avail[0];
 	size_t n = vec ? g->n : 1;
 	for (size_t i = 0; i < n; i++) {
-		double x = a->kind == NUM ? a->x[0] : a->x[i];
-		double y = b->kind == NUM ? b->x[0] : b->x[i];
-		bool av = (a->kind == NUM || a->avail[i]) && (b->kind == NUM || b->avail[i]);
+		double x = a->kind == NUM ? a0 : a->x[i];
+		double y = b->kind == NUM ? b0 : b->x[i];
+		bool av = (a->kind == NUM ? a0_avail : a->avail[i]) &&
+		          (b->kind == NUM ? b0_avail : b->avail[i]);
 		double r = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
 		a->x[i] = r;
 		a->avail[i] = av && !isnan(r);
@@ -563,11 +644,14 @@ static void parse_cmp(struct gate *g, struct value *v)
 	}
 	bool vec = v->kind == NUMVEC || r->kind == NUMVEC;
 	enum quant q = v->kind == NUMVEC ? v->quant : r->quant;
+	double v0 = v->x[0], r0 = r->x[0];
+	bool v0_avail = v->avail[0], r0_avail = r->avail[0];
 	size_t n = vec ? g->n : 1;
 	for (size_t i = 0; i < n; i++) {
-		double x = v->kind == NUM ? v->x[0] : v->x[i];
-		double y = r->kind == NUM ? r->x[0] : r->x[i];
-		bool av = (v->kind == NUM || v->avail[i]) && (r->kind == NUM || r->avail[i]);
+		double x = v->kind == NUM ? v0 : v->x[i];
+		double y = r->kind == NUM ? r0 : r->x[i];
+		bool av = (v->kind == NUM ? v0_avail : v->avail[i]) &&
+		          (r->kind == NUM ? r0_avail : r->avail[i]);
 		v->b[i] = av && compare(x, y, op);
 		v->avail[i] = av;
 		if (v->b[i]) {
@@ -600,10 +684,19 @@ static void parse_not(struct gate *g, struct value *v)
 		parse_not(g, v);
 		g->depth--;
 		reduce(g, v);
-		v->b[0] = !v->b[0];
+		v->b[0] = v->avail[0] && !v->b[0]; /* n/a stays n/a */
 		return;
 	}
 	parse_cmp(g, v);
+}
+
+/* a && b, a || b of two truths: an n/a side takes no part; both n/a is n/a. */
+static void join(struct value *v, const struct value *r, bool and)
+{
+	if (!r->avail[0])
+		return;
+	v->b[0] = !v->avail[0] ? r->b[0] : and ? v->b[0] && r->b[0] : v->b[0] || r->b[0];
+	v->avail[0] = true;
 }
 
 static void parse_and(struct gate *g, struct value *v)
@@ -615,7 +708,7 @@ static void parse_and(struct gate *g, struct value *v)
 		value_init(g, &r);
 		parse_not(g, &r);
 		reduce(g, &r);
-		v->b[0] = v->b[0] && r.b[0];
+		join(v, &r, true);
 		value_free(&r);
 	}
 }
@@ -629,20 +722,54 @@ static void parse_or(struct gate *g, struct value *v)
 		value_init(g, &r);
 		parse_and(g, &r);
 		reduce(g, &r);
-		v->b[0] = v->b[0] || r.b[0];
+		join(v, &r, false);
 		value_free(&r);
 	}
 }
 
-enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, char *err,
-                           size_t err_size)
+/* g->seen on one line: "name: a=1 b=n/a; name[a]=2; spike_count=3". */
+static char *values_line(const struct gate *g)
 {
-	struct gate g = {
-	    .summary = summary, .src = expr, .p = expr, .err = err, .err_size = err_size};
+	struct strbuf b = {0};
+	const char *label, *variant;
+	json_t *x, *y;
+	json_object_foreach(g->seen, label, x)
+	{
+		if (b.len)
+			strbuf_append(&b, "; ");
+		terminal_text_append(&b, label);
+		if (!json_is_object(x)) {
+			strbuf_append(&b, "=");
+			append_json_value(&b, x);
+			continue;
+		}
+		strbuf_append(&b, ":");
+		json_object_foreach(x, variant, y)
+		{
+			strbuf_append(&b, " ");
+			terminal_text_append(&b, variant);
+			strbuf_append(&b, "=");
+			append_json_value(&b, y);
+		}
+	}
+	return strbuf_take(&b);
+}
+
+enum gate_result gate_eval(const json_t *summary, const char *expr, const struct gate_options *opt,
+                           struct gate_outcome *out)
+{
+	*out = (struct gate_outcome){.result = GATE_ERROR};
+	struct gate g = {.summary = summary,
+	                 .baseline = opt ? opt->baseline : NULL,
+	                 .allow_missing = opt && opt->allow_missing,
+	                 .src = expr,
+	                 .p = expr,
+	                 .err = out->err,
+	                 .err_size = sizeof(out->err)};
 	size_t len = strlen(expr);
 	if (len > GATE_MAX_EXPR_LEN) {
 		/* not shown: a caret thousands of columns away helps no one */
-		snprintf(err, err_size,
+		snprintf(out->err, sizeof(out->err),
 		         "--fail-if column %d: the expression is %zu bytes long, "
 		         "longer than the limit of %d",
 		         GATE_MAX_EXPR_LEN + 1, len, GATE_MAX_EXPR_LEN);
@@ -650,8 +777,11 @@ enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, c
 	}
 	const json_t *order = json_object_get(summary, "variant_order");
 	g.names = calloc(json_array_size(order) + 1, sizeof(*g.names));
-	if (!g.names) {
-		snprintf(err, err_size, "out of memory");
+	g.seen = json_object();
+	if (!g.names || !g.seen) {
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		free(g.names);
+		json_decref(g.seen);
 		return GATE_ERROR;
 	}
 	size_t i;
@@ -669,11 +799,34 @@ enum gate_result gate_eval(const json_t *summary, const char *expr, FILE *out, c
 		gate_error(&g, "unexpected \"%s\"", g.p);
 	if (!g.failed)
 		reduce(&g, v);
-	enum gate_result res = g.failed ? GATE_ERROR : v->b[0] ? GATE_TRUE : GATE_FALSE;
-	if (res == GATE_TRUE && out && g.why.s)
-		fputs(g.why.s, out);
+	if (!g.failed) {
+		bool fails_on_missing = g.missing.len && !g.allow_missing;
+		out->result = fails_on_missing || (v->avail[0] && v->b[0]) ? GATE_TRUE : GATE_FALSE;
+		out->undecided = !fails_on_missing && !v->avail[0];
+		out->values = values_line(&g);
+		struct strbuf why = {0};
+		if (out->result == GATE_TRUE) {
+			if (v->avail[0] && v->b[0])
+				strbuf_append(&why, g.why.s ? g.why.s : "");
+			if (fails_on_missing) {
+				strbuf_append(&why, g.missing.s);
+				strbuf_append(&why, "  (a figure that is n/a fails the condition; "
+				                    "--allow-missing leaves such variants out)\n");
+			}
+		}
+		out->why = strbuf_take(&why);
+	}
 	strbuf_free(&g.why);
+	strbuf_free(&g.missing);
+	json_decref(g.seen);
 	value_free(v);
 	free(g.names);
-	return res;
+	return out->result;
+}
+
+void gate_outcome_free(struct gate_outcome *out)
+{
+	free(out->values);
+	free(out->why);
+	out->values = out->why = NULL;
 }

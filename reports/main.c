@@ -8,6 +8,8 @@
 #include "analysis.h"
 #include "atomic_write_file.h"
 #include "advisor_page.h"
+#include "baseline_diff.h"
+#include "baseline_diff_text.h"
 #include "charts.h"
 #include "cli_parse.h"
 #include "close_stdout.h"
@@ -15,8 +17,10 @@
 #include "gate.h"
 #include "html.h"
 #include "json_file.h"
+#include "junit.h"
 #include "markdown.h"
 #include "parent_death.h"
+#include "run_set.h"
 #include "runfolder_reader.h"
 #include "scale.h"
 #include "summary.h"
@@ -29,14 +33,22 @@ static void usage(FILE *f)
 	fputs("usage: allocspike-report RUN_DIR\n"
 	      "         writes RUN_DIR/summary.json and RUN_DIR/report.html, prints the report's "
 	      "path\n"
-	      "       allocspike-report compare RUN_DIR RUN_DIR... --out FILE\n"
-	      "         one page setting two or more runs side by side, written to FILE\n"
+	      "       allocspike-report compare [--baseline OLD] RUN_DIR... [--out FILE]\n"
+	      "         one page setting the runs side by side, FILE (default compare.html), and\n"
+	      "         beside it compare.md and compare.json: each headline figure in the\n"
+	      "         baseline (OLD, else the first run) and in each other run, the difference,\n"
+	      "         \"no change\" inside the run-to-run spread; the differences also on stderr.\n"
+	      "         A folder of repeats (--repeat: DIR/run-N) is one run with their spread\n"
 	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
-	      "         exits 1 naming the figures if any EXPR holds, 0 if none does; the figures\n"
-	      "         are computed from the run (run.json, timeline.csv, ...), never read from\n"
-	      "         its summary.json\n"
+	      "                 [--baseline OLD] [--junit FILE] [--allow-missing]\n"
+	      "         prints each EXPR with the figures it read and PASS or FAIL; exits 1 if any\n"
+	      "         holds, or reads a figure that is n/a (unless --allow-missing), 0 if none\n"
+	      "         does; baseline.NAME reads NAME of OLD; --junit writes JUnit XML. The\n"
+	      "         figures are computed from the run (run.json, timeline.csv, ...), never read\n"
+	      "         from its summary.json\n"
 	      "       allocspike-report check RUN_DIR RUN_DIR... --fail-if EXPR...\n"
-	      "         the same over the advice of several runs, as advise computes it\n"
+	      "         the same over the advice of several runs (or a folder of repeats), as\n"
+	      "         advise computes it\n"
 	      "       allocspike-report check RUN_DIR --list\n"
 	      "         every figure an EXPR can test\n"
 	      "       allocspike-report advise RUN_DIR... [--out DIR] [--margin-mb X] "
@@ -185,8 +197,8 @@ static const char *option_new_name(const char *name)
 
 /* Splits the arguments of compare and advise into run folders and options with a value: names
  * (NULL-terminated) are those options, values[k] receives the value of names[k]; "-o" is "--out"
- * and an old name its new one. Returns the folders (*n of them; caller frees), or NULL after
- * saying what is wrong. */
+ * and an old name its new one. Returns the folders (*n of them, maybe none; caller frees), or NULL
+ * after saying what is wrong. */
 static const char **parse_runs(const char *cmd, int argc, char **argv, const char *const *names,
                                const char **values, size_t *n)
 {
@@ -213,54 +225,95 @@ static const char **parse_runs(const char *cmd, int argc, char **argv, const cha
 			dirs[(*n)++] = argv[i];
 		}
 	}
-	if (*n == 0) {
-		usage(stderr);
-		free(dirs);
-		return NULL;
-	}
 	return dirs;
+}
+
+/* The comparison with a baseline beside the page (compare.json, compare.md: the page's name with
+ * those extensions), and its sentence and lines on stderr. 0, or EXIT_WRITE_FAILED. */
+static int compare_diff_write(const char *page, const struct diff_side *sides, size_t n_sides,
+                              const json_t *names)
+{
+	json_t *diff = baseline_diff_build(&sides[0], sides + 1, n_sides - 1, names);
+	char *md = baseline_diff_markdown(diff);
+	char path[4096], err[1024];
+	int rc = 0;
+	file_path_beside(page, ".json", path, sizeof(path));
+	if (!json_file_write_atomic(path, diff, err, sizeof(err))) {
+		say(NULL, err);
+		rc = EXIT_WRITE_FAILED;
+	}
+	file_path_beside(page, ".md", path, sizeof(path));
+	if (!write_text(path, md))
+		rc = EXIT_WRITE_FAILED;
+	baseline_diff_print(diff, stderr);
+	free(md);
+	json_decref(diff);
+	return rc;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
-	static const char *const options[] = {"--out", NULL};
-	const char *values[1] = {NULL};
+	static const char *const options[] = {"--out", "--baseline", NULL};
+	const char *values[2] = {"compare.html", NULL};
 	size_t n;
-	const char **dirs = parse_runs("compare", argc, argv, options, values, &n);
-	if (!dirs)
+	const char **paths = parse_runs("compare", argc, argv, options, values, &n);
+	if (!paths)
 		return EXIT_BAD_INPUT;
-	const char *out = values[0];
-	if (n < 2 || !out) {
+	const char *out = values[0], *baseline = values[1];
+	if (n < (baseline ? 1u : 2u)) {
 		fprintf(stderr, "allocspike-report compare: %s\n",
-		        n < 2 ? "two or more run folders are needed (one run: allocspike-report "
-		                "RUN_DIR)"
-		              : "--out FILE is required: where to write the comparison page");
-		free(dirs);
+		        baseline ? "no run to set against the baseline: give the new runs after "
+		                   "--baseline OLD"
+		                 : "two or more run folders are needed (one run: allocspike-report "
+		                   "RUN_DIR; against a baseline: compare --baseline OLD NEW)");
+		free(paths);
 		return EXIT_BAD_INPUT;
 	}
-	struct runfolder *rfs = calloc(n, sizeof(*rfs));
-	json_t **summaries = calloc(n, sizeof(*summaries));
-	const json_t **run_jsons = calloc(n, sizeof(*run_jsons));
+	/* The sides: the baseline (--baseline, else the first run), then each other path; a folder
+	 * of repeats is one side of several runs. The page shows every run of every side. */
+	size_t n_sides = baseline ? n + 1 : n, total = 0;
+	struct run_set *sets = calloc(n_sides, sizeof(*sets));
+	struct diff_side *sides = calloc(n_sides, sizeof(*sides));
+	for (size_t k = 0; k < n_sides; k++) {
+		sides[k].label = baseline ? (k ? paths[k - 1] : baseline) : paths[k];
+		run_set_expand(sides[k].label, &sets[k]);
+		total += sets[k].n;
+	}
+	const char **dirs = calloc(total, sizeof(*dirs));
+	struct runfolder *rfs = calloc(total, sizeof(*rfs));
+	json_t **summaries = calloc(total, sizeof(*summaries));
+	const json_t **run_jsons = calloc(total, sizeof(*run_jsons));
+	for (size_t k = 0, r = 0; k < n_sides; k++) {
+		sides[k].dirs = (const char *const *)&dirs[r];
+		sides[k].summaries = (const json_t *const *)&summaries[r];
+		sides[k].n = sets[k].n;
+		for (size_t i = 0; i < sets[k].n; i++)
+			dirs[r++] = sets[k].dirs[i];
+	}
 	int rc = EXIT_BAD_INPUT;
 	size_t loaded = 0;
-	for (; loaded < n; loaded++) {
-		if (!run_load(dirs[loaded], &rfs[loaded], &summaries[loaded]))
+	for (; loaded < total; loaded++) {
+		if (!run_load(dirs[loaded], &rfs[loaded], &summaries[loaded])) {
+			if (baseline && loaded < sets[0].n)
+				say("compare", "the baseline (--baseline) cannot be read");
 			break;
+		}
 		run_jsons[loaded] = rfs[loaded].run;
 	}
-	if (loaded == n) {
+	if (loaded == total) {
 		rc = EXIT_WRITE_FAILED;
-		json_t *names = union_variants(summaries, n);
+		json_t *names = union_variants(summaries, total);
 		size_t n_charts;
 		char err[1024] = "";
-		struct chart *charts =
-		    charts_for_compare(rfs, (const json_t *const *)summaries, n, names, &n_charts);
+		struct chart *charts = charts_for_compare(rfs, (const json_t *const *)summaries,
+		                                          total, names, &n_charts);
 		bool drawn = charts_render(charts, n_charts, err, sizeof(err));
 		if (!drawn)
 			say_no_charts(err);
-		char *page = html_compare_page(dirs, run_jsons, (const json_t *const *)summaries, n,
-		                               names, charts, n_charts, drawn ? NULL : err);
-		if (write_text(out, page)) {
+		char *page = html_compare_page(dirs, run_jsons, (const json_t *const *)summaries,
+		                               total, names, charts, n_charts, drawn ? NULL : err);
+		bool page_ok = write_text(out, page);
+		if (compare_diff_write(out, sides, n_sides, names) == 0 && page_ok) {
 			print_line(out);
 			rc = 0;
 		}
@@ -273,10 +326,15 @@ static int cmd_compare(int argc, char **argv)
 		json_decref(summaries[i]);
 		runfolder_free(&rfs[i]);
 	}
+	for (size_t k = 0; k < n_sides; k++)
+		run_set_free(&sets[k]);
+	free(sets);
+	free(sides);
 	free(rfs);
 	free(summaries);
 	free(run_jsons);
 	free(dirs);
+	free(paths);
 	return rc;
 }
 
@@ -320,6 +378,11 @@ static int cmd_advise(int argc, char **argv)
 	const char **dirs = parse_runs("advise", argc, argv, options, values, &n);
 	if (!dirs)
 		return EXIT_BAD_INPUT;
+	if (n == 0) {
+		usage(stderr);
+		free(dirs);
+		return EXIT_BAD_INPUT;
+	}
 	const char *out = values[0];
 	if (!cli_option_number("--margin-mb", values[1], 0, 1e9, &opt.margin_mb) ||
 	    !cli_option_number("--margin-share", values[2], 0, 1, &opt.margin_share)) {
@@ -356,24 +419,84 @@ static int cmd_advise(int argc, char **argv)
 }
 
 /* check's figures: one run's summary, or the advice over several runs (default margins), each
- * computed from the run folders. NULL after saying what could not be read. */
-static json_t *check_figures(const char *const *dirs, size_t n)
+ * computed from the run folders; a folder of repeats stands for its runs. NULL after saying what
+ * could not be read. */
+static json_t *check_figures(const char *const *paths, size_t n_paths)
 {
-	if (n > 1) {
+	struct run_set all = {0};
+	for (size_t i = 0; i < n_paths; i++) {
+		struct run_set one;
+		run_set_expand(paths[i], &one);
+		char **dirs = realloc(all.dirs, (all.n + one.n) * sizeof(*dirs));
+		if (!dirs)
+			abort();
+		all.dirs = dirs;
+		memcpy(all.dirs + all.n, one.dirs, one.n * sizeof(*dirs));
+		all.n += one.n;
+		free(one.dirs); /* its names now belong to all */
+	}
+	json_t *figures = NULL;
+	if (all.n > 1) {
 		const struct advisor_options opt = {.margin_mb = 1, .margin_share = 0.10};
-		return advice_compute(dirs, n, &opt);
+		figures = advice_compute((const char *const *)all.dirs, all.n, &opt);
+	} else {
+		struct runfolder rf;
+		if (run_load(all.dirs[0], &rf, &figures)) {
+			if (strcmp(rf.status, "completed") != 0) {
+				fputs("allocspike-report check: note: the run's status is \"",
+				      stderr);
+				terminal_text_fputs(rf.status, stderr);
+				fputs("\"\n", stderr);
+			}
+			runfolder_free(&rf);
+		}
 	}
-	struct runfolder rf;
-	json_t *summary;
-	if (!run_load(dirs[0], &rf, &summary))
-		return NULL;
-	if (strcmp(rf.status, "completed") != 0) {
-		fputs("allocspike-report check: note: the run's status is \"", stderr);
-		terminal_text_fputs(rf.status, stderr);
-		fputs("\"\n", stderr);
+	run_set_free(&all);
+	return figures;
+}
+
+/* Prints one condition as k6 prints a threshold: a mark, PASS or FAIL, the condition and the
+ * figures it read per variant; under a failure why. */
+static void check_print(const char *expr, const struct gate_outcome *o)
+{
+	static const char *const marks[] = {"\u2717 ERROR ", "\u2713 PASS  ", "\u2717 FAIL  "};
+	fputs(marks[o->result + 1], stdout);
+	terminal_text_fputs(expr, stdout);
+	if (o->values && *o->values)
+		printf("  |  %s", o->values); /* escaped by gate */
+	if (o->undecided)
+		fputs("  (n/a for every variant: not decided, --allow-missing)", stdout);
+	putchar('\n');
+	if (o->result == GATE_TRUE)
+		fputs(o->why, stdout); /* escaped by gate */
+}
+
+/* --junit FILE: one testcase per condition. 0, or EXIT_WRITE_FAILED after saying why. */
+static int check_junit_write(const char *path, const char *const *exprs,
+                             const struct gate_outcome *outcomes, size_t n)
+{
+	struct junit_case *cases = calloc(n ? n : 1, sizeof(*cases));
+	struct strbuf *names = calloc(n ? n : 1, sizeof(*names));
+	if (!cases || !names)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		const struct gate_outcome *o = &outcomes[i];
+		terminal_text_append(&names[i], exprs[i]);
+		cases[i] = (struct junit_case){
+		    .name = names[i].s,
+		    .values = o->values,
+		    .failure = o->result == GATE_TRUE ? o->why : NULL,
+		    .error = o->result == GATE_ERROR ? o->err : NULL,
+		    .skipped = o->undecided ? "n/a for every variant (--allow-missing)" : NULL};
 	}
-	runfolder_free(&rf);
-	return summary;
+	char *xml = junit_xml("allocspike-report check", "allocspike.check", cases, n);
+	int rc = write_text(path, xml) ? 0 : EXIT_WRITE_FAILED;
+	free(xml);
+	for (size_t i = 0; i < n; i++)
+		strbuf_free(&names[i]);
+	free(names);
+	free(cases);
+	return rc;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -382,66 +505,89 @@ static int cmd_check(int argc, char **argv)
 	const char **exprs = calloc((size_t)argc + 1, sizeof(*exprs));
 	size_t n = 0, n_dirs = 0;
 	bool list = false;
+	struct gate_options opt = {0};
+	const char *baseline_dir = NULL, *junit = NULL;
+	json_t *summary = NULL, *baseline = NULL;
+	struct gate_outcome *outcomes = NULL;
 	int rc = EXIT_BAD_INPUT;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--list") == 0) {
+		const char *a = argv[i];
+		if (strcmp(a, "--list") == 0) {
 			list = true;
-		} else if (strcmp(argv[i], "--fail-if") == 0) {
-			if (++i >= argc) {
-				fprintf(stderr, "allocspike-report check: --fail-if needs an "
-				                "expression\n");
+		} else if (strcmp(a, "--allow-missing") == 0) {
+			opt.allow_missing = true;
+		} else if (strncmp(a, "--fail-if=", 10) == 0) {
+			exprs[n++] = a + 10;
+		} else if (strcmp(a, "--fail-if") == 0 || strcmp(a, "--baseline") == 0 ||
+		           strcmp(a, "--junit") == 0) {
+			const char **slot = strcmp(a, "--fail-if") == 0    ? &exprs[n++]
+			                    : strcmp(a, "--baseline") == 0 ? &baseline_dir
+			                                                   : &junit;
+			if (*slot) {
+				fprintf(stderr, "allocspike-report check: %s is given twice\n", a);
 				goto done;
 			}
-			exprs[n++] = argv[i];
-		} else if (strncmp(argv[i], "--fail-if=", 10) == 0) {
-			exprs[n++] = argv[i] + 10;
-		} else if (argv[i][0] != '-') {
-			dirs[n_dirs++] = argv[i];
+			if (++i >= argc) {
+				fprintf(stderr, "allocspike-report check: %s needs a value\n", a);
+				goto done;
+			}
+			*slot = argv[i];
+		} else if (a[0] != '-') {
+			dirs[n_dirs++] = a;
 		} else {
-			fprintf(stderr, "allocspike-report check: unexpected argument \"%s\"\n",
-			        argv[i]);
+			fputs("allocspike-report check: unexpected argument \"", stderr);
+			terminal_text_fputs(a, stderr);
+			fputs("\"\n", stderr);
 			goto done;
 		}
 	}
-	if (n_dirs == 0 || (n == 0) == !list) {
+	if (n_dirs == 0 || (n == 0) == !list || (list && (baseline_dir || junit))) {
 		/* one line saying what is wrong and the command's own forms, not the whole usage */
 		fprintf(stderr, "allocspike-report check: %s\n"
-		                "usage: allocspike-report check RUN_DIR... --fail-if EXPR [--fail-if EXPR]...\n"
+		                "usage: allocspike-report check RUN_DIR... --fail-if EXPR [--fail-if EXPR]... "
+		                "[--baseline OLD] [--junit FILE] [--allow-missing]\n"
 		                "       allocspike-report check RUN_DIR --list\n",
 		        n_dirs == 0 ? "no run folder given"
-		        : list      ? "--list takes no --fail-if: give one or the other"
+		        : list && n ? "--list takes no --fail-if: give one or the other"
+		        : list      ? "--list takes no --baseline or --junit"
 		                    : "give --fail-if EXPR, or --list");
 		goto done;
 	}
-	json_t *summary = check_figures(dirs, n_dirs);
+	summary = check_figures(dirs, n_dirs);
 	if (!summary)
 		goto done;
+	if (baseline_dir) {
+		opt.baseline = baseline = check_figures(&baseline_dir, 1);
+		if (!baseline) {
+			say("check", "the baseline (--baseline) cannot be read");
+			goto done;
+		}
+	}
 	rc = 0;
 	if (list)
 		gate_list(summary, stdout);
+	outcomes = calloc(n ? n : 1, sizeof(*outcomes));
+	if (!outcomes)
+		abort();
 	for (size_t i = 0; i < n; i++) {
-		char err[2048], *why = NULL;
-		size_t why_len = 0;
-		FILE *mem = open_memstream(&why, &why_len);
-		enum gate_result r = gate_eval(summary, exprs[i], mem, err, sizeof(err));
-		if (mem)
-			fclose(mem);
+		enum gate_result r = gate_eval(summary, exprs[i], &opt, &outcomes[i]);
+		check_print(exprs[i], &outcomes[i]);
 		if (r == GATE_ERROR) {
-			fprintf(stderr, "allocspike-report check: %s\n", err); /* escaped by gate */
+			/* escaped by gate */
+			fprintf(stderr, "allocspike-report check: %s\n", outcomes[i].err);
 			rc = EXIT_BAD_INPUT;
-		} else {
-			fputs(r == GATE_TRUE ? "FAILED " : "passed ", stdout);
-			print_line(exprs[i]);
-			if (r == GATE_TRUE) {
-				fputs(why ? why : "", stdout); /* escaped by gate */
-				if (rc == 0)
-					rc = EXIT_GATE_FAILED;
-			}
+		} else if (r == GATE_TRUE && rc == 0) {
+			rc = EXIT_GATE_FAILED;
 		}
-		free(why);
 	}
-	json_decref(summary);
+	if (junit && check_junit_write(junit, exprs, outcomes, n) != 0 && rc == 0)
+		rc = EXIT_WRITE_FAILED;
+	for (size_t i = 0; i < n; i++)
+		gate_outcome_free(&outcomes[i]);
 done:
+	free(outcomes);
+	json_decref(summary);
+	json_decref(baseline);
 	free(dirs);
 	free(exprs);
 	return rc;

@@ -138,14 +138,6 @@ void scale_fit(json_t *scale)
 	json_object_foreach(json_object_get(scale, "variants"), name, v) set_fit(v);
 }
 
-/* scale.json beside the page: FILE with its extension replaced (or added). */
-static void json_path_for(const char *page, char *out, size_t size)
-{
-	const char *slash = strrchr(page, '/'), *dot = strrchr(page, '.');
-	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - page) : strlen(page);
-	snprintf(out, size, "%.*s.json", (int)stem, page);
-}
-
 int scale_command(int argc, char **argv)
 {
 	const char *out = "scale.html";
@@ -203,7 +195,7 @@ int scale_command(int argc, char **argv)
 		scale_fit(scale);
 		char *page = scale_page(scale);
 		char json_path[4096];
-		json_path_for(out, json_path, sizeof(json_path));
+		file_path_beside(out, ".json", json_path, sizeof(json_path)); /* scale.json */
 		if (!json_file_write_atomic(json_path, scale, err, sizeof(err)) ||
 		    !text_file_write_atomic(out, page, err, sizeof(err))) {
 			fputs("allocspike-report scale: ", stderr);

@@ -123,6 +123,7 @@ void verdict_add_variant_figures(json_t *summary)
 		if (!basis || !json_array_size(spikes)) {
 			json_object_set_new(v, "spikes_left_basis", json_null());
 			json_object_set_new(v, "held_before_spikes_mb", json_null());
+			json_object_set_new(v, "held_after_spikes_mb", json_null());
 			json_object_set_new(v, "spikes_left_mb", json_null());
 			json_object_set_new(v, "spikes_left_shape", json_null());
 			continue;
@@ -131,6 +132,7 @@ void verdict_add_variant_figures(json_t *summary)
 		double before = num(json_array_get(spikes, 0), BASIS_WORDS[w].before_key) / 1024.0;
 		json_object_set_new(v, "spikes_left_basis", json_string(basis));
 		json_object_set_new(v, "held_before_spikes_mb", summary_json_real(before));
+		json_object_set_new(v, "held_after_spikes_mb", summary_json_real(after));
 		json_object_set_new(v, "spikes_left_mb", summary_json_real(after - before));
 		json_object_set_new(v, "spikes_left_shape",
 		                    shape_of(spikes, before, BASIS_WORDS[w].end_key));

@@ -3,8 +3,9 @@
  *
  * Input: the expression (up to the first NUL byte). It is evaluated against one fixed summary of
  * three variants (one lacking most figures, one with a name that needs escaping) with per-spike,
- * nested, null and true/false figures and figures of the whole run. An error message must be
- * text a terminal cannot act on: no control character but its line breaks. */
+ * nested, null and true/false figures and figures of the whole run, and the same summary as the
+ * baseline. An error message, the values read and the reasons must be text a terminal cannot act
+ * on: no control character but its line breaks. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +55,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(expr, data, size);
 	expr[size] = '\0';
-	char err[2048];
-	if (gate_eval(summary, expr, sink, err, sizeof(err)) == GATE_ERROR) {
-		for (const unsigned char *p = (const unsigned char *)err; *p; p++)
+	/* the summary is its own baseline: `baseline.` names are read too */
+	const struct gate_options opt = {.baseline = summary, .allow_missing = size % 2};
+	struct gate_outcome out;
+	const char *texts[3] = {NULL, NULL, NULL};
+	if (gate_eval(summary, expr, &opt, &out) == GATE_ERROR)
+		texts[0] = out.err;
+	texts[1] = out.values;
+	texts[2] = out.why;
+	for (size_t t = 0; t < 3; t++)
+		for (const unsigned char *p = (const unsigned char *)texts[t]; p && *p; p++)
 			if ((*p < 0x20 && *p != '\n') || *p == 0x7F)
 				abort(); /* a raw control character would reach the terminal */
-	}
+	if (texts[1])
+		fputs(texts[1], sink);
+	gate_outcome_free(&out);
 	free(expr);
 	return 0;
 }

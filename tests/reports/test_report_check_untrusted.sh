@@ -36,7 +36,7 @@ check "3000 '-': refused" grep -qF 'column 79: nested deeper than 64 levels' <<<
 gate 2 "$run" "$(printf 'max(%.0s' {1..500})final_anon_kb$(printf ')%.0s' {1..500}) > 1"
 check "500 nested calls: refused at the 65th" grep -qF 'column 257: nested deeper than 64 levels' <<<"$OUT"
 gate 1 "$run" "$(printf '(%.0s' {1..64})spike_count == 3$(printf ')%.0s' {1..64})"
-check "64 levels are evaluated" grep -q '^FAILED' <<<"$OUT"
+check "64 levels are evaluated" grep -q '^✗ FAIL' <<<"$OUT"
 gate 2 "$run" "spike_count > 1 $(printf '+ 1 %.0s' {1..1100})"
 check "an expression over 4096 bytes: refused with the column" \
 	grep -qF 'column 4097: the expression is 4416 bytes long, longer than the limit of 4096' <<<"$OUT"

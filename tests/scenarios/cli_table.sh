@@ -34,7 +34,8 @@ table=$(
 2|usage:|$B/allocspike-report --no-such-flag
 2|unexpected argument|$B/allocspike-report compare --no-such-flag
 2|two or more run folders|$B/allocspike-report compare $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal --out c.html
-2|--out FILE is required|$B/allocspike-report compare $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
+2|give the new runs after --baseline OLD|$B/allocspike-report compare --baseline $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal --out c.html
+2|--baseline is given twice|$B/allocspike-report check $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal --fail-if spike_count>1 --baseline x --baseline y
 2|--margin-mb: 'x' is not a number|$B/allocspike-report advise $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal --margin-mb x
 2|unexpected argument|$B/allocspike-report check $ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal --no-such-flag
 2|no-such-flag|$B/allocspike-querydata generate --no-such-flag
