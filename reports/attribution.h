@@ -26,6 +26,8 @@ struct attr_split {
 	double held_kb;     /* allocator heap - live: trimmable + fragmented + other */
 	double heap_kb;     /* the allocator's resident footprint */
 	double unmapped_kb; /* given back to the OS but still reserved (not in RSS) */
+	double not_resident_kb; /* free memory the allocator counts beyond what it holds: not
+	                         * resident, left out of the trimmable and fragmented parts */
 	bool split;         /* the allocator told trimmable from fragmented */
 };
 

@@ -112,13 +112,11 @@ static void check_harness(const json_t *summary, json_t *reasons)
 	       json_number_value(json_object_get(h, "threshold_cores")), s, events);
 }
 
-/* The variant's answered share of the queries sent in spikes: per query when the run has
- * phases.csv, else the interval counts. */
+/* The variant's answered share of the queries sent in spikes (the one definition: per query when
+ * the run has phases.csv, else the interval counts; reports/traffic.c). */
 static double spike_answered_share(const json_t *v)
 {
 	const json_t *x = summary_lookup(v, "traffic_by_send.phases.spike.answered_share");
-	if (!json_is_number(x))
-		x = summary_lookup(v, "spike_traffic.answered_share");
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
