@@ -354,9 +354,19 @@ static void append_swatch(struct strbuf *b, const char *colour)
 
 /* The hierarchy's world and what the run set of it; a world other than lan draws each server's
  * RTT and has its own loss, which run.json then leaves null (docs/run-folder.md). */
-static void append_hierarchy_text(struct strbuf *b, const json_t *h)
+static void append_hierarchy_text(struct strbuf *b, const json_t *h, const json_t *applied)
 {
 	const json_t *world = json_object_get(h, "world");
+	if (json_is_number(json_object_get(applied, "loss"))) { /* hierarchy_applied.h */
+		if (json_is_string(world)) {
+			strbuf_append_html(b, json_string_value(world));
+			strbuf_append(b, " world, ");
+		}
+		strbuf_printf(b, "applied: loss %.1f %%, mean delay %.0f ms",
+		              100 * json_number_value(json_object_get(applied, "loss")),
+		              json_number_value(json_object_get(applied, "delay_mean_ms")));
+		return;
+	}
 	const json_t *median = json_object_get(h, "latency_ms_median");
 	const json_t *loss = json_object_get(h, "loss");
 	if (json_is_string(world)) {
@@ -397,7 +407,7 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 	strbuf_append(b, " &middot; <strong>schedule</strong> <code>");
 	append_json_text(b, json_object_get(params, "schedule"));
 	strbuf_append(b, "</code> &middot; <strong>hierarchy</strong> ");
-	append_hierarchy_text(b, h);
+	append_hierarchy_text(b, h, json_object_get(summary, "hierarchy_applied"));
 	strbuf_append(b, " &middot; <strong>queries</strong> ");
 	append_json_text(b, json_object_get(json_object_get(run_json, "queryfile"), "path"));
 	strbuf_append(b, " &middot; <strong>variants</strong> ");

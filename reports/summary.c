@@ -6,6 +6,7 @@
 #include "colours.h"
 #include "fit.h"
 #include "harness_saturation.h"
+#include "hierarchy_applied.h"
 #include "schedule.h"
 #include "spike_find.h"
 #include "spread.h"
@@ -1123,6 +1124,9 @@ static const struct {
     {"spike_traffic.lat_p90_ms", "traffic_by_send.phases.spike.lat_p90_ms"},
     {"spike_traffic.lat_p99_ms", "traffic_by_send.phases.spike.lat_p99_ms"},
     {"baseline_traffic.answered_share", "traffic_by_send.baseline_answered_share"},
+    {"baseline_traffic.lat_p50_ms", "traffic_by_send.phases.baseline.lat_p50_ms"},
+    {"baseline_traffic.lat_p90_ms", "traffic_by_send.phases.baseline.lat_p90_ms"},
+    {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms"},
     {"mean_held_given_back_share", "mean_held_released_share"},
     {"spikes.N.held_given_back_share", "spikes.N.held_released_share"},
 };
@@ -1206,6 +1210,7 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
+	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	verdict_add_variant_figures(sum);
