@@ -1118,17 +1118,24 @@ static json_t *variant_order(const struct runfolder *rf)
  * definition (docs/run-folder.md, "Aliases"): per variant, "spikes.N." for every spike. */
 static const struct {
 	const char *old, *now;
+	const char *fallback; /* where a run lacks the figure (no latency histograms): older runs */
 } ALIASES[] = {
-    {"spike_traffic.answered_share", "traffic_by_send.phases.spike.answered_share"},
-    {"spike_traffic.lat_p50_ms", "traffic_by_send.phases.spike.lat_p50_ms"},
-    {"spike_traffic.lat_p90_ms", "traffic_by_send.phases.spike.lat_p90_ms"},
-    {"spike_traffic.lat_p99_ms", "traffic_by_send.phases.spike.lat_p99_ms"},
-    {"baseline_traffic.answered_share", "traffic_by_send.baseline_answered_share"},
-    {"baseline_traffic.lat_p50_ms", "traffic_by_send.phases.baseline.lat_p50_ms"},
-    {"baseline_traffic.lat_p90_ms", "traffic_by_send.phases.baseline.lat_p90_ms"},
-    {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms"},
-    {"mean_held_given_back_share", "mean_held_released_share"},
-    {"spikes.N.held_given_back_share", "spikes.N.held_released_share"},
+    {"spike_traffic.answered_share", "traffic_by_send.phases.spike.answered_share", NULL},
+    {"spike_traffic.lat_p50_ms", "traffic_by_send.phases.spike.lat_p50_ms",
+     "spike_traffic.lat_p50_ms_of_intervals"},
+    {"spike_traffic.lat_p90_ms", "traffic_by_send.phases.spike.lat_p90_ms",
+     "spike_traffic.lat_p90_ms_of_intervals"},
+    {"spike_traffic.lat_p99_ms", "traffic_by_send.phases.spike.lat_p99_ms",
+     "spike_traffic.lat_p99_ms_of_intervals"},
+    {"baseline_traffic.answered_share", "traffic_by_send.baseline_answered_share", NULL},
+    {"baseline_traffic.lat_p50_ms", "traffic_by_send.phases.baseline.lat_p50_ms",
+     "baseline_traffic.lat_p50_ms_of_intervals"},
+    {"baseline_traffic.lat_p90_ms", "traffic_by_send.phases.baseline.lat_p90_ms",
+     "baseline_traffic.lat_p90_ms_of_intervals"},
+    {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms",
+     "baseline_traffic.lat_p99_ms_of_intervals"},
+    {"mean_held_given_back_share", "mean_held_released_share", NULL},
+    {"spikes.N.held_given_back_share", "spikes.N.held_released_share", NULL},
 };
 
 /* Sets the value at path (its last key) under o, the objects on the way existing. */
@@ -1160,6 +1167,8 @@ static void set_aliases(json_t *sum)
 		for (size_t a = 0; a < sizeof(ALIASES) / sizeof(*ALIASES); a++) {
 			if (strncmp(ALIASES[a].old, "spikes.N.", 9) != 0) {
 				json_t *x = summary_lookup(v, ALIASES[a].now);
+				if (!json_is_number(x) && ALIASES[a].fallback)
+					x = summary_lookup(v, ALIASES[a].fallback);
 				set_at(v, ALIASES[a].old, x ? json_incref(x) : json_null());
 				continue;
 			}

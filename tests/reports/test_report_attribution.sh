@@ -137,13 +137,13 @@ jq -r '.findings[]' "$S" >"$FINDINGS"
 cat "$FINDINGS"
 has() { grep -qF -- "$1" "$FINDINGS"; }
 lacks() { ! grep -qE -- "$1" "$FINDINGS"; }
-check "glibc kept, judged on held memory" has "glibc's allocator kept the memory the spikes freed: it returned 0% of its part of each spike on average and held 13.0 MB more"
+check "glibc kept, judged on held memory" has "glibc's allocator kept the memory the spikes freed: it returned 0% of its part of each spike to the system on average and held 13.0 MB more"
 check "glibc: free chunks below the top chunk named" has "glibc held 14.0 MB beyond live memory at the end: 13.0 MB in free chunks below the top chunk, which free() cannot trim"
 check "jemalloc: dirty pages with decay off named" has "jemalloc (MALLOC_CONF=dirty_decay_ms:-1) held 12.0 MB beyond live memory at the end: 11.5 MB in dirty and muzzy pages awaiting decay"
 check "jemalloc: retained named" has "2.0 MB retained (unmapped, not in RSS)"
 check "tcmalloc: page heap, none unmapped" has "tcmalloc (TCMALLOC_RELEASE_RATE=0) held 12.0 MB beyond live memory at the end: 10.0 MB in free pages of the page heap"
 check "tcmalloc: none unmapped" grep -qE "^tcmalloc .*; none unmapped\.$" "$FINDINGS"
-check "musl returned, judged on held memory" has "musl's allocator returned the memory the spikes freed: 100%"
+check "musl returned, judged on held memory" has "musl's allocator returned the memory the spikes freed to the system: 100%"
 check "musl: no breakdown said so" has "musl (mallocng) held 1.0 MB beyond live memory at the end, not broken down (mallocng has no statistics call)."
 # the cache still filling: its growth is called live memory, never kept by the allocator
 check "filling: growth named as the cache's" has "filling: the cache grew by 6.0 MB during spike 3 (live bytes +6.0 MB); the allocator held 0.0 MB more."
