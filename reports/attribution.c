@@ -24,8 +24,8 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	out->unmapped_kb = row->v[TIMELINE_COL_alloc_unmapped_bytes] / BYTES_PER_KB;
 	/* The allocator's own count of its free memory can include pages that are not resident
 	 * (glibc's free chunks released with MADV_DONTNEED, jemalloc's purged extents): what it
-	 * counts beyond what it holds is not resident, taken off the fragmented kind first, then the
-	 * trimmable one, so the parts never add to more than their whole. */
+	 * counts beyond what it holds is not resident, taken off the fragmented kind first, then
+	 * the trimmable one, so the parts never add to more than their whole. */
 	out->not_resident_kb = 0;
 	if (out->split) {
 		double excess = fmax(0, trim + frag - fmax(out->held_kb, 0));

@@ -23,12 +23,12 @@ enum attr_part {
 /* One sample, in kB. NAN where the row lacks the figure. */
 struct attr_split {
 	double part_kb[ATTR_PART_COUNT];
-	double held_kb;     /* allocator heap - live: trimmable + fragmented + other */
-	double heap_kb;     /* the allocator's resident footprint */
-	double unmapped_kb; /* given back to the OS but still reserved (not in RSS) */
+	double held_kb;         /* allocator heap - live: trimmable + fragmented + other */
+	double heap_kb;         /* the allocator's resident footprint */
+	double unmapped_kb;     /* given back to the OS but still reserved (not in RSS) */
 	double not_resident_kb; /* free memory the allocator counts beyond what it holds: not
 	                         * resident, left out of the trimmable and fragmented parts */
-	bool split;         /* the allocator told trimmable from fragmented */
+	bool split;             /* the allocator told trimmable from fragmented */
 };
 
 /* Fills out from a row with anon RSS, live bytes and the allocator's heap; false when any of the

@@ -100,22 +100,28 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 		    name, held);
 	else if (strcmp(verdict, "returned") == 0)
 		add(out,
-		    "%s's allocator returned the memory the spikes freed to the system: %.0f%% of its "
-		    "part of each spike on average; it held %s after the last recovery than before the "
+		    "%s's allocator returned the memory the spikes freed to the system: %.0f%% of "
+		    "its "
+		    "part of each spike on average; it held %s after the last recovery than before "
+		    "the "
 		    "first.",
 		    name, share * 100, held);
 	else if (strcmp(findings_verdict_of(reused), "returned") == 0)
 		add(out,
-		    "%s's allocator reused the memory the spikes freed for later allocations (%.0f%% "
-		    "of its part of each spike on average) and returned %.0f%% to the system; it held "
+		    "%s's allocator reused the memory the spikes freed for later allocations "
+		    "(%.0f%% "
+		    "of its part of each spike on average) and returned %.0f%% to the system; it "
+		    "held "
 		    "%s after the last recovery than before the first.",
 		    name, reused * 100, share * 100, held);
 	else
 		add(out,
 		    "%s's allocator %s the memory the spikes freed: it returned %.0f%% of its part "
-		    "of each spike to the system on average and held %s after the last recovery than "
+		    "of each spike to the system on average and held %s after the last recovery "
+		    "than "
 		    "before the first.",
-		    name, strcmp(verdict, "kept") == 0 ? "kept" : "kept part of", share * 100, held);
+		    name, strcmp(verdict, "kept") == 0 ? "kept" : "kept part of", share * 100,
+		    held);
 }
 
 /* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
@@ -212,7 +218,8 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 	}
 	double not_resident = num(v, "final_not_resident_kb");
 	if (not_resident >= HELD_KIND_MIN_KB)
-		strbuf_printf(&b, "; %.1f MB more that it counts is not resident", not_resident / 1024);
+		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
+		              not_resident / 1024);
 	double unmapped = num(v, "final_unmapped_kb");
 	if (names->unmapped && !isnan(unmapped)) {
 		if (unmapped < HELD_KIND_MIN_KB)
@@ -359,8 +366,8 @@ static size_t findings_not_run(json_t *out, const json_t *summary)
 	size_t n = 0;
 	const char *name;
 	json_t *why;
-	json_object_foreach(json_object_get(validity_reason(summary, "variant_not_run"), "why"), name,
-	                    why)
+	json_object_foreach(json_object_get(validity_reason(summary, "variant_not_run"), "why"),
+	                    name, why)
 	{
 		add(out, "%s did not run: %s.", name, json_string_value(why));
 		n++;

@@ -52,7 +52,8 @@ static const struct figure_def figures[] = {
     {"beyond_cache_growth_mb_per_spike", "beyond-cache growth after recovery (MB/spike)", F_MB},
     {"anon_over_cache", "anon RSS / cache_bytes (final)", F_RATIO},
     {"anon_over_allocated", "anon RSS / allocator's allocated bytes (final)", F_RATIO},
-    {"mean_held_given_back_share", "allocator's part of each spike given back (mean)", F_SHARE},
+    {"mean_held_returned_share", "allocator's part of each spike returned to the system (mean)",
+     F_SHARE},
     {"recovery_held_growth_mb_per_spike", "allocator-held growth after recovery (MB/spike)", F_MB},
     {"recovery_live_growth_mb_per_spike", "live growth after recovery (MB/spike)", F_MB},
     {"peak_held_growth_mb_per_spike", "allocator-held growth at peaks (MB/spike)", F_MB},
@@ -685,7 +686,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 	       "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
 	       "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
 	       "<th>live at end</th><th>held at end</th><th>returned</th>"
-	       "<th>allocator&#39;s part given back</th><th>per request in flight "
+	       "<th>allocator&#39;s part returned to the system</th><th>per request in flight "
 	       "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight (highest peak)</th>"
 	       "<th>held share of highest footprint</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
@@ -719,7 +720,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"end_live_kb", F_MB_FROM_KB},
 			            {"end_held_kb", F_MB_FROM_KB},
 			            {"returned_kb", F_MB_FROM_KB},
-			            {"held_given_back_share", F_SHARE},
+			            {"held_returned_share", F_SHARE},
 			            {"live_bytes_per_inflight", F_KB_FROM_BYTES},
 			            {"peak_inflight", F_COUNT},
 			            {"end_held_mb_per_1000_highest_inflight", F_RATIO},

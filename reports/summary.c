@@ -603,8 +603,9 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 		json_object_set_new(o, "before_anon_kb", jnum(before));
 		/* the level before the spike on the beyond-cache basis (verdict.c: what it left) */
 		double before_cache = before_at ? before_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		json_object_set_new(o, "before_beyond_cache_kb",
-		                    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
+		json_object_set_new(
+		    o, "before_beyond_cache_kb",
+		    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
 		json_object_set_new(o, "peak_anon_kb", jnum(peak));
 		json_object_set_new(o, "peak_t_s", jnum(peak_at ? peak_at->t_s : NAN));
 		json_object_set_new(o, "peak_rss_kb", jnum(peak_rss));
@@ -755,8 +756,7 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 	                    jnum(has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN));
 	json_object_set_new(v, "final_allocator_other_kb",
 	                    jnum(has_split ? f.part_kb[ATTR_OTHER] : NAN));
-	json_object_set_new(v, "final_not_resident_kb",
-	                    jnum(has_split ? f.not_resident_kb : NAN));
+	json_object_set_new(v, "final_not_resident_kb", jnum(has_split ? f.not_resident_kb : NAN));
 	json_object_set_new(v, "final_unmapped_kb", jnum(fi >= 0 ? f.unmapped_kb : NAN));
 	json_object_set_new(v, "final_outside_kb", jnum(fi >= 0 ? f.part_kb[ATTR_OUTSIDE] : NAN));
 }
@@ -1179,7 +1179,8 @@ static void set_aliases(json_t *sum)
 				if (json_object_size(sp) <= 1) /* no figures: not running then */
 					continue;
 				json_t *x = json_object_get(sp, ALIASES[a].now + 9);
-				json_object_set_new(sp, ALIASES[a].old + 9, x ? json_incref(x) : json_null());
+				json_object_set_new(sp, ALIASES[a].old + 9,
+				                    x ? json_incref(x) : json_null());
 			}
 		}
 	}

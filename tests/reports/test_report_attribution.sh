@@ -184,7 +184,7 @@ check "per-spike table has the attributed columns" grep -q '<th>live at peak</th
 # glibc spike 1: live 20.0 / held 2.0 at the peak, 10.0 / 12.0 at the end, 0.0 returned, 0.0%, 10.0 kB
 check "glibc's spike 1 row" grep -qE '</span>glibc</td><td>1</td>.*<td>20.0</td><td>2.0</td><td>10.0</td><td>12.0</td><td>0.0</td><td>0.0%</td><td>10.0</td><td>1040</td><td>11.54</td><td>54.5%</td></tr>' "$P"
 check "kresd's rows say n/a for attribution" grep -qE '</span>kresd</td><td>1</td>.*(<td><span class="muted">n/a</span></td>){7}</tr>' "$P"
-check "figure table has the held share" grep -q "<td>allocator&#39;s part of each spike given back (mean)</td>" "$P"
+check "figure table has the held share" grep -q "<td>allocator&#39;s part of each spike returned to the system (mean)</td>" "$P"
 
 # --- an older run without the columns: attribution unavailable, one note instead of panels ---
 old=$TEST_TMP/old
