@@ -636,23 +636,29 @@ def check_parts(chk, summary):
                 chk.fail(f"{name}.{path} = {x}, outside [0, 100 %]")
 
 
+def within_rule(x, y):
+    return abs(x - y) <= max(AGREE_FLOOR_MB, AGREE_SHARE * max(abs(x), abs(y)))
+
+
 def check_ranking(chk, summary):
-    ranking = (summary.get("verdict") or {}).get("ranking") or []
-    for i, a in enumerate(ranking):
-        for b in ranking[i + 1:]:
-            x, y = a["spikes_left_mb"], b["spikes_left_mb"]
-            if x is None or y is None:
-                continue
-            within = abs(x - y) <= max(AGREE_FLOOR_MB, AGREE_SHARE * max(abs(x), abs(y)))
-            if within and a["place"] != b["place"] and abs(a["place"] - b["place"]) == 1:
-                # a chain of ties is grouped from its first: only neighbours must share
-                first = next(r for r in ranking if r["place"] == min(a["place"], b["place"]))
-                fx = first["spikes_left_mb"]
-                later = b if b["place"] > a["place"] else a
-                if abs(later["spikes_left_mb"] - fx) <= max(AGREE_FLOOR_MB,
-                                                             AGREE_SHARE * max(abs(fx), abs(later["spikes_left_mb"]))):
-                    chk.fail(f"{a['variant']} ({x:.2f} MB) and {b['variant']} ({y:.2f} MB) are within "
-                             f"the agreement rule but ranked {a['place']} and {b['place']}")
+    """A place starts where a figure is no longer within the agreement rule of the first of the place
+    before it (reports/verdict.c tie_groups): the first of each place must be outside the rule of
+    the first of the place before, and every member of a place within it of its first."""
+    ranking = [r for r in (summary.get("verdict") or {}).get("ranking") or [] if r["spikes_left_mb"] is not None]
+    firsts = {}
+    for r in ranking:
+        firsts.setdefault(r["place"], r)
+    places = sorted(firsts)
+    for p, q in zip(places, places[1:]):
+        a, b = firsts[p], firsts[q]
+        chk.compared += 1
+        if within_rule(a["spikes_left_mb"], b["spikes_left_mb"]):
+            chk.fail(f"{a['variant']} ({a['spikes_left_mb']:.2f} MB) and {b['variant']} ({b['spikes_left_mb']:.2f} MB) "
+                     f"are within the agreement rule but ranked {p} and {q}")
+    for r in ranking:
+        f = firsts[r["place"]]
+        if not within_rule(f["spikes_left_mb"], r["spikes_left_mb"]):
+            chk.fail(f"{r['variant']} shares place {r['place']} with {f['variant']} beyond the agreement rule")
 
 
 # --- summary.md and the page -------------------------------------------------------------------
