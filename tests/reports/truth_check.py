@@ -28,6 +28,7 @@ AGREE_FLOOR_MB = 1.0  # reports/spread.h SPREAD_HELD_FLOOR_MB
 RETURNED_SHARE = 0.5  # reports/findings.h
 TREND_MIN = 5  # 1 + VERDICT_TREND_MIN_SPIKES (reports/verdict.h)
 MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
+SHARE_MIN_GROWTH_MB = 1  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
 EACH_SPIKE_SHARE = 95  # reports/validity.h VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, in %
 NUMBER = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 
@@ -158,6 +159,8 @@ def f_held_reused(m, ctx):
 
 def f_held_kept(m, ctx):
     held_sentence_figures(m, ctx, "mean_held_returned_share")
+    if m.groupdict().get("min") is not None:  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB
+        equal_int(ctx["chk"], "smallest part with a share (MB)", m["min"], SHARE_MIN_GROWTH_MB)
 
 
 def f_live_growth(m, ctx):
@@ -297,7 +300,7 @@ FINDINGS = [
      r"allocator's\), (?P=name) (?:returned|kept its spike memory: it returned|returned part of its spike "
      r"memory:) (?P<share>N)% of each spike's growth on average \(anon RSS (?P<end>N) MB at the end of the "
      r"last recovery, (?P<peak>N) MB at that spike's peak\)\.", f_rss_verdict),
-    (r"NAME's allocator took almost no part in the spikes \(under 1 MB each beyond live memory\); it held "
+    (r"NAME's allocator took almost no part in the spikes \(under (?P<min>\d+) MB each beyond live memory\); it held "
      r"(?P<held>N) MB (?P<dir>more|less) after the last recovery than before the first\.", f_held_kept),
     (r"NAME's allocator returned the memory the spikes freed to the system: (?P<share>N)% of its part of each "
      r"spike on average; it held (?P<held>N) MB (?P<dir>more|less) after the last recovery than before the "
