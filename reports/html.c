@@ -358,21 +358,17 @@ static void append_swatch(struct strbuf *b, const char *colour)
 static void append_hierarchy_text(struct strbuf *b, const json_t *h, const json_t *applied)
 {
 	const json_t *world = json_object_get(h, "world");
-	if (json_is_number(json_object_get(applied, "loss"))) { /* hierarchy_applied.h */
-		if (json_is_string(world)) {
-			strbuf_append_html(b, json_string_value(world));
-			strbuf_append(b, " world, ");
-		}
-		strbuf_printf(b, "applied: loss %.1f %%, mean delay %.0f ms",
-		              100 * json_number_value(json_object_get(applied, "loss")),
-		              json_number_value(json_object_get(applied, "delay_mean_ms")));
-		return;
-	}
 	const json_t *median = json_object_get(h, "latency_ms_median");
 	const json_t *loss = json_object_get(h, "loss");
 	if (json_is_string(world)) {
 		strbuf_append_html(b, json_string_value(world));
 		strbuf_append(b, " world, ");
+	}
+	if (json_is_number(json_object_get(applied, "loss"))) { /* hierarchy_applied.h */
+		strbuf_printf(b, "applied: loss %.1f %%, mean delay %.0f ms",
+		              100 * json_number_value(json_object_get(applied, "loss")),
+		              json_number_value(json_object_get(applied, "delay_mean_ms")));
+		return;
 	}
 	if (json_is_null(median) && json_is_string(world)) {
 		strbuf_append(b, "a base RTT per server");
