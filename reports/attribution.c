@@ -34,7 +34,10 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 		trim -= fmin(excess - off_frag, trim);
 		out->not_resident_kb = excess;
 	}
-	out->part_kb[ATTR_LIVE] = live;
+	/* Live bytes the program asked for but never touched are not resident: the live part is
+	 * at most the anon RSS it is a part of, the rest said apart. */
+	out->live_not_resident_kb = fmax(0, live - anon);
+	out->part_kb[ATTR_LIVE] = live - out->live_not_resident_kb;
 	out->part_kb[ATTR_TRIMMABLE] = out->split ? trim : NAN;
 	out->part_kb[ATTR_FRAGMENTED] = out->split ? frag : NAN;
 	/* Without a split (musl's mallocng) all the allocator holds is one kind. */

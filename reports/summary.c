@@ -471,6 +471,8 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "peak_live_kb", jnum(peak_live));
 	json_object_set_new(o, "peak_held_kb", jnum(peak_held));
 	json_object_set_new(o, "peak_attributed_t_s", jnum(pi >= 0 ? s->r[pi]->t_s : nan));
+	json_object_set_new(o, "peak_live_not_resident_kb",
+	                    jnum(pi >= 0 ? p.live_not_resident_kb : nan));
 	json_object_set_new(o, "end_live_kb", jnum(end_live));
 	json_object_set_new(o, "end_held_kb", jnum(end_held));
 	bool split = ei >= 0 && e.split;

@@ -74,6 +74,21 @@ truth "a part above its whole (issue 27, 1)" "$d"
 check "the parts add up to what glibc holds" jq_true \
 	'.variants.glibc | .final_trimmable_kb + .final_fragmented_kb + .final_allocator_other_kb == .final_held_kb and .final_allocator_other_kb >= 0 and .final_not_resident_kb == 3072' "$d/summary.json"
 
+# 1. Live at the peak above the peak's anon RSS: 12 MB asked for, 10 MB of anon RSS (the rest
+# never touched). Main's per-spike table said "live at peak" 12.0 MB of a 10.0 MB peak.
+d=$TEST_TMP/live-above-anon
+rows <<EOF | defect_run "$d"
+0.5 6144 $(attr 4 5 .5 .5)
+1.0 6144 $(attr 4 5 .5 .5)
+1.5 10240 $(attr 12 13 .5 .5)
+2.0 10240 $(attr 12 13 .5 .5)
+2.5 6144 $(attr 4 5 .5 .5)
+3.0 6144 $(attr 4 5 .5 .5)
+EOF
+truth "live at peak above peak anon RSS (issue 27, 1)" "$d"
+check "the live part is the resident one, the rest said apart" jq_true \
+	'.variants.glibc.spikes[0] | .peak_live_kb == 10240 and .peak_live_not_resident_kb == 2048' "$d/summary.json"
+
 # 2. "Given back" that RSS does not show: the allocator's footprint fell 4 MB after the spike, its
 # anon RSS did not fall at all. Main: "returned the memory the spikes freed: 67%".
 d=$TEST_TMP/given-back-no-rss
