@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,20 @@ static bool loader_path(char *buf, size_t size)
 	return true;
 }
 
-/* "glibc.malloc.NAME: VALUE (min: .., max: ..)" lines of `ld.so --list-tunables`. */
+/* Whether this process's GLIBC_TUNABLES names the tunable ("a=1:b=2" names a and b). */
+static bool tunable_named(const char *name)
+{
+	const char *env = getenv("GLIBC_TUNABLES");
+	size_t n = strlen(name);
+	for (const char *p = env; p && *p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return true;
+	return false;
+}
+
+/* "glibc.malloc.NAME: VALUE (min: .., max: ..)" lines of `ld.so --list-tunables`. The loader lists
+ * a tunable nobody set as 0, which reads as "disabled" (trim_threshold=0) where glibc uses its own
+ * default: such a tunable is left out, one GLIBC_TUNABLES names is kept whatever its value. */
 static void parse_tunables(struct alloc_settings_out *o, char *text)
 {
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -153,7 +167,7 @@ static void parse_tunables(struct alloc_settings_out *o, char *text)
 		*colon = '\0';
 		char *end;
 		unsigned long long v = strtoull(colon + 1, &end, 0);
-		if (end != colon + 1)
+		if (end != colon + 1 && (v != 0 || tunable_named(line)))
 			put_number(o, line, (double)v, ALLOC_SETTING_NUMBER);
 	}
 }

@@ -91,7 +91,7 @@ static double run_figure(const json_t *v, int f, const struct advisor_basis *bas
 	case FIG_P99: {
 		/* the true quantile of the spikes' answers when the run kept their histograms */
 		double p99 = num(v, "traffic_by_send.phases.spike.lat_p99_ms");
-		return isfinite(p99) ? p99 : num(v, "spike_traffic.lat_p99_ms");
+		return isfinite(p99) ? p99 : num(v, "spike_traffic.lat_p99_ms_of_intervals");
 	}
 	default:
 		return NAN;

@@ -22,11 +22,26 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	out->heap_kb = heap;
 	out->held_kb = heap - live;
 	out->unmapped_kb = row->v[TIMELINE_COL_alloc_unmapped_bytes] / BYTES_PER_KB;
-	out->part_kb[ATTR_LIVE] = live;
+	/* The allocator's own count of its free memory can include pages that are not resident
+	 * (glibc's free chunks released with MADV_DONTNEED, jemalloc's purged extents): what it
+	 * counts beyond what it holds is not resident, taken off the fragmented kind first, then
+	 * the trimmable one, so the parts never add to more than their whole. */
+	out->not_resident_kb = 0;
+	if (out->split) {
+		double excess = fmax(0, trim + frag - fmax(out->held_kb, 0));
+		double off_frag = fmin(excess, frag);
+		frag -= off_frag;
+		trim -= fmin(excess - off_frag, trim);
+		out->not_resident_kb = excess;
+	}
+	/* Live bytes the program asked for but never touched are not resident: the live part is
+	 * at most the anon RSS it is a part of, the rest said apart. */
+	out->live_not_resident_kb = fmax(0, live - anon);
+	out->part_kb[ATTR_LIVE] = live - out->live_not_resident_kb;
 	out->part_kb[ATTR_TRIMMABLE] = out->split ? trim : NAN;
 	out->part_kb[ATTR_FRAGMENTED] = out->split ? frag : NAN;
 	/* Without a split (musl's mallocng) all the allocator holds is one kind. */
-	out->part_kb[ATTR_OTHER] = out->split ? out->held_kb - trim - frag : out->held_kb;
+	out->part_kb[ATTR_OTHER] = out->split ? fmax(0, out->held_kb - trim - frag) : out->held_kb;
 	out->part_kb[ATTR_OUTSIDE] = anon - heap;
 	return true;
 }

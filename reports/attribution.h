@@ -23,10 +23,14 @@ enum attr_part {
 /* One sample, in kB. NAN where the row lacks the figure. */
 struct attr_split {
 	double part_kb[ATTR_PART_COUNT];
-	double held_kb;     /* allocator heap - live: trimmable + fragmented + other */
-	double heap_kb;     /* the allocator's resident footprint */
-	double unmapped_kb; /* given back to the OS but still reserved (not in RSS) */
-	bool split;         /* the allocator told trimmable from fragmented */
+	double held_kb;              /* allocator heap - live: trimmable + fragmented + other */
+	double heap_kb;              /* the allocator's resident footprint */
+	double unmapped_kb;          /* given back to the OS but still reserved (not in RSS) */
+	double live_not_resident_kb; /* live bytes beyond the sample's anon RSS: never touched, not
+	                              * resident, left out of the live part */
+	double not_resident_kb;      /* free memory the allocator counts beyond what it holds: not
+	                              * resident, left out of the trimmable and fragmented parts */
+	bool split;                  /* the allocator told trimmable from fragmented */
 };
 
 /* Fills out from a row with anon RSS, live bytes and the allocator's heap; false when any of the

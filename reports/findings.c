@@ -71,9 +71,10 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
 		end = num(json_array_get(spikes, i), "end_anon_kb");
 		peak = num(json_array_get(spikes, i), "peak_anon_kb");
 	}
-	const char *verb = share >= RETURNED_SHARE ? "returned"
-	                   : share < KEPT_SHARE    ? "kept its spike memory: it returned"
-	                                           : "returned part of its spike memory:";
+	const char *verdict = findings_verdict_of(share);
+	const char *verb = strcmp(verdict, "returned") == 0 ? "returned"
+	                   : strcmp(verdict, "kept") == 0   ? "kept its spike memory: it returned"
+	                                                    : "returned part of its spike memory:";
 	add(out,
 	    "On anonymous RSS alone (no live bytes recorded for %s, so its own memory cannot be "
 	    "told from its allocator's), %s %s %.0f%% of each spike's growth on average (anon RSS "
@@ -81,8 +82,9 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
 	    name, name, verb, share * 100, end / 1024, peak / 1024);
 }
 
-/* Judged on what the allocator holds beyond live bytes: of its part of each spike (what it
- * returned plus what it kept), the share it returned. */
+/* Judged on what the allocator holds beyond live bytes: of its part of each spike (what left its
+ * footprint plus what it kept), the share that went back to the system (anon RSS fell) and the
+ * share it reused for later allocations (its held memory fell, anon RSS did not). */
 static void findings_held_verdict(json_t *out, const char *name, const json_t *v, double share)
 {
 	char held[48];
@@ -90,6 +92,7 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
 	const char *verdict = findings_verdict_of(share);
+	double reused = num(v, "mean_held_reused_share");
 	if (isnan(share))
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
@@ -97,15 +100,26 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 		    name, held);
 	else if (strcmp(verdict, "returned") == 0)
 		add(out,
-		    "%s's allocator returned the memory the spikes freed: %.0f%% of its part of "
-		    "each "
-		    "spike on average; it held %s after the last recovery than before the first.",
+		    "%s's allocator returned the memory the spikes freed to the system: %.0f%% of "
+		    "its "
+		    "part of each spike on average; it held %s after the last recovery than before "
+		    "the "
+		    "first.",
 		    name, share * 100, held);
+	else if (strcmp(findings_verdict_of(reused), "returned") == 0)
+		add(out,
+		    "%s's allocator reused the memory the spikes freed for later allocations "
+		    "(%.0f%% "
+		    "of its part of each spike on average) and returned %.0f%% to the system; it "
+		    "held "
+		    "%s after the last recovery than before the first.",
+		    name, reused * 100, share * 100, held);
 	else
 		add(out,
 		    "%s's allocator %s the memory the spikes freed: it returned %.0f%% of its part "
-		    "of each spike on average and held %s after the last recovery than before the "
-		    "first.",
+		    "of each spike to the system on average and held %s after the last recovery "
+		    "than "
+		    "before the first.",
 		    name, strcmp(verdict, "kept") == 0 ? "kept" : "kept part of", share * 100,
 		    held);
 }
@@ -202,6 +216,10 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 			sep = "; ";
 		}
 	}
+	double not_resident = num(v, "final_not_resident_kb");
+	if (not_resident >= HELD_KIND_MIN_KB)
+		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
+		              not_resident / 1024);
 	double unmapped = num(v, "final_unmapped_kb");
 	if (names->unmapped && !isnan(unmapped)) {
 		if (unmapped < HELD_KIND_MIN_KB)
@@ -226,7 +244,7 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 		const char *how = json_string_value(json_object_get(v, "attribution"));
 		bool attributed = how && strcmp(how, "unavailable") != 0;
 		double share =
-		    num(v, attributed ? "mean_held_given_back_share" : "mean_given_back_share");
+		    num(v, attributed ? "mean_held_returned_share" : "mean_given_back_share");
 		if (attributed) {
 			findings_held_verdict(out, name, v, share);
 			findings_live_growth(out, name, v);
@@ -236,9 +254,10 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 		}
 		if (isnan(share))
 			continue;
-		if (share >= RETURNED_SHARE && nr < 64)
+		const char *verdict = findings_verdict_of(share);
+		if (strcmp(verdict, "returned") == 0 && nr < 64)
 			returned[nr++] = name;
-		else if (share < KEPT_SHARE && nk < 64)
+		else if (strcmp(verdict, "kept") == 0 && nk < 64)
 			kept[nk++] = name;
 	}
 	if (nr > 0 && nk > 0) {
@@ -347,8 +366,8 @@ static size_t findings_not_run(json_t *out, const json_t *summary)
 	size_t n = 0;
 	const char *name;
 	json_t *why;
-	json_object_foreach(json_object_get(validity_reason(summary, "variant_not_run"), "why"), name,
-	                    why)
+	json_object_foreach(json_object_get(validity_reason(summary, "variant_not_run"), "why"),
+	                    name, why)
 	{
 		add(out, "%s did not run: %s.", name, json_string_value(why));
 		n++;
@@ -385,22 +404,21 @@ static void findings_health(json_t *out, const json_t *summary)
 			    num(c, "t_s"), how);
 			crashed++;
 		}
-		/* Per query by send phase when the run has phases.csv: a late answer to a spike's
-		 * query is not a lost one. */
+		/* The one answered share: per query by send phase (by arrival in older runs without
+		 * phases.csv, which then have no pending count). */
 		const json_t *sent = summary_lookup(v, "traffic_by_send.phases.spike");
 		bool by_send =
 		    json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
 		    strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
 		           "phases.csv") == 0;
-		double share = by_send ? num(sent, "answered_share")
-		                       : num(json_object_get(v, "spike_traffic"), "answered_share");
+		double share = num(sent, "answered_share");
 		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
 			add(out,
 			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, "
 			    "%.0f "
 			    "still pending).",
 			    name, share * 100, num(sent, "lost"), num(sent, "pending"));
-		else if (!isnan(share) && share < ANSWERED_SHARE_OK) /* by arrival: older runs */
+		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
 		findings_file_backed(out, name, v);

@@ -178,6 +178,15 @@ void gate_list(const json_t *summary, FILE *out)
 		terminal_text_fputs(key, out);
 		fputc('\n', out);
 	}
+	/* old names kept one release (summary.json "aliases"), each with the name it stands for */
+	json_object_foreach(json_object_get(summary, "aliases"), key, v)
+	{
+		fputs("# alias: ", out);
+		terminal_text_fputs(key, out);
+		fputs(" = ", out);
+		terminal_text_fputs(json_string_value(v), out);
+		fputc('\n', out);
+	}
 	fputs("# the whole run\n", out);
 	json_object_foreach(per_run, key, v)
 	{

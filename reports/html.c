@@ -53,7 +53,8 @@ static const struct figure_def figures[] = {
     {"beyond_cache_growth_mb_per_spike", "beyond-cache growth after recovery (MB/spike)", F_MB},
     {"anon_over_cache", "anon RSS / cache_bytes (final)", F_RATIO},
     {"anon_over_allocated", "anon RSS / allocator's allocated bytes (final)", F_RATIO},
-    {"mean_held_given_back_share", "allocator's part of each spike given back (mean)", F_SHARE},
+    {"mean_held_returned_share", "allocator's part of each spike returned to the system (mean)",
+     F_SHARE},
     {"recovery_held_growth_mb_per_spike", "allocator-held growth after recovery (MB/spike)", F_MB},
     {"recovery_live_growth_mb_per_spike", "live growth after recovery (MB/spike)", F_MB},
     {"peak_held_growth_mb_per_spike", "allocator-held growth at peaks (MB/spike)", F_MB},
@@ -360,7 +361,7 @@ static void append_swatch(struct strbuf *b, const char *colour)
 
 /* The hierarchy's world and what the run set of it; a world other than lan draws each server's
  * RTT and has its own loss, which run.json then leaves null (docs/run-folder.md). */
-static void append_hierarchy_text(struct strbuf *b, const json_t *h)
+static void append_hierarchy_text(struct strbuf *b, const json_t *h, const json_t *applied)
 {
 	const json_t *world = json_object_get(h, "world");
 	const json_t *median = json_object_get(h, "latency_ms_median");
@@ -368,6 +369,12 @@ static void append_hierarchy_text(struct strbuf *b, const json_t *h)
 	if (json_is_string(world)) {
 		strbuf_append_html(b, json_string_value(world));
 		strbuf_append(b, " world, ");
+	}
+	if (json_is_number(json_object_get(applied, "loss"))) { /* hierarchy_applied.h */
+		strbuf_printf(b, "applied: loss %.1f %%, mean delay %.0f ms",
+		              100 * json_number_value(json_object_get(applied, "loss")),
+		              json_number_value(json_object_get(applied, "delay_mean_ms")));
+		return;
 	}
 	if (json_is_null(median) && json_is_string(world)) {
 		strbuf_append(b, "a base RTT per server");
@@ -403,7 +410,7 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 	strbuf_append(b, " &middot; <strong>schedule</strong> <code>");
 	append_json_text(b, json_object_get(params, "schedule"));
 	strbuf_append(b, "</code> &middot; <strong>hierarchy</strong> ");
-	append_hierarchy_text(b, h);
+	append_hierarchy_text(b, h, json_object_get(summary, "hierarchy_applied"));
 	strbuf_append(b, " &middot; <strong>queries</strong> ");
 	append_json_text(b, json_object_get(json_object_get(run_json, "queryfile"), "path"));
 	strbuf_append(b, " &middot; <strong>variants</strong> ");
@@ -716,7 +723,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 	       "<th>peak RSS</th><th>end of recovery</th><th>given back</th>"
 	       "<th>end beyond cache</th><th>live at peak</th><th>held at peak</th>"
 	       "<th>live at end</th><th>held at end</th><th>returned</th>"
-	       "<th>allocator&#39;s part given back</th><th>per request in flight "
+	       "<th>allocator&#39;s part returned to the system</th><th>per request in flight "
 	       "(kB)</th><th>peak in flight</th><th>held per 1,000 in flight (highest peak)</th>"
 	       "<th>held share of highest footprint</th></tr>\n");
 	const json_t *order = json_object_get(summary, "variant_order");
@@ -750,7 +757,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"end_live_kb", F_MB_FROM_KB},
 			            {"end_held_kb", F_MB_FROM_KB},
 			            {"returned_kb", F_MB_FROM_KB},
-			            {"held_given_back_share", F_SHARE},
+			            {"held_returned_share", F_SHARE},
 			            {"live_bytes_per_inflight", F_KB_FROM_BYTES},
 			            {"peak_inflight", F_COUNT},
 			            {"end_held_mb_per_1000_highest_inflight", F_RATIO},

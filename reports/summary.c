@@ -6,6 +6,7 @@
 #include "colours.h"
 #include "fit.h"
 #include "harness_saturation.h"
+#include "hierarchy_applied.h"
 #include "schedule.h"
 #include "spike_find.h"
 #include "spread.h"
@@ -15,6 +16,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,17 @@ json_t *summary_json_number(double v)
 json_t *summary_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void summary_set_share(json_t *o, const char *key, double raw)
+{
+	double clamped = fmin(fmax(raw, 0), 1);
+	json_object_set_new(o, key, summary_json_number(isnan(raw) ? NAN : clamped));
+	if (isnan(raw) || raw == clamped)
+		return;
+	char k[128];
+	snprintf(k, sizeof(k), "%s_raw", key);
+	json_object_set_new(o, k, json_real(raw));
 }
 
 static json_t *jnum(double v)
@@ -256,10 +269,13 @@ static json_t *traffic_figures(const struct series *s, const char *group)
 	json_object_set_new(o, "offered", jnum(n ? offered : NAN));
 	json_object_set_new(o, "answered", jnum(n ? answered : NAN));
 	json_object_set_new(o, "timeouts", jnum(n ? timeouts : NAN));
-	json_object_set_new(o, "answered_share", jnum(offered > 0 ? answered / offered : NAN));
-	json_object_set_new(o, "lat_p50_ms", jnum(weighted_median(q[0], nq[0])));
-	json_object_set_new(o, "lat_p90_ms", jnum(weighted_median(q[1], nq[1])));
-	json_object_set_new(o, "lat_p99_ms", jnum(weighted_median(q[2], nq[2])));
+	/* by the interval answers arrived in: a spike's late answers count in its recovery, so this
+	 * can pass 1 (the one answered share is by send phase, traffic_by_send) */
+	json_object_set_new(o, "answered_per_offered_by_arrival",
+	                    jnum(offered > 0 ? answered / offered : NAN));
+	json_object_set_new(o, "lat_p50_ms_of_intervals", jnum(weighted_median(q[0], nq[0])));
+	json_object_set_new(o, "lat_p90_ms_of_intervals", jnum(weighted_median(q[1], nq[1])));
+	json_object_set_new(o, "lat_p99_ms_of_intervals", jnum(weighted_median(q[2], nq[2])));
 	json_object_set_new(o, "lat_p99_max_ms", jnum(p99_max));
 	for (int k = 0; k < 3; k++)
 		free(q[k]);
@@ -455,12 +471,15 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "peak_live_kb", jnum(peak_live));
 	json_object_set_new(o, "peak_held_kb", jnum(peak_held));
 	json_object_set_new(o, "peak_attributed_t_s", jnum(pi >= 0 ? s->r[pi]->t_s : nan));
+	json_object_set_new(o, "peak_live_not_resident_kb",
+	                    jnum(pi >= 0 ? p.live_not_resident_kb : nan));
 	json_object_set_new(o, "end_live_kb", jnum(end_live));
 	json_object_set_new(o, "end_held_kb", jnum(end_held));
 	bool split = ei >= 0 && e.split;
 	json_object_set_new(o, "end_trimmable_kb", jnum(split ? e.part_kb[ATTR_TRIMMABLE] : nan));
 	json_object_set_new(o, "end_fragmented_kb", jnum(split ? e.part_kb[ATTR_FRAGMENTED] : nan));
 	json_object_set_new(o, "end_allocator_other_kb", jnum(split ? e.part_kb[ATTR_OTHER] : nan));
+	json_object_set_new(o, "end_not_resident_kb", jnum(split ? e.not_resident_kb : nan));
 	json_object_set_new(o, "end_unmapped_kb", jnum(ei >= 0 ? e.unmapped_kb : nan));
 	json_object_set_new(o, "end_outside_kb", jnum(ei >= 0 ? e.part_kb[ATTR_OUTSIDE] : nan));
 	json_object_set_new(o, "live_growth_kb", jnum(end_live - before_live));
@@ -477,10 +496,21 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	json_object_set_new(o, "returned_kb", jnum(returned));
 	json_object_set_new(o, "unmapped_growth_kb",
 	                    jnum(hi >= 0 && ei >= 0 ? e.unmapped_kb - h.unmapped_kb : nan));
-	double share = NAN;
-	if (!isnan(returned) && !isnan(kept) && returned + kept >= SUMMARY_SHARE_MIN_GROWTH_KB)
-		share = returned / (returned + kept);
-	json_object_set_new(o, "held_given_back_share", jnum(share));
+	/* What left the footprint went back to the system only as far as anon RSS fell over the
+	 * same stretch; the rest the allocator reused (its held memory fell into live allocations,
+	 * RSS did not). */
+	double rss_fell = hi >= 0 && ei >= 0 ? s->r[hi]->v[TIMELINE_COL_anon_kb] -
+	                                           s->r[ei]->v[TIMELINE_COL_anon_kb]
+	                                     : nan;
+	double to_system = fmin(fmax(returned, 0), fmax(rss_fell, 0));
+	double reused = fmax(returned, 0) - to_system;
+	json_object_set_new(o, "returned_to_system_kb", jnum(isnan(returned) ? nan : to_system));
+	json_object_set_new(o, "reused_kb", jnum(isnan(returned) ? nan : reused));
+	double part = returned + kept;
+	bool shared = !isnan(part) && part >= SUMMARY_SHARE_MIN_GROWTH_KB;
+	summary_set_share(o, "held_released_share", shared ? returned / part : NAN);
+	summary_set_share(o, "held_returned_share", shared ? to_system / part : NAN);
+	summary_set_share(o, "held_reused_share", shared ? reused / part : NAN);
 	/* Memory per request in flight: at the most requests in flight, the live growth that is
 	 * not the cache's, over the growth of requests in flight. */
 	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
@@ -575,8 +605,9 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 		json_object_set_new(o, "before_anon_kb", jnum(before));
 		/* the level before the spike on the beyond-cache basis (verdict.c: what it left) */
 		double before_cache = before_at ? before_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		json_object_set_new(o, "before_beyond_cache_kb",
-		                    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
+		json_object_set_new(
+		    o, "before_beyond_cache_kb",
+		    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
 		json_object_set_new(o, "peak_anon_kb", jnum(peak));
 		json_object_set_new(o, "peak_t_s", jnum(peak_at ? peak_at->t_s : NAN));
 		json_object_set_new(o, "peak_rss_kb", jnum(peak_rss));
@@ -589,7 +620,7 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 		if (!isnan(before) && !isnan(peak) && !isnan(end) &&
 		    peak - before >= SUMMARY_SHARE_MIN_GROWTH_KB)
 			share = (peak - end) / (peak - before);
-		json_object_set_new(o, "given_back_share", jnum(share));
+		summary_set_share(o, "given_back_share", share);
 		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;
 		json_object_set_new(o, "end_beyond_cache_kb",
 		                    jnum(isnan(cache) ? NAN : end - cache / 1024.0));
@@ -702,7 +733,9 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 		const char *figure, *spike_key;
 		enum spikes_reduce how;
 	} reduced[] = {
-	    {"mean_held_given_back_share", "held_given_back_share", REDUCE_MEAN},
+	    {"mean_held_released_share", "held_released_share", REDUCE_MEAN},
+	    {"mean_held_returned_share", "held_returned_share", REDUCE_MEAN},
+	    {"mean_held_reused_share", "held_reused_share", REDUCE_MEAN},
 	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
 	    {"mean_end_held_share_of_highest_heap", "end_held_share_of_highest_heap", REDUCE_MEAN},
 	    {"mean_end_held_mb_per_1000_highest_inflight", "end_held_mb_per_1000_highest_inflight",
@@ -725,6 +758,7 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 	                    jnum(has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN));
 	json_object_set_new(v, "final_allocator_other_kb",
 	                    jnum(has_split ? f.part_kb[ATTR_OTHER] : NAN));
+	json_object_set_new(v, "final_not_resident_kb", jnum(has_split ? f.not_resident_kb : NAN));
 	json_object_set_new(v, "final_unmapped_kb", jnum(fi >= 0 ? f.unmapped_kb : NAN));
 	json_object_set_new(v, "final_outside_kb", jnum(fi >= 0 ? f.part_kb[ATTR_OUTSIDE] : NAN));
 }
@@ -893,6 +927,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name,
 	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
 	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
 	json_object_set_new(v, "traffic_by_send", traffic_by_send(rf, target));
+	traffic_set_baseline_share(v);
 	set_memory_ratios(v, &s);
 	json_t *crashes = crash_list(rf, name);
 	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
@@ -1081,6 +1116,89 @@ static json_t *variant_order(const struct runfolder *rf)
 	return names;
 }
 
+/* Old names of figures that meant something else, each kept one release as an alias of the one
+ * definition (docs/run-folder.md, "Aliases"): per variant, "spikes.N." for every spike. */
+static const struct {
+	const char *old, *now;
+	const char *fallback; /* where a run lacks the figure (no latency histograms): older runs */
+} ALIASES[] = {
+    {"spike_traffic.answered_share", "traffic_by_send.phases.spike.answered_share", NULL},
+    {"spike_traffic.lat_p50_ms", "traffic_by_send.phases.spike.lat_p50_ms",
+     "spike_traffic.lat_p50_ms_of_intervals"},
+    {"spike_traffic.lat_p90_ms", "traffic_by_send.phases.spike.lat_p90_ms",
+     "spike_traffic.lat_p90_ms_of_intervals"},
+    {"spike_traffic.lat_p99_ms", "traffic_by_send.phases.spike.lat_p99_ms",
+     "spike_traffic.lat_p99_ms_of_intervals"},
+    {"baseline_traffic.answered_share", "traffic_by_send.baseline_answered_share", NULL},
+    {"baseline_traffic.lat_p50_ms", "traffic_by_send.phases.baseline.lat_p50_ms",
+     "baseline_traffic.lat_p50_ms_of_intervals"},
+    {"baseline_traffic.lat_p90_ms", "traffic_by_send.phases.baseline.lat_p90_ms",
+     "baseline_traffic.lat_p90_ms_of_intervals"},
+    {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms",
+     "baseline_traffic.lat_p99_ms_of_intervals"},
+    {"mean_held_given_back_share", "mean_held_released_share", NULL},
+    {"spikes.N.held_given_back_share", "spikes.N.held_released_share", NULL},
+};
+
+/* Sets the value at path (its last key) under o, the objects on the way existing. */
+static void set_at(json_t *o, const char *path, json_t *value)
+{
+	const char *dot = strrchr(path, '.');
+	char parent[128];
+	if (dot && (size_t)(dot - path) < sizeof(parent)) {
+		memcpy(parent, path, (size_t)(dot - path));
+		parent[dot - path] = '\0';
+		o = summary_lookup(o, parent);
+	}
+	if (json_is_object(o))
+		json_object_set_new(o, dot ? dot + 1 : path, value);
+	else
+		json_decref(value);
+}
+
+/* Each old name gets its figure's value (or null); "aliases" lists them. */
+static void set_aliases(json_t *sum)
+{
+	json_t *list = json_object(), *v;
+	const char *name;
+	for (size_t a = 0; a < sizeof(ALIASES) / sizeof(*ALIASES); a++)
+		json_object_set_new(list, ALIASES[a].old, json_string(ALIASES[a].now));
+	json_object_set_new(sum, "aliases", list);
+	json_object_foreach(json_object_get(sum, "variants"), name, v)
+	{
+		for (size_t a = 0; a < sizeof(ALIASES) / sizeof(*ALIASES); a++) {
+			if (strncmp(ALIASES[a].old, "spikes.N.", 9) != 0) {
+				json_t *x = summary_lookup(v, ALIASES[a].now);
+				if (!json_is_number(x) && ALIASES[a].fallback)
+					x = summary_lookup(v, ALIASES[a].fallback);
+				set_at(v, ALIASES[a].old, x ? json_incref(x) : json_null());
+				continue;
+			}
+			size_t i;
+			json_t *sp;
+			json_array_foreach(json_object_get(v, "spikes"), i, sp)
+			{
+				if (json_object_size(sp) <= 1) /* no figures: not running then */
+					continue;
+				json_t *x = json_object_get(sp, ALIASES[a].now + 9);
+				json_object_set_new(sp, ALIASES[a].old + 9,
+				                    x ? json_incref(x) : json_null());
+			}
+		}
+	}
+}
+
+const char *summary_alias_of(const json_t *summary, const char *path)
+{
+	char key[256];
+	/* "spikes.3.x" is listed as "spikes.N.x" */
+	if (strncmp(path, "spikes.", 7) == 0 && strchr(path + 7, '.'))
+		snprintf(key, sizeof(key), "spikes.N%s", strchr(path + 7, '.'));
+	else
+		snprintf(key, sizeof(key), "%s", path);
+	return json_string_value(json_object_get(json_object_get(summary, "aliases"), key));
+}
+
 json_t *summary_build(const struct runfolder *rf)
 {
 	double interval_s = summary_interval_s(rf);
@@ -1104,12 +1222,14 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
+	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	verdict_add_variant_figures(sum);
 	/* validity first: the verdict names the variants that did not run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
 	json_object_set_new(sum, "verdict", verdict_build(sum));
+	set_aliases(sum);
 	free(spikes.num);
 	free(spikes.index);
 	free(phases.t);

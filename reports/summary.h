@@ -20,6 +20,14 @@ json_t *summary_json_number(double v);
 /* A number as a JSON real as it is, or null when not finite (NAN, infinities). */
 json_t *summary_json_real(double v);
 
+/* Sets key to a share clamped to [0, 1] (null for NAN); a raw value outside is kept beside it as
+ * KEY_raw, so a reader sees why (docs/run-folder.md, "Shares"). */
+void summary_set_share(json_t *o, const char *key, double raw);
+
+/* The name an old figure name stands for ("mean_held_given_back_share": "mean_held_released_share";
+ * a spike's as "spikes.N.x"), or NULL when path is no alias (summary.json "aliases"). */
+const char *summary_alias_of(const json_t *summary, const char *path);
+
 /* The interval between two timeline rows of one target, in seconds (run.json interval_ms, or the
  * smallest step seen, or 1). */
 double summary_interval_s(const struct runfolder *rf);

@@ -176,3 +176,21 @@ json_t *traffic_by_send(const struct runfolder *rf, int target)
 {
 	return rf->has_phases ? from_phases_csv(rf, target) : from_timeline(rf, target);
 }
+
+void traffic_set_baseline_share(json_t *variant)
+{
+	json_t *t = json_object_get(variant, "traffic_by_send");
+	const json_t *phases = json_object_get(t, "phases");
+	double sent = 0, answered = 0;
+	for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
+		if (strcmp(traffic_phases[p], "spike") == 0)
+			continue;
+		const json_t *o = json_object_get(phases, traffic_phases[p]);
+		const json_t *s = json_object_get(o, "sent"), *a = json_object_get(o, "answered");
+		if (json_is_number(s) && json_is_number(a)) {
+			sent += json_number_value(s);
+			answered += json_number_value(a);
+		}
+	}
+	json_object_set_new(t, "baseline_answered_share", jnum(sent > 0 ? answered / sent : NAN));
+}

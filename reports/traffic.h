@@ -23,6 +23,10 @@ extern const char *const traffic_phases[];
  * run has it, else summed from timeline.csv by the interval each answer arrived in. */
 json_t *traffic_by_send(const struct runfolder *rf, int target);
 
+/* The answered share of the queries sent at the baseline rate (baseline and recovery phases
+ * together), by send phase: traffic_by_send.baseline_answered_share of the variant's figures. */
+void traffic_set_baseline_share(json_t *variant);
+
 /* The variant's latency histogram of one phase (all its instances merged) from latency_hist.csv;
  * false when the run has none for it. */
 bool traffic_phase_hist(const struct runfolder *rf, int target, const char *phase,

@@ -112,13 +112,11 @@ static void check_harness(const json_t *summary, json_t *reasons)
 	       json_number_value(json_object_get(h, "threshold_cores")), s, events);
 }
 
-/* The variant's answered share of the queries sent in spikes: per query when the run has
- * phases.csv, else the interval counts. */
+/* The variant's answered share of the queries sent in spikes (the one definition: per query when
+ * the run has phases.csv, else the interval counts; reports/traffic.c). */
 static double spike_answered_share(const json_t *v)
 {
 	const json_t *x = summary_lookup(v, "traffic_by_send.phases.spike.answered_share");
-	if (!json_is_number(x))
-		x = summary_lookup(v, "spike_traffic.answered_share");
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
@@ -178,9 +176,12 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 	}
 	strbuf_printf(b, "spike%s ", m == 1 ? "" : "s");
 	json_array_foreach(under, k, u)
-		strbuf_printf(b, "%s%lld (%.1f %% answered)", k == 0 ? "" : k + 1 == m ? " and " : ", ",
-		              (long long)json_integer_value(json_object_get(u, "spike")),
-		              100 * json_number_value(json_object_get(u, "answered_share")));
+	    strbuf_printf(b, "%s%lld (%.1f %% answered)",
+	                  k == 0       ? ""
+	                  : k + 1 == m ? " and "
+	                               : ", ",
+	                  (long long)json_integer_value(json_object_get(u, "spike")),
+	                  100 * json_number_value(json_object_get(u, "answered_share")));
 }
 
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
@@ -223,13 +224,15 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 		}
 	}
 	if (json_array_size(names)) {
-		reason(reasons, "spike_under_answered", names,
-		       "lower --spike-rate or --spike-multiple, or raise --calibrate-len (a capacity "
-		       "measured too high)",
-		       "Answered under %.0f %% of the queries sent in a spike: %s. In such a spike the "
-		       "variant was over its capacity, its memory that of a queue, whatever it "
-		       "answered over all spikes.",
-		       100 * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, b.s);
+		reason(
+		    reasons, "spike_under_answered", names,
+		    "lower --spike-rate or --spike-multiple, or raise --calibrate-len (a capacity "
+		    "measured too high)",
+		    "Answered under %.0f %% of the queries sent in a spike: %s. In such a spike "
+		    "the "
+		    "variant was over its capacity, its memory that of a queue, whatever it "
+		    "answered over all spikes.",
+		    100 * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, b.s);
 		json_object_set_new(json_array_get(reasons, json_array_size(reasons) - 1), "spikes",
 		                    spikes);
 	} else {
@@ -246,7 +249,8 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 {
 	const json_t *cal = json_object_get(rf->run, "calibration");
 	const json_t *capacity = json_object_get(cal, "capacity_qps");
-	/* the calibration's own choice (scenarios/lib/calibrate.sh); without it, every bound counts */
+	/* the calibration's own choice (scenarios/lib/calibrate.sh); without it, every bound counts
+	 */
 	const json_t *slowest = json_object_get(cal, "capacity_of_slowest_qps");
 	double lowest = json_is_number(slowest) ? json_number_value(slowest) : INFINITY;
 	json_t *names = json_array();
@@ -363,14 +367,87 @@ static void check_no_figures(const struct runfolder *rf, const json_t *summary, 
 	}
 	free(rows);
 	if (json_array_size(names))
-		reason(reasons, "variant_without_figures", names,
-		       "read logs/VARIANT.log: the process was gone or never found, then run again",
-		       "No memory figures for %s: timeline rows without a single memory sample say "
-		       "nothing about the allocator, and no figure of the comparison stands for it.",
-		       b.s);
+		reason(
+		    reasons, "variant_without_figures", names,
+		    "read logs/VARIANT.log: the process was gone or never found, then run again",
+		    "No memory figures for %s: timeline rows without a single memory sample say "
+		    "nothing about the allocator, and no figure of the comparison stands for it.",
+		    b.s);
 	else
 		json_decref(names);
 	strbuf_free(&b);
+}
+
+/* What a reason that names a variant says of it, in the per-variant words. */
+static const struct {
+	const char *code, *words;
+} VARIANT_WORDS[] = {
+    {"spikes_over_capacity", "over its capacity"},
+    {"spike_under_answered", "over its capacity"},
+    {"variant_crashed", "crashed"},
+    {"variant_not_run", "not run"},
+    {"variant_without_figures", "without figures"},
+    {"warmup_not_steady", "its cache still filling"},
+    {"calibration_capped", "its capacity only a bound"},
+};
+
+/* Per variant, whether any reason names it and which ({NAME: {valid, reasons[]}}), and the words
+ * "valid for glibc and jemalloc; musl over its capacity" (reports/README.md "validity"). */
+static void validity_per_variant(const json_t *summary, const json_t *reasons, json_t *o)
+{
+	json_t *per = json_object();
+	struct strbuf valid = {0}, other = {0};
+	size_t n_valid = 0, i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		json_t *codes = json_array();
+		struct strbuf words = {0};
+		for (size_t r = 0; r < json_array_size(reasons); r++) {
+			const json_t *reason = json_array_get(reasons, r);
+			const char *code = json_string_value(json_object_get(reason, "code"));
+			if (!has_name(json_object_get(reason, "variants"), json_string_value(name)))
+				continue;
+			json_array_append_new(codes, json_string(code));
+			for (size_t w = 0; w < sizeof(VARIANT_WORDS) / sizeof(*VARIANT_WORDS); w++)
+				if (strcmp(VARIANT_WORDS[w].code, code) == 0 &&
+				    !(words.s && strstr(words.s, VARIANT_WORDS[w].words)))
+					strbuf_printf(&words, "%s%s", words.len ? ", " : "",
+					              VARIANT_WORDS[w].words);
+		}
+		json_t *v = json_object();
+		json_object_set_new(v, "valid", json_boolean(json_array_size(codes) == 0));
+		json_object_set_new(v, "reasons", codes);
+		json_object_set_new(per, json_string_value(name), v);
+		if (json_array_size(codes) == 0) {
+			n_valid++;
+		} else {
+			strbuf_printf(&other, "; %s %s", json_string_value(name),
+			              words.len ? words.s : "with a reason below");
+		}
+		strbuf_free(&words);
+	}
+	size_t k = 0;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		if (!json_is_true(
+		        json_object_get(json_object_get(per, json_string_value(name)), "valid")))
+			continue;
+		k++;
+		strbuf_printf(&valid, "%s%s",
+		              k == 1         ? ""
+		              : k == n_valid ? " and "
+		                             : ", ",
+		              json_string_value(name));
+	}
+	struct strbuf text = {0};
+	strbuf_printf(&text, "%s%s%s", n_valid ? "valid for " : "valid for no variant",
+	              n_valid ? valid.s : "", other.len ? other.s : "");
+	json_object_set_new(o, "variants", per);
+	json_object_set_new(o, "variants_text", json_string(text.s ? text.s : ""));
+	strbuf_free(&valid);
+	strbuf_free(&other);
+	strbuf_free(&text);
 }
 
 json_t *validity_build(const struct runfolder *rf, const json_t *summary)
@@ -399,6 +476,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	json_t *o = json_object();
 	json_object_set_new(o, "valid", json_boolean(json_array_size(reasons) == 0));
 	json_object_set_new(o, "reason_count", json_integer((json_int_t)json_array_size(reasons)));
+	validity_per_variant(summary, reasons, o);
 	json_object_set_new(o, "reasons", reasons);
 	return o;
 }

@@ -100,10 +100,11 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 	json_object_set_new(o, "step_spike", step_spike);
 	json_object_set_new(o, "step_mb", summary_json_real(step));
 	json_object_set_new(o, "trend_mb_per_spike", summary_json_real(trend));
-	json_object_set_new(o, "trend", isnan(trend)                   ? json_null()
-	                                : trend >= CLIMB_MB_PER_SPIKE  ? json_string("climbs")
-	                                : trend <= -CLIMB_MB_PER_SPIKE ? json_string("falls")
-	                                                               : json_string("level"));
+	json_object_set_new(o, "trend",
+	                    isnan(trend)                   ? json_null()
+	                    : trend >= CLIMB_MB_PER_SPIKE  ? json_string("climbs")
+	                    : trend <= -CLIMB_MB_PER_SPIKE ? json_string("falls")
+	                                                   : json_string("level"));
 	free(x);
 	free(y);
 	return o;
@@ -171,7 +172,8 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 	bool stepped = fabs(step) >= CLIMB_MB_PER_SPIKE;
 	if (stepped)
 		strbuf_printf(b, ", spike %lld %+.1f MB",
-		              (long long)json_integer_value(json_object_get(shape, "step_spike")), step);
+		              (long long)json_integer_value(json_object_get(shape, "step_spike")),
+		              step);
 	strbuf_append(b, json_is_number(first) ? ", then " : "; ");
 	/* the word shape_of chose, so the sentence and summary.json never disagree */
 	const char *word = json_string_value(json_object_get(shape, "trend"));
@@ -233,46 +235,79 @@ static const json_t *spikes_under_answered(const json_t *summary, const char *na
 	return json_object_get(json_object_get(r, "spikes"), name);
 }
 
-/* Per spike, not a mean no spike had: "; its allocator gave back what a spike freed in 7 of 8
- * spikes (12-97 % of each spike's allocator part)", "...what each spike freed (...)", or "kept
- * what the spikes freed (...)". A spike counts as given back when its share is at least the
- * findings' "returned" threshold. */
+/* The lowest and highest of key over the spikes that have it; how many have it. */
+static size_t spikes_range(const json_t *v, const char *key, double *lo, double *hi)
+{
+	size_t n = 0, k;
+	json_t *sp;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	json_array_foreach(json_object_get(v, "spikes"), k, sp)
+	{
+		double x = num(sp, key);
+		if (isnan(x))
+			continue;
+		n++;
+		*lo = fmin(*lo, x);
+		*hi = fmax(*hi, x);
+	}
+	return n;
+}
+
+/* " (12-97 %" or " (12 %" of a share range */
+static void share_range_words(struct strbuf *b, const char *lead, double lo, double hi)
+{
+	if (lround(100 * lo) == lround(100 * hi))
+		strbuf_printf(b, "%s%.0f %%", lead, 100 * lo);
+	else
+		strbuf_printf(b, "%s%.0f-%.0f %%", lead, 100 * lo, 100 * hi);
+}
+
+/* Per spike, not a mean no spike had: "; its allocator gave back to the system what a spike freed
+ * in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by the allocator 0-5 %)", "...
+ * what each spike freed (...)", or "kept what the spikes freed (...)". A spike counts as given back
+ * when the share that left anon RSS is at least the findings' "returned" threshold; what the
+ * allocator reused (its held memory fell, RSS did not) is never called given back. */
 static void give_back_words(struct strbuf *b, const json_t *v)
 {
 	const char *how = json_string_value(json_object_get(v, "attribution"));
 	bool attributed = how && strcmp(how, "unavailable") != 0;
-	const char *key = attributed ? "held_given_back_share" : "given_back_share";
-	size_t n = 0, returned = 0, k;
-	double lo = INFINITY, hi = -INFINITY;
+	const char *key = attributed ? "held_returned_share" : "given_back_share";
+	size_t n = 0, returned = 0, clamped = 0, k;
+	double lo, hi;
 	json_t *sp;
 	json_array_foreach(json_object_get(v, "spikes"), k, sp)
 	{
 		double share = num(sp, key);
+		char raw[64];
+		snprintf(raw, sizeof(raw), "%s_raw", key);
 		if (isnan(share))
 			continue;
 		n++;
 		returned += strcmp(findings_verdict_of(share), "returned") == 0;
-		lo = fmin(lo, share);
-		hi = fmax(hi, share);
+		clamped += json_is_number(json_object_get(sp, raw));
 	}
 	if (n == 0)
 		return;
+	spikes_range(v, key, &lo, &hi);
 	const char *who = attributed ? "its allocator" : "it";
 	if (returned == n)
-		strbuf_printf(b, "; %s gave back what each spike freed", who);
+		strbuf_printf(b, "; %s gave back to the system what each spike freed", who);
 	else if (returned == 0)
 		strbuf_printf(b, "; %s kept what the spikes freed", who);
 	else
-		strbuf_printf(b, "; %s gave back what a spike freed in %zu of %zu spikes", who, returned,
-		              n);
-	/* a share is clamped for the words only: a raw one past 100 % is a measurement's edge */
-	lo = fmin(fmax(lo, 0), 1);
-	hi = fmin(fmax(hi, 0), 1);
-	if (n == 1 || lo == hi)
-		strbuf_printf(b, " (%.0f %%", 100 * lo);
-	else
-		strbuf_printf(b, " (%.0f-%.0f %%", 100 * lo, 100 * hi);
-	strbuf_printf(b, " of each spike's %s)", attributed ? "allocator part" : "anon RSS growth");
+		strbuf_printf(
+		    b, "; %s gave back to the system what a spike freed in %zu of %zu spikes", who,
+		    returned, n);
+	share_range_words(b, " (", lo, hi);
+	strbuf_printf(b, " of each spike's %s", attributed ? "allocator part" : "anon RSS growth");
+	double rlo, rhi;
+	if (attributed && spikes_range(v, "held_reused_share", &rlo, &rhi) && lround(100 * rhi) > 0)
+		share_range_words(b, ", reused by the allocator ", rlo, rhi);
+	if (clamped)
+		strbuf_append(b,
+		              ", clamped to 0-100 %: a level ended outside the spike's own range");
+	strbuf_append(b, ")");
 }
 
 static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
@@ -303,18 +338,20 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		strbuf_printf(b, ": %.1f MB %s after the spikes (no level before the first spike)",
 		              r->own, what);
 	else
-		strbuf_printf(b,
-		              ": the spikes left %+.1f MB %s (from %.1f MB before the first spike to "
-		              "%.1f MB after the last recovery)",
-		              r->own - r->before, what, r->before, r->own);
+		strbuf_printf(
+		    b,
+		    ": the spikes left %+.1f MB %s (from %.1f MB before the first spike to "
+		    "%.1f MB after the last recovery)",
+		    r->own - r->before, what, r->before, r->own);
 	if (!isnan(r->held) && n_ranked > 1) {
 		strbuf_append(b, ", ");
 		rank_words(b, rank, n_ranked);
 		strbuf_printf(b, " of %zu", n_ranked);
 		if (tied && *tied) {
 			strbuf_printf(b, ", tied with %s (", tied);
-			strbuf_printf(b, "no difference beyond the run-to-run spread, %.0f %% or %.0f MB)",
-			              SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB);
+			strbuf_printf(
+			    b, "no difference beyond the run-to-run spread, %.0f %% or %.0f MB)",
+			    SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB);
 		}
 	} else if (isnan(r->held) && !isnan(r->before)) {
 		strbuf_printf(b, " (not ranked: %s)",
@@ -398,12 +435,16 @@ json_t *verdict_build(const json_t *summary)
 			if (k == rank || place[k] != place[rank])
 				continue;
 			shown++;
-			strbuf_printf(&tied, "%s%s", shown == 1 ? "" : shown == n_tied ? " and " : ", ",
+			strbuf_printf(&tied, "%s%s",
+			              shown == 1        ? ""
+			              : shown == n_tied ? " and "
+			                                : ", ",
 			              sorted[k].name);
 		}
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i],
-		         n_ranked ? place[rank] : 0, n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name),
+		         n_ranked ? place[rank] : 0, n_ranked, tied.s, best_basis,
+		         not_run_reason(summary, r[i].name),
 		         spikes_under_answered(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);

@@ -137,13 +137,13 @@ jq -r '.findings[]' "$S" >"$FINDINGS"
 cat "$FINDINGS"
 has() { grep -qF -- "$1" "$FINDINGS"; }
 lacks() { ! grep -qE -- "$1" "$FINDINGS"; }
-check "glibc kept, judged on held memory" has "glibc's allocator kept the memory the spikes freed: it returned 0% of its part of each spike on average and held 13.0 MB more"
+check "glibc kept, judged on held memory" has "glibc's allocator kept the memory the spikes freed: it returned 0% of its part of each spike to the system on average and held 13.0 MB more"
 check "glibc: free chunks below the top chunk named" has "glibc held 14.0 MB beyond live memory at the end: 13.0 MB in free chunks below the top chunk, which free() cannot trim"
 check "jemalloc: dirty pages with decay off named" has "jemalloc (MALLOC_CONF=dirty_decay_ms:-1) held 12.0 MB beyond live memory at the end: 11.5 MB in dirty and muzzy pages awaiting decay"
 check "jemalloc: retained named" has "2.0 MB retained (unmapped, not in RSS)"
 check "tcmalloc: page heap, none unmapped" has "tcmalloc (TCMALLOC_RELEASE_RATE=0) held 12.0 MB beyond live memory at the end: 10.0 MB in free pages of the page heap"
 check "tcmalloc: none unmapped" grep -qE "^tcmalloc .*; none unmapped\.$" "$FINDINGS"
-check "musl returned, judged on held memory" has "musl's allocator returned the memory the spikes freed: 100%"
+check "musl returned, judged on held memory" has "musl's allocator returned the memory the spikes freed to the system: 100%"
 check "musl: no breakdown said so" has "musl (mallocng) held 1.0 MB beyond live memory at the end, not broken down (mallocng has no statistics call)."
 # the cache still filling: its growth is called live memory, never kept by the allocator
 check "filling: growth named as the cache's" has "filling: the cache grew by 6.0 MB during spike 3 (live bytes +6.0 MB); the allocator held 0.0 MB more."
@@ -184,7 +184,7 @@ check "per-spike table has the attributed columns" grep -q '<th>live at peak</th
 # glibc spike 1: live 20.0 / held 2.0 at the peak, 10.0 / 12.0 at the end, 0.0 returned, 0.0%, 10.0 kB
 check "glibc's spike 1 row" grep -qE '</span>glibc</td><td>1</td>.*<td>20.0</td><td>2.0</td><td>10.0</td><td>12.0</td><td>0.0</td><td>0.0%</td><td>10.0</td><td>1040</td><td>11.54</td><td>54.5%</td></tr>' "$P"
 check "kresd's rows say n/a for attribution" grep -qE '</span>kresd</td><td>1</td>.*(<td><span class="muted">n/a</span></td>){7}</tr>' "$P"
-check "figure table has the held share" grep -q "<td>allocator&#39;s part of each spike given back (mean)</td>" "$P"
+check "figure table has the held share" grep -q "<td>allocator&#39;s part of each spike returned to the system (mean)</td>" "$P"
 
 # --- an older run without the columns: attribution unavailable, one note instead of panels ---
 old=$TEST_TMP/old

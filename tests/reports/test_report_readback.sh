@@ -98,7 +98,9 @@ awk -F, -v OFS=, '$2 == "glibc" && $3 == "baseline" { $7 = int($6 * 1.1) } { pri
 	"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/timeline.csv" >"$late/timeline.csv"
 "$REPORT" "$late" >/dev/null
 check "late answers: counted by arrival the baseline exceeds 100 %" \
-	jq -e '.variants.glibc.baseline_traffic.answered_share > 1' "$late/summary.json"
+	jq -e '.variants.glibc.baseline_traffic.answered_per_offered_by_arrival > 1' "$late/summary.json"
+check "late answers: the one answered share (old name too) is by send phase, 100 %" \
+	jq -e '.variants.glibc.baseline_traffic.answered_share == 1' "$late/summary.json"
 check "late answers: the page gives the baseline's queries 100.0 %, by send phase" grep -q \
 	'<tr><td>answered share of queries sent at baseline</td><td>100.0%</td>' "$late/report.html"
 

@@ -122,7 +122,7 @@ keep=$TEST_TMP/keeper
 held_run "$keep" "keeper=glibc=1 12 12.2 12.4 12.5 12.6 12.7"
 check "report of the keeper run" "$REPORT" "$keep"
 check "the sentence counts the spikes that gave back, with their range" \
-	grep -q '; its allocator gave back what a spike freed in 5 of 6 spikes (48-99 % of each spike.s allocator part)' \
+	grep -q '; its allocator gave back to the system what a spike freed in 5 of 6 spikes (48-99 % of each spike.s allocator part)' \
 	<(j "$keep" '.verdict.sentences[0]')
 
 finish

@@ -26,6 +26,15 @@ while IFS=$'\t' read -r name kind allocator libc library base env default note; 
 	libevent=$(jq -r '.libevent // empty' <<<"$json")
 	check "$name reports its ldns and libevent versions" test -n "$ldns" -a -n "$libevent"
 	lib_versions+=("$name ldns=$ldns libevent=$libevent")
+	if [[ $allocator == glibc ]]; then
+		# a tunable nobody set is left out (the loader lists it as 0: "trim_threshold=0" read as
+		# disabled); one GLIBC_TUNABLES names is listed, whatever its value
+		check_eq "$name: no tunable set, none listed" 0 \
+			"$(env -u GLIBC_TUNABLES "$exe" --version --json | jq '.allocator_settings | length')"
+		check_eq "$name: the tunables GLIBC_TUNABLES names, and only those" \
+			'{"glibc.malloc.trim_threshold":131072}' \
+			"$(GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072 "$exe" --version --json | jq -c .allocator_settings)"
+	fi
 
 	if [[ $libc == musl ]]; then
 		# Fully static: no program interpreter, no dynamic section, and no glibc symbol versions.

@@ -29,6 +29,9 @@ check "every variant answered in every spike" test -z "$unanswered"
 [[ -z $unanswered ]] || echo "$unanswered"
 check "no variant crashed (stops the scenario asked for are no crash)" \
 	jq_true '[.variants[].crash_count] | all(. == 0)' "$out/summary.json"
+# the truth test on a real run: every number the report states is the figure it names
+check "every number of the report agrees with summary.json (tests/reports/truth_check.py)" \
+	python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py" "$out"
 spikes=$(awk -F, 'NR > 1 && $3 == "spike" { s[$4] = 1 } END { print length(s) }' "$out/timeline.csv")
 check_eq "spikes in the timeline" 3 "$spikes"
 finish
