@@ -71,8 +71,8 @@ static void usage(FILE *out)
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
 	    "      --version [--json]  the program's version and the allocator serving malloc\n"
-	    "      --plan              print the --schedule's length and queries as JSON, and stop\n"
-	    "                          (no queries or targets needed; the scenarios' plans)\n"
+	    "      --plan              print the --schedule's length and queries (JSON), stop;\n"
+	    "                          no queries or targets needed (the scenarios' estimates)\n"
 	    "  -h, --help\n"
 	    "Durations, sizes and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n",
 	    out);

@@ -28,7 +28,7 @@ plan_say() {
 		return
 	fi
 	if ((cal == 0 || cal == runs)); then
-		each=$(((cal ? cal_s : other_s)))
+		each=$((cal ? cal_s : other_s))
 		sc_say "$runs spike runs of about $(sc_seconds_text "$each") each: about $(sc_seconds_text $((runs * each))) in all"
 	else
 		sc_say "$runs spike runs, $cal of them calibrating first (about $(sc_seconds_text "$cal_s")), the others" \
