@@ -71,6 +71,8 @@ static void usage(FILE *out)
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
 	    "      --version [--json]  the program's version and the allocator serving malloc\n"
+	    "      --plan              print the --schedule's length and queries (JSON), stop;\n"
+	    "                          no queries or targets needed (the scenarios' estimates)\n"
 	    "  -h, --help\n"
 	    "Durations, sizes and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n",
 	    out);
@@ -98,6 +100,26 @@ static bool parse_unsigned(const char *opt, const char *text, unsigned min, unsi
 	return true;
 }
 
+/* --plan: the schedule's length and query count as one JSON line (the scenarios announce how long
+ * their runs take from it, so the schedule's arithmetic stays in common/schedule.c). */
+static int print_plan(const char *text)
+{
+	if (!text) {
+		fprintf(stderr, "allocspike-loadgen: --plan needs --schedule TEXT\n");
+		return CLI_EXIT_USAGE;
+	}
+	struct schedule s;
+	char err[512];
+	if (!schedule_parse(text, &s, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --schedule: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	printf("{\"duration_s\":%.3f,\"queries\":%llu,\"phases\":%zu}\n", s.duration_s,
+	       schedule_total_queries(&s), s.count);
+	schedule_free(&s);
+	return 0;
+}
+
 static bool parse_options(int argc, char **argv, struct options *o)
 {
 	enum {
@@ -119,7 +141,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_TIMEOUT_MS,
 		O_NAME,
 		O_VERSION,
-		O_JSON
+		O_JSON,
+		O_PLAN
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -142,6 +165,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"name", required_argument, NULL, O_NAME},
 	    {"version", no_argument, NULL, O_VERSION},
 	    {"json", no_argument, NULL, O_JSON},
+	    {"plan", no_argument, NULL, O_PLAN},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -156,7 +180,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	char err[512];
 	double v;
 	unsigned port;
-	int c, version = 0, json = 0;
+	int c, version = 0, json = 0, plan = 0;
 	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -260,6 +284,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_JSON:
 			json = 1;
 			break;
+		case O_PLAN:
+			plan = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -276,6 +303,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		version_print(stdout, json);
 		exit(0);
 	}
+	if (plan)
+		exit(print_plan(o->schedule));
 	if (!o->queries) {
 		fprintf(stderr, "allocspike-loadgen: -d/--queries FILE is required\n");
 		return false;

@@ -9,6 +9,7 @@ SC_PROG=scale
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
 scale_usage() {
 	cat <<'USAGE'
@@ -24,6 +25,8 @@ DIR/scale.html and DIR/scale.json (allocspike-report scale) and prints the page'
   --list               print the runs it would make, one a line (folder, then spike.sh's options),
                        and stop
   --help               this text
+Before it starts (and with --list, on stderr) it says how many spike runs it makes and about how long
+they take: spike.sh's estimate per run, a world's first step with its calibration unless --knee is given.
 Any other option goes to every spike.sh run unchanged (spike.sh --help lists them), e.g. --quick,
 --variants, --serial; the spike height is scale.sh's own (no --spike-rate, --spike-multiple or
 --repeat). With the default --memory-layout heap the pile-up stops at unbound's request list (1,024
@@ -113,6 +116,10 @@ scale_args() {
 	args+=(--out "$out/${plan_dir[i]}" "${pass[@]}")
 }
 
+# spike.sh judges the options passed on (a bad one fails here, before anything runs) and says how
+# long a run takes: the first step of each world calibrates unless --knee is given.
+plan_spike_say "${#plan_dir[@]}" $((${#knee} ? 0 : ${#world_list[@]})) "${pass[@]}" ${knee:+--spike-rate "$knee"}
+
 if ((list)); then
 	for i in "${!plan_dir[@]}"; do
 		scale_args "$i"
@@ -125,8 +132,6 @@ if ((list)); then
 	done
 	exit 0
 fi
-# spike.sh judges the options passed on: a bad one fails here, before anything runs.
-bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" --help >/dev/null || exit 2
 # --out's rule (docs/cli.md): a folder holding a sweep, or anything else, is refused; each step
 # gets a new folder in it.
 problem=$(files_outdir_problem "$out") || scale_fail "--out: $problem"

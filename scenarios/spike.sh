@@ -24,6 +24,8 @@ scenario_query_count() { spike_query_count; }
 
 scenario_plan() { spike_plan; }
 
+scenario_expected_s() { spike_expected_s; }
+
 scenario_after() { warmup_check "$SC_RUN"; }
 
 experiment_main "$@"

@@ -8,6 +8,7 @@ SC_PROG=tune
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/variants.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
 tune_usage() {
 	cat <<'USAGE'
@@ -30,6 +31,8 @@ same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints
   --out DIR            the advisor's folder (default: runs/<UTC timestamp>-tune-<allocator>)
   --quick              short runs (spike.sh --quick): a look, not a measurement
   --list               print the runs it would make, one a line (rows comma-separated), and stop
+Before it starts (and with --list, on stderr) it says how many spike runs it makes and about how long
+they take: spike.sh's estimate per run, the first one with its calibration unless --spike-rate is given.
 Any other option goes to spike.sh unchanged (spike.sh --help lists them).
 USAGE
 }
@@ -133,12 +136,13 @@ else
 	done
 fi
 ((${#plan[@]})) || tune_fail "no rows to run"
+# spike.sh judges the options passed on and their values (a bad one fails here, before anything
+# runs) and says how long a run takes: the first calibrates unless the spike rate is given.
+plan_spike_say $((${#plan[@]} * repeat)) $((${#spike_rate} ? 0 : 1)) "${pass[@]}" ${spike_rate:+--spike-rate "$spike_rate"}
 if ((list)); then
 	printf '%s\n' "${plan[@]}"
 	exit 0
 fi
-# spike.sh judges the options passed on and their values: a bad one fails here, before anything runs.
-SC_OPTIONS_CHECK_ONLY=1 bash "$SC_ROOT/scenarios/spike.sh" "${pass[@]}" >/dev/null || exit 2
 
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-tune-${allocator:-variants}}
 # --out's rule (docs/cli.md): each run gets a new folder in it (run-R-B).

@@ -91,6 +91,12 @@ start_server() {
 	return 1
 }
 
+# plan_total_s : the seconds of the "about ... in all" a plan line on stdin says (tune.sh, scale.sh).
+plan_total_s() {
+	sed -n 's/.*: about \(.*\) in all$/\1/p' |
+		awk '{ t = 0; for (i = 1; i < NF; i += 2) t += $i * ($(i + 1) == "h" ? 3600 : $(i + 1) == "min" ? 60 : 1); print t }'
+}
+
 # variants_rows : the data rows of variants.tsv (tab-separated), through the scenarios' one reader.
 variants_rows() {
 	(

@@ -49,6 +49,20 @@ sc_ms_text() {
 	if (($1 % 1000 == 0)); then echo "$(($1 / 1000))s"; else echo "${1}ms"; fi
 }
 
+# sc_seconds_text S : whole seconds for a person: "45 s", "10 min 40 s", "1 h 4 min".
+sc_seconds_text() {
+	local s=$1
+	if ((s < 60)); then
+		echo "$s s"
+	elif ((s >= 3600)); then
+		echo "$((s / 3600)) h $((s % 3600 / 60)) min"
+	elif ((s % 60)); then
+		echo "$((s / 60)) min $((s % 60)) s"
+	else
+		echo "$((s / 60)) min"
+	fi
+}
+
 # sc_size_bytes TEXT : "64M", "512k", "1GiB", "1.5G" or plain bytes -> bytes (rounded down); the
 # units are binary, the letter in either case, with an optional "B" or "iB". Empty on bad input.
 sc_size_bytes() {

@@ -309,19 +309,34 @@ experiment_record_repeat() {
 	runjson_update '.parameters.repeat = $r' --argjson r "$ALLOCSPIKE_REPEAT"
 }
 
+# experiment_expected_s : the seconds a run of this scenario is expected to take, then the part of
+# them its calibration takes (its scenario_expected_s); empty when the scenario does not say or
+# cannot tell yet.
+experiment_expected_s() {
+	declare -F scenario_expected_s >/dev/null || return 0
+	scenario_expected_s
+}
+
 # experiment_main ARGS... : the whole scenario.
 experiment_main() {
 	opts_defaults
 	scenario_defaults
 	opts_parse "$@"
 	opts_validate
-	# tune.sh asks whether the options it passes on are good before it runs anything
-	[[ -z ${SC_OPTIONS_CHECK_ONLY:-} ]] || exit 0
+	# tune.sh and scale.sh ask whether the options they pass on are good, and how long a run with
+	# them takes, before they run anything (scenarios/lib/plan.sh)
+	if [[ -n ${SC_PLAN_ONLY:-} ]]; then
+		experiment_expected_s
+		exit 0
+	fi
 	((OPT_repeat == 1)) || experiment_repeat "$@"
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"
 	placement_choose "$OPT_cpu_placement"
 	experiment_prepare_programs
+	local expected
+	expected=$(experiment_expected_s)
+	[[ -z $expected ]] || sc_say "this run takes about $(sc_seconds_text "${expected%% *}")"
 	experiment_setup_folder "$SC_PROG"
 	experiment_traps
 	local nofile

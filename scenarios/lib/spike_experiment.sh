@@ -17,6 +17,30 @@ spike_query_count() {
 	fi
 }
 
+# One spike run's time beyond its schedules: starting the hierarchy, the query file and the variants,
+# the calibration's own fresh processes, stopping everything and writing the report. Measured on two
+# --quick runs of four variants on 2 cores (run.json "started" to report.html: 138 s and 144 s for
+# 108 s of schedules), rounded up.
+SPIKE_OVERHEAD_S=35
+
+# spike_expected_s : about how many seconds one spike run with these options takes, then how many of
+# them its calibration takes (0 with a given spike rate): the schedules as allocspike-loadgen --plan
+# reads them (one calibration ramp; a ramp extended past --calibrate-max adds one more each time),
+# plus SPIKE_OVERHEAD_S. Empty while allocspike-loadgen is not built.
+spike_expected_s() {
+	local loadgen run_s calibration_s=0
+	loadgen=$(sc_program allocspike-loadgen)
+	[[ -n $loadgen ]] || return 0
+	# the spike height does not change the length: auto's stand-in is the ramp's top
+	run_s=$("$loadgen" --plan --schedule "$(schedule_spike "${OPT_spike_rate/auto/$OPT_calibrate_max}")" |
+		jq --argjson o "$SPIKE_OVERHEAD_S" '.duration_s + $o | round') || return 0
+	if [[ $OPT_spike_rate == auto ]]; then
+		calibration_s=$("$loadgen" --plan --schedule "$(schedule_calibrate "$OPT_calibrate_max")" |
+			jq '.duration_s | round') || return 0
+	fi
+	echo "$((run_s + calibration_s)) $calibration_s"
+}
+
 # spike_plan : calibrates the spike height when it is `auto`, then sets the schedule.
 spike_plan() {
 	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"

@@ -62,6 +62,8 @@ table+=$'\n'$(
 0|warning: --output is now --out|$B/allocspike-querydata generate --seed 1 --count 3 --output q2.txt
 2|--no-such-flag|bash $S/tune.sh --allocator glibc --no-such-flag
 2|unknown option '--no-such-flag'|bash $S/scale.sh --no-such-flag
+2|--plan needs --schedule|$B/allocspike-loadgen --plan
+2|--schedule: schedule column 1|$B/allocspike-loadgen --plan --schedule x
 2|--spike-len: '20' is not a duration|bash $S/tune.sh --allocator glibc --spike-len 20
 2|'--count' does not apply to spike.sh|bash $S/spike.sh --count 5
 2|'--rate' does not apply to spike.sh|bash $S/spike.sh --rate 5

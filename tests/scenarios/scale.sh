@@ -37,6 +37,21 @@ lan-x2 --spike-rate knee*2 --world lan --out $TEST_TMP/s/lan-x2
 internet-x1 --spike-rate auto --spike-multiple 1 --world internet --out $TEST_TMP/s/internet-x1
 internet-x2 --spike-rate knee*2 --world internet --out $TEST_TMP/s/internet-x2" "$plan"
 
+# The plan's length, said before anything starts (on stderr, so --list's runs stay one a line);
+# without allocspike-loadgen spike.sh cannot tell how long a run takes.
+if [[ -x $ALLOCSPIKE_BIN/allocspike-loadgen ]]; then
+	line=$(bash "$SCALE" --list --out "$TEST_TMP/s" 2>&1 >/dev/null)
+	check "--list: the runs and how long they take" \
+		grep -qE '^scale: 5 spike runs, 1 of them calibrating first \(about [0-9]+ min [0-9]+ s\), .* about [0-9 hmins]+ in all$' <<<"$line"
+	total=$(plan_total_s <<<"$line")
+	check "more spikes, a longer sweep" test "$(bash "$SCALE" --list --spikes 12 --out "$TEST_TMP/s" 2>&1 >/dev/null | plan_total_s)" -gt "$total"
+	check "shorter spikes, a shorter sweep" test "$(bash "$SCALE" --list --spike-len 5s --out "$TEST_TMP/s" 2>&1 >/dev/null | plan_total_s)" -lt "$total"
+	check "each world's first step calibrates" grep -qE '^scale: 4 spike runs, 2 of them calibrating first ' \
+		<<<"$(bash "$SCALE" --list --world lan,internet --steps 1,2 --out "$TEST_TMP/s" 2>&1 >/dev/null)"
+	check "none with --knee" grep -qE '^scale: 2 spike runs of about .* each: about .* in all$' \
+		<<<"$(bash "$SCALE" --list --knee 3000 --steps 1,2 --out "$TEST_TMP/s" 2>&1 >/dev/null)"
+fi
+
 [[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built (the sweep's flow needs it)"
 
 # The stand-in spike.sh: records its options (one line per run), writes a run folder whose knee is
@@ -46,6 +61,7 @@ mkdir -p "$root/scenarios/lib"
 cp "$ALLOCSPIKE_SOURCE_DIR"/scenarios/lib/*.sh "$root/scenarios/lib/"
 cat >"$root/scenarios/spike.sh" <<EOF
 #!/bin/bash
+[[ -z \${SC_PLAN_ONLY:-} ]] || { echo 60 0; exit 0; }
 [[ " \$* " == *" --help "* ]] && exit 0
 echo "\$*" >>"$TEST_TMP/calls"
 rate='' multiple=1 dir=''

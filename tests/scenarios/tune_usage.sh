@@ -35,4 +35,18 @@ for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants gli
 	check_eq "'$bad' status" 2 $?
 done
 check "no folder for bad options" test ! -e "$TEST_TMP/out"
+
+# The plan's length, said before anything starts (on stderr, so --list's runs stay one a line).
+check "--list says it cannot tell the length without allocspike-loadgen" \
+	grep -q '^tune: 6 spike runs (how long they take is known once allocspike-loadgen is built)$' \
+	<<<"$(ALLOCSPIKE_BIN=$TEST_TMP/none bash "$TUNE" --allocator jemalloc --list 2>&1 >/dev/null)"
+[[ -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-loadgen is not built (the plan's length needs it)"
+line=$(bash "$TUNE" --allocator jemalloc --list 2>&1 >/dev/null)
+check "--list: the runs and how long they take" \
+	grep -qE '^tune: 6 spike runs, 1 of them calibrating first \(about [0-9]+ min [0-9]+ s\), .* about [0-9 hmins]+ in all$' <<<"$line"
+total=$(plan_total_s <<<"$line")
+check "more spikes, a longer plan" test "$(bash "$TUNE" --allocator jemalloc --list --spikes 12 2>&1 >/dev/null | plan_total_s)" -gt "$total"
+check "shorter spikes, a shorter plan" test "$(bash "$TUNE" --allocator jemalloc --list --spike-len 5s 2>&1 >/dev/null | plan_total_s)" -lt "$total"
+check "a given spike rate: no calibration" grep -qE '^tune: 12 spike runs of about .* each: about .* in all$' \
+	<<<"$(bash "$TUNE" --allocator jemalloc --list --repeat 2 --spike-rate 3000 2>&1 >/dev/null)"
 finish

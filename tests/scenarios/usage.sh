@@ -29,4 +29,15 @@ for bad in "--loss 1.5" "--spike-len 5x" "--spike-rate fast" "--memory-layout tr
 	check_eq "'$bad' status" 2 $?
 	[[ $bad != *world* && $bad != *flat* ]] || check "'$bad' names the option" grep -qE -- '--(world|flat-tlds)' <<<"$out"
 done
+
+# spike.sh's own estimate of a run (what it says at its start, and what tune.sh and scale.sh sum):
+# the seconds of the run, then of its calibration; none with a given rate, more with more spikes.
+if [[ -x $ALLOCSPIKE_BIN/allocspike-loadgen ]]; then
+	spike_s() { SC_PLAN_ONLY=1 bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" "$@"; }
+	read -r run_s cal_s <<<"$(spike_s --quick)"
+	check "the estimate: a run and its calibration" test "$run_s" -gt "$cal_s" -a "$cal_s" -gt 0
+	check_eq "a given spike rate: no calibration" "$((run_s - cal_s)) 0" "$(spike_s --quick --spike-rate 3000)"
+	check "more spikes take longer" test "$(spike_s --quick --spikes 5 | cut -d' ' -f1)" -gt "$run_s"
+	check "a longer recovery takes longer" test "$(spike_s --quick --recovery-len 1m | cut -d' ' -f1)" -gt "$run_s"
+fi
 finish
