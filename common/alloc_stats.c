@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "alloc_stats.h"
 
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +10,7 @@
 #include <unistd.h>
 
 #include "alloc_symbols.h"
-#include "live_bytes.h"
+#include "anon_maps.h"
 #include "proc_sample.h"
 
 /* jemalloc's index for "all arenas merged" (MALLCTL_ARENAS_ALL in jemalloc.h). */
@@ -28,27 +27,27 @@ static long long alloc_stats_diff(long long a, long long b)
 	return a >= b ? a - b : 0;
 }
 
-/* An allocator's own footprint figure can exceed what it has in RAM: jemalloc's resident and
- * mimalloc's committed count pages never touched, glibc's arena size keeps the free chunks that
- * malloc_trim() handed back with MADV_DONTNEED. What it really holds cannot be more than the
- * process's anonymous RSS (or its live bytes, when more), so the footprint is capped there; the
- * allocator's own figure stays as heap_uncapped_bytes. */
-static void alloc_stats_cap_at_anon_rss(struct alloc_stats *s)
+/* The allocator's resident heap: what its maps hold in RAM (anon_maps), or its own footprint
+ * figure where that is smaller. Both are measured and both are upper bounds of what it holds: the
+ * maps also hold anonymous memory another part of the program mapped itself (a Lua heap, the
+ * loader's blocks), the allocator's own figure counts pages it never touched or advised away. The
+ * smaller is the closer bound; both stay in own (docs/allocator-stats.md, "Resident heap"). */
+static void alloc_stats_resident(struct alloc_stats *s, const struct anon_maps *m, bool have_maps)
 {
-	if (s->heap == ALLOC_STATS_UNKNOWN)
+	if (s->heap != ALLOC_STATS_UNKNOWN)
+		alloc_stats_own(s, "heap_uncapped_bytes", s->heap);
+	if (!have_maps)
 		return;
-	long anon_kb = proc_self_anon_kb();
-	alloc_stats_own(s, "heap_uncapped_bytes", s->heap);
-	if (anon_kb < 0)
-		return;
-	/* Live blocks are inside the footprint even where the program never touched them (kresd's
-	 * pools, a daemon's big buffers), so the cap never goes below the live bytes. */
-	long long cap = (long long)anon_kb * 1024;
-	struct live_bytes live;
-	if (live_bytes_get(&live) && (long long)live.bytes > cap)
-		cap = (long long)live.bytes;
-	if (s->heap > cap)
-		s->heap = cap;
+	long long maps = anon_maps_allocator_kb(m) * 1024;
+	alloc_stats_own(s, "heap_maps_bytes", maps);
+	alloc_stats_own(s, "outside_objects_bytes", m->objects_kb * 1024);
+	alloc_stats_own(s, "outside_stacks_bytes", m->stacks_kb * 1024);
+	alloc_stats_own(s, "outside_special_bytes", m->special_kb * 1024);
+	long anon_kb = proc_self_anon_kb(); /* the kernel's own count, read right after the maps */
+	if (anon_kb >= 0)
+		alloc_stats_own(s, "anon_rss_bytes", (long long)anon_kb * 1024);
+	if (s->heap == ALLOC_STATS_UNKNOWN || maps < s->heap)
+		s->heap = maps;
 }
 
 static void alloc_stats_glibc(struct alloc_stats *s)
@@ -173,16 +172,16 @@ static void alloc_stats_tcmalloc(struct alloc_stats *s)
 	if (alloc_stats_tc(s, "generic.current_allocated_bytes", "current_allocated_bytes",
 	                   &allocated))
 		s->allocated = allocated;
-	bool have_heap = alloc_stats_tc(s, "generic.heap_size", "heap_size", &heap_size);
-	alloc_stats_tc(s, "generic.total_physical_bytes", "total_physical_bytes", &physical);
+	alloc_stats_tc(s, "generic.heap_size", "heap_size", &heap_size);
+	/* heap_size less its unmapped pages, plus tcmalloc's metadata (spans, caches, page map):
+	 * everything it maps, as jemalloc's resident counts its metadata too */
+	if (alloc_stats_tc(s, "generic.total_physical_bytes", "total_physical_bytes", &physical))
+		s->heap = physical;
 	if (alloc_stats_tc(s, "tcmalloc.pageheap_free_bytes", "pageheap_free_bytes", &free))
 		s->free_trimmable = free;
 	if (alloc_stats_tc(s, "tcmalloc.pageheap_unmapped_bytes", "pageheap_unmapped_bytes",
-	                   &unmapped)) {
+	                   &unmapped))
 		s->unmapped = unmapped;
-		if (have_heap) /* heap_size counts the unmapped pages too */
-			s->heap = alloc_stats_diff(heap_size, unmapped);
-	}
 	bool caches = alloc_stats_tc(s, "tcmalloc.central_cache_free_bytes",
 	                             "central_cache_free_bytes", &central);
 	caches &= alloc_stats_tc(s, "tcmalloc.transfer_cache_free_bytes",
@@ -212,91 +211,17 @@ static void alloc_stats_mimalloc(struct alloc_stats *s)
 	alloc_stats_own(s, "page_faults", (long long)faults);
 }
 
-/* One mapping of /proc/self/smaps while it is being read. */
-struct alloc_stats_map {
-	int kind; /* 0 other, 1 brk heap, 2 anonymous */
-	long long size_kb, rss_kb;
-};
-
-struct alloc_stats_maps {
-	long long heap_size_kb, heap_rss_kb, anon_count, anon_size_kb, anon_rss_kb;
-};
-
-static void alloc_stats_map_done(struct alloc_stats_maps *m, const struct alloc_stats_map *cur)
+/* mallocng has no statistics call: its memory is the brk heap and anonymous mappings, which
+ * alloc_stats_resident measures; these are their parts. */
+static void alloc_stats_mallocng(struct alloc_stats *s, const struct anon_maps *m, bool have_maps)
 {
-	if (cur->kind == 1) {
-		m->heap_size_kb += cur->size_kb;
-		m->heap_rss_kb += cur->rss_kb;
-	} else if (cur->kind == 2) {
-		m->anon_count++;
-		m->anon_size_kb += cur->size_kb;
-		m->anon_rss_kb += cur->rss_kb;
-	}
-}
-
-/* A mapping header is "start-end perms offset dev inode [path]"; field lines are "Name: N kB". */
-static void alloc_stats_smaps_line(struct alloc_stats_maps *m, struct alloc_stats_map *cur,
-                                   const char *line)
-{
-	long long v;
-	if (sscanf(line, "Size: %lld kB", &v) == 1) {
-		cur->size_kb = v;
+	if (!have_maps)
 		return;
-	}
-	if (sscanf(line, "Rss: %lld kB", &v) == 1) {
-		cur->rss_kb = v;
-		return;
-	}
-	unsigned long start, end, inode;
-	char perms[8];
-	int path_at = 0;
-	if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %lu %n", &start, &end, perms, &inode, &path_at) <
-	    4)
-		return;
-	alloc_stats_map_done(m, cur);
-	const char *path = line + path_at;
-	*cur = (struct alloc_stats_map){0};
-	if (strncmp(path, "[heap]", 6) == 0)
-		cur->kind = 1;
-	else if (inode == 0 && path[0] == '\0' && perms[0] == 'r' && perms[1] == 'w')
-		cur->kind = 2; /* no file, no name: malloc's mmaps (and any other anonymous map) */
-}
-
-/* mallocng has no statistics call: its memory is the brk heap and anonymous mappings. */
-static void alloc_stats_smaps(struct alloc_stats *s)
-{
-	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	struct alloc_stats_maps m = {0};
-	struct alloc_stats_map cur = {0};
-	char buf[8192];
-	size_t have = 0;
-	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		buf[have] = '\0';
-		char *start = buf, *nl;
-		while ((nl = strchr(start, '\n'))) {
-			*nl = '\0';
-			alloc_stats_smaps_line(&m, &cur, start);
-			start = nl + 1;
-		}
-		have -= (size_t)(start - buf);
-		memmove(buf, start, have);
-		if (have == sizeof(buf) - 1)
-			have = 0; /* a line longer than the buffer (a path): not one we need */
-	}
-	close(fd);
-	alloc_stats_map_done(&m, &cur);
-	s->heap = (m.heap_rss_kb + m.anon_rss_kb) * 1024;
-	alloc_stats_own(s, "brk_heap_rss_bytes", m.heap_rss_kb * 1024);
-	alloc_stats_own(s, "brk_heap_size_bytes", m.heap_size_kb * 1024);
-	alloc_stats_own(s, "anon_maps", m.anon_count);
-	alloc_stats_own(s, "anon_maps_rss_bytes", m.anon_rss_kb * 1024);
-	alloc_stats_own(s, "anon_maps_size_bytes", m.anon_size_kb * 1024);
+	alloc_stats_own(s, "brk_heap_rss_bytes", m->brk_kb * 1024);
+	alloc_stats_own(s, "brk_heap_size_bytes", m->brk_size_kb * 1024);
+	alloc_stats_own(s, "anon_maps", m->unnamed_count);
+	alloc_stats_own(s, "anon_maps_rss_bytes", m->unnamed_kb * 1024);
+	alloc_stats_own(s, "anon_maps_size_bytes", m->unnamed_size_kb * 1024);
 }
 
 void alloc_stats_read(const struct alloc_info *info, struct alloc_stats *out)
@@ -314,9 +239,12 @@ void alloc_stats_read(const struct alloc_info *info, struct alloc_stats *out)
 		alloc_stats_tcmalloc(out);
 	else if (strcmp(name, "mimalloc") == 0)
 		alloc_stats_mimalloc(out);
-	else if (strcmp(name, "mallocng") == 0)
-		alloc_stats_smaps(out);
-	alloc_stats_cap_at_anon_rss(out);
+	/* after the allocator's own calls, which may map memory themselves */
+	struct anon_maps maps;
+	bool have_maps = anon_maps_read(&maps);
+	if (strcmp(name, "mallocng") == 0)
+		alloc_stats_mallocng(out, &maps, have_maps);
+	alloc_stats_resident(out, &maps, have_maps);
 }
 
 /* Appends to buf like snprintf; *len goes past size when it does not fit. */
