@@ -42,7 +42,7 @@ while IFS=$'\t' read -r name kind allocator libc library base env default note; 
 		check "$name has no INTERP segment" bash -c '! grep -q INTERP <<<"$1"' _ "$headers"
 		check "$name has no DYNAMIC segment" bash -c '! grep -q DYNAMIC <<<"$1"' _ "$headers"
 		check "$name: file says statically linked" bash -c 'file -b "$1" | grep -q "statically linked"' _ "$exe"
-		check "$name has no GLIBC_ symbol versions" bash -c '! grep -q GLIBC_ <(readelf -VW "$1"; strings -a "$1")' _ "$exe"
+		check "$name has no GLIBC_ symbol versions" bash -c '! grep -Eq "GLIBC_[0-9]" <(readelf -VW "$1"; strings -a "$1")' _ "$exe"
 	else
 		deps=$(ldd "$exe")
 		if [[ $library == - ]]; then
