@@ -100,7 +100,7 @@ static bool upstream_parse_servers(const char *text, int n[3])
 	static const unsigned long long lo[3] = {2, 2, 4}, hi[3] = {26, 4000, 16000};
 	char buf[64], err[160], *part = buf, *colon;
 	snprintf(buf, sizeof(buf), "%s", text);
-	for (int t = 0; t < 3; t++, part = colon + 1) {
+	for (int t = 0; t < 3; t++) {
 		colon = strchr(part, ':');
 		if ((t < 2) != (colon != NULL))
 			return false;
@@ -110,6 +110,9 @@ static bool upstream_parse_servers(const char *text, int n[3])
 		if (!cli_parse_count("--servers", part, lo[t], hi[t], &v, err, sizeof(err)))
 			return false;
 		n[t] = (int)v;
+		/* The last part has no colon after it: nothing follows it to point at. */
+		if (colon)
+			part = colon + 1;
 	}
 	return true;
 }
