@@ -185,18 +185,24 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 		strbuf_printf(b, "level (%+.2f MB per spike)", trend);
 }
 
-/* Ranks that share a place: sorted[k]'s place is the index of the first of its group, a run of
- * variants each within the agreement rule of repeated runs (spread.h: 10 %, or 1 MB) of the
- * group's first. An order inside the run-to-run spread is noise, so it is not given. */
-static void tie_groups(const struct ranked *sorted, size_t n_ranked, size_t *place)
+/* Whether two figures are within the agreement rule of repeated runs (spread.h: 10 %, or 1 MB). */
+static bool within_spread(double a, double b)
 {
-	size_t first = 0;
+	double pair[2] = {a, b};
+	struct spread sp = spread_of(pair, 2);
+	return spread_agrees(&sp, SPREAD_HELD_FLOOR_MB);
+}
+
+/* Places beyond the noise: sorted[k]'s place (from 0) is the number of variants whose figure is
+ * below its own by more than the agreement rule. Ties are pairwise, not chained from a group's
+ * first: two figures a little apart never read "the least" and "the most", whatever lies
+ * between them; a variant's place only moves when another is clearly below it. */
+static void places_beyond_spread(const struct ranked *sorted, size_t n_ranked, size_t *place)
+{
 	for (size_t k = 0; k < n_ranked; k++) {
-		double pair[2] = {sorted[first].held, sorted[k].held};
-		struct spread sp = spread_of(pair, 2);
-		if (k > 0 && !spread_agrees(&sp, SPREAD_HELD_FLOOR_MB))
-			first = k;
-		place[k] = first;
+		place[k] = 0;
+		for (size_t j = 0; j < k; j++)
+			place[k] += !within_spread(sorted[j].held, sorted[k].held);
 	}
 }
 
@@ -407,7 +413,7 @@ json_t *verdict_build(const json_t *summary)
 	size_t *place = calloc(n ? n : 1, sizeof(*place));
 	if (!place)
 		abort();
-	tie_groups(sorted, n_ranked, place);
+	places_beyond_spread(sorted, n_ranked, place);
 	json_t *ranking = json_array(), *sentences = json_array();
 	for (size_t i = 0; i < n_ranked; i++) {
 		json_t *o = json_object();
@@ -426,13 +432,13 @@ json_t *verdict_build(const json_t *summary)
 		for (size_t k = 0; k < n_ranked; k++)
 			if (strcmp(sorted[k].name, r[i].name) == 0)
 				rank = k;
-		/* the others of its place, "a, b and c" */
+		/* the others within the agreement rule of its figure, "a, b and c" */
 		struct strbuf tied = {0};
 		size_t n_tied = 0, shown = 0;
 		for (size_t k = 0; k < n_ranked; k++)
-			n_tied += k != rank && place[k] == place[rank];
+			n_tied += k != rank && within_spread(sorted[k].held, sorted[rank].held);
 		for (size_t k = 0; k < n_ranked && n_tied; k++) {
-			if (k == rank || place[k] != place[rank])
+			if (k == rank || !within_spread(sorted[k].held, sorted[rank].held))
 				continue;
 			shown++;
 			strbuf_printf(&tied, "%s%s",

@@ -116,6 +116,21 @@ check "b's sentence: the least too, tied with a" grep -q 'b (mallocng): .*, the 
 	<(j "$ties" '.verdict.sentences[1]')
 check "c's sentence: the most, no tie" bash -c "grep -q 'c (glibc): .*, the most of 3;' <(jq -c '.verdict.sentences[2]' '$ties/summary.json') && ! grep -q tied <(jq -c '.verdict.sentences[2]' '$ties/summary.json')"
 
+# Ties are pairwise, not chained from a group's first: a, b and c left 0.0, 0.6 and 1.2 MB; a and
+# c are apart beyond the rule, b within it of both. Chained, b read "the least" and c "the most"
+# 0.6 MB apart; now c's place counts only a, the one clearly below it.
+chain=$TEST_TMP/chain
+held_run "$chain" "a=jemalloc=1 1 1 1 1 1 1" "b=mallocng=1 1.1 1.2 1.3 1.4 1.5 1.6" \
+	"c=glibc=1 1.2 1.4 1.6 1.8 2 2.2"
+check "report of the run with a chain of ties" "$REPORT" "$chain"
+check_eq "a and b first, c second (only a is clearly below it)" '[["a",1],["b",1],["c",2]]' \
+	"$(j "$chain" '[.verdict.ranking[]|[.variant,.place]]')"
+check "b is tied with a and c" grep -q 'b (mallocng): .*, the least of 3, tied with a and c (' \
+	<(j "$chain" '.verdict.sentences[1]')
+check "c is 2nd, tied with b only" grep -q 'c (glibc): .*, 2nd from the least of 3, tied with b (' \
+	<(j "$chain" '.verdict.sentences[2]')
+check "nobody reads 'the most' 0.6 MB from 'the least'" bash -c "! jq -r '.verdict.sentences[]' '$chain/summary.json' | grep -q 'the most'"
+
 # Given back per spike, not a mean no spike had: keeper's first spike leaves 11 MB of its 22 MB
 # part, the five after it give back nearly all of theirs.
 keep=$TEST_TMP/keeper

@@ -174,5 +174,5 @@ check "a figure stated wrong fails the truth test" bash -c '! python3 "$1" "$2" 
 jq '.verdict.ranking[1].spikes_left_mb = .verdict.ranking[0].spikes_left_mb + 0.5' "$d/summary.json" >"$TEST_TMP/s" &&
 	cp "$TEST_TMP/s" "$d/summary.json"
 check "two figures within the agreement rule ranked apart fail the truth test" \
-	bash -c 'python3 "$1" "$2" | grep -c "within the agreement rule but ranked 1 and 2" >/dev/null' _ "$CHECKER" "$d"
+	bash -c 'python3 "$1" "$2" | grep -c "is placed 2, but 0 variants are below it beyond the agreement rule" >/dev/null' _ "$CHECKER" "$d"
 finish

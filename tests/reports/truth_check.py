@@ -371,9 +371,10 @@ def c_left(m, ctx):
         elif place != me["place"]:
             chk.fail(f"{ctx['name']}: '{m['rank']}' but place {me['place']}")
         tied = set(re.split(r", | and ", m["tied"])) if m["tied"] else set()
-        same = {r["variant"] for r in ranking if me and r["place"] == me["place"] and r is not me}
+        same = {r["variant"] for r in ranking if me and r is not me and None not in (r["spikes_left_mb"], me["spikes_left_mb"])
+                and within_rule(r["spikes_left_mb"], me["spikes_left_mb"])}
         if tied != same:
-            chk.fail(f"{ctx['name']}: tied with {sorted(tied)}, its place shares {sorted(same)}")
+            chk.fail(f"{ctx['name']}: tied with {sorted(tied)}, within the agreement rule of {sorted(same)}")
         if m["tied"]:
             agree(chk, "agreement share", m["pct"], AGREE_SHARE * 100)
             agree(chk, "agreement floor", m["floor"], AGREE_FLOOR_MB)
@@ -640,28 +641,26 @@ def check_parts(chk, summary):
 
 
 def within_rule(x, y):
-    return abs(x - y) <= max(AGREE_FLOOR_MB, AGREE_SHARE * max(abs(x), abs(y)))
+    """reports/spread.c spread_agrees over the pair: the difference within AGREE_SHARE of the pair's
+    median (their mean), or within AGREE_FLOOR_MB."""
+    if x == y:
+        return True
+    median = abs(x + y) / 2
+    return (median != 0 and abs(x - y) / median <= AGREE_SHARE) or abs(x - y) <= AGREE_FLOOR_MB
 
 
 def check_ranking(chk, summary):
-    """A place starts where a figure is no longer within the agreement rule of the first of the place
-    before it (reports/verdict.c tie_groups): the first of each place must be outside the rule of
-    the first of the place before, and every member of a place within it of its first."""
+    """A variant's place is one more than the number of variants below it beyond the agreement rule
+    (reports/verdict.c places_beyond_spread): so two figures within the rule never read as ordered
+    ("the least" beside "the most"), and one clearly above another always comes after it."""
     ranking = [r for r in (summary.get("verdict") or {}).get("ranking") or [] if r["spikes_left_mb"] is not None]
-    firsts = {}
     for r in ranking:
-        firsts.setdefault(r["place"], r)
-    places = sorted(firsts)
-    for p, q in zip(places, places[1:]):
-        a, b = firsts[p], firsts[q]
+        below = [o for o in ranking if o["spikes_left_mb"] < r["spikes_left_mb"]
+                 and not within_rule(o["spikes_left_mb"], r["spikes_left_mb"])]
         chk.compared += 1
-        if within_rule(a["spikes_left_mb"], b["spikes_left_mb"]):
-            chk.fail(f"{a['variant']} ({a['spikes_left_mb']:.2f} MB) and {b['variant']} ({b['spikes_left_mb']:.2f} MB) "
-                     f"are within the agreement rule but ranked {p} and {q}")
-    for r in ranking:
-        f = firsts[r["place"]]
-        if not within_rule(f["spikes_left_mb"], r["spikes_left_mb"]):
-            chk.fail(f"{r['variant']} shares place {r['place']} with {f['variant']} beyond the agreement rule")
+        if r["place"] != len(below) + 1:
+            chk.fail(f"{r['variant']} ({r['spikes_left_mb']:.2f} MB) is placed {r['place']}, but "
+                     f"{len(below)} variants are below it beyond the agreement rule")
 
 
 # --- summary.md and the page -------------------------------------------------------------------
