@@ -20,7 +20,13 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	double frag = row->v[TIMELINE_COL_alloc_free_fragmented_bytes] / BYTES_PER_KB;
 	out->split = !isnan(trim) && !isnan(frag);
 	out->heap_kb = heap;
-	out->held_kb = heap - live;
+	/* Live bytes the program asked for but never touched (a calloc of fresh pages, a cache
+	 * preallocated for its worst case) are not resident: the live part is at most the resident
+	 * heap that holds it (and the anon RSS that heap is a part of), the rest said apart before
+	 * held is formed, so held is never negative and live + held + outside is anon RSS. */
+	double live_resident = fmin(live, fmin(heap, anon));
+	out->live_not_resident_kb = live - live_resident;
+	out->held_kb = heap - live_resident;
 	out->unmapped_kb = row->v[TIMELINE_COL_alloc_unmapped_bytes] / BYTES_PER_KB;
 	/* The allocator's own count of its free memory can include pages that are not resident
 	 * (glibc's free chunks released with MADV_DONTNEED, jemalloc's purged extents): what it
@@ -28,16 +34,13 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	 * the trimmable one, so the parts never add to more than their whole. */
 	out->not_resident_kb = 0;
 	if (out->split) {
-		double excess = fmax(0, trim + frag - fmax(out->held_kb, 0));
+		double excess = fmax(0, trim + frag - out->held_kb);
 		double off_frag = fmin(excess, frag);
 		frag -= off_frag;
 		trim -= fmin(excess - off_frag, trim);
 		out->not_resident_kb = excess;
 	}
-	/* Live bytes the program asked for but never touched are not resident: the live part is
-	 * at most the anon RSS it is a part of, the rest said apart. */
-	out->live_not_resident_kb = fmax(0, live - anon);
-	out->part_kb[ATTR_LIVE] = live - out->live_not_resident_kb;
+	out->part_kb[ATTR_LIVE] = live_resident;
 	out->part_kb[ATTR_TRIMMABLE] = out->split ? trim : NAN;
 	out->part_kb[ATTR_FRAGMENTED] = out->split ? frag : NAN;
 	/* Without a split (musl's mallocng) all the allocator holds is one kind. */

@@ -23,11 +23,12 @@ enum attr_part {
 /* One sample, in kB. NAN where the row lacks the figure. */
 struct attr_split {
 	double part_kb[ATTR_PART_COUNT];
-	double held_kb;              /* allocator heap - live: trimmable + fragmented + other */
+	double held_kb;              /* allocator heap - resident live: trimmable + fragmented +
+	                              * other, never negative */
 	double heap_kb;              /* the allocator's resident footprint */
 	double unmapped_kb;          /* given back to the OS but still reserved (not in RSS) */
-	double live_not_resident_kb; /* live bytes beyond the sample's anon RSS: never touched, not
-	                              * resident, left out of the live part */
+	double live_not_resident_kb; /* live bytes beyond the resident heap (or anon RSS, if less):
+	                              * never touched, not resident, left out of the live part */
 	double not_resident_kb;      /* free memory the allocator counts beyond what it holds: not
 	                              * resident, left out of the trimmable and fragmented parts */
 	bool split;                  /* the allocator told trimmable from fragmented */

@@ -220,6 +220,14 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 	if (not_resident >= HELD_KIND_MIN_KB)
 		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
 		              not_resident / 1024);
+	/* Live bytes beyond the resident heap are in no part: said, so live + held is not read as
+	 * the program's whole request. */
+	double live_not_resident = num(v, "final_live_not_resident_kb");
+	if (live_not_resident >= HELD_KIND_MIN_KB)
+		strbuf_printf(&b,
+		              "; live memory counts %.1f MB more that was never touched (not "
+		              "resident)",
+		              live_not_resident / 1024);
 	double unmapped = num(v, "final_unmapped_kb");
 	if (names->unmapped && !isnan(unmapped)) {
 		if (unmapped < HELD_KIND_MIN_KB)

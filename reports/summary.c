@@ -475,6 +475,8 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	                    jnum(pi >= 0 ? p.live_not_resident_kb : nan));
 	json_object_set_new(o, "end_live_kb", jnum(end_live));
 	json_object_set_new(o, "end_held_kb", jnum(end_held));
+	json_object_set_new(o, "end_live_not_resident_kb",
+	                    jnum(ei >= 0 ? e.live_not_resident_kb : nan));
 	bool split = ei >= 0 && e.split;
 	json_object_set_new(o, "end_trimmable_kb", jnum(split ? e.part_kb[ATTR_TRIMMABLE] : nan));
 	json_object_set_new(o, "end_fragmented_kb", jnum(split ? e.part_kb[ATTR_FRAGMENTED] : nan));
@@ -752,6 +754,8 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 	json_object_set_new(v, "final_attributed_t_s", jnum(fi >= 0 ? s->r[fi]->t_s : NAN));
 	json_object_set_new(v, "final_live_kb", jnum(fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN));
 	json_object_set_new(v, "final_held_kb", jnum(fi >= 0 ? f.held_kb : NAN));
+	json_object_set_new(v, "final_live_not_resident_kb",
+	                    jnum(fi >= 0 ? f.live_not_resident_kb : NAN));
 	json_object_set_new(v, "final_trimmable_kb",
 	                    jnum(has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN));
 	json_object_set_new(v, "final_fragmented_kb",

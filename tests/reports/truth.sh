@@ -89,6 +89,26 @@ truth "live at peak above peak anon RSS (issue 27, 1)" "$d"
 check "the live part is the resident one, the rest said apart" jq_true \
 	'.variants.glibc.spikes[0] | .peak_live_kb == 10240 and .peak_live_not_resident_kb == 2048' "$d/summary.json"
 
+# 1. Live bytes above the resident heap (issue 32): a daemon's preallocated cache, allocated but
+# never touched (kresd-glibc: 3.4 MB live against a 1.7 MB resident heap). Main formed held as
+# heap - live: -1.5 MB held. The untouched part is said apart; the parts add up to anon RSS.
+d=$TEST_TMP/live-above-heap
+rows <<EOF | defect_run "$d"
+0.5 6144 $(attr 3.5 2 0 0)
+1.0 6144 $(attr 3.5 2 0 0)
+1.5 10240 $(attr 6 6 .5 .5)
+2.0 10240 $(attr 6 6 .5 .5)
+2.5 8192 $(attr 3.5 2 0 0)
+3.0 8192 $(attr 3.5 2 0 0)
+EOF
+truth "live above the resident heap (issue 32)" "$d"
+check "held is not negative, the untouched live part said apart, the parts add up to anon RSS" jq_true \
+	'.variants.glibc | .final_held_kb == 0 and .final_live_kb == 2048 and .final_live_not_resident_kb == 1536
+	and .spikes[0].end_live_not_resident_kb == 1536 and .spikes[0].before_held_kb == 0
+	and .final_live_kb + .final_held_kb + .final_outside_kb == .final_anon_kb' "$d/summary.json"
+check "the findings say the untouched live part" \
+	grep -q 'live memory counts 1.5 MB more that was never touched (not resident)' "$d/summary.json"
+
 # 2. "Given back" that RSS does not show: the allocator's footprint fell 4 MB after the spike, its
 # anon RSS did not fall at all. Main: "returned the memory the spikes freed: 67%".
 d=$TEST_TMP/given-back-no-rss

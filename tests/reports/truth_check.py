@@ -13,7 +13,7 @@ on the page), and:
   does a number in a known form that no figure accounts for: a new sentence cannot pass unchecked;
 - compares every number with its figure, within the rounding of the digits printed;
 - fails on a part above its whole (the allocator's kinds of held memory against what it holds;
-  live memory at a spike's peak against the spike's peak anon RSS), a share outside [0, 100 %],
+  live memory at a spike's peak against the spike's peak anon RSS), held memory below zero, a share outside [0, 100 %],
   "gave back" where anon RSS did not fall, and two ranked figures within the agreement rule of
   repeated runs (10 %, or 1 MB: reports/spread.h) given different places.
 """
@@ -196,6 +196,8 @@ def f_mechanism(m, ctx):
         agree(chk, f"{m['name']} unmapped", m["unmapped"], v.get("final_unmapped_kb"), MB)
     if m["notres"] is not None:
         agree(chk, f"{m['name']} not resident", m["notres"], v.get("final_not_resident_kb"), MB)
+    if m["livenr"] is not None:
+        agree(chk, f"{m['name']} live not resident", m["livenr"], v.get("final_live_not_resident_kb"), MB)
 
 
 def f_went_back(m, ctx):
@@ -318,7 +320,8 @@ FINDINGS = [
      f_live_growth),
     (r"NAME(?: \((?P<how>[^)]*)\))? held (?P<held>N) MB beyond live memory at the end(?:, not broken down "
      r"\([^)]*\)|(?P<kinds>(?:[:;] \d+\.\d MB in [^;]*)*))(?:; (?P<notres>N) MB more that it counts is not "
-     r"resident)?(?:; none [^;]*|; (?P<unmapped>N) MB [^;]* \(unmapped, not in RSS\))?\.", f_mechanism),
+     r"resident)?(?:; live memory counts (?P<livenr>N) MB more that was never touched \(not resident\))?"
+     r"(?:; none [^;]*|; (?P<unmapped>N) MB [^;]* \(unmapped, not in RSS\))?\.", f_mechanism),
     (r"Memory went back to the system after spikes with (?P<returned>.*), not with (?P<kept>.*)\.", f_went_back),
     (r"NAME's peaks (?P<how>climbed|fell) by (?P<slope>N) MB per spike \((?P<total>N) MB from the first to the "
      r"last spike\)(?:; its level after recovery moved (?P<rec>N) MB per spike)?(?:; at the peaks, live memory "
@@ -623,6 +626,13 @@ def check_parts(chk, summary):
                 chk.fail(f"{name}.{k} is {x}: a part below zero (its parts add to more than the whole)")
             if held is not None and x > held + 0.5:
                 chk.fail(f"{name}.{k} ({x} kB) is above its whole (final_held_kb {held})")
+        # held is the resident heap less the resident live part: never below zero (live bytes
+        # beyond the heap are said apart, *_live_not_resident_kb)
+        for k, x in [("final_held_kb", held)] + [(f"spike {sp['spike']} {k}", sp.get(k))
+                                                  for sp in v.get("spikes") or []
+                                                  for k in ("before_held_kb", "peak_held_kb", "end_held_kb")]:
+            if x is not None and x < -0.5:
+                chk.fail(f"{name} {k} is {x} kB: held memory below zero (live bytes beyond the heap)")
         for sp in v.get("spikes") or []:
             live, anon = sp.get("peak_live_kb"), sp.get("peak_anon_kb")
             if live is not None and anon is not None and live > anon + 0.5:
