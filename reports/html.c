@@ -94,7 +94,7 @@ static const char *const page_css =
     "margin:0 auto;max-width:1400px;padding:0 14px 40px;box-sizing:border-box}"
     /* wide tables take the page's width (no sideways scrolling at 1400 px); prose keeps a
      * readable measure */
-    "p,ul,dl,.banner,.ok{max-width:960px}"
+    "p,ul,dl,.banner,.ok,.amber{max-width:960px}"
     "h1{font-size:1.5em;margin:.8em 0 .2em}h2{font-size:1.2em;margin:1.6em 0 .4em;"
     "border-bottom:1px solid #ccc}h3{font-size:1.02em;margin:1.2em 0 .2em}"
     "table{border-collapse:collapse;font-size:13px;margin:.3em 0}"
@@ -106,6 +106,7 @@ static const char *const page_css =
     ".caption{color:#555;font-size:13px;margin:.1em 0 0}"
     ".banner{padding:8px 12px;margin:.8em 0;border-left:6px solid #b00020;background:#fde7ea}"
     ".ok{padding:6px 12px;margin:.8em 0;border-left:6px solid #2e7d32;background:#eaf5ea}"
+    ".amber{padding:6px 12px;margin:.8em 0;border-left:6px solid #b26a00;background:#fff3dc}"
     ".swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:5px;"
     "vertical-align:baseline}"
     ".nochart{padding:20px;border:1px dashed #aaa;color:#666}"
@@ -477,7 +478,8 @@ static void append_linked_html(struct strbuf *b, const char *text)
 			continue;
 		}
 		linked[t] = true;
-		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">", glossary_at((size_t)t)->slug);
+		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">",
+		              glossary_at((size_t)t)->slug);
 		strbuf_append_html_n(b, text + pos, len);
 		strbuf_append(b, "</a>");
 	}
@@ -570,6 +572,20 @@ static void append_verdict(struct strbuf *b, const json_t *summary, const struct
 			append_chart(b, &charts[c]);
 }
 
+/* Which variants the run is valid for ("valid for glibc and jemalloc; musl over its capacity"),
+ * amber when a reason names a variant. */
+static void append_validity_variants(struct strbuf *b, const json_t *validity)
+{
+	const char *text = json_string_value(json_object_get(validity, "variants_text"));
+	if (!text || !*text)
+		return;
+	bool marked = json_is_true(json_object_get(validity, "variants_marked"));
+	strbuf_printf(
+	    b, "<p class=\"%s\" id=\"validity-variants\">Per variant: ", marked ? "amber" : "ok");
+	strbuf_append_html(b, text);
+	strbuf_append(b, ".</p>\n");
+}
+
 /* Every reason the run may not show what it claims, each with the knob to turn. */
 static void append_validity(struct strbuf *b, const json_t *summary)
 {
@@ -580,10 +596,13 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 		              "would keep this run from showing what it claims (complete, warm-up "
 		              "steady, harness not saturated, spikes within capacity, calibration "
 		              "not capped, no crash, enough spikes for a trend).</p>\n");
+		append_validity_variants(b, validity);
 		return;
 	}
 	strbuf_append(b, "<div class=\"banner\" id=\"validity\"><strong>This run may not show "
-	                 "what it claims.</strong>\n<ul>\n");
+	                 "what it claims.</strong>\n");
+	append_validity_variants(b, validity);
+	strbuf_append(b, "<ul>\n");
 	size_t i;
 	json_t *r;
 	json_array_foreach(json_object_get(validity, "reasons"), i, r)

@@ -30,7 +30,8 @@ void markdown_append_text(struct strbuf *b, const char *text)
 		else if (strchr("\\`*_[]<>#|~&", c))
 			strbuf_printf(b, "\\%c", c);
 		else if (c == ':' && p[1] == '/' && p[2] == '/')
-			strbuf_append(b, "&#58;"); /* a character reference is text, never a scheme */
+			strbuf_append(b,
+			              "&#58;"); /* a character reference is text, never a scheme */
 		else if (c == '.' && p - start >= 3 && strncasecmp(p - 3, "www", 3) == 0)
 			strbuf_append(b, "&#46;");
 		else if (c == '@')
@@ -77,8 +78,22 @@ static void append_verdict(struct strbuf *b, const json_t *summary, const struct
 		strbuf_append(b, "\n");
 	}
 	if (ranking)
-		append_inline_chart(b, ranking, "What the spikes left behind, per variant, least first");
+		append_inline_chart(b, ranking,
+		                    "What the spikes left behind, per variant, least first");
 	strbuf_append(b, "\n");
+}
+
+/* Which variants the run is valid for; where a reason names a variant, as a warning (GitHub and
+ * GitLab render "[!WARNING]" as an amber box, other renderers as a quote). */
+static void append_validity_variants(struct strbuf *b, const json_t *summary)
+{
+	const char *text = json_string_value(summary_lookup(summary, "validity.variants_text"));
+	if (!text || !*text)
+		return;
+	bool marked = json_is_true(summary_lookup(summary, "validity.variants_marked"));
+	strbuf_append(b, marked ? "> [!WARNING]\n> Per variant: " : "Per variant: ");
+	markdown_append_text(b, text);
+	strbuf_append(b, ".\n\n");
 }
 
 static void append_validity(struct strbuf *b, const json_t *summary)
@@ -87,10 +102,12 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 	if (json_is_true(summary_lookup(summary, "validity.valid"))) {
 		strbuf_append(b, "Nothing found that would keep this run from showing what it "
 		                 "claims.\n\n");
+		append_validity_variants(b, summary);
 		return;
 	}
-	strbuf_append(b, "**This run may not show what it claims.**\n\n"
-	                 "| reason | what | knob |\n| --- | --- | --- |\n");
+	strbuf_append(b, "**This run may not show what it claims.**\n\n");
+	append_validity_variants(b, summary);
+	strbuf_append(b, "| reason | what | knob |\n| --- | --- | --- |\n");
 	size_t i;
 	json_t *r;
 	json_array_foreach(summary_lookup(summary, "validity.reasons"), i, r)

@@ -445,6 +445,9 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 	              n_valid ? valid.s : "", other.len ? other.s : "");
 	json_object_set_new(o, "variants", per);
 	json_object_set_new(o, "variants_text", json_string(text.s ? text.s : ""));
+	/* Whether a reason names a variant: the page and summary.md show the words in amber then.
+	 */
+	json_object_set_new(o, "variants_marked", json_boolean(other.len > 0));
 	strbuf_free(&valid);
 	strbuf_free(&other);
 	strbuf_free(&text);

@@ -99,6 +99,10 @@ check_eq "the reason names the variant and the spike" '[["high"],{"high":[{"answ
 check_eq "the run is not valid" false "$(j "$cap" .validity.valid)"
 "$REPORT" check "$cap" --fail-if 'not validity.valid' >/dev/null 2>&1
 check_eq "check --fail-if 'not validity.valid' fails" 1 "$?"
+check "the page says which variants the run is valid for, in amber" grep -qF \
+	'<p class="amber" id="validity-variants">Per variant: valid for stepper; high over its capacity.</p>' "$cap/report.html"
+check "summary.md says it as a warning" bash -c "grep -A1 -xF '> [!WARNING]' '$cap/summary.md' |
+	grep -qxF '> Per variant: valid for stepper; high over its capacity.'"
 check "the verdict marks the variant and the spike" grep -q '^"high (tcmalloc): .*; over capacity in spike 3 (94.0 % answered)' \
 	<(j "$cap" '.verdict.sentences[0]')
 check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sentences[1]' '$cap/summary.json' | grep -q 'over capacity'"

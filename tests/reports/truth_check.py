@@ -592,7 +592,24 @@ VALIDITY = [
 VALIDITY_FORMS = [(re.compile(fix_n(rx), re.S), fn) for rx, fn in VALIDITY]
 
 
+def check_validity_variants(chk, summary):
+    """The per-variant words name, after "valid for ...", exactly the variants a reason marks, and
+    variants_marked (the amber box) says whether there is one."""
+    v = summary.get("validity") or {}
+    text = v.get("variants_text")
+    if text is None:
+        return
+    marked = {n for n, x in (v.get("variants") or {}).items() if not x.get("valid")}
+    named = set(re.findall(r"; (\S+) ", text))
+    chk.compared += 1
+    if named != marked:
+        chk.fail(f"validity.variants_text names {sorted(named)} as marked, the reasons mark {sorted(marked)}")
+    if bool(v.get("variants_marked")) != bool(marked):
+        chk.fail(f"validity.variants_marked is {v.get('variants_marked')}, marked variants {sorted(marked)}")
+
+
 def check_validity(chk, summary):
+    check_validity_variants(chk, summary)
     for r in (summary.get("validity") or {}).get("reasons", []):
         m, _, fn = match_form(VALIDITY_FORMS, r["text"], summary)
         if not m:
@@ -732,6 +749,12 @@ def check_markdown(chk, summary, md):
     for r in reasons:
         if r["text"] not in vtext:
             chk.fail(f"summary.md's validity lacks the reason {r['code']}")
+    vv = summary.get("validity") or {}
+    if vv.get("variants_text"):
+        if f"Per variant: {vv['variants_text']}." not in vtext:
+            chk.fail("summary.md's validity does not say which variants the run is valid for")
+        if ("> [!WARNING]" in vtext) != bool(vv.get("variants_marked")):
+            chk.fail("summary.md's per-variant validity is a warning where no variant is marked, or not where one is")
 
 
 def check_page(chk, summary, page):
@@ -740,6 +763,13 @@ def check_page(chk, summary, page):
     for t in texts:
         if t not in text:
             chk.fail(f"report.html does not state: {t}")
+    vv = summary.get("validity") or {}
+    if vv.get("variants_text"):
+        m = re.search(r'<p class="(\w+)" id="validity-variants">(.*?)</p>', page, re.S)
+        if not m or html.unescape(m[2]) != f"Per variant: {vv['variants_text']}.":
+            chk.fail("report.html's validity box does not say which variants the run is valid for")
+        elif (m[1] == "amber") != bool(vv.get("variants_marked")):
+            chk.fail(f"report.html's per-variant validity is {m[1]}, variants_marked {vv.get('variants_marked')}")
 
 
 def check_run(run):
