@@ -304,6 +304,23 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "</div>\n");
 }
 
+static void append_hierarchy_text(struct strbuf *b, const json_t *h, const json_t *applied);
+
+/* The scenario's options less those the world set instead (run.json leaves the hierarchy's
+ * figure null then): the lan world's defaults a reader would take for what the run applied. */
+static json_t *options_applied(const json_t *options, const json_t *hierarchy)
+{
+	static const struct {
+		const char *option, *hierarchy_key;
+	} set_by_world[] = {{"loss", "loss"}, {"latency_ms", "latency_ms_median"}};
+	json_t *out = json_copy((json_t *)options);
+	for (size_t i = 0; json_is_object(out) && i < sizeof(set_by_world) / sizeof(*set_by_world);
+	     i++)
+		if (json_is_null(json_object_get(hierarchy, set_by_world[i].hierarchy_key)))
+			json_object_del(out, set_by_world[i].option);
+	return out;
+}
+
 static void append_context(struct strbuf *b, const json_t *run_json, const json_t *summary)
 {
 	const json_t *params = json_object_get(run_json, "parameters");
@@ -333,7 +350,14 @@ static void append_context(struct strbuf *b, const json_t *run_json, const json_
 	kv_row(b, "CPU placement", json_object_get(params, "cpu_placement"));
 	kv_row(b, "schedule", json_object_get(params, "schedule"));
 	kv_row(b, "sampling interval (ms)", json_object_get(params, "interval_ms"));
-	kv_row(b, "hierarchy (latency, loss)", json_object_get(params, "hierarchy"));
+	const json_t *hierarchy = json_object_get(params, "hierarchy");
+	const json_t *applied = json_object_get(summary, "hierarchy_applied");
+	if (!json_empty(hierarchy) || json_is_object(applied)) {
+		strbuf_append(b, "<tr><th>hierarchy (what it applied)</th><td>");
+		append_hierarchy_text(b, hierarchy, applied);
+		strbuf_append(b, "</td></tr>\n");
+	}
+	kv_row(b, "hierarchy settings", json_object_get(params, "hierarchy"));
 	kv_row(b, "resolver settings", json_object_get(params, "resolver"));
 	kv_row(b, "query file", json_object_get(qf, "path"));
 	kv_row(b, "query file statistics", json_object_get(qf, "stats"));
@@ -348,8 +372,13 @@ static void append_context(struct strbuf *b, const json_t *run_json, const json_
 		bool known = false;
 		for (size_t i = 0; i < sizeof(shown) / sizeof(*shown); i++)
 			known = known || strcmp(k, shown[i]) == 0;
-		if (!known)
-			kv_row(b, k, v);
+		if (known)
+			continue;
+		json_t *shown_v = strcmp(k, "options") == 0
+		                      ? options_applied(v, json_object_get(params, "hierarchy"))
+		                      : json_incref(v);
+		kv_row(b, k, shown_v);
+		json_decref(shown_v);
 	}
 	kv_row(b, "spikes recorded", json_object_get(summary, "spike_count"));
 	strbuf_append(b, "</table></div>\n");
@@ -388,7 +417,9 @@ static void append_hierarchy_text(struct strbuf *b, const json_t *h, const json_
 	}
 	strbuf_append(b, ", loss ");
 	if (json_is_null(loss) && json_is_string(world))
-		strbuf_append(b, "the world's");
+		/* the world's own figure, which only the applied summary records */
+		strbuf_append(b,
+		              "set by the world, not recorded (no upstream-applied-summary.tsv)");
 	else
 		append_json_text(b, loss);
 }

@@ -42,7 +42,7 @@ cp -r "$run" "$inet"
 jq '.parameters.hierarchy |= (.world = "internet" | .latency_ms_median = null | .latency_ms_p99 = null | .loss = null)' \
 	"$run/run.json" >"$inet/run.json"
 check "report of the run in the internet world" "$REPORT" "$inet"
-check "context line names the world" grep -qE '<strong>hierarchy</strong> internet world, a base RTT per server, loss the world.s &middot;' "$inet/report.html"
+check "context line names the world, the loss it did not record as such" grep -qE '<strong>hierarchy</strong> internet world, a base RTT per server, loss set by the world, not recorded \(no upstream-applied-summary.tsv\) &middot;' "$inet/report.html"
 check "lan's figures on the known run's line" grep -qE '<strong>hierarchy</strong> latency 25 ms median, 250 ms p99, loss 0.04 &middot;' "$P"
 for v in alpha beta; do
 	check "variant $v in the variants table" grep -qE "<tr><td><span class=\"swatch\"[^>]*></span>$v</td><td" "$P"

@@ -172,13 +172,17 @@ check "check --list still lists the old name" grep -qx 'spike_traffic.answered_s
 d=$TEST_TMP/context
 cp -r "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal" "$d"
 jq '.parameters.hierarchy = {seed: 1, latency_ms_median: null, latency_ms_p99: null, loss: null, world: "internet"}
-	| .parameters.options = {loss: "0.03"}' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json" >"$d/run.json"
+	| .parameters.options = {loss: "0.03", world: "internet"}' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json" >"$d/run.json"
 printf 't_s\ttier\tqueries\tanswered\tdropped\tloss\tdelay_p50_ms\tdelay_p99_ms\tdelay_mean_ms\n1\troot\t100\t99\t1\t0.01\t10\t50\t20\n1\tsld\t300\t297\t3\t0.01\t40\t400\t60\n' \
 	>"$d/upstream-applied-summary.tsv"
 truth "the context line (issue 27, 8)" "$d"
 check "the context line says the loss and delay the hierarchy applied" \
 	grep -q 'internet world, applied: loss 1.0 %, mean delay 50 ms' "$d/report.html"
 check "the context line no longer says 'loss the world'" bash -c '! grep -q "loss the world" "$1"' _ "$d/report.html"
+check "the context table says what the hierarchy applied" \
+	grep -qF '<tr><th>hierarchy (what it applied)</th><td>internet world, applied: loss 1.0 %, mean delay 50 ms</td></tr>' "$d/report.html"
+check "the options do not show the lan world's loss the internet world did not apply" \
+	bash -c '! grep -q "loss=0.03" "$1"' _ "$d/report.html"
 check "summary.json has what the hierarchy applied" jq_true \
 	'.hierarchy_applied | .queries == 400 and .dropped == 4 and .loss == 0.01 and .delay_mean_ms == 50' "$d/summary.json"
 
