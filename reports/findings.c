@@ -59,69 +59,93 @@ static const char *more_or_less(char *buf, size_t size, double kb)
 
 const char *findings_verdict_of(double share)
 {
-	return share >= RETURNED_SHARE ? "returned" : share < KEPT_SHARE ? "kept" : "part";
+	return share >= RETURNED_SHARE ? "returned" : "kept";
 }
 
-/* The last spike's end and peak anon RSS, for the sentence judged on RSS alone. */
-static void findings_rss_verdict(json_t *out, const char *name, const json_t *v, double share)
+void findings_share_range(struct strbuf *b, double lo, double hi)
 {
+	if (lround(100 * lo) == lround(100 * hi))
+		strbuf_printf(b, "%.0f %%", 100 * lo);
+	else
+		strbuf_printf(b, "%.0f-%.0f %%", 100 * lo, 100 * hi);
+}
+
+/* The per-spike words of give_back_per_spike (set by the verdict pass): "gave back to the system
+ * what a spike freed in 4 of 5 spikes (0-100 % of ", "kept what the spikes freed (gave back 0-5 %
+ * of ". Counted per spike like the verdict, never a mean no spike had; the caller ends the
+ * parenthesis. */
+static void give_back_counted(struct strbuf *b, const json_t *g, const char *freed)
+{
+	json_int_t n = json_integer_value(json_object_get(g, "spikes"));
+	json_int_t returned = json_integer_value(json_object_get(g, "given_back_spikes"));
+	if (returned == n)
+		strbuf_printf(b, "gave back to the system what each spike %s (", freed);
+	else if (returned == 0)
+		strbuf_printf(b, "kept what the spikes %s (gave back ", freed);
+	else
+		strbuf_printf(b, "gave back to the system what a spike %s in %lld of %lld spikes (",
+		              freed, (long long)returned, (long long)n);
+	findings_share_range(b, num(g, "share_min"), num(g, "share_max"));
+	strbuf_append(b, " of ");
+}
+
+/* Judged on anon RSS alone, per spike; with the last spike's end and peak anon RSS. */
+static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
+{
+	const json_t *g = json_object_get(v, "give_back_per_spike");
+	if (json_integer_value(json_object_get(g, "spikes")) == 0)
+		return;
 	json_t *spikes = json_object_get(v, "spikes");
 	double end = NAN, peak = NAN;
 	for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
 		end = num(json_array_get(spikes, i), "end_anon_kb");
 		peak = num(json_array_get(spikes, i), "peak_anon_kb");
 	}
-	const char *verdict = findings_verdict_of(share);
-	const char *verb = strcmp(verdict, "returned") == 0 ? "returned"
-	                   : strcmp(verdict, "kept") == 0   ? "kept its spike memory: it returned"
-	                                                    : "returned part of its spike memory:";
-	add(out,
-	    "On anonymous RSS alone (no live bytes recorded for %s, so its own memory cannot be "
-	    "told from its allocator's), %s %s %.0f%% of each spike's growth on average (anon RSS "
-	    "%.1f MB at the end of the last recovery, %.1f MB at that spike's peak).",
-	    name, name, verb, share * 100, end / 1024, peak / 1024);
+	struct strbuf b = {0};
+	strbuf_printf(&b,
+	              "On anonymous RSS alone (no live bytes recorded for %s, so its own memory "
+	              "cannot be told from its allocator's), %s ",
+	              name, name);
+	give_back_counted(&b, g, "added");
+	strbuf_printf(&b,
+	              "each spike's growth; anon RSS %.1f MB at the end of the last recovery, "
+	              "%.1f MB at that spike's peak).",
+	              end / 1024, peak / 1024);
+	add(out, "%s", b.s);
+	strbuf_free(&b);
 }
 
-/* Judged on what the allocator holds beyond live bytes: of its part of each spike (what left its
- * footprint plus what it kept), the share that went back to the system (anon RSS fell) and the
- * share it reused for later allocations (its held memory fell, anon RSS did not). */
-static void findings_held_verdict(json_t *out, const char *name, const json_t *v, double share)
+/* Judged on what the allocator holds beyond live bytes, per spike: of its part of each spike (what
+ * left its footprint plus what it kept), what went back to the system (anon RSS fell) and what it
+ * reused for later allocations (its held memory fell, anon RSS did not: never called given
+ * back). */
+static void findings_held_verdict(json_t *out, const char *name, const json_t *v)
 {
 	char held[48];
 	if (isnan(num(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
-	const char *verdict = findings_verdict_of(share);
-	double reused = num(v, "mean_held_reused_share");
-	if (isnan(share))
+	const json_t *g = json_object_get(v, "give_back_per_spike");
+	if (json_integer_value(json_object_get(g, "spikes")) == 0) {
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
 		    "memory); it held %s after the last recovery than before the first.",
 		    name, held);
-	else if (strcmp(verdict, "returned") == 0)
-		add(out,
-		    "%s's allocator returned the memory the spikes freed to the system: %.0f%% of "
-		    "its "
-		    "part of each spike on average; it held %s after the last recovery than before "
-		    "the "
-		    "first.",
-		    name, share * 100, held);
-	else if (strcmp(findings_verdict_of(reused), "returned") == 0)
-		add(out,
-		    "%s's allocator reused the memory the spikes freed for later allocations "
-		    "(%.0f%% "
-		    "of its part of each spike on average) and returned %.0f%% to the system; it "
-		    "held "
-		    "%s after the last recovery than before the first.",
-		    name, reused * 100, share * 100, held);
-	else
-		add(out,
-		    "%s's allocator %s the memory the spikes freed: it returned %.0f%% of its part "
-		    "of each spike to the system on average and held %s after the last recovery "
-		    "than "
-		    "before the first.",
-		    name, strcmp(verdict, "kept") == 0 ? "kept" : "kept part of", share * 100,
-		    held);
+		return;
+	}
+	struct strbuf b = {0};
+	strbuf_printf(&b, "%s's allocator ", name);
+	give_back_counted(&b, g, "freed");
+	strbuf_append(&b, "its part of each spike");
+	double rhi = num(g, "reused_share_max");
+	if (!isnan(rhi) && lround(100 * rhi) > 0) {
+		strbuf_append(&b, "; reused by the allocator ");
+		findings_share_range(&b, num(g, "reused_share_min"), rhi);
+		strbuf_append(&b, ": its held memory fell, anon RSS did not");
+	}
+	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
+	add(out, "%s", b.s);
+	strbuf_free(&b);
 }
 
 /* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
@@ -250,22 +274,20 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
 		const char *how = json_string_value(json_object_get(v, "attribution"));
-		bool attributed = how && strcmp(how, "unavailable") != 0;
-		double share =
-		    num(v, attributed ? "mean_held_returned_share" : "mean_given_back_share");
-		if (attributed) {
-			findings_held_verdict(out, name, v, share);
+		if (how && strcmp(how, "unavailable") != 0) {
+			findings_held_verdict(out, name, v);
 			findings_live_growth(out, name, v);
 			findings_mechanism(out, name, v);
-		} else if (!isnan(share)) {
-			findings_rss_verdict(out, name, v, share);
+		} else {
+			findings_rss_verdict(out, name, v);
 		}
-		if (isnan(share))
-			continue;
-		const char *verdict = findings_verdict_of(share);
-		if (strcmp(verdict, "returned") == 0 && nr < 64)
+		/* counted per spike like the verdict: every spike gave back, or none did */
+		const json_t *g = json_object_get(v, "give_back_per_spike");
+		json_int_t n = json_integer_value(json_object_get(g, "spikes"));
+		json_int_t given = json_integer_value(json_object_get(g, "given_back_spikes"));
+		if (n > 0 && given == n && nr < 64)
 			returned[nr++] = name;
-		else if (strcmp(verdict, "kept") == 0 && nk < 64)
+		else if (n > 0 && given == 0 && nk < 64)
 			kept[nk++] = name;
 	}
 	if (nr > 0 && nk > 0) {
@@ -280,44 +302,71 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 	}
 }
 
+/* The peaks' shape (peaks_shape, the verdict's robust shape): how far the first spike's peak rose
+ * above the level before it, the step of spike 2, then the robust trend; with too few spikes for a
+ * trend, each spike's peak. */
 static void findings_peaks(json_t *out, const json_t *summary)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
-		double slope = num(v, "peak_growth_mb_per_spike");
-		double total = num(v, "peak_growth_first_to_last_mb");
-		if (isnan(slope))
+		const json_t *shape = json_object_get(v, "peaks_shape");
+		if (!json_is_object(shape))
 			continue;
-		double rec = num(v, "recovery_growth_mb_per_spike");
-		char rec_text[160] = "";
-		if (!isnan(rec))
-			snprintf(rec_text, sizeof(rec_text),
-			         "; its level after recovery moved %+.2f MB per spike", rec);
-		/* What moved the peaks: the program's live memory or what the allocator held. */
-		double live = num(v, "peak_live_growth_mb_per_spike");
-		double held = num(v, "peak_held_growth_mb_per_spike");
-		char why[160] = "";
-		if (!isnan(live) && !isnan(held) && fabs(slope) >= CLIMB_MB_PER_SPIKE)
-			snprintf(
-			    why, sizeof(why),
-			    "; at the peaks, live memory moved %+.2f and allocator-held memory "
-			    "%+.2f MB per spike",
-			    live, held);
-		if (slope >= CLIMB_MB_PER_SPIKE)
-			add(out,
-			    "%s's peaks climbed by %.2f MB per spike (%+.1f MB from the first to "
-			    "the last spike)%s%s.",
-			    name, slope, total, rec_text, why);
-		else if (slope <= -CLIMB_MB_PER_SPIKE)
-			add(out,
-			    "%s's peaks fell by %.2f MB per spike (%+.1f MB from the first to the "
-			    "last spike)%s%s.",
-			    name, -slope, total, rec_text, why);
+		struct strbuf b = {0};
+		strbuf_printf(&b, "%s's peaks: ", name);
+		double trend = num(shape, "trend_mb_per_spike");
+		if (isnan(trend)) {
+			const json_t *spikes = json_object_get(v, "spikes");
+			size_t n = json_array_size(spikes), i;
+			json_t *sp;
+			strbuf_printf(&b, "%zu spike%s, too few for a trend: ", n,
+			              n == 1 ? "" : "s");
+			json_array_foreach(spikes, i, sp)
+			{
+				strbuf_append(&b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
+				double peak = num(sp, "peak_anon_kb");
+				if (isnan(peak))
+					strbuf_append(&b, "n/a");
+				else
+					strbuf_printf(&b, "%.1f", peak / 1024);
+			}
+			strbuf_append(&b, " MB.");
+			add(out, "%s", b.s);
+			strbuf_free(&b);
+			continue;
+		}
+		const json_t *first = json_array_get(json_object_get(shape, "per_spike_mb"), 0);
+		if (json_is_number(first))
+			strbuf_printf(&b,
+			              "the first spike peaked %+.1f MB above the level before it, ",
+			              json_number_value(first));
+		double step = num(shape, "step_mb");
+		if (fabs(step) >= CLIMB_MB_PER_SPIKE)
+			strbuf_printf(
+			    &b, "spike %lld %+.1f MB, ",
+			    (long long)json_integer_value(json_object_get(shape, "step_spike")),
+			    step);
+		/* the word the shape chose, so the sentence and summary.json never disagree */
+		const char *word = json_string_value(json_object_get(shape, "trend"));
+		if (word && strcmp(word, "climbs") == 0)
+			strbuf_printf(&b, "then they climbed %.2f MB per spike", trend);
+		else if (word && strcmp(word, "falls") == 0)
+			strbuf_printf(&b, "then they fell %.2f MB per spike", -trend);
 		else
-			add(out, "%s's peaks stayed level (%+.2f MB per spike)%s.", name, slope,
-			    rec_text);
+			strbuf_printf(&b, "then they stayed level (%+.2f MB per spike)", trend);
+		/* What moved the peaks: the program's live memory or what the allocator held. */
+		double live = num(shape, "live_trend_mb_per_spike");
+		double held = num(shape, "held_trend_mb_per_spike");
+		if (!isnan(live) && !isnan(held) && fabs(trend) >= CLIMB_MB_PER_SPIKE)
+			strbuf_printf(&b,
+			              "; at the peaks, live memory moved %+.2f and allocator-held "
+			              "memory %+.2f MB per spike",
+			              live, held);
+		strbuf_append(&b, ".");
+		add(out, "%s", b.s);
+		strbuf_free(&b);
 	}
 }
 

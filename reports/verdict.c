@@ -110,12 +110,78 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 	return o;
 }
 
+/* The robust trend of key over the spikes from spike 2 on (shape_of's), NAN with too few. */
+static double trend_of(const json_t *spikes, const char *key)
+{
+	json_t *shape = shape_of(spikes, NAN, key);
+	double trend = num(shape, "trend_mb_per_spike");
+	json_decref(shape);
+	return trend;
+}
+
+/* The shape of the spikes' peaks (reports/README.md "peaks_shape"): shape_of over peak anon RSS
+ * from the level before the first spike, and the robust trends of live and allocator-held memory
+ * at the peaks, which say what moved them. */
+static json_t *peaks_shape(const json_t *spikes)
+{
+	double before = num(json_array_get(spikes, 0), "before_anon_kb") / 1024.0;
+	json_t *o = shape_of(spikes, before, "peak_anon_kb");
+	json_object_set_new(o, "live_trend_mb_per_spike",
+	                    summary_json_real(trend_of(spikes, "peak_live_kb")));
+	json_object_set_new(o, "held_trend_mb_per_spike",
+	                    summary_json_real(trend_of(spikes, "peak_held_kb")));
+	return o;
+}
+
+static size_t spikes_range(const json_t *v, const char *key, double *lo, double *hi);
+
+/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): of the spikes
+ * with a share (held_returned_share where attributed, else given_back_share), how many gave back
+ * to the system what they freed (the share at least the findings' "returned" threshold), the
+ * range of the shares, of the shares the allocator reused, and how many were clamped. */
+static json_t *give_back_per_spike(const json_t *v)
+{
+	const char *how = json_string_value(json_object_get(v, "attribution"));
+	bool attributed = how && strcmp(how, "unavailable") != 0;
+	const char *key = attributed ? "held_returned_share" : "given_back_share";
+	char raw[64];
+	snprintf(raw, sizeof(raw), "%s_raw", key);
+	double lo, hi, rlo = NAN, rhi = NAN;
+	size_t n = spikes_range(v, key, &lo, &hi), returned = 0, clamped = 0, k;
+	json_t *sp;
+	json_array_foreach(json_object_get(v, "spikes"), k, sp)
+	{
+		double share = num(sp, key);
+		returned += !isnan(share) && strcmp(findings_verdict_of(share), "returned") == 0;
+		clamped += json_is_number(json_object_get(sp, raw));
+	}
+	if (n == 0)
+		lo = hi = NAN;
+	if (n > 0 && attributed && !spikes_range(v, "held_reused_share", &rlo, &rhi))
+		rlo = rhi = NAN;
+	json_t *o = json_object();
+	json_object_set_new(o, "share_key", json_string(key));
+	json_object_set_new(o, "spikes", json_integer((json_int_t)n));
+	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)returned));
+	json_object_set_new(o, "share_min", summary_json_real(lo));
+	json_object_set_new(o, "share_max", summary_json_real(hi));
+	json_object_set_new(o, "reused_share_min", summary_json_real(rlo));
+	json_object_set_new(o, "reused_share_max", summary_json_real(rhi));
+	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)clamped));
+	return o;
+}
+
 void verdict_add_variant_figures(json_t *summary)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
+		const json_t *all_spikes = json_object_get(v, "spikes");
+		json_object_set_new(v, "give_back_per_spike", give_back_per_spike(v));
+		json_object_set_new(v, "peaks_shape",
+		                    json_array_size(all_spikes) ? peaks_shape(all_spikes)
+		                                                : json_null());
 		const char *basis;
 		size_t rank;
 		double growth;
@@ -260,42 +326,19 @@ static size_t spikes_range(const json_t *v, const char *key, double *lo, double 
 	return n;
 }
 
-/* " (12-97 %" or " (12 %" of a share range */
-static void share_range_words(struct strbuf *b, const char *lead, double lo, double hi)
-{
-	if (lround(100 * lo) == lround(100 * hi))
-		strbuf_printf(b, "%s%.0f %%", lead, 100 * lo);
-	else
-		strbuf_printf(b, "%s%.0f-%.0f %%", lead, 100 * lo, 100 * hi);
-}
-
-/* Per spike, not a mean no spike had: "; its allocator gave back to the system what a spike freed
- * in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by the allocator 0-5 %)", "...
- * what each spike freed (...)", or "kept what the spikes freed (...)". A spike counts as given back
- * when the share that left anon RSS is at least the findings' "returned" threshold; what the
- * allocator reused (its held memory fell, RSS did not) is never called given back. */
+/* Per spike, not a mean no spike had (give_back_per_spike): "; its allocator gave back to the
+ * system what a spike freed in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by
+ * the allocator 0-5 %)", "... what each spike freed (...)", or "kept what the spikes freed (...)".
+ * What the allocator reused (its held memory fell, RSS did not) is never called given back. */
 static void give_back_words(struct strbuf *b, const json_t *v)
 {
-	const char *how = json_string_value(json_object_get(v, "attribution"));
-	bool attributed = how && strcmp(how, "unavailable") != 0;
-	const char *key = attributed ? "held_returned_share" : "given_back_share";
-	size_t n = 0, returned = 0, clamped = 0, k;
-	double lo, hi;
-	json_t *sp;
-	json_array_foreach(json_object_get(v, "spikes"), k, sp)
-	{
-		double share = num(sp, key);
-		char raw[64];
-		snprintf(raw, sizeof(raw), "%s_raw", key);
-		if (isnan(share))
-			continue;
-		n++;
-		returned += strcmp(findings_verdict_of(share), "returned") == 0;
-		clamped += json_is_number(json_object_get(sp, raw));
-	}
+	const json_t *g = json_object_get(v, "give_back_per_spike");
+	json_int_t n = json_integer_value(json_object_get(g, "spikes"));
+	json_int_t returned = json_integer_value(json_object_get(g, "given_back_spikes"));
 	if (n == 0)
 		return;
-	spikes_range(v, key, &lo, &hi);
+	bool attributed =
+	    strcmp(json_string_value(json_object_get(g, "share_key")), "held_returned_share") == 0;
 	const char *who = attributed ? "its allocator" : "it";
 	if (returned == n)
 		strbuf_printf(b, "; %s gave back to the system what each spike freed", who);
@@ -303,14 +346,17 @@ static void give_back_words(struct strbuf *b, const json_t *v)
 		strbuf_printf(b, "; %s kept what the spikes freed", who);
 	else
 		strbuf_printf(
-		    b, "; %s gave back to the system what a spike freed in %zu of %zu spikes", who,
-		    returned, n);
-	share_range_words(b, " (", lo, hi);
+		    b, "; %s gave back to the system what a spike freed in %lld of %lld spikes",
+		    who, (long long)returned, (long long)n);
+	strbuf_append(b, " (");
+	findings_share_range(b, num(g, "share_min"), num(g, "share_max"));
 	strbuf_printf(b, " of each spike's %s", attributed ? "allocator part" : "anon RSS growth");
-	double rlo, rhi;
-	if (attributed && spikes_range(v, "held_reused_share", &rlo, &rhi) && lround(100 * rhi) > 0)
-		share_range_words(b, ", reused by the allocator ", rlo, rhi);
-	if (clamped)
+	double rhi = num(g, "reused_share_max");
+	if (!isnan(rhi) && lround(100 * rhi) > 0) {
+		strbuf_append(b, ", reused by the allocator ");
+		findings_share_range(b, num(g, "reused_share_min"), rhi);
+	}
+	if (json_integer_value(json_object_get(g, "clamped_spikes")))
 		strbuf_append(b,
 		              ", clamped to 0-100 %: a level ended outside the spike's own range");
 	strbuf_append(b, ")");

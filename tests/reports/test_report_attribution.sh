@@ -137,21 +137,21 @@ jq -r '.findings[]' "$S" >"$FINDINGS"
 cat "$FINDINGS"
 has() { grep -qF -- "$1" "$FINDINGS"; }
 lacks() { ! grep -qE -- "$1" "$FINDINGS"; }
-check "glibc kept, judged on held memory" has "glibc's allocator kept the memory the spikes freed: it returned 0% of its part of each spike to the system on average and held 13.0 MB more"
+check "glibc kept, judged on held memory, per spike" has "glibc's allocator kept what the spikes freed (gave back 0 % of its part of each spike); it held 13.0 MB more"
 check "glibc: free chunks below the top chunk named" has "glibc held 14.0 MB beyond live memory at the end: 13.0 MB in free chunks below the top chunk, which free() cannot trim"
 check "jemalloc: dirty pages with decay off named" has "jemalloc (MALLOC_CONF=dirty_decay_ms:-1) held 12.0 MB beyond live memory at the end: 11.5 MB in dirty and muzzy pages awaiting decay"
 check "jemalloc: retained named" has "2.0 MB retained (unmapped, not in RSS)"
 check "tcmalloc: page heap, none unmapped" has "tcmalloc (TCMALLOC_RELEASE_RATE=0) held 12.0 MB beyond live memory at the end: 10.0 MB in free pages of the page heap"
 check "tcmalloc: none unmapped" grep -qE "^tcmalloc .*; none unmapped\.$" "$FINDINGS"
-check "musl returned, judged on held memory" has "musl's allocator returned the memory the spikes freed to the system: 100%"
+check "musl gave back, judged on held memory, per spike" has "musl's allocator gave back to the system what each spike freed (100 % of its part of each spike)"
 check "musl: no breakdown said so" has "musl (mallocng) held 1.0 MB beyond live memory at the end, not broken down (mallocng has no statistics call)."
 # the cache still filling: its growth is called live memory, never kept by the allocator
 check "filling: growth named as the cache's" has "filling: the cache grew by 6.0 MB during spike 3 (live bytes +6.0 MB); the allocator held 0.0 MB more."
 check "filling: the growth is the program's" has "the growth is the program's, not the allocator's"
-check "filling: its allocator returned" has "filling's allocator returned the memory the spikes freed"
+check "filling: its allocator gave back" has "filling's allocator gave back to the system what each spike freed"
 check "filling never called kept" lacks "filling('s allocator)? kept|not with .*filling"
-check "filling's peaks attributed to live memory" has "at the peaks, live memory moved +6.00 and allocator-held memory +0.00 MB per spike"
-check "kresd judged on RSS, labelled" has "On anonymous RSS alone (no live bytes recorded for kresd, so its own memory cannot be told from its allocator's), kresd kept its spike memory"
+check "filling's peaks: three spikes are too few for a trend, each peak said" has "filling's peaks: 3 spikes, too few for a trend: 21.0, 27.0 and 33.0 MB."
+check "kresd judged on RSS, labelled" has "On anonymous RSS alone (no live bytes recorded for kresd, so its own memory cannot be told from its allocator's), kresd kept what the spikes added (gave back 5-14 %"
 check "memory per request in flight compared" has "Live memory per request in flight at the spikes' peaks (beyond the cache): lowest filling (1.0 kB), highest glibc (10.0 kB"
 
 # --- the page: a "why" panel per variant, legends naming each allocator's kinds ---

@@ -26,6 +26,7 @@ import sys
 AGREE_SHARE = 0.10  # reports/spread.h SPREAD_AGREE_SHARE
 AGREE_FLOOR_MB = 1.0  # reports/spread.h SPREAD_HELD_FLOOR_MB
 RETURNED_SHARE = 0.5  # reports/findings.h
+CLIMB = 0.5  # reports/findings.h CLIMB_MB_PER_SPIKE
 TREND_MIN = 5  # 1 + VERDICT_TREND_MIN_SPIKES (reports/verdict.h)
 MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
 SHARE_MIN_GROWTH_MB = 1  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
@@ -120,21 +121,53 @@ def f_timeline_covers(m, ctx):
     equal_int(chk, "spikes planned", m["of"], lookup(s, "run.schedule_spikes"))
 
 
+def give_back_counted(chk, name, v, m, mode):
+    """Per-spike give-back words against the spikes themselves (reports/verdict.c
+    give_back_per_spike): mode "each", "kept" or "some" (R of N); the share range over the spikes
+    with a share; a spike counted as given back where anon RSS did not fall fails."""
+    attributed = v.get("attribution") not in (None, "unavailable")
+    key = "held_returned_share" if attributed else "given_back_share"
+    spikes = [sp for sp in v.get("spikes") or [] if sp.get(key) is not None]
+    shares = [min(max(sp[key], 0), 1) * 100 for sp in spikes]
+    returned = [sp for sp in spikes if sp[key] >= RETURNED_SHARE]
+    for sp in returned:
+        if not (sp.get("end_anon_kb") is not None and sp.get("peak_anon_kb") is not None
+                and sp["end_anon_kb"] < sp["peak_anon_kb"]):
+            chk.fail(f"{name}: spike {sp['spike']} counted as given back, anon RSS did not fall "
+                     f"({sp.get('peak_anon_kb')} -> {sp.get('end_anon_kb')} kB)")
+    if mode == "some":
+        equal_int(chk, "spikes given back", m["r"], len(returned))
+        equal_int(chk, "spikes with a share", m["n"], len(spikes))
+    elif mode == "each" and len(returned) != len(spikes):
+        chk.fail(f"{name}: 'what each spike freed', {len(returned)} of {len(spikes)} did")
+    elif mode == "kept" and returned:
+        chk.fail(f"{name}: 'kept what the spikes freed', {len(returned)} spikes gave back")
+    for g in ("lo", "hi"):
+        if m[g] is not None:
+            share_in_range(chk, f"{name} give-back share", m[g])
+    agree(chk, "lowest give-back share", m["lo"], min(shares) if shares else None)
+    agree(chk, "highest give-back share", m["hi"] or m["lo"], max(shares) if shares else None)
+    if m.groupdict().get("rlo") is not None:
+        reused = [min(max(sp.get("held_reused_share") or 0, 0), 1) * 100 for sp in v.get("spikes") or []
+                  if sp.get("held_reused_share") is not None]
+        agree(chk, "lowest reused share", m["rlo"], min(reused) if reused else None)
+        agree(chk, "highest reused share", m["rhi"] or m["rlo"], max(reused) if reused else None)
+
+
+def give_back_mode(m):
+    return "some" if m["r"] is not None else "kept" if m["kept"] else "each"
+
+
 def f_rss_verdict(m, ctx):
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
-    share = v.get("mean_given_back_share")
-    agree(chk, f"{m['name']} returned share", m["share"], share, 100)
-    share_in_range(chk, f"{m['name']} returned share", m["share"])
+    give_back_counted(chk, m["name"], v, m, give_back_mode(m))
     sp = last_spike_with(v, "end_anon_kb")
     agree(chk, f"{m['name']} anon at the end", m["end"], sp.get("end_anon_kb"), MB)
     agree(chk, f"{m['name']} anon at that peak", m["peak"], sp.get("peak_anon_kb"), MB)
 
 
-def held_sentence_figures(m, ctx, share_key):
+def held_sentence_figures(m, ctx):
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
-    if m.groupdict().get("share") is not None:
-        agree(chk, f"{m['name']} {share_key}", m["share"], v.get(share_key), 100)
-        share_in_range(chk, f"{m['name']} {share_key}", m["share"])
     held = v.get("spikes_held_growth_kb")
     agree(chk, f"{m['name']} held after the spikes", m["held"], abs(held) if held is not None else None, MB)
     if held is not None and (m["dir"] == "less") != (held < 0) and round(abs(held) * MB, 1) != 0:
@@ -142,25 +175,14 @@ def held_sentence_figures(m, ctx, share_key):
     return v
 
 
-def f_held_returned(m, ctx):
-    v = held_sentence_figures(m, ctx, "mean_held_returned_share")
-    # "returned to the system" is said only where anon RSS fell
-    anon_fell = [sp for sp in v.get("spikes") or [] if sp.get("peak_anon_kb") is not None
-                 and sp.get("end_anon_kb") is not None and sp["end_anon_kb"] < sp["peak_anon_kb"]]
-    if not anon_fell:
-        ctx["chk"].fail(f"{m['name']}: says it returned memory to the system, anon RSS fell after no spike")
+def f_held_per_spike(m, ctx):
+    v = held_sentence_figures(m, ctx)
+    give_back_counted(ctx["chk"], m["name"], v, m, give_back_mode(m))
 
 
-def f_held_reused(m, ctx):
-    v, chk = held_sentence_figures(m, ctx, "mean_held_returned_share"), ctx["chk"]
-    agree(chk, f"{m['name']} reused share", m["reused"], v.get("mean_held_reused_share"), 100)
-    share_in_range(chk, f"{m['name']} reused share", m["reused"])
-
-
-def f_held_kept(m, ctx):
-    held_sentence_figures(m, ctx, "mean_held_returned_share")
-    if m.groupdict().get("min") is not None:  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB
-        equal_int(ctx["chk"], "smallest part with a share (MB)", m["min"], SHARE_MIN_GROWTH_MB)
+def f_held_no_part(m, ctx):
+    held_sentence_figures(m, ctx)
+    equal_int(ctx["chk"], "smallest part with a share (MB)", m["min"], SHARE_MIN_GROWTH_MB)
 
 
 def f_live_growth(m, ctx):
@@ -201,35 +223,82 @@ def f_mechanism(m, ctx):
 
 
 def f_went_back(m, ctx):
+    """Named as giving back: every spike gave back (give_back_per_spike); as keeping: none did."""
     chk, s = ctx["chk"], ctx["summary"]
+
+    def counted(v):
+        g = v.get("give_back_per_spike") or {}
+        return g.get("given_back_spikes"), g.get("spikes")
+
     for who, should in ((m["returned"], True), (m["kept"], False)):
         for name in re.split(r", | and ", who):
-            v = per_variant(ctx, name)
-            share = v.get("mean_held_returned_share" if v.get("attribution") not in (None, "unavailable")
-                          else "mean_given_back_share")
+            given, n = counted(per_variant(ctx, name))
             chk.compared += 1
-            if share is None or (share >= RETURNED_SHARE) != should:
-                chk.fail(f"'{name}' {'returned' if should else 'kept'} memory, its share is {share}")
+            if not n or given != (n if should else 0):
+                chk.fail(f"'{name}' {'returned' if should else 'kept'} memory, it gave back in {given} of {n} spikes")
     named = set(re.split(r", | and ", m["returned"] + " and " + m["kept"]))
     for name, v in s["variants"].items():
-        share = v.get("mean_held_returned_share" if v.get("attribution") not in (None, "unavailable")
-                      else "mean_given_back_share")
-        if share is not None and (share >= RETURNED_SHARE or share < 0.2) and name not in named:
-            chk.fail(f"'Memory went back ...' leaves {name} out (share {share})")
+        given, n = counted(v)
+        if n and given in (0, n) and name not in named:
+            chk.fail(f"'Memory went back ...' leaves {name} out (gave back in {given} of {n} spikes)")
+
+
+def theil_sen(points):
+    """The median of the pairwise slopes (reports/fit.c fit_theil_sen, without its thinning)."""
+    slopes = sorted((y2 - y1) / (x2 - x1) for i, (x1, y1) in enumerate(points)
+                    for x2, y2 in points[i + 1:] if x2 != x1)
+    if not slopes:
+        return None
+    k = len(slopes)
+    return slopes[k // 2] if k % 2 else (slopes[k // 2 - 1] + slopes[k // 2]) / 2
 
 
 def f_peaks(m, ctx):
+    """The peaks' shape: the first spike's rise, the step of spike 2, the robust trend from spike 2
+    on, recomputed here from the spikes' peaks (never a least-squares line)."""
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
-    slope = v.get("peak_growth_mb_per_spike")
-    sign = -1 if m["how"] == "fell" else 1
-    agree(chk, "peak growth per spike", m["slope"], slope * sign if slope is not None else None)
-    if m["total"]:
-        agree(chk, "peak growth first to last", m["total"], v.get("peak_growth_first_to_last_mb"))
-    if m["rec"] is not None:
-        agree(chk, "recovery growth per spike", m["rec"], v.get("recovery_growth_mb_per_spike"))
-    if m["live"]:
-        agree(chk, "peak live growth", m["live"], v.get("peak_live_growth_mb_per_spike"))
-        agree(chk, "peak held growth", m["held"], v.get("peak_held_growth_mb_per_spike"))
+    shape = v.get("peaks_shape") or {}
+    spikes = v.get("spikes") or []
+    points = [(sp["spike"], sp["peak_anon_kb"] * MB) for sp in spikes[1:] if sp.get("peak_anon_kb") is not None]
+    trend = theil_sen(points)
+    if len(spikes) < TREND_MIN or trend is None:
+        chk.fail(f"{m['name']}: a trend of its peaks over {len(spikes)} spikes (too few: {TREND_MIN} or more)")
+        return
+    if m["first"] is not None:
+        first = spikes[0]
+        want = None
+        if first.get("peak_anon_kb") is not None and first.get("before_anon_kb") is not None:
+            want = (first["peak_anon_kb"] - first["before_anon_kb"]) * MB
+        agree(chk, "first spike's rise", m["first"], want)
+    if m["step"] is not None:
+        equal_int(chk, "step spike", m["stepk"], spikes[1]["spike"])
+        agree(chk, "step", m["step"], (spikes[1]["peak_anon_kb"] - spikes[0]["peak_anon_kb"]) * MB)
+    word = m["word"] or "stayed level"
+    want_word = "climbed" if trend >= CLIMB else "fell" if trend <= -CLIMB else "stayed level"
+    if word != want_word:
+        chk.fail(f"{m['name']}: its peaks '{word}', the robust trend is {trend:.3f} MB per spike")
+    stated = m["trend"] if m["trend"] is not None else m["trend2"]
+    agree(chk, "peaks' robust trend", stated, -trend if word == "fell" else trend)
+    agree(chk, "peaks' trend in summary.json", stated,
+          -shape.get("trend_mb_per_spike") if word == "fell" and shape.get("trend_mb_per_spike") is not None
+          else shape.get("trend_mb_per_spike"))
+    if m["live"] is not None:
+        agree(chk, "peak live trend", m["live"], shape.get("live_trend_mb_per_spike"))
+        agree(chk, "peak held trend", m["held"], shape.get("held_trend_mb_per_spike"))
+
+
+def f_peaks_few(m, ctx):
+    v, chk = per_variant(ctx, m["name"]), ctx["chk"]
+    spikes = v.get("spikes") or []
+    equal_int(chk, "spikes of the peaks", m["k"], len(spikes))
+    if len(spikes) >= TREND_MIN:
+        chk.fail(f"{m['name']}: 'too few for a trend' with {len(spikes)} spikes")
+    stated = re.findall(r"\d+\.\d|n/a", m["list"])
+    if len(stated) != len(spikes):
+        chk.fail(f"{m['name']}: states {len(stated)} peaks, it has {len(spikes)} spikes")
+    for text, sp in zip(stated, spikes):
+        if text != "n/a":
+            agree(chk, f"spike {sp['spike']} peak", text, sp.get("peak_anon_kb"), MB)
 
 
 EXTREMES = {
@@ -299,20 +368,17 @@ FINDINGS = [
      r"recorded\)\.", f_timeline_covers),
     (r"The timeline holds no spike, so there are no spike figures\.", nothing),
     (r"On anonymous RSS alone \(no live bytes recorded for NAME, so its own memory cannot be told from its "
-     r"allocator's\), (?P=name) (?:returned|kept its spike memory: it returned|returned part of its spike "
-     r"memory:) (?P<share>N)% of each spike's growth on average \(anon RSS (?P<end>N) MB at the end of the "
+     r"allocator's\), (?P=name) (?:gave back to the system what each spike added \(|(?P<kept>kept) what the "
+     r"spikes added \(gave back |gave back to the system what a spike added in (?P<r>\d+) of (?P<n>\d+) spikes "
+     r"\()(?P<lo>N)(?:-(?P<hi>N))? % of each spike's growth; anon RSS (?P<end>N) MB at the end of the "
      r"last recovery, (?P<peak>N) MB at that spike's peak\)\.", f_rss_verdict),
     (r"NAME's allocator took almost no part in the spikes \(under (?P<min>\d+) MB each beyond live memory\); it held "
-     r"(?P<held>N) MB (?P<dir>more|less) after the last recovery than before the first\.", f_held_kept),
-    (r"NAME's allocator returned the memory the spikes freed to the system: (?P<share>N)% of its part of each "
-     r"spike on average; it held (?P<held>N) MB (?P<dir>more|less) after the last recovery than before the "
-     r"first\.", f_held_returned),
-    (r"NAME's allocator reused the memory the spikes freed for later allocations \((?P<reused>N)% of its "
-     r"part of each spike on average\) and returned (?P<share>N)% to the system; it held (?P<held>N) MB "
-     r"(?P<dir>more|less) after the last recovery than before the first\.", f_held_reused),
-    (r"NAME's allocator (?:kept|kept part of) the memory the spikes freed: it returned (?P<share>N)% of its "
-     r"part of each spike to the system on average and held (?P<held>N) MB (?P<dir>more|less) after the "
-     r"last recovery than before the first\.", f_held_kept),
+     r"(?P<held>N) MB (?P<dir>more|less) after the last recovery than before the first\.", f_held_no_part),
+    (r"NAME's allocator (?:gave back to the system what each spike freed \(|(?P<kept>kept) what the spikes "
+     r"freed \(gave back |gave back to the system what a spike freed in (?P<r>\d+) of (?P<n>\d+) spikes \()"
+     r"(?P<lo>N)(?:-(?P<hi>N))? % of its part of each spike(?:; reused by the allocator (?P<rlo>N)"
+     r"(?:-(?P<rhi>N))? %: its held memory fell, anon RSS did not)?\); it held (?P<held>N) MB "
+     r"(?P<dir>more|less) after the last recovery than before the first\.", f_held_per_spike),
     (r"NAME: (?:the cache grew by (?P<cache>N) MB during spike (?P<spike>\d+) \(live bytes (?P<live>N) MB\)|"
      r"live bytes grew by (?P<live2>N) MB during spike (?P<spike2>\d+)); the allocator held (?P<top>N) MB "
      r"(?:more|less)\. Over all spikes live memory grew by (?P<all_live>N) MB and the allocator held "
@@ -323,11 +389,11 @@ FINDINGS = [
      r"resident)?(?:; live memory counts (?P<livenr>N) MB more that was never touched \(not resident\))?"
      r"(?:; none [^;]*|; (?P<unmapped>N) MB [^;]* \(unmapped, not in RSS\))?\.", f_mechanism),
     (r"Memory went back to the system after spikes with (?P<returned>.*), not with (?P<kept>.*)\.", f_went_back),
-    (r"NAME's peaks (?P<how>climbed|fell) by (?P<slope>N) MB per spike \((?P<total>N) MB from the first to the "
-     r"last spike\)(?:; its level after recovery moved (?P<rec>N) MB per spike)?(?:; at the peaks, live memory "
-     r"moved (?P<live>N) and allocator-held memory (?P<held>N) MB per spike)?\.", f_peaks),
-    (r"NAME's peaks (?P<how>stayed level) \((?P<slope>N) MB per spike\)(?:; its level after recovery moved "
-     r"(?P<rec>N) MB per spike)?(?P<total>)(?P<live>)(?P<held>)\.", f_peaks),
+    (r"NAME's peaks: (?P<k>\d+) spikes?, too few for a trend: (?P<list>.*) MB\.", f_peaks_few),
+    (r"NAME's peaks: (?:the first spike peaked (?P<first>N) MB above the level before it, )?(?:spike "
+     r"(?P<stepk>\d+) (?P<step>N) MB, )?then they (?:(?P<word>climbed|fell) (?P<trend>N) MB per spike|stayed "
+     r"level \((?P<trend2>N) MB per spike\))(?:; at the peaks, live memory moved (?P<live>N) and allocator-held "
+     r"memory (?P<held>N) MB per spike)?\.", f_peaks),
     (r"(?P<what>[A-Z][^:]*): lowest (?P<lo>[^ ]+) \((?P<lov>N) (?:MB|kB|s)\), highest (?P<hi>[^ ]+) "
      r"\((?P<hiv>N) (?:MB|kB|s)(?:, (?P<more>N)% more)?\)\.", f_extremes),
     (r"NAME answered only (?P<share>N)% of the queries sent in spikes \((?P<lost>N) lost, (?P<pending>N) "
@@ -436,33 +502,9 @@ def c_under(m, ctx):
 
 
 def c_give_back(m, ctx):
-    chk, v = ctx["chk"], ctx["v"]
-    attributed = v.get("attribution") not in (None, "unavailable")
-    key = "held_returned_share" if attributed else "given_back_share"
-    spikes = [sp for sp in v.get("spikes") or [] if sp.get(key) is not None]
-    shares = [min(max(sp[key], 0), 1) * 100 for sp in spikes]
-    returned = [sp for sp in spikes if sp[key] >= RETURNED_SHARE]
-    for sp in returned:
-        if not (sp.get("end_anon_kb") is not None and sp.get("peak_anon_kb") is not None
-                and sp["end_anon_kb"] < sp["peak_anon_kb"]):
-            chk.fail(f"{ctx['name']}: spike {sp['spike']} counted as given back, anon RSS did not fall "
-                     f"({sp.get('peak_anon_kb')} -> {sp.get('end_anon_kb')} kB)")
-    if m["r"] is not None:
-        equal_int(chk, "spikes given back", m["r"], len(returned))
-        equal_int(chk, "spikes with a share", m["n"], len(spikes))
-    elif m["how"] == "gave back to the system what each spike freed" and len(returned) != len(spikes):
-        chk.fail(f"{ctx['name']}: 'gave back what each spike freed', {len(returned)} of {len(spikes)} did")
-    elif m["how"] == "kept what the spikes freed" and returned:
-        chk.fail(f"{ctx['name']}: 'kept what the spikes freed', {len(returned)} spikes gave back")
-    for g in ("lo", "hi"):
-        if m[g] is not None:
-            share_in_range(chk, f"{ctx['name']} give-back share", m[g])
-    agree(chk, "lowest give-back share", m["lo"], min(shares) if shares else None)
-    agree(chk, "highest give-back share", m["hi"] or m["lo"], max(shares) if shares else None)
-    if m["reused"] is not None:
-        reused = [min(max(sp.get("held_reused_share") or 0, 0), 1) * 100 for sp in spikes]
-        agree(chk, "lowest reused share", m["rlo"], min(reused) if reused else None)
-        agree(chk, "highest reused share", m["rhi"] or m["rlo"], max(reused) if reused else None)
+    how = m["how"]
+    mode = "some" if m["r"] is not None else "kept" if how.startswith("kept") else "each"
+    give_back_counted(ctx["chk"], ctx["name"], ctx["v"], m, mode)
 
 
 def c_crashed(m, ctx):
