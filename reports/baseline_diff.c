@@ -103,12 +103,18 @@ static json_t *judge(const struct spread *base, const struct spread *now,
 	return o;
 }
 
+/* A side as given and its runs, each with when it started (summary run.started): the pages name
+ * the baseline by both. */
 static json_t *side_header(const struct diff_side *side)
 {
-	json_t *dirs = json_array();
-	for (size_t r = 0; r < side->n; r++)
+	json_t *dirs = json_array(), *started = json_array();
+	for (size_t r = 0; r < side->n; r++) {
 		json_array_append_new(dirs, json_string(side->dirs[r]));
-	return json_pack("{s:s, s:o}", "label", side->label, "dirs", dirs);
+		const json_t *t = summary_lookup(side->summaries[r], "run.started");
+		json_array_append_new(started,
+		                      json_is_string(t) ? json_copy((json_t *)t) : json_null());
+	}
+	return json_pack("{s:s, s:o, s:o}", "label", side->label, "dirs", dirs, "started", started);
 }
 
 /* The rule in words, its floors from FIGURES: "... (within 10 %, or within 1 MB for a figure in

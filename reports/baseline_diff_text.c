@@ -121,13 +121,25 @@ char *baseline_diff_sentence(const json_t *diff)
 	return strbuf_take(&b);
 }
 
-/* "`PATH` (3 repeats)" */
+/* "`PATH` (1 run, started 2026-11-29T22:00:00Z)", "`PATH` (3 runs, repeats, started T1 to T3)" */
 static void append_side(struct strbuf *b, const json_t *side)
 {
 	strbuf_append(b, "`");
 	markdown_append_text(b, json_string_value(json_object_get(side, "label")));
 	size_t n = json_array_size(json_object_get(side, "dirs"));
-	strbuf_printf(b, "` (%zu run%s)", n, n == 1 ? "" : "s, repeats");
+	strbuf_printf(b, "` (%zu run%s", n, n == 1 ? "" : "s, repeats");
+	const json_t *started = json_object_get(side, "started");
+	const char *first = json_string_value(json_array_get(started, 0));
+	const char *last = json_string_value(json_array_get(started, n ? n - 1 : 0));
+	if (first) {
+		strbuf_append(b, ", started ");
+		markdown_append_text(b, first);
+	}
+	if (first && last && n > 1) {
+		strbuf_append(b, " to ");
+		markdown_append_text(b, last);
+	}
+	strbuf_append(b, ")");
 }
 
 char *baseline_diff_markdown(const json_t *diff)
@@ -136,7 +148,7 @@ char *baseline_diff_markdown(const json_t *diff)
 	const json_t *runs = json_object_get(diff, "runs");
 	strbuf_append(&b, "# allocspike: compared with a baseline\n\nBaseline: ");
 	append_side(&b, json_object_get(diff, "baseline"));
-	strbuf_append(&b, ". New: ");
+	strbuf_append(&b, ".\n\nNew: ");
 	size_t k, i;
 	json_t *side, *fig, *name;
 	json_array_foreach(runs, k, side)

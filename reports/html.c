@@ -509,8 +509,7 @@ static void append_linked_html(struct strbuf *b, const char *text)
 			continue;
 		}
 		linked[t] = true;
-		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">",
-		              glossary_at((size_t)t)->slug);
+		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">", glossary_at((size_t)t)->slug);
 		strbuf_append_html_n(b, text + pos, len);
 		strbuf_append(b, "</a>");
 	}
@@ -1180,14 +1179,46 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 	pileup_free(&p);
 }
 
+/* "Baseline: PATH, started T (run 1 below)", or of a folder of repeats "PATH, 3 runs (repeats),
+ * started T1 to T3 (runs 1-3 below)": the baseline is the first side, so its runs lead the
+ * table. */
+static void append_compare_baseline(struct strbuf *b, const json_t *baseline)
+{
+	const json_t *started = json_object_get(baseline, "started");
+	size_t n = json_array_size(json_object_get(baseline, "dirs"));
+	if (n == 0)
+		return;
+	strbuf_append(b, "<p id=\"baseline\"><strong>Baseline:</strong> <code>");
+	strbuf_append_html(b, json_string_value(json_object_get(baseline, "label")));
+	strbuf_append(b, "</code>");
+	if (n > 1)
+		strbuf_printf(b, ", %zu runs (repeats)", n);
+	const char *first = json_string_value(json_array_get(started, 0));
+	const char *last = json_string_value(json_array_get(started, n - 1));
+	strbuf_append(b, ", started ");
+	strbuf_append_html(b, first ? first : "(not recorded)");
+	if (n > 1 && last) {
+		strbuf_append(b, " to ");
+		strbuf_append_html(b, last);
+	}
+	if (n > 1)
+		strbuf_printf(b, " (runs 1-%zu below)", n);
+	else
+		strbuf_append(b, " (run 1 below)");
+	strbuf_append(b, "; the differences (the .md and .json beside this page) are against "
+	                 "it.</p>\n");
+}
+
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
                         const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
-                        const struct chart *charts, size_t n_charts, const char *charts_error)
+                        const json_t *baseline, const struct chart *charts, size_t n_charts,
+                        const char *charts_error)
 {
 	struct strbuf b = {0};
 	page_begin(&b, "allocspike comparison");
-	strbuf_printf(&b, "<header>\n<h1>allocspike: %zu runs compared</h1>\n</header>\n<main>\n",
-	              n_runs);
+	strbuf_printf(&b, "<header>\n<h1>allocspike: %zu runs compared</h1>\n", n_runs);
+	append_compare_baseline(&b, baseline);
+	strbuf_append(&b, "</header>\n<main>\n");
 	strbuf_append(&b,
 	              "<h2 id=\"runs\">Runs</h2>\n<div class=\"scroll\"><table id=\"run-table\">"
 	              "<tr><th>run</th><th>folder</th><th>status</th><th>started</th>"

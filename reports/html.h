@@ -13,10 +13,12 @@
 char *html_run_page(const json_t *run_json, const json_t *summary, const json_t *findings,
                     const struct chart *charts, size_t n_charts, const char *charts_error);
 
-/* The page comparing runs (summaries[i] and run_jsons[i] belong to dirs[i]). */
+/* The page comparing runs (summaries[i] and run_jsons[i] belong to dirs[i]); baseline is
+ * compare.json's "baseline" (label, dirs, started), named at the top. */
 char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
                         const json_t *const *summaries, size_t n_runs, const json_t *variant_names,
-                        const struct chart *charts, size_t n_charts, const char *charts_error);
+                        const json_t *baseline, const struct chart *charts, size_t n_charts,
+                        const char *charts_error);
 
 /* The head of every page (doctype, title, the one stylesheet) up to <body>, for pages built
  * elsewhere (the advisor's). */

@@ -230,10 +230,8 @@ static const char **parse_runs(const char *cmd, int argc, char **argv, const cha
 
 /* The comparison with a baseline beside the page (compare.json, compare.md: the page's name with
  * those extensions), and its sentence and lines on stderr. 0, or EXIT_WRITE_FAILED. */
-static int compare_diff_write(const char *page, const struct diff_side *sides, size_t n_sides,
-                              const json_t *names)
+static int compare_diff_write(const char *page, const json_t *diff)
 {
-	json_t *diff = baseline_diff_build(&sides[0], sides + 1, n_sides - 1, names);
 	char *md = baseline_diff_markdown(diff);
 	char path[4096], err[1024];
 	int rc = 0;
@@ -247,7 +245,6 @@ static int compare_diff_write(const char *page, const struct diff_side *sides, s
 		rc = EXIT_WRITE_FAILED;
 	baseline_diff_print(diff, stderr);
 	free(md);
-	json_decref(diff);
 	return rc;
 }
 
@@ -310,13 +307,16 @@ static int cmd_compare(int argc, char **argv)
 		bool drawn = charts_render(charts, n_charts, err, sizeof(err));
 		if (!drawn)
 			say_no_charts(err);
+		json_t *diff = baseline_diff_build(&sides[0], sides + 1, n_sides - 1, names);
 		char *page = html_compare_page(dirs, run_jsons, (const json_t *const *)summaries,
-		                               total, names, charts, n_charts, drawn ? NULL : err);
+		                               total, names, json_object_get(diff, "baseline"),
+		                               charts, n_charts, drawn ? NULL : err);
 		bool page_ok = write_text(out, page);
-		if (compare_diff_write(out, sides, n_sides, names) == 0 && page_ok) {
+		if (compare_diff_write(out, diff) == 0 && page_ok) {
 			print_line(out);
 			rc = 0;
 		}
+		json_decref(diff);
 		free(page);
 		charts_free(charts, n_charts);
 		free(charts);

@@ -30,8 +30,7 @@ void markdown_append_text(struct strbuf *b, const char *text)
 		else if (strchr("\\`*_[]<>#|~&", c))
 			strbuf_printf(b, "\\%c", c);
 		else if (c == ':' && p[1] == '/' && p[2] == '/')
-			strbuf_append(b,
-			              "&#58;"); /* a character reference is text, never a scheme */
+			strbuf_append(b, "&#58;"); /* a character reference is text, never a scheme */
 		else if (c == '.' && p - start >= 3 && strncasecmp(p - 3, "www", 3) == 0)
 			strbuf_append(b, "&#46;");
 		else if (c == '@')
@@ -78,8 +77,7 @@ static void append_verdict(struct strbuf *b, const json_t *summary, const struct
 		strbuf_append(b, "\n");
 	}
 	if (ranking)
-		append_inline_chart(b, ranking,
-		                    "What the spikes left behind, per variant, least first");
+		append_inline_chart(b, ranking, "What the spikes left behind, per variant, least first");
 	strbuf_append(b, "\n");
 }
 

@@ -40,6 +40,13 @@ check "compare.md has glibc's held memory, baseline and new" grep -qxF \
 	'| held after the spikes | 11.6 MB | 11.6 MB | 0 MB, no change |' "$TEST_TMP/same.md"
 check "a figure n/a on both sides is no change" grep -qxF \
 	'| peak growth per spike | n/a | n/a | no change |' "$TEST_TMP/same.md"
+check "compare.md names the baseline at the top: its folder and start time" grep -qxF \
+	"Baseline: \`$fix\` (1 run, started 2026-11-29T22:00:00Z)." "$TEST_TMP/same.md"
+check "compare.html names the baseline at the top" grep -qF \
+	"<p id=\"baseline\"><strong>Baseline:</strong> <code>$fix</code>, started 2026-11-29T22:00:00Z (run 1 below)" \
+	"$TEST_TMP/same.html"
+check_eq "compare.json has the baseline's start time" '["2026-11-29T22:00:00Z"]' \
+	"$(jq -c .baseline.started "$TEST_TMP/same.json")"
 # two identical runs without --baseline: the first is the baseline, and compare says so
 "$REPORT" compare "$fix" "$fix" --out "$TEST_TMP/two.html" >/dev/null 2>"$TEST_TMP/two.err"
 check_eq "compare of two identical runs exits 0" 0 "$?"
