@@ -14,7 +14,8 @@
 
 /* The headline figures: those the verdict and the traffic table lead with. floor: the agreement
  * rule's floor in the figure's unit (spread.h: 1 MB for held memory; for growth per spike the one
- * threshold of "level", findings.h); better: -1 when less is better, +1 when more is. */
+ * threshold of "level", findings.h; a share is judged in points, spread_agrees_share); better: -1
+ * when less is better, +1 when more is. */
 static const struct diff_figure {
 	const char *key, *label, *unit;
 	double floor;
@@ -88,7 +89,8 @@ static json_t *judge(const struct spread *base, const struct spread *now,
 	} else {
 		double pair[2] = {base->median, now->median};
 		struct spread s = spread_of(pair, 2);
-		same = spread_agrees(&s, f->floor);
+		same = strcmp(f->unit, "share") == 0 ? spread_agrees_share(&s)
+		                                     : spread_agrees(&s, f->floor);
 		json_object_set_new(o, "basis", json_string("agreement rule"));
 	}
 	json_object_set_new(o, "difference", json_real(d));
@@ -118,7 +120,8 @@ static json_t *side_header(const struct diff_side *side)
 }
 
 /* The rule in words, its floors from FIGURES: "... (within 10 %, or within 1 MB for a figure in
- * MB, 0.5 MB/spike for one in MB/spike)". */
+ * MB, 0.5 MB/spike for one in MB/spike; a share within 2 percentage points, whatever its
+ * ratio)". */
 static json_t *rule(void)
 {
 	struct strbuf b = {0};
@@ -141,7 +144,8 @@ static json_t *rule(void)
 		              FIGURES[f].unit);
 		sep = ", ";
 	}
-	strbuf_append(&b, ").");
+	strbuf_printf(&b, "; a share within %s percentage points, whatever its ratio).",
+	              fixed_point(t, sizeof(t), SPREAD_SHARE_FLOOR_POINTS, 3));
 	json_t *o = json_pack("{s:f, s:s}", "agree_share", SPREAD_AGREE_SHARE, "text", b.s);
 	strbuf_free(&b);
 	return o;

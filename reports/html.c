@@ -1029,14 +1029,21 @@ static const struct figure_def pileup_figure = {
 #define PILEUP_X "highest_inflight"
 #define PILEUP_Y "end_held_kb"
 
-/* The spread as a share, flagged when the repeats do not agree. */
-static void append_spread_share(struct strbuf *b, const struct spread *s, bool agrees)
+/* The spread as a share of the median, or for a share in percentage points (spread.h), flagged
+ * when the repeats do not agree. */
+static void append_spread_share(struct strbuf *b, const struct spread *s, bool agrees,
+                                enum fig_format fmt)
 {
 	bool apart = s->n >= 2 && !agrees;
 	if (apart)
 		strbuf_append(b, "<strong style=\"color:#b00020\">");
-	append_figure(b, s->share, F_SHARE);
-	if (apart)
+	if (fmt == F_SHARE && s->n >= 2)
+		strbuf_printf(b, "%.1f points", 100 * (s->max - s->min));
+	else
+		append_figure(b, s->share, F_SHARE);
+	if (apart && fmt == F_SHARE)
+		strbuf_printf(b, " &gt; %.0f points</strong>", SPREAD_SHARE_FLOOR_POINTS);
+	else if (apart)
 		strbuf_printf(b, " &gt; %.0f%%</strong>", SPREAD_AGREE_SHARE * 100);
 }
 
@@ -1078,10 +1085,14 @@ static void append_spread_row(struct strbuf *rows, const struct figure_def *f, s
 		append_figure(rows, cols[c], f->fmt);
 		strbuf_append(rows, "</td>");
 	}
-	/* held memory in MB: a spread under the resolution held memory is judged at agrees */
-	bool agrees = spread_agrees(&s, f->fmt == F_MB_FROM_KB ? SPREAD_HELD_FLOOR_MB * 1024 : 0);
+	/* held memory in MB: a spread under the resolution held memory is judged at agrees; a
+	 * share is judged in points */
+	bool agrees =
+	    f->fmt == F_SHARE
+	        ? spread_agrees_share(&s)
+	        : spread_agrees(&s, f->fmt == F_MB_FROM_KB ? SPREAD_HELD_FLOOR_MB * 1024 : 0);
 	strbuf_append(rows, "<td>");
-	append_spread_share(rows, &s, agrees);
+	append_spread_share(rows, &s, agrees, f->fmt);
 	strbuf_append(rows, "</td></tr>\n");
 	if (s.n >= 2) {
 		(*judged)++;
@@ -1154,8 +1165,10 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 	strbuf_printf(b,
 	              "<h3 id=\"spread-%zu\">Spread of the repeats per spike</h3>\n<p class="
 	              "\"caption\">Spikes whose runs agree within %.0f%% (spread: (max &minus; "
-	              "min) / median; held memory also when its runs lie within %.0f MB): ",
-	              variant_index, SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB);
+	              "min) / median; held memory also when its runs lie within %.0f MB; a share "
+	              "when they lie within %.0f percentage points, whatever its ratio): ",
+	              variant_index, SPREAD_AGREE_SHARE * 100, SPREAD_HELD_FLOOR_MB,
+	              SPREAD_SHARE_FLOOR_POINTS);
 	for (size_t f = 0; f < N_ROWS; f++) {
 		strbuf_append(b, f ? "; " : "");
 		strbuf_append_html(b, defs[f]->label);

@@ -39,3 +39,9 @@ bool spread_agrees(const struct spread *s, double floor)
 		return false;
 	return s->share <= SPREAD_AGREE_SHARE || s->max - s->min <= floor;
 }
+
+bool spread_agrees_share(const struct spread *s)
+{
+	/* the small epsilon: points computed from counts (0.98 - 0.96) land a hair above 0.02 */
+	return s->n >= 2 && s->max - s->min <= SPREAD_SHARE_FLOOR_POINTS / 100 + 1e-9;
+}

@@ -13,6 +13,12 @@
  * held memory is judged at (the advisor's floor, advisor.c), where a few hundred kB an allocator
  * keeps or not is a large share of nothing. */
 #define SPREAD_HELD_FLOOR_MB 1.0
+/* Shares (0..1: answered, given back, held of a footprint) agree when they lie within this many
+ * percentage points, whatever their ratio. A share is read in points, and a relative rule is
+ * loose near 1 and strict near 0: within 10 % it let an answered share of 89 % pass for 98 %
+ * (a variant losing one query in nine), while 1 % and 2 % given back were "apart". Two points
+ * keeps a move toward validity's 95 % line (5 points under all answered) a change. */
+#define SPREAD_SHARE_FLOOR_POINTS 2.0
 
 struct spread {
 	double min, median, max;
@@ -30,5 +36,9 @@ struct spread spread_of(const double *x, size_t n);
 /* Whether repeats agree: spread within SPREAD_AGREE_SHARE, or max - min within floor (in the
  * values' unit; 0 for none: values that are all 0 agree). False with fewer than two values. */
 bool spread_agrees(const struct spread *s, double floor);
+
+/* Whether repeats of a share (0..1) agree: max - min within SPREAD_SHARE_FLOOR_POINTS percentage
+ * points, with no relative rule. False with fewer than two values. */
+bool spread_agrees_share(const struct spread *s);
 
 #endif

@@ -37,10 +37,11 @@ check_eq "raw held: each run, min, median, max, spread flagged" \
 row=$(grep -o '<tr><td>spike 1: held per 1,000 of those (MB)</td>.*</tr>' "$page" | head -1)
 check "held per 1,000 in flight agrees, not flagged" grep -q \
 	'<td>11.54</td><td>11.54</td><td>0.0%</td></tr>' <<<"${row}"
-# as a share of the highest footprint so far (22 MB): 54.5 % in every run
+# as a share of the highest footprint so far (22 MB): 54.5 % in every run; a share's spread is in
+# percentage points (reports/spread.h)
 row=$(grep -o '<tr><td>spike 1: held as a share of that footprint</td>.*</tr>' "$page" | head -1)
 check "held as a share of the highest footprint agrees, not flagged" grep -q \
-	'<td>54.5%</td><td>54.5%</td><td>0.0%</td></tr>' <<<"${row}"
+	'<td>54.5%</td><td>54.5%</td><td>0.0 points</td></tr>' <<<"${row}"
 # moved along the line through all 9 spikes (12.5 MB per 1,000) to spike 1's median pile-up (1040):
 # 12.0, 11.7, 12.2 MB, spread 4.2 %, not flagged
 row=$(grep -o '<tr><td>spike 1: allocator-held after recovery at the spike&#39;s median pile-up (MB)</td>.*</tr>' "$page" | head -1)

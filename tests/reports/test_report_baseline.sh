@@ -52,6 +52,24 @@ check_eq "compare.json has the baseline's start time" '["2026-11-29T22:00:00Z"]'
 check_eq "compare of two identical runs exits 0" 0 "$?"
 check "compare of two identical runs says no change" grep -q '^No change' "$TEST_TMP/two.err"
 
+# --- a share is judged in percentage points (reports/spread.h), not within 10 % of its median:
+# glibc answered 98 % of its spike queries in the fixture, 93 % here (5 points, 5.2 % relative:
+# "no change" by the relative rule), 97 % in the other (1 point: no change)
+share_run() {
+	cp -r "$fix" "$1"
+	sed -i "s/^glibc,spike,1,1000,980,20,0,0,784,196,/glibc,spike,1,1000,$2,$((1000 - $2)),0,0,$2,0,/" "$1/phases.csv"
+}
+share_run "$TEST_TMP/lossy" 930
+share_run "$TEST_TMP/near" 970
+"$REPORT" compare --baseline "$fix" "$TEST_TMP/lossy" "$TEST_TMP/near" --out "$TEST_TMP/share.html" >/dev/null 2>&1
+k='traffic_by_send.phases.spike.answered_share'
+check_eq "5 points fewer answered is a change, for the worse" '["lower","worse"]' \
+	"$(jq -c --arg k "$k" '.variants.glibc[$k].runs[0] | [.change, .direction]' "$TEST_TMP/share.json")"
+check_eq "1 point fewer is no change" '"no change"' \
+	"$(jq -c --arg k "$k" '.variants.glibc[$k].runs[1].change' "$TEST_TMP/share.json")"
+check "the rule says how a share is judged" grep -qF 'a share within 2 percentage points, whatever its ratio' \
+	"$TEST_TMP/share.md"
+
 # --- a change beyond the rule is named, with its direction; noise inside it is not
 "$REPORT" compare --baseline "$fix" "$TEST_TMP/grown" "$TEST_TMP/noise" --out "$TEST_TMP/cmp.html" \
 	>/dev/null 2>"$TEST_TMP/cmp.err"
