@@ -28,7 +28,7 @@ AGREE_FLOOR_MB = 1.0  # reports/spread.h SPREAD_HELD_FLOOR_MB
 RETURNED_SHARE = 0.5  # reports/findings.h
 TREND_MIN = 5  # 1 + VERDICT_TREND_MIN_SPIKES (reports/verdict.h)
 MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
-SHARE_MIN_GROWTH_MB = 1  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
+SHARE_MIN_GROWTH_MB = 1  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
 EACH_SPIKE_SHARE = 95  # reports/validity.h VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, in %
 NUMBER = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 
@@ -159,7 +159,7 @@ def f_held_reused(m, ctx):
 
 def f_held_kept(m, ctx):
     held_sentence_figures(m, ctx, "mean_held_returned_share")
-    if m.groupdict().get("min") is not None:  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB
+    if m.groupdict().get("min") is not None:  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB
         equal_int(ctx["chk"], "smallest part with a share (MB)", m["min"], SHARE_MIN_GROWTH_MB)
 
 
