@@ -159,7 +159,7 @@ def f_held_reused(m, ctx):
 
 def f_held_kept(m, ctx):
     held_sentence_figures(m, ctx, "mean_held_returned_share")
-    if m.groupdict().get("min") is not None:  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB
+    if m.groupdict().get("min") is not None:  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB
         equal_int(ctx["chk"], "smallest part with a share (MB)", m["min"], SHARE_MIN_GROWTH_MB)
 
 
