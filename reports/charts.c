@@ -156,8 +156,8 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 			break;
 		case CPU_CORES: {
 			/* Over windows of at least TIMELINE_ROWS_CPU_WINDOW_S, capped at the
-			 * machine's cores: a process cannot use more, what shows above is tick noise.
-			 */
+			 * machine's cores: a process cannot use more, what shows above is tick
+			 * noise. */
 			double c = timeline_rows_cpu_s(r);
 			if (isnan(c))
 				continue;

@@ -18,7 +18,7 @@ json_t *passes_run(const struct runfolder *rf)
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
-	/* what the spikes left per variant, from the advisor's figures: the findings read it too */
+	/* what the spikes left per variant, from the advisor's figures, before any words */
 	verdict_add_variant_figures(sum);
 	/* validity before the words: the findings and the verdict name the variants that did not
 	 * run and why */

@@ -38,4 +38,3 @@ double timeline_rows_interval_s(const struct runfolder *rf)
 	free(prev);
 	return isnan(best) ? 1.0 : best;
 }
-
