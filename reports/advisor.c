@@ -10,7 +10,7 @@
 
 #include "spread.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 
 /* The figures per setting. A difference between two settings counts only when it is larger than
  * the run-to-run spread of both and than the floor: floor_mb in the figure's unit, or floor_share

@@ -10,7 +10,7 @@
 #include "fixed_point.h"
 #include "spread.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 
 /* The headline figures: those the verdict and the traffic table lead with. floor: the agreement
  * rule's floor in the figure's unit (spread.h: 1 MB for held memory; for growth per spike the one

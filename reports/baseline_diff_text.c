@@ -9,7 +9,7 @@
 
 #include "fixed_point.h"
 #include "markdown.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "strbuf.h"
 #include "terminal_text.h"
 

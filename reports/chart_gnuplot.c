@@ -17,7 +17,7 @@
 
 #include "atomic_write_file.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "timeline_rows.h"
 
 /* A cool pale blue behind the spikes: the warm peach it replaced sat close in hue to the orange
  * and vermillion lines (musl, jemalloc) and washed the two together. */
@@ -66,7 +66,7 @@ static void script_shading(struct strbuf *b, const json_t *phases)
 		double from = json_number_value(json_object_get(p, "from_s"));
 		double to = json_number_value(json_object_get(p, "to_s"));
 		bool spike = phase && strcmp(phase, "spike") == 0;
-		bool warm = phase && summary_phase_is_preamble(phase);
+		bool warm = phase && timeline_rows_phase_is_preamble(phase);
 		if (!spike && !warm)
 			continue;
 		strbuf_printf(b,

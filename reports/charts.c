@@ -14,7 +14,7 @@
 #include "colours.h"
 #include "spread.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "timeline_rows.h"
 #include "traffic.h"
 
 static struct chart *chart_add(struct chart **charts, size_t *n, const char *id, const char *title,
@@ -155,9 +155,10 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 			    1024.0;
 			break;
 		case CPU_CORES: {
-			/* Over windows of at least SUMMARY_CPU_WINDOW_S, capped at the machine's
-			 * cores: a process cannot use more, what shows above is tick noise. */
-			double c = summary_row_cpu_s(r);
+			/* Over windows of at least TIMELINE_ROWS_CPU_WINDOW_S, capped at the
+			 * machine's cores: a process cannot use more, what shows above is tick
+			 * noise. */
+			double c = timeline_rows_cpu_s(r);
 			if (isnan(c))
 				continue;
 			if (isnan(prev_cpu)) {
@@ -165,7 +166,7 @@ static void series_fill(struct chart_series *s, const struct runfolder *rf, int 
 				prev_t = r->t_s;
 				continue;
 			}
-			if (r->t_s - prev_t < SUMMARY_CPU_WINDOW_S - 1e-9)
+			if (r->t_s - prev_t < TIMELINE_ROWS_CPU_WINDOW_S - 1e-9)
 				continue;
 			v = (c - prev_cpu) / (r->t_s - prev_t);
 			if (cores > 0 && v > cores)
@@ -634,7 +635,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	*n = 0;
 	const json_t *order = json_object_get(summary, "variant_order");
 	json_t *phases = json_object_get(summary, "phases");
-	double interval_s = summary_interval_s(rf);
+	double interval_s = timeline_rows_interval_s(rf);
 
 	charts_add_ranking(&charts, n, summary);
 	struct chart *c = chart_add(&charts, n, "chart-anon", "Anonymous RSS per variant",
@@ -781,7 +782,7 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
 			struct chart_series *s = series_add(c, st, shade, false, target_rows(&rfs[r], t));
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
-			            summary_interval_s(&rfs[r]));
+			            timeline_rows_interval_s(&rfs[r]));
 		}
 		add_compare_spike_chart(&charts, n, summaries, n_runs, vn, i);
 	}

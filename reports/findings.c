@@ -9,7 +9,7 @@
 
 #include "attribution.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "validity.h"
 
 /* Live growth over the spikes under this (kB) is not worth a sentence. */

@@ -1,4 +1,4 @@
-/* reports/fit.h - the least-squares line: growth per spike (summary.c), memory per request in
+/* reports/fit.h - the least-squares line: growth per spike (figures.c), memory per request in
  * flight (scale.c); and the robust slope of a short series (verdict.c). */
 #ifndef ALLOCSPIKE_REPORTS_FIT_H
 #define ALLOCSPIKE_REPORTS_FIT_H

@@ -11,7 +11,7 @@
 #include "cli_parse.h"
 #include "fixed_point.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "terminal_text.h"
 
 /* A value is a number, a truth, or one of those per variant (a vector). A vector carries how it

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "summary_json.h"
 
 #define APPLIED_FILE "upstream-applied-summary.tsv"
 

@@ -15,7 +15,7 @@
 #include "spike_find.h"
 #include "spread.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "traffic.h"
 #include "verdict.h"
 

@@ -13,17 +13,16 @@
 #include "charts.h"
 #include "cli_parse.h"
 #include "close_stdout.h"
-#include "findings.h"
 #include "gate.h"
 #include "html.h"
 #include "json_file.h"
 #include "junit.h"
 #include "markdown.h"
 #include "parent_death.h"
+#include "passes.h"
 #include "run_set.h"
 #include "runfolder_reader.h"
 #include "scale.h"
-#include "summary.h"
 #include "terminal_text.h"
 
 enum { EXIT_GATE_FAILED = 1, EXIT_WRITE_FAILED = 1, EXIT_BAD_INPUT = 2 };
@@ -109,8 +108,7 @@ static bool run_load(const char *dir, struct runfolder *rf, json_t **summary)
 		say(NULL, err);
 		return false;
 	}
-	*summary = summary_build(rf);
-	json_object_set_new(*summary, "findings", findings_build(*summary));
+	*summary = passes_run(rf);
 	return true;
 }
 

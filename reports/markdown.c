@@ -12,7 +12,7 @@
 #include "glossary.h"
 #include "spike_find.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "verdict.h"
 
 /* Text inline in Markdown (a table cell, a list item, a heading), rendered by GitHub exactly as the

@@ -11,11 +11,12 @@
 
 #include "fit.h"
 #include "json_file.h"
+#include "passes.h"
 #include "runfolder_reader.h"
 #include "scale_page.h"
 #include "terminal_text.h"
 #include "colours.h"
-#include "summary.h"
+#include "summary_json.h"
 
 #define KB_PER_MB 1024.0
 #define INFLIGHT_UNIT 1000.0 /* the slope is in MB per this many requests in flight */
@@ -186,7 +187,7 @@ int scale_command(int argc, char **argv)
 			fputc('\n', stderr);
 			break;
 		}
-		json_t *summary = summary_build(&rf);
+		json_t *summary = passes_run(&rf);
 		scale_add_run(scale, dirs[loaded], rf.run, summary);
 		json_decref(summary);
 		runfolder_free(&rf);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "summary.h"
+#include "summary_json.h"
 
 const char *const traffic_phases[TRAFFIC_PHASE_COUNT] = {"spike", "recovery", "baseline"};
 

@@ -11,7 +11,7 @@
 
 #include "harness_saturation.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 
 static void reason(json_t *reasons, const char *code, json_t *variants, const char *knob,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -14,7 +14,7 @@
 #include "fit.h"
 #include "spread.h"
 #include "strbuf.h"
-#include "summary.h"
+#include "summary_json.h"
 #include "validity.h"
 
 static double num(const json_t *o, const char *path)
@@ -24,7 +24,7 @@ static double num(const json_t *o, const char *path)
 }
 
 /* What "held after the spikes" measures, per advisor basis (reports/advisor.c), and the keys of
- * its level before a spike and after a spike's recovery (summary.c, per spike). */
+ * its level before a spike and after a spike's recovery (figures.c, per spike). */
 static const struct {
 	const char *basis, *what, *text;
 	const char *missing; /* why a variant lacks this basis */

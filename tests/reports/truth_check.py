@@ -29,7 +29,7 @@ RETURNED_SHARE = 0.5  # reports/findings.h
 CLIMB = 0.5  # reports/findings.h CLIMB_MB_PER_SPIKE
 TREND_MIN = 5  # 1 + VERDICT_TREND_MIN_SPIKES (reports/verdict.h)
 MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
-SHARE_MIN_GROWTH_MB = 1  # reports/summary.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
+SHARE_MIN_GROWTH_MB = 1  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
 EACH_SPIKE_SHARE = 95  # reports/validity.h VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, in %
 NUMBER = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 

@@ -5,6 +5,7 @@
 # is also run on a copy of resolver/ broken on purpose, where it must fail.
 set -euo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib_layering.sh"
 
 # The functions a header declares: identifiers followed by "(" at the start of a declaration.
 declared_functions() {
@@ -18,50 +19,29 @@ iterator_is_pure() {
 	! grep -nE -e '^#include "(upstream|server|request)\.h"' -e "\\b($calls)[[:space:]]*\\(" "$dir/iterator.c"
 }
 
-# include_edges DIR: "X Y" per module X including Y.h (another module of DIR).
-include_edges() {
-	local dir=$1
-	(cd "$dir" && grep -oE '^#include "[a-z_]+\.h"' ./*.c ./*.h) |
-		sed -E 's#^\./([a-z_]+)\.[ch]:\#include "([a-z_]+)\.h"$#\1 \2#' |
-		while read -r m d; do
-			if [[ -e $dir/$d.h && $d != "$m" ]]; then echo "$m $d"; fi
-		done | sort -u
-}
-
-# acyclic DIR: tsort finds an order of the modules.
-acyclic() {
-	include_edges "$1" | tsort >/dev/null 2>"$TEST_TMP/tsort.err"
-	if [[ -s $TEST_TMP/tsort.err ]]; then
-		cat "$TEST_TMP/tsort.err"
-		return 1
-	fi
-}
-
 src="$ALLOCSPIKE_SOURCE_DIR/resolver"
 check "the functions of upstream.h, server.h and request.h are found" \
 	test "$(declared_functions "$src/upstream.h" "$src/server.h" "$src/request.h" | wc -l)" -ge 10
 check "iterator.c neither includes nor calls the I/O layers" iterator_is_pure "$src"
 check "the resolver's modules include each other without a cycle" acyclic "$src"
-include_edges "$src" | sed 's/ / -> /; s/^/  /'
+print_include_edges "$src"
 
 # The same checks on broken copies of resolver/ must fail.
-fails() { ! "$@" >/dev/null 2>&1; }
 broken=$TEST_TMP/resolver
-fresh_copy() { rm -rf "$broken" && cp -r "$src" "$broken"; }
 
-fresh_copy
+fresh_copy "$src" "$broken"
 sed -i '0,/^#include "cache.h"/s//#include "cache.h"\n#include "request.h"/' "$broken/iterator.c"
 check "caught: iterator.c including request.h" fails iterator_is_pure "$broken"
 
-fresh_copy
+fresh_copy "$src" "$broken"
 echo 'size_t layering_probe(struct resolver *r) { return request_inflight (r); }' >>"$broken/iterator.c"
 check "caught: iterator.c calling request_inflight" fails iterator_is_pure "$broken"
 
-fresh_copy
+fresh_copy "$src" "$broken"
 echo 'int layering_probe(void) { return upstream_pending(NULL); }' >>"$broken/iterator.c"
 check "caught: iterator.c calling upstream_pending" fails iterator_is_pure "$broken"
 
-fresh_copy
+fresh_copy "$src" "$broken"
 sed -i '0,/^#include "cache.h"/s//#include "cache.h"\n#include "request.h"/' "$broken/stats.c"
 check "caught: stats.c including request.h (request.c includes stats.h)" fails acyclic "$broken"
 finish

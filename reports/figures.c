@@ -1,18 +1,15 @@
-/* reports/summary.c - computes every figure of summary.json from a run folder (see README.md). */
-#include "summary.h"
+/* reports/figures.c - the first pass: the figures read off a run folder's rows and events (the
+ * run, its phases, per variant its memory, spikes, attribution, CPU and traffic, the harness). */
+#include "figures.h"
 
-#include "advisor.h"
 #include "attribution.h"
-#include "colours.h"
 #include "fit.h"
 #include "harness_saturation.h"
-#include "hierarchy_applied.h"
 #include "schedule.h"
-#include "spike_find.h"
 #include "spread.h"
+#include "summary_json.h"
+#include "timeline_rows.h"
 #include "traffic.h"
-#include "validity.h"
-#include "verdict.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -25,67 +22,9 @@
 
 #define KB_PER_MB 1024.0
 
-json_t *summary_json_number(double v)
-{
-	if (isnan(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 1e15)
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
-
-json_t *summary_json_real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-void summary_set_share(json_t *o, const char *key, double raw)
-{
-	double clamped = fmin(fmax(raw, 0), 1);
-	json_object_set_new(o, key, summary_json_number(isnan(raw) ? NAN : clamped));
-	if (isnan(raw) || raw == clamped)
-		return;
-	char k[128];
-	snprintf(k, sizeof(k), "%s_raw", key);
-	json_object_set_new(o, k, json_real(raw));
-}
-
 static json_t *jnum(double v)
 {
 	return summary_json_number(v);
-}
-
-int summary_phase_is_preamble(const char *phase)
-{
-	return strcmp(phase, "warmup") == 0 || strcmp(phase, "calibrate") == 0;
-}
-
-double summary_row_cpu_s(const struct runfolder_row *row)
-{
-	double u = row->v[TIMELINE_COL_cpu_user_s], s = row->v[TIMELINE_COL_cpu_sys_s];
-	if (isnan(u) && isnan(s))
-		return NAN;
-	return (isnan(u) ? 0 : u) + (isnan(s) ? 0 : s);
-}
-
-double summary_interval_s(const struct runfolder *rf)
-{
-	json_t *ms = json_object_get(json_object_get(rf->run, "parameters"), "interval_ms");
-	if (json_is_number(ms) && json_number_value(ms) > 0)
-		return json_number_value(ms) / 1000.0;
-	/* the shortest step between two rows of a target: each row against its target's last */
-	double best = NAN;
-	double *prev = malloc((rf->n_targets ? rf->n_targets : 1) * sizeof(*prev));
-	for (size_t t = 0; prev && t < rf->n_targets; t++)
-		prev[t] = NAN;
-	for (size_t i = 0; prev && i < rf->n_rows; i++) {
-		double d = rf->rows[i].t_s - prev[rf->rows[i].target];
-		if (d > 0 && (isnan(best) || d < best))
-			best = d;
-		prev[rf->rows[i].target] = rf->rows[i].t_s;
-	}
-	free(prev);
-	return isnan(best) ? 1.0 : best;
 }
 
 /* The times of the generator's phase events, ascending: where phases start. */
@@ -569,7 +508,7 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 	for (size_t i = 0; i < s->n; i++) {
 		const struct runfolder_row *r = s->r[i];
 		if (r->spike > spikes->max || spikes->index[r->spike] < 0 ||
-		    summary_phase_is_preamble(r->phase))
+		    timeline_rows_phase_is_preamble(r->phase))
 			continue;
 		struct spike_rows *a = &at[spikes->index[r->spike]];
 		if (strcmp(r->phase, "spike") == 0) {
@@ -772,20 +711,20 @@ static void set_cpu(json_t *v, const struct series *s)
 {
 	size_t first = s->n;
 	for (size_t i = 0; i < s->n && first == s->n; i++)
-		if (!summary_phase_is_preamble(s->r[i]->phase))
+		if (!timeline_rows_phase_is_preamble(s->r[i]->phase))
 			first = i;
 	double cpu = NAN, answered = NAN;
 	if (first < s->n) {
 		/* CPU columns are cumulative: the window starts at the end of the row before it (or
 		 * at the end of its own first row, whose answers are then left out too). */
 		size_t base = first > 0 ? first - 1 : first;
-		double c0 = summary_row_cpu_s(s->r[base]);
+		double c0 = timeline_rows_cpu_s(s->r[base]);
 		double c1 = NAN;
 		answered = 0;
 		for (size_t i = base + 1; i < s->n; i++) {
-			if (summary_phase_is_preamble(s->r[i]->phase))
+			if (timeline_rows_phase_is_preamble(s->r[i]->phase))
 				continue;
-			double c = summary_row_cpu_s(s->r[i]);
+			double c = timeline_rows_cpu_s(s->r[i]);
 			if (!isnan(c))
 				c1 = c;
 			if (!isnan(s->r[i]->v[TIMELINE_COL_answered]))
@@ -986,7 +925,7 @@ static json_t *harness_figures(const struct runfolder *rf)
 			const struct runfolder_row *r = &rf->rows[i];
 			if (r->target != (int)t)
 				continue;
-			double c = summary_row_cpu_s(r);
+			double c = timeline_rows_cpu_s(r);
 			double share = NAN;
 			/* CPU times tick in 10 ms: over a 100 ms interval one tick is 0.1 core of
 			 * noise, so shares are taken over windows of at least HARNESS_WINDOW_S. */
@@ -1120,92 +1059,9 @@ static json_t *variant_order(const struct runfolder *rf)
 	return names;
 }
 
-/* Old names of figures that meant something else, each kept one release as an alias of the one
- * definition (docs/run-folder.md, "Aliases"): per variant, "spikes.N." for every spike. */
-static const struct {
-	const char *old, *now;
-	const char *fallback; /* where a run lacks the figure (no latency histograms): older runs */
-} ALIASES[] = {
-    {"spike_traffic.answered_share", "traffic_by_send.phases.spike.answered_share", NULL},
-    {"spike_traffic.lat_p50_ms", "traffic_by_send.phases.spike.lat_p50_ms",
-     "spike_traffic.lat_p50_ms_of_intervals"},
-    {"spike_traffic.lat_p90_ms", "traffic_by_send.phases.spike.lat_p90_ms",
-     "spike_traffic.lat_p90_ms_of_intervals"},
-    {"spike_traffic.lat_p99_ms", "traffic_by_send.phases.spike.lat_p99_ms",
-     "spike_traffic.lat_p99_ms_of_intervals"},
-    {"baseline_traffic.answered_share", "traffic_by_send.baseline_answered_share", NULL},
-    {"baseline_traffic.lat_p50_ms", "traffic_by_send.phases.baseline.lat_p50_ms",
-     "baseline_traffic.lat_p50_ms_of_intervals"},
-    {"baseline_traffic.lat_p90_ms", "traffic_by_send.phases.baseline.lat_p90_ms",
-     "baseline_traffic.lat_p90_ms_of_intervals"},
-    {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms",
-     "baseline_traffic.lat_p99_ms_of_intervals"},
-    {"mean_held_given_back_share", "mean_held_released_share", NULL},
-    {"spikes.N.held_given_back_share", "spikes.N.held_released_share", NULL},
-};
-
-/* Sets the value at path (its last key) under o, the objects on the way existing. */
-static void set_at(json_t *o, const char *path, json_t *value)
+json_t *figures_build(const struct runfolder *rf)
 {
-	const char *dot = strrchr(path, '.');
-	char parent[128];
-	if (dot && (size_t)(dot - path) < sizeof(parent)) {
-		memcpy(parent, path, (size_t)(dot - path));
-		parent[dot - path] = '\0';
-		o = summary_lookup(o, parent);
-	}
-	if (json_is_object(o))
-		json_object_set_new(o, dot ? dot + 1 : path, value);
-	else
-		json_decref(value);
-}
-
-/* Each old name gets its figure's value (or null); "aliases" lists them. */
-static void set_aliases(json_t *sum)
-{
-	json_t *list = json_object(), *v;
-	const char *name;
-	for (size_t a = 0; a < sizeof(ALIASES) / sizeof(*ALIASES); a++)
-		json_object_set_new(list, ALIASES[a].old, json_string(ALIASES[a].now));
-	json_object_set_new(sum, "aliases", list);
-	json_object_foreach(json_object_get(sum, "variants"), name, v)
-	{
-		for (size_t a = 0; a < sizeof(ALIASES) / sizeof(*ALIASES); a++) {
-			if (strncmp(ALIASES[a].old, "spikes.N.", 9) != 0) {
-				json_t *x = summary_lookup(v, ALIASES[a].now);
-				if (!json_is_number(x) && ALIASES[a].fallback)
-					x = summary_lookup(v, ALIASES[a].fallback);
-				set_at(v, ALIASES[a].old, x ? json_incref(x) : json_null());
-				continue;
-			}
-			size_t i;
-			json_t *sp;
-			json_array_foreach(json_object_get(v, "spikes"), i, sp)
-			{
-				if (json_object_size(sp) <= 1) /* no figures: not running then */
-					continue;
-				json_t *x = json_object_get(sp, ALIASES[a].now + 9);
-				json_object_set_new(sp, ALIASES[a].old + 9,
-				                    x ? json_incref(x) : json_null());
-			}
-		}
-	}
-}
-
-const char *summary_alias_of(const json_t *summary, const char *path)
-{
-	char key[256];
-	/* "spikes.3.x" is listed as "spikes.N.x" */
-	if (strncmp(path, "spikes.", 7) == 0 && strchr(path + 7, '.'))
-		snprintf(key, sizeof(key), "spikes.N%s", strchr(path + 7, '.'));
-	else
-		snprintf(key, sizeof(key), "%s", path);
-	return json_string_value(json_object_get(json_object_get(summary, "aliases"), key));
-}
-
-json_t *summary_build(const struct runfolder *rf)
-{
-	double interval_s = summary_interval_s(rf);
+	double interval_s = timeline_rows_interval_s(rf);
 	struct spike_list spikes = spike_numbers(rf);
 	struct phase_starts phases = phase_starts_of(rf);
 	struct rows_by_target by = rows_by_target_of(rf);
@@ -1226,33 +1082,10 @@ json_t *summary_build(const struct runfolder *rf)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
-	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
-	colours_assign(sum);
-	advisor_add_run_figures(sum);
-	verdict_add_variant_figures(sum);
-	/* validity first: the verdict names the variants that did not run and why */
-	json_object_set_new(sum, "validity", validity_build(rf, sum));
-	json_object_set_new(sum, "verdict", verdict_build(sum));
-	set_aliases(sum);
 	free(spikes.num);
 	free(spikes.index);
 	free(phases.t);
 	free(by.r);
 	free(by.start);
 	return sum;
-}
-
-json_t *summary_lookup(const json_t *obj, const char *path)
-{
-	char key[128];
-	while (obj && *path) {
-		size_t n = strcspn(path, ".");
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		obj = json_is_array(obj) ? spike_find_key(obj, key) : json_object_get(obj, key);
-		path += n + (path[n] == '.');
-	}
-	return (json_t *)obj;
 }

@@ -1,0 +1,30 @@
+/* reports/passes.c - summary.json from a run folder: every pass over the model, in one fixed
+ * order. A pass reads what the passes before it set and calls no later one: a module's last pass
+ * comes after the last pass of every module it includes (tests/reports/layering.sh). */
+#include "passes.h"
+
+#include "advisor.h"
+#include "aliases.h"
+#include "colours.h"
+#include "figures.h"
+#include "findings.h"
+#include "hierarchy_applied.h"
+#include "validity.h"
+#include "verdict.h"
+
+json_t *passes_run(const struct runfolder *rf)
+{
+	json_t *sum = figures_build(rf);
+	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
+	colours_assign(sum);
+	advisor_add_run_figures(sum);
+	/* what the spikes left per variant, from the advisor's figures, before any words */
+	verdict_add_variant_figures(sum);
+	/* validity before the words: the findings and the verdict name the variants that did not
+	 * run and why */
+	json_object_set_new(sum, "validity", validity_build(rf, sum));
+	json_object_set_new(sum, "findings", findings_build(sum));
+	json_object_set_new(sum, "verdict", verdict_build(sum));
+	aliases_add(sum);
+	return sum;
+}

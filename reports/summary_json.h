@@ -1,0 +1,23 @@
+/* reports/summary_json.h - summary.json's values: numbers and shares written one way, a figure
+ * looked up by its dotted path. */
+#ifndef ALLOCSPIKE_REPORTS_SUMMARY_JSON_H
+#define ALLOCSPIKE_REPORTS_SUMMARY_JSON_H
+
+#include <jansson.h>
+
+/* A number, or null when not available (NAN); integral values are written without a fraction. */
+json_t *summary_json_number(double v);
+
+/* A number as a JSON real as it is, or null when not finite (NAN, infinities). */
+json_t *summary_json_real(double v);
+
+/* Sets key to a share clamped to [0, 1] (null for NAN); a raw value outside is kept beside it as
+ * KEY_raw, so a reader sees why (docs/run-folder.md, "Shares"). */
+void summary_set_share(json_t *o, const char *key, double raw);
+
+/* The value at a dotted path ("spike_traffic.answered_share") under obj, or NULL; in an array of
+ * spikes a number picks the spike of that number and "last" the last one
+ * ("spikes.last.held_growth_kb"; spike_find_key). */
+json_t *summary_lookup(const json_t *obj, const char *path);
+
+#endif
