@@ -3,7 +3,8 @@
 # counted, one connection per client; --tcp-share splits the clients the same way every run; idle
 # connections closed and opened again; pipelined answers out of order matched by ID; a truncated UDP
 # answer retried over TCP and timed from its first send; a server that resets or dies mid-connection
-# counted, the run still ending on time; bad usage exits 2.
+# counted, the run still ending on time; a server that never answers fills the connection's bound
+# and the rest is dropped at send while the pacing goes on; bad usage exits 2.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
 RESP="$ALLOCSPIKE_BIN/allocspike-test-responder"
@@ -117,6 +118,17 @@ check "server killed: connections lost counted" \
 check "server killed: refused reconnects counted" test "$(summary run9 '.tcp.connect_failures')" -ge 1
 check "server killed: answered before" test "$(summary run9 '.answered')" -ge 25
 check "server killed: the rest lost" grep -q 'Queries lost:         [1-9]' out9.txt
+
+# a server that never answers: the connection takes 256 queries in flight, the rest are not sent
+# (counted), and the pacing goes on unhindered (open loop)
+start_server mute mute.ready "$RESP" --listen "$NET.5:0" --silent --ready-file mute.ready >mute.addr || exit 1
+timeout 30 "$LG" -d q.txt -Q 1000 -l 1 -m tcp --clients 1 --timeout-ms 2000 \
+	--target "name=a,addr=$(cat mute.addr)" --out run10 >out10.txt 2>err10.txt
+check_eq "silent server: exit status" 0 $?
+check_eq "silent server: in flight at most 256, the rest dropped at send" "256 744" \
+	"$(jq -r 'select(.event == "summary") | "\(.sent) \(.tcp.dropped)"' run10/events.jsonl)"
+check "silent server: every query offered on time" grep -q 'Queries offered:      1000 (100.00% of scheduled)' out10.txt
+check "silent server: not sent counted" grep -q 'Queries not sent:     744' out10.txt
 
 # bad usage: exit 2 and a clear message
 fails() {
