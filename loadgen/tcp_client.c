@@ -28,6 +28,7 @@ struct tcp_client {
 	struct event *timer;     /* the idle check, armed while a connection is open */
 	bool connected;          /* established (a failure before that is a connect failure) */
 	uint64_t last_active_ns; /* monotonic: the last query written or answer read */
+	uint16_t next_id;        /* IDs are handed out in turn, skipping those in flight */
 	struct tcp_inflight *inflight; /* unordered: answers come in any order */
 	unsigned count, cap;
 };
@@ -106,8 +107,10 @@ static void tcp_client_answer(struct tcp_client *c, const uint8_t *msg, size_t l
 		if (matcher_answer_query(m, c->inflight[i].k, msg, len, now_ns, &latency)) {
 			c->shared->counters->answered++;
 			latency_hist_add(&c->shared->counters->latency, latency);
-			c->inflight[i] = c->inflight[--c->count];
 		}
+		/* answered, too late, or with another question (the query then times out): either
+		 * way the ID is free again */
+		c->inflight[i] = c->inflight[--c->count];
 		return;
 	}
 	/* an ID this connection is not waiting for */
@@ -182,6 +185,20 @@ static bool tcp_client_connect(struct tcp_client *c)
 	return true;
 }
 
+/* An ID no query in flight on this connection has (RFC 7766 §6.2.1.1: the ID alone tells the
+ * answers apart). There are at most TCP_CLIENT_INFLIGHT_MAX in flight, so one is soon found. */
+static uint16_t tcp_client_id(struct tcp_client *c)
+{
+	for (;;) {
+		uint16_t id = c->next_id++;
+		unsigned i = 0;
+		while (i < c->count && c->inflight[i].id != id)
+			i++;
+		if (i == c->count)
+			return id;
+	}
+}
+
 /* Room for one more query in flight. */
 static bool tcp_client_room(struct tcp_client *c, uint64_t now_ns)
 {
@@ -201,7 +218,7 @@ static bool tcp_client_room(struct tcp_client *c, uint64_t now_ns)
 	return true;
 }
 
-bool tcp_client_send(struct tcp_client *c, uint64_t k, uint16_t id, uint64_t now_ns)
+bool tcp_client_send(struct tcp_client *c, uint64_t k, uint64_t now_ns)
 {
 	if (!c->bev && !tcp_client_connect(c))
 		return false;
@@ -214,6 +231,7 @@ bool tcp_client_send(struct tcp_client *c, uint64_t k, uint16_t id, uint64_t now
 	size_t len;
 	const uint8_t *msg = querystream_message(c->shared->queries, k, &len);
 	memcpy(wire, msg, len);
+	uint16_t id = tcp_client_id(c);
 	wire[0] = (uint8_t)(id >> 8);
 	wire[1] = (uint8_t)id;
 	dns_tcp_write(c->bev, wire, len);

@@ -14,8 +14,10 @@
 struct event_base;
 
 /* Queries one connection may have in flight; more are dropped at send (counted). Our resolver
- * reads at most 100 at once per connection, kresd too (net.tcp_pipeline). */
-#define TCP_CLIENT_INFLIGHT_MAX 256
+ * reads at most 100 at once per connection, kresd too (net.tcp_pipeline), but a generator that
+ * catches up sends batches of up to --batch before it reads answers again. The table grows as
+ * needed and is searched by ID, so many in flight cost time per answer. */
+#define TCP_CLIENT_INFLIGHT_MAX 1024
 /* Bytes one connection may have waiting to be written; past it a query is dropped at send, so a
  * slow or stalled server never holds the sending back or grows our memory (open loop). */
 #define TCP_CLIENT_WRITE_MAX (64 * 1024)
@@ -54,10 +56,12 @@ struct tcp_client;
 /* A client with no connection yet (it connects at its first query); NULL when out of memory. */
 struct tcp_client *tcp_client_new(const struct tcp_shared *shared);
 
-/* Writes query k under id (connecting first when closed) at now_ns (realtime). False when it
+/* Writes query k (connecting first when closed) at now_ns (realtime), under an ID of the
+ * connection's own: unique among its queries in flight, as RFC 7766 asks (the UDP IDs, shared by
+ * every port, are not). False when it
  * cannot: the connection could not be started, or too much is in flight or queued (counted in
  * dropped). The caller tells the matcher about a query it sends for the first time. */
-bool tcp_client_send(struct tcp_client *c, uint64_t k, uint16_t id, uint64_t now_ns);
+bool tcp_client_send(struct tcp_client *c, uint64_t k, uint64_t now_ns);
 
 /* Closes the connection, if any, and frees the client. */
 void tcp_client_free(struct tcp_client *c);

@@ -33,14 +33,11 @@ static struct tcp_client *tcp_clients_of(struct tcp_clients *s, uint64_t k)
 	return *c;
 }
 
-/* Query k over its client's connection, under the ID every target gets for it. */
+/* Query k over its client's connection. */
 static bool tcp_clients_write(struct tcp_clients *s, uint64_t k, uint64_t now_ns)
 {
 	struct tcp_client *c = tcp_clients_of(s, k);
-	unsigned port;
-	uint16_t id;
-	matcher_slot(s->shared.matcher, k, &port, &id);
-	return c && tcp_client_send(c, k, id, now_ns);
+	return c && tcp_client_send(c, k, now_ns);
 }
 
 void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_t now_ns)

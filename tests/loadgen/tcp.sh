@@ -119,16 +119,16 @@ check "server killed: refused reconnects counted" test "$(summary run9 '.tcp.con
 check "server killed: answered before" test "$(summary run9 '.answered')" -ge 25
 check "server killed: the rest lost" grep -q 'Queries lost:         [1-9]' out9.txt
 
-# a server that never answers: the connection takes 256 queries in flight, the rest are not sent
+# a server that never answers: the connection takes 1024 queries in flight, the rest are not sent
 # (counted), and the pacing goes on unhindered (open loop)
 start_server mute mute.ready "$RESP" --listen "$NET.5:0" --silent --ready-file mute.ready >mute.addr || exit 1
-timeout 30 "$LG" -d q.txt -Q 1000 -l 1 -m tcp --clients 1 --timeout-ms 2000 \
+timeout 30 "$LG" -d q.txt -Q 2000 -l 1 -m tcp --clients 1 --timeout-ms 2000 \
 	--target "name=a,addr=$(cat mute.addr)" --out run10 >out10.txt 2>err10.txt
 check_eq "silent server: exit status" 0 $?
-check_eq "silent server: in flight at most 256, the rest dropped at send" "256 744" \
+check_eq "silent server: in flight at most 1024, the rest dropped at send" "1024 976" \
 	"$(jq -r 'select(.event == "summary") | "\(.sent) \(.tcp.dropped)"' run10/events.jsonl)"
-check "silent server: every query offered on time" grep -q 'Queries offered:      1000 (100.00% of scheduled)' out10.txt
-check "silent server: not sent counted" grep -q 'Queries not sent:     744' out10.txt
+check "silent server: every query offered on time" grep -q 'Queries offered:      2000 (100.00% of scheduled)' out10.txt
+check "silent server: not sent counted" grep -q 'Queries not sent:     976' out10.txt
 
 # bad usage: exit 2 and a clear message
 fails() {
