@@ -62,8 +62,9 @@ static void summary_target(FILE *out, const struct pacer_target *t, double run_s
 	fprintf(out, "  Queries lost:         %llu (%.2f%%)\n",
 	        (unsigned long long)(c->sent - c->answered), pct(c->sent - c->answered, c->sent));
 	if (c->send_errors)
-		fprintf(out, "  Queries not sent:     %llu (refused by the socket)\n",
-		        (unsigned long long)c->send_errors);
+		fprintf(out, "  Queries not sent:     %llu (refused by the socket%s)\n",
+		        (unsigned long long)c->send_errors,
+		        t->tcp.by_client ? ", or a TCP connection's bound" : "");
 	if (c->unexpected)
 		fprintf(out, "  Unexpected answers:   %llu\n", (unsigned long long)c->unexpected);
 	if (c->late_or_foreign)
