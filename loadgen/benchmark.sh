@@ -1,8 +1,9 @@
 #!/bin/bash
 # loadgen/benchmark.sh - not a test: the highest rate allocspike-loadgen and dnsperf each sustain
 # with under 1% loss against the same trivial responder on loopback, as ratios in one run, with the
-# CPU each spends per query sent, user and kernel apart (from /proc); and what sampling 8 processes
-# at 10 Hz costs.
+# CPU each spends per query sent, user and kernel apart (from /proc), over UDP and over TCP (one
+# connection each: --clients 1 -m tcp beside dnsperf -c 1 -m tcp); and what sampling 8 processes at
+# 10 Hz costs.
 # Usage: loadgen/benchmark.sh [--seconds S] [--start QPS] [--max QPS] [--unpinned]
 #        (BIN: $ALLOCSPIKE_BIN or build/bin)
 set -u
@@ -22,7 +23,7 @@ while (($#)); do
 	*) echo "benchmark.sh: unknown option $1" >&2; exit 1 ;;
 	esac
 done
-for p in allocspike-loadgen allocspike-bench-responder; do
+for p in allocspike-loadgen allocspike-bench-responder allocspike-test-responder; do
 	[[ -x "$BIN/$p" ]] || { echo "benchmark.sh: $BIN/$p missing: build first (or set ALLOCSPIKE_BIN)" >&2; exit 1; }
 done
 source "$here/scripts/bench-lib.sh"
@@ -44,6 +45,14 @@ for ((i = 0; i < 100; i++)); do [[ -s "$work/ready" ]] && break; sleep 0.05; don
 addr=$(sed -n 's/^ready //p' "$work/ready")
 [[ -n "$addr" ]] || { echo "benchmark.sh: responder not ready" >&2; exit 1; }
 host=${addr%:*} port=${addr##*:}
+# over TCP, the test responder (the bench responder is UDP only): every query back as NOERROR
+echo 'query * *' >"$work/any.txt"
+"${pin_resp[@]}" "$BIN/allocspike-test-responder" --listen 127.56.250.2:0 --fixture "$work/any.txt" \
+	--ready-file "$work/tcp.ready" >/dev/null 2>"$work/tcp-resp.log" &
+PIDS+=($!)
+wait_ready "$work/tcp.ready" $! || exit 1
+tcp_addr=$(sed -n 's/^ready //p' "$work/tcp.ready")
+tcp_host=${tcp_addr%:*} tcp_port=${tcp_addr##*:}
 tck=$(getconf CLK_TCK)
 
 # run_gen NAME RATE : prints "sent completed user_seconds system_seconds drops" for one step of RATE
@@ -56,6 +65,9 @@ run_gen() {
 	# -c1 -T1: one socket, one thread, as the generator runs; -b 8192: the generator's 8 MiB socket
 	# buffers (with its default ones dnsperf drops answers whenever a busy machine delays it)
 	dnsperf) cmd=(dnsperf -s "$host" -p "$port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1 -b 8192) ;;
+	# over TCP: one connection each
+	loadgen-tcp) cmd=("$BIN/allocspike-loadgen" -s "$tcp_host" -p "$tcp_port" -m tcp --clients 1 -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
+	dnsperf-tcp) cmd=(dnsperf -m tcp -s "$tcp_host" -p "$tcp_port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
 	local drops0
@@ -103,6 +115,8 @@ highest() {
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); steps of ${SECONDS_PER_STEP}s" >&2
 read -r lg_rate lg_us lg_user lg_sys < <(highest loadgen)
 read -r dp_rate dp_us dp_user dp_sys < <(highest dnsperf)
+read -r lgt_rate lgt_us lgt_user lgt_sys < <(highest loadgen-tcp)
+read -r dpt_rate dpt_us dpt_user dpt_sys < <(highest dnsperf-tcp)
 
 # sampling cost: 10 s at 10 queries/s, with 8 watched processes at 10 Hz and without
 sleepers=()
@@ -123,11 +137,14 @@ watched=$(sample_cpu 1 "${watch_args[@]}")
 sampling=$(awk -v a="$watched" -v b="$base" -v t="$tck" 'BEGIN { printf "%.2f", (a - b) / t / 10 * 100 }')
 
 echo
-echo "| generator | highest rate <1% loss (qps) | ratio to dnsperf | CPU per query sent (us) | user | kernel |"
-echo "| --- | --- | --- | --- | --- | --- |"
-awk -v a="$lg_rate" -v b="$dp_rate" 'BEGIN { printf "| allocspike-loadgen | %d | %.2f ", a, b ? a / b : 0 }'
+echo "| generator | transport | highest rate <1% loss (qps) | ratio to dnsperf | CPU per query sent (us) | user | kernel |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+awk -v a="$lg_rate" -v b="$dp_rate" 'BEGIN { printf "| allocspike-loadgen | UDP | %d | %.2f ", a, b ? a / b : 0 }'
 echo "| $lg_us | $lg_user | $lg_sys |"
-echo "| dnsperf | $dp_rate | 1.00 | $dp_us | $dp_user | $dp_sys |"
+echo "| dnsperf | UDP | $dp_rate | 1.00 | $dp_us | $dp_user | $dp_sys |"
+awk -v a="$lgt_rate" -v b="$dpt_rate" 'BEGIN { printf "| allocspike-loadgen | TCP | %d | %.2f ", a, b ? a / b : 0 }'
+echo "| $lgt_us | $lgt_user | $lgt_sys |"
+echo "| dnsperf | TCP | $dpt_rate | 1.00 | $dpt_us | $dpt_user | $dpt_sys |"
 echo
 echo "sampling 8 processes at 10 Hz (plus smaps_rollup at 1 Hz): ${sampling}% of a core" \
 	"(loadgen at 10 qps for 10 s: $base ticks alone, $watched ticks watching)"

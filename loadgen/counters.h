@@ -14,6 +14,8 @@ struct counters {
 	uint64_t send_errors;     /* queries due that the socket refused: offered but not sent */
 	uint64_t unexpected;      /* answers to no outstanding query (late, or a wrong ID) */
 	uint64_t late_or_foreign; /* answers to a waiting slot with another question */
+	uint64_t truncated;       /* UDP answers with TC set (answers, unless --tc-retry) */
+	uint64_t tc_retried;      /* of them, handed to the client's TCP connection (--tc-retry) */
 	uint64_t bytes_sent, bytes_received;
 	struct latency_hist latency;
 };
@@ -41,6 +43,8 @@ static inline void counters_snapshot(const struct counters *c, struct counters *
 	out->send_errors = counters_read(&c->send_errors);
 	out->unexpected = counters_read(&c->unexpected);
 	out->late_or_foreign = counters_read(&c->late_or_foreign);
+	out->truncated = counters_read(&c->truncated);
+	out->tc_retried = counters_read(&c->tc_retried);
 	out->bytes_sent = counters_read(&c->bytes_sent);
 	out->bytes_received = counters_read(&c->bytes_received);
 }

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "client_model.h"
 #include "close_stdout.h"
 #include "fixed_point.h"
 #include "monotonic.h"
@@ -63,6 +65,15 @@ static void usage(FILE *out)
 	    "                          peak rate times the timeout fits, 65536 per port)\n"
 	    "      --batch N           most queries sent per target in one go (default 256)\n"
 	    "      --edns SIZE         add an EDNS0 OPT record advertising SIZE (default: none)\n"
+	    "  -m, --transport MODE    udp or tcp: every query over it (dnsperf's -m; default "
+	    "udp)\n"
+	    "      --tcp-share X       share of the clients (so of the queries) over TCP, 0..1\n"
+	    "      --clients N         clients the queries are spread over, in turn (default "
+	    "1000);\n"
+	    "                          each TCP client keeps one connection per target\n"
+	    "      --tcp-idle DURATION a TCP client closes its connection after this long without\n"
+	    "                          a query (bare number: seconds; default 5s)\n"
+	    "      --tc-retry          a truncated UDP answer's query goes again over TCP\n"
 	    "      --strict            a malformed query line is fatal\n"
 	    "      --allow-meta        send meta and transfer types (OPT, AXFR, ...) too\n"
 	    "      --queries-memory-mb MB  most memory the query file may take; a larger file\n"
@@ -85,6 +96,10 @@ struct options {
 	unsigned interval_ms, slow_every, ports, batch, edns;
 	double queries_memory_mb;
 	bool strict, allow_meta, align, allow_remote, no_progress;
+	const char *transport;
+	double tcp_share, tcp_idle_s; /* tcp_share < 0: not given */
+	unsigned clients;
+	bool tc_retry;
 	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
 	unsigned ntargets, nwatches;
 };
@@ -142,7 +157,11 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_NAME,
 		O_VERSION,
 		O_JSON,
-		O_PLAN
+		O_PLAN,
+		O_TCP_SHARE,
+		O_CLIENTS,
+		O_TCP_IDLE,
+		O_TC_RETRY
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -166,6 +185,11 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"version", no_argument, NULL, O_VERSION},
 	    {"json", no_argument, NULL, O_JSON},
 	    {"plan", no_argument, NULL, O_PLAN},
+	    {"transport", required_argument, NULL, 'm'},
+	    {"tcp-share", required_argument, NULL, O_TCP_SHARE},
+	    {"clients", required_argument, NULL, O_CLIENTS},
+	    {"tcp-idle", required_argument, NULL, O_TCP_IDLE},
+	    {"tc-retry", no_argument, NULL, O_TC_RETRY},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -176,12 +200,15 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .batch = 256,
 	                      .queries_memory_mb = 1024,
 	                      .name = "target",
-	                      .rate = -1};
+	                      .rate = -1,
+	                      .tcp_share = -1,
+	                      .clients = 1000,
+	                      .tcp_idle_s = 5};
 	char err[512];
 	double v;
 	unsigned port;
 	int c, version = 0, json = 0, plan = 0;
-	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:Q:l:s:p:t:m:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->queries = optarg;
@@ -254,6 +281,33 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_EDNS:
 			if (!parse_unsigned("--edns", optarg, 0, 65535, &o->edns))
 				return false;
+			break;
+		case 'm':
+			if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "tcp") != 0) {
+				fprintf(
+				    stderr,
+				    "allocspike-loadgen: -m/--transport: '%s' is not a transport "
+				    "(udp or tcp; DNS over TLS is not sent yet)\n",
+				    optarg);
+				return false;
+			}
+			o->transport = optarg;
+			break;
+		case O_TCP_SHARE:
+			if (!cli_option_number("--tcp-share", optarg, 0, 1, &o->tcp_share))
+				return false;
+			break;
+		case O_CLIENTS:
+			if (!parse_unsigned("--clients", optarg, 1, 1000000, &o->clients))
+				return false;
+			break;
+		case O_TCP_IDLE:
+			if (!cli_option_duration("--tcp-idle", optarg, 1, 0.01, 3600,
+			                         &o->tcp_idle_s))
+				return false;
+			break;
+		case O_TC_RETRY:
+			o->tc_retry = true;
 			break;
 		case O_STRICT:
 			o->strict = true;
@@ -349,6 +403,14 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		fprintf(stderr, "allocspike-loadgen: --schedule and -Q do not mix\n");
 		return false;
 	}
+	if (o->transport && o->tcp_share >= 0) {
+		fprintf(stderr, "allocspike-loadgen: -m/--transport and --tcp-share do not mix\n");
+		return false;
+	}
+	if (o->transport)
+		o->tcp_share = strcmp(o->transport, "tcp") == 0 ? 1 : 0;
+	if (o->tcp_share < 0)
+		o->tcp_share = 0;
 	if (!o->schedule && o->rate < 0) {
 		fprintf(stderr,
 		        "allocspike-loadgen: give --schedule TEXT or -Q RATE (this generator is "
@@ -369,6 +431,41 @@ static unsigned ports_for(const struct schedule *s, double timeout_s)
 	}
 	double need = ceil(peak * timeout_s * 1.25 / 65536);
 	return need < 4 ? 4 : need > 256 ? 256 : (unsigned)need;
+}
+
+/* Who sends each query over what (client_model.h): --tcp-share of the --clients, rounded to whole
+ * clients but at least one when the share is not 0. False when every query goes over UDP with no
+ * retry: no TCP at all. */
+static bool clients_of(const struct options *o, struct client_model *m)
+{
+	uint64_t tcp = (uint64_t)llround(o->tcp_share * o->clients);
+	if (o->tcp_share > 0 && tcp == 0)
+		tcp = 1;
+	*m = (struct client_model){.clients = o->clients, .tcp = tcp};
+	return tcp > 0 || o->tc_retry;
+}
+
+/* Each TCP client (with --tc-retry: each client) may hold a connection to each target: the
+ * open-files limit must have room for them beside the UDP sockets (raised up to the hard limit). */
+static bool files_for_clients(const struct options *o, const struct client_model *m, unsigned ports,
+                              char *err, size_t err_size)
+{
+	uint64_t connections = (uint64_t)o->ntargets * (o->tc_retry ? m->clients : m->tcp);
+	rlim_t need = (rlim_t)(connections + (uint64_t)o->ntargets * ports + 64);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+		return true;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		snprintf(err, err_size,
+		         "--clients %u: up to %llu TCP connections, more than the open-files limit "
+		         "allows (%llu, ulimit -n); give fewer clients",
+		         o->clients, (unsigned long long)connections,
+		         (unsigned long long)rl.rlim_max);
+		return false;
+	}
+	rl.rlim_cur = need;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	return true;
 }
 
 /* The monotonic instant the schedule starts: shortly after now, or at a whole wall-clock second
@@ -406,6 +503,14 @@ int main(int argc, char **argv)
 	if (!querystream_load(&qs, o.queries, &qo, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;
+	}
+	if (o.tc_retry && qs.feed) {
+		/* a retry needs the query again, long after a streamed file's ring moved on */
+		fprintf(stderr,
+		        "allocspike-loadgen: --tc-retry needs the query file in memory; raise "
+		        "--queries-memory-mb\n");
+		querystream_free(&qs);
+		return CLI_EXIT_USAGE;
 	}
 	if (qs.malformed)
 		fprintf(stderr,
@@ -460,6 +565,16 @@ int main(int argc, char **argv)
 	pacer.total = schedule_due(&sched, pacer.end_s);
 	if (o.ports == 0)
 		o.ports = ports_for(&sched, o.timeout_s);
+	static struct client_model clients;
+	if (clients_of(&o, &clients)) {
+		if (!files_for_clients(&o, &clients, o.ports, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-loadgen: %s\n", err);
+			return CLI_EXIT_USAGE;
+		}
+		pacer.clients = &clients;
+		pacer.tcp_idle_ns = (uint64_t)(o.tcp_idle_s * 1e9);
+		pacer.tc_retry = o.tc_retry;
+	}
 	if (!pacer_init(&pacer, err, sizeof(err), o.ports)) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;

@@ -7,6 +7,7 @@
 #include "question.h"
 
 #define DNS_HEADER 12
+#define DNS_FLAG_TC 0x02 /* in the header's third byte */
 
 bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c)
 {
@@ -68,6 +69,42 @@ static void matcher_rcode(struct counters *c, unsigned rcode)
 	counters_add(by_class[rcode_class_of(rcode)], 1);
 }
 
+/* False (counted late_or_foreign) unless the answer asks the question of the query waiting in
+ * slot: the slot's own answer may still come, so that query stays outstanding. */
+static bool matcher_same_question(struct matcher *m, uint64_t slot, const uint8_t *msg, size_t have)
+{
+	uint32_t question;
+	if (question_hash(msg, have, &question) && question == m->question[slot])
+		return true;
+	counters_add(&m->counters->late_or_foreign, 1);
+	if (m->tallies)
+		counters_add(&m->tallies[m->instance[slot]].late_or_foreign, 1);
+	return false;
+}
+
+/* The answer to the query waiting in slot (sent_ns[slot] is its send time + 1): counted, its
+ * latency measured, the slot freed. */
+static uint64_t matcher_take(struct matcher *m, uint64_t slot, const uint8_t *msg, uint64_t now_ns)
+{
+	uint64_t sent = m->sent_ns[slot] - 1;
+	m->sent_ns[slot] = 0;
+	m->outstanding--;
+	counters_add(&m->counters->answered, 1);
+	matcher_rcode(m->counters, msg[3] & 0x0f);
+	uint64_t latency = now_ns > sent ? now_ns - sent : 0;
+	latency_hist_add(&m->counters->latency, latency);
+	if (m->tallies)
+		phase_tally_answer(&m->tallies[m->instance[slot]], msg[3] & 0x0f, latency);
+	return latency;
+}
+
+/* The query in slot: the one in [oldest, next) that maps to it (there is at most one, since a
+ * query is given up when its slot comes round). */
+static uint64_t matcher_query_in(const struct matcher *m, uint64_t slot)
+{
+	return m->oldest + (slot + m->slots - m->oldest % m->slots) % m->slots;
+}
+
 bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
                     uint64_t now_ns)
 {
@@ -79,28 +116,40 @@ bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t
 	}
 	uint16_t id = (uint16_t)(msg[0] << 8 | msg[1]);
 	uint64_t slot = matcher_slot_of(m, port, id);
-	uint64_t sent = m->sent_ns[slot];
-	if (!sent) {
+	if (!m->sent_ns[slot]) {
 		counters_add(&c->unexpected, 1);
 		return false;
 	}
-	uint32_t question;
-	if (!question_hash(msg, have, &question) || question != m->question[slot]) {
-		/* the slot's own answer may still come: the query stays outstanding */
-		counters_add(&c->late_or_foreign, 1);
-		if (m->tallies)
-			counters_add(&m->tallies[m->instance[slot]].late_or_foreign, 1);
+	if (!matcher_same_question(m, slot, msg, have))
+		return false;
+	if (msg[2] & DNS_FLAG_TC) {
+		counters_add(&c->truncated, 1);
+		if (m->retry_truncated) { /* as a stub does: the same query again over TCP */
+			counters_add(&c->tc_retried, 1);
+			m->retry_truncated(m->retry_arg, matcher_query_in(m, slot));
+			return false;
+		}
+	}
+	matcher_take(m, slot, msg, now_ns);
+	return true;
+}
+
+bool matcher_answer_query(struct matcher *m, uint64_t k, const uint8_t *msg, size_t len,
+                          uint64_t now_ns, uint64_t *latency_ns)
+{
+	struct counters *c = m->counters;
+	counters_add(&c->bytes_received, len);
+	uint64_t slot = k % m->slots;
+	/* k waits when its slot is taken and k is not before the oldest outstanding query (a later
+	 * query in the same slot would have given k up) */
+	if (len < DNS_HEADER || !(msg[2] & 0x80) || k < m->oldest || k >= m->next ||
+	    !m->sent_ns[slot]) {
+		counters_add(&c->unexpected, 1);
 		return false;
 	}
-	m->sent_ns[slot] = 0;
-	m->outstanding--;
-	counters_add(&c->answered, 1);
-	matcher_rcode(c, msg[3] & 0x0f);
-	sent--;
-	uint64_t latency = now_ns > sent ? now_ns - sent : 0;
-	latency_hist_add(&c->latency, latency);
-	if (m->tallies)
-		phase_tally_answer(&m->tallies[m->instance[slot]], msg[3] & 0x0f, latency);
+	if (!matcher_same_question(m, slot, msg, len))
+		return false;
+	*latency_ns = matcher_take(m, slot, msg, now_ns);
 	return true;
 }
 

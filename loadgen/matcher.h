@@ -34,6 +34,10 @@ struct matcher {
 	struct phase_tally *tallies;
 	uint32_t instance_now;
 	uint32_t *instance; /* per slot: the instance its query was sent in */
+	/* --tc-retry: a UDP answer with TC set to a waiting query is not its answer; the query
+	 * (still outstanding, timed from its first send) is handed here to go again over TCP. */
+	void (*retry_truncated)(void *arg, uint64_t k);
+	void *retry_arg;
 };
 
 bool matcher_init(struct matcher *m, unsigned ports, uint64_t timeout_ns, struct counters *c);
@@ -64,6 +68,12 @@ void matcher_sent(struct matcher *m, uint64_t k, uint64_t now_ns, uint32_t quest
  * but another question: a late answer to the slot's previous query, or a stray). */
 bool matcher_answer(struct matcher *m, unsigned port, const uint8_t *msg, size_t have, size_t len,
                     uint64_t now_ns);
+
+/* Over TCP the connection knows which query it sent under an ID: the answer msg (len bytes, whole)
+ * to query k, taken when k is still waiting and the question is k's (its latency in *latency_ns);
+ * otherwise counted as for matcher_answer. TC is not looked at (a TCP answer is never retried). */
+bool matcher_answer_query(struct matcher *m, uint64_t k, const uint8_t *msg, size_t len,
+                          uint64_t now_ns, uint64_t *latency_ns);
 
 /* Counts queries sent before now_ns - timeout as timeouts and frees their slots. Answers,
  * timeouts and late_or_foreign also count in the tally of the instance the slot's query was sent

@@ -25,6 +25,24 @@
 
 static void pacer_on_tick(evutil_socket_t fd, short what, void *arg);
 
+/* The target's TCP clients, and the retry of truncated answers through them. */
+static bool pacer_init_tcp(struct pacer *p, struct pacer_target *t, char *err, size_t err_size)
+{
+	struct tcp_shared shared = {.base = p->base,
+	                            .target = &t->spec,
+	                            .matcher = &t->matcher,
+	                            .queries = p->queries,
+	                            .idle_ns = p->tcp_idle_ns,
+	                            .timeout_ns = p->timeout_ns};
+	if (!tcp_clients_init(&t->tcp, &shared, p->clients, err, err_size))
+		return false;
+	if (p->tc_retry) {
+		t->matcher.retry_truncated = tcp_clients_retry;
+		t->matcher.retry_arg = &t->tcp;
+	}
+	return true;
+}
+
 bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 {
 	struct event_config *cfg = event_config_new();
@@ -57,6 +75,8 @@ bool pacer_init(struct pacer *p, char *err, size_t err_size, unsigned ports)
 			if (!receiver_add(&p->receiver, t->sender.fds[port], port, &t->matcher, err,
 			                  err_size))
 				return false;
+		if (p->clients && !pacer_init_tcp(p, t, err, err_size))
+			return false;
 	}
 	return true;
 }
@@ -83,7 +103,9 @@ static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 		if (__atomic_load_n(&t->gone, __ATOMIC_RELAXED))
 			continue;
 		t->matcher.instance_now = instance;
-		sender_send(&t->sender, p->queries, &t->matcher, from, n, now);
+		sender_send(&t->sender, p->queries, &t->matcher, p->clients, from, n, now);
+		if (p->clients && p->clients->tcp)
+			tcp_clients_send(&t->tcp, from, n, now);
 	}
 }
 
@@ -227,6 +249,7 @@ void pacer_close(struct pacer *p)
 {
 	for (unsigned i = 0; i < p->count; i++) {
 		sender_close(&p->targets[i].sender);
+		tcp_clients_close(&p->targets[i].tcp);
 		matcher_free(&p->targets[i].matcher);
 		free(p->targets[i].tallies);
 		p->targets[i].tallies = NULL;

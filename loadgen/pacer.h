@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "client_model.h"
 #include "counters.h"
 #include "matcher.h"
 #include "phase_tally.h"
@@ -15,12 +16,14 @@
 #include "schedule.h"
 #include "sender.h"
 #include "targets.h"
+#include "tcp_clients.h"
 
 struct pacer_target {
 	struct target_spec spec;
 	struct sender sender;
 	struct matcher matcher;
 	struct counters counters;
+	struct tcp_clients tcp;      /* its TCP clients' connections (when the pacer has clients) */
 	struct phase_tally *tallies; /* per instance of plan: what was sent in it became of */
 	int gone; /* set by the recorder once the target's process has ended: sending stops */
 };
@@ -46,6 +49,12 @@ struct pacer {
 	uint64_t total;    /* queries to send: schedule_due(end_s) */
 	unsigned batch_max;
 	uint64_t timeout_ns;
+	/* TCP (docs/loadgen.md, "Clients and transports"): NULL when every query goes over UDP and
+	 * nothing is retried; otherwise who sends each query, over which transport */
+	const struct client_model *clients;
+	uint64_t
+	    tcp_idle_ns; /* a TCP client closes its connection after this long without queries */
+	bool tc_retry;   /* a truncated UDP answer's query goes again over TCP */
 	volatile sig_atomic_t *stop;
 	/* read by the recorder thread (relaxed atomics) */
 	uint64_t next_k;  /* queries handed to the targets so far */

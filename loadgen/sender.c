@@ -97,10 +97,13 @@ static unsigned sender_flush_port(struct sender *s, unsigned p, const struct que
 }
 
 unsigned sender_send(struct sender *s, const struct querystream *qs, struct matcher *m,
-                     uint64_t first, unsigned n, uint64_t now_ns)
+                     const struct client_model *clients, uint64_t first, unsigned n,
+                     uint64_t now_ns)
 {
 	memset(s->fill, 0, s->ports * sizeof(*s->fill));
 	for (uint64_t k = first; k < first + n; k++) {
+		if (clients && client_model_query_tcp(clients, k))
+			continue;
 		unsigned p;
 		uint16_t id;
 		matcher_slot(m, k, &p, &id);

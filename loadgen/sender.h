@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "client_model.h"
 #include "matcher.h"
 #include "querystream.h"
 #include "targets.h"
@@ -29,9 +30,11 @@ bool sender_open(struct sender *s, const struct target_spec *t, unsigned ports, 
                  char *err, size_t err_size);
 
 /* Sends queries first .. first + n - 1 (n <= batch_max) and hands each one sent to m; a query the
- * socket refuses counts in send_errors. Returns how many left. */
+ * socket refuses counts in send_errors. With clients, the queries of TCP clients are left out
+ * (tcp_clients sends them). Returns how many left. */
 unsigned sender_send(struct sender *s, const struct querystream *qs, struct matcher *m,
-                     uint64_t first, unsigned n, uint64_t now_ns);
+                     const struct client_model *clients, uint64_t first, unsigned n,
+                     uint64_t now_ns);
 
 void sender_close(struct sender *s);
 

@@ -11,6 +11,41 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+static void summary_latency(FILE *out, const char *label, const struct latency_hist *h)
+{
+	if (h->count)
+		fprintf(out, "  %s p50/p90/p99 (s): %.6f %.6f %.6f\n", label,
+		        latency_hist_quantile(h, 0.5) / 1e9, latency_hist_quantile(h, 0.9) / 1e9,
+		        latency_hist_quantile(h, 0.99) / 1e9);
+}
+
+/* The transports apart, when the target had TCP clients (docs/loadgen.md, "The summary"). */
+static void summary_tcp(FILE *out, const struct pacer_target *t)
+{
+	const struct tcp_counters *tc = &t->tcp.counters;
+	const struct counters *c = &t->counters;
+	fprintf(out, "  UDP:                  sent %llu, answered %llu\n",
+	        (unsigned long long)(c->sent - tc->sent),
+	        (unsigned long long)(c->answered - tc->answered));
+	fprintf(out,
+	        "  TCP:                  sent %llu, retried after TC %llu, answered %llu, dropped "
+	        "at send %llu, lost in flight %llu\n",
+	        (unsigned long long)tc->sent, (unsigned long long)tc->retried,
+	        (unsigned long long)tc->answered, (unsigned long long)tc->dropped,
+	        (unsigned long long)tc->lost_in_flight);
+	fprintf(
+	    out,
+	    "  TCP connections:      opened %llu, connect failures %llu, closed by server %llu, "
+	    "resets %llu, closed idle %llu\n",
+	    (unsigned long long)tc->connects, (unsigned long long)tc->connect_failures,
+	    (unsigned long long)tc->closed_by_server, (unsigned long long)tc->resets,
+	    (unsigned long long)tc->closed_idle);
+	if (tc->latency.count)
+		fprintf(out, "  TCP Average Latency (s): %.6f\n",
+		        latency_hist_mean(&tc->latency) / 1e9);
+	summary_latency(out, "TCP Latency", &tc->latency);
+}
+
 static void summary_target(FILE *out, const struct pacer_target *t, double run_s, bool several)
 {
 	const struct counters *c = &t->counters;
@@ -27,14 +62,18 @@ static void summary_target(FILE *out, const struct pacer_target *t, double run_s
 	fprintf(out, "  Queries lost:         %llu (%.2f%%)\n",
 	        (unsigned long long)(c->sent - c->answered), pct(c->sent - c->answered, c->sent));
 	if (c->send_errors)
-		fprintf(out, "  Queries not sent:     %llu (refused by the socket)\n",
-		        (unsigned long long)c->send_errors);
+		fprintf(out, "  Queries not sent:     %llu (refused by the socket%s)\n",
+		        (unsigned long long)c->send_errors,
+		        t->tcp.by_client ? ", or a TCP connection's bound" : "");
 	if (c->unexpected)
 		fprintf(out, "  Unexpected answers:   %llu\n", (unsigned long long)c->unexpected);
 	if (c->late_or_foreign)
 		fprintf(out,
 		        "  Late or foreign:      %llu (ID of a waiting query, another question)\n",
 		        (unsigned long long)c->late_or_foreign);
+	if (c->truncated)
+		fprintf(out, "  Truncated (TC):       %llu (retried over TCP: %llu)\n",
+		        (unsigned long long)c->truncated, (unsigned long long)c->tc_retried);
 	fprintf(out, "\n  Response codes:       ");
 	struct {
 		const char *name;
@@ -58,10 +97,9 @@ static void summary_target(FILE *out, const struct pacer_target *t, double run_s
 	fprintf(out, "  Average Latency (s):  %.6f (min %.6f, max %.6f)\n",
 	        latency_hist_mean(h) / 1e9, (double)h->min_ns / 1e9, (double)h->max_ns / 1e9);
 	fprintf(out, "  Latency StdDev (s):   %.6f\n", latency_hist_stddev(h) / 1e9);
-	if (h->count)
-		fprintf(out, "  Latency p50/p90/p99 (s): %.6f %.6f %.6f\n",
-		        latency_hist_quantile(h, 0.5) / 1e9, latency_hist_quantile(h, 0.9) / 1e9,
-		        latency_hist_quantile(h, 0.99) / 1e9);
+	summary_latency(out, "Latency", h);
+	if (t->tcp.by_client)
+		summary_tcp(out, t);
 	fprintf(out, "\n");
 }
 
@@ -98,6 +136,24 @@ void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, b
 	}
 }
 
+static json_t *summary_tcp_json(const struct tcp_counters *tc)
+{
+	json_t *o = json_pack(
+	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "sent", (json_int_t)tc->sent, "retried",
+	    (json_int_t)tc->retried, "answered", (json_int_t)tc->answered, "dropped",
+	    (json_int_t)tc->dropped, "lost_in_flight", (json_int_t)tc->lost_in_flight, "connects",
+	    (json_int_t)tc->connects, "connect_failures", (json_int_t)tc->connect_failures,
+	    "closed_by_server", (json_int_t)tc->closed_by_server, "resets", (json_int_t)tc->resets,
+	    "closed_idle", (json_int_t)tc->closed_idle);
+	if (tc->latency.count) {
+		json_object_set_new(o, "lat_p50_ms",
+		                    json_real(latency_hist_quantile(&tc->latency, 0.5) / 1e6));
+		json_object_set_new(o, "lat_p99_ms",
+		                    json_real(latency_hist_quantile(&tc->latency, 0.99) / 1e6));
+	}
+	return o;
+}
+
 void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 {
 	for (unsigned i = 0; i < p->count; i++) {
@@ -116,6 +172,14 @@ void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 			json_object_set_new(extra, "lat_p99_ms",
 			                    json_real(latency_hist_quantile(h, 0.99) / 1e6));
 		}
+		if (c->truncated)
+			json_object_set_new(extra, "truncated",
+			                    json_pack("{s:I,s:I}", "answers",
+			                              (json_int_t)c->truncated, "retried",
+			                              (json_int_t)c->tc_retried));
+		if (p->targets[i].tcp.by_client)
+			json_object_set_new(extra, "tcp",
+			                    summary_tcp_json(&p->targets[i].tcp.counters));
 		runfolder_writer_event(w, t, p->targets[i].spec.name, "summary", extra);
 	}
 }

@@ -308,12 +308,68 @@ static void test_phase_plan(void **state)
 	schedule_free(&s);
 }
 
+static uint64_t retried[8];
+static unsigned nretried;
+static void note_retry(void *arg, uint64_t k)
+{
+	(void)arg;
+	retried[nretried++] = k;
+}
+
+/* A truncated UDP answer with --tc-retry is handed over for TCP (its query still waiting, timed
+ * from its first send), without it counts as the answer; over TCP the connection names the
+ * query, and an answer to a query given up or never sent is unexpected. */
+static void test_truncated_and_by_query(void **state)
+{
+	struct matcher m;
+	memset(&c, 0, sizeof(c));
+	stream = stream_make(10);
+	assert_true(matcher_init(&m, 4, 1000, &c));
+	for (uint64_t k = 0; k < 8; k++)
+		sent(&m, k, 100);
+	uint8_t buf[512];
+	unsigned port;
+	size_t len = answer_to(&m, 70, 0, buf, &port); /* port 1: 70 = 64 + 6 */
+	sent(&m, 70, 100);
+	buf[2] |= 0x02;                                            /* TC */
+	assert_true(matcher_answer(&m, port, buf, len, len, 150)); /* no retry: the answer */
+	assert_int_equal(c.truncated, 1);
+	assert_int_equal(c.tc_retried, 0);
+
+	m.retry_truncated = note_retry;
+	len = answer_to(&m, 5, 0, buf, &port);
+	buf[2] |= 0x02;
+	assert_false(matcher_answer(&m, port, buf, len, len, 200));
+	assert_int_equal(nretried, 1);
+	assert_int_equal(retried[0], 5);
+	assert_int_equal(c.truncated, 2);
+	assert_int_equal(c.tc_retried, 1);
+	assert_int_equal(m.outstanding, 8); /* 5 still waits */
+
+	/* its answer over TCP, named by the connection: latency from the first send */
+	len = answer_to(&m, 5, 0, buf, &port);
+	uint64_t latency = 0;
+	assert_true(matcher_answer_query(&m, 5, buf, len, 400, &latency));
+	assert_int_equal(latency, 300);
+	assert_false(matcher_answer_query(&m, 5, buf, len, 410, &latency)); /* twice */
+	assert_false(matcher_answer_query(&m, 9, buf, len, 410, &latency)); /* never sent */
+	assert_int_equal(c.unexpected, 2);
+	len = answer_to(&m, 6, 0, buf, &port); /* query 6's answer named as query 4's */
+	assert_false(matcher_answer_query(&m, 4, buf, len, 420, &latency));
+	assert_int_equal(c.late_or_foreign, 1);
+	matcher_expire(&m, 1100);
+	len = answer_to(&m, 4, 0, buf, &port);
+	assert_false(matcher_answer_query(&m, 4, buf, len, 1200, &latency)); /* timed out */
+	assert_int_equal(c.answered, 2);
+	matcher_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_phase_instances),   cmocka_unit_test(test_phase_plan),
 	    cmocka_unit_test(test_slots_and_answers), cmocka_unit_test(test_slot_reuse_late_answer),
-	    cmocka_unit_test(test_question),
+	    cmocka_unit_test(test_question),          cmocka_unit_test(test_truncated_and_by_query),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,7 +55,8 @@ static void test_batches(void **state)
 		unsigned sizes[] = {1000, 999, 64, 1, 500};
 		unsigned total = 0;
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-			assert_int_equal(sender_send(&s, &qs, &m, first, sizes[i], 1), sizes[i]);
+			assert_int_equal(sender_send(&s, &qs, &m, NULL, first, sizes[i], 1),
+			                 sizes[i]);
 			first += sizes[i];
 			total += sizes[i];
 		}

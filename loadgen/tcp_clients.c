@@ -1,0 +1,76 @@
+/* loadgen/tcp_clients.c - one target's TCP clients: sends each TCP client's queries on its own
+ * connection, and a truncated UDP answer's query again over its client's connection. */
+#include "tcp_clients.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monotonic.h"
+
+bool tcp_clients_init(struct tcp_clients *s, const struct tcp_shared *shared,
+                      const struct client_model *model, char *err, size_t err_size)
+{
+	memset(s, 0, sizeof(*s));
+	s->shared = *shared;
+	s->shared.counters = &s->counters;
+	s->model = model;
+	latency_hist_init(&s->counters.latency);
+	s->by_client = calloc(model->clients, sizeof(*s->by_client));
+	if (!s->by_client) {
+		snprintf(err, err_size, "target %s: out of memory for %llu TCP clients",
+		         shared->target->name, (unsigned long long)model->clients);
+		return false;
+	}
+	return true;
+}
+
+static struct tcp_client *tcp_clients_of(struct tcp_clients *s, uint64_t k)
+{
+	struct tcp_client **c = &s->by_client[client_model_client(s->model, k)];
+	if (!*c)
+		*c = tcp_client_new(&s->shared);
+	return *c;
+}
+
+/* Query k over its client's connection. */
+static bool tcp_clients_write(struct tcp_clients *s, uint64_t k, uint64_t now_ns)
+{
+	struct tcp_client *c = tcp_clients_of(s, k);
+	return c && tcp_client_send(c, k, now_ns);
+}
+
+void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_t now_ns)
+{
+	struct matcher *m = s->shared.matcher;
+	for (uint64_t k = first; k < first + n; k++) {
+		if (!client_model_query_tcp(s->model, k))
+			continue;
+		if (!tcp_clients_write(s, k, now_ns)) {
+			counters_add(&m->counters->send_errors, 1);
+			continue;
+		}
+		size_t len;
+		querystream_message(s->shared.queries, k, &len);
+		matcher_sent(m, k, now_ns, querystream_question(s->shared.queries, k));
+		counters_add(&m->counters->sent, 1);
+		counters_add(&m->counters->bytes_sent, len);
+		s->counters.sent++;
+	}
+}
+
+void tcp_clients_retry(void *arg, uint64_t k)
+{
+	struct tcp_clients *s = arg;
+	if (tcp_clients_write(s, k, realtime_ns()))
+		s->counters.retried++;
+}
+
+void tcp_clients_close(struct tcp_clients *s)
+{
+	if (s->by_client)
+		for (uint64_t c = 0; c < s->model->clients; c++)
+			tcp_client_free(s->by_client[c]);
+	free(s->by_client);
+	s->by_client = NULL;
+}
