@@ -24,7 +24,7 @@ static const struct diff_figure {
     {"spikes_left_mb", "left behind by the spikes", "MB", SPREAD_HELD_FLOOR_MB, -1},
     {"held_after_spikes_mb", "held after the spikes", "MB", SPREAD_HELD_FLOOR_MB, -1},
     {"held_before_spikes_mb", "held before the spikes", "MB", SPREAD_HELD_FLOOR_MB, -1},
-    {"peak_growth_mb_per_spike", "peak growth per spike", "MB/spike", CLIMB_MB_PER_SPIKE, -1},
+    {"peaks_shape.trend_mb_per_spike", "peak trend per spike", "MB/spike", CLIMB_MB_PER_SPIKE, -1},
     {"traffic_by_send.phases.spike.answered_share", "answered, of the queries sent in spikes",
      "share", 0, 1},
     {"traffic_by_send.phases.spike.lat_p50_ms", "latency p50 in spikes", "ms", 0, -1},

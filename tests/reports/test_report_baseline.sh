@@ -39,7 +39,7 @@ check "compare.md says no change" grep -qF '**No change: each of the 18 figures'
 check "compare.md has glibc's held memory, baseline and new" grep -qxF \
 	'| held after the spikes | 11.6 MB | 11.6 MB | 0 MB, no change |' "$TEST_TMP/same.md"
 check "a figure n/a on both sides is no change" grep -qxF \
-	'| peak growth per spike | n/a | n/a | no change |' "$TEST_TMP/same.md"
+	'| peak trend per spike | n/a | n/a | no change |' "$TEST_TMP/same.md"
 check "compare.md names the baseline at the top: its folder and start time" grep -qxF \
 	"Baseline: \`$fix\` (1 run, started 2026-11-29T22:00:00Z)." "$TEST_TMP/same.md"
 check "compare.html names the baseline at the top" grep -qF \
