@@ -46,18 +46,12 @@ static const struct advisor_basis {
 };
 enum { N_BASES = sizeof(BASES) / sizeof(BASES[0]) };
 
-static double num(const json_t *obj, const char *path)
-{
-	const json_t *x = summary_lookup(obj, path);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
-
 /* The last spike's value of KEY (the level after the spikes), NAN if it has none. */
 static double last_spike(const json_t *v, const char *key)
 {
 	const json_t *spikes = json_object_get(v, "spikes");
 	size_t n = json_array_size(spikes);
-	return n ? num(json_array_get(spikes, n - 1), key) : NAN;
+	return n ? summary_number(json_array_get(spikes, n - 1), key) : NAN;
 }
 
 static double max_spike(const json_t *v, const char *key)
@@ -67,7 +61,7 @@ static double max_spike(const json_t *v, const char *key)
 	const json_t *s;
 	json_array_foreach(json_object_get(v, "spikes"), i, s)
 	{
-		double x = num(s, key);
+		double x = summary_number(s, key);
 		if (isfinite(x) && !(x <= best))
 			best = x;
 	}
@@ -81,17 +75,18 @@ static double run_figure(const json_t *v, int f, const struct advisor_basis *bas
 	case FIG_HELD:
 		return last_spike(v, basis->end_key) / 1024.0;
 	case FIG_GROWTH:
-		return num(v, basis->growth_key);
+		return summary_number(v, basis->growth_key);
 	case FIG_PEAK: {
 		double peak = max_spike(v, "peak_anon_kb");
-		return (isfinite(peak) ? peak : num(v, "max_anon_kb")) / 1024.0;
+		return (isfinite(peak) ? peak : summary_number(v, "max_anon_kb")) / 1024.0;
 	}
 	case FIG_CPU:
-		return num(v, "cpu_s_per_million_answered");
+		return summary_number(v, "cpu_s_per_million_answered");
 	case FIG_P99: {
 		/* the true quantile of the spikes' answers when the run kept their histograms */
-		double p99 = num(v, "traffic_by_send.phases.spike.lat_p99_ms");
-		return isfinite(p99) ? p99 : num(v, "spike_traffic.lat_p99_ms_of_intervals");
+		double p99 = summary_number(v, "traffic_by_send.phases.spike.lat_p99_ms");
+		return isfinite(p99) ? p99
+		                     : summary_number(v, "spike_traffic.lat_p99_ms_of_intervals");
 	}
 	default:
 		return NAN;
@@ -135,7 +130,7 @@ struct setting {
 	const char *name;
 	char group[256];
 	bool reference; /* the group's row without settings (env "-") */
-	bool paired;    /* measured beside the group's default in the same runs (pair_with_default) */
+	bool paired; /* measured beside the group's default in the same runs (pair_with_default) */
 	struct advisor_stat fig[N_FIGURES];
 	json_t *out;
 };
@@ -305,12 +300,12 @@ static void group_judge(struct setting *set, size_t n, const char *group, json_t
 		}
 	}
 	/* A winner no different from the default in anything measured is no reason to change. */
-	if (win && ref && win != ref &&
-	    json_is_true(json_object_get(win->out, "does_nothing")))
+	if (win && ref && win != ref && json_is_true(json_object_get(win->out, "does_nothing")))
 		win = ref;
 	json_object_set_new(g, "reference", ref ? json_string(ref->name) : json_null());
 	json_object_set_new(g, "lowest", low ? json_string(low->name) : json_null());
-	json_object_set_new(g, "lowest_held_mb", summary_json_real(low ? low->fig[FIG_HELD].median : NAN));
+	json_object_set_new(g, "lowest_held_mb",
+	                    summary_json_real(low ? low->fig[FIG_HELD].median : NAN));
 	json_object_set_new(g, "margin_mb", summary_json_real(margin));
 	json_object_set_new(g, "recommended", win ? json_string(win->name) : json_null());
 	json_object_set_new(g, "does_nothing", nothing);
@@ -415,7 +410,8 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 			}
 			s->fig[f] = stat_of(xs, k);
 			char key[96];
-			json_object_set_new(s->out, FIGURES[f].key, summary_json_real(s->fig[f].median));
+			json_object_set_new(s->out, FIGURES[f].key,
+			                    summary_json_real(s->fig[f].median));
 			snprintf(key, sizeof(key), "%s_spread", FIGURES[f].key);
 			json_object_set_new(s->out, key, summary_json_real(s->fig[f].spread));
 		}
@@ -489,7 +485,8 @@ void advisor_add_run_figures(json_t *summary)
 			continue;
 		json_t *a = json_object();
 		for (int f = 0; f < N_FIGURES; f++)
-			json_object_set_new(a, FIGURES[f].key, summary_json_real(run_figure(v, f, basis)));
+			json_object_set_new(a, FIGURES[f].key,
+			                    summary_json_real(run_figure(v, f, basis)));
 		json_object_set_new(a, "held_basis", json_string(basis->name));
 		json_object_set_new(v, "advisor", a);
 	}
@@ -503,7 +500,7 @@ double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank
 		if (isfinite(x)) {
 			*basis = BASES[b].name;
 			*rank = b;
-			*growth_mb_per_spike = num(v, BASES[b].growth_key);
+			*growth_mb_per_spike = summary_number(v, BASES[b].growth_key);
 			return x / 1024.0;
 		}
 	}

@@ -11,6 +11,7 @@
 
 #include "html.h"
 #include "strbuf.h"
+#include "summary_json.h"
 #include "svg_plot.h"
 
 static const struct {
@@ -23,12 +24,6 @@ static const struct {
     {"spike_lat_p99_ms", "latency p99 in spikes (ms)"},
 };
 enum { N_COLUMNS = sizeof(COLUMNS) / sizeof(COLUMNS[0]) };
-
-static double num(const json_t *o, const char *key)
-{
-	const json_t *x = json_object_get(o, key);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
 
 static bool flag(const json_t *o, const char *key)
 {
@@ -52,7 +47,8 @@ static void append_pareto(struct strbuf *b, const json_t *advice, const char *gr
 	size_t points = 0;
 	json_object_foreach((json_t *)variants, name, v)
 	{
-		double x = num(v, "cpu_s_per_million_answered"), y = num(v, "held_after_spikes_mb");
+		double x = summary_number(v, "cpu_s_per_million_answered"),
+		       y = summary_number(v, "held_after_spikes_mb");
 		if (!in_group(v, group) || !isfinite(x) || !isfinite(y))
 			continue;
 		x0 = fmin(x0, x), x1 = fmax(x1, x), y0 = fmin(y0, y), y1 = fmax(y1, y);
@@ -79,8 +75,8 @@ static void append_pareto(struct strbuf *b, const json_t *advice, const char *gr
 	json_object_foreach((json_t *)variants, name, v)
 	{
 		if (in_group(v, group) && flag(v, "pareto") && nf < 64) {
-			front[nf].x = num(v, "cpu_s_per_million_answered");
-			front[nf++].y = num(v, "held_after_spikes_mb");
+			front[nf].x = summary_number(v, "cpu_s_per_million_answered");
+			front[nf++].y = summary_number(v, "held_after_spikes_mb");
 		}
 	}
 	for (size_t i = 1; i < nf; i++)
@@ -100,7 +96,8 @@ static void append_pareto(struct strbuf *b, const json_t *advice, const char *gr
 	}
 	json_object_foreach((json_t *)variants, name, v)
 	{
-		double x = num(v, "cpu_s_per_million_answered"), y = num(v, "held_after_spikes_mb");
+		double x = summary_number(v, "cpu_s_per_million_answered"),
+		       y = summary_number(v, "held_after_spikes_mb");
 		if (!in_group(v, group) || !isfinite(x) || !isfinite(y))
 			continue;
 		const char *color = flag(v, "recommended") ? "#e66100"
@@ -123,7 +120,7 @@ static void append_cell(struct strbuf *b, const json_t *v, const char *key)
 {
 	char spread_key[96];
 	snprintf(spread_key, sizeof(spread_key), "%s_spread", key);
-	double x = num(v, key), s = num(v, spread_key);
+	double x = summary_number(v, key), s = summary_number(v, spread_key);
 	if (!isfinite(x)) {
 		strbuf_append(b, "<td><span class=\"muted\">n/a</span></td>");
 		return;
@@ -184,7 +181,8 @@ char *advisor_page(const json_t *advice)
 	              "(with several, each figure is the median, &plusmn; half the range; a "
 	              "difference inside the range of either setting, or under 1 MB, 0.25 MB per "
 	              "spike, 5%% CPU or 10%% latency, is no difference).</p>\n",
-	              num(advice, "margin_mb"), 100 * num(advice, "margin_share"),
+	              summary_number(advice, "margin_mb"),
+	              100 * summary_number(advice, "margin_share"),
 	              json_array_size(json_object_get(advice, "runs")));
 	strbuf_append(&b, "<h2>What to set</h2>\n<ul class=\"findings\">\n");
 	size_t i;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
 #include "fixed_point.h"
+#include "judgement.h"
 #include "spread.h"
 #include "strbuf.h"
 #include "summary_json.h"
@@ -43,8 +43,7 @@ static struct spread side_figure(const struct diff_side *side, const char *varia
 	for (size_t r = 0; r < side->n; r++) {
 		const json_t *v =
 		    json_object_get(json_object_get(side->summaries[r], "variants"), variant);
-		const json_t *y = summary_lookup(v, key);
-		x[r] = json_is_number(y) ? json_number_value(y) : NAN;
+		x[r] = summary_number(v, key);
 	}
 	struct spread s = spread_of(x, side->n);
 	free(x);

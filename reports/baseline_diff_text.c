@@ -13,12 +13,6 @@
 #include "strbuf.h"
 #include "terminal_text.h"
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *x = json_object_get(o, key);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
-
 /* A figure's value in its unit: "98.0 %", "11.6 MB", "0.198 MB/spike", "n/a". */
 static void append_value(struct strbuf *b, double v, const char *unit, bool signed_diff)
 {
@@ -41,7 +35,7 @@ static void append_value(struct strbuf *b, double v, const char *unit, bool sign
 static void append_difference(struct strbuf *b, const json_t *run, const char *unit)
 {
 	const char *change = json_string_value(json_object_get(run, "change"));
-	double d = num(run, "difference");
+	double d = summary_number(run, "difference");
 	if (isnan(d)) {
 		strbuf_append(b,
 		              change ? change : "n/a"); /* "no change" (n/a in both), "now n/a" */
@@ -59,13 +53,13 @@ static void append_difference(struct strbuf *b, const json_t *run, const char *u
 static void append_cells(struct strbuf *b, const json_t *row, const char *unit,
                          const char *const sep[3])
 {
-	append_value(b, num(json_object_get(row, "baseline"), "value"), unit, false);
+	append_value(b, summary_number(json_object_get(row, "baseline"), "value"), unit, false);
 	size_t k;
 	json_t *run;
 	json_array_foreach(json_object_get(row, "runs"), k, run)
 	{
 		strbuf_append(b, sep[0]);
-		append_value(b, num(run, "value"), unit, false);
+		append_value(b, summary_number(run, "value"), unit, false);
 		strbuf_append(b, sep[1]);
 		append_difference(b, run, unit);
 		strbuf_append(b, sep[2]);

@@ -571,13 +571,6 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 	return arr;
 }
 
-/* The value of key in a spike object, NAN if null or absent. */
-static double spike_value(const json_t *spike, const char *key)
-{
-	json_t *x = json_object_get(spike, key);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
-
 /* The fit of key/1024 (MB) over spike number, and its last minus its first value. */
 static void set_growth(json_t *v, const char *slope_key, const char *total_key,
                        const json_t *spikes, const char *key)
@@ -588,7 +581,7 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 	for (size_t i = 0; x && y && i < n; i++) {
 		const json_t *sp = json_array_get(spikes, i);
 		x[i] = (double)json_integer_value(json_object_get(sp, "spike"));
-		y[i] = spike_value(sp, key) / KB_PER_MB;
+		y[i] = summary_number(sp, key) / KB_PER_MB;
 		if (!isnan(y[i])) {
 			if (isnan(first))
 				first = y[i];
@@ -612,7 +605,7 @@ static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_r
 	size_t i;
 	json_array_foreach(spikes, i, sp)
 	{
-		double x = spike_value(sp, key);
+		double x = summary_number(sp, key);
 		if (isnan(x))
 			continue;
 		sum += x;
@@ -635,13 +628,13 @@ static void set_highest_inflight(json_t *spikes)
 	json_t *sp;
 	json_array_foreach(spikes, i, sp)
 	{
-		double x = spike_value(sp, "peak_inflight");
+		double x = summary_number(sp, "peak_inflight");
 		if (!isnan(x) && (isnan(highest) || x > highest))
 			highest = x;
 		json_object_set_new(sp, "highest_inflight", jnum(highest));
 		json_object_set_new(
 		    sp, "end_held_mb_per_1000_highest_inflight",
-		    jnum(held_mb_per_inflight(spike_value(sp, "end_held_kb"), highest)));
+		    jnum(held_mb_per_inflight(summary_number(sp, "end_held_kb"), highest)));
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "attribution.h"
+#include "judgement.h"
 #include "strbuf.h"
 #include "summary_json.h"
 #include "validity.h"
@@ -34,12 +35,6 @@ static void add(json_t *out, const char *fmt, ...)
 	json_array_append_new(out, json_string(buf));
 }
 
-static double num(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* "a, b and c" */
 static void join_names(struct strbuf *b, const char *const *names, size_t n)
 {
@@ -57,20 +52,7 @@ static const char *more_or_less(char *buf, size_t size, double kb)
 	return buf;
 }
 
-const char *findings_verdict_of(double share)
-{
-	return share >= RETURNED_SHARE ? "returned" : "kept";
-}
-
-void findings_share_range(struct strbuf *b, double lo, double hi)
-{
-	if (lround(100 * lo) == lround(100 * hi))
-		strbuf_printf(b, "%.0f %%", 100 * lo);
-	else
-		strbuf_printf(b, "%.0f-%.0f %%", 100 * lo, 100 * hi);
-}
-
-/* The per-spike words of give_back_per_spike (set by the verdict pass): "gave back to the system
+/* The per-spike words of give_back_per_spike (set by spike_shape.c): "gave back to the system
  * what a spike freed in 4 of 5 spikes (0-100 % of ", "kept what the spikes freed (gave back 0-5 %
  * of ". Counted per spike like the verdict, never a mean no spike had; the caller ends the
  * parenthesis. */
@@ -85,7 +67,7 @@ static void give_back_counted(struct strbuf *b, const json_t *g, const char *fre
 	else
 		strbuf_printf(b, "gave back to the system what a spike %s in %lld of %lld spikes (",
 		              freed, (long long)returned, (long long)n);
-	findings_share_range(b, num(g, "share_min"), num(g, "share_max"));
+	judgement_share_range(b, summary_number(g, "share_min"), summary_number(g, "share_max"));
 	strbuf_append(b, " of ");
 }
 
@@ -98,8 +80,8 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
 	json_t *spikes = json_object_get(v, "spikes");
 	double end = NAN, peak = NAN;
 	for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
-		end = num(json_array_get(spikes, i), "end_anon_kb");
-		peak = num(json_array_get(spikes, i), "peak_anon_kb");
+		end = summary_number(json_array_get(spikes, i), "end_anon_kb");
+		peak = summary_number(json_array_get(spikes, i), "peak_anon_kb");
 	}
 	struct strbuf b = {0};
 	strbuf_printf(&b,
@@ -122,9 +104,9 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
 static void findings_held_verdict(json_t *out, const char *name, const json_t *v)
 {
 	char held[48];
-	if (isnan(num(v, "spikes_held_growth_kb")))
+	if (isnan(summary_number(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
-	more_or_less(held, sizeof(held), num(v, "spikes_held_growth_kb"));
+	more_or_less(held, sizeof(held), summary_number(v, "spikes_held_growth_kb"));
 	const json_t *g = json_object_get(v, "give_back_per_spike");
 	if (json_integer_value(json_object_get(g, "spikes")) == 0) {
 		add(out,
@@ -137,10 +119,10 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 	strbuf_printf(&b, "%s's allocator ", name);
 	give_back_counted(&b, g, "freed");
 	strbuf_append(&b, "its part of each spike");
-	double rhi = num(g, "reused_share_max");
+	double rhi = summary_number(g, "reused_share_max");
 	if (!isnan(rhi) && lround(100 * rhi) > 0) {
 		strbuf_append(&b, "; reused by the allocator ");
-		findings_share_range(&b, num(g, "reused_share_min"), rhi);
+		judgement_share_range(&b, summary_number(g, "reused_share_min"), rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");
 	}
 	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
@@ -152,28 +134,30 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
  * added the most. */
 static void findings_live_growth(json_t *out, const char *name, const json_t *v)
 {
-	double live = num(v, "spikes_live_growth_kb"), held = num(v, "spikes_held_growth_kb");
+	double live = summary_number(v, "spikes_live_growth_kb"),
+	       held = summary_number(v, "spikes_held_growth_kb");
 	if (isnan(live) || live < LIVE_GROWTH_KB)
 		return;
 	const json_t *spikes = json_object_get(v, "spikes"), *top = NULL, *sp;
 	size_t i;
 	json_array_foreach(spikes, i, sp)
 	{
-		if (!isnan(num(sp, "live_growth_kb")) &&
-		    (!top || num(sp, "live_growth_kb") >= num(top, "live_growth_kb")))
+		if (!isnan(summary_number(sp, "live_growth_kb")) &&
+		    (!top ||
+		     summary_number(sp, "live_growth_kb") >= summary_number(top, "live_growth_kb")))
 			top = sp;
 	}
 	char cache[96] = "";
-	if (!isnan(num(top, "cache_growth_kb")))
+	if (!isnan(summary_number(top, "cache_growth_kb")))
 		snprintf(cache, sizeof(cache),
 		         "the cache grew by %.1f MB during spike %lld (live bytes "
 		         "%+.1f MB)",
-		         num(top, "cache_growth_kb") / 1024,
+		         summary_number(top, "cache_growth_kb") / 1024,
 		         (long long)json_integer_value(json_object_get(top, "spike")),
-		         num(top, "live_growth_kb") / 1024);
+		         summary_number(top, "live_growth_kb") / 1024);
 	else
 		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %lld",
-		         num(top, "live_growth_kb") / 1024,
+		         summary_number(top, "live_growth_kb") / 1024,
 		         (long long)json_integer_value(json_object_get(top, "spike")));
 	char top_held[48], all_held[48];
 	/* Whose growth it is, said only when the allocator's is small beside the program's. */
@@ -185,7 +169,8 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v)
 	add(out,
 	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
 	    "allocator held %s%s.",
-	    name, cache, more_or_less(top_held, sizeof(top_held), num(top, "held_growth_kb")),
+	    name, cache,
+	    more_or_less(top_held, sizeof(top_held), summary_number(top, "held_growth_kb")),
 	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
 }
 
@@ -204,7 +189,7 @@ static int held_kind_cmp(const void *a, const void *b)
 /* What the allocator holds at the end and why, from its own figures. */
 static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 {
-	double held = num(v, "final_held_kb");
+	double held = summary_number(v, "final_held_kb");
 	if (isnan(held))
 		return;
 	const char *allocator = json_string_value(json_object_get(v, "allocator"));
@@ -222,13 +207,15 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 		                          : "allocator unknown",
 		              !own && has_env ? ", " : "", has_env ? env : "");
 	strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
-	if (isnan(num(v, "final_trimmable_kb"))) {
+	if (isnan(summary_number(v, "final_trimmable_kb"))) {
 		strbuf_printf(&b, ", not broken down (%s)", names->unsplit_why);
 	} else {
 		struct held_kind k[] = {
-		    {num(v, "final_fragmented_kb"), names->fragmented, names->fragmented_why},
-		    {num(v, "final_trimmable_kb"), names->trimmable, names->trimmable_why},
-		    {num(v, "final_allocator_other_kb"), names->other, NULL}};
+		    {summary_number(v, "final_fragmented_kb"), names->fragmented,
+		     names->fragmented_why},
+		    {summary_number(v, "final_trimmable_kb"), names->trimmable,
+		     names->trimmable_why},
+		    {summary_number(v, "final_allocator_other_kb"), names->other, NULL}};
 		qsort(k, 3, sizeof(*k), held_kind_cmp);
 		const char *sep = ": ";
 		for (size_t i = 0; i < 3; i++) {
@@ -240,19 +227,19 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 			sep = "; ";
 		}
 	}
-	double not_resident = num(v, "final_not_resident_kb");
+	double not_resident = summary_number(v, "final_not_resident_kb");
 	if (not_resident >= HELD_KIND_MIN_KB)
 		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
 		              not_resident / 1024);
 	/* Live bytes beyond the resident heap are in no part: said, so live + held is not read as
 	 * the program's whole request. */
-	double live_not_resident = num(v, "final_live_not_resident_kb");
+	double live_not_resident = summary_number(v, "final_live_not_resident_kb");
 	if (live_not_resident >= HELD_KIND_MIN_KB)
 		strbuf_printf(&b,
 		              "; live memory counts %.1f MB more that was never touched (not "
 		              "resident)",
 		              live_not_resident / 1024);
-	double unmapped = num(v, "final_unmapped_kb");
+	double unmapped = summary_number(v, "final_unmapped_kb");
 	if (names->unmapped && !isnan(unmapped)) {
 		if (unmapped < HELD_KIND_MIN_KB)
 			strbuf_printf(&b, "; none %s", names->unmapped);
@@ -316,7 +303,7 @@ static void findings_peaks(json_t *out, const json_t *summary)
 			continue;
 		struct strbuf b = {0};
 		strbuf_printf(&b, "%s's peaks: ", name);
-		double trend = num(shape, "trend_mb_per_spike");
+		double trend = summary_number(shape, "trend_mb_per_spike");
 		if (isnan(trend)) {
 			const json_t *spikes = json_object_get(v, "spikes");
 			size_t n = json_array_size(spikes), i;
@@ -326,7 +313,7 @@ static void findings_peaks(json_t *out, const json_t *summary)
 			json_array_foreach(spikes, i, sp)
 			{
 				strbuf_append(&b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
-				double peak = num(sp, "peak_anon_kb");
+				double peak = summary_number(sp, "peak_anon_kb");
 				if (isnan(peak))
 					strbuf_append(&b, "n/a");
 				else
@@ -342,7 +329,7 @@ static void findings_peaks(json_t *out, const json_t *summary)
 			strbuf_printf(&b,
 			              "the first spike peaked %+.1f MB above the level before it, ",
 			              json_number_value(first));
-		double step = num(shape, "step_mb");
+		double step = summary_number(shape, "step_mb");
 		if (fabs(step) >= CLIMB_MB_PER_SPIKE)
 			strbuf_printf(
 			    &b, "spike %lld %+.1f MB, ",
@@ -357,8 +344,8 @@ static void findings_peaks(json_t *out, const json_t *summary)
 		else
 			strbuf_printf(&b, "then they stayed level (%+.2f MB per spike)", trend);
 		/* What moved the peaks: the program's live memory or what the allocator held. */
-		double live = num(shape, "live_trend_mb_per_spike");
-		double held = num(shape, "held_trend_mb_per_spike");
+		double live = summary_number(shape, "live_trend_mb_per_spike");
+		double held = summary_number(shape, "held_trend_mb_per_spike");
 		if (!isnan(live) && !isnan(held) && fabs(trend) >= CLIMB_MB_PER_SPIKE)
 			strbuf_printf(&b,
 			              "; at the peaks, live memory moved %+.2f and allocator-held "
@@ -379,7 +366,7 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
-		double x = num(v, key);
+		double x = summary_number(v, key);
 		if (isnan(x))
 			continue;
 		if (!lo || x < lov)
@@ -405,7 +392,7 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
 
 static void findings_file_backed(json_t *out, const char *name, const json_t *v)
 {
-	double rss = num(v, "max_rss_kb"), anon = num(v, "max_anon_kb");
+	double rss = summary_number(v, "max_rss_kb"), anon = summary_number(v, "max_anon_kb");
 	if (isnan(rss) || isnan(anon) || rss - anon < FILE_BACKED_MIN_KB || rss < 2 * anon)
 		return;
 	add(out,
@@ -458,7 +445,7 @@ static void findings_health(json_t *out, const json_t *summary)
 			    strcmp(json_string_value(json_object_get(c, "event")), "gone") == 0
 			        ? "disappeared"
 			        : "crashed",
-			    num(c, "t_s"), how);
+			    summary_number(c, "t_s"), how);
 			crashed++;
 		}
 		/* The one answered share: per query by send phase (by arrival in older runs without
@@ -468,13 +455,14 @@ static void findings_health(json_t *out, const json_t *summary)
 		    json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
 		    strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
 		           "phases.csv") == 0;
-		double share = num(sent, "answered_share");
+		double share = summary_number(sent, "answered_share");
 		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
 			add(out,
 			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, "
 			    "%.0f "
 			    "still pending).",
-			    name, share * 100, num(sent, "lost"), num(sent, "pending"));
+			    name, share * 100, summary_number(sent, "lost"),
+			    summary_number(sent, "pending"));
 		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
@@ -491,7 +479,7 @@ static void findings_health(json_t *out, const json_t *summary)
 		    "The harness itself was saturated (%.1f s of intervals over %.1f core, %zu "
 		    "harness_saturated events): figures in those periods may show the harness's "
 		    "limit, not the resolvers'.",
-		    sat, num(h, "threshold_cores"), ev);
+		    sat, summary_number(h, "threshold_cores"), ev);
 }
 
 json_t *findings_build(const json_t *summary)
@@ -503,15 +491,17 @@ json_t *findings_build(const json_t *summary)
 		add(out,
 		    "This run did not complete (status \"%s\"): the figures cover what was "
 		    "recorded up to %.1f s.",
-		    status, num(run, "last_t_s"));
-	double planned = num(run, "schedule_duration_s"), last = num(run, "last_t_s");
-	if (!isnan(planned) && !isnan(last) && last < planned - 2 * num(summary, "interval_s"))
+		    status, summary_number(run, "last_t_s"));
+	double planned = summary_number(run, "schedule_duration_s"),
+	       last = summary_number(run, "last_t_s");
+	if (!isnan(planned) && !isnan(last) &&
+	    last < planned - 2 * summary_number(summary, "interval_s"))
 		add(out,
 		    "The timeline covers %.1f s of the schedule's %.1f s (%lld of %.0f spikes "
 		    "recorded).",
 		    last, planned,
 		    (long long)json_integer_value(json_object_get(summary, "spike_count")),
-		    num(run, "schedule_spikes"));
+		    summary_number(run, "schedule_spikes"));
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
 	findings_memory_returned(out, summary);

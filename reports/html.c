@@ -131,12 +131,6 @@ static void page_begin(struct strbuf *b, const char *title)
 	strbuf_printf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", page_css);
 }
 
-static double num(const json_t *o, const char *path)
-{
-	json_t *v = summary_lookup(o, path);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static void append_figure(struct strbuf *b, double v, enum fig_format fmt)
 {
 	if (isnan(v)) {
@@ -261,9 +255,10 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 	const char *status = json_string_value(json_object_get(run, "status"));
 	bool truncated = json_is_true(json_object_get(run, "timeline_truncated")) ||
 	                 json_is_true(json_object_get(run, "events_truncated"));
-	double planned = num(run, "schedule_duration_s"), last = num(run, "last_t_s");
-	bool short_timeline =
-	    !isnan(planned) && !isnan(last) && last < planned - 2 * num(summary, "interval_s");
+	double planned = summary_number(run, "schedule_duration_s"),
+	       last = summary_number(run, "last_t_s");
+	bool short_timeline = !isnan(planned) && !isnan(last) &&
+	                      last < planned - 2 * summary_number(summary, "interval_s");
 	if (status && strcmp(status, "completed") == 0 && !truncated && !short_timeline) {
 		strbuf_append(b, "<p class=\"ok\" id=\"status\">Status: completed.</p>\n");
 		return;
@@ -280,7 +275,7 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 		                 "scenario stopped without saying so). ");
 	const json_t *stop = json_object_get(run, "stop_event");
 	if (json_is_object(stop)) {
-		strbuf_printf(b, "Stopped at %.1f s", num(stop, "t_s"));
+		strbuf_printf(b, "Stopped at %.1f s", summary_number(stop, "t_s"));
 		if (json_object_get(stop, "signal") &&
 		    !json_is_null(json_object_get(stop, "signal"))) {
 			strbuf_append(b, " (signal ");
@@ -295,7 +290,7 @@ static void append_status_banner(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, ". ");
 	}
 	strbuf_printf(b, "The figures cover what was recorded, up to %.1f s. ",
-	              num(run, "last_t_s"));
+	              summary_number(run, "last_t_s"));
 	if (short_timeline)
 		strbuf_printf(b, "The timeline covers %.1f s of the schedule's %.1f s. ", last,
 		              planned);
@@ -509,7 +504,8 @@ static void append_linked_html(struct strbuf *b, const char *text)
 			continue;
 		}
 		linked[t] = true;
-		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">", glossary_at((size_t)t)->slug);
+		strbuf_printf(b, "<a class=\"term\" href=\"#term-%s\">",
+		              glossary_at((size_t)t)->slug);
 		strbuf_append_html_n(b, text + pos, len);
 		strbuf_append(b, "</a>");
 	}
@@ -743,7 +739,7 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 			strbuf_printf(b, "</td><td>%s</td>", traffic_phases[p]);
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "<td>");
-				append_figure(b, num(ph, cols[c].key), cols[c].fmt);
+				append_figure(b, summary_number(ph, cols[c].key), cols[c].fmt);
 				strbuf_append(b, "</td>");
 			}
 			strbuf_append(b, "</tr>\n");
@@ -791,7 +787,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			strbuf_append_html(b, json_string_value(name));
 			strbuf_printf(b, "</td><td>%lld</td><td>",
 			              (long long)json_integer_value(json_object_get(sp, "spike")));
-			append_figure(b, num(sp, "from_s"), F_MS);
+			append_figure(b, summary_number(sp, "from_s"), F_MS);
 			static const struct {
 				const char *key;
 				enum fig_format fmt;
@@ -813,7 +809,7 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 			            {"end_held_share_of_highest_heap", F_SHARE}};
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "</td><td>");
-				append_figure(b, num(sp, cols[c].key), cols[c].fmt);
+				append_figure(b, summary_number(sp, cols[c].key), cols[c].fmt);
 			}
 			strbuf_append(b, "</td></tr>\n");
 		}
@@ -849,7 +845,7 @@ static void append_figure_table(struct strbuf *b, const json_t *summary)
 			const json_t *v = json_object_get(json_object_get(summary, "variants"),
 			                                  json_string_value(name));
 			strbuf_append(b, "<td>");
-			append_figure(b, num(v, figures[f].path), figures[f].fmt);
+			append_figure(b, summary_number(v, figures[f].path), figures[f].fmt);
 			strbuf_append(b, "</td>");
 		}
 		strbuf_append(b, "</tr>\n");
@@ -872,7 +868,7 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 			strbuf_append(&rows, "<tr><td>");
 			strbuf_append_html(&rows, name);
 			strbuf_printf(&rows, "</td><td>%.1f</td><td style=\"text-align:left\">",
-			              num(c, "t_s"));
+			              summary_number(c, "t_s"));
 			append_json_text(&rows, c);
 			strbuf_append(&rows, "</td></tr>\n");
 		}
@@ -892,7 +888,7 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 	              "<p>The harness counts as saturated in an interval where the load "
 	              "generator or the hierarchy used more than %.1f core, or when the generator "
 	              "reported <code>harness_saturated</code>. Highest use: ",
-	              num(h, "threshold_cores"));
+	              summary_number(h, "threshold_cores"));
 	const char *t;
 	bool first = true;
 	json_object_foreach(json_object_get(h, "max_cpu_share"), t, v)
@@ -920,14 +916,16 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, "<tr><td>");
 		strbuf_append_html(b, json_string_value(json_object_get(p, "target")));
 		strbuf_printf(b, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td></tr>\n",
-		              num(p, "from_s"), num(p, "to_s"), num(p, "max_cpu_share"));
+		              summary_number(p, "from_s"), summary_number(p, "to_s"),
+		              summary_number(p, "max_cpu_share"));
 	}
 	json_array_foreach(json_object_get(h, "saturated_events"), i, p)
 	{
 		strbuf_append(b, "<tr><td>");
 		strbuf_append_html(b, json_string_value(json_object_get(p, "variant")));
-		strbuf_printf(b, " (event)</td><td>%.1f</td><td></td><td>", num(p, "t_s"));
-		append_figure(b, num(p, "cpu_share"), F_RATIO);
+		strbuf_printf(b, " (event)</td><td>%.1f</td><td></td><td>",
+		              summary_number(p, "t_s"));
+		append_figure(b, summary_number(p, "cpu_share"), F_RATIO);
 		strbuf_append(b, "</td></tr>\n");
 	}
 	strbuf_append(b, "</table></div>\n");
@@ -1059,7 +1057,7 @@ static double *spike_values(const json_t *const *summaries, size_t n_runs, const
 		for (size_t k = 1; k <= n_spikes; k++) {
 			char path[96];
 			snprintf(path, sizeof(path), "spikes.%zu.%s", k, key);
-			x[r * n_spikes + k - 1] = v ? num(v, path) : NAN;
+			x[r * n_spikes + k - 1] = v ? summary_number(v, path) : NAN;
 		}
 	}
 	return x;
@@ -1288,7 +1286,7 @@ char *html_compare_page(const char *const *dirs, const json_t *const *run_jsons,
 			for (size_t r = 0; r < n_runs; r++) {
 				const json_t *v =
 				    json_object_get(json_object_get(summaries[r], "variants"), vn);
-				x[r] = v ? num(v, figures[f].path) : NAN;
+				x[r] = v ? summary_number(v, figures[f].path) : NAN;
 				strbuf_append(&b, "<td>");
 				if (v)
 					append_figure(&b, x[r], figures[f].fmt);

@@ -30,7 +30,8 @@ void markdown_append_text(struct strbuf *b, const char *text)
 		else if (strchr("\\`*_[]<>#|~&", c))
 			strbuf_printf(b, "\\%c", c);
 		else if (c == ':' && p[1] == '/' && p[2] == '/')
-			strbuf_append(b, "&#58;"); /* a character reference is text, never a scheme */
+			strbuf_append(b,
+			              "&#58;"); /* a character reference is text, never a scheme */
 		else if (c == '.' && p - start >= 3 && strncasecmp(p - 3, "www", 3) == 0)
 			strbuf_append(b, "&#46;");
 		else if (c == '@')
@@ -40,12 +41,6 @@ void markdown_append_text(struct strbuf *b, const char *text)
 		else
 			strbuf_append_n(b, p, 1);
 	}
-}
-
-static double num(const json_t *o, const char *path)
-{
-	const json_t *x = summary_lookup(o, path);
-	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
 /* The drawn chart of that id, or NULL. */
@@ -77,7 +72,8 @@ static void append_verdict(struct strbuf *b, const json_t *summary, const struct
 		strbuf_append(b, "\n");
 	}
 	if (ranking)
-		append_inline_chart(b, ranking, "What the spikes left behind, per variant, least first");
+		append_inline_chart(b, ranking,
+		                    "What the spikes left behind, per variant, least first");
 	strbuf_append(b, "\n");
 }
 
@@ -201,13 +197,13 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, "| ");
 		markdown_append_text(b, json_string_value(name));
 		strbuf_append(b, " |");
-		append_value(b, num(sp, "sent"), " %.0f |", 1);
-		append_value(b, num(sp, "answered_share"), " %.1f %% |", 100);
-		append_value(b, num(sp, "lost"), " %.0f |", 1);
-		append_value(b, num(sp, "late"), " %.0f |", 1);
-		append_value(b, num(sp, "servfail"), " %.0f |", 1);
-		append_value(b, num(sp, "lat_p50_ms"), NULL, 1);
-		append_value(b, num(sp, "lat_p99_ms"), NULL, 1);
+		append_value(b, summary_number(sp, "sent"), " %.0f |", 1);
+		append_value(b, summary_number(sp, "answered_share"), " %.1f %% |", 100);
+		append_value(b, summary_number(sp, "lost"), " %.0f |", 1);
+		append_value(b, summary_number(sp, "late"), " %.0f |", 1);
+		append_value(b, summary_number(sp, "servfail"), " %.0f |", 1);
+		append_value(b, summary_number(sp, "lat_p50_ms"), NULL, 1);
+		append_value(b, summary_number(sp, "lat_p99_ms"), NULL, 1);
 		strbuf_append(b, "\n");
 	}
 	strbuf_append(b, "\n");

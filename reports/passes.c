@@ -1,6 +1,6 @@
 /* reports/passes.c - summary.json from a run folder: every pass over the model, in one fixed
- * order. A pass reads what the passes before it set and calls no later one: a module's last pass
- * comes after the last pass of every module it includes (tests/reports/layering.sh). */
+ * order. A pass reads what the passes before it set and calls no later one: each module has one
+ * pass, and includes no module whose pass comes later (tests/reports/layering.sh). */
 #include "passes.h"
 
 #include "advisor.h"
@@ -9,6 +9,7 @@
 #include "figures.h"
 #include "findings.h"
 #include "hierarchy_applied.h"
+#include "spike_shape.h"
 #include "validity.h"
 #include "verdict.h"
 
@@ -19,7 +20,7 @@ json_t *passes_run(const struct runfolder *rf)
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	/* what the spikes left per variant, from the advisor's figures, before any words */
-	verdict_add_variant_figures(sum);
+	spike_shape_add_variant_figures(sum);
 	/* validity before the words: the findings and the verdict name the variants that did not
 	 * run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));

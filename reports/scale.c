@@ -28,12 +28,6 @@ static json_t *number_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static double number_at(const json_t *obj, const char *path)
-{
-	const json_t *x = summary_lookup(obj, path);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
-
 /* The most requests in flight at any spike's peak. */
 static double peak_inflight(const json_t *variant)
 {
@@ -42,7 +36,7 @@ static double peak_inflight(const json_t *variant)
 	const json_t *sp;
 	json_array_foreach(json_object_get(variant, "spikes"), i, sp)
 	{
-		double x = number_at(sp, "peak_inflight");
+		double x = summary_number(sp, "peak_inflight");
 		if (isnan(peak) || x > peak)
 			peak = x;
 	}
@@ -60,11 +54,11 @@ static json_t *run_entry(const char *dir, const json_t *run)
 	return json_pack(
 	    "{s:s, s:o, s:o, s:o, s:o}", "dir", dir, "status",
 	    json_is_string(status) ? json_copy((json_t *)status) : json_null(), "spike_rate_qps",
-	    number_or_null(number_at(run, "parameters.spike_rate_qps")), "world",
+	    number_or_null(summary_number(run, "parameters.spike_rate_qps")), "world",
 	    json_is_string(world) && *json_string_value(world) ? json_copy((json_t *)world)
 	                                                       : json_null(),
 	    "calibrated_knee_qps",
-	    number_or_null(number_at(run, "calibration.capacity_of_slowest_qps")));
+	    number_or_null(summary_number(run, "calibration.capacity_of_slowest_qps")));
 }
 
 /* The line through a variant's points, in MB over thousands of requests in flight. */
@@ -76,8 +70,8 @@ static void set_fit(json_t *v)
 	const json_t *p;
 	json_array_foreach(points, i, p)
 	{
-		x[i] = number_at(p, "peak_inflight") / INFLIGHT_UNIT;
-		y[i] = number_at(p, "held_mb");
+		x[i] = summary_number(p, "peak_inflight") / INFLIGHT_UNIT;
+		y[i] = summary_number(p, "held_mb");
 	}
 	struct line_fit f = fit_line(x, y, n);
 	json_object_set_new(v, "slope_mb_per_1000_inflight", number_or_null(f.slope));
@@ -123,7 +117,7 @@ void scale_add_run(json_t *scale, const char *dir, const json_t *run, const json
 			json_array_append_new(order, json_string(vname));
 		}
 		double x = peak_inflight(sv);
-		double held = number_at(sv, "spikes.last.end_held_kb") / KB_PER_MB;
+		double held = summary_number(sv, "spikes.last.end_held_kb") / KB_PER_MB;
 		if (!isfinite(x) || !isfinite(held))
 			continue;
 		json_array_append_new(json_object_get(v, "points"),

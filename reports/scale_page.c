@@ -12,16 +12,11 @@
 #include "colours.h"
 #include "html.h"
 #include "strbuf.h"
+#include "summary_json.h"
 #include "svg_plot.h"
 
 /* The table reads each line at this many requests in flight: an operator's peak, past our runs. */
 #define SCALE_READ_AT_INFLIGHT 10000.0
-
-static double num(const json_t *o, const char *key)
-{
-	const json_t *x = json_object_get(o, key);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
 
 static void append_number(struct strbuf *b, double x, const char *fmt)
 {
@@ -56,14 +51,15 @@ static void append_fits(struct strbuf *b, const json_t *scale)
 	for (size_t i = 0; i < n; i++) {
 		const char *name;
 		const json_t *v = variant_at(scale, i, &name);
-		double slope = num(v, "slope_mb_per_1000_inflight"), icpt = num(v, "intercept_mb");
+		double slope = summary_number(v, "slope_mb_per_1000_inflight"),
+		       icpt = summary_number(v, "intercept_mb");
 		strbuf_printf(b, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>",
 		              colour_at(v));
 		strbuf_append_html(b, name);
 		strbuf_append(b, "</td><td>");
 		append_number(b, slope, "%.2f");
 		strbuf_append(b, "</td><td>");
-		append_number(b, num(v, "r2"), "%.3f");
+		append_number(b, summary_number(v, "r2"), "%.3f");
 		strbuf_append(b, "</td><td>");
 		append_number(b, icpt, "%.1f");
 		strbuf_printf(b, "</td><td>%zu</td><td>",
@@ -84,9 +80,9 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 		const json_t *p;
 		json_array_foreach(json_object_get(variant_at(scale, i, &name), "points"), k, p)
 		{
-			xmax = fmax(xmax, num(p, "peak_inflight"));
-			y0 = fmin(y0, num(p, "held_mb"));
-			y1 = fmax(y1, num(p, "held_mb"));
+			xmax = fmax(xmax, summary_number(p, "peak_inflight"));
+			y0 = fmin(y0, summary_number(p, "held_mb"));
+			y1 = fmax(y1, summary_number(p, "held_mb"));
 		}
 	}
 	if (xmax <= 0) {
@@ -102,7 +98,8 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 		const char *name;
 		const json_t *v = variant_at(scale, i, &name), *p;
 		const char *color = colour_at(v);
-		double slope = num(v, "slope_mb_per_1000_inflight"), icpt = num(v, "intercept_mb");
+		double slope = summary_number(v, "slope_mb_per_1000_inflight"),
+		       icpt = summary_number(v, "intercept_mb");
 		if (isfinite(slope) && isfinite(icpt)) {
 			double ya = icpt, yb = icpt + slope * xmax / 1000.0;
 			/* The line is clipped to the frame: a steep fit must not draw over the
@@ -134,13 +131,14 @@ static void append_scatter(struct strbuf *b, const json_t *scale)
 		size_t k;
 		json_array_foreach(json_object_get(v, "points"), k, p)
 		{
-			double x = num(p, "peak_inflight"), y = num(p, "held_mb");
+			double x = summary_number(p, "peak_inflight"),
+			       y = summary_number(p, "held_mb");
 			strbuf_printf(b,
 			              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>",
 			              svg_plot_px(&plot, x), svg_plot_py(&plot, y), color);
 			strbuf_append_html(b, name);
 			strbuf_printf(b, ", run %d: %.0f in flight, %.1f MB</title></circle>\n",
-			              (int)num(p, "run") + 1, x, y);
+			              (int)summary_number(p, "run") + 1, x, y);
 		}
 	}
 	svg_plot_end(b);
@@ -153,9 +151,9 @@ static void append_point_cell(struct strbuf *b, const json_t *v, size_t r)
 	const json_t *p;
 	json_array_foreach(json_object_get(v, "points"), k, p)
 	{
-		if ((size_t)num(p, "run") == r) {
-			strbuf_printf(b, "<td>%.0f / %.1f</td>", num(p, "peak_inflight"),
-			              num(p, "held_mb"));
+		if ((size_t)summary_number(p, "run") == r) {
+			strbuf_printf(b, "<td>%.0f / %.1f</td>", summary_number(p, "peak_inflight"),
+			              summary_number(p, "held_mb"));
 			return;
 		}
 	}
@@ -188,7 +186,7 @@ static void append_runs(struct strbuf *b, const json_t *scale)
 		strbuf_append(b, "</td><td>");
 		strbuf_append_html(b, world ? world : "-");
 		strbuf_append(b, "</td><td>");
-		append_number(b, num(run, "spike_rate_qps"), "%.0f");
+		append_number(b, summary_number(run, "spike_rate_qps"), "%.0f");
 		strbuf_append(b, "</td>");
 		for (size_t i = 0; i < n; i++) {
 			const char *name;

@@ -47,3 +47,9 @@ json_t *summary_lookup(const json_t *obj, const char *path)
 	}
 	return (json_t *)obj;
 }
+
+double summary_number(const json_t *obj, const char *path)
+{
+	const json_t *x = summary_lookup(obj, path);
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}

@@ -20,4 +20,8 @@ void summary_set_share(json_t *o, const char *key, double raw);
  * ("spikes.last.held_growth_kb"; spike_find_key). */
 json_t *summary_lookup(const json_t *obj, const char *path);
 
+/* The number at a dotted path under obj (summary_lookup), NAN when it is absent, null or not a
+ * number. */
+double summary_number(const json_t *obj, const char *path);
+
 #endif

@@ -116,8 +116,7 @@ static void check_harness(const json_t *summary, json_t *reasons)
  * the run has phases.csv, else the interval counts; reports/traffic.c). */
 static double spike_answered_share(const json_t *v)
 {
-	const json_t *x = summary_lookup(v, "traffic_by_send.phases.spike.answered_share");
-	return json_is_number(x) ? json_number_value(x) : NAN;
+	return summary_number(v, "traffic_by_send.phases.spike.answered_share");
 }
 
 static void check_capacity(const struct runfolder *rf, const json_t *summary, json_t *reasons)

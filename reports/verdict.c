@@ -10,37 +10,28 @@
 #include <string.h>
 
 #include "advisor.h"
-#include "findings.h"
-#include "fit.h"
+#include "judgement.h"
 #include "spread.h"
 #include "strbuf.h"
 #include "summary_json.h"
 #include "validity.h"
 
-static double num(const json_t *o, const char *path)
-{
-	const json_t *x = summary_lookup(o, path);
-	return json_is_number(x) ? json_number_value(x) : NAN;
-}
-
-/* What "held after the spikes" measures, per advisor basis (reports/advisor.c), and the keys of
- * its level before a spike and after a spike's recovery (figures.c, per spike). */
+/* What "held after the spikes" measures, per advisor basis (reports/advisor.c). */
 static const struct {
 	const char *basis, *what, *text;
 	const char *missing; /* why a variant lacks this basis */
-	const char *before_key, *end_key;
 } BASIS_WORDS[] = {
     {"allocator_held", "held by its allocator beyond live memory",
      "memory the allocator holds beyond live allocations at the end of the last recovery",
-     "no live bytes recorded", "before_held_kb", "end_held_kb"},
+     "no live bytes recorded"},
     {"anon_beyond_cache", "of anonymous RSS beyond its cache",
      "anonymous RSS beyond the resolver's cache at the end of the last recovery (no "
      "variant has live bytes)",
-     "no cache_bytes reported", "before_beyond_cache_kb", "end_beyond_cache_kb"},
+     "no cache_bytes reported"},
     {"anon", "of anonymous RSS",
      "anonymous RSS at the end of the last recovery (no variant reports live bytes or its "
      "cache)",
-     "no anonymous RSS after a spike", "before_anon_kb", "end_anon_kb"},
+     "no anonymous RSS after a spike"},
 };
 
 struct ranked {
@@ -69,155 +60,19 @@ static size_t basis_index(const char *basis)
 	return n - 1;
 }
 
-/* The shape of what the spikes left (reports/README.md "spikes_left_shape"): what each spike left
- * (its level after the recovery minus the level before it: the previous spike's, or the level
- * before the first spike), and, with VERDICT_TREND_MIN_SPIKES spikes after the first, the step of
- * the second spike (an allocator settling after the first) and the robust trend from it on. */
-static json_t *shape_of(const json_t *spikes, double before, const char *end_key)
-{
-	size_t n = json_array_size(spikes);
-	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
-	if (!x || !y)
-		abort();
-	json_t *each = json_array();
-	double prev = before;
-	for (size_t k = 0; k < n; k++) {
-		const json_t *sp = json_array_get(spikes, k);
-		x[k] = (double)json_integer_value(json_object_get(sp, "spike"));
-		y[k] = num(sp, end_key) / 1024.0;
-		json_array_append_new(each, summary_json_real(y[k] - prev));
-		prev = y[k];
-	}
-	json_t *o = json_object();
-	json_object_set_new(o, "per_spike_mb", each);
-	double step = NAN, trend = NAN;
-	json_t *step_spike = json_null();
-	if (n >= 1 + VERDICT_TREND_MIN_SPIKES) {
-		step = y[1] - y[0];
-		step_spike = json_integer((json_int_t)x[1]);
-		trend = fit_theil_sen(x + 1, y + 1, n - 1);
-	}
-	json_object_set_new(o, "step_spike", step_spike);
-	json_object_set_new(o, "step_mb", summary_json_real(step));
-	json_object_set_new(o, "trend_mb_per_spike", summary_json_real(trend));
-	json_object_set_new(o, "trend",
-	                    isnan(trend)                   ? json_null()
-	                    : trend >= CLIMB_MB_PER_SPIKE  ? json_string("climbs")
-	                    : trend <= -CLIMB_MB_PER_SPIKE ? json_string("falls")
-	                                                   : json_string("level"));
-	free(x);
-	free(y);
-	return o;
-}
-
-/* The robust trend of key over the spikes from spike 2 on (shape_of's), NAN with too few. */
-static double trend_of(const json_t *spikes, const char *key)
-{
-	json_t *shape = shape_of(spikes, NAN, key);
-	double trend = num(shape, "trend_mb_per_spike");
-	json_decref(shape);
-	return trend;
-}
-
-/* The shape of the spikes' peaks (reports/README.md "peaks_shape"): shape_of over peak anon RSS
- * from the level before the first spike, and the robust trends of live and allocator-held memory
- * at the peaks, which say what moved them. */
-static json_t *peaks_shape(const json_t *spikes)
-{
-	double before = num(json_array_get(spikes, 0), "before_anon_kb") / 1024.0;
-	json_t *o = shape_of(spikes, before, "peak_anon_kb");
-	json_object_set_new(o, "live_trend_mb_per_spike",
-	                    summary_json_real(trend_of(spikes, "peak_live_kb")));
-	json_object_set_new(o, "held_trend_mb_per_spike",
-	                    summary_json_real(trend_of(spikes, "peak_held_kb")));
-	return o;
-}
-
-static size_t spikes_range(const json_t *v, const char *key, double *lo, double *hi);
-
-/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): of the spikes
- * with a share (held_returned_share where attributed, else given_back_share), how many gave back
- * to the system what they freed (the share at least the findings' "returned" threshold), the
- * range of the shares, of the shares the allocator reused, and how many were clamped. */
-static json_t *give_back_per_spike(const json_t *v)
-{
-	const char *how = json_string_value(json_object_get(v, "attribution"));
-	bool attributed = how && strcmp(how, "unavailable") != 0;
-	const char *key = attributed ? "held_returned_share" : "given_back_share";
-	char raw[64];
-	snprintf(raw, sizeof(raw), "%s_raw", key);
-	double lo, hi, rlo = NAN, rhi = NAN;
-	size_t n = spikes_range(v, key, &lo, &hi), returned = 0, clamped = 0, k;
-	json_t *sp;
-	json_array_foreach(json_object_get(v, "spikes"), k, sp)
-	{
-		double share = num(sp, key);
-		returned += !isnan(share) && strcmp(findings_verdict_of(share), "returned") == 0;
-		clamped += json_is_number(json_object_get(sp, raw));
-	}
-	if (n == 0)
-		lo = hi = NAN;
-	if (n > 0 && attributed && !spikes_range(v, "held_reused_share", &rlo, &rhi))
-		rlo = rhi = NAN;
-	json_t *o = json_object();
-	json_object_set_new(o, "share_key", json_string(key));
-	json_object_set_new(o, "spikes", json_integer((json_int_t)n));
-	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)returned));
-	json_object_set_new(o, "share_min", summary_json_real(lo));
-	json_object_set_new(o, "share_max", summary_json_real(hi));
-	json_object_set_new(o, "reused_share_min", summary_json_real(rlo));
-	json_object_set_new(o, "reused_share_max", summary_json_real(rhi));
-	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)clamped));
-	return o;
-}
-
-void verdict_add_variant_figures(json_t *summary)
-{
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		const json_t *all_spikes = json_object_get(v, "spikes");
-		json_object_set_new(v, "give_back_per_spike", give_back_per_spike(v));
-		json_object_set_new(v, "peaks_shape",
-		                    json_array_size(all_spikes) ? peaks_shape(all_spikes)
-		                                                : json_null());
-		const char *basis;
-		size_t rank;
-		double growth;
-		double after = advisor_variant_held_mb(v, &basis, &rank, &growth);
-		const json_t *spikes = json_object_get(v, "spikes");
-		if (!basis || !json_array_size(spikes)) {
-			json_object_set_new(v, "spikes_left_basis", json_null());
-			json_object_set_new(v, "held_before_spikes_mb", json_null());
-			json_object_set_new(v, "held_after_spikes_mb", json_null());
-			json_object_set_new(v, "spikes_left_mb", json_null());
-			json_object_set_new(v, "spikes_left_shape", json_null());
-			continue;
-		}
-		size_t w = basis_index(basis);
-		double before = num(json_array_get(spikes, 0), BASIS_WORDS[w].before_key) / 1024.0;
-		json_object_set_new(v, "spikes_left_basis", json_string(basis));
-		json_object_set_new(v, "held_before_spikes_mb", summary_json_real(before));
-		json_object_set_new(v, "held_after_spikes_mb", summary_json_real(after));
-		json_object_set_new(v, "spikes_left_mb", summary_json_real(after - before));
-		json_object_set_new(v, "spikes_left_shape",
-		                    shape_of(spikes, before, BASIS_WORDS[w].end_key));
-	}
-}
-
 /* "; the first spike left +9.1 MB, spike 2 +4.5 MB, then level (+0.06 MB per spike)" (spike 2
  * named only when its step is not level), or with too few spikes for a trend what each spike
  * left. */
 static void shape_words(struct strbuf *b, const json_t *shape)
 {
-	double trend = num(shape, "trend_mb_per_spike"), step = num(shape, "step_mb");
+	double trend = summary_number(shape, "trend_mb_per_spike"),
+	       step = summary_number(shape, "step_mb");
 	if (isnan(trend)) {
 		const json_t *each = json_object_get(shape, "per_spike_mb");
 		size_t n = json_array_size(each), i;
 		json_t *x;
 		strbuf_printf(b, "; %zu spike%s, too few for a trend (%d or more): ", n,
-		              n == 1 ? "" : "s", 1 + VERDICT_TREND_MIN_SPIKES);
+		              n == 1 ? "" : "s", 1 + TREND_MIN_SPIKES);
 		strbuf_append(b, n == 1 ? "it left " : "they left ");
 		json_array_foreach(each, i, x)
 		{
@@ -307,25 +162,6 @@ static const json_t *spikes_under_answered(const json_t *summary, const char *na
 	return json_object_get(json_object_get(r, "spikes"), name);
 }
 
-/* The lowest and highest of key over the spikes that have it; how many have it. */
-static size_t spikes_range(const json_t *v, const char *key, double *lo, double *hi)
-{
-	size_t n = 0, k;
-	json_t *sp;
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	json_array_foreach(json_object_get(v, "spikes"), k, sp)
-	{
-		double x = num(sp, key);
-		if (isnan(x))
-			continue;
-		n++;
-		*lo = fmin(*lo, x);
-		*hi = fmax(*hi, x);
-	}
-	return n;
-}
-
 /* Per spike, not a mean no spike had (give_back_per_spike): "; its allocator gave back to the
  * system what a spike freed in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by
  * the allocator 0-5 %)", "... what each spike freed (...)", or "kept what the spikes freed (...)".
@@ -349,12 +185,12 @@ static void give_back_words(struct strbuf *b, const json_t *v)
 		    b, "; %s gave back to the system what a spike freed in %lld of %lld spikes",
 		    who, (long long)returned, (long long)n);
 	strbuf_append(b, " (");
-	findings_share_range(b, num(g, "share_min"), num(g, "share_max"));
+	judgement_share_range(b, summary_number(g, "share_min"), summary_number(g, "share_max"));
 	strbuf_printf(b, " of each spike's %s", attributed ? "allocator part" : "anon RSS growth");
-	double rhi = num(g, "reused_share_max");
+	double rhi = summary_number(g, "reused_share_max");
 	if (!isnan(rhi) && lround(100 * rhi) > 0) {
 		strbuf_append(b, ", reused by the allocator ");
-		findings_share_range(b, num(g, "reused_share_min"), rhi);
+		judgement_share_range(b, summary_number(g, "reused_share_min"), rhi);
 	}
 	if (json_integer_value(json_object_get(g, "clamped_spikes")))
 		strbuf_append(b,
@@ -439,7 +275,7 @@ json_t *verdict_build(const json_t *summary)
 		const json_t *v = json_object_get(variants, r[i].name);
 		double growth;
 		r[i].own = advisor_variant_held_mb(v, &r[i].basis, &basis_rank[i], &growth);
-		r[i].before = num(v, "held_before_spikes_mb");
+		r[i].before = summary_number(v, "held_before_spikes_mb");
 		if (!isnan(r[i].own) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
@@ -516,7 +352,8 @@ json_t *verdict_build(const json_t *summary)
 
 const char *verdict_grid_cell(const json_t *spike, char *buf, size_t size)
 {
-	double peak = num(spike, "peak_anon_kb"), end = num(spike, "end_anon_kb");
+	double peak = summary_number(spike, "peak_anon_kb"),
+	       end = summary_number(spike, "end_anon_kb");
 	char p[32] = "n/a", e[32] = "n/a";
 	if (!isnan(peak))
 		snprintf(p, sizeof(p), "%.1f", peak / 1024);

@@ -6,18 +6,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* A trend over fewer spikes after the first is a line through noise: each spike's value is shown
- * instead. */
-#define VERDICT_TREND_MIN_SPIKES 4
-
-/* Sets each variant's spikes_left_basis, held_before_spikes_mb, spikes_left_mb and
- * spikes_left_shape (reports/README.md) from its advisor figures, which must be set. */
-void verdict_add_variant_figures(json_t *summary);
-
 /* {"held_basis", "held_basis_text", "ranking": [{"variant", "spikes_left_mb",
  * "held_before_spikes_mb", "held_after_spikes_mb", "colour"}] least left first, "sentences": [...]
- * in variant order}, from the variants' figures (verdict_add_variant_figures and validity must be
- * set). */
+ * in variant order}, from the variants' figures (spike_shape_add_variant_figures and validity
+ * must be set). */
 json_t *verdict_build(const json_t *summary);
 
 /* One cell of the variant-by-spike grid: "PEAK / END" anon RSS in MB with one decimal ("n/a"

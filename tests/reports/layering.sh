@@ -1,18 +1,17 @@
 #!/bin/bash
 # tests/reports/layering.sh - the report's layers (reports/README.md "Layers"): no file of reports/
 # includes another that, directly or not, includes it back (X.c and X.h count as one module X), and
-# passes.c calls the passes in an order where no module's last pass comes before the last pass of a
-# module it includes. Each check is also run on a copy of reports/ broken on purpose, where it must
-# fail.
+# passes.c calls the passes in an order where each module has one pass and none includes a module
+# whose pass comes later. Each check is also run on a copy of reports/ broken on purpose, where it
+# must fail.
 set -euo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib_layering.sh"
 
-# pass_modules DIR: the modules passes_run calls, in the order of their last call (a module may
-# have an early pass: the verdict's figures come before the findings, which read them). A call's
-# module is the longest prefix of the function's name that names a header of DIR
-# (verdict_add_variant_figures: verdict.h).
-pass_modules() {
+# pass_calls DIR: the module of each pass passes_run calls, in order, one a line. A call's module
+# is the longest prefix of the function's name that names a header of DIR
+# (spike_shape_add_variant_figures: spike_shape.h).
+pass_calls() {
 	local dir=$1 fn m
 	sed -n '/^json_t \*passes_run(/,/^}/p' "$dir/passes.c" | grep -oE '\b[a-z_]+\(' | tr -d '(' |
 		while read -r fn; do
@@ -21,7 +20,21 @@ pass_modules() {
 				if [[ $m == *_* ]]; then m=${m%_*}; else m=; fi
 			done
 			if [[ -n $m && $m != passes ]]; then echo "$m"; fi
-		done | tac | awk '!seen[$0]++' | tac
+		done
+}
+
+# pass_modules DIR: the modules of the passes, in the order of their first (and only) call.
+pass_modules() { pass_calls "$1" | awk '!seen[$0]++'; }
+
+# one_pass_each DIR: no module has two passes (an early one for its figures, a late one for its
+# words: the figures belong in a module of their own, below the words).
+one_pass_each() {
+	local twice
+	twice=$(pass_calls "$1" | sort | uniq -d)
+	if [[ -n $twice ]]; then
+		echo "modules with more than one pass: $twice"
+		return 1
+	fi
 }
 
 # reaches EDGES FROM TO: module FROM includes TO, directly or not (EDGES from include_edges).
@@ -66,7 +79,8 @@ passes_in_order() {
 
 src="$ALLOCSPIKE_SOURCE_DIR/reports"
 check "the report's modules include each other without a cycle" acyclic "$src"
-check "passes.c ends no module's passes before those of a module it includes" passes_in_order "$src"
+check "passes.c calls each module's pass once" one_pass_each "$src"
+check "passes.c calls no module's pass before that of a module it includes" passes_in_order "$src"
 echo "the passes, in order: $(pass_modules "$src" | paste -sd' ')"
 print_include_edges "$src"
 
@@ -87,4 +101,14 @@ sed -i -e '/validity_build(rf, sum)/d' -e "/verdict_build(sum)/a\\$validity_pass
 check "the broken passes.c is still acyclic" acyclic "$broken"
 check "caught: validity after the verdict and the findings, which include validity.h" \
 	fails passes_in_order "$broken"
+
+fresh_copy "$src" "$broken"
+sed -i '0,/^#include "judgement.h"/s//#include "judgement.h"\n#include "findings.h"/' "$broken/spike_shape.c"
+check "the broken spike_shape.c is still acyclic" acyclic "$broken"
+check "caught: spike_shape.c, an early pass, including findings.h, a later pass's header" \
+	fails passes_in_order "$broken"
+
+fresh_copy "$src" "$broken"
+sed -i 's/^\tspike_shape_add_variant_figures(sum);$/&\n\tfindings_build(sum);/' "$broken/passes.c"
+check "caught: a module (findings.c) with two passes" fails one_pass_each "$broken"
 finish

@@ -230,4 +230,11 @@ jq '.verdict.ranking[1].spikes_left_mb = .verdict.ranking[0].spikes_left_mb + 0.
 	cp "$TEST_TMP/s" "$d/summary.json"
 check "two figures within the agreement rule ranked apart fail the truth test" \
 	bash -c 'python3 "$1" "$2" | grep -c "is placed 2, but 0 variants are below it beyond the agreement rule" >/dev/null' _ "$CHECKER" "$d"
+
+# The threshold of "level" is defined once (reports/judgement.h); the checker and the README quote it.
+climb=$(awk '$1 == "#define" && $2 == "CLIMB_MB_PER_SPIKE" { print $3 }' \
+	"$ALLOCSPIKE_SOURCE_DIR/reports/judgement.h")
+check "the checker's CLIMB is CLIMB_MB_PER_SPIKE ($climb)" grep -q "^CLIMB = $climb " "$CHECKER"
+check "README.md quotes the threshold of \"level\" (under $climb MB per spike)" \
+	grep -q "under $climb MB per spike" "$ALLOCSPIKE_SOURCE_DIR/README.md"
 finish

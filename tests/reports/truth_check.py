@@ -25,9 +25,9 @@ import sys
 
 AGREE_SHARE = 0.10  # reports/spread.h SPREAD_AGREE_SHARE
 AGREE_FLOOR_MB = 1.0  # reports/spread.h SPREAD_HELD_FLOOR_MB
-RETURNED_SHARE = 0.5  # reports/findings.h
-CLIMB = 0.5  # reports/findings.h CLIMB_MB_PER_SPIKE
-TREND_MIN = 5  # 1 + VERDICT_TREND_MIN_SPIKES (reports/verdict.h)
+RETURNED_SHARE = 0.5  # reports/judgement.h
+CLIMB = 0.5  # reports/judgement.h CLIMB_MB_PER_SPIKE
+TREND_MIN = 5  # 1 + TREND_MIN_SPIKES (reports/judgement.h)
 MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
 SHARE_MIN_GROWTH_MB = 1  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
 EACH_SPIKE_SHARE = 95  # reports/validity.h VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, in %
@@ -122,7 +122,7 @@ def f_timeline_covers(m, ctx):
 
 
 def give_back_counted(chk, name, v, m, mode):
-    """Per-spike give-back words against the spikes themselves (reports/verdict.c
+    """Per-spike give-back words against the spikes themselves (reports/spike_shape.c
     give_back_per_spike): mode "each", "kept" or "some" (R of N); the share range over the spikes
     with a share; a spike counted as given back where anon RSS did not fall fails."""
     attributed = v.get("attribution") not in (None, "unavailable")

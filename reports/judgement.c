@@ -1,0 +1,27 @@
+/* reports/judgement.c - the thresholds the report's words judge a figure by, and the words they
+ * share. */
+#include "judgement.h"
+
+#include <math.h>
+
+#include "strbuf.h"
+
+const char *judgement_of_share(double share)
+{
+	return share >= RETURNED_SHARE ? "returned" : "kept";
+}
+
+const char *judgement_of_trend(double mb_per_spike)
+{
+	return mb_per_spike >= CLIMB_MB_PER_SPIKE    ? "climbs"
+	       : mb_per_spike <= -CLIMB_MB_PER_SPIKE ? "falls"
+	                                             : "level";
+}
+
+void judgement_share_range(struct strbuf *b, double lo, double hi)
+{
+	if (lround(100 * lo) == lround(100 * hi))
+		strbuf_printf(b, "%.0f %%", 100 * lo);
+	else
+		strbuf_printf(b, "%.0f-%.0f %%", 100 * lo, 100 * hi);
+}
