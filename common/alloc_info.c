@@ -1,5 +1,5 @@
 /* common/alloc_info.c - allocator detection: dladdr(malloc) first, then each allocator's own
- * symbols.
+ * symbols (the adapters in common/allocators/ say which are theirs).
  *
  * Weak references resolve to whatever the dynamic linker bound, including LD_PRELOADed objects, so
  * the same code is right for allocators linked at build time and preloaded ones. */
@@ -12,60 +12,8 @@
 #include <string.h>
 
 #include "alloc_symbols.h"
+#include "allocators/allocator.h"
 #include "live_bytes.h"
-
-static const char *alloc_info_from_object(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (strstr(base, "jemalloc"))
-		return "jemalloc";
-	if (strstr(base, "tcmalloc"))
-		return "tcmalloc";
-	if (strstr(base, "mimalloc"))
-		return "mimalloc";
-	if (strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0)
-		return "glibc";
-	return NULL;
-}
-
-static const char *alloc_info_from_symbols(void)
-{
-	if (mi_version)
-		return "mimalloc";
-	if (tc_version)
-		return "tcmalloc";
-	if (mallctl)
-		return "jemalloc";
-	if (gnu_get_libc_version)
-		return "glibc";
-	return "mallocng"; /* musl: no glibc symbols; mallocng is musl's malloc since 1.2.1 */
-}
-
-static void alloc_info_version(struct alloc_info *info)
-{
-	const char *name = info->allocator;
-	snprintf(info->allocator_version, sizeof(info->allocator_version), "unknown");
-	if (strcmp(name, "jemalloc") == 0 && mallctl) {
-		const char *v = NULL;
-		size_t len = sizeof(v);
-		if (mallctl("version", &v, &len, NULL, 0) == 0 && v)
-			snprintf(info->allocator_version, sizeof(info->allocator_version), "%s", v);
-	} else if (strcmp(name, "tcmalloc") == 0 && tc_version) {
-		int major = 0, minor = 0;
-		const char *patch = "";
-		tc_version(&major, &minor, &patch);
-		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d%s", major,
-		         minor, patch ? patch : "");
-	} else if (strcmp(name, "mimalloc") == 0 && mi_version) {
-		int v = mi_version();
-		snprintf(info->allocator_version, sizeof(info->allocator_version), "%d.%d.%d",
-		         v / 100, (v / 10) % 10, v % 10);
-	} else if (strcmp(name, "glibc") == 0 && gnu_get_libc_version) {
-		snprintf(info->allocator_version, sizeof(info->allocator_version), "%s",
-		         gnu_get_libc_version());
-	}
-}
 
 void *alloc_info_malloc_address(void)
 {
@@ -88,19 +36,19 @@ void alloc_info_detect(struct alloc_info *info)
 		snprintf(info->libc_version, sizeof(info->libc_version), "unknown");
 	}
 
-	const char *by_object = NULL;
+	const char *object = NULL;
 	Dl_info dl;
 	if (dladdr(alloc_info_malloc_address(), &dl) != 0 && dl.dli_fname) {
 		snprintf(info->malloc_object, sizeof(info->malloc_object), "%s", dl.dli_fname);
-		by_object = alloc_info_from_object(dl.dli_fname);
+		object = dl.dli_fname;
 	} else {
 		snprintf(info->malloc_object, sizeof(info->malloc_object), "static");
 	}
-	/* An executable linked statically against an allocator names itself: fall back to symbols.
-	 */
-	snprintf(info->allocator, sizeof(info->allocator), "%s",
-	         by_object ? by_object : alloc_info_from_symbols());
-	alloc_info_version(info);
+	const struct allocator_adapter *a = allocator_detect(object);
+	snprintf(info->allocator, sizeof(info->allocator), "%s", a->name);
+	snprintf(info->allocator_version, sizeof(info->allocator_version), "unknown");
+	if (a->version)
+		a->version(info->allocator_version, sizeof(info->allocator_version));
 }
 
 char *alloc_info_describe(const struct alloc_info *info, char *buf, size_t size)

@@ -21,6 +21,16 @@ struct alloc_setting {
 	char text[64]; /* STRING */
 };
 
+/* Where an adapter's reader puts the settings: at most max of them into s. */
+struct alloc_settings_out {
+	struct alloc_setting *s;
+	size_t n, max;
+};
+
+/* For the adapters: appends a NUMBER or BOOL setting, dropped when o is full. */
+void alloc_settings_put(struct alloc_settings_out *o, const char *name, double v,
+                        enum alloc_setting_type type);
+
 /* Reads the settings of the allocator info names from the allocator itself: jemalloc's mallctl
  * opt.*, gperftools' numeric properties and release rate, mimalloc's mi_option_get, and for glibc
  * the tunables as glibc's own loader parses this process's environment (ld.so --list-tunables:

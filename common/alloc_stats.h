@@ -32,6 +32,11 @@ struct alloc_stats {
 	struct alloc_stats_field own[ALLOC_STATS_MAX_OWN];
 };
 
+/* For the adapters: appends one of the allocator's own figures (name a string literal); and a - b,
+ * or 0 when b is larger. */
+void alloc_stats_own(struct alloc_stats *s, const char *name, long long value);
+long long alloc_stats_diff(long long a, long long b);
+
 /* Reads the statistics of the allocator info names (from alloc_info_detect). Never fails: what
  * cannot be read stays ALLOC_STATS_UNKNOWN or is left out of own. Safe from any thread; does not
  * allocate except inside the allocator's own statistics calls. */

@@ -12,6 +12,7 @@ struct alloc_symbols_mallinfo2 {
 	    keepcost;
 };
 extern struct alloc_symbols_mallinfo2 mallinfo2(void) __attribute__((weak));
+extern int malloc_trim(size_t pad) __attribute__((weak));
 /* jemalloc */
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
     __attribute__((weak));

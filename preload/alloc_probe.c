@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "alloc_info.h"
 #include "alloc_settings.h"
+#include "allocators/allocator.h"
 #include "atomic_write_file.h"
 #include "live_bytes.h"
 
@@ -143,9 +144,8 @@ static const char *alloc_probe_route(struct alloc_info *info)
 	const char *routed_to = alloc_probe_object(allocspike_malloc_route_target());
 	if (gnu_get_libc_version &&
 	    strcmp(routed_to, alloc_probe_object((void *)gnu_get_libc_version)) == 0) {
-		snprintf(info->allocator, sizeof(info->allocator), "glibc");
-		snprintf(info->allocator_version, sizeof(info->allocator_version), "%s",
-		         gnu_get_libc_version());
+		snprintf(info->allocator, sizeof(info->allocator), "%s", allocator_glibc.name);
+		allocator_glibc.version(info->allocator_version, sizeof(info->allocator_version));
 	}
 	return routed_to;
 }

@@ -1,11 +1,12 @@
 /* reports/attribution.c - anon RSS split into live, allocator-held and outside memory, and the
- * names each allocator's kinds of free memory go by. */
+ * names each allocator's kinds of free memory go by (its adapter's words, common/allocators/). */
 #include "attribution.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
+
+#include "allocators/allocator.h"
 
 #define BYTES_PER_KB 1024.0
 
@@ -49,29 +50,8 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	return true;
 }
 
-static const struct attr_names known_names[] = {
-    {"glibc", "the top chunk", "which malloc_trim could return", "free chunks below the top chunk",
-     "which free() cannot trim (it only shrinks the top chunk)", "chunk headers and padding", NULL,
-     "held by glibc malloc (no breakdown)", "the run recorded no breakdown"},
-    {"jemalloc", "dirty and muzzy pages awaiting decay", "which decay returns in its time",
-     "free regions of active pages",
-     "which cannot be purged while other regions of their pages live", "metadata and page rounding",
-     "retained", "held by jemalloc (no breakdown)", "the run recorded no breakdown"},
-    {"tcmalloc", "free pages of the page heap", "which the release rate decides when to unmap",
-     "the central, transfer and thread caches",
-     "which go back to the page heap only as whole spans", "metadata and page rounding", "unmapped",
-     "held by tcmalloc (no breakdown)", "the run recorded no breakdown"},
-    {"mallocng", "free groups it can release", "which it returns when whole groups are free",
-     "free slots of groups still in use", "which stay while a slot of their group lives",
-     "metadata", NULL, "held by mallocng (no breakdown)", "mallocng has no statistics call"},
-    {"mimalloc", "free pages not yet purged", "which purging returns in its time",
-     "free blocks of pages still in use", "which stay while a block of their page lives",
-     "metadata and page rounding", "purged", "held by mimalloc (no breakdown)",
-     "the run recorded no breakdown"},
-};
-
-static const struct attr_names generic_names = {NULL,
-                                                "free memory it could return",
+/* An allocator without an adapter: the words that fit any. */
+static const struct attr_names generic_names = {"free memory it could return",
                                                 "as it stands",
                                                 "free memory in pieces",
                                                 "which it cannot return",
@@ -82,10 +62,8 @@ static const struct attr_names generic_names = {NULL,
 
 const struct attr_names *attr_names_for(const char *allocator)
 {
-	for (size_t i = 0; allocator && i < sizeof(known_names) / sizeof(*known_names); i++)
-		if (strcmp(known_names[i].allocator, allocator) == 0)
-			return &known_names[i];
-	return &generic_names;
+	const struct allocator_adapter *a = allocator_by_name(allocator);
+	return a ? &a->words : &generic_names;
 }
 
 const char *attr_part_label(const struct attr_names *names, enum attr_part part, bool split,

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "allocators/allocator.h"
 #include "runfolder_reader.h"
 
 /* The layers of anonymous RSS, bottom to top as the "why" panel stacks them. */
@@ -38,18 +39,9 @@ struct attr_split {
  * three is missing (attribution unavailable for that sample). */
 bool attr_split_row(const struct runfolder_row *row, struct attr_split *out);
 
-/* What each kind is called for one allocator, for legends and findings. */
-struct attr_names {
-	const char *allocator;      /* run.json variants[].allocator */
-	const char *trimmable;      /* "the top chunk" */
-	const char *trimmable_why;  /* what would return it ("which malloc_trim could return") */
-	const char *fragmented;     /* "free chunks below the top chunk" */
-	const char *fragmented_why; /* why it stays ("which trim cannot return") or "" */
-	const char *other;          /* the rest the allocator holds */
-	const char *unmapped; /* what the allocator calls memory it unmapped but keeps, or NULL */
-	const char *unsplit;  /* all held memory, when the allocator reports no split */
-	const char *unsplit_why; /* why there is no split */
-};
+/* What each kind is called for one allocator, for legends and findings: its adapter's words
+ * (common/allocators/allocator.h), under the name the report's modules know them by. */
+#define attr_names allocator_words
 
 /* The names for allocator (NULL or unknown: generic names). */
 const struct attr_names *attr_names_for(const char *allocator);

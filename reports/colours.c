@@ -7,18 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Okabe-Ito colours (distinguishable with the common colour-vision deficiencies), one per
- * allocator; an allocator not listed takes one of the extras by a hash of its name, so it keeps
- * its colour from one report to the next as well. */
-static const struct {
-	const char *allocator, *colour;
-} ALLOCATOR_COLOURS[] = {
-    {"glibc", "#0072b2"},    {"jemalloc", "#d55e00"}, {"tcmalloc", "#009e73"},
-    {"mimalloc", "#cc79a7"}, {"mallocng", "#e69f00"}, {"musl", "#e69f00"},
-    {"snmalloc", "#56b4e9"},
-};
+#include "allocators/allocator.h"
+
+/* Each allocator's own colour is its adapter's (common/allocators/, Okabe-Ito colours,
+ * distinguishable with the common colour-vision deficiencies); an allocator without one takes one
+ * of the extras by a hash of its name, so it keeps its colour from one report to the next as well.
+ */
 static const char *const EXTRA_COLOURS[] = {"#8c564b", "#bcbd22", "#17becf", "#9467bd", "#000000"};
-#define N_ALLOCATOR (sizeof(ALLOCATOR_COLOURS) / sizeof(*ALLOCATOR_COLOURS))
 #define N_EXTRA (sizeof(EXTRA_COLOURS) / sizeof(*EXTRA_COLOURS))
 #define NEUTRAL "#777777"
 
@@ -35,9 +30,9 @@ static const char *allocator_colour(const char *allocator)
 {
 	if (!allocator || !*allocator || strcmp(allocator, "-") == 0)
 		return NEUTRAL;
-	for (size_t i = 0; i < N_ALLOCATOR; i++)
-		if (strcmp(ALLOCATOR_COLOURS[i].allocator, allocator) == 0)
-			return ALLOCATOR_COLOURS[i].colour;
+	const struct allocator_adapter *a = allocator_by_name(allocator);
+	if (a)
+		return a->colour;
 	unsigned h = 5381;
 	for (const char *p = allocator; *p; p++)
 		h = h * 33 + (unsigned char)*p;
@@ -46,11 +41,12 @@ static const char *allocator_colour(const char *allocator)
 
 const char *colours_palette_at(size_t i)
 {
-	if (i < N_ALLOCATOR)
-		return ALLOCATOR_COLOURS[i].colour;
-	if (i < N_ALLOCATOR + N_EXTRA)
-		return EXTRA_COLOURS[i - N_ALLOCATOR];
-	return i == N_ALLOCATOR + N_EXTRA ? NEUTRAL : NULL;
+	size_t n_allocators = allocator_count();
+	if (i < n_allocators)
+		return allocator_at(i)->colour;
+	if (i < n_allocators + N_EXTRA)
+		return EXTRA_COLOURS[i - n_allocators];
+	return i == n_allocators + N_EXTRA ? NEUTRAL : NULL;
 }
 
 const char *colours_layer(enum attr_part part, bool split)

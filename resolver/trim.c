@@ -1,7 +1,7 @@
 /* resolver/trim.c - --trim-interval: every interval the allocator returns its free memory to the
- * system: glibc malloc_trim(0), jemalloc's purge of every arena (arena.<all>.purge). It runs on
- * the timer whether or not queries are in flight: a resolver under a constant baseline is never
- * idle, and the CPU it costs is what the advisor weighs. */
+ * system with its adapter's trim (common/allocators/): glibc malloc_trim(0), jemalloc's purge of
+ * every arena. It runs on the timer whether or not queries are in flight: a resolver under a
+ * constant baseline is never idle, and the CPU it costs is what the advisor weighs. */
 #include "trim.h"
 
 #include <errno.h>
@@ -11,26 +11,21 @@
 #include <string.h>
 
 #include "alloc_info.h"
-
-extern int malloc_trim(size_t pad) __attribute__((weak));
-extern int mallctl(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
-    __attribute__((weak));
+#include "allocators/allocator.h"
 
 #define TRIM_ENV "ALLOCSPIKE_TRIM_INTERVAL_MS"
 #define TRIM_MAX_MS 3600000L
-/* jemalloc's MALLCTL_ARENAS_ALL: the index that names every arena at once. */
-#define TRIM_JEMALLOC_ALL_ARENAS "arena.4096.purge"
 
 static struct event *trim_timer;
-static bool trim_with_jemalloc;
+static const struct allocator_adapter *trim_allocator;
 
-/* Which way this process can trim: true for glibc and jemalloc. */
-static bool trim_supported(bool *jemalloc)
+/* The allocator serving this process if it can trim on demand (glibc and jemalloc), else NULL. */
+static const struct allocator_adapter *trim_supported(void)
 {
 	struct alloc_info info;
 	alloc_info_detect(&info);
-	*jemalloc = strcmp(info.allocator, "jemalloc") == 0 && mallctl;
-	return *jemalloc || (strcmp(info.allocator, "glibc") == 0 && malloc_trim);
+	const struct allocator_adapter *a = allocator_by_name(info.allocator);
+	return a && a->can_trim && a->can_trim() ? a : NULL;
 }
 
 long trim_interval_from_env(char *err, size_t err_size)
@@ -52,17 +47,15 @@ long trim_interval_from_env(char *err, size_t err_size)
 static void on_trim(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd, (void)what, (void)arg;
-	if (trim_with_jemalloc)
-		mallctl(TRIM_JEMALLOC_ALL_ARENAS, NULL, NULL, NULL, 0);
-	else
-		malloc_trim(0);
+	trim_allocator->trim();
 }
 
 int trim_start(struct event_base *base, long interval_ms, char *err, size_t err_size)
 {
 	if (interval_ms <= 0)
 		return 0;
-	if (!trim_supported(&trim_with_jemalloc)) {
+	trim_allocator = trim_supported();
+	if (!trim_allocator) {
 		struct alloc_info info;
 		alloc_info_detect(&info);
 		snprintf(
@@ -91,8 +84,7 @@ void trim_stop(void)
 void trim_settings_json(json_t *settings)
 {
 	char err[128];
-	bool jemalloc;
 	long ms = trim_interval_from_env(err, sizeof(err));
-	if (ms > 0 && trim_supported(&jemalloc))
+	if (ms > 0 && trim_supported())
 		json_object_set_new(settings, TRIM_ENV, json_integer(ms));
 }

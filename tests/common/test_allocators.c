@@ -1,0 +1,72 @@
+/* tests/common/test_allocators.c - the allocator registry: it knows the five allocators by name,
+ * each described in full, and refuses a name it does not know with a message naming the known. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "allocators/allocator.h"
+
+static const char *const FIVE[] = {"glibc", "mallocng", "jemalloc", "tcmalloc", "mimalloc"};
+
+static void test_knows_the_five(void **state)
+{
+	(void)state;
+	assert_int_equal(allocator_count(), 5);
+	for (size_t i = 0; i < 5; i++) {
+		const struct allocator_adapter *a = allocator_by_name(FIVE[i]);
+		assert_non_null(a);
+		assert_string_equal(a->name, FIVE[i]);
+		assert_true(a->colour && a->colour[0] == '#');
+		assert_non_null(a->words.trimmable);
+		assert_non_null(a->words.unsplit_why);
+	}
+	assert_ptr_equal(allocator_by_name("musl"), allocator_by_name("mallocng"));
+	assert_null(allocator_at(allocator_count()));
+}
+
+static void test_names_are_unique(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < allocator_count(); i++)
+		for (size_t j = i + 1; j < allocator_count(); j++)
+			assert_string_not_equal(allocator_at(i)->name, allocator_at(j)->name);
+}
+
+static void test_unknown_is_refused(void **state)
+{
+	(void)state;
+	assert_null(allocator_by_name("snmalloc"));
+	assert_null(allocator_by_name(NULL));
+	char err[160];
+	assert_null(allocator_lookup("snmalloc", err, sizeof(err)));
+	assert_string_equal(err, "unknown allocator 'snmalloc' (known: mimalloc tcmalloc jemalloc "
+	                         "glibc mallocng)");
+	assert_ptr_equal(allocator_lookup("jemalloc", err, sizeof(err)),
+	                 allocator_by_name("jemalloc"));
+}
+
+/* Whatever serves malloc in this test, detection names an allocator the registry has. */
+static void test_detect_names_a_known_one(void **state)
+{
+	(void)state;
+	const struct allocator_adapter *a = allocator_detect(NULL);
+	assert_ptr_equal(allocator_by_name(a->name), a);
+	assert_string_equal(allocator_detect("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")->name,
+	                    "jemalloc");
+	assert_string_equal(allocator_detect("/lib/x86_64-linux-gnu/libc.so.6")->name, "glibc");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_knows_the_five),
+	    cmocka_unit_test(test_names_are_unique),
+	    cmocka_unit_test(test_unknown_is_refused),
+	    cmocka_unit_test(test_detect_names_a_known_one),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
