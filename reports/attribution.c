@@ -51,7 +51,7 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 }
 
 /* An allocator without an adapter: the words that fit any. */
-static const struct attr_names generic_names = {"free memory it could return",
+static const struct allocator_words generic_names = {"free memory it could return",
                                                 "as it stands",
                                                 "free memory in pieces",
                                                 "which it cannot return",
@@ -60,13 +60,13 @@ static const struct attr_names generic_names = {"free memory it could return",
                                                 "held by the allocator (no breakdown)",
                                                 "the run recorded no breakdown"};
 
-const struct attr_names *attr_names_for(const char *allocator)
+const struct allocator_words *attr_names_for(const char *allocator)
 {
 	const struct allocator_adapter *a = allocator_by_name(allocator);
 	return a ? &a->words : &generic_names;
 }
 
-const char *attr_part_label(const struct attr_names *names, enum attr_part part, bool split,
+const char *attr_part_label(const struct allocator_words *names, enum attr_part part, bool split,
                             char *buf, size_t size)
 {
 	switch (part) {

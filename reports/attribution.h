@@ -39,15 +39,12 @@ struct attr_split {
  * three is missing (attribution unavailable for that sample). */
 bool attr_split_row(const struct runfolder_row *row, struct attr_split *out);
 
-/* What each kind is called for one allocator, for legends and findings: its adapter's words
- * (common/allocators/allocator.h), under the name the report's modules know them by. */
-#define attr_names allocator_words
-
-/* The names for allocator (NULL or unknown: generic names). */
-const struct attr_names *attr_names_for(const char *allocator);
+/* The names for allocator's kinds of free memory, for legends and findings: its adapter's words
+ * (common/allocators/allocator.h); NULL or unknown: generic names. */
+const struct allocator_words *attr_names_for(const char *allocator);
 
 /* A layer's legend for that allocator ("free, returnable: the top chunk"), written into buf. */
-const char *attr_part_label(const struct attr_names *names, enum attr_part part, bool split,
+const char *attr_part_label(const struct allocator_words *names, enum attr_part part, bool split,
                             char *buf, size_t size);
 
 #endif

@@ -341,7 +341,7 @@ static void charts_add_why(struct chart **charts, size_t *n, const struct runfol
 		const json_t *v = json_object_get(variants, vn);
 		const char *how = json_string_value(json_object_get(v, "attribution"));
 		const char *allocator = json_string_value(json_object_get(v, "allocator"));
-		const struct attr_names *names = attr_names_for(allocator);
+		const struct allocator_words *names = attr_names_for(allocator);
 		bool split = how && strcmp(how, "split") == 0;
 		char id[32], title[256];
 		struct strbuf cap = {0};

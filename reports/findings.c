@@ -194,7 +194,7 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 		return;
 	const char *allocator = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
-	const struct attr_names *names = attr_names_for(allocator);
+	const struct allocator_words *names = attr_names_for(allocator);
 	struct strbuf b = {0};
 	/* "glibc", "filling (glibc)", "jemalloc (MALLOC_CONF=dirty_decay_ms:-1)" */
 	bool own = allocator && strcmp(allocator, name) == 0;
