@@ -14,7 +14,7 @@
 
 /* The headline figures: those the verdict and the traffic table lead with. floor: the agreement
  * rule's floor in the figure's unit (spread.h: 1 MB for held memory; for growth per spike the one
- * threshold of "level", findings.h; a share is judged in points, spread_agrees_share); better: -1
+ * threshold of "level", judgement.h; a share is judged in points, spread_agrees_share); better: -1
  * when less is better, +1 when more is. */
 static const struct diff_figure {
 	const char *key, *label, *unit;
@@ -86,10 +86,8 @@ static json_t *judge(const struct spread *base, const struct spread *now,
 		json_object_set_new(o, "basis", json_string("repeats"));
 		json_object_set_new(o, "tolerance", json_real(spread));
 	} else {
-		double pair[2] = {base->median, now->median};
-		struct spread s = spread_of(pair, 2);
-		same = strcmp(f->unit, "share") == 0 ? spread_agrees_share(&s)
-		                                     : spread_agrees(&s, f->floor);
+		same = spread_pair_agrees(base->median, now->median, f->floor,
+		                          strcmp(f->unit, "share") == 0);
 		json_object_set_new(o, "basis", json_string("agreement rule"));
 	}
 	json_object_set_new(o, "difference", json_real(d));

@@ -3,8 +3,8 @@
 #include "figures.h"
 
 #include "attribution.h"
-#include "fit.h"
 #include "harness_saturation.h"
+#include "judgement.h"
 #include "schedule.h"
 #include "spread.h"
 #include "summary_json.h"
@@ -571,7 +571,7 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 	return arr;
 }
 
-/* The fit of key/1024 (MB) over spike number, and its last minus its first value. */
+/* The per-spike rate of key/1024 (MB: judgement_spike_trend), and its last minus its first value. */
 static void set_growth(json_t *v, const char *slope_key, const char *total_key,
                        const json_t *spikes, const char *key)
 {
@@ -589,7 +589,7 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 			avail++;
 		}
 	}
-	json_object_set_new(v, slope_key, jnum(x && y ? fit_line(x, y, n).slope : NAN));
+	json_object_set_new(v, slope_key, jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
 	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
 	free(x);
 	free(y);

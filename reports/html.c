@@ -39,9 +39,9 @@ struct figure_def {
 
 /* The per-variant figures shown in the tables, in reading order (defined in README.md). */
 static const struct figure_def figures[] = {
-    {"peak_growth_mb_per_spike", "peak growth (MB/spike, fit)", F_MB},
+    {"peak_growth_mb_per_spike", "peak growth (MB/spike, from spike 2)", F_MB},
     {"peak_growth_first_to_last_mb", "peak growth, first to last spike (MB)", F_MB},
-    {"recovery_growth_mb_per_spike", "recovery-level growth (MB/spike, fit)", F_MB},
+    {"recovery_growth_mb_per_spike", "recovery-level growth (MB/spike, from spike 2)", F_MB},
     {"recovery_growth_first_to_last_mb", "recovery-level growth, first to last (MB)", F_MB},
     {"mean_given_back_share", "share of spike growth given back (mean)", F_SHARE},
     {"max_anon_kb", "maximum anon RSS (MB)", F_MB_FROM_KB},

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "fit.h"
 #include "strbuf.h"
 
 const char *judgement_of_share(double share)
@@ -24,4 +25,9 @@ void judgement_share_range(struct strbuf *b, double lo, double hi)
 		strbuf_printf(b, "%.0f %%", 100 * lo);
 	else
 		strbuf_printf(b, "%.0f-%.0f %%", 100 * lo, 100 * hi);
+}
+
+double judgement_spike_trend(const double *spike, const double *mb, size_t n)
+{
+	return n >= 1 + TREND_MIN_SPIKES ? fit_theil_sen(spike + 1, mb + 1, n - 1) : NAN;
 }

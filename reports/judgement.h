@@ -4,6 +4,8 @@
 #ifndef ALLOCSPIKE_REPORTS_JUDGEMENT_H
 #define ALLOCSPIKE_REPORTS_JUDGEMENT_H
 
+#include <stddef.h>
+
 struct strbuf;
 
 /* A spike "gave back" what it freed when at least this share of its growth went back to the
@@ -16,6 +18,12 @@ struct strbuf;
 /* A trend over fewer spikes after the first is a line through noise: each spike's value is shown
  * instead. */
 #define TREND_MIN_SPIKES 4
+
+/* The one per-spike rate of a quantity (MB per spike): the robust (Theil-Sen) slope of mb over
+ * spike from the second spike on, the first being an allocator settling that the report states as
+ * a step of its own; NAN with fewer than TREND_MIN_SPIKES spikes after the first. Every
+ * "..._growth_mb_per_spike" and "trend_mb_per_spike" figure is this. */
+double judgement_spike_trend(const double *spike, const double *mb, size_t n);
 
 /* "returned" or "kept", by the share of a spike's memory given back (RETURNED_SHARE). */
 const char *judgement_of_share(double share);

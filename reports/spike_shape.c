@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "advisor.h"
-#include "fit.h"
 #include "judgement.h"
 #include "summary_json.h"
 
@@ -50,7 +49,7 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 	if (n >= 1 + TREND_MIN_SPIKES) {
 		step = y[1] - y[0];
 		step_spike = json_integer((json_int_t)x[1]);
-		trend = fit_theil_sen(x + 1, y + 1, n - 1);
+		trend = judgement_spike_trend(x, y, n);
 	}
 	json_object_set_new(o, "step_spike", step_spike);
 	json_object_set_new(o, "step_mb", summary_json_real(step));

@@ -45,3 +45,10 @@ bool spread_agrees_share(const struct spread *s)
 	/* the small epsilon: points computed from counts (0.98 - 0.96) land a hair above 0.02 */
 	return s->n >= 2 && s->max - s->min <= SPREAD_SHARE_FLOOR_POINTS / 100 + 1e-9;
 }
+
+bool spread_pair_agrees(double a, double b, double floor, bool is_share)
+{
+	double pair[2] = {a, b};
+	struct spread s = spread_of(pair, 2);
+	return is_share ? spread_agrees_share(&s) : spread_agrees(&s, floor);
+}

@@ -41,4 +41,8 @@ bool spread_agrees(const struct spread *s, double floor);
  * points, with no relative rule. False with fewer than two values. */
 bool spread_agrees_share(const struct spread *s);
 
+/* Whether two single figures agree by the rule their repeats would: as a share in points when
+ * is_share, else within SPREAD_AGREE_SHARE of their median or floor apart. */
+bool spread_pair_agrees(double a, double b, double floor, bool is_share);
+
 #endif

@@ -109,9 +109,7 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 /* Whether two figures are within the agreement rule of repeated runs (spread.h: 10 %, or 1 MB). */
 static bool within_spread(double a, double b)
 {
-	double pair[2] = {a, b};
-	struct spread sp = spread_of(pair, 2);
-	return spread_agrees(&sp, SPREAD_HELD_FLOOR_MB);
+	return spread_pair_agrees(a, b, SPREAD_HELD_FLOOR_MB, false);
 }
 
 /* Places beyond the noise: sorted[k]'s place (from 0) is the number of variants whose figure is

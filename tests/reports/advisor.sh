@@ -11,10 +11,11 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 # run DIR ROWS : a raw run folder (run.json, events.jsonl, timeline.csv: advise computes every
 # figure from them, as the report does); ROWS are lines of
 # "name kind base env held_MB growth_MB_per_spike peak_MB cpu_s_per_M p99_ms". One-second rows:
-# baseline, spike 1, its recovery, spike 2, its recovery. At the end of recovery 2 the allocator
-# holds held_MB + 1 beyond 8 MB of live bytes (allocator-held), anon RSS is held_MB beyond a 10 MB
-# cache; at the end of recovery 1 each is growth_MB_per_spike lower. Spike 2 peaks at peak_MB of
-# anon RSS (spike 1 at half), the spikes' p99 is p99_ms, and 1,000,000 answers cost cpu_s_per_M.
+# baseline, then five spikes each with its recovery (five: the fewest a per-spike rate is given
+# for). At the end of the last recovery the allocator holds held_MB + 1 beyond 8 MB of live bytes
+# (allocator-held), anon RSS is held_MB beyond a 10 MB cache; each recovery before it is
+# growth_MB_per_spike lower than the next. The last spike peaks at peak_MB of anon RSS (the others
+# at half), the spikes' p99 is p99_ms, and 1,000,000 answers cost cpu_s_per_M.
 run() {
 	local dir=$1
 	mkdir -p "$dir"
@@ -25,17 +26,20 @@ run() {
 	{
 		crafted_header
 		awk 'NF {
-			name = $1; held = $5; growth = $6; peak = $7; cpu = $8; p99 = $9
-			split("baseline spike recovery spike recovery", phase, " ")
-			split("0 1 1 2 2", spike, " ")
-			anon[1] = 12 * 1024; anon[2] = peak * 512; anon[4] = peak * 1024
-			anon[3] = (held - growth + 10) * 1024; anon[5] = (held + 10) * 1024
-			heap[1] = 9; heap[2] = 9; heap[4] = 9; heap[3] = held - growth + 9; heap[5] = held + 9
-			for (t = 1; t <= 5; t++)
-				printf "t_s=%d variant=%s phase=%s spike=%s offered=250000 sent=250000 answered=250000 " \
+			name = $1; held = $5; growth = $6; peak = $7; cpu = $8; p99 = $9; n = 5; last = 2 * n + 1
+			phase[1] = "baseline"; spike[1] = 0; anon[1] = 12 * 1024; heap[1] = 9
+			for (k = 1; k <= n; k++) {
+				phase[2 * k] = "spike"; spike[2 * k] = k; heap[2 * k] = 9
+				anon[2 * k] = k == n ? peak * 1024 : peak * 512
+				phase[2 * k + 1] = "recovery"; spike[2 * k + 1] = k
+				anon[2 * k + 1] = (held - growth * (n - k) + 10) * 1024
+				heap[2 * k + 1] = held - growth * (n - k) + 9
+			}
+			for (t = 1; t <= last; t++)
+				printf "t_s=%d variant=%s phase=%s spike=%s offered=100000 sent=100000 answered=100000 " \
 					"lat_p99_ms=%s rss_kb=%d anon_kb=%d cpu_user_s=%s cpu_sys_s=0 cache_bytes=%d " \
 					"live_bytes=%d alloc_heap_bytes=%d\n", t, name, phase[t], spike[t],
-					phase[t] == "spike" ? p99 : 1, anon[t] + 2048, anon[t], cpu * (t - 1) / 4,
+					phase[t] == "spike" ? p99 : 1, anon[t] + 2048, anon[t], cpu * (t - 1) / (last - 1),
 					10 * 1048576, 8 * 1048576, heap[t] * 1048576
 		}' <<<"$2" | crafted_rows
 	} >"$dir/timeline.csv"

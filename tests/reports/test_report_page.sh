@@ -113,7 +113,7 @@ known_run "$run"
 	grep -E '^[0-9.]+,(beta|_loadgen|_upstream),' "$run/timeline.csv"
 } >"$run/t" && mv "$run/t" "$run/timeline.csv"
 check "report of a serial run" "$REPORT" "$run"
-check_eq "serial: alpha's peak growth as in parallel" 1 "$(jq '.variants.alpha.peak_growth_mb_per_spike' "$run/summary.json")"
+check_eq "serial: alpha's peak growth as in parallel" 2 "$(jq '.variants.alpha.peak_growth_first_to_last_mb' "$run/summary.json")"
 check_eq "serial: one saturated stretch per pass" 2 "$(jq '.harness.saturated_periods|length' "$run/summary.json")"
 check_eq "serial: six charts" 6 "$(grep -c '<svg class="chart"' "$run/report.html")"
 
@@ -171,9 +171,9 @@ for v in alpha beta glibc jemalloc; do
 done
 check "compare names run 3" grep -q 'run 3' "$C"
 check "compare marks a variant absent from a run" grep -q 'absent' "$C"
-# alpha's peak growth: 1 and 1.5 MB per spike -> mean 1.25, range 1 to 1.5
-check "compare shows the mean of repeats" grep -q '<td>peak growth (MB/spike, fit)</td><td>+1.00</td><td>+1.50</td><td><span class="muted">absent</span></td><td>+1.25</td>' "$C"
-check "compare shows the range of repeats" grep -q '<td>+1.00 &ndash; +1.50</td>' "$C"
+# alpha's peak growth first to last: 2 and 3 MB -> mean 2.5, range 2 to 3
+check "compare shows the mean of repeats" grep -q '<td>peak growth, first to last spike (MB)</td><td>+2.00</td><td>+3.00</td><td><span class="muted">absent</span></td><td>+2.50</td>' "$C"
+check "compare shows the range of repeats" grep -q '<td>+2.00 &ndash; +3.00</td>' "$C"
 check_eq "compare charts, one per variant" 4 "$(grep -c '<svg class="chart"' "$C")"
 check "compare page references nothing outside itself" self_contained "$C"
 "$REPORT" compare 2>/dev/null

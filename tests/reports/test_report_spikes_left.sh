@@ -63,6 +63,10 @@ check "a step then a plateau says so" grep -q 'stepper (glibc): .*; the first sp
 check "no step: what the first spike left, then level" grep -q '; the first spike left +0.2 MB, then level (+0.15 MB per spike)' \
 	<(j "$d" '.verdict.sentences[0]')
 check "the page holds the sentences" grep -q 'spike 2 +4.5 MB, then level' "$d/summary.md"
+# One per-spike rate per quantity: the peaks' growth in the figures table and check is the trend
+# the findings state, and so is the allocator-held growth at the peaks.
+check_eq "peak growth per spike is the peaks' robust trend" true \
+	"$(j "$d" '.variants.stepper|.peak_growth_mb_per_spike == .peaks_shape.trend_mb_per_spike and .peak_held_growth_mb_per_spike == .peaks_shape.held_trend_mb_per_spike and .peak_growth_mb_per_spike != null')"
 
 # Three spikes: too few for a trend, each spike's value shown instead.
 few=$TEST_TMP/few
@@ -74,6 +78,8 @@ check "too few spikes: what each left, no slope" \
 	grep -q 'stepper (glibc): .*; 3 spikes, too few for a trend (5 or more): they left +1.0, +4.5 and +0.1 MB' \
 	<(j "$few" '.verdict.sentences[1]')
 check_eq "and no trend in summary.json" '[null,null]' "$(j "$few" '.variants.stepper.spikes_left_shape|[.trend_mb_per_spike,.trend]')"
+check_eq "nor a per-spike rate of any quantity" '[null,null,null]' \
+	"$(j "$few" '.variants.stepper|[.peak_growth_mb_per_spike,.recovery_held_growth_mb_per_spike,.peak_live_growth_mb_per_spike]')"
 
 # One spike under 95 % answered (by send phase, phases.csv), 99 % over all spikes: marked in the
 # verdict and a validity reason that fails the gate.

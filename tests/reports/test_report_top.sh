@@ -145,9 +145,11 @@ check_eq "attributed run: kresd (jemalloc, no env) has jemalloc's colour, the tu
 	'["#d55e00",true]' "$(j "$att" '[.variants.kresd.colour, (.variants.jemalloc.colour != "#d55e00")]')"
 
 # --- the advisor's figures per variant, for check ---
-check_eq "advisor figures in summary.json" '[22,1,32,"anon"]' \
+# three spikes: too few for a per-spike rate, so the advisor's growth is n/a and a gate on it fails
+# (naming the variant) unless --allow-missing
+check_eq "advisor figures in summary.json" '[22,null,32,"anon"]' \
 	"$(j "$known" '.variants.alpha.advisor|[.held_after_spikes_mb,.held_growth_mb_per_spike,.peak_anon_mb,.held_basis]')"
-"$REPORT" check "$known" --fail-if 'advisor.held_growth_mb_per_spike[alpha] > 0.5' >/dev/null 2>&1
+"$REPORT" check "$known" --fail-if 'advisor.held_after_spikes_mb[alpha] > 20' >/dev/null 2>&1
 check_eq "check gates on an advisor figure" 1 "$?"
 check "the verdict ranks on allocator-held memory where attributed" grep -q '"allocator_held"' <(j "$att" .verdict.held_basis)
 check_eq "ranking, lowest first" '["musl","filling","jemalloc","tcmalloc","glibc"]' "$(j "$att" '[.verdict.ranking[].variant]')"
