@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
+#include "control_client.h"
 #include "harness_saturation.h"
 #include "monotonic.h"
 #include "phase_writer.h"

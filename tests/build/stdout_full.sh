@@ -22,6 +22,8 @@ commands=(
 	"allocspike-loadgen --version"
 	"allocspike-loadgen --version --json"
 	"allocspike-loadgen --help"
+	"allocspike-agent --version"
+	"allocspike-agent --help"
 	"allocspike-test-responder --help"
 	"allocspike-test-cli-parse number 5"
 	"allocspike-report --help"

@@ -1,7 +1,7 @@
-/* loadgen/monotonic.h - the generator's clocks: monotonic paces and samples, realtime stamps
- * latency. */
-#ifndef ALLOCSPIKE_LOADGEN_MONOTONIC_H
-#define ALLOCSPIKE_LOADGEN_MONOTONIC_H
+/* common/monotonic.h - the clocks of the generator and the agent: monotonic paces and samples,
+ * realtime stamps latency and samples. */
+#ifndef ALLOCSPIKE_MONOTONIC_H
+#define ALLOCSPIKE_MONOTONIC_H
 
 #include <stdint.h>
 #include <time.h>

@@ -1,6 +1,7 @@
-/* loadgen/control.h - asks a resolver for its `stats` over its Unix control socket. */
-#ifndef ALLOCSPIKE_LOADGEN_CONTROL_H
-#define ALLOCSPIKE_LOADGEN_CONTROL_H
+/* common/control_client.h - asks a resolver for its `stats` over its Unix control socket (the
+ * generator's sampler and the agent). */
+#ifndef ALLOCSPIKE_CONTROL_CLIENT_H
+#define ALLOCSPIKE_CONTROL_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

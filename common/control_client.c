@@ -1,5 +1,5 @@
-/* loadgen/control.c - asks a resolver for its `stats` over its Unix control socket. */
-#include "control.h"
+/* common/control_client.c - asks a resolver for its `stats` over its Unix control socket. */
+#include "control_client.h"
 
 #include <errno.h>
 #include <jansson.h>

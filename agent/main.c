@@ -1,0 +1,294 @@
+/* agent/main.c - allocspike-agent: samples one target process on its host at the run's interval
+ * and serves the latest sample at /metrics in the Prometheus text format (docs/agent.md). */
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic_write_file.h"
+#include "cli_parse.h"
+#include "close_stdout.h"
+#include "exposition.h"
+#include "sampler.h"
+#include "sockaddr_parse.h"
+
+#define AGENT_DEFAULT_PORT 9110
+/* A control socket that has not answered in this share of the interval is a failed read: the
+ * next read must not queue behind it. */
+#define AGENT_CONTROL_TIMEOUT_SHARE 0.8
+
+struct agent {
+	struct event_base *base;
+	struct agent_sampler sampler;
+	struct agent_labels labels;
+	unsigned long long scrapes;
+};
+
+static void agent_usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: allocspike-agent --pid PID [options]\n"
+	        "  --pid PID          the process to sample (a resolver row on this host)\n"
+	        "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
+	        "                     in flight (default: none, /proc only)\n"
+	        "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
+	        "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
+	        "  --run ID           the run label of every series (default: none)\n"
+	        "  --host NAME        the host label (default: this host's name)\n"
+	        "  --variant NAME     the variant label (default: target)\n"
+	        "  --duration DUR     exit after this long (default: until SIGTERM or SIGINT)\n"
+	        "  --ready-file FILE  write 'ready ADDR:PORT' there once /metrics is served\n"
+	        "  --version          print the version and exit\n"
+	        "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
+	        "docs/agent.md\n",
+	        AGENT_DEFAULT_PORT);
+}
+
+static void agent_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	agent_sampler_read(&a->sampler);
+}
+
+static void agent_metrics(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out) {
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	exposition_write(out, &a->labels, &a->sampler);
+	fclose(out);
+	struct evbuffer *body = evbuffer_new();
+	if (!body || evbuffer_add(body, text, len) != 0) {
+		free(text);
+		evbuffer_free(body);
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	free(text);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+	                  EXPOSITION_CONTENT_TYPE);
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+	a->scrapes++;
+}
+
+static void agent_not_found(struct evhttp_request *req, void *arg)
+{
+	evhttp_send_error(req, 404, "the agent serves /metrics only");
+}
+
+static void agent_stop(evutil_socket_t sig, short what, void *arg)
+{
+	event_base_loopbreak(arg);
+}
+
+/* Binds /metrics at addr; the address it got (port 0: a free one) into bound. */
+static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storage *addr,
+                                   socklen_t addr_len, char *bound, size_t bound_size)
+{
+	struct evhttp *http = evhttp_new(a->base);
+	if (!http)
+		return NULL;
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, (const struct sockaddr *)addr, addr_len) != 0 ||
+	    listen(fd, 64) != 0 || !evhttp_accept_socket_with_handle(http, fd)) {
+		fprintf(stderr, "allocspike-agent: cannot listen on %s: %s\n",
+		        sockaddr_format((const struct sockaddr *)addr, bound, bound_size),
+		        strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		evhttp_free(http);
+		return NULL;
+	}
+	struct sockaddr_storage got;
+	socklen_t got_len = sizeof(got);
+	getsockname(fd, (struct sockaddr *)&got, &got_len);
+	sockaddr_format((struct sockaddr *)&got, bound, bound_size);
+	evhttp_set_cb(http, "/metrics", agent_metrics, a);
+	evhttp_set_gencb(http, agent_not_found, a);
+	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD); /* else 405 */
+	return http;
+}
+
+/* Whole or not at all, so a reader polling for it never sees half a line. */
+static bool agent_write_ready(const char *path, const char *bound)
+{
+	char line[128], err[256];
+	int n = snprintf(line, sizeof(line), "ready %s\n", bound);
+	if (!atomic_write_file(path, line, (size_t)n, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	close_stdout_at_exit("allocspike-agent");
+	enum {
+		OPT_PID = 256,
+		OPT_CONTROL,
+		OPT_INTERVAL,
+		OPT_LISTEN,
+		OPT_RUN,
+		OPT_HOST,
+		OPT_VARIANT,
+		OPT_DURATION,
+		OPT_READY,
+		OPT_VERSION,
+		OPT_HELP
+	};
+	static const struct option opts[] = {
+	    {"pid", required_argument, NULL, OPT_PID},
+	    {"control", required_argument, NULL, OPT_CONTROL},
+	    {"interval", required_argument, NULL, OPT_INTERVAL},
+	    {"listen", required_argument, NULL, OPT_LISTEN},
+	    {"run", required_argument, NULL, OPT_RUN},
+	    {"host", required_argument, NULL, OPT_HOST},
+	    {"variant", required_argument, NULL, OPT_VARIANT},
+	    {"duration", required_argument, NULL, OPT_DURATION},
+	    {"ready-file", required_argument, NULL, OPT_READY},
+	    {"version", no_argument, NULL, OPT_VERSION},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	unsigned long long pid = 0;
+	double interval_s = 0.1, duration_s = 0;
+	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL;
+	char hostname[256] = "";
+	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"}};
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		bool ok = true;
+		switch (c) {
+		case OPT_PID:
+			ok = cli_option_count("--pid", optarg, 1, 4194304, &pid);
+			break;
+		case OPT_CONTROL:
+			control = optarg;
+			break;
+		case OPT_INTERVAL:
+			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
+			                         &interval_s);
+			break;
+		case OPT_LISTEN:
+			listen_text = optarg;
+			break;
+		case OPT_RUN:
+			a.labels.run = optarg;
+			break;
+		case OPT_HOST:
+			a.labels.host = optarg;
+			break;
+		case OPT_VARIANT:
+			a.labels.variant = optarg;
+			break;
+		case OPT_DURATION:
+			ok = cli_option_duration("--duration", optarg, CLI_UNIT_REQUIRED, 0.01,
+			                         86400 * 30, &duration_s);
+			break;
+		case OPT_READY:
+			ready_file = optarg;
+			break;
+		case OPT_VERSION:
+			printf("allocspike-agent %s\n", ALLOCSPIKE_VERSION);
+			return CLI_EXIT_OK;
+		case OPT_HELP:
+			agent_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			agent_usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+		if (!ok)
+			return CLI_EXIT_USAGE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "allocspike-agent: unexpected argument '%s'\n", argv[optind]);
+		agent_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (pid == 0) {
+		fprintf(stderr, "allocspike-agent: --pid is required\n");
+		agent_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	struct sockaddr_storage listen_addr;
+	socklen_t listen_len;
+	char err[256];
+	if (!sockaddr_parse(listen_text, AGENT_DEFAULT_PORT, &listen_addr, &listen_len, err,
+	                    sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --listen: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	if (a.labels.host == hostname && gethostname(hostname, sizeof(hostname) - 1) != 0)
+		snprintf(hostname, sizeof(hostname), "unknown");
+
+	if (!agent_sampler_open(&a.sampler, (pid_t)pid, control,
+	                        (int)(interval_s * 1000 * AGENT_CONTROL_TIMEOUT_SHARE) + 1, err,
+	                        sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --pid %llu: %s\n", pid, err);
+		return CLI_EXIT_FAILED;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	a.base = event_base_new();
+	char bound[96];
+	struct evhttp *http =
+	    a.base ? agent_listen(&a, &listen_addr, listen_len, bound, sizeof(bound)) : NULL;
+	if (!http) {
+		agent_sampler_close(&a.sampler);
+		if (a.base)
+			event_base_free(a.base);
+		return CLI_EXIT_FAILED;
+	}
+	struct event *tick = event_new(a.base, -1, EV_PERSIST, agent_tick, &a);
+	struct event *term = evsignal_new(a.base, SIGTERM, agent_stop, a.base);
+	struct event *intr = evsignal_new(a.base, SIGINT, agent_stop, a.base);
+	struct timeval every = {(time_t)interval_s,
+	                        (suseconds_t)((interval_s - (time_t)interval_s) * 1e6)};
+	int rc = CLI_EXIT_OK;
+	if (!tick || !term || !intr || event_add(tick, &every) != 0 || event_add(term, NULL) != 0 ||
+	    event_add(intr, NULL) != 0) {
+		fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
+		rc = CLI_EXIT_FAILED;
+	} else {
+		agent_sampler_read(&a.sampler); /* a first sample before anyone can scrape */
+		if (ready_file && !agent_write_ready(ready_file, bound))
+			rc = CLI_EXIT_FAILED;
+		else {
+			if (duration_s > 0) {
+				struct timeval d = {
+				    (time_t)duration_s,
+				    (suseconds_t)((duration_s - (time_t)duration_s) * 1e6)};
+				event_base_loopexit(a.base, &d);
+			}
+			event_base_dispatch(a.base);
+		}
+	}
+	fprintf(stderr,
+	        "allocspike-agent: %llu reads (%llu without control answer), %llu scrapes\n",
+	        a.sampler.samples, a.sampler.control_failures, a.scrapes);
+	if (tick)
+		event_free(tick);
+	if (term)
+		event_free(term);
+	if (intr)
+		event_free(intr);
+	evhttp_free(http);
+	event_base_free(a.base);
+	agent_sampler_close(&a.sampler);
+	return rc;
+}

@@ -1,0 +1,111 @@
+#!/bin/bash
+# tests/agent/agent.sh - allocspike-agent beside our resolver over the test hierarchy: /metrics in
+# the Prometheus text format with the run, host and variant labels; the figures are the ones /proc
+# and the control socket give at the same moment; reads go on at the interval; the target ending
+# turns allocspike_target_up to 0 while the agent keeps serving; a real Prometheus (Debian's)
+# scrapes it when installed; bad options exit 2, a missing target 1.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+NET=127.56.31
+source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
+AGENT="$ALLOCSPIKE_BIN/allocspike-agent"
+CHECK="$ALLOCSPIKE_SOURCE_DIR/tests/agent/exposition_check.py"
+resolver_binary >/dev/null || skip "no resolver variant built"
+cd "$TEST_TMP"
+
+# usage errors
+"$AGENT" >/dev/null 2>err.txt
+check_eq "no --pid: exit 2" 2 $?
+check "no --pid: says so" grep -q -- '--pid is required' err.txt
+"$AGENT" --pid 1 --interval 5ms >/dev/null 2>err.txt
+check_eq "an interval under 10 ms: exit 2" 2 $?
+"$AGENT" --pid 1 --listen 127.0.0.1:notaport >/dev/null 2>err.txt
+check_eq "a bad --listen: exit 2" 2 $?
+"$AGENT" --pid 4194303 --listen 127.0.0.1:0 >/dev/null 2>err.txt
+check_eq "no such process: exit 1" 1 $?
+check "no such process: named" grep -q -- '--pid 4194303' err.txt
+
+start_hierarchy "$NET" || exit 1
+start_resolver resolver "$NET.10" --upstream-source "$NET.10" || exit 1
+start_server agent "$TEST_TMP/agent.ready" "$AGENT" --pid "$RPID" --control "$RCTL" \
+	--listen 127.0.0.1:0 --run 'r"1' --host h1 --variant glibc --interval 100ms \
+	--ready-file "$TEST_TMP/agent.ready" >agent.addr || exit 1
+AGENT_PID=${_test_pids[-1]}
+URL="http://$(cat agent.addr)/metrics"
+for n in www.example.test nx.example.test www.example.test; do ask "$n" A >/dev/null; done
+
+# scrape NAME: the body into NAME.txt, its checked samples into NAME.samples
+scrape() {
+	curl -sf "$URL" -o "$1.txt" && python3 "$CHECK" "$1.txt" >"$1.samples"
+}
+# value NAME METRIC: the value of METRIC's one series in scrape NAME
+value() { awk -v m="$2" 'index($0, m "{") == 1 { print $NF }' "$1.samples"; }
+
+check "the exposition is valid" scrape s1
+labels='{run="r\"1",host="h1",variant="glibc"'
+check "every series carries the run (escaped), host and variant" bash -c '! grep -vF -- "$1" s1.samples' _ "$labels"
+check "the content type is the text format's" bash -c \
+	"curl -sI '$URL' | grep -qi '^Content-Type: text/plain; version=0.0.4'"
+check_eq "the target is up" 1 "$(value s1 allocspike_target_up)"
+rss_proc=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$RPID/status")
+check "resident memory as /proc says (within 10 %)" awk -v a="$(value s1 allocspike_resident_memory_bytes)" \
+	-v b="$rss_proc" 'BEGIN { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }'
+live_ctl=$(stat live_bytes)
+check "live bytes as the control socket says (within 10 %)" awk -v a="$(value s1 allocspike_live_bytes)" \
+	-v b="$live_ctl" 'BEGIN { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }'
+check "the allocator's heap" awk -v a="$(value s1 allocspike_allocator_heap_bytes)" 'BEGIN { exit !(a > 0) }'
+check "upstream queries counted" awk -v a="$(value s1 allocspike_upstream_queries_total)" 'BEGIN { exit !(a >= 2) }'
+check_eq "CPU by mode" 2 "$(grep -c '^allocspike_cpu_seconds_total{.*mode="\(user\|system\)"}' s1.samples)"
+t=$(value s1 allocspike_sample_start_timestamp_seconds)
+check "the read's time is the agent's realtime clock" awk -v t="$t" -v now="$(date +%s.%N)" \
+	'BEGIN { exit !(t > now - 60 && t <= now) }'
+
+# reads go on between scrapes (at least two more in the time of several intervals)
+r1=$(value s1 allocspike_agent_samples_total)
+sleep 1
+scrape s2
+check "reads go on at the interval" awk -v a="$r1" -v b="$(value s2 allocspike_agent_samples_total)" 'BEGIN { exit !(b >= a + 2) }'
+check_eq "the control socket answered every read" 0 "$(value s2 allocspike_agent_control_failures_total)"
+
+check_eq "another path: 404" 404 "$(curl -s -o /dev/null -w '%{http_code}' "${URL%/metrics}/other")"
+check "a POST is refused" bash -c "code=\$(curl -s -o /dev/null -w '%{http_code}' -X POST '$URL'); [[ \$code == 405 || \$code == 501 ]]"
+
+# a real Prometheus scrapes it (Debian's, when installed: scripts/packages.txt)
+if command -v prometheus >/dev/null; then
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	cat >prom.yml <<YML
+global: {scrape_interval: 1s, scrape_timeout: 900ms}
+scrape_configs:
+  - job_name: allocspike
+    static_configs: [{targets: ["$(cat agent.addr)"]}]
+YML
+	lifeline_set
+	"${LIFELINE[@]}" prometheus --config.file=prom.yml --storage.tsdb.path=tsdb \
+		--web.listen-address="127.0.0.1:$port" >prom.log 2>&1 &
+	_test_pids+=($!)
+	q="http://127.0.0.1:$port/api/v1/query?query=allocspike_live_bytes"
+	for ((i = 0; i < 300; i++)); do
+		curl -sf "$q" -o prom.json && [[ $(jq '.data.result | length' prom.json) -ge 1 ]] && break
+		sleep 0.1
+	done
+	check_eq "Prometheus stored the live bytes with the agent's labels" '"glibc h1"' \
+		"$(jq -c '.data.result[0].metric | "\(.variant) \(.host)"' prom.json 2>/dev/null)"
+	check "Prometheus stored a positive value" jq -e '.data.result[0].value[1] | tonumber > 0' prom.json
+	check_eq "Prometheus saw the target up" 1 \
+		"$(curl -sf "http://127.0.0.1:$port/api/v1/query?query=allocspike_target_up" | jq -r '.data.result[0].value[1]')"
+else
+	echo "note: prometheus is not installed; the scrape by a real Prometheus is not checked"
+fi
+
+# the target ends: the agent keeps serving, with the target down and no figures of it
+kill "$RPID"
+for ((i = 0; i < 50; i++)); do
+	scrape s3 && [[ $(value s3 allocspike_target_up) == 0 ]] && break
+	sleep 0.1
+done
+check_eq "the target ended: up 0" 0 "$(value s3 allocspike_target_up)"
+check "and no figure of it" bash -c "! grep -q '^allocspike_live_bytes\|^allocspike_resident' s3.samples"
+kill "$AGENT_PID"
+wait "$AGENT_PID"
+check_eq "SIGTERM: the agent exits 0" 0 $?
+check "and says what it did" grep -q 'reads (0 without control answer), [0-9]* scrapes' agent.log
+finish
