@@ -13,8 +13,10 @@
 
 #include "atomic_write_file.h"
 #include "cli_parse.h"
+#include "clock.h"
 #include "close_stdout.h"
 #include "exposition.h"
+#include "monotonic.h"
 #include "sampler.h"
 #include "sockaddr_parse.h"
 
@@ -45,6 +47,10 @@ static void agent_usage(FILE *out)
 	        "  --duration DUR     exit after this long (default: until SIGTERM or SIGINT)\n"
 	        "  --ready-file FILE  write 'ready ADDR:PORT' there once /metrics is served\n"
 	        "  --version          print the version and exit\n"
+	        "or: allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR]\n"
+	        "  the agent's clock offset from this host's (GET /time, the exchange with the\n"
+	        "  shortest of N round trips, default 8); exit 1 when half that round trip is\n"
+	        "  over --bound (default 5ms): the offset is not known well enough for a run\n"
 	        "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
 	        "docs/agent.md\n",
 	        AGENT_DEFAULT_PORT);
@@ -83,9 +89,26 @@ static void agent_metrics(struct evhttp_request *req, void *arg)
 	a->scrapes++;
 }
 
+/* The clock exchange (agent/clock.h): when the request reached us and when the reply leaves. */
+static void agent_time(struct evhttp_request *req, void *arg)
+{
+	uint64_t t2 = realtime_ns();
+	struct evbuffer *body = evbuffer_new();
+	char text[64];
+	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns());
+	if (!body || evbuffer_add(body, text, (size_t)n) != 0) {
+		evbuffer_free(body);
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "text/plain");
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+}
+
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
-	evhttp_send_error(req, 404, "the agent serves /metrics only");
+	evhttp_send_error(req, 404, "the agent serves /metrics and /time only");
 }
 
 static void agent_stop(evutil_socket_t sig, short what, void *arg)
@@ -118,6 +141,7 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	getsockname(fd, (struct sockaddr *)&got, &got_len);
 	sockaddr_format((struct sockaddr *)&got, bound, bound_size);
 	evhttp_set_cb(http, "/metrics", agent_metrics, a);
+	evhttp_set_cb(http, "/time", agent_time, a);
 	evhttp_set_gencb(http, agent_not_found, a);
 	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD); /* else 405 */
 	return http;
@@ -135,9 +159,66 @@ static bool agent_write_ready(const char *path, const char *bound)
 	return true;
 }
 
+/* allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR] */
+static int agent_clock_main(int argc, char **argv)
+{
+	enum { OPT_COUNT = 256, OPT_BOUND };
+	static const struct option opts[] = {
+	    {"count", required_argument, NULL, OPT_COUNT},
+	    {"bound", required_argument, NULL, OPT_BOUND},
+	    {NULL, 0, NULL, 0},
+	};
+	unsigned long long count = 8;
+	double bound_s = 0.005;
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		bool ok = false;
+		if (c == OPT_COUNT)
+			ok = cli_option_count("--count", optarg, 1, 1000, &count);
+		else if (c == OPT_BOUND)
+			ok = cli_option_duration("--bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
+			                         &bound_s);
+		else
+			agent_usage(stderr);
+		if (!ok)
+			return CLI_EXIT_USAGE;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "allocspike-agent clock: one agent address, ADDR[:PORT]\n");
+		return CLI_EXIT_USAGE;
+	}
+	const char *agent = argv[optind];
+	struct sockaddr_storage addr;
+	socklen_t addr_len;
+	char err[256];
+	if (!sockaddr_parse(agent, AGENT_DEFAULT_PORT, &addr, &addr_len, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent clock: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	struct clock_offset off;
+	if (!clock_measure((struct sockaddr *)&addr, addr_len, (unsigned)count, &off, err,
+	                   sizeof(err))) {
+		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
+		return CLI_EXIT_FAILED;
+	}
+	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u}\n",
+	       agent, off.offset_ms, off.rtt_ms, off.exchanges);
+	if (off.rtt_ms / 2 > bound_s * 1000) {
+		fprintf(
+		    stderr,
+		    "allocspike-agent clock: agent %s: offset %.3f ms known only within +-%.3f ms "
+		    "(half the best round trip), over the bound of %.3f ms\n",
+		    agent, off.offset_ms, off.rtt_ms / 2, bound_s * 1000);
+		return CLI_EXIT_FAILED;
+	}
+	return CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-agent");
+	if (argc > 1 && strcmp(argv[1], "clock") == 0)
+		return agent_clock_main(argc - 1, argv + 1);
 	enum {
 		OPT_PID = 256,
 		OPT_CONTROL,

@@ -3,7 +3,8 @@
 # the Prometheus text format with the run, host and variant labels; the figures are the ones /proc
 # and the control socket give at the same moment; reads go on at the interval; the target ending
 # turns allocspike_target_up to 0 while the agent keeps serving; a real Prometheus (Debian's)
-# scrapes it when installed; bad options exit 2, a missing target 1.
+# scrapes it when installed; the clock exchange measures a faked offset; bad options exit 2, a
+# missing target 1.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.56.31
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
@@ -95,6 +96,26 @@ YML
 else
 	echo "note: prometheus is not installed; the scrape by a real Prometheus is not checked"
 fi
+
+# the clock exchange: our agent is 0 ms off; one under faketime +250 ms is measured 250 ms off
+# (half the best round trip is the bound, well under a millisecond on loopback)
+"$AGENT" clock "$(cat agent.addr)" >clock.json
+check_eq "clock: exit 0 within the bound" 0 $?
+check "clock: our own agent within 1 ms" jq -e '(.offset_ms | fabs) < 1 and .exchanges == 8' clock.json
+"$AGENT" clock "$(cat agent.addr)" --bound 0ms >/dev/null 2>err.txt
+check_eq "clock: a bound no round trip meets refuses (exit 1)" 1 $?
+check "clock: the refusal names the agent" grep -qF "agent $(cat agent.addr): offset" err.txt
+if command -v faketime >/dev/null; then
+	start_server skewed "$TEST_TMP/skewed.ready" faketime -f +0.25 "$AGENT" --pid "$RPID" \
+		--listen 127.0.0.1:0 --ready-file "$TEST_TMP/skewed.ready" >skewed.addr || exit 1
+	"$AGENT" clock "$(cat skewed.addr)" --count 20 >skewed.json
+	check_eq "clock: the skewed agent measured" 0 $?
+	check "clock: 250 ms ahead (within 5 ms)" jq -e '(.offset_ms - 250 | fabs) < 5' skewed.json
+else
+	echo "note: faketime is not installed; the skewed clock is not checked"
+fi
+"$AGENT" clock 127.0.0.1:1 >/dev/null 2>err.txt
+check_eq "clock: no agent there: exit 1" 1 $?
 
 # the target ends: the agent keeps serving, with the target down and no figures of it
 kill "$RPID"

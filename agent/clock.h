@@ -1,0 +1,27 @@
+/* agent/clock.h - how far an agent's clock is from ours: an NTP-style four-timestamp exchange
+ * over the agent's HTTP listener (GET /time), the best of several by round trip. */
+#ifndef ALLOCSPIKE_AGENT_CLOCK_H
+#define ALLOCSPIKE_AGENT_CLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+struct clock_offset {
+	double offset_ms; /* the agent's CLOCK_REALTIME minus ours */
+	double rtt_ms; /* the round trip of the exchange it comes from, the agent's time excluded */
+	unsigned exchanges;
+};
+
+/* The body of GET /time: the agent's realtime when the request reached the handler (t2) and when
+ * the reply left it (t3), in ns. */
+int clock_format_reply(char *buf, size_t size, uint64_t t2_ns, uint64_t t3_ns);
+
+/* Makes count exchanges over one connection to addr and keeps the one with the shortest round
+ * trip: its offset is wrong by at most half that round trip. False with the reason in err when
+ * the agent cannot be reached or answers nonsense. */
+bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned count,
+                   struct clock_offset *out, char *err, size_t err_size);
+
+#endif
