@@ -1,10 +1,15 @@
-/* agent/exposition.c - the Prometheus text exposition of the agent's latest sample. Names follow
- * Prometheus' conventions: base units (bytes, seconds), "_total" for counters. */
+/* agent/exposition.c - the agent's figures in Prometheus' text format and in OpenMetrics. Names
+ * follow Prometheus' conventions: base units (bytes, seconds), "_total" for counters. */
 #include "exposition.h"
 
+#include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* A label value with the three characters the format escapes escaped. */
+#include "metrics.h"
+
+/* A label value with the three characters the formats escape escaped. */
 static void write_label_value(FILE *out, const char *v)
 {
 	for (; *v; v++) {
@@ -19,9 +24,12 @@ static void write_label_value(FILE *out, const char *v)
 	}
 }
 
-static void write_labels(FILE *out, const struct agent_labels *l, const char *extra)
+/* One sample line: 16 significant digits (a realtime stamp to the microsecond, integers exact),
+ * then the timestamp in seconds when there is one. */
+static void write_sample(FILE *out, const struct agent_labels *l, const char *name,
+                         const char *extra, double value, double timestamp_s)
 {
-	fputs("{run=\"", out);
+	fprintf(out, "%s{run=\"", name);
 	write_label_value(out, l->run);
 	fputs("\",host=\"", out);
 	write_label_value(out, l->host);
@@ -30,88 +38,122 @@ static void write_labels(FILE *out, const struct agent_labels *l, const char *ex
 	fputc('"', out);
 	if (extra)
 		fprintf(out, ",%s", extra);
-	fputs("}", out);
+	fprintf(out, "} %.16g", value);
+	if (!isnan(timestamp_s))
+		fprintf(out, " %.3f", timestamp_s);
+	fputc('\n', out);
 }
 
-static void write_header(FILE *out, const char *name, const char *type, const char *help)
+/* HELP and TYPE of a family. OpenMetrics names a counter's family without its "_total". */
+static void write_header(FILE *out, const char *name, const char *type, const char *help,
+                         bool openmetrics)
 {
-	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	size_t len = strlen(name);
+	if (openmetrics && strcmp(type, "counter") == 0 && len > 6 &&
+	    strcmp(name + len - 6, "_total") == 0)
+		len -= 6;
+	fprintf(out, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)len, name, help, (int)len, name,
+	        type);
 }
 
-/* One sample line: 16 significant digits, a realtime stamp to the microsecond, integers exact. */
-static void write_value(FILE *out, const struct agent_labels *l, const char *name,
-                        const char *extra, double value)
+/* An agent-level figure: one family of one series. */
+static void write_single(FILE *out, const struct agent_labels *l, const char *name,
+                         const char *type, const char *help, double value)
 {
-	fputs(name, out);
-	write_labels(out, l, extra);
-	fprintf(out, " %.16g\n", value);
-}
-
-/* A gauge or counter with one series, left out whole when value is NAN. */
-static void metric(FILE *out, const struct agent_labels *l, const char *name, const char *type,
-                   const char *help, double value)
-{
-	if (isnan(value))
-		return;
-	write_header(out, name, type, help);
-	write_value(out, l, name, NULL, value);
+	write_header(out, name, type, help, false);
+	write_sample(out, l, name, NULL, value, NAN);
 }
 
 void exposition_write(FILE *out, const struct agent_labels *l, const struct agent_sampler *s)
 {
 	const struct agent_sample *a = &s->last;
-	metric(out, l, "allocspike_agent_samples_total", "counter",
-	       "Reads of the target the agent has made.", (double)s->samples);
-	metric(out, l, "allocspike_agent_control_failures_total", "counter",
-	       "Reads whose control socket did not answer.", (double)s->control_failures);
+	write_single(out, l, "allocspike_agent_samples_total", "counter",
+	             "Reads of the target the agent has made.", (double)s->samples);
+	write_single(out, l, "allocspike_agent_control_failures_total", "counter",
+	             "Reads whose control socket did not answer.", (double)s->control_failures);
 	if (s->samples == 0)
 		return;
-	metric(out, l, "allocspike_target_up", "gauge",
-	       "1 while the target process is there (same PID and start time), else 0.", a->up);
-	metric(out, l, "allocspike_sample_start_timestamp_seconds", "gauge",
-	       "The agent's CLOCK_REALTIME when the latest read started.",
-	       (double)a->read_start_ns / 1e9);
-	metric(out, l, "allocspike_sample_duration_seconds", "gauge",
-	       "How long the latest read took.", (double)(a->read_end_ns - a->read_start_ns) / 1e9);
-	if (!a->up)
-		return;
-	const struct proc_sample *p = &a->proc;
-	metric(out, l, "allocspike_resident_memory_bytes", "gauge", "Resident set size (VmRSS).",
-	       p->rss_kb < 0 ? NAN : p->rss_kb * 1024.0);
-	metric(out, l, "allocspike_anonymous_memory_bytes", "gauge",
-	       "Resident anonymous memory (RssAnon): what the allocator and the stacks hold.",
-	       p->anon_kb < 0 ? NAN : p->anon_kb * 1024.0);
-	write_header(out, "allocspike_cpu_seconds_total", "counter",
-	             "CPU time of the target by mode.");
-	write_value(out, l, "allocspike_cpu_seconds_total", "mode=\"user\"", p->cpu_user_s);
-	write_value(out, l, "allocspike_cpu_seconds_total", "mode=\"system\"", p->cpu_sys_s);
-	if (!a->control_ok)
-		return;
-	const struct control_stats *c = &a->stats;
-	metric(out, l, "allocspike_live_bytes", "gauge",
-	       "Bytes the resolver has allocated and not freed.", c->live_bytes);
-	metric(out, l, "allocspike_live_bytes_max", "gauge",
-	       "The most live bytes since the agent's previous read.", c->live_bytes_max);
-	metric(out, l, "allocspike_allocator_heap_bytes", "gauge",
-	       "Resident memory the allocator holds (docs/allocator-stats.md).",
-	       c->alloc_heap_bytes);
-	metric(out, l, "allocspike_allocator_free_trimmable_bytes", "gauge",
-	       "Free memory the allocator could return to the system now.",
-	       c->alloc_free_trimmable_bytes);
-	metric(out, l, "allocspike_allocator_free_fragmented_bytes", "gauge",
-	       "Free memory the allocator holds that it cannot return.",
-	       c->alloc_free_fragmented_bytes);
-	metric(out, l, "allocspike_allocator_unmapped_bytes", "gauge",
-	       "Address space the allocator keeps reserved without resident pages.",
-	       c->alloc_unmapped_bytes);
-	metric(out, l, "allocspike_requests_inflight", "gauge", "Requests being resolved.",
-	       c->inflight);
-	metric(out, l, "allocspike_requests_inflight_max", "gauge",
-	       "The most requests in flight since the agent's previous read.", c->inflight_max);
-	metric(out, l, "allocspike_cache_bytes", "gauge", "Bytes the resolver's cache holds.",
-	       c->cache_bytes);
-	metric(out, l, "allocspike_cache_entries", "gauge", "Entries in the resolver's cache.",
-	       c->cache_entries);
-	metric(out, l, "allocspike_upstream_queries_total", "counter",
-	       "Queries the resolver has sent to authoritative servers.", c->upstream_queries);
+	write_single(out, l, "allocspike_sample_start_timestamp_seconds", "gauge",
+	             "The agent's CLOCK_REALTIME when the latest read started.",
+	             (double)a->read_start_ns / 1e9);
+	const char *family = NULL;
+	for (size_t i = 0; i < AGENT_METRICS_COUNT; i++) {
+		const struct agent_metric *m = &AGENT_METRICS[i];
+		double v = m->value(a);
+		if (isnan(v))
+			continue;
+		if (!family || strcmp(family, m->name) != 0)
+			write_header(out, m->name, m->type, m->help, false);
+		family = m->name;
+		write_sample(out, l, m->name, m->label, v, NAN);
+	}
+}
+
+/* The reads of a record: their start times and, per figure, their values (NAN where absent). */
+struct record_reads {
+	size_t n, cap;
+	double *t_s;
+	double **values; /* one array per figure of the table */
+};
+
+static bool reads_add(struct record_reads *r, json_t *line)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 1024;
+		r->t_s = realloc(r->t_s, r->cap * sizeof(double));
+		if (!r->t_s)
+			return false;
+		for (size_t i = 0; i < AGENT_METRICS_COUNT; i++) {
+			r->values[i] = realloc(r->values[i], r->cap * sizeof(double));
+			if (!r->values[i])
+				return false;
+		}
+	}
+	r->t_s[r->n] = json_number_value(json_object_get(line, "t_start_ns")) / 1e9;
+	for (size_t i = 0; i < AGENT_METRICS_COUNT; i++) {
+		json_t *v = json_object_get(line, AGENT_METRICS[i].key);
+		r->values[i][r->n] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	r->n++;
+	return true;
+}
+
+bool exposition_openmetrics(FILE *in, FILE *out, const struct agent_labels *l, char *err,
+                            size_t err_size)
+{
+	struct record_reads r = {.values = calloc(AGENT_METRICS_COUNT, sizeof(double *))};
+	char *line = NULL;
+	size_t cap = 0;
+	bool ok = r.values != NULL;
+	if (!ok)
+		snprintf(err, err_size, "out of memory");
+	for (size_t lineno = 1; ok && getline(&line, &cap, in) > 0; lineno++) {
+		json_error_t jerr;
+		json_t *o = json_loads(line, 0, &jerr);
+		if (!json_is_object(o) || !json_is_integer(json_object_get(o, "t_start_ns"))) {
+			snprintf(err, err_size, "line %zu: not a read of the agent's record",
+			         lineno);
+			ok = false;
+		} else if (!reads_add(&r, o)) {
+			snprintf(err, err_size, "out of memory");
+			ok = false;
+		}
+		json_decref(o);
+	}
+	free(line);
+	for (size_t i = 0; ok && i < AGENT_METRICS_COUNT; i++) {
+		const struct agent_metric *m = &AGENT_METRICS[i];
+		if (i == 0 || strcmp(AGENT_METRICS[i - 1].name, m->name) != 0)
+			write_header(out, m->name, m->type, m->help, true);
+		for (size_t k = 0; k < r.n; k++)
+			if (!isnan(r.values[i][k]))
+				write_sample(out, l, m->name, m->label, r.values[i][k], r.t_s[k]);
+	}
+	if (ok)
+		fputs("# EOF\n", out);
+	free(r.t_s);
+	for (size_t i = 0; r.values && i < AGENT_METRICS_COUNT; i++)
+		free(r.values[i]);
+	free(r.values);
+	return ok;
 }

@@ -1,6 +1,7 @@
 /* agent/main.c - allocspike-agent: samples one target process on its host at the run's interval
  * and serves the latest sample at /metrics in the Prometheus text format (docs/agent.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
@@ -17,6 +18,7 @@
 #include "close_stdout.h"
 #include "exposition.h"
 #include "monotonic.h"
+#include "record.h"
 #include "sampler.h"
 #include "sockaddr_parse.h"
 
@@ -25,41 +27,97 @@
  * next read must not queue behind it. */
 #define AGENT_CONTROL_TIMEOUT_SHARE 0.8
 
+/* Controllers reading /samples at once: one is the design, a few leave room for a dashboard. */
+#define AGENT_MAX_STREAMS 4
+
 struct agent {
 	struct event_base *base;
 	struct agent_sampler sampler;
 	struct agent_labels labels;
 	unsigned long long scrapes;
+	int record_fd; /* -1: no --record */
+	bool record_failed;
+	struct evhttp_request *streams[AGENT_MAX_STREAMS]; /* NULL: a free place */
 };
 
 static void agent_usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: allocspike-agent --pid PID [options]\n"
-	        "  --pid PID          the process to sample (a resolver row on this host)\n"
-	        "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
-	        "                     in flight (default: none, /proc only)\n"
-	        "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
-	        "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
-	        "  --run ID           the run label of every series (default: none)\n"
-	        "  --host NAME        the host label (default: this host's name)\n"
-	        "  --variant NAME     the variant label (default: target)\n"
-	        "  --duration DUR     exit after this long (default: until SIGTERM or SIGINT)\n"
-	        "  --ready-file FILE  write 'ready ADDR:PORT' there once /metrics is served\n"
-	        "  --version          print the version and exit\n"
-	        "or: allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR]\n"
-	        "  the agent's clock offset from this host's (GET /time, the exchange with the\n"
-	        "  shortest of N round trips, default 8); exit 1 when half that round trip is\n"
-	        "  over --bound (default 5ms): the offset is not known well enough for a run\n"
-	        "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
-	        "docs/agent.md\n",
-	        AGENT_DEFAULT_PORT);
+	fprintf(
+	    out,
+	    "usage: allocspike-agent --pid PID [options]\n"
+	    "  --pid PID          the process to sample (a resolver row on this host)\n"
+	    "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
+	    "                     in flight (default: none, /proc only)\n"
+	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
+	    "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
+	    "  --run ID           the run label of every series (default: none)\n"
+	    "  --host NAME        the host label (default: this host's name)\n"
+	    "  --variant NAME     the variant label (default: target)\n"
+	    "  --duration DUR     exit after this long (default: until SIGTERM or SIGINT)\n"
+	    "  --ready-file FILE  write 'ready ADDR:PORT' there once /metrics is served\n"
+	    "  --record FILE      append every read to FILE, one JSON line each (the lines\n"
+	    "                     GET /samples streams)\n"
+	    "  --version          print the version and exit\n"
+	    "or: allocspike-agent openmetrics RECORD [--run ID] [--host NAME] [--variant NAME]\n"
+	    "  a record as OpenMetrics with timestamps (promtool tsdb create-blocks-from)\n"
+	    "or: allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR]\n"
+	    "  the agent's clock offset from this host's (GET /time, the exchange with the\n"
+	    "  shortest of N round trips, default 8); exit 1 when half that round trip is\n"
+	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
+	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
+	    "docs/agent.md\n",
+	    AGENT_DEFAULT_PORT);
 }
 
+/* One read, then its line to the record and to every /samples stream. */
 static void agent_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct agent *a = arg;
 	agent_sampler_read(&a->sampler);
+	char line[RECORD_LINE_MAX];
+	size_t len = record_format(line, sizeof(line), &a->sampler.last);
+	if (len >= sizeof(line))
+		return; /* cannot happen with the table's keys; never half a line */
+	if (a->record_fd >= 0 && !a->record_failed &&
+	    write(a->record_fd, line, len) != (ssize_t)len) {
+		/* the reads go on for /metrics and the streams; the record says where it stopped */
+		fprintf(stderr, "allocspike-agent: --record: %s; no longer recording\n",
+		        strerror(errno));
+		a->record_failed = true;
+	}
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++) {
+		struct evbuffer *chunk = a->streams[i] ? evbuffer_new() : NULL;
+		if (chunk && evbuffer_add(chunk, line, len) == 0)
+			evhttp_send_reply_chunk(a->streams[i], chunk);
+		if (chunk)
+			evbuffer_free(chunk);
+	}
+}
+
+static void agent_stream_closed(struct evhttp_connection *conn, void *arg)
+{
+	struct agent *a = arg;
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++)
+		if (a->streams[i] && evhttp_request_get_connection(a->streams[i]) == conn)
+			a->streams[i] = NULL;
+}
+
+/* GET /samples: every read from now on as one line (record.h), until the client goes. */
+static void agent_samples(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++) {
+		if (a->streams[i])
+			continue;
+		a->streams[i] = req;
+		evhttp_connection_set_closecb(evhttp_request_get_connection(req),
+		                              agent_stream_closed, a);
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+		                  "application/x-ndjson");
+		evhttp_send_reply_start(req, 200, "OK");
+		return;
+	}
+	evhttp_send_error(req, 503, "too many /samples readers");
 }
 
 static void agent_metrics(struct evhttp_request *req, void *arg)
@@ -108,7 +166,7 @@ static void agent_time(struct evhttp_request *req, void *arg)
 
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
-	evhttp_send_error(req, 404, "the agent serves /metrics and /time only");
+	evhttp_send_error(req, 404, "the agent serves /metrics, /samples and /time only");
 }
 
 static void agent_stop(evutil_socket_t sig, short what, void *arg)
@@ -142,6 +200,7 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	sockaddr_format((struct sockaddr *)&got, bound, bound_size);
 	evhttp_set_cb(http, "/metrics", agent_metrics, a);
 	evhttp_set_cb(http, "/time", agent_time, a);
+	evhttp_set_cb(http, "/samples", agent_samples, a);
 	evhttp_set_gencb(http, agent_not_found, a);
 	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD); /* else 405 */
 	return http;
@@ -214,11 +273,57 @@ static int agent_clock_main(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+/* allocspike-agent openmetrics RECORD [--run ID] [--host NAME] [--variant NAME] */
+static int agent_openmetrics_main(int argc, char **argv)
+{
+	enum { OPT_RUN = 256, OPT_HOST, OPT_VARIANT };
+	static const struct option opts[] = {
+	    {"run", required_argument, NULL, OPT_RUN},
+	    {"host", required_argument, NULL, OPT_HOST},
+	    {"variant", required_argument, NULL, OPT_VARIANT},
+	    {NULL, 0, NULL, 0},
+	};
+	struct agent_labels l = {.run = "", .host = "", .variant = "target"};
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == OPT_RUN)
+			l.run = optarg;
+		else if (c == OPT_HOST)
+			l.host = optarg;
+		else if (c == OPT_VARIANT)
+			l.variant = optarg;
+		else {
+			agent_usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "allocspike-agent openmetrics: one record file\n");
+		return CLI_EXIT_USAGE;
+	}
+	FILE *in = fopen(argv[optind], "r");
+	if (!in) {
+		fprintf(stderr, "allocspike-agent openmetrics: %s: %s\n", argv[optind],
+		        strerror(errno));
+		return CLI_EXIT_FAILED;
+	}
+	char err[256];
+	bool ok = exposition_openmetrics(in, stdout, &l, err, sizeof(err));
+	fclose(in);
+	if (!ok) {
+		fprintf(stderr, "allocspike-agent openmetrics: %s: %s\n", argv[optind], err);
+		return CLI_EXIT_FAILED;
+	}
+	return CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-agent");
 	if (argc > 1 && strcmp(argv[1], "clock") == 0)
 		return agent_clock_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "openmetrics") == 0)
+		return agent_openmetrics_main(argc - 1, argv + 1);
 	enum {
 		OPT_PID = 256,
 		OPT_CONTROL,
@@ -229,6 +334,7 @@ int main(int argc, char **argv)
 		OPT_VARIANT,
 		OPT_DURATION,
 		OPT_READY,
+		OPT_RECORD,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -242,15 +348,17 @@ int main(int argc, char **argv)
 	    {"variant", required_argument, NULL, OPT_VARIANT},
 	    {"duration", required_argument, NULL, OPT_DURATION},
 	    {"ready-file", required_argument, NULL, OPT_READY},
+	    {"record", required_argument, NULL, OPT_RECORD},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	unsigned long long pid = 0;
 	double interval_s = 0.1, duration_s = 0;
-	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL;
+	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL;
 	char hostname[256] = "";
-	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"}};
+	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
+	                  .record_fd = -1};
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
@@ -283,6 +391,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_READY:
 			ready_file = optarg;
+			break;
+		case OPT_RECORD:
+			record = optarg;
 			break;
 		case OPT_VERSION:
 			printf("allocspike-agent %s\n", ALLOCSPIKE_VERSION);
@@ -324,6 +435,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: --pid %llu: %s\n", pid, err);
 		return CLI_EXIT_FAILED;
 	}
+	/* appended to: an agent restarted in a run goes on in the same record, its gap visible */
+	if (record && (a.record_fd = file_open_for_writing(record, O_WRONLY | O_CREAT | O_APPEND |
+	                                                               O_CLOEXEC)) < 0) {
+		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
+		agent_sampler_close(&a.sampler);
+		return CLI_EXIT_FAILED;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	a.base = event_base_new();
 	char bound[96];
@@ -346,7 +464,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
 		rc = CLI_EXIT_FAILED;
 	} else {
-		agent_sampler_read(&a.sampler); /* a first sample before anyone can scrape */
+		agent_tick(-1, 0, &a); /* a first read before anyone can scrape */
 		if (ready_file && !agent_write_ready(ready_file, bound))
 			rc = CLI_EXIT_FAILED;
 		else {
@@ -370,6 +488,10 @@ int main(int argc, char **argv)
 		event_free(intr);
 	evhttp_free(http);
 	event_base_free(a.base);
+	if (a.record_fd >= 0 && close(a.record_fd) != 0 && !a.record_failed) {
+		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
+		rc = CLI_EXIT_FAILED;
+	}
 	agent_sampler_close(&a.sampler);
 	return rc;
 }

@@ -3,8 +3,9 @@
 # the Prometheus text format with the run, host and variant labels; the figures are the ones /proc
 # and the control socket give at the same moment; reads go on at the interval; the target ending
 # turns allocspike_target_up to 0 while the agent keeps serving; a real Prometheus (Debian's)
-# scrapes it when installed; the clock exchange measures a faked offset; bad options exit 2, a
-# missing target 1.
+# scrapes it when installed; /samples streams the reads the record keeps, a stopped agent leaves a
+# gap, the record converts to OpenMetrics that promtool imports whole; the clock exchange measures
+# a faked offset; bad options exit 2, a missing target 1.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.56.31
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
@@ -29,10 +30,11 @@ start_hierarchy "$NET" || exit 1
 start_resolver resolver "$NET.10" --upstream-source "$NET.10" || exit 1
 start_server agent "$TEST_TMP/agent.ready" "$AGENT" --pid "$RPID" --control "$RCTL" \
 	--listen 127.0.0.1:0 --run 'r"1' --host h1 --variant glibc --interval 100ms \
-	--ready-file "$TEST_TMP/agent.ready" >agent.addr || exit 1
+	--ready-file "$TEST_TMP/agent.ready" --record "$TEST_TMP/record.jsonl" >agent.addr || exit 1
 AGENT_PID=${_test_pids[-1]}
 URL="http://$(cat agent.addr)/metrics"
 for n in www.example.test nx.example.test www.example.test; do ask "$n" A >/dev/null; done
+sleep 0.3 # a read after the queries
 
 # scrape NAME: the body into NAME.txt, its checked samples into NAME.samples
 scrape() {
@@ -97,6 +99,42 @@ else
 	echo "note: prometheus is not installed; the scrape by a real Prometheus is not checked"
 fi
 
+# /samples streams every read as it is made, the lines the record holds
+timeout 1 curl -sN "${URL%/metrics}/samples" >stream.jsonl
+check "the stream: reads, one JSON line each, in time order" python3 -c '
+import json, sys
+t = [json.loads(l)["t_start_ns"] for l in open(sys.argv[1])]
+sys.exit(not (len(t) >= 3 and t == sorted(t)))' stream.jsonl
+check "the stream's lines are in the record" bash -c 'grep -qxF -- "$(sed -n 2p stream.jsonl)" record.jsonl'
+# a stopped agent leaves a gap in the record, not reads made up for it afterwards
+kill -STOP "$AGENT_PID"
+sleep 1
+kill -CONT "$AGENT_PID"
+sleep 0.5
+check "a gap stays a gap" python3 -c '
+import json, sys
+t = [json.loads(l)["t_start_ns"] / 1e9 for l in open(sys.argv[1])]
+gaps = [b - a for a, b in zip(t, t[1:])]
+sys.exit(not (max(gaps) >= 0.9 and sorted(gaps)[len(gaps) // 2] < 0.2))' record.jsonl
+cp record.jsonl snapshot.jsonl # the agent goes on appending
+"$AGENT" openmetrics snapshot.jsonl --run r1 --host h1 --variant glibc >record.om
+check_eq "the record as OpenMetrics" 0 $?
+check "OpenMetrics ends in # EOF, counters named without _total in TYPE" bash -c \
+	"tail -1 record.om | grep -qx '# EOF' && grep -qx '# TYPE allocspike_cpu_seconds counter' record.om"
+printf '{"t_start_ns": 1}\nnot json\n' >bad.jsonl
+"$AGENT" openmetrics bad.jsonl >/dev/null 2>err.txt
+check_eq "a record that is not one: exit 1" 1 $?
+check "naming the line" grep -q 'bad.jsonl: line 2: not a read' err.txt
+if command -v promtool >/dev/null; then
+	want=$(python3 -c '
+import json, sys
+print(sum(len(json.loads(l)) - 2 for l in open(sys.argv[1])))' snapshot.jsonl)
+	promtool tsdb create-blocks-from openmetrics record.om blocks >promtool.txt 2>&1
+	check_eq "promtool imports the record" 0 $?
+	check_eq "every figure of every read, as a sample" "$want" \
+		"$(awk 'length($1) == 26 && $1 ~ /^[0-9A-Z]+$/ { s += $(NF - 3) } END { print s + 0 }' promtool.txt)"
+fi
+
 # the clock exchange: our agent is 0 ms off; one under faketime +250 ms is measured 250 ms off
 # (half the best round trip is the bound, well under a millisecond on loopback)
 "$AGENT" clock "$(cat agent.addr)" >clock.json
@@ -105,14 +143,18 @@ check "clock: our own agent within 1 ms" jq -e '(.offset_ms | fabs) < 1 and .exc
 "$AGENT" clock "$(cat agent.addr)" --bound 0ms >/dev/null 2>err.txt
 check_eq "clock: a bound no round trip meets refuses (exit 1)" 1 $?
 check "clock: the refusal names the agent" grep -qF "agent $(cat agent.addr): offset" err.txt
-if command -v faketime >/dev/null; then
-	start_server skewed "$TEST_TMP/skewed.ready" faketime -f +0.25 "$AGENT" --pid "$RPID" \
-		--listen 127.0.0.1:0 --ready-file "$TEST_TMP/skewed.ready" >skewed.addr || exit 1
+# libfaketime preloaded through env, which execs: the test's cleanup stops the agent itself (the
+# faketime command forks and would leave it running)
+FAKETIME_LIB=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
+if [[ -r $FAKETIME_LIB ]]; then
+	start_server skewed "$TEST_TMP/skewed.ready" env LD_PRELOAD="$FAKETIME_LIB" FAKETIME=+0.25 \
+		"$AGENT" --pid "$RPID" --listen 127.0.0.1:0 --duration 60s \
+		--ready-file "$TEST_TMP/skewed.ready" >skewed.addr || exit 1
 	"$AGENT" clock "$(cat skewed.addr)" --count 20 >skewed.json
 	check_eq "clock: the skewed agent measured" 0 $?
 	check "clock: 250 ms ahead (within 5 ms)" jq -e '(.offset_ms - 250 | fabs) < 5' skewed.json
 else
-	echo "note: faketime is not installed; the skewed clock is not checked"
+	echo "note: libfaketime is not installed; the skewed clock is not checked"
 fi
 "$AGENT" clock 127.0.0.1:1 >/dev/null 2>err.txt
 check_eq "clock: no agent there: exit 1" 1 $?
@@ -128,5 +170,5 @@ check "and no figure of it" bash -c "! grep -q '^allocspike_live_bytes\|^allocsp
 kill "$AGENT_PID"
 wait "$AGENT_PID"
 check_eq "SIGTERM: the agent exits 0" 0 $?
-check "and says what it did" grep -q 'reads (0 without control answer), [0-9]* scrapes' agent.log
+check "and says what it did" grep -q 'reads ([0-9]* without control answer), [0-9]* scrapes' agent.log
 finish
