@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "allocators/allocator.h"
@@ -60,6 +61,34 @@ static void test_detect_names_a_known_one(void **state)
 	assert_string_equal(allocator_detect("/lib/x86_64-linux-gnu/libc.so.6")->name, "glibc");
 }
 
+/* The table the scripts read (allocspike-report allocators): a header, then one line per adapter
+ * in registry order with six cells, none empty, and objects or files to count for every one. */
+static void test_table_has_every_adapter(void **state)
+{
+	(void)state;
+	char buf[8192];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	allocator_table_write(f);
+	assert_int_equal(fclose(f), 0);
+	char *save = NULL, *line = strtok_r(buf, "\n", &save);
+	assert_string_equal(line, "name\talias\tcolour\tcpu_objects\tcpu_files\tcpu_functions");
+	size_t i = 0;
+	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
+		char *cells[6], *cell_save = NULL;
+		size_t n = 0;
+		for (char *c = strtok_r(line, "\t", &cell_save); c && n < 6;
+		     c = strtok_r(NULL, "\t", &cell_save))
+			cells[n++] = c;
+		assert_int_equal(n, 6);
+		assert_string_equal(cells[0], allocator_at(i)->name);
+		assert_string_equal(cells[2], allocator_at(i)->colour);
+		assert_true(strcmp(cells[3], "-") != 0 || strcmp(cells[4], "-") != 0);
+		assert_string_not_equal(cells[5], "-");
+	}
+	assert_int_equal(i, allocator_count());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -67,6 +96,7 @@ int main(void)
 	    cmocka_unit_test(test_names_are_unique),
 	    cmocka_unit_test(test_unknown_is_refused),
 	    cmocka_unit_test(test_detect_names_a_known_one),
+	    cmocka_unit_test(test_table_has_every_adapter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
