@@ -6,13 +6,13 @@
 
 /* The adapters, one per file; this list is the only place they are named together. */
 extern const struct allocator_adapter allocator_musl, allocator_jemalloc, allocator_tcmalloc,
-    allocator_mimalloc;
+    allocator_mimalloc, allocator_tbbmalloc;
 
 /* Detection precedence: an allocator that replaces malloc before the libc that brings one, and
  * musl's mallocng last, as the allocator of a process that exports no allocator's symbols. */
 static const struct allocator_adapter *const allocators[] = {
-    &allocator_mimalloc, &allocator_tcmalloc, &allocator_jemalloc,
-    &allocator_glibc,    &allocator_musl,
+    &allocator_mimalloc,  &allocator_tcmalloc, &allocator_jemalloc,
+    &allocator_tbbmalloc, &allocator_glibc,    &allocator_musl,
 };
 #define N_ALLOCATORS (sizeof(allocators) / sizeof(*allocators))
 
