@@ -25,6 +25,17 @@ long long alloc_stats_diff(long long a, long long b)
 	return a >= b ? a - b : 0;
 }
 
+void alloc_stats_maps_parts(struct alloc_stats *s, const struct anon_maps *m, bool have_maps)
+{
+	if (!have_maps)
+		return;
+	alloc_stats_own(s, "brk_heap_rss_bytes", m->brk_kb * 1024);
+	alloc_stats_own(s, "brk_heap_size_bytes", m->brk_size_kb * 1024);
+	alloc_stats_own(s, "anon_maps", m->unnamed_count);
+	alloc_stats_own(s, "anon_maps_rss_bytes", m->unnamed_kb * 1024);
+	alloc_stats_own(s, "anon_maps_size_bytes", m->unnamed_size_kb * 1024);
+}
+
 /* The allocator's resident heap: what its maps hold in RAM (anon_maps), or its own footprint
  * figure where that is smaller. Both are measured and both are upper bounds of what it holds: the
  * maps also hold anonymous memory another part of the program mapped itself (a Lua heap, the

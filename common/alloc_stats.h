@@ -37,6 +37,11 @@ struct alloc_stats {
 void alloc_stats_own(struct alloc_stats *s, const char *name, long long value);
 long long alloc_stats_diff(long long a, long long b);
 
+struct anon_maps;
+/* For an allocator with no statistics call (an adapter's stats_from_maps): the parts of the maps
+ * that hold its memory, the brk heap and the unnamed anonymous maps, into own. */
+void alloc_stats_maps_parts(struct alloc_stats *s, const struct anon_maps *m, bool have_maps);
+
 /* Reads the statistics of the allocator info names (from alloc_info_detect). Never fails: what
  * cannot be read stays ALLOC_STATS_UNKNOWN or is left out of own. Safe from any thread; does not
  * allocate except inside the allocator's own statistics calls. */

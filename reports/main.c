@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "advisor.h"
+#include "allocators/allocator.h"
 #include "analysis.h"
 #include "atomic_write_file.h"
 #include "advisor_page.h"
@@ -63,6 +64,9 @@ static void usage(FILE *f)
 	      "         check, as JSON on stdout\n"
 	      "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT [KEY=TEXT|KEY:=JSON]...\n"
 	      "         prints one events.jsonl line\n"
+	      "       allocspike-report allocators\n"
+	      "         the allocator registry as a table (tab-separated, a header line): name,\n"
+	      "         alias, colour, cpu_objects, cpu_files, cpu_functions\n"
 	      "-o is short for --out. Figures and the EXPR syntax: docs/check.md; exit statuses:\n"
 	      "0 done, 1 a condition holds (check) or writing failed, 2 usage or unreadable input\n",
 	      f);
@@ -615,6 +619,10 @@ int main(int argc, char **argv)
 		return analysis_cmd_warmup(argc - 2, argv + 2);
 	if (strcmp(argv[1], "event") == 0)
 		return analysis_cmd_event(argc - 2, argv + 2);
+	if (strcmp(argv[1], "allocators") == 0 && argc == 2) {
+		allocator_table_write(stdout);
+		return 0;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

@@ -1,7 +1,7 @@
 /* resolver/trim.c - --trim-interval: every interval the allocator returns its free memory to the
- * system with its adapter's trim (common/allocators/): glibc malloc_trim(0), jemalloc's purge of
- * every arena. It runs on the timer whether or not queries are in flight: a resolver under a
- * constant baseline is never idle, and the CPU it costs is what the advisor weighs. */
+ * system with its adapter's trim (common/allocators/; glibc's is malloc_trim(0)). It runs on the
+ * timer whether or not queries are in flight: a resolver under a constant baseline is never idle,
+ * and the CPU it costs is what the advisor weighs. */
 #include "trim.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@
 static struct event *trim_timer;
 static const struct allocator_adapter *trim_allocator;
 
-/* The allocator serving this process if it can trim on demand (glibc and jemalloc), else NULL. */
+/* The allocator serving this process if its adapter can trim on demand, else NULL. */
 static const struct allocator_adapter *trim_supported(void)
 {
 	struct alloc_info info;

@@ -30,11 +30,28 @@ scenario_defaults() {
 	SC_OPT_HELP[quick]='1000 queries instead of --count'
 }
 
-# The allocator's own code: its shared object, glibc's malloc sources, or the allocator functions
-# of a static binary (musl's mallocng), by name. Exclusive costs, so nothing is counted twice.
-CPU_ALLOC_OBJECTS='libjemalloc|libtcmalloc|libmimalloc'
-CPU_ALLOC_FILES='/malloc/(malloc|arena|hooks|morecore)\.c|/src/malloc/|mallocng'
-CPU_ALLOC_FUNCS='^(malloc|free|calloc|realloc|reallocarray|aligned_alloc|posix_memalign|memalign|valloc|pvalloc|malloc_usable_size|cfree|__libc_(malloc|free|calloc|realloc|memalign)|_int_[a-z_]+|malloc_consolidate|sysmalloc|systrim|unlink_chunk|tcache_[a-z_]+|ptmalloc_init.*|alloc_perturb|__malloc_[a-z_]+|alloc_slot|alloc_group|try_avail|get_meta|get_stride|enframe|alloc_meta|nontrivial_free|free_group|okay_to_free|activate_group|size_to_class|get_slot_index|set_size|mi_[a-z_0-9]+|_mi_[a-z_0-9]+|je_[a-z_0-9]+|tc_[a-z_0-9]+|operator new.*|operator delete.*)$'
+# The allocator's own code: the malloc API's names, whoever serves them, and each allocator's shared
+# object, source files and functions as its adapter gives them (`allocspike-report allocators`,
+# docs/architecture.md "Allocator adapters"). Exclusive costs, so nothing is counted twice.
+CPU_ALLOC_API='malloc|free|calloc|realloc|reallocarray|aligned_alloc|posix_memalign|memalign|valloc|pvalloc|malloc_usable_size|cfree|operator new.*|operator delete.*'
+CPU_ALLOC_OBJECTS='' CPU_ALLOC_FILES='' CPU_ALLOC_FUNCS=''
+
+# cpu_alloc_patterns : sets CPU_ALLOC_OBJECTS, CPU_ALLOC_FILES and CPU_ALLOC_FUNCS from the registry.
+cpu_alloc_patterns() {
+	local report table objects=() files=() funcs=("$CPU_ALLOC_API") name alias colour o f fn
+	sc_need report allocspike-report "for the allocators' symbols"
+	table=$("$report" allocators) || sc_die "allocspike-report allocators failed"
+	while IFS=$'\t' read -r name alias colour o f fn; do
+		[[ $o == - ]] || objects+=("$o")
+		[[ $f == - ]] || files+=("$f")
+		[[ $fn == - ]] || funcs+=("$fn")
+	done < <(tail -n +2 <<<"$table")
+	# An empty alternative would match every line.
+	((${#objects[@]} && ${#files[@]})) || sc_die "allocspike-report allocators gave no objects or files"
+	CPU_ALLOC_OBJECTS=$(IFS='|' && echo "${objects[*]}")
+	CPU_ALLOC_FILES=$(IFS='|' && echo "${files[*]}")
+	CPU_ALLOC_FUNCS="^($(IFS='|' && echo "${funcs[*]}"))\$"
+}
 
 # cpu_callgrind_costs FILE : "total alloc" instruction counts from a callgrind output file.
 cpu_callgrind_costs() {
@@ -114,6 +131,7 @@ cpu_pass() {
 
 scenario_report() {
 	local dir=$1 name rows=() total alloc ms cg_ans pf_ans
+	cpu_alloc_patterns
 	for name in "${SC_RUNNABLE[@]}"; do
 		total=0 alloc=0 ms=
 		[[ ! -s $dir/callgrind/$name.callgrind.out ]] || read -r total alloc < <(cpu_callgrind_costs "$dir/callgrind/$name.callgrind.out")

@@ -12,10 +12,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
 tune_usage() {
 	cat <<'USAGE'
-usage: scenarios/tune.sh --allocator glibc|jemalloc|tcmalloc|mimalloc|all [options] [spike.sh options]
+usage: scenarios/tune.sh --allocator A|all [options] [spike.sh options]
 Runs the allocator's build row and its tuning rows (the env rows over it in variants.tsv) through the
 same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints the page's path.
-  --allocator A        glibc, jemalloc, tcmalloc, mimalloc or all (the four, one after the other)
+  --allocator A        a build row with tuning rows over it (e.g. glibc, jemalloc), or
+                       all (each of them, one after the other, in table order)
   --variants A,B,...   these rows instead (e.g. kresd-glibc and rows over it); when exactly one of
                        them has no settings, it is their default, as the build row for --allocator
   --batch N            rows per spike run, in parallel (default: the number of cores, at least 2).
@@ -83,11 +84,20 @@ spike_rate=${spike_rate:-}
 batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 
 variants_load "$SC_ROOT/variants.tsv"
-# tune_settings ALLOCATOR : the env rows over the allocator's build row (its tuning rows).
+# tune_settings ALLOCATOR : the env rows over the allocator's build row that keep its allocator (its
+# tuning rows; an env row may preload another allocator into the binary instead).
 tune_settings() {
 	local name
 	for name in "${V_NAMES[@]}"; do
-		[[ ${V_KIND[$name]} == env && ${V_BASE[$name]} == "$1" ]] && echo "$name"
+		[[ ${V_KIND[$name]} == env && ${V_BASE[$name]} == "$1" && ${V_ALLOC[$name]} == "${V_ALLOC[$1]}" ]] && echo "$name"
+	done
+}
+
+# tune_allocators : the build rows with tuning rows over them, in table order.
+tune_allocators() {
+	local name
+	for name in "${V_NAMES[@]}"; do
+		[[ ${V_KIND[$name]} != build || -z $(tune_settings "$name") ]] || echo "$name"
 	done
 }
 
@@ -124,13 +134,13 @@ if [[ -n $variants ]]; then
 	done
 	mapfile -t plan < <(tune_plan "$default" "${others[@]}")
 else
-	case $allocator in
-	all) allocators=(glibc jemalloc tcmalloc mimalloc) ;;
-	glibc | jemalloc | tcmalloc | mimalloc) allocators=("$allocator") ;;
-	*) tune_fail "--allocator: '$allocator' is not glibc, jemalloc, tcmalloc, mimalloc or all" ;;
-	esac
+	mapfile -t allocators < <(tune_allocators)
+	if [[ $allocator != all ]]; then
+		[[ " ${allocators[*]} " == *" $allocator "* ]] ||
+			tune_fail "--allocator: '$allocator' is not $(printf '%s, ' "${allocators[@]}")or all (the build rows with tuning rows over them)"
+		allocators=("$allocator")
+	fi
 	for a in "${allocators[@]}"; do
-		[[ ${V_KIND[$a]:-} == build ]] || tune_fail "--allocator $a: no build row '$a' in variants.tsv"
 		mapfile -t more < <(tune_settings "$a")
 		mapfile -t -O "${#plan[@]}" plan < <(tune_plan "$a" "${more[@]}")
 	done

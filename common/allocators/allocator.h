@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "alloc_settings.h"
 #include "alloc_stats.h"
@@ -24,6 +25,16 @@ struct allocator_words {
 	const char *unsplit_why; /* why there is no split */
 };
 
+/* What scenarios/cpu.sh counts as this allocator's own code in a callgrind profile: extended
+ * regular expressions (alternatives joined by |), each NULL when it has none, matched against a
+ * line's shared object, source file and function name. The malloc API's own names (malloc, free,
+ * operator new, ...) count whichever allocator serves them (cpu.sh). */
+struct allocator_cpu_symbols {
+	const char *objects;   /* "libjemalloc" */
+	const char *files;     /* "/malloc/(malloc|arena)\\.c" */
+	const char *functions; /* "je_[a-z_0-9]+" */
+};
+
 /* Every operation reads the allocator through weak references (alloc_symbols.h), so each is safe
  * to call whichever allocator serves the process; a NULL operation means "has none". */
 struct allocator_adapter {
@@ -31,6 +42,7 @@ struct allocator_adapter {
 	const char *alias;  /* another name rows may give it (musl for mallocng), or NULL */
 	const char *colour; /* its fixed report colour (reports/README.md "Colours") */
 	struct allocator_words words;
+	struct allocator_cpu_symbols cpu;
 	/* Whether the shared object malloc was found in (its base name) is this allocator's. */
 	bool (*serves_object)(const char *base);
 	/* Whether its own symbols are bound in this process (a statically linked executable). */
@@ -64,8 +76,14 @@ size_t allocator_count(void);
  * mallocng, which exports none, is the last resort. */
 const struct allocator_adapter *allocator_detect(const char *malloc_object);
 
-/* The adapters, one per file; the registry's list is the only place they are named together. */
-extern const struct allocator_adapter allocator_glibc, allocator_musl, allocator_jemalloc,
-    allocator_tcmalloc, allocator_mimalloc;
+/* The registry as a table, for the scripts that must not name an allocator themselves
+ * (`allocspike-report allocators`, docs/architecture.md "Allocator adapters"): a header line, then
+ * one line per adapter in detection order, tab-separated, "-" for none: name, alias, colour, and
+ * its cpu objects, files and functions. */
+void allocator_table_write(FILE *f);
+
+/* glibc's adapter, for the one place that must name it: the allocator probe, when the glibc
+ * routing shim (preload/glibc_malloc.c) sends malloc to glibc (preload/alloc_probe.c). */
+extern const struct allocator_adapter allocator_glibc;
 
 #endif

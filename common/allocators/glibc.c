@@ -66,6 +66,10 @@ const struct allocator_adapter allocator_glibc = {
               "which free() cannot trim (it only shrinks the top chunk)",
               "chunk headers and padding", NULL, "held by glibc malloc (no breakdown)",
               "the run recorded no breakdown"},
+    .cpu = {.files = "/malloc/(malloc|arena|hooks|morecore)\\.c",
+            .functions = "__libc_(malloc|free|calloc|realloc|memalign)|_int_[a-z_]+|"
+                         "malloc_consolidate|sysmalloc|systrim|unlink_chunk|tcache_[a-z_]+|"
+                         "ptmalloc_init.*|alloc_perturb|__malloc_[a-z_]+"},
     .serves_object = glibc_serves_object,
     .present = glibc_present,
     .version = glibc_version,

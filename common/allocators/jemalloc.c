@@ -144,6 +144,7 @@ const struct allocator_adapter allocator_jemalloc = {
               "which cannot be purged while other regions of their pages live",
               "metadata and page rounding", "retained", "held by jemalloc (no breakdown)",
               "the run recorded no breakdown"},
+    .cpu = {.objects = "libjemalloc", .functions = "je_[a-z_0-9]+"},
     .serves_object = jemalloc_serves_object,
     .present = jemalloc_present,
     .version = jemalloc_version,

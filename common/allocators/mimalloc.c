@@ -85,6 +85,7 @@ const struct allocator_adapter allocator_mimalloc = {
               "free blocks of pages still in use", "which stay while a block of their page lives",
               "metadata and page rounding", "purged", "held by mimalloc (no breakdown)",
               "the run recorded no breakdown"},
+    .cpu = {.objects = "libmimalloc", .functions = "mi_[a-z_0-9]+|_mi_[a-z_0-9]+"},
     .serves_object = mimalloc_serves_object,
     .present = mimalloc_present,
     .version = mimalloc_version,

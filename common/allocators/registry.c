@@ -4,11 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The adapters, one per file; this list is the only place they are named together. */
+extern const struct allocator_adapter allocator_musl, allocator_jemalloc, allocator_tcmalloc,
+    allocator_mimalloc, allocator_tbbmalloc;
+
 /* Detection precedence: an allocator that replaces malloc before the libc that brings one, and
  * musl's mallocng last, as the allocator of a process that exports no allocator's symbols. */
 static const struct allocator_adapter *const allocators[] = {
-    &allocator_mimalloc, &allocator_tcmalloc, &allocator_jemalloc,
-    &allocator_glibc,    &allocator_musl,
+    &allocator_mimalloc,  &allocator_tcmalloc, &allocator_jemalloc,
+    &allocator_tbbmalloc, &allocator_glibc,    &allocator_musl,
 };
 #define N_ALLOCATORS (sizeof(allocators) / sizeof(*allocators))
 
@@ -59,4 +63,20 @@ const struct allocator_adapter *allocator_detect(const char *malloc_object)
 		if (allocators[i]->present && allocators[i]->present())
 			return allocators[i];
 	return &allocator_musl;
+}
+
+static const char *allocator_cell(const char *text)
+{
+	return text && *text ? text : "-";
+}
+
+void allocator_table_write(FILE *f)
+{
+	fputs("name\talias\tcolour\tcpu_objects\tcpu_files\tcpu_functions\n", f);
+	for (size_t i = 0; i < N_ALLOCATORS; i++) {
+		const struct allocator_adapter *a = allocators[i];
+		fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\n", a->name, allocator_cell(a->alias), a->colour,
+		        allocator_cell(a->cpu.objects), allocator_cell(a->cpu.files),
+		        allocator_cell(a->cpu.functions));
+	}
 }

@@ -112,6 +112,7 @@ const struct allocator_adapter allocator_tcmalloc = {
               "the central, transfer and thread caches",
               "which go back to the page heap only as whole spans", "metadata and page rounding",
               "unmapped", "held by tcmalloc (no breakdown)", "the run recorded no breakdown"},
+    .cpu = {.objects = "libtcmalloc", .functions = "tc_[a-z_0-9]+"},
     .serves_object = tcmalloc_serves_object,
     .present = tcmalloc_present,
     .version = tcmalloc_version,

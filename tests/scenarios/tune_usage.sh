@@ -10,9 +10,9 @@ check_eq "--help status" 0 $?
 check "--help lists --allocator" grep -q -- '--allocator' <<<"$out"
 
 # An allocator's runs: every one carries its build row (the default) beside batch-1 of the env rows
-# over it; together they run every one of those rows once.
+# over it that keep its allocator; together they run every one of those rows once.
 for a in glibc jemalloc tcmalloc mimalloc; do
-	want=$(variants_rows | awk -F'\t' -v a="$a" '$2 == "env" && $6 == a { print $1 }')
+	want=$(variants_rows | awk -F'\t' -v a="$a" '$2 == "env" && $6 == a && $3 == a { print $1 }')
 	plan=$(bash "$TUNE" --allocator "$a" --batch 3 --list)
 	check "$a: every run carries the default" bash -c "! grep -v '^$a,' <<<'$plan'"
 	check_eq "$a: every setting once" "$want" "$(cut -d, -f2- <<<"$plan" | tr , '\n')"
