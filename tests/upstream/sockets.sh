@@ -50,7 +50,7 @@ stat() { control_send "$1" stats | jq -r ".$2"; }
 # shellcheck disable=SC2086 # SERVERS: a list of words
 for mode in "no delay" "delayed"; do
 	flags=(--no-latency)
-	[[ $mode == delayed ]] && flags=(--latency-ms 20,60 --slow-share 0)
+	[[ $mode == delayed ]] && flags=(--latency-ms "20,60" --slow-share 0)
 	name=${mode// /_}
 	start_server "$name" "$TEST_TMP/$name.ready" "$U" --hierarchy-block "$B.0/24" --port 0 \
 		"${flags[@]}" --no-loss --dead-share 0 --control "$TEST_TMP/$name.ctl" \
