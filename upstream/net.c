@@ -400,7 +400,8 @@ static int net_listen_tcp(struct net *n, struct net_endpoint *ep, int port, cons
 			close(tcp);
 		return e;
 	}
-	ep->listener = evconnlistener_new(n->base, net_tcp_accept, ep, LEV_OPT_CLOSE_ON_FREE, -1, tcp);
+	ep->listener =
+	    evconnlistener_new(n->base, net_tcp_accept, ep, LEV_OPT_CLOSE_ON_FREE, -1, tcp);
 	if (!ep->listener) {
 		snprintf(err, err_size, "libevent could not watch %s:%d", text, port);
 		return ENOMEM;
@@ -458,8 +459,9 @@ struct net *net_open(struct event_base *base, const struct server_plan *plan, in
 		if (shared && net_open_shared(n, port, err, err_size) == 0) {
 			bind_port = n->port;
 		} else if (shared) {
-			fprintf(stderr, "allocspike-upstream: %s: one UDP socket per server address "
-			                "instead\n",
+			fprintf(stderr,
+			        "allocspike-upstream: %s: one UDP socket per server address "
+			        "instead\n",
 			        err);
 			shared = false;
 			net_udp_close(&n->shared);
