@@ -14,6 +14,8 @@
 # question to the server it asks, 121 of the 124 addresses), at a fixed rate and as fast as
 # spread_load.py goes, and print CPU microseconds per reply: ours (and BASELINE, another build's
 # allocspike-upstream, e.g. before a change) and knotd listening on 124 addresses, one socket each.
+# Each spread row follows a "one address" row: the same questions, sender and rate, all to the
+# first root server's address (knotd's .1), the single-address figure to compare it with.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$SRC/build}
@@ -160,13 +162,13 @@ start_ours --reply-cache 0 --world internet
 row "referrals, fresh (internet world)" root "$WORK/referral.txt"
 stop_ours
 
-# spread PID PORT RATE [FROM TO]: one spread_load.py run at RATE (0: as fast as it goes); prints
-# "achieved-qps lost CPU-us-per-reply" of PID
+# spread PID PORT STEPS RATE [FROM TO]: one spread_load.py run of STEPS at RATE (0: as fast as it
+# goes); prints "achieved-qps lost CPU-us-per-reply" of PID
 spread() {
-	local pid=$1 port=$2 rate=$3 t0 t1 r
+	local pid=$1 port=$2 steps=$3 rate=$4 t0 t1 r
 	t0=$(cpu_ticks "$pid")
-	r=$(taskset -c 1 python3 "$SRC/upstream/spread_load.py" "$WORK/spread.steps" "$port" "$rate" \
-		"$SECONDS_PER_RUN" "${@:4}")
+	r=$(taskset -c 1 python3 "$SRC/upstream/spread_load.py" "$steps" "$port" "$rate" \
+		"$SECONDS_PER_RUN" "${@:5}")
 	t1=$(cpu_ticks "$pid")
 	awk -v r="$r" -v c="$((t1 - t0))" -v hz="$HZ" -v s="$SECONDS_PER_RUN" 'BEGIN {
 		split(r, a, " "); printf "%.0f %.1f%% %.2f\n", a[2] / s, (a[1] ? 100 * (a[1] - a[2]) / a[1] : 0),
@@ -174,19 +176,20 @@ spread() {
 	}'
 }
 
-# spread_row LABEL RATE FLAGS...: ours (and the baseline) in the mode FLAGS, then knotd, at RATE
+# spread_row LABEL STEPS RATE FLAGS...: ours (and the baseline) in the mode FLAGS, then knotd, on
+# the load STEPS at RATE
 spread_row() {
-	local label=$1 rate=$2 ours base=- knot
-	shift 2
+	local label=$1 steps=$2 rate=$3 ours base=- knot
+	shift 3
 	start_ours "$@"
-	ours=$(spread "$OPID" "$OPORT" "$rate")
+	ours=$(spread "$OPID" "$OPORT" "$steps" "$rate")
 	stop_ours
 	if [[ -n $BASELINE ]]; then
 		OURS=$BASELINE start_ours "$@"
-		base=$(spread "$OPID" "$OPORT" "$rate")
+		base=$(spread "$OPID" "$OPORT" "$steps" "$rate")
 		stop_ours
 	fi
-	knot=$(spread "$kpid" 5300 "$rate" "${BLOCK%.0/24}." "$KNOT_SPREAD.")
+	knot=$(spread "$kpid" 5300 "$steps" "$rate" "${BLOCK%.0/24}." "$KNOT_SPREAD.")
 	awk -v n="$label" -v o="$ours" -v b="$base" -v k="$knot" 'BEGIN {
 		split(o, a, " "); split(b, c, " "); split(k, d, " ")
 		printf "%-44s %8.0f %7s %10s %9.2f %9.2f\n", n, a[1], a[2], (b == "-" ? "-" : sprintf("%.2f", c[3])), a[3], d[3]
@@ -196,13 +199,20 @@ spread_row() {
 # the spread load: every question a cacheless resolver asks for 20,000 queries of the sample
 "$U" --hierarchy-block "$BLOCK" --mix "$WORK/referral.txt" --mix-limit 20000 \
 	--mix-steps "$WORK/spread.steps" >/dev/null
+awk -v a="${BLOCK%.0/24}.1" '{$1 = a; print}' "$WORK/spread.steps" >"$WORK/one.steps"
 echo
 echo "spread load: $(wc -l <"$WORK/spread.steps") questions to $(awk '{print $1}' "$WORK/spread.steps" | sort -u | wc -l) addresses, CPU us per reply"
 printf "%-44s %8s %7s %10s %9s %9s\n" "load (ours: mode)" "qps" "lost" "baseline" "ours" "knot"
-spread_row "spread 20k/s (latency off)" 20000 --no-latency --no-loss
-spread_row "spread, sender's max (latency off)" 0 --no-latency --no-loss
-spread_row "spread 20k/s (lan world, reply cache)" 20000
-spread_row "spread, sender's max (lan world, reply cache)" 0
+for mode in "latency off" "lan world, reply cache"; do
+	flags=()
+	[[ $mode == "latency off" ]] && flags=(--no-latency --no-loss)
+	for rate in 20000 0; do
+		what="20k/s"
+		((rate)) || what="sender's max"
+		spread_row "one address $what ($mode)" "$WORK/one.steps" "$rate" "${flags[@]}"
+		spread_row "spread $what ($mode)" "$WORK/spread.steps" "$rate" "${flags[@]}"
+	done
+done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(knotd: 1 UDP worker; ratio = ours/core over knot/core; lost: ours, the worlds' loss included;"
 echo " spread rows: baseline = $([[ -n $BASELINE ]] && echo "$BASELINE" || echo "none given"))"

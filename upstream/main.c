@@ -141,6 +141,7 @@ static char *upstream_stats_text(void *ctx)
 	struct upstream *u = ctx;
 	json_t *o = stats_json(&u->serve.stats, net_now_s());
 	json_object_set_new(o, "inflight", json_integer((json_int_t)net_inflight(u->net)));
+	json_object_set_new(o, "udp_sockets", json_string(net_udp_sockets(u->net)));
 	json_object_set_new(o, "attempts_tracked",
 	                    json_integer((json_int_t)netem_tracked(u->serve.netem)));
 	uint64_t hits, misses;

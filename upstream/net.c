@@ -1,5 +1,6 @@
-/* upstream/net.c - per-address UDP/TCP sockets on one event loop; replies delayed on a timer wheel.
- */
+/* upstream/net.c - the servers' UDP and TCP sockets on one event loop: one UDP socket for all
+ * addresses (udp_shared.c) or, where it cannot be opened, one per address; TCP per address;
+ * replies delayed on a timer wheel. */
 #define _GNU_SOURCE
 #include "net.h"
 
@@ -17,15 +18,24 @@
 #include <unistd.h>
 
 #include "dns_tcp.h"
+#include "udp_shared.h"
 
 #define NET_BATCH 64
 #define NET_WHEEL_SLOTS 8192 /* ms: beyond NETEM_MAX_DELAY_MS */
 
+/* A UDP socket and its event: the shared one, or one server's. */
+struct net_udp {
+	struct net *net;
+	const struct server *server; /* NULL: shared, the server is each query's destination */
+	int fd;
+	struct event *event;
+};
+
+/* One server's address: its TCP listener, and its own UDP socket when there is no shared one. */
 struct net_endpoint {
 	struct net *net;
 	const struct server *server;
-	int udp;
-	struct event *udp_event;
+	struct net_udp udp;
 	struct evconnlistener *listener;
 };
 
@@ -33,6 +43,7 @@ struct net_pending {
 	struct wheel_node node; /* first: the wheel hands back this address */
 	int fd;
 	struct sockaddr_in to;
+	uint32_t from; /* the reply's source on the shared socket (host order), else 0 */
 	size_t len;
 	uint8_t *data; /* the reply serve_packet made (malloc'ed), sent as it is */
 };
@@ -44,6 +55,7 @@ struct net_batch {
 	struct mmsghdr msgs[NET_BATCH];
 	struct iovec iov[NET_BATCH];
 	struct sockaddr_in to[NET_BATCH];
+	union udp_shared_control control[NET_BATCH];
 	void *owned[NET_BATCH]; /* freed once sent */
 };
 
@@ -52,6 +64,7 @@ struct net {
 	struct net_batch out;
 	const struct server_plan *plan;
 	struct serve *serve;
+	struct net_udp shared; /* fd -1: one socket per address (the fallback) */
 	struct net_endpoint *eps;
 	int neps;
 	int port;
@@ -91,10 +104,10 @@ static void net_flush(struct net_batch *b)
 	b->count = 0;
 }
 
-/* Queues data (inside the malloc'ed block owned) for to on fd; sends when the batch is full or
- * the socket changes. */
-static void net_queue(struct net_batch *b, int fd, const struct sockaddr_in *to, void *data,
-                      size_t len, void *owned)
+/* Queues data (inside the malloc'ed block owned) for to on fd, from the address from on the shared
+ * socket (0: the socket's own); sends when the batch is full or the socket changes. */
+static void net_queue(struct net_batch *b, int fd, const struct sockaddr_in *to, uint32_t from,
+                      void *data, size_t len, void *owned)
 {
 	if (b->count && (b->fd != fd || b->count == NET_BATCH))
 		net_flush(b);
@@ -108,6 +121,8 @@ static void net_queue(struct net_batch *b, int fd, const struct sockaddr_in *to,
 	b->msgs[i].msg_hdr.msg_namelen = sizeof(b->to[i]);
 	b->msgs[i].msg_hdr.msg_iov = &b->iov[i];
 	b->msgs[i].msg_hdr.msg_iovlen = 1;
+	if (from)
+		udp_shared_set_source(&b->msgs[i].msg_hdr, &b->control[i], from);
 	b->owned[i] = owned;
 }
 
@@ -115,7 +130,7 @@ static void net_fire(struct wheel_node *node, void *ctx)
 {
 	struct net *n = ctx;
 	struct net_pending *p = (struct net_pending *)node;
-	net_queue(&n->out, p->fd, &p->to, p->data, p->len, p->data);
+	net_queue(&n->out, p->fd, &p->to, p->from, p->data, p->len, p->data);
 	free(p);
 }
 
@@ -137,15 +152,30 @@ static void net_tick(evutil_socket_t fd, short what, void *arg)
 	net_arm_tick(n);
 }
 
+/* The server a query on u went to: u's own, or on the shared socket the one at the query's
+ * destination (NULL when no server has that address: counted, not answered). */
+static const struct server *net_udp_server(struct net_udp *u, const struct msghdr *m)
+{
+	uint32_t to;
+	if (u->server)
+		return u->server;
+	const struct server *s =
+	    udp_shared_destination(m, &to) ? servers_find(u->net->plan, to) : NULL;
+	if (!s)
+		u->net->serve->stats.not_server++;
+	return s;
+}
+
 static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 {
-	struct net_endpoint *ep = arg;
-	struct net *n = ep->net;
+	struct net_udp *u = arg;
+	struct net *n = u->net;
 	static uint8_t bufs[NET_BATCH][4096];
+	static union udp_shared_control control[NET_BATCH];
 	struct mmsghdr msgs[NET_BATCH];
 	struct iovec iov[NET_BATCH];
 	struct sockaddr_in from[NET_BATCH];
-	/* a bounded number of batches per wake-up, so one busy address cannot starve the others */
+	/* a bounded number of batches per wake-up, so one busy socket cannot starve the others */
 	for (int round = 0; round < 8; round++) {
 		memset(msgs, 0, sizeof(msgs));
 		for (int i = 0; i < NET_BATCH; i++) {
@@ -155,6 +185,8 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			msgs[i].msg_hdr.msg_name = &from[i];
 			msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
+			if (!u->server)
+				udp_shared_expect_destination(&msgs[i].msg_hdr, &control[i]);
 		}
 		int got = recvmmsg(fd, msgs, NET_BATCH, MSG_DONTWAIT, NULL);
 		if (got <= 0)
@@ -167,12 +199,17 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			uint32_t delay = 0;
 			if (from[i].sin_family != AF_INET)
 				continue;
-			if (!serve_packet(n->serve, ep->server, ntohl(from[i].sin_addr.s_addr),
+			const struct server *s = net_udp_server(u, &msgs[i].msg_hdr);
+			if (!s)
+				continue;
+			if (!serve_packet(n->serve, s, ntohl(from[i].sin_addr.s_addr),
 			                  ntohs(from[i].sin_port), bufs[i], msgs[i].msg_len, false,
 			                  now, &wire, &wire_len, &delay))
 				continue;
+			/* on the shared socket the reply must leave from the address asked */
+			uint32_t source = u->server ? 0 : s->addr;
 			if (delay == 0) {
-				net_queue(&n->out, fd, &from[i], wire, wire_len, wire);
+				net_queue(&n->out, fd, &from[i], source, wire, wire_len, wire);
 				continue;
 			}
 			struct net_pending *p = malloc(sizeof(*p));
@@ -182,6 +219,7 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			}
 			p->fd = fd;
 			p->to = from[i];
+			p->from = source;
 			p->len = wire_len;
 			p->data = wire;
 			wheel_add(&n->wheel, &p->node, now_ms + delay);
@@ -249,71 +287,141 @@ static void net_tcp_accept(struct evconnlistener *l, evutil_socket_t fd, struct 
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 }
 
+static void net_udp_close(struct net_udp *u)
+{
+	if (u->event)
+		event_free(u->event);
+	if (u->fd >= 0)
+		close(u->fd);
+	u->event = NULL;
+	u->fd = -1;
+}
+
 static void net_close_endpoints(struct net *n)
 {
+	net_udp_close(&n->shared);
 	for (int i = 0; i < n->neps; i++) {
 		struct net_endpoint *ep = &n->eps[i];
-		if (ep->udp_event)
-			event_free(ep->udp_event);
+		net_udp_close(&ep->udp);
 		if (ep->listener)
 			evconnlistener_free(ep->listener);
-		if (ep->udp >= 0)
-			close(ep->udp);
-		ep->udp_event = NULL;
 		ep->listener = NULL;
-		ep->udp = -1;
 	}
 }
 
-/* Binds every endpoint at port; returns 0, or errno of the failing bind (err filled). */
+/* A UDP socket with room for a spike's queries, or -1. */
+static int net_udp_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	/* spikes arrive faster than a busy core drains them: room for tens of thousands of
+	 * queries; the FORCE variants pass net.core.rmem_max when running as root */
+	int buf = 8 << 20;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) != 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) != 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	return fd;
+}
+
+/* The port fd is bound to. */
+static int net_bound_port(int fd)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	if (getsockname(fd, (struct sockaddr *)&a, &alen) != 0)
+		return 0;
+	return ntohs(a.sin_port);
+}
+
+/* Starts watching u's socket. */
+static bool net_udp_watch(struct net *n, struct net_udp *u)
+{
+	u->net = n;
+	u->event = event_new(n->base, u->fd, EV_READ | EV_PERSIST, net_udp_read, u);
+	return u->event && event_add(u->event, NULL) == 0;
+}
+
+/* Opens the shared UDP socket at port (0: a free one, then n->port). Returns 0 or errno (err
+ * filled). */
+static int net_open_shared(struct net *n, int port, char *err, size_t err_size)
+{
+	n->shared.fd = net_udp_socket();
+	if (n->shared.fd < 0) {
+		snprintf(err, err_size, "cannot open a UDP socket: %s", strerror(errno));
+		return errno;
+	}
+	int e = udp_shared_bind(n->shared.fd, port, err, err_size);
+	if (e)
+		return e;
+	if (!net_udp_watch(n, &n->shared)) {
+		snprintf(err, err_size, "libevent could not watch the shared UDP socket");
+		return ENOMEM;
+	}
+	n->port = port ? port : net_bound_port(n->shared.fd);
+	return 0;
+}
+
+/* Binds ep's own UDP socket at *port (0: a free one, then *port). Returns 0 or errno. */
+static int net_bind_udp(struct net *n, struct net_endpoint *ep, int *port, const char *text,
+                        char *err, size_t err_size)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)*port)};
+	a.sin_addr.s_addr = htonl(ep->server->addr);
+	ep->udp.fd = net_udp_socket();
+	if (ep->udp.fd < 0 || bind(ep->udp.fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		int e = errno;
+		snprintf(err, err_size, "cannot bind UDP %s:%d: %s", text, *port, strerror(e));
+		return e;
+	}
+	if (*port == 0)
+		*port = net_bound_port(ep->udp.fd);
+	ep->udp.server = ep->server;
+	if (!net_udp_watch(n, &ep->udp)) {
+		snprintf(err, err_size, "libevent could not watch %s:%d", text, *port);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+static int net_listen_tcp(struct net *n, struct net_endpoint *ep, int port, const char *text,
+                          char *err, size_t err_size)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	a.sin_addr.s_addr = htonl(ep->server->addr);
+	int tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int one = 1;
+	setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (tcp < 0 || bind(tcp, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(tcp, 128) != 0) {
+		int e = errno;
+		snprintf(err, err_size, "cannot bind TCP %s:%d: %s", text, port, strerror(e));
+		if (tcp >= 0)
+			close(tcp);
+		return e;
+	}
+	ep->listener =
+	    evconnlistener_new(n->base, net_tcp_accept, ep, LEV_OPT_CLOSE_ON_FREE, -1, tcp);
+	if (!ep->listener) {
+		snprintf(err, err_size, "libevent could not watch %s:%d", text, port);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+/* Binds every endpoint at port: TCP, and UDP unless the shared socket is open. Returns 0, or
+ * errno of the failing bind (err filled). */
 static int net_bind_all(struct net *n, int port, char *err, size_t err_size)
 {
 	for (int i = 0; i < n->neps; i++) {
 		struct net_endpoint *ep = &n->eps[i];
-		struct sockaddr_in a = {.sin_family = AF_INET};
-		a.sin_addr.s_addr = htonl(ep->server->addr);
-		a.sin_port = htons((uint16_t)port);
 		char text[16];
 		servers_addr_text(ep->server->addr, text);
-		ep->udp = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		/* spikes arrive faster than a busy core drains them: room for tens of thousands of
-		 * queries; the FORCE variants pass net.core.rmem_max when running as root */
-		int buf = 8 << 20;
-		if (setsockopt(ep->udp, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)) != 0)
-			setsockopt(ep->udp, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
-		if (setsockopt(ep->udp, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) != 0)
-			setsockopt(ep->udp, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-		if (ep->udp < 0 || bind(ep->udp, (struct sockaddr *)&a, sizeof(a)) != 0) {
-			int e = errno;
-			snprintf(err, err_size, "cannot bind UDP %s:%d: %s", text, port,
-			         strerror(e));
+		int e = n->shared.fd >= 0 ? 0 : net_bind_udp(n, ep, &port, text, err, err_size);
+		if (!e)
+			e = net_listen_tcp(n, ep, port, text, err, err_size);
+		if (e)
 			return e;
-		}
-		if (port == 0) {
-			socklen_t alen = sizeof(a);
-			getsockname(ep->udp, (struct sockaddr *)&a, &alen);
-			port = ntohs(a.sin_port);
-			n->port = port;
-		}
-		int tcp = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		int one = 1;
-		setsockopt(tcp, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (tcp < 0 || bind(tcp, (struct sockaddr *)&a, sizeof(a)) != 0 ||
-		    listen(tcp, 128) != 0) {
-			int e = errno;
-			snprintf(err, err_size, "cannot bind TCP %s:%d: %s", text, port,
-			         strerror(e));
-			if (tcp >= 0)
-				close(tcp);
-			return e;
-		}
-		ep->listener =
-		    evconnlistener_new(n->base, net_tcp_accept, ep, LEV_OPT_CLOSE_ON_FREE, -1, tcp);
-		ep->udp_event = event_new(n->base, ep->udp, EV_READ | EV_PERSIST, net_udp_read, ep);
-		if (!ep->listener || !ep->udp_event || event_add(ep->udp_event, NULL) != 0) {
-			snprintf(err, err_size, "libevent could not watch %s:%d", text, port);
-			return ENOMEM;
-		}
 	}
 	n->port = port;
 	return 0;
@@ -330,22 +438,35 @@ struct net *net_open(struct event_base *base, const struct server_plan *plan, in
 	n->base = base;
 	n->plan = plan;
 	n->serve = serve;
+	n->shared.fd = -1;
 	n->neps = plan->count;
 	n->eps = calloc((size_t)n->neps, sizeof(*n->eps));
+	for (int i = 0; n->eps && i < n->neps; i++) {
+		n->eps[i].net = n;
+		n->eps[i].server = &plan->servers[i];
+		n->eps[i].udp.fd = -1;
+	}
 	n->tick = evtimer_new(base, net_tick, n);
 	if (!n->eps || !n->tick || !wheel_init(&n->wheel, NET_WHEEL_SLOTS, net_now_ms())) {
 		snprintf(err, err_size, "out of memory");
 		net_close(n);
 		return NULL;
 	}
-	for (int i = 0; i < n->neps; i++) {
-		n->eps[i].net = n;
-		n->eps[i].server = &plan->servers[i];
-		n->eps[i].udp = -1;
-	}
-	/* port 0: the first address picks a port; another program may hold it elsewhere */
+	bool shared = true;
+	/* port 0: the first socket picks a port; another program may hold it on some address */
 	for (int attempt = 0; attempt < 20; attempt++) {
-		int e = net_bind_all(n, port, err, err_size);
+		int bind_port = port;
+		if (shared && net_open_shared(n, port, err, err_size) == 0) {
+			bind_port = n->port;
+		} else if (shared) {
+			fprintf(stderr,
+			        "allocspike-upstream: %s: one UDP socket per server address "
+			        "instead\n",
+			        err);
+			shared = false;
+			net_udp_close(&n->shared);
+		}
+		int e = net_bind_all(n, bind_port, err, err_size);
 		if (e == 0)
 			return n;
 		net_close_endpoints(n);
@@ -354,6 +475,11 @@ struct net *net_open(struct event_base *base, const struct server_plan *plan, in
 	}
 	net_close(n);
 	return NULL;
+}
+
+const char *net_udp_sockets(const struct net *n)
+{
+	return n->shared.fd >= 0 ? "shared" : "per-address";
 }
 
 int net_port(const struct net *n)

@@ -13,12 +13,19 @@
 struct net;
 
 /* Binds UDP and TCP on every server of plan at port (0: one free port for all, retried if
- * another program holds it on some address). Returns NULL with the reason in err. */
+ * another program holds it on some address). UDP: one socket for every address (0.0.0.0 on the
+ * loopback device; queries to an address that is no server are counted in not_server and not
+ * answered) or, when that cannot be opened (no permission, the port taken on some loopback
+ * address), one socket per address, said once on stderr. TCP: one listener per address.
+ * Returns NULL with the reason in err. */
 struct net *net_open(struct event_base *base, const struct server_plan *plan, int port,
                      struct serve *serve, char *err, size_t err_size);
 
 /* The port every server listens on. */
 int net_port(const struct net *n);
+
+/* "shared" (one UDP socket for every server) or "per-address". */
+const char *net_udp_sockets(const struct net *n);
 
 /* Replies waiting in the wheel. */
 size_t net_inflight(const struct net *n);

@@ -56,6 +56,7 @@ json_t *stats_json(const struct stats *st, double now_s)
 	json_t *o = stats_counts_json(&st->total);
 	json_object_set_new(o, "uptime_s", json_real(now_s - st->start_s));
 	json_object_set_new(o, "malformed", json_integer((json_int_t)st->malformed));
+	json_object_set_new(o, "not_server", json_integer((json_int_t)st->not_server));
 	json_object_set_new(o, "delay_ms_mean",
 	                    json_real(st->total.answered
 	                                  ? (double)st->delay_ms_sum / (double)st->total.answered

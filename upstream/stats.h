@@ -23,6 +23,7 @@ struct stats {
 	double start_s;
 	struct stats_counts total;
 	uint64_t malformed;
+	uint64_t not_server; /* UDP queries to a loopback address that is no server's */
 	uint64_t rcode[16];
 	uint64_t kind[ANSWER_KIND_COUNT];
 	struct stats_counts tier[TIER_COUNT];
