@@ -79,6 +79,8 @@ static enum capture_frame_result capture_ipv4(const uint8_t *b, size_t have,
 	if (have < 20 || b[0] >> 4 != 4)
 		return CAPTURE_FRAME_MALFORMED;
 	size_t header = (size_t)(b[0] & 0x0f) * 4, total = capture_be16(b + 2);
+	if (total == 0) /* segmentation offload: the sender's capture holds the unsplit packet */
+		total = have;
 	if (header < 20 || total < header || header > have)
 		return CAPTURE_FRAME_MALFORMED;
 	/* a fragment's DNS cannot be read without the others (not reassembled) */
@@ -101,6 +103,8 @@ static enum capture_frame_result capture_ipv6(const uint8_t *b, size_t have,
 	if (have < 40 || b[0] >> 4 != 6)
 		return CAPTURE_FRAME_MALFORMED;
 	size_t wire = capture_be16(b + 4), at = 40;
+	if (wire == 0) /* a jumbogram, or segmentation offload as for IPv4 */
+		wire = have - 40;
 	int next = b[6];
 	p->family = 6;
 	memcpy(p->src, b + 8, 16);

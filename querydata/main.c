@@ -43,6 +43,13 @@ static void main_usage(FILE *out)
 	    "(0 done, 1 failed, 2 usage): docs/cli.md.\n");
 }
 
+/* getopt's 'h' (--help: usage on stdout, exit 0) or an unknown option (usage on stderr, exit 2). */
+static int main_help_or_usage_error(int c)
+{
+	main_usage(c == 'h' ? stdout : stderr);
+	return c == 'h' ? 0 : 2;
+}
+
 /* Opens -o FILE (or stdout); FILE is written atomically, completed by main_close_output. */
 static FILE *main_open_output(const char *path, struct atomic_file *af)
 {
@@ -150,12 +157,8 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 				if (o->val == c)
 					flat_option = o->name;
 			break;
-		case 'h':
-			main_usage(stdout);
-			return 0;
 		default:
-			main_usage(stderr);
-			return 2;
+			return main_help_or_usage_error(c);
 		}
 	}
 	if (!have_count || (!extend && !have_seed)) {
@@ -294,12 +297,8 @@ static int main_capture(int argc, char **argv)
 		case 'P':
 			plan_path = optarg;
 			break;
-		case 'h':
-			main_usage(stdout);
-			return 0;
 		default:
-			main_usage(stderr);
-			return 2;
+			return main_help_or_usage_error(c);
 		}
 	}
 	if (optind + 1 != argc) {
@@ -333,6 +332,9 @@ static int main_capture(int argc, char **argv)
 	if (out.plan && !main_close_output(out.plan, &plan_af, ok))
 		ok = false;
 	if (!ok) {
+		/* standard output that cannot be written is said once, by close_stdout at exit */
+		if ((out.queries == stdout || out.plan == stdout) && ferror(stdout))
+			return 1;
 		fprintf(stderr, "allocspike-querydata capture: %s\n", err[0] ? err : "write error");
 		return 1;
 	}
