@@ -12,11 +12,15 @@
 struct client_model {
 	uint64_t clients; /* >= 1 */
 	uint64_t tcp;     /* <= clients */
+	/* A replay plan (replay.h) names each query's client and transport: then these say them,
+	 * and tcp is only how many clients have a query over TCP. NULL otherwise. */
+	const uint32_t *client_of;
+	const uint8_t *tcp_of;
 };
 
 static inline uint64_t client_model_client(const struct client_model *m, uint64_t k)
 {
-	return k % m->clients;
+	return m->client_of ? m->client_of[k] : k % m->clients;
 }
 
 static inline bool client_model_uses_tcp(const struct client_model *m, uint64_t client)
@@ -27,6 +31,8 @@ static inline bool client_model_uses_tcp(const struct client_model *m, uint64_t 
 /* Query k goes over TCP (before any truncation retry). */
 static inline bool client_model_query_tcp(const struct client_model *m, uint64_t k)
 {
+	if (m->tcp_of)
+		return m->tcp_of[k];
 	return m->tcp && client_model_uses_tcp(m, client_model_client(m, k));
 }
 

@@ -74,6 +74,10 @@ static void usage(FILE *out)
 	    "      --tcp-idle DURATION a TCP client closes its connection after this long without\n"
 	    "                          a query (bare number: seconds; default 5s)\n"
 	    "      --tc-retry          a truncated UDP answer's query goes again over TCP\n"
+	    "      --replay PLAN       a replay plan (allocspike-querydata capture --plan): each\n"
+	    "                          query at its time, by its client, over its transport\n"
+	    "      --replay-speed F    the plan's clock runs F times as fast (default 1)\n"
+	    "      --shard I/N         only the plan's clients c with c mod N = I - 1\n"
 	    "      --strict            a malformed query line is fatal\n"
 	    "      --allow-meta        send meta and transfer types (OPT, AXFR, ...) too\n"
 	    "      --queries-memory-mb MB  most memory the query file may take; a larger file\n"
@@ -100,6 +104,9 @@ struct options {
 	double tcp_share, tcp_idle_s; /* tcp_share < 0: not given */
 	unsigned clients;
 	bool tc_retry;
+	const char *replay; /* a replay plan: its queries at its times, by its clients */
+	double replay_speed;
+	unsigned shard, shards; /* --shard I/N: the plan's clients c with c % N == I - 1 */
 	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
 	unsigned ntargets, nwatches;
 };
@@ -112,6 +119,24 @@ static bool parse_unsigned(const char *opt, const char *text, unsigned min, unsi
 	if (!cli_option_count(opt, text, min, max, &v))
 		return false;
 	*out = (unsigned)v;
+	return true;
+}
+
+/* --shard I/N: shard I (1..N) of N. */
+static bool parse_shard(const char *text, struct options *o)
+{
+	const char *slash = strchr(text, '/');
+	char first[32];
+	if (!slash || (size_t)(slash - text) >= sizeof(first)) {
+		fprintf(stderr, "allocspike-loadgen: --shard: '%s' is not I/N (e.g. 1/4)\n", text);
+		return false;
+	}
+	memcpy(first, text, (size_t)(slash - text));
+	first[slash - text] = '\0';
+	if (!parse_unsigned("--shard's N", slash + 1, 1, 65536, &o->shards) ||
+	    !parse_unsigned("--shard's I", first, 1, o->shards, &o->shard))
+		return false;
+	o->shard--;
 	return true;
 }
 
@@ -161,7 +186,10 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_TCP_SHARE,
 		O_CLIENTS,
 		O_TCP_IDLE,
-		O_TC_RETRY
+		O_TC_RETRY,
+		O_REPLAY,
+		O_REPLAY_SPEED,
+		O_SHARD
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -190,6 +218,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"clients", required_argument, NULL, O_CLIENTS},
 	    {"tcp-idle", required_argument, NULL, O_TCP_IDLE},
 	    {"tc-retry", no_argument, NULL, O_TC_RETRY},
+	    {"replay", required_argument, NULL, O_REPLAY},
+	    {"replay-speed", required_argument, NULL, O_REPLAY_SPEED},
+	    {"shard", required_argument, NULL, O_SHARD},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -203,7 +234,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .rate = -1,
 	                      .tcp_share = -1,
 	                      .clients = 1000,
-	                      .tcp_idle_s = 5};
+	                      .tcp_idle_s = 5,
+	                      .replay_speed = 1,
+	                      .shards = 1};
 	char err[512];
 	double v;
 	unsigned port;
@@ -306,6 +339,17 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			                         &o->tcp_idle_s))
 				return false;
 			break;
+		case O_REPLAY:
+			o->replay = optarg;
+			break;
+		case O_REPLAY_SPEED:
+			if (!cli_option_number("--replay-speed", optarg, 0.001, 1000, &o->replay_speed))
+				return false;
+			break;
+		case O_SHARD:
+			if (!parse_shard(optarg, o))
+				return false;
+			break;
 		case O_TC_RETRY:
 			o->tc_retry = true;
 			break;
@@ -359,7 +403,19 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	}
 	if (plan)
 		exit(print_plan(o->schedule));
-	if (!o->queries) {
+	if (o->replay && (o->queries || o->schedule || o->rate >= 0 || o->limit_s > 0 ||
+	                  o->transport || o->tcp_share >= 0)) {
+		fprintf(stderr, "allocspike-loadgen: --replay brings its queries, times, clients "
+		                "and transports: -d, --schedule, -Q, -l, -m and --tcp-share do not "
+		                "mix with it\n");
+		return false;
+	}
+	if (!o->replay && (o->shards > 1 || o->replay_speed != 1)) {
+		fprintf(stderr, "allocspike-loadgen: --replay-speed and --shard are options of "
+		                "--replay\n");
+		return false;
+	}
+	if (!o->queries && !o->replay) {
 		fprintf(stderr, "allocspike-loadgen: -d/--queries FILE is required\n");
 		return false;
 	}
@@ -411,7 +467,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		o->tcp_share = strcmp(o->transport, "tcp") == 0 ? 1 : 0;
 	if (o->tcp_share < 0)
 		o->tcp_share = 0;
-	if (!o->schedule && o->rate < 0) {
+	if (!o->schedule && o->rate < 0 && !o->replay) {
 		fprintf(stderr,
 		        "allocspike-loadgen: give --schedule TEXT or -Q RATE (this generator is "
 		        "open loop: it sends at a rate, never as fast as answers come)\n");
@@ -495,12 +551,15 @@ int main(int argc, char **argv)
 	char err[1024];
 
 	struct querystream qs;
+	static struct replay replay;
 	struct querystream_options qo = {.strict = o.strict,
 	                                 .allow_meta = o.allow_meta,
 	                                 .edns_size = (uint16_t)o.edns,
 	                                 .report_max = MALFORMED_REPORTED,
 	                                 .memory_cap = (size_t)(o.queries_memory_mb * (1 << 20))};
-	if (!querystream_load(&qs, o.queries, &qo, err, sizeof(err))) {
+	if (o.replay ? !replay_load(&replay, &qs, o.replay, o.replay_speed, o.shard, o.shards,
+	                            (uint16_t)o.edns, err, sizeof(err))
+	             : !querystream_load(&qs, o.queries, &qo, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;
 	}
@@ -516,6 +575,8 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 		        "allocspike-loadgen: %s: %lu malformed lines skipped, %zu queries\n",
 		        o.queries, qs.malformed, qs.count);
+	if (o.replay) /* one baseline phase as long as the plan, at its mean rate */
+		o.rate = (double)replay.count / ((double)replay.at_ns[replay.count - 1] / 1e9 + 0.001);
 
 	struct schedule sched;
 	if (o.schedule) {
@@ -525,7 +586,7 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	} else {
-		/* dnsperf: -Q without -l runs through the file once */
+		/* dnsperf: -Q without -l runs through the file once (a replay: the plan once) */
 		double seconds = o.limit_s > 0 ? o.limit_s : (double)qs.count / o.rate;
 		if (!schedule_constant(&sched, SCHEDULE_BASELINE, seconds, o.rate)) {
 			char rate[32];
@@ -562,11 +623,15 @@ int main(int argc, char **argv)
 	    .batch_max = o.batch,
 	    .timeout_ns = (uint64_t)(o.timeout_s * 1e9),
 	    .stop = &stop_requested};
-	pacer.total = schedule_due(&sched, pacer.end_s);
+	pacer.total = o.replay ? replay.count : schedule_due(&sched, pacer.end_s);
+	if (o.replay)
+		pacer.replay = &replay;
 	if (o.ports == 0)
 		o.ports = ports_for(&sched, o.timeout_s);
 	static struct client_model clients;
-	if (clients_of(&o, &clients)) {
+	if (o.replay)
+		replay_client_model(&replay, &clients);
+	if (o.replay ? clients.tcp > 0 || o.tc_retry : clients_of(&o, &clients)) {
 		if (!files_for_clients(&o, &clients, o.ports, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-loadgen: %s\n", err);
 			return CLI_EXIT_USAGE;
@@ -632,7 +697,7 @@ int main(int argc, char **argv)
 	runfolder_writer_event(
 	    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9, "_loadgen", "started",
 	    json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
-	              o.schedule ? o.schedule : "-Q", "expanded", desc, "queries",
+	              o.schedule ? o.schedule : o.replay ? "replay" : "-Q", "expanded", desc, "queries",
 	              (json_int_t)pacer.total, "duration_s", pacer.end_s));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].gone)
@@ -694,5 +759,6 @@ int main(int argc, char **argv)
 	phase_plan_free(&plan);
 	schedule_free(&sched);
 	querystream_free(&qs);
+	replay_free(&replay);
 	return feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -159,6 +159,24 @@ static void pacer_stop_sending(struct pacer *p, uint64_t now)
 	receiver_watch(&p->receiver, true); /* the last answers, as they come */
 }
 
+/* Queries due t seconds after the start (at most the total): the schedule's, or the replay's. */
+static uint64_t pacer_due(const struct pacer *p, double t)
+{
+	if (t > p->end_s)
+		t = p->end_s;
+	uint64_t due = p->replay ? replay_due(p->replay, (uint64_t)(t * 1e9))
+	                         : schedule_due(p->schedule, t);
+	return due > p->total ? p->total : due;
+}
+
+/* The monotonic instant query k is due. */
+static uint64_t pacer_time_of(const struct pacer *p, uint64_t k)
+{
+	if (p->replay)
+		return p->start_ns + p->replay->at_ns[k];
+	return (uint64_t)((double)p->start_ns + schedule_time_of(p->schedule, k) * 1e9);
+}
+
 /* One sending round: the answers that arrived since the last one, then what is due, in batches
  * (many when catching up, answers read in between), then the timer set for the next query, at
  * most one round per quantum. While sending, the sockets' read events are off: answers wait in
@@ -173,9 +191,7 @@ static void pacer_round(struct pacer *p, uint64_t now)
 		return;
 	}
 	receiver_drain_all(&p->receiver);
-	uint64_t due = schedule_due(p->schedule, t < p->end_s ? t : p->end_s);
-	if (due > p->total)
-		due = p->total;
+	uint64_t due = pacer_due(p, t);
 	while (p->k < due && !pacer_stopped(p)) {
 		unsigned n = due - p->k > p->batch_max ? p->batch_max : (unsigned)(due - p->k);
 		if (!querystream_wait(p->queries, p->k + n)) { /* a streamed file failed */
@@ -194,9 +210,12 @@ static void pacer_round(struct pacer *p, uint64_t now)
 		pacer_stop_sending(p, monotonic_ns());
 		return;
 	}
-	uint64_t next = (uint64_t)(start + schedule_time_of(p->schedule, p->k) * 1e9);
-	double rate = schedule_rate_at(p->schedule, t);
-	double quantum = rate > 0 ? PACER_ROUND_QUERIES / rate * 1e9 : PACER_QUANTUM_MAX_NS;
+	uint64_t next = pacer_time_of(p, p->k);
+	/* a replay's rate changes from query to query: its queries leave at their own instants */
+	double rate = p->replay ? 0 : schedule_rate_at(p->schedule, t);
+	double quantum = rate > 0 ? PACER_ROUND_QUERIES / rate * 1e9
+	                 : p->replay ? PACER_QUANTUM_MIN_NS
+	                             : PACER_QUANTUM_MAX_NS;
 	quantum = quantum < PACER_QUANTUM_MIN_NS   ? PACER_QUANTUM_MIN_NS
 	          : quantum > PACER_QUANTUM_MAX_NS ? PACER_QUANTUM_MAX_NS
 	                                           : quantum;

@@ -13,6 +13,7 @@
 #include "phase_tally.h"
 #include "querystream.h"
 #include "receiver.h"
+#include "replay.h"
 #include "schedule.h"
 #include "sender.h"
 #include "targets.h"
@@ -55,6 +56,9 @@ struct pacer {
 	uint64_t
 	    tcp_idle_ns; /* a TCP client closes its connection after this long without queries */
 	bool tc_retry;   /* a truncated UDP answer's query goes again over TCP */
+	/* --replay: each query leaves at its own instant in the plan (the schedule then only names
+	 * the phase: one baseline as long as the plan), NULL otherwise */
+	const struct replay *replay;
 	volatile sig_atomic_t *stop;
 	/* read by the recorder thread (relaxed atomics) */
 	uint64_t next_k;  /* queries handed to the targets so far */

@@ -39,6 +39,23 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 	return true;
 }
 
+bool querystream_push(struct querystream *qs, const uint8_t *msg, size_t len, uint32_t question)
+{
+	size_t n = qs->count + 1;
+	if (!grow((void **)&qs->offset, &qs->offset_cap, n, sizeof(*qs->offset)) ||
+	    !grow((void **)&qs->length, &qs->length_cap, n, sizeof(*qs->length)) ||
+	    !grow((void **)&qs->question, &qs->question_cap, n, sizeof(*qs->question)) ||
+	    !grow((void **)&qs->data, &qs->data_cap, qs->data_len + len, 1))
+		return false;
+	memcpy(qs->data + qs->data_len, msg, len);
+	qs->offset[qs->count] = qs->data_len;
+	qs->length[qs->count] = (uint16_t)len;
+	qs->question[qs->count] = question;
+	qs->data_len += len;
+	qs->count++;
+	return true;
+}
+
 /* The arrays of a stream held in memory (kept while it fits under the cap). */
 static void querystream_drop_arrays(struct querystream *qs)
 {
@@ -50,6 +67,7 @@ static void querystream_drop_arrays(struct querystream *qs)
 	qs->offset = NULL;
 	qs->length = NULL;
 	qs->question = NULL;
+	qs->data_len = qs->data_cap = qs->offset_cap = qs->length_cap = qs->question_cap = 0;
 }
 
 bool querystream_load(struct querystream *qs, const char *path, const struct querystream_options *o,
@@ -62,7 +80,6 @@ bool querystream_load(struct querystream *qs, const char *path, const struct que
 	if (!qf)
 		return false;
 	queryfile_allow_meta(qf, o->allow_meta);
-	size_t data_cap = 0, data_len = 0, offset_cap = 0, length_cap = 0, question_cap = 0;
 	bool held = true; /* false once past the cap: only counted */
 	bool is_stdin = strcmp(path, "-") == 0;
 	struct queryfile_entry e;
@@ -78,7 +95,7 @@ bool querystream_load(struct querystream *qs, const char *path, const struct que
 			continue;
 		}
 		if (held &&
-		    data_len + len + (qs->count + 1) * QUERYSTREAM_PER_QUERY > o->memory_cap) {
+		    qs->data_len + len + (qs->count + 1) * QUERYSTREAM_PER_QUERY > o->memory_cap) {
 			if (is_stdin) {
 				snprintf(
 				    err, err_size,
@@ -91,25 +108,12 @@ bool querystream_load(struct querystream *qs, const char *path, const struct que
 			held = false;
 			querystream_drop_arrays(qs);
 		}
-		if (held) {
-			if (!grow((void **)&qs->offset, &offset_cap, qs->count + 1,
-			          sizeof(*qs->offset)) ||
-			    !grow((void **)&qs->length, &length_cap, qs->count + 1,
-			          sizeof(*qs->length)) ||
-			    !grow((void **)&qs->question, &question_cap, qs->count + 1,
-			          sizeof(*qs->question)) ||
-			    !grow((void **)&qs->data, &data_cap, data_len + len, 1)) {
-				snprintf(err, err_size, "%s: out of memory after %zu queries", path,
-				         qs->count);
-				goto fail;
-			}
-			memcpy(qs->data + data_len, msg, len);
-			qs->offset[qs->count] = data_len;
-			qs->length[qs->count] = (uint16_t)len;
-			qs->question[qs->count] = question;
-			data_len += len;
+		if (!held) {
+			qs->count++;
+		} else if (!querystream_push(qs, msg, len, question)) {
+			snprintf(err, err_size, "%s: out of memory after %zu queries", path, qs->count);
+			goto fail;
 		}
-		qs->count++;
 	}
 	if (rc < 0) {
 		snprintf(err, err_size, "%s", queryfile_error(qf));

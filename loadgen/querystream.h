@@ -26,7 +26,12 @@ struct querystream {
 	size_t count;
 	unsigned long malformed; /* lines skipped */
 	struct queryfeed *feed;  /* non-NULL: streamed, none of the above arrays held */
+	size_t data_len, data_cap, offset_cap, length_cap, question_cap; /* the arrays' fill and room */
 };
+
+/* Appends one message (stored with ID 0) to a stream held in memory; false when out of memory.
+ * querystream_load and the replay plan (replay.h) fill a stream through it. */
+bool querystream_push(struct querystream *qs, const uint8_t *msg, size_t len, uint32_t question);
 
 /* Reads path ("-" is stdin, .xz/.gz by content) through common/queryfile. Malformed lines are
  * reported as "path:line: reason" on stderr (the first report_max of them) and skipped. A file

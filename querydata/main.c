@@ -10,12 +10,15 @@
 
 #include "cli_parse.h"
 #include "atomic_write_file.h"
+#include "capture.h"
 #include "close_stdout.h"
 #include "extend.h"
 #include "flat.h"
 #include "flat_world.h"
 #include "generate.h"
 #include "parent_death.h"
+#include "queryfile.h"
+#include "replay_plan.h"
 #include "stats.h"
 
 static void main_usage(FILE *out)
@@ -27,13 +30,24 @@ static void main_usage(FILE *out)
 	    "            [--nxdomain-share X]]\n"
 	    "       allocspike-querydata extend --count N [--seed N] [--out FILE] FILE\n"
 	    "       allocspike-querydata stats [--json] FILE\n"
+	    "       allocspike-querydata capture [--json] [--port N] [--queries FILE] [--plan FILE]\n"
+	    "           CAPTURE\n"
 	    "\n"
 	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample;\n"
 	    "          --world flat: the flat world's mix (pool, fresh and NXDOMAIN names)\n"
 	    "extend    replays FILE to COUNT queries; names seen once get fresh names each pass\n"
 	    "stats     prints a query file's statistics (plain, .xz, .gz or - for stdin)\n"
+	    "capture   reads the DNS queries to --port (53; 0: any) of a pcap or pcapng capture,\n"
+	    "          prints its statistics, writes them as a query file and/or a replay plan\n"
 	    "-o is short for --out (old name --output). See querydata/README.md; exit statuses\n"
 	    "(0 done, 1 failed, 2 usage): docs/cli.md.\n");
+}
+
+/* getopt's 'h' (--help: usage on stdout, exit 0) or an unknown option (usage on stderr, exit 2). */
+static int main_help_or_usage_error(int c)
+{
+	main_usage(c == 'h' ? stdout : stderr);
+	return c == 'h' ? 0 : 2;
 }
 
 /* Opens -o FILE (or stdout); FILE is written atomically, completed by main_close_output. */
@@ -143,12 +157,8 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 				if (o->val == c)
 					flat_option = o->name;
 			break;
-		case 'h':
-			main_usage(stdout);
-			return 0;
 		default:
-			main_usage(stderr);
-			return 2;
+			return main_help_or_usage_error(c);
 		}
 	}
 	if (!have_count || (!extend && !have_seed)) {
@@ -234,6 +244,111 @@ static int main_stats(int argc, char **argv)
 	return 0;
 }
 
+/* Where capture's queries go: a query file, a replay plan, or both. */
+struct main_capture_out {
+	FILE *queries, *plan;
+};
+
+static bool main_capture_query(void *ctx, const struct capture_query *q)
+{
+	struct main_capture_out *o = ctx;
+	if (o->queries) {
+		char type[24];
+		queryfile_type_format(q->question->qtype, type, sizeof(type));
+		fprintf(o->queries, "%s %s\n", q->question->name, type);
+	}
+	if (o->plan) {
+		if (q->client_identity)
+			replay_plan_write_client(o->plan, q->client, q->client_identity);
+		struct replay_plan_entry e = {.t_ns = q->t_ns,
+		                              .client = q->client,
+		                              .tcp = q->transport == CAPTURE_TCP,
+		                              .name = q->question->name,
+		                              .qtype = q->question->qtype};
+		replay_plan_write(o->plan, &e);
+	}
+	return !(o->queries && ferror(o->queries)) && !(o->plan && ferror(o->plan));
+}
+
+static int main_capture(int argc, char **argv)
+{
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+	                                     {"port", required_argument, NULL, 'p'},
+	                                     {"queries", required_argument, NULL, 'q'},
+	                                     {"plan", required_argument, NULL, 'P'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	bool json = false;
+	unsigned long long port = 53;
+	const char *queries_path = NULL, *plan_path = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			if (!cli_option_count("--port", optarg, 0, 65535, &port))
+				return 2;
+			break;
+		case 'q':
+			queries_path = optarg;
+			break;
+		case 'P':
+			plan_path = optarg;
+			break;
+		default:
+			return main_help_or_usage_error(c);
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "allocspike-querydata capture: exactly one CAPTURE file expected\n");
+		return 2;
+	}
+	if (queries_path && plan_path && strcmp(queries_path, plan_path) == 0) {
+		fprintf(stderr, "allocspike-querydata capture: --queries and --plan name the same "
+		                "file\n");
+		return 2;
+	}
+	const char *capture_path = argv[optind];
+	struct atomic_file queries_af, plan_af;
+	struct main_capture_out out = {NULL, NULL};
+	if (queries_path && !(out.queries = main_open_output(queries_path, &queries_af)))
+		return 1;
+	if (plan_path && !(out.plan = main_open_output(plan_path, &plan_af))) {
+		main_close_output(out.queries, &queries_af, false);
+		return 1;
+	}
+	if (out.plan)
+		replay_plan_write_header(out.plan, capture_path);
+	/* the statistics make way on standard output for a file written there */
+	FILE *report = out.queries == stdout || out.plan == stdout ? stderr : stdout;
+	static struct capture_stats st;
+	char err[1400] = "";
+	bool ok = capture_read(capture_path, (uint16_t)port, main_capture_query, &out, &st, err,
+	                       sizeof(err));
+	if (out.queries && !main_close_output(out.queries, &queries_af, ok))
+		ok = false;
+	if (out.plan && !main_close_output(out.plan, &plan_af, ok))
+		ok = false;
+	if (!ok) {
+		/* standard output that cannot be written is said once, by close_stdout at exit */
+		if ((out.queries == stdout || out.plan == stdout) && ferror(stdout))
+			return 1;
+		fprintf(stderr, "allocspike-querydata capture: %s\n", err[0] ? err : "write error");
+		return 1;
+	}
+	if (json) {
+		json_t *o = capture_stats_to_json(&st, capture_path);
+		json_dumpf(o, report, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', report);
+		json_decref(o);
+	} else {
+		capture_stats_print_text(&st, capture_path, report);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-querydata");
@@ -249,6 +364,8 @@ int main(int argc, char **argv)
 		return main_generate_or_extend(argc - 1, argv + 1, true);
 	if (strcmp(cmd, "stats") == 0)
 		return main_stats(argc - 1, argv + 1);
+	if (strcmp(cmd, "capture") == 0)
+		return main_capture(argc - 1, argv + 1);
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		main_usage(stdout);
 		return 0;

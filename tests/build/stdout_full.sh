@@ -8,6 +8,8 @@ B=$ALLOCSPIKE_BIN
 
 queries="$TEST_TMP/queries.txt"
 "$B/allocspike-querydata" generate --seed 1 --count 50 --out "$queries" || exit 1
+capture="$TEST_TMP/capture.pcap"
+python3 "$ALLOCSPIKE_SOURCE_DIR/tests/querydata/make_capture.py" pcap ethernet "$capture" >/dev/null || exit 1
 
 # PROGRAM ARGS... per line; the resolver's rows are added per variant built
 commands=(
@@ -15,6 +17,9 @@ commands=(
 	"allocspike-querydata extend --count 100 QUERIES"
 	"allocspike-querydata stats QUERIES"
 	"allocspike-querydata stats --json QUERIES"
+	"allocspike-querydata capture CAPTURE"
+	"allocspike-querydata capture --json CAPTURE"
+	"allocspike-querydata capture --plan - CAPTURE"
 	"allocspike-querydata --help"
 	"allocspike-upstream --print-world"
 	"allocspike-upstream --mix QUERIES"
@@ -37,7 +42,8 @@ for exe in "$B"/allocspike-resolver-*; do
 done
 
 # PROGRAM ARGS... : fine into /dev/null (the command is right), status 1 and the reason on stderr
-# into /dev/full. QUERIES in ARGS stands for the query file (a path may hold spaces), RUN for the
+# into /dev/full. QUERIES in ARGS stands for the query file (a path may hold spaces), CAPTURE for a
+# crafted capture, RUN for the
 # fixture run folder.
 check_full() {
 	local cmd=$1 program=${1%% *} words i
@@ -45,6 +51,7 @@ check_full() {
 	words[0]="$B/$program"
 	for i in "${!words[@]}"; do
 		[[ ${words[i]} == QUERIES ]] && words[i]=$queries
+		[[ ${words[i]} == CAPTURE ]] && words[i]=$capture
 		[[ ${words[i]} == RUN ]] && words[i]=$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
 	done
 	"${words[@]}" >/dev/null 2>"$TEST_TMP/err"

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 # tests/fuzz/make_corpus.py - writes the seed corpora of the binary fuzz targets into
-# tests/fuzz/corpus/<target>/ (packet, glueless, dns_tcp, resolver_stream, hierarchy_request); each follows its
+# tests/fuzz/corpus/<target>/ (packet, glueless, dns_tcp, resolver_stream, hierarchy_request, capture); each follows its
 # target's input format (the header comment of fuzz_<target>.c). The text targets' seeds are
 # written by hand.
 import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "querydata"))
+from make_capture import capture_bytes  # noqa: E402  (the crafted capture of tests/querydata)
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
@@ -105,6 +109,14 @@ seeds = {
         "mx-uppercase": b"\x10" + msg("MaIl.ExAmPle.CoM", MX, flags=0x0000),
         "root-ns": b"\0" + msg("", NS, flags=0x0000),
         "response-bit": b"\0" + msg("www.example.com", A, flags=0x8000),
+    },
+    "capture": {
+        # byte 0: bit 0 any server port; the capture file
+        "ethernet-pcap": b"\0" + capture_bytes("pcap", "ethernet"),
+        "sll-pcap-ns-any-port": b"\1" + capture_bytes("pcap-ns", "sll"),
+        "sll2-pcapng": b"\0" + capture_bytes("pcapng", "sll2"),
+        "null-pcapng": b"\0" + capture_bytes("pcapng", "null"),
+        "raw-pcap": b"\1" + capture_bytes("pcap", "raw"),
     },
 }
 for target, files in seeds.items():
