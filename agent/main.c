@@ -94,12 +94,20 @@ static void agent_tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* A reader went. libevent detaches a request whose chunked reply is still open from its failed
+ * connection and leaves it to us (its evhttp_connection_incoming_fail): ending such a reply frees
+ * it. One still attached goes with its connection. */
 static void agent_stream_closed(struct evhttp_connection *conn, void *arg)
 {
 	struct agent *a = arg;
-	for (int i = 0; i < AGENT_MAX_STREAMS; i++)
-		if (a->streams[i] && evhttp_request_get_connection(a->streams[i]) == conn)
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++) {
+		struct evhttp_connection *c =
+		    a->streams[i] ? evhttp_request_get_connection(a->streams[i]) : NULL;
+		if (a->streams[i] && !c)
+			evhttp_send_reply_end(a->streams[i]);
+		if (a->streams[i] && (!c || c == conn))
 			a->streams[i] = NULL;
+	}
 }
 
 /* GET /samples: every read from now on as one line (record.h), until the client goes. */
@@ -486,6 +494,10 @@ int main(int argc, char **argv)
 		event_free(term);
 	if (intr)
 		event_free(intr);
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++)
+		if (a.streams[i])
+			evhttp_send_reply_end(
+			    a.streams[i]); /* the last chunk, or the detached one freed */
 	evhttp_free(http);
 	event_base_free(a.base);
 	if (a.record_fd >= 0 && close(a.record_fd) != 0 && !a.record_failed) {

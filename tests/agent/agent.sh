@@ -53,9 +53,14 @@ rss_proc=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$RPID/status")
 check "resident memory as /proc says (within 10 %)" awk -v a="$(value s1 allocspike_resident_memory_bytes)" \
 	-v b="$rss_proc" 'BEGIN { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }'
 live_ctl=$(stat live_bytes)
-check "live bytes as the control socket says (within 10 %)" awk -v a="$(value s1 allocspike_live_bytes)" \
-	-v b="$live_ctl" 'BEGIN { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }'
-check "the allocator's heap" awk -v a="$(value s1 allocspike_allocator_heap_bytes)" 'BEGIN { exit !(a > 0) }'
+if [[ $live_ctl == null ]]; then
+	# the sanitizer build counts no live bytes and has no allocator figures of its own
+	check "no live bytes from the resolver: none served" bash -c "! grep -q '^allocspike_live_bytes{' s1.samples"
+else
+	check "live bytes as the control socket says (within 10 %)" awk -v a="$(value s1 allocspike_live_bytes)" \
+		-v b="$live_ctl" 'BEGIN { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }'
+	check "the allocator's heap" awk -v a="$(value s1 allocspike_allocator_heap_bytes)" 'BEGIN { exit !(a > 0) }'
+fi
 check "upstream queries counted" awk -v a="$(value s1 allocspike_upstream_queries_total)" 'BEGIN { exit !(a >= 2) }'
 check_eq "CPU by mode" 2 "$(grep -c '^allocspike_cpu_seconds_total{.*mode="\(user\|system\)"}' s1.samples)"
 t=$(value s1 allocspike_sample_start_timestamp_seconds)
@@ -85,12 +90,12 @@ YML
 	"${LIFELINE[@]}" prometheus --config.file=prom.yml --storage.tsdb.path=tsdb \
 		--web.listen-address="127.0.0.1:$port" >prom.log 2>&1 &
 	_test_pids+=($!)
-	q="http://127.0.0.1:$port/api/v1/query?query=allocspike_live_bytes"
+	q="http://127.0.0.1:$port/api/v1/query?query=allocspike_resident_memory_bytes"
 	for ((i = 0; i < 300; i++)); do
 		curl -sf "$q" -o prom.json && [[ $(jq '.data.result | length' prom.json) -ge 1 ]] && break
 		sleep 0.1
 	done
-	check_eq "Prometheus stored the live bytes with the agent's labels" '"glibc h1"' \
+	check_eq "Prometheus stored the resident memory with the agent's labels" '"glibc h1"' \
 		"$(jq -c '.data.result[0].metric | "\(.variant) \(.host)"' prom.json 2>/dev/null)"
 	check "Prometheus stored a positive value" jq -e '.data.result[0].value[1] | tonumber > 0' prom.json
 	check_eq "Prometheus saw the target up" 1 \
@@ -143,10 +148,12 @@ check "clock: our own agent within 1 ms" jq -e '(.offset_ms | fabs) < 1 and .exc
 "$AGENT" clock "$(cat agent.addr)" --bound 0ms >/dev/null 2>err.txt
 check_eq "clock: a bound no round trip meets refuses (exit 1)" 1 $?
 check "clock: the refusal names the agent" grep -qF "agent $(cat agent.addr): offset" err.txt
-# libfaketime preloaded through env, which execs: the test's cleanup stops the agent itself (the
-# faketime command forks and would leave it running)
+# libfaketime preloaded through env, which execs: the test's cleanup stops the agent itself (not
+# faketime, which forks and would leave it running); not under a sanitizer runtime that refuses
+# a library preloaded before it
 FAKETIME_LIB=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
-if [[ -r $FAKETIME_LIB ]]; then
+if [[ -r $FAKETIME_LIB ]] &&
+	timeout 5 env LD_PRELOAD="$FAKETIME_LIB" FAKETIME=+0.25 "$AGENT" --version >/dev/null 2>&1; then
 	start_server skewed "$TEST_TMP/skewed.ready" env LD_PRELOAD="$FAKETIME_LIB" FAKETIME=+0.25 \
 		"$AGENT" --pid "$RPID" --listen 127.0.0.1:0 --duration 60s \
 		--ready-file "$TEST_TMP/skewed.ready" >skewed.addr || exit 1
@@ -154,7 +161,7 @@ if [[ -r $FAKETIME_LIB ]]; then
 	check_eq "clock: the skewed agent measured" 0 $?
 	check "clock: 250 ms ahead (within 5 ms)" jq -e '(.offset_ms - 250 | fabs) < 5' skewed.json
 else
-	echo "note: libfaketime is not installed; the skewed clock is not checked"
+	echo "note: libfaketime is not installed or not preloadable here; the skewed clock is not checked"
 fi
 "$AGENT" clock 127.0.0.1:1 >/dev/null 2>err.txt
 check_eq "clock: no agent there: exit 1" 1 $?
