@@ -142,6 +142,13 @@ static char *upstream_stats_text(void *ctx)
 	json_t *o = stats_json(&u->serve.stats, net_now_s());
 	json_object_set_new(o, "inflight", json_integer((json_int_t)net_inflight(u->net)));
 	json_object_set_new(o, "udp_sockets", json_string(net_udp_sockets(u->net)));
+	struct net_reads woken, polled;
+	net_udp_reads(u->net, &woken, &polled);
+	json_object_set_new(o, "udp_reads", json_pack("{s:{s:I,s:I},s:{s:I,s:I}}", "woken", "calls",
+	                                               (json_int_t)woken.calls, "queries",
+	                                               (json_int_t)woken.queries, "polled", "calls",
+	                                               (json_int_t)polled.calls, "queries",
+	                                               (json_int_t)polled.queries));
 	json_object_set_new(o, "attempts_tracked",
 	                    json_integer((json_int_t)netem_tracked(u->serve.netem)));
 	uint64_t hits, misses;

@@ -1,6 +1,7 @@
 /* upstream/net.c - the servers' UDP and TCP sockets on one event loop: one UDP socket for all
  * addresses (udp_shared.c) or, where it cannot be opened, one per address; TCP per address;
- * replies delayed on a timer wheel. */
+ * replies delayed on a timer wheel, whose 1 ms tick also reads the shared socket while replies
+ * wait. */
 #define _GNU_SOURCE
 #include "net.h"
 
@@ -71,6 +72,8 @@ struct net {
 	struct wheel wheel;
 	struct event *tick;
 	bool tick_armed;
+	bool polling; /* the shared socket is read on the tick, not on its own event */
+	struct net_reads woken, polled;
 };
 
 struct net_tcp_conn {
@@ -143,15 +146,6 @@ static void net_arm_tick(struct net *n)
 	n->tick_armed = true;
 }
 
-static void net_tick(evutil_socket_t fd, short what, void *arg)
-{
-	struct net *n = arg;
-	n->tick_armed = false;
-	wheel_advance(&n->wheel, net_now_ms(), net_fire, n);
-	net_flush(&n->out);
-	net_arm_tick(n);
-}
-
 /* The server a query on u went to: u's own, or on the shared socket the one at the query's
  * destination (NULL when no server has that address: counted, not answered). */
 static const struct server *net_udp_server(struct net_udp *u, const struct msghdr *m)
@@ -166,16 +160,40 @@ static const struct server *net_udp_server(struct net_udp *u, const struct msghd
 	return s;
 }
 
-static void net_udp_read(evutil_socket_t fd, short what, void *arg)
+/* When m reached the socket, on the monotonic clock: the kernel's SO_TIMESTAMPNS stamp (real
+ * time) moved by real_to_mono, or now when there is none. A query read late (polled at the next
+ * tick) is still delayed from its arrival. */
+static double net_arrival_s(const struct msghdr *m, double real_to_mono, double now)
 {
-	struct net_udp *u = arg;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR((struct msghdr *)m, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS)
+			continue;
+		struct timespec ts;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		double at = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + real_to_mono;
+		return at < now ? at : now;
+	}
+	return now;
+}
+
+/* Monotonic minus real time now, to move the kernel's arrival stamps onto the wheel's clock. */
+static double net_real_to_mono(double now)
+{
+	struct timespec real;
+	clock_gettime(CLOCK_REALTIME, &real);
+	return now - ((double)real.tv_sec + (double)real.tv_nsec / 1e9);
+}
+
+/* Reads what waits on u (a bounded number of batches, so one busy socket cannot starve the
+ * others) and answers it: at once, or on the wheel at arrival + delay. Counts into r. */
+static void net_udp_drain(struct net_udp *u, struct net_reads *r)
+{
 	struct net *n = u->net;
 	static uint8_t bufs[NET_BATCH][4096];
 	static union udp_shared_control control[NET_BATCH];
 	struct mmsghdr msgs[NET_BATCH];
 	struct iovec iov[NET_BATCH];
 	struct sockaddr_in from[NET_BATCH];
-	/* a bounded number of batches per wake-up, so one busy socket cannot starve the others */
 	for (int round = 0; round < 8; round++) {
 		memset(msgs, 0, sizeof(msgs));
 		for (int i = 0; i < NET_BATCH; i++) {
@@ -185,14 +203,15 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			msgs[i].msg_hdr.msg_name = &from[i];
 			msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
-			if (!u->server)
-				udp_shared_expect_destination(&msgs[i].msg_hdr, &control[i]);
+			udp_shared_expect_destination(&msgs[i].msg_hdr, &control[i]);
 		}
-		int got = recvmmsg(fd, msgs, NET_BATCH, MSG_DONTWAIT, NULL);
+		int got = recvmmsg(u->fd, msgs, NET_BATCH, MSG_DONTWAIT, NULL);
 		if (got <= 0)
 			return;
+		r->calls++;
+		r->queries += (uint64_t)got;
 		double now = net_now_s();
-		uint64_t now_ms = (uint64_t)(now * 1000.0);
+		double real_to_mono = net_real_to_mono(now);
 		for (int i = 0; i < got; i++) {
 			uint8_t *wire = NULL;
 			size_t wire_len = 0;
@@ -202,14 +221,16 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 			const struct server *s = net_udp_server(u, &msgs[i].msg_hdr);
 			if (!s)
 				continue;
+			double arrival = net_arrival_s(&msgs[i].msg_hdr, real_to_mono, now);
 			if (!serve_packet(n->serve, s, ntohl(from[i].sin_addr.s_addr),
 			                  ntohs(from[i].sin_port), bufs[i], msgs[i].msg_len, false,
-			                  now, &wire, &wire_len, &delay))
+			                  arrival, &wire, &wire_len, &delay))
 				continue;
 			/* on the shared socket the reply must leave from the address asked */
 			uint32_t source = u->server ? 0 : s->addr;
-			if (delay == 0) {
-				net_queue(&n->out, fd, &from[i], source, wire, wire_len, wire);
+			uint64_t due_ms = (uint64_t)(arrival * 1000.0) + delay;
+			if (due_ms <= (uint64_t)(now * 1000.0)) {
+				net_queue(&n->out, u->fd, &from[i], source, wire, wire_len, wire);
 				continue;
 			}
 			struct net_pending *p = malloc(sizeof(*p));
@@ -217,18 +238,59 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 				free(wire);
 				continue;
 			}
-			p->fd = fd;
+			p->fd = u->fd;
 			p->to = from[i];
 			p->from = source;
 			p->len = wire_len;
 			p->data = wire;
-			wheel_add(&n->wheel, &p->node, now_ms + delay);
+			wheel_add(&n->wheel, &p->node, due_ms);
 		}
-		net_flush(&n->out);
-		net_arm_tick(n);
 		if (got < NET_BATCH)
 			return;
 	}
+}
+
+/* Polling: while replies wait on the wheel, its 1 ms tick reads the shared socket instead of a
+ * wake-up per arriving query (under a spike spread over hundreds of addresses a wake-up found
+ * about one query; a tick finds all that came in the last millisecond). The queries' delays still
+ * count from their arrival. Per-address sockets are always read on their own events. */
+static void net_poll_start(struct net *n)
+{
+	if (n->polling || !n->tick_armed || n->shared.fd < 0)
+		return;
+	event_del(n->shared.event);
+	n->polling = true;
+}
+
+static void net_poll_stop(struct net *n)
+{
+	if (!n->polling || n->tick_armed)
+		return;
+	event_add(n->shared.event, NULL);
+	n->polling = false;
+}
+
+static void net_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct net *n = arg;
+	n->tick_armed = false;
+	if (n->polling)
+		net_udp_drain(&n->shared, &n->polled);
+	wheel_advance(&n->wheel, net_now_ms(), net_fire, n);
+	net_flush(&n->out);
+	net_arm_tick(n);
+	net_poll_stop(n);
+}
+
+static void net_udp_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct net_udp *u = arg;
+	struct net *n = u->net;
+	net_udp_drain(u, &n->woken);
+	net_flush(&n->out);
+	net_arm_tick(n);
+	if (!u->server)
+		net_poll_start(n);
 }
 
 static void net_tcp_event(struct bufferevent *bev, short what, void *arg)
@@ -322,6 +384,9 @@ static int net_udp_socket(void)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) != 0)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	/* each query's arrival time: its delay counts from then, however late it is read */
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	return fd;
 }
 
@@ -490,6 +555,12 @@ int net_port(const struct net *n)
 size_t net_inflight(const struct net *n)
 {
 	return n->wheel.count;
+}
+
+void net_udp_reads(const struct net *n, struct net_reads *woken, struct net_reads *polled)
+{
+	*woken = n->woken;
+	*polled = n->polled;
 }
 
 static void net_discard(struct wheel_node *node, void *ctx)

@@ -30,6 +30,15 @@ const char *net_udp_sockets(const struct net *n);
 /* Replies waiting in the wheel. */
 size_t net_inflight(const struct net *n);
 
+/* UDP reads that found queries: calls (recvmmsg batches) and the queries they read. */
+struct net_reads {
+	uint64_t calls;
+	uint64_t queries;
+};
+
+/* The reads done when a socket woke the loop, and those the wheel's tick polled. */
+void net_udp_reads(const struct net *n, struct net_reads *woken, struct net_reads *polled);
+
 /* Monotonic seconds, the clock of the wheel and the attempt counts. */
 double net_now_s(void);
 

@@ -58,7 +58,8 @@ void udp_shared_set_source(struct msghdr *m, union udp_shared_control *c, uint32
 {
 	memset(c, 0, sizeof(*c));
 	m->msg_control = c->buf;
-	m->msg_controllen = sizeof(c->buf);
+	/* exactly one message: the kernel refuses a control area with an empty one after it */
+	m->msg_controllen = CMSG_SPACE(sizeof(struct in_pktinfo));
 	struct cmsghdr *h = CMSG_FIRSTHDR(m);
 	h->cmsg_level = IPPROTO_IP;
 	h->cmsg_type = IP_PKTINFO;

@@ -8,11 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <time.h>
 
-/* Room for the one control message of a query or a reply, aligned as the kernel wants it. */
+/* Room for the control messages of a query (its destination and its arrival time) or of a
+ * reply (its source), aligned as the kernel wants it. */
 union udp_shared_control {
 	struct cmsghdr align;
-	char buf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+	char buf[CMSG_SPACE(sizeof(struct in_pktinfo)) + CMSG_SPACE(sizeof(struct timespec))];
 };
 
 /* Binds fd (an IPv4 UDP socket) to 0.0.0.0:port on the loopback device only (nothing from
@@ -20,7 +22,7 @@ union udp_shared_control {
  * of the step that failed with the reason in err. */
 int udp_shared_bind(int fd, int port, char *err, size_t err_size);
 
-/* Points m's control at c, with room for the destination a receive fills in. */
+/* Points m's control at c, with room for the destination and arrival time a receive fills in. */
 void udp_shared_expect_destination(struct msghdr *m, union udp_shared_control *c);
 
 /* The address (host order) a received message was sent to; false when the kernel gave none. */

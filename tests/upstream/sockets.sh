@@ -65,6 +65,62 @@ for mode in "no delay" "delayed"; do
 	check_eq "$mode: both counted as not_server" 2 "$(stat "$TEST_TMP/$name.ctl" not_server)"
 	check_eq "$mode: and not as queries" "$(wc -w <<<"$SERVERS")" "$(stat "$TEST_TMP/$name.ctl" queries)"
 done
+# Polling: while delayed replies wait, the wheel's tick reads the socket; each reply still leaves
+# no earlier than its query's arrival plus the delay the hierarchy applied to it (--applied-log).
+# Bursts of one query to each server, 3 ms apart, unique names so the log matches each reply.
+start_server polled "$TEST_TMP/polled.ready" "$U" --hierarchy-block "$B.0/24" --port 0 \
+	--latency-ms "20,60" --slow-share 0 --no-loss --dead-share 0 --control "$TEST_TMP/polled.ctl" \
+	--applied-log "$TEST_TMP/polled.applied" --ready-file "$TEST_TMP/polled.ready" \
+	>"$TEST_TMP/polled.addr" || exit 1
+port=$(sed 's/.*://' "$TEST_TMP/polled.addr")
+# shellcheck disable=SC2086
+python3 - "$port" $SERVERS >"$TEST_TMP/polled.rtt" <<'PY'
+import socket, struct, sys, time
+port, addrs = int(sys.argv[1]), sys.argv[2:]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+s.setblocking(False)
+sent, got = {}, {}
+qid = 0
+for burst in range(40):
+    for a in addrs:
+        name = b"p%d" % qid
+        q = struct.pack(">HHHHHH", qid, 0, 1, 0, 0, 0) + bytes([len(name)]) + name + b"\3com\0" + struct.pack(">HH", 2, 1)
+        sent[qid] = (a, name.decode() + ".com.", time.monotonic())
+        s.sendto(q, (a, port))
+        qid += 1
+    end = time.monotonic() + 0.003
+    while time.monotonic() < end:
+        try:
+            data, src = s.recvfrom(65536)
+            got[struct.unpack(">H", data[:2])[0]] = (src[0], time.monotonic())
+        except BlockingIOError:
+            time.sleep(0.0005)
+end = time.monotonic() + 3
+s.setblocking(True)
+while len(got) < len(sent) and time.monotonic() < end:
+    s.settimeout(max(0.01, end - time.monotonic()))
+    try:
+        data, src = s.recvfrom(65536)
+    except socket.timeout:
+        break
+    got[struct.unpack(">H", data[:2])[0]] = (src[0], time.monotonic())
+for i, (a, name, t0) in sent.items():
+    src, t1 = got.get(i, ("none", t0))
+    print(name, a, src, "%.3f" % ((t1 - t0) * 1000), sep="\t")
+PY
+sleep 1.5 # the applied log is flushed every second
+check_eq "polled: every query answered" 280 "$(awk '$3 != "none"' "$TEST_TMP/polled.rtt" | wc -l)"
+check_eq "polled: each reply from the address asked" 0 "$(awk '$2 != $3' "$TEST_TMP/polled.rtt" | wc -l)"
+check "polled: the tick read queries" test "$(stat "$TEST_TMP/polled.ctl" udp_reads.polled.queries)" -gt 0
+# the wheel's slots are whole milliseconds from the arrival's millisecond: at most 1 ms early
+check_eq "polled: no reply before its query's arrival plus its delay (all 280 matched)" \
+	"matched 280" "$(awk -F'\t' '
+	NR == FNR {if ($8 == "answer") delay[$5] = $9; next}
+	$1 in delay {n++; if ($4 < delay[$1] - 1) print $1, "rtt", $4, "delay", delay[$1]}
+	END {print "matched", n + 0}' "$TEST_TMP/polled.applied" "$TEST_TMP/polled.rtt")"
+check_eq "polled: the applied log has every query" 280 "$(awk -F'\t' '$8 == "answer"' "$TEST_TMP/polled.applied" | wc -l)"
+
 check "two hierarchies on one block, each on its own port" test "$(cat "$TEST_TMP/no_delay.addr")" != \
 	"$(cat "$TEST_TMP/delayed.addr")"
 
