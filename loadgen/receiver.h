@@ -32,6 +32,7 @@ struct receiver {
 	struct receiver_socket *sockets;
 	unsigned count, cap;
 	bool watching; /* the read events are on */
+	int ready_fd;  /* an epoll set of the sockets, asked which hold answers at each round */
 	struct mmsghdr msgs[RECEIVER_BATCH];
 	struct iovec iov[RECEIVER_BATCH];
 	uint8_t bufs[RECEIVER_BATCH][RECEIVER_BYTES];
@@ -53,8 +54,8 @@ bool receiver_add(struct receiver *r, int fd, unsigned port, struct matcher *m, 
  * timed by the kernel, for receiver_drain_all). */
 void receiver_watch(struct receiver *r, bool on);
 
-/* Drains every socket now (at each sending round, and between the batches of a catch-up).
- * Returns the number of answers taken in. */
+/* Drains every socket that holds answers now (at each sending round, and between the batches of
+ * a catch-up). Returns the number of answers taken in. */
 int receiver_drain_all(struct receiver *r);
 
 void receiver_close(struct receiver *r);
