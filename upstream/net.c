@@ -22,6 +22,7 @@
 #include "udp_shared.h"
 
 #define NET_BATCH 64
+#define NET_POLL_BATCHES 128 /* 8,192 queries: 8 ms of 1M/s, far beyond any sender here */
 #define NET_WHEEL_SLOTS 8192 /* ms: beyond NETEM_MAX_DELAY_MS */
 
 /* A UDP socket and its event: the shared one, or one server's. */
@@ -161,8 +162,8 @@ static const struct server *net_udp_server(struct net_udp *u, const struct msghd
 }
 
 /* When m reached the socket, on the monotonic clock: the kernel's SO_TIMESTAMPNS stamp (real
- * time) moved by real_to_mono, or now when there is none. A query read late (polled at the next
- * tick) is still delayed from its arrival. */
+ * time) moved by real_to_mono, or now when there is none. A query polled at the tick, up to a
+ * millisecond after it came, is still delayed from its arrival. */
 static double net_arrival_s(const struct msghdr *m, double real_to_mono, double now)
 {
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR((struct msghdr *)m, c)) {
@@ -184,9 +185,12 @@ static double net_real_to_mono(double now)
 	return now - ((double)real.tv_sec + (double)real.tv_nsec / 1e9);
 }
 
-/* Reads what waits on u (a bounded number of batches, so one busy socket cannot starve the
- * others) and answers it: at once, or on the wheel at arrival + delay. Counts into r. */
-static void net_udp_drain(struct net_udp *u, struct net_reads *r)
+/* Reads what waits on u and answers it: at once, or on the wheel at arrival + delay. Counts into
+ * r. Woken: a few batches, so one busy socket cannot starve the others (its event fires again);
+ * arrival is now. Polled: the tick is the only reader, so everything a tick's millisecond (or a
+ * late tick's several) brought, up to NET_POLL_BATCHES; arrival is the kernel's stamp (reading it
+ * costs a real-time clock read, a system call on some virtual machines, so woken reads skip it). */
+static void net_udp_drain(struct net_udp *u, struct net_reads *r, bool polled)
 {
 	struct net *n = u->net;
 	static uint8_t bufs[NET_BATCH][4096];
@@ -194,7 +198,9 @@ static void net_udp_drain(struct net_udp *u, struct net_reads *r)
 	struct mmsghdr msgs[NET_BATCH];
 	struct iovec iov[NET_BATCH];
 	struct sockaddr_in from[NET_BATCH];
-	for (int round = 0; round < 8; round++) {
+	double real_to_mono = 0;
+	int rounds = polled ? NET_POLL_BATCHES : 8;
+	for (int round = 0; round < rounds; round++) {
 		memset(msgs, 0, sizeof(msgs));
 		for (int i = 0; i < NET_BATCH; i++) {
 			iov[i].iov_base = bufs[i];
@@ -211,7 +217,8 @@ static void net_udp_drain(struct net_udp *u, struct net_reads *r)
 		r->calls++;
 		r->queries += (uint64_t)got;
 		double now = net_now_s();
-		double real_to_mono = net_real_to_mono(now);
+		if (polled && round == 0)
+			real_to_mono = net_real_to_mono(now);
 		for (int i = 0; i < got; i++) {
 			uint8_t *wire = NULL;
 			size_t wire_len = 0;
@@ -221,7 +228,8 @@ static void net_udp_drain(struct net_udp *u, struct net_reads *r)
 			const struct server *s = net_udp_server(u, &msgs[i].msg_hdr);
 			if (!s)
 				continue;
-			double arrival = net_arrival_s(&msgs[i].msg_hdr, real_to_mono, now);
+			double arrival =
+			    polled ? net_arrival_s(&msgs[i].msg_hdr, real_to_mono, now) : now;
 			if (!serve_packet(n->serve, s, ntohl(from[i].sin_addr.s_addr),
 			                  ntohs(from[i].sin_port), bufs[i], msgs[i].msg_len, false,
 			                  arrival, &wire, &wire_len, &delay))
@@ -275,7 +283,7 @@ static void net_tick(evutil_socket_t fd, short what, void *arg)
 	struct net *n = arg;
 	n->tick_armed = false;
 	if (n->polling)
-		net_udp_drain(&n->shared, &n->polled);
+		net_udp_drain(&n->shared, &n->polled, true);
 	wheel_advance(&n->wheel, net_now_ms(), net_fire, n);
 	net_flush(&n->out);
 	net_arm_tick(n);
@@ -286,7 +294,7 @@ static void net_udp_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct net_udp *u = arg;
 	struct net *n = u->net;
-	net_udp_drain(u, &n->woken);
+	net_udp_drain(u, &n->woken, false);
 	net_flush(&n->out);
 	net_arm_tick(n);
 	if (!u->server)
