@@ -571,7 +571,8 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 	return arr;
 }
 
-/* The per-spike rate of key/1024 (MB: judgement_spike_trend), and its last minus its first value. */
+/* The per-spike rate of key/1024 (MB: judgement_spike_trend) unless slope_key is NULL (the peaks':
+ * peaks_shape states their rate, spike_shape.c), and its last minus its first value. */
 static void set_growth(json_t *v, const char *slope_key, const char *total_key,
                        const json_t *spikes, const char *key)
 {
@@ -589,7 +590,9 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 			avail++;
 		}
 	}
-	json_object_set_new(v, slope_key, jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
+	if (slope_key)
+		json_object_set_new(v, slope_key,
+		                    jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
 	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
 	free(x);
 	free(y);
@@ -653,10 +656,8 @@ static void set_attributed(json_t *v, const struct series *s, json_t *sp)
 	                    json_string(fi < 0  ? "unavailable"
 	                                : split ? "split"
 	                                        : "unsplit"));
-	set_growth(v, "peak_live_growth_mb_per_spike", "peak_live_growth_first_to_last_mb", sp,
-	           "peak_live_kb");
-	set_growth(v, "peak_held_growth_mb_per_spike", "peak_held_growth_first_to_last_mb", sp,
-	           "peak_held_kb");
+	set_growth(v, NULL, "peak_live_growth_first_to_last_mb", sp, "peak_live_kb");
+	set_growth(v, NULL, "peak_held_growth_first_to_last_mb", sp, "peak_held_kb");
 	set_growth(v, "recovery_live_growth_mb_per_spike", "recovery_live_growth_first_to_last_mb",
 	           sp, "end_live_kb");
 	set_growth(v, "recovery_held_growth_mb_per_spike", "recovery_held_growth_first_to_last_mb",
@@ -830,8 +831,7 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name,
 	if (s.r) {
 		json_t *sp = spike_figures(&s, spikes, interval_s);
 		json_object_set_new(v, "spikes", sp);
-		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", sp,
-		           "peak_anon_kb");
+		set_growth(v, NULL, "peak_growth_first_to_last_mb", sp, "peak_anon_kb");
 		set_growth(v, "recovery_growth_mb_per_spike", "recovery_growth_first_to_last_mb",
 		           sp, "end_anon_kb");
 		set_growth(v, "beyond_cache_growth_mb_per_spike",
