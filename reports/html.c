@@ -896,7 +896,7 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, first ? "" : ", ");
 		strbuf_append_html(b, t);
 		strbuf_append(b, " ");
-		append_figure(b, json_is_number(v) ? json_number_value(v) : NAN, F_RATIO);
+		append_figure(b, summary_value_number(v), F_RATIO);
 		strbuf_append(b, " core");
 		first = false;
 	}

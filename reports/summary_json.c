@@ -50,6 +50,10 @@ json_t *summary_lookup(const json_t *obj, const char *path)
 
 double summary_number(const json_t *obj, const char *path)
 {
-	const json_t *x = summary_lookup(obj, path);
+	return summary_value_number(summary_lookup(obj, path));
+}
+
+double summary_value_number(const json_t *x)
+{
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }

@@ -24,4 +24,9 @@ json_t *summary_lookup(const json_t *obj, const char *path);
  * number. */
 double summary_number(const json_t *obj, const char *path);
 
+/* The number x holds, NAN when x is NULL, null or not a number: the one way a JSON value becomes a
+ * number (summary_number's, for a value already at hand or under a key that is no path, such as a
+ * variant's name). */
+double summary_value_number(const json_t *x);
+
 #endif

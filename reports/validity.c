@@ -81,7 +81,7 @@ static void check_warmup(const struct runfolder *rf, json_t *reasons)
 
 double validity_saturated_s(const json_t *harness)
 {
-	double s = json_number_value(json_object_get(harness, "saturated_s"));
+	double s = summary_number(harness, "saturated_s");
 	size_t events = json_array_size(json_object_get(harness, "saturated_events"));
 	/* Each event was measured over at least one window, the timeline's windows too. */
 	return fmax(s > 0 ? s : 0, (double)events * HARNESS_WINDOW_S);
@@ -109,7 +109,7 @@ static void check_harness(const json_t *summary, json_t *reasons)
 	       "The harness (load generator or simulated hierarchy) used more than %.1f core for "
 	       "%.1f s (%zu saturation events): the traffic may have been limited by the harness, "
 	       "not the resolvers.",
-	       json_number_value(json_object_get(h, "threshold_cores")), s, events);
+	       summary_number(h, "threshold_cores"), s, events);
 }
 
 /* The variant's answered share of the queries sent in spikes (the one definition: per query when
@@ -122,7 +122,7 @@ static double spike_answered_share(const json_t *v)
 static void check_capacity(const struct runfolder *rf, const json_t *summary, json_t *reasons)
 {
 	const json_t *cal = json_object_get(rf->run, "calibration");
-	double rate = json_number_value(json_object_get(cal, "spike_rate_qps"));
+	double rate = summary_number(cal, "spike_rate_qps");
 	json_t *names = json_array();
 	struct strbuf b = {0};
 	size_t i;
@@ -132,7 +132,7 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 		const char *n = json_string_value(name);
 		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
 		double cap =
-		    json_number_value(json_object_get(json_object_get(cal, "capacity_qps"), n));
+		    summary_value_number(json_object_get(json_object_get(cal, "capacity_qps"), n));
 		double share = spike_answered_share(v);
 		if (rate > 0 && cap > 0 && rate > VALIDITY_MAX_CAPACITY_MULTIPLE * cap) {
 			strbuf_printf(&b,
@@ -167,8 +167,8 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 		double lo = INFINITY, hi = -INFINITY;
 		json_array_foreach(under, k, u)
 		{
-			lo = fmin(lo, json_number_value(json_object_get(u, "answered_share")));
-			hi = fmax(hi, json_number_value(json_object_get(u, "answered_share")));
+			lo = fmin(lo, summary_number(u, "answered_share"));
+			hi = fmax(hi, summary_number(u, "answered_share"));
 		}
 		strbuf_printf(b, "%zu spikes (%.1f-%.1f %% answered)", m, 100 * lo, 100 * hi);
 		return;
@@ -180,7 +180,7 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 	                  : k + 1 == m ? " and "
 	                               : ", ",
 	                  (long long)json_integer_value(json_object_get(u, "spike")),
-	                  100 * json_number_value(json_object_get(u, "answered_share")));
+	                  100 * summary_number(u, "answered_share"));
 }
 
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
@@ -250,15 +250,17 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 	const json_t *capacity = json_object_get(cal, "capacity_qps");
 	/* the calibration's own choice (scenarios/lib/calibrate.sh); without it, every bound counts
 	 */
-	const json_t *slowest = json_object_get(cal, "capacity_of_slowest_qps");
-	double lowest = json_is_number(slowest) ? json_number_value(slowest) : INFINITY;
+	double lowest = summary_number(cal, "capacity_of_slowest_qps");
+	if (isnan(lowest))
+		lowest = INFINITY;
 	json_t *names = json_array();
 	const char *v;
 	json_t *top;
 	json_object_foreach(json_object_get(cal, "still_answering_at_top"), v, top)
 	{
-		const json_t *q = json_object_get(capacity, v);
-		if (json_is_true(top) && (!json_is_number(q) || json_number_value(q) <= lowest))
+		/* by key, not path: a variant's name may hold a dot */
+		double q = summary_value_number(json_object_get(capacity, v));
+		if (json_is_true(top) && (isnan(q) || q <= lowest))
 			json_array_append_new(names, json_string(v));
 	}
 	for (size_t i = 0; i < rf->n_events; i++) {
