@@ -9,13 +9,15 @@
 #include "figures.h"
 #include "findings.h"
 #include "hierarchy_applied.h"
+#include "model.h"
 #include "spike_shape.h"
 #include "validity.h"
 #include "verdict.h"
 
 json_t *passes_run(const struct runfolder *rf)
 {
-	json_t *sum = figures_build(rf);
+	struct model model;
+	json_t *sum = figures_build(rf, &model);
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
@@ -27,5 +29,6 @@ json_t *passes_run(const struct runfolder *rf)
 	json_object_set_new(sum, "findings", findings_build(sum));
 	json_object_set_new(sum, "verdict", verdict_build(sum));
 	aliases_add(sum);
+	model_free(&model);
 	return sum;
 }

@@ -11,6 +11,9 @@ json_t *summary_json_number(double v);
 /* A number as a JSON real as it is, or null when not finite (NAN, infinities). */
 json_t *summary_json_real(double v);
 
+/* A share clamped to [0, 1]; NAN stays NAN. */
+double summary_share_clamped(double raw);
+
 /* Sets key to a share clamped to [0, 1] (null for NAN); a raw value outside is kept beside it as
  * KEY_raw, so a reader sees why (docs/run-folder.md, "Shares"). */
 void summary_set_share(json_t *o, const char *key, double raw);
