@@ -629,7 +629,7 @@ static void set_highest_inflight(struct model_variant *mv)
 
 /* The attributed figures of a variant (README.md): growth of live and allocator-held memory over
  * the spikes, and the split of its last attributed sample. */
-static void set_attributed(json_t *v, const struct series *s, const struct model_variant *mv)
+static void set_attributed(json_t *v, const struct series *s, struct model_variant *mv)
 {
 	struct attr_split f;
 	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
@@ -637,6 +637,7 @@ static void set_attributed(json_t *v, const struct series *s, const struct model
 	struct attr_split any;
 	for (size_t i = 0; i < s->n && !split; i++)
 		split = attr_split_row(s->r[i], &any) && any.split;
+	mv->attributed = fi >= 0;
 	json_object_set_new(v, "attribution",
 	                    json_string(fi < 0  ? "unavailable"
 	                                : split ? "split"

@@ -72,16 +72,16 @@ static void give_back_counted(struct strbuf *b, const json_t *g, const char *fre
 }
 
 /* Judged on anon RSS alone, per spike; with the last spike's end and peak anon RSS. */
-static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
+static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
+                                 const struct model_variant *mv)
 {
 	const json_t *g = json_object_get(v, "give_back_per_spike");
 	if (json_integer_value(json_object_get(g, "spikes")) == 0)
 		return;
-	json_t *spikes = json_object_get(v, "spikes");
 	double end = NAN, peak = NAN;
-	for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
-		end = summary_number(json_array_get(spikes, i), "end_anon_kb");
-		peak = summary_number(json_array_get(spikes, i), "peak_anon_kb");
+	for (size_t i = mv->n_spikes; i-- > 0 && isnan(end);) {
+		end = mv->spikes[i].end_anon_kb;
+		peak = mv->spikes[i].peak_anon_kb;
 	}
 	struct strbuf b = {0};
 	strbuf_printf(&b,
@@ -132,33 +132,30 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 
 /* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
  * added the most. */
-static void findings_live_growth(json_t *out, const char *name, const json_t *v)
+static void findings_live_growth(json_t *out, const char *name, const json_t *v,
+                                 const struct model_variant *mv)
 {
 	double live = summary_number(v, "spikes_live_growth_kb"),
 	       held = summary_number(v, "spikes_held_growth_kb");
 	if (isnan(live) || live < LIVE_GROWTH_KB)
 		return;
-	const json_t *spikes = json_object_get(v, "spikes"), *top = NULL, *sp;
-	size_t i;
-	json_array_foreach(spikes, i, sp)
-	{
-		if (!isnan(summary_number(sp, "live_growth_kb")) &&
-		    (!top ||
-		     summary_number(sp, "live_growth_kb") >= summary_number(top, "live_growth_kb")))
+	const struct model_spike *top = NULL;
+	for (size_t i = 0; i < mv->n_spikes; i++) {
+		const struct model_spike *sp = &mv->spikes[i];
+		if (!isnan(sp->live_growth_kb) && (!top || sp->live_growth_kb >= top->live_growth_kb))
 			top = sp;
 	}
+	if (!top) /* the sum has a spike with live growth */
+		return;
 	char cache[96] = "";
-	if (!isnan(summary_number(top, "cache_growth_kb")))
+	if (!isnan(top->cache_growth_kb))
 		snprintf(cache, sizeof(cache),
-		         "the cache grew by %.1f MB during spike %lld (live bytes "
+		         "the cache grew by %.1f MB during spike %d (live bytes "
 		         "%+.1f MB)",
-		         summary_number(top, "cache_growth_kb") / 1024,
-		         (long long)json_integer_value(json_object_get(top, "spike")),
-		         summary_number(top, "live_growth_kb") / 1024);
+		         top->cache_growth_kb / 1024, top->number, top->live_growth_kb / 1024);
 	else
-		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %lld",
-		         summary_number(top, "live_growth_kb") / 1024,
-		         (long long)json_integer_value(json_object_get(top, "spike")));
+		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %d",
+		         top->live_growth_kb / 1024, top->number);
 	char top_held[48], all_held[48];
 	/* Whose growth it is, said only when the allocator's is small beside the program's. */
 	const char *whose = held <= LIVE_ONLY_SHARE * live ? ": the growth is the program's, not "
@@ -170,7 +167,7 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v)
 	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
 	    "allocator held %s%s.",
 	    name, cache,
-	    more_or_less(top_held, sizeof(top_held), summary_number(top, "held_growth_kb")),
+	    more_or_less(top_held, sizeof(top_held), top->held_growth_kb),
 	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
 }
 
@@ -252,7 +249,8 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 	strbuf_free(&b);
 }
 
-static void findings_memory_returned(json_t *out, const json_t *summary)
+static void findings_memory_returned(json_t *out, const json_t *summary,
+                                     const struct model *model)
 {
 	const char *returned[64], *kept[64];
 	size_t nr = 0, nk = 0;
@@ -260,13 +258,13 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
-		const char *how = json_string_value(json_object_get(v, "attribution"));
-		if (how && strcmp(how, "unavailable") != 0) {
+		const struct model_variant *mv = model_variant_named(model, name);
+		if (mv->attributed) {
 			findings_held_verdict(out, name, v);
-			findings_live_growth(out, name, v);
+			findings_live_growth(out, name, v, mv);
 			findings_mechanism(out, name, v);
 		} else {
-			findings_rss_verdict(out, name, v);
+			findings_rss_verdict(out, name, v, mv);
 		}
 		/* counted per spike like the verdict: every spike gave back, or none did */
 		const json_t *g = json_object_get(v, "give_back_per_spike");
@@ -292,12 +290,13 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 /* The peaks' shape (peaks_shape, the verdict's robust shape): how far the first spike's peak rose
  * above the level before it, the step of spike 2, then the robust trend; with too few spikes for a
  * trend, each spike's peak. */
-static void findings_peaks(json_t *out, const json_t *summary)
+static void findings_peaks(json_t *out, const json_t *summary, const struct model *model)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
+		const struct model_variant *mv = model_variant_named(model, name);
 		const json_t *shape = json_object_get(v, "peaks_shape");
 		if (!json_is_object(shape))
 			continue;
@@ -305,15 +304,12 @@ static void findings_peaks(json_t *out, const json_t *summary)
 		strbuf_printf(&b, "%s's peaks: ", name);
 		double trend = summary_number(shape, "trend_mb_per_spike");
 		if (isnan(trend)) {
-			const json_t *spikes = json_object_get(v, "spikes");
-			size_t n = json_array_size(spikes), i;
-			json_t *sp;
+			size_t n = mv->n_spikes;
 			strbuf_printf(&b, "%zu spike%s, too few for a trend: ", n,
 			              n == 1 ? "" : "s");
-			json_array_foreach(spikes, i, sp)
-			{
+			for (size_t i = 0; i < n; i++) {
 				strbuf_append(&b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
-				double peak = summary_number(sp, "peak_anon_kb");
+				double peak = mv->spikes[i].peak_anon_kb;
 				if (isnan(peak))
 					strbuf_append(&b, "n/a");
 				else
@@ -482,7 +478,7 @@ static void findings_health(json_t *out, const json_t *summary)
 		    sat, summary_number(h, "threshold_cores"), ev);
 }
 
-json_t *findings_build(const json_t *summary)
+json_t *findings_build(const json_t *summary, const struct model *model)
 {
 	json_t *out = json_array();
 	const json_t *run = json_object_get(summary, "run");
@@ -504,8 +500,8 @@ json_t *findings_build(const json_t *summary)
 		    summary_number(run, "schedule_spikes"));
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
-	findings_memory_returned(out, summary);
-	findings_peaks(out, summary);
+	findings_memory_returned(out, summary, model);
+	findings_peaks(out, summary, model);
 	findings_extremes(out, summary, "final_anon_kb", "Anonymous RSS at the end", "MB",
 	                  1.0 / 1024);
 	findings_extremes(

@@ -38,10 +38,11 @@ double model_spike_figure(const struct model_spike *sp, size_t offset)
 
 const struct model_variant *model_variant_named(const struct model *m, const char *name)
 {
+	static const struct model_variant none = {0};
 	for (size_t i = 0; m && i < m->n_variants; i++)
 		if (strcmp(m->variants[i].name, name) == 0)
 			return &m->variants[i];
-	return NULL;
+	return &none;
 }
 
 json_t *model_spike_json(const struct model_spike *sp)

@@ -77,6 +77,7 @@ struct model_variant {
 	char *name;
 	struct model_spike *spikes; /* every spike number of the run, ascending */
 	size_t n_spikes;            /* 0 when the variant has no rows */
+	bool attributed; /* a row has live bytes and the allocator's heap (summary.json attribution) */
 };
 
 struct model {
@@ -96,7 +97,7 @@ bool model_share_clamped(double share, double raw);
 /* The figure at offset (MODEL_SPIKE_FIGURE) of a spike. */
 double model_spike_figure(const struct model_spike *sp, size_t offset);
 
-/* The variant of that name, or NULL. */
+/* The variant of that name; one without spikes when the model has none of that name. */
 const struct model_variant *model_variant_named(const struct model *m, const char *name);
 
 /* The spike's summary.json object: its number and SO_FAR figures, and its others when it ran. */

@@ -22,11 +22,11 @@ json_t *passes_run(const struct runfolder *rf)
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	/* what the spikes left per variant, from the advisor's figures, before any words */
-	spike_shape_add_variant_figures(sum);
+	spike_shape_add_variant_figures(sum, &model);
 	/* validity before the words: the findings and the verdict name the variants that did not
 	 * run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum));
-	json_object_set_new(sum, "findings", findings_build(sum));
+	json_object_set_new(sum, "findings", findings_build(sum, &model));
 	json_object_set_new(sum, "verdict", verdict_build(sum));
 	aliases_add(sum);
 	model_free(&model);
