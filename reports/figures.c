@@ -447,9 +447,12 @@ static void spike_attribution(struct model_spike *o, const struct series *s, siz
 	o->reused_kb = isnan(returned) ? nan : reused;
 	double part = returned + kept;
 	bool shared = !isnan(part) && part >= SUMMARY_SHARE_MIN_GROWTH_KB;
-	model_set_share(&o->held_released_share, &o->held_released_share_raw, shared ? returned / part : NAN);
-	model_set_share(&o->held_returned_share, &o->held_returned_share_raw, shared ? to_system / part : NAN);
-	model_set_share(&o->held_reused_share, &o->held_reused_share_raw, shared ? reused / part : NAN);
+	model_set_share(&o->held_released_share, &o->held_released_share_raw,
+	                shared ? returned / part : NAN);
+	model_set_share(&o->held_returned_share, &o->held_returned_share_raw,
+	                shared ? to_system / part : NAN);
+	model_set_share(&o->held_reused_share, &o->held_reused_share_raw,
+	                shared ? reused / part : NAN);
 	/* Memory per request in flight: at the most requests in flight, the live growth that is
 	 * not the cache's, over the growth of requests in flight. */
 	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
@@ -542,7 +545,8 @@ static void spike_figures(const struct series *s, const struct spike_list *spike
 		o->before_anon_kb = before;
 		/* the level before the spike on the beyond-cache basis (verdict.c: what it left) */
 		double before_cache = before_at ? before_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		o->before_beyond_cache_kb = isnan(before_cache) ? NAN : before - before_cache / 1024.0;
+		o->before_beyond_cache_kb =
+		    isnan(before_cache) ? NAN : before - before_cache / 1024.0;
 		o->peak_anon_kb = peak;
 		o->peak_t_s = peak_at ? peak_at->t_s : NAN;
 		o->peak_rss_kb = peak_rss;
@@ -828,6 +832,7 @@ static json_t *variant_figures(const struct runfolder *rf, struct model_variant 
 			abort();
 		mv->n_spikes = spikes->n;
 		spike_figures(&s, spikes, interval_s, mv->spikes);
+		traffic_set_spike_answered(rf, target, mv);
 		set_highest_inflight(mv);
 		json_t *sp = json_array();
 		for (size_t k = 0; k < mv->n_spikes; k++)

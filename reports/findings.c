@@ -142,7 +142,8 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v,
 	const struct model_spike *top = NULL;
 	for (size_t i = 0; i < mv->n_spikes; i++) {
 		const struct model_spike *sp = &mv->spikes[i];
-		if (!isnan(sp->live_growth_kb) && (!top || sp->live_growth_kb >= top->live_growth_kb))
+		if (!isnan(sp->live_growth_kb) &&
+		    (!top || sp->live_growth_kb >= top->live_growth_kb))
 			top = sp;
 	}
 	if (!top) /* the sum has a spike with live growth */
@@ -166,9 +167,8 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v,
 	add(out,
 	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
 	    "allocator held %s%s.",
-	    name, cache,
-	    more_or_less(top_held, sizeof(top_held), top->held_growth_kb),
-	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
+	    name, cache, more_or_less(top_held, sizeof(top_held), top->held_growth_kb), live / 1024,
+	    more_or_less(all_held, sizeof(all_held), held), whose);
 }
 
 /* One kind of held memory, "13.0 MB in free chunks below the top chunk". */
@@ -249,8 +249,7 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 	strbuf_free(&b);
 }
 
-static void findings_memory_returned(json_t *out, const json_t *summary,
-                                     const struct model *model)
+static void findings_memory_returned(json_t *out, const json_t *summary, const struct model *model)
 {
 	const char *returned[64], *kept[64];
 	size_t nr = 0, nk = 0;

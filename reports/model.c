@@ -16,6 +16,7 @@ void model_spike_init(struct model_spike *sp, int number)
 #undef INIT_SHARE
 	sp->number = number;
 	sp->ran = false;
+	sp->answered_share = NAN;
 }
 
 void model_set_share(double *share, double *raw, double value)
@@ -34,6 +35,19 @@ double model_spike_figure(const struct model_spike *sp, size_t offset)
 	double x;
 	memcpy(&x, (const char *)sp + offset, sizeof(x));
 	return x;
+}
+
+long model_spike_index(const struct model_variant *mv, int number)
+{
+	size_t lo = 0, hi = mv->n_spikes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (mv->spikes[mid].number < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < mv->n_spikes && mv->spikes[lo].number == number ? (long)lo : -1;
 }
 
 const struct model_variant *model_variant_named(const struct model *m, const char *name)

@@ -12,7 +12,7 @@
  * (NAN when not available), SHARE a share clamped to [0, 1] with its raw value beside it
  * (NAME_raw; summary_set_share), SO_FAR a number of the highest peak so far, written for a spike
  * the variant did not run too. One table, so the struct and its serialisation cannot differ. */
-#define MODEL_SPIKE_FIGURES(NUM, SHARE, SO_FAR)                                                            \
+#define MODEL_SPIKE_FIGURES(NUM, SHARE, SO_FAR)                                                    \
 	NUM(from_s)                                                                                \
 	NUM(to_s)                                                                                  \
 	NUM(before_anon_kb)                                                                        \
@@ -65,6 +65,9 @@ struct model_spike {
 	int number;
 	bool ran; /* the variant has rows of this spike; without, every figure is NAN */
 	MODEL_SPIKE_FIGURES(MODEL_FIELD_NUM, MODEL_FIELD_SHARE, MODEL_FIELD_NUM)
+	/* of the queries sent in this spike, counted by send phase (phases.csv; NAN without):
+	 * summary.json has it in traffic_by_send.instances, not in the spike's object */
+	double answered_share;
 };
 #undef MODEL_FIELD_NUM
 #undef MODEL_FIELD_SHARE
@@ -77,7 +80,8 @@ struct model_variant {
 	char *name;
 	struct model_spike *spikes; /* every spike number of the run, ascending */
 	size_t n_spikes;            /* 0 when the variant has no rows */
-	bool attributed; /* a row has live bytes and the allocator's heap (summary.json attribution) */
+	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
+	bool attributed;
 };
 
 struct model {
@@ -96,6 +100,9 @@ bool model_share_clamped(double share, double raw);
 
 /* The figure at offset (MODEL_SPIKE_FIGURE) of a spike. */
 double model_spike_figure(const struct model_spike *sp, size_t offset);
+
+/* The index of spike number in mv->spikes (ascending: a binary search), -1 when it has none. */
+long model_spike_index(const struct model_variant *mv, int number);
 
 /* The variant of that name; one without spikes when the model has none of that name. */
 const struct model_variant *model_variant_named(const struct model *m, const char *name);

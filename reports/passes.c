@@ -25,7 +25,7 @@ json_t *passes_run(const struct runfolder *rf)
 	spike_shape_add_variant_figures(sum, &model);
 	/* validity before the words: the findings and the verdict name the variants that did not
 	 * run and why */
-	json_object_set_new(sum, "validity", validity_build(rf, sum));
+	json_object_set_new(sum, "validity", validity_build(rf, sum, &model));
 	json_object_set_new(sum, "findings", findings_build(sum, &model));
 	json_object_set_new(sum, "verdict", verdict_build(sum));
 	aliases_add(sum);

@@ -77,12 +77,10 @@ static json_t *peaks_shape(const struct model_variant *mv)
 {
 	double before = mv->spikes[0].before_anon_kb / 1024.0;
 	json_t *o = shape_of(mv, before, MODEL_SPIKE_FIGURE(peak_anon_kb));
-	json_object_set_new(
-	    o, "live_trend_mb_per_spike",
-	    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_live_kb))));
-	json_object_set_new(
-	    o, "held_trend_mb_per_spike",
-	    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_held_kb))));
+	json_object_set_new(o, "live_trend_mb_per_spike",
+	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_live_kb))));
+	json_object_set_new(o, "held_trend_mb_per_spike",
+	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_held_kb))));
 	return o;
 }
 

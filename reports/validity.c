@@ -185,7 +185,7 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
  * drown in one of them, its memory then that of a queue. */
-static void check_each_spike(const json_t *summary, json_t *reasons)
+static void check_each_spike(const json_t *summary, const struct model *model, json_t *reasons)
 {
 	json_t *names = json_array(), *spikes = json_object();
 	struct strbuf b = {0};
@@ -193,21 +193,17 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
-		const json_t *v =
-		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		const struct model_variant *mv =
+		    model_variant_named(model, json_string_value(name));
 		json_t *under = json_array();
-		size_t k;
-		json_t *inst;
-		json_array_foreach(summary_lookup(v, "traffic_by_send.instances"), k, inst)
-		{
-			const json_t *share = json_object_get(inst, "answered_share");
-			const char *phase = json_string_value(json_object_get(inst, "phase"));
-			if (!phase || strcmp(phase, "spike") != 0 || !json_is_number(share) ||
-			    !(json_number_value(share) < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
+		for (size_t k = 0; k < mv->n_spikes; k++) {
+			const struct model_spike *sp = &mv->spikes[k];
+			if (!(sp->answered_share < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
 				continue;
 			json_t *o = json_object();
-			json_object_set(o, "spike", json_object_get(inst, "spike"));
-			json_object_set(o, "answered_share", (json_t *)share);
+			json_object_set_new(o, "spike", json_integer(sp->number));
+			json_object_set_new(o, "answered_share",
+			                    summary_json_number(sp->answered_share));
 			json_array_append_new(under, o);
 		}
 		size_t n_under = json_array_size(under);
@@ -454,7 +450,7 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 	strbuf_free(&text);
 }
 
-json_t *validity_build(const struct runfolder *rf, const json_t *summary)
+json_t *validity_build(const struct runfolder *rf, const json_t *summary, const struct model *model)
 {
 	json_t *reasons = json_array();
 	const json_t *run = json_object_get(summary, "run");
@@ -465,7 +461,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_warmup(rf, reasons);
 	check_harness(summary, reasons);
 	check_capacity(rf, summary, reasons);
-	check_each_spike(summary, reasons);
+	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
 	check_crashes(summary, reasons);
