@@ -56,27 +56,25 @@ static const char *more_or_less(char *buf, size_t size, double kb)
  * what a spike freed in 4 of 5 spikes (0-100 % of ", "kept what the spikes freed (gave back 0-5 %
  * of ". Counted per spike like the verdict, never a mean no spike had; the caller ends the
  * parenthesis. */
-static void give_back_counted(struct strbuf *b, const json_t *g, const char *freed)
+static void give_back_counted(struct strbuf *b, const struct model_give_back *g, const char *freed)
 {
-	json_int_t n = json_integer_value(json_object_get(g, "spikes"));
-	json_int_t returned = json_integer_value(json_object_get(g, "given_back_spikes"));
+	size_t n = g->spikes, returned = g->given_back_spikes;
 	if (returned == n)
 		strbuf_printf(b, "gave back to the system what each spike %s (", freed);
 	else if (returned == 0)
 		strbuf_printf(b, "kept what the spikes %s (gave back ", freed);
 	else
-		strbuf_printf(b, "gave back to the system what a spike %s in %lld of %lld spikes (",
-		              freed, (long long)returned, (long long)n);
-	judgement_share_range(b, summary_number(g, "share_min"), summary_number(g, "share_max"));
+		strbuf_printf(b, "gave back to the system what a spike %s in %zu of %zu spikes (",
+		              freed, returned, n);
+	judgement_share_range(b, g->share_min, g->share_max);
 	strbuf_append(b, " of ");
 }
 
 /* Judged on anon RSS alone, per spike; with the last spike's end and peak anon RSS. */
-static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
-                                 const struct model_variant *mv)
+static void findings_rss_verdict(json_t *out, const char *name, const struct model_variant *mv)
 {
-	const json_t *g = json_object_get(v, "give_back_per_spike");
-	if (json_integer_value(json_object_get(g, "spikes")) == 0)
+	const struct model_give_back *g = &mv->give_back;
+	if (g->spikes == 0)
 		return;
 	double end = NAN, peak = NAN;
 	for (size_t i = mv->n_spikes; i-- > 0 && isnan(end);) {
@@ -101,14 +99,15 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v,
  * left its footprint plus what it kept), what went back to the system (anon RSS fell) and what it
  * reused for later allocations (its held memory fell, anon RSS did not: never called given
  * back). */
-static void findings_held_verdict(json_t *out, const char *name, const json_t *v)
+static void findings_held_verdict(json_t *out, const char *name, const json_t *v,
+                                  const struct model_variant *mv)
 {
 	char held[48];
 	if (isnan(summary_number(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), summary_number(v, "spikes_held_growth_kb"));
-	const json_t *g = json_object_get(v, "give_back_per_spike");
-	if (json_integer_value(json_object_get(g, "spikes")) == 0) {
+	const struct model_give_back *g = &mv->give_back;
+	if (g->spikes == 0) {
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
 		    "memory); it held %s after the last recovery than before the first.",
@@ -119,10 +118,10 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 	strbuf_printf(&b, "%s's allocator ", name);
 	give_back_counted(&b, g, "freed");
 	strbuf_append(&b, "its part of each spike");
-	double rhi = summary_number(g, "reused_share_max");
+	double rhi = g->reused_share_max;
 	if (!isnan(rhi) && lround(100 * rhi) > 0) {
 		strbuf_append(&b, "; reused by the allocator ");
-		judgement_share_range(&b, summary_number(g, "reused_share_min"), rhi);
+		judgement_share_range(&b, g->reused_share_min, rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");
 	}
 	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
@@ -259,16 +258,14 @@ static void findings_memory_returned(json_t *out, const json_t *summary, const s
 	{
 		const struct model_variant *mv = model_variant_named(model, name);
 		if (mv->attributed) {
-			findings_held_verdict(out, name, v);
+			findings_held_verdict(out, name, v, mv);
 			findings_live_growth(out, name, v, mv);
 			findings_mechanism(out, name, v);
 		} else {
-			findings_rss_verdict(out, name, v, mv);
+			findings_rss_verdict(out, name, mv);
 		}
 		/* counted per spike like the verdict: every spike gave back, or none did */
-		const json_t *g = json_object_get(v, "give_back_per_spike");
-		json_int_t n = json_integer_value(json_object_get(g, "spikes"));
-		json_int_t given = json_integer_value(json_object_get(g, "given_back_spikes"));
+		size_t n = mv->give_back.spikes, given = mv->give_back.given_back_spikes;
 		if (n > 0 && given == n && nr < 64)
 			returned[nr++] = name;
 		else if (n > 0 && given == 0 && nk < 64)

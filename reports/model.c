@@ -37,17 +37,19 @@ double model_spike_figure(const struct model_spike *sp, size_t offset)
 	return x;
 }
 
+static int spike_number_cmp(const void *key, const void *spike)
+{
+	int k = *(const int *)key, n = ((const struct model_spike *)spike)->number;
+	return (k > n) - (k < n);
+}
+
 long model_spike_index(const struct model_variant *mv, int number)
 {
-	size_t lo = 0, hi = mv->n_spikes;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (mv->spikes[mid].number < number)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < mv->n_spikes && mv->spikes[lo].number == number ? (long)lo : -1;
+	if (!mv->n_spikes)
+		return -1;
+	const struct model_spike *sp =
+	    bsearch(&number, mv->spikes, mv->n_spikes, sizeof(*mv->spikes), spike_number_cmp);
+	return sp ? (long)(sp - mv->spikes) : -1;
 }
 
 const struct model_variant *model_variant_named(const struct model *m, const char *name)
@@ -74,6 +76,23 @@ json_t *model_spike_json(const struct model_spike *sp)
 #undef JSON_NUM
 #undef JSON_SHARE
 #undef JSON_SO_FAR
+	return o;
+}
+
+json_t *model_give_back_json(const struct model_variant *mv)
+{
+	const struct model_give_back *g = &mv->give_back;
+	json_t *o = json_object();
+	json_object_set_new(
+	    o, "share_key",
+	    json_string(mv->attributed ? "held_returned_share" : "given_back_share"));
+	json_object_set_new(o, "spikes", json_integer((json_int_t)g->spikes));
+	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)g->given_back_spikes));
+	json_object_set_new(o, "share_min", summary_json_real(g->share_min));
+	json_object_set_new(o, "share_max", summary_json_real(g->share_max));
+	json_object_set_new(o, "reused_share_min", summary_json_real(g->reused_share_min));
+	json_object_set_new(o, "reused_share_max", summary_json_real(g->reused_share_max));
+	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)g->clamped_spikes));
 	return o;
 }
 

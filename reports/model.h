@@ -76,12 +76,22 @@ struct model_spike {
  * model_spike, read with model_spike_figure. */
 #define MODEL_SPIKE_FIGURE(name) offsetof(struct model_spike, name)
 
+/* Per spike, not a mean no spike had (summary.json "give_back_per_spike", set by spike_shape.c):
+ * of the spikes with a share (held_returned_share where attributed, else given_back_share), how
+ * many gave back to the system what they freed, the range of the shares and of the shares the
+ * allocator reused (NAN unattributed), how many were clamped. */
+struct model_give_back {
+	size_t spikes, given_back_spikes, clamped_spikes;
+	double share_min, share_max, reused_share_min, reused_share_max;
+};
+
 struct model_variant {
 	char *name;
 	struct model_spike *spikes; /* every spike number of the run, ascending */
 	size_t n_spikes;            /* 0 when the variant has no rows */
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
 	bool attributed;
+	struct model_give_back give_back;
 };
 
 struct model {
@@ -101,7 +111,7 @@ bool model_share_clamped(double share, double raw);
 /* The figure at offset (MODEL_SPIKE_FIGURE) of a spike. */
 double model_spike_figure(const struct model_spike *sp, size_t offset);
 
-/* The index of spike number in mv->spikes (ascending: a binary search), -1 when it has none. */
+/* The index of spike number in mv->spikes (ascending: bsearch), -1 when it has none. */
 long model_spike_index(const struct model_variant *mv, int number);
 
 /* The variant of that name; one without spikes when the model has none of that name. */
@@ -109,6 +119,9 @@ const struct model_variant *model_variant_named(const struct model *m, const cha
 
 /* The spike's summary.json object: its number and SO_FAR figures, and its others when it ran. */
 json_t *model_spike_json(const struct model_spike *sp);
+
+/* The variant's give_back_per_spike object, with the share_key its shares are of. */
+json_t *model_give_back_json(const struct model_variant *mv);
 
 void model_free(struct model *m);
 

@@ -27,7 +27,7 @@ json_t *passes_run(const struct runfolder *rf)
 	 * run and why */
 	json_object_set_new(sum, "validity", validity_build(rf, sum, &model));
 	json_object_set_new(sum, "findings", findings_build(sum, &model));
-	json_object_set_new(sum, "verdict", verdict_build(sum));
+	json_object_set_new(sum, "verdict", verdict_build(sum, &model));
 	aliases_add(sum);
 	model_free(&model);
 	return sum;

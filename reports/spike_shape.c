@@ -101,49 +101,39 @@ static size_t spikes_range(const struct model_variant *mv, size_t figure, double
 	return n;
 }
 
-/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): of the spikes
- * with a share (held_returned_share where attributed, else given_back_share), how many gave back
- * to the system what they freed (the share at least RETURNED_SHARE), the
- * range of the shares, of the shares the allocator reused, and how many were clamped. */
-static json_t *give_back_per_spike(const struct model_variant *mv)
+/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): mv->give_back
+ * from its spikes' shares (held_returned_share where attributed, else given_back_share). */
+static void give_back_per_spike(struct model_variant *mv)
 {
-	const char *key = mv->attributed ? "held_returned_share" : "given_back_share";
 	size_t share_at = mv->attributed ? MODEL_SPIKE_FIGURE(held_returned_share)
 	                                 : MODEL_SPIKE_FIGURE(given_back_share);
 	size_t raw_at = mv->attributed ? MODEL_SPIKE_FIGURE(held_returned_share_raw)
 	                               : MODEL_SPIKE_FIGURE(given_back_share_raw);
-	double lo, hi, rlo = NAN, rhi = NAN;
-	size_t n = spikes_range(mv, share_at, &lo, &hi), returned = 0, clamped = 0;
+	struct model_give_back *g = &mv->give_back;
+	*g = (struct model_give_back){.reused_share_min = NAN, .reused_share_max = NAN};
+	g->spikes = spikes_range(mv, share_at, &g->share_min, &g->share_max);
 	for (size_t k = 0; k < mv->n_spikes; k++) {
 		double share = model_spike_figure(&mv->spikes[k], share_at);
-		returned += !isnan(share) && strcmp(judgement_of_share(share), "returned") == 0;
-		clamped += model_share_clamped(share, model_spike_figure(&mv->spikes[k], raw_at));
+		g->given_back_spikes +=
+		    !isnan(share) && strcmp(judgement_of_share(share), "returned") == 0;
+		g->clamped_spikes +=
+		    model_share_clamped(share, model_spike_figure(&mv->spikes[k], raw_at));
 	}
-	if (n == 0)
-		lo = hi = NAN;
-	if (n > 0 && mv->attributed &&
-	    !spikes_range(mv, MODEL_SPIKE_FIGURE(held_reused_share), &rlo, &rhi))
-		rlo = rhi = NAN;
-	json_t *o = json_object();
-	json_object_set_new(o, "share_key", json_string(key));
-	json_object_set_new(o, "spikes", json_integer((json_int_t)n));
-	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)returned));
-	json_object_set_new(o, "share_min", summary_json_real(lo));
-	json_object_set_new(o, "share_max", summary_json_real(hi));
-	json_object_set_new(o, "reused_share_min", summary_json_real(rlo));
-	json_object_set_new(o, "reused_share_max", summary_json_real(rhi));
-	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)clamped));
-	return o;
+	if (g->spikes == 0)
+		g->share_min = g->share_max = NAN;
+	if (g->spikes > 0 && mv->attributed &&
+	    !spikes_range(mv, MODEL_SPIKE_FIGURE(held_reused_share), &g->reused_share_min,
+	                  &g->reused_share_max))
+		g->reused_share_min = g->reused_share_max = NAN;
 }
 
-void spike_shape_add_variant_figures(json_t *summary, const struct model *model)
+void spike_shape_add_variant_figures(json_t *summary, struct model *model)
 {
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		const struct model_variant *mv = model_variant_named(model, name);
-		json_object_set_new(v, "give_back_per_spike", give_back_per_spike(mv));
+	for (size_t i = 0; i < model->n_variants; i++) {
+		struct model_variant *mv = &model->variants[i];
+		json_t *v = json_object_get(json_object_get(summary, "variants"), mv->name);
+		give_back_per_spike(mv);
+		json_object_set_new(v, "give_back_per_spike", model_give_back_json(mv));
 		json_object_set_new(v, "peaks_shape", mv->n_spikes ? peaks_shape(mv) : json_null());
 		const char *basis;
 		size_t rank;

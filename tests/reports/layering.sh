@@ -113,7 +113,7 @@ check "caught: validity.c including verdict.h (verdict.c includes validity.h)" f
 
 fresh_copy "$src" "$broken"
 validity_pass=$(grep -F 'validity_build(rf, sum, &model)' "$src/passes.c")
-sed -i -e '/validity_build(rf, sum, &model)/d' -e "/verdict_build(sum)/a\\$validity_pass" "$broken/passes.c"
+sed -i -e '/validity_build(rf, sum, &model)/d' -e "/verdict_build(sum, &model)/a\\$validity_pass" "$broken/passes.c"
 check "the broken passes.c is still acyclic" acyclic "$broken"
 check "caught: validity after the verdict and the findings, which include validity.h" \
 	fails passes_in_order "$broken"
