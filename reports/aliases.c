@@ -28,6 +28,10 @@ static const struct {
     {"baseline_traffic.lat_p99_ms", "traffic_by_send.phases.baseline.lat_p99_ms",
      "baseline_traffic.lat_p99_ms_of_intervals"},
     {"mean_held_given_back_share", "mean_held_released_share", NULL},
+    /* the peaks' one per-spike rate is their robust trend (peaks_shape) */
+    {"peak_growth_mb_per_spike", "peaks_shape.trend_mb_per_spike", NULL},
+    {"peak_live_growth_mb_per_spike", "peaks_shape.live_trend_mb_per_spike", NULL},
+    {"peak_held_growth_mb_per_spike", "peaks_shape.held_trend_mb_per_spike", NULL},
     {"spikes.N.held_given_back_share", "spikes.N.held_released_share", NULL},
 };
 

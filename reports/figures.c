@@ -5,6 +5,7 @@
 #include "attribution.h"
 #include "harness_saturation.h"
 #include "judgement.h"
+#include "model.h"
 #include "schedule.h"
 #include "spread.h"
 #include "summary_json.h"
@@ -384,8 +385,8 @@ static size_t state_end(const struct series *s, size_t from, size_t to)
 
 /* The attributed figures of one spike (README.md): live and allocator-held memory before it, at
  * its peak and at the end of its recovery, what it returned, memory per request in flight. */
-static void spike_attribution(json_t *o, const struct series *s, size_t first, size_t last_spike,
-                              size_t last)
+static void spike_attribution(struct model_spike *o, const struct series *s, size_t first,
+                              size_t last_spike, size_t last)
 {
 	struct attr_split b, p, h, e, q;
 	long bi = attr_pick(s, 0, state_end(s, 0, first), PICK_LAST, &b);
@@ -405,38 +406,35 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	double peak_held = pi >= 0 ? p.held_kb : nan;
 	double end_live = ei >= 0 ? e.part_kb[ATTR_LIVE] : nan;
 	double end_held = ei >= 0 ? e.held_kb : nan;
-	json_object_set_new(o, "before_live_kb", jnum(before_live));
-	json_object_set_new(o, "before_held_kb", jnum(before_held));
-	json_object_set_new(o, "peak_live_kb", jnum(peak_live));
-	json_object_set_new(o, "peak_held_kb", jnum(peak_held));
-	json_object_set_new(o, "peak_attributed_t_s", jnum(pi >= 0 ? s->r[pi]->t_s : nan));
-	json_object_set_new(o, "peak_live_not_resident_kb",
-	                    jnum(pi >= 0 ? p.live_not_resident_kb : nan));
-	json_object_set_new(o, "end_live_kb", jnum(end_live));
-	json_object_set_new(o, "end_held_kb", jnum(end_held));
-	json_object_set_new(o, "end_live_not_resident_kb",
-	                    jnum(ei >= 0 ? e.live_not_resident_kb : nan));
+	o->before_live_kb = before_live;
+	o->before_held_kb = before_held;
+	o->peak_live_kb = peak_live;
+	o->peak_held_kb = peak_held;
+	o->peak_attributed_t_s = pi >= 0 ? s->r[pi]->t_s : nan;
+	o->peak_live_not_resident_kb = pi >= 0 ? p.live_not_resident_kb : nan;
+	o->end_live_kb = end_live;
+	o->end_held_kb = end_held;
+	o->end_live_not_resident_kb = ei >= 0 ? e.live_not_resident_kb : nan;
 	bool split = ei >= 0 && e.split;
-	json_object_set_new(o, "end_trimmable_kb", jnum(split ? e.part_kb[ATTR_TRIMMABLE] : nan));
-	json_object_set_new(o, "end_fragmented_kb", jnum(split ? e.part_kb[ATTR_FRAGMENTED] : nan));
-	json_object_set_new(o, "end_allocator_other_kb", jnum(split ? e.part_kb[ATTR_OTHER] : nan));
-	json_object_set_new(o, "end_not_resident_kb", jnum(split ? e.not_resident_kb : nan));
-	json_object_set_new(o, "end_unmapped_kb", jnum(ei >= 0 ? e.unmapped_kb : nan));
-	json_object_set_new(o, "end_outside_kb", jnum(ei >= 0 ? e.part_kb[ATTR_OUTSIDE] : nan));
-	json_object_set_new(o, "live_growth_kb", jnum(end_live - before_live));
-	json_object_set_new(o, "held_growth_kb", jnum(end_held - before_held));
+	o->end_trimmable_kb = split ? e.part_kb[ATTR_TRIMMABLE] : nan;
+	o->end_fragmented_kb = split ? e.part_kb[ATTR_FRAGMENTED] : nan;
+	o->end_allocator_other_kb = split ? e.part_kb[ATTR_OTHER] : nan;
+	o->end_not_resident_kb = split ? e.not_resident_kb : nan;
+	o->end_unmapped_kb = ei >= 0 ? e.unmapped_kb : nan;
+	o->end_outside_kb = ei >= 0 ? e.part_kb[ATTR_OUTSIDE] : nan;
+	o->live_growth_kb = end_live - before_live;
+	o->held_growth_kb = end_held - before_held;
 	double before_cache =
 	    bi >= 0 ? last_value(s, 0, (size_t)bi + 1, TIMELINE_COL_cache_bytes, NULL) : nan;
 	double end_cache =
 	    ei >= 0 ? last_value(s, 0, (size_t)ei + 1, TIMELINE_COL_cache_bytes, NULL) : nan;
-	json_object_set_new(o, "cache_growth_kb", jnum((end_cache - before_cache) / 1024.0));
+	o->cache_growth_kb = (end_cache - before_cache) / 1024.0;
 	/* What left the allocator's resident footprint from the peak to the end of the recovery;
 	 * with the growth it kept, it makes up the allocator's part of the spike. */
 	double returned = hi >= 0 && ei >= 0 ? h.heap_kb - e.heap_kb : nan;
 	double kept = end_held - before_held;
-	json_object_set_new(o, "returned_kb", jnum(returned));
-	json_object_set_new(o, "unmapped_growth_kb",
-	                    jnum(hi >= 0 && ei >= 0 ? e.unmapped_kb - h.unmapped_kb : nan));
+	o->returned_kb = returned;
+	o->unmapped_growth_kb = hi >= 0 && ei >= 0 ? e.unmapped_kb - h.unmapped_kb : nan;
 	/* What left the footprint went back to the system only as far as anon RSS fell over the
 	 * same stretch; the rest the allocator reused (its held memory fell into live allocations,
 	 * RSS did not). */
@@ -445,20 +443,23 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 	                                     : nan;
 	double to_system = fmin(fmax(returned, 0), fmax(rss_fell, 0));
 	double reused = fmax(returned, 0) - to_system;
-	json_object_set_new(o, "returned_to_system_kb", jnum(isnan(returned) ? nan : to_system));
-	json_object_set_new(o, "reused_kb", jnum(isnan(returned) ? nan : reused));
+	o->returned_to_system_kb = isnan(returned) ? nan : to_system;
+	o->reused_kb = isnan(returned) ? nan : reused;
 	double part = returned + kept;
 	bool shared = !isnan(part) && part >= SUMMARY_SHARE_MIN_GROWTH_KB;
-	summary_set_share(o, "held_released_share", shared ? returned / part : NAN);
-	summary_set_share(o, "held_returned_share", shared ? to_system / part : NAN);
-	summary_set_share(o, "held_reused_share", shared ? reused / part : NAN);
+	model_set_share(&o->held_released_share, &o->held_released_share_raw,
+	                shared ? returned / part : NAN);
+	model_set_share(&o->held_returned_share, &o->held_returned_share_raw,
+	                shared ? to_system / part : NAN);
+	model_set_share(&o->held_reused_share, &o->held_reused_share_raw,
+	                shared ? reused / part : NAN);
 	/* Memory per request in flight: at the most requests in flight, the live growth that is
 	 * not the cache's, over the growth of requests in flight. */
 	double inflight_b = bi >= 0 ? s->r[bi]->v[TIMELINE_COL_inflight] : nan;
 	double inflight_p = qi >= 0 ? row_peak_inflight(s->r[qi]) : nan;
-	json_object_set_new(o, "before_inflight", jnum(inflight_b));
-	json_object_set_new(o, "peak_inflight", jnum(inflight_p));
-	json_object_set_new(o, "peak_inflight_t_s", jnum(qi >= 0 ? s->r[qi]->t_s : nan));
+	o->before_inflight = inflight_b;
+	o->peak_inflight = inflight_p;
+	o->peak_inflight_t_s = qi >= 0 ? s->r[qi]->t_s : nan;
 	double per_request = NAN;
 	/* Live bytes and requests in flight from the same kind of figure: both high-water marks of
 	 * the interval before the row where it has both, else both samples. */
@@ -478,14 +479,13 @@ static void spike_attribution(json_t *o, const struct series *s, size_t first, s
 		per_request =
 		    (live_p - before_live - cache_kb) * 1024.0 / (inflight_pair - inflight_b);
 	}
-	json_object_set_new(o, "live_bytes_per_inflight", jnum(per_request));
+	o->live_bytes_per_inflight = per_request;
 	/* What an allocator keeps after a recovery follows the highest footprint it was driven to
 	 * so far (by the requests piled up at the highest peak, which CPU scheduling moves from run
 	 * to run): the held memory as a share of it. */
 	double highest_heap = s->heap_max[last] / 1024.0;
-	json_object_set_new(o, "highest_heap_kb", jnum(highest_heap));
-	json_object_set_new(o, "end_held_share_of_highest_heap",
-	                    jnum(highest_heap > 0 ? end_held / highest_heap : NAN));
+	o->highest_heap_kb = highest_heap;
+	o->end_held_share_of_highest_heap = highest_heap > 0 ? end_held / highest_heap : NAN;
 }
 
 /* Where each spike's rows are in a series (indexes into it; s->n when none). */
@@ -493,16 +493,17 @@ struct spike_rows {
 	size_t first, last_spike, last;
 };
 
-/* Per-spike figures (README.md), one object per spike number. */
-static json_t *spike_figures(const struct series *s, const struct spike_list *spikes,
-                             double interval_s)
+/* Per-spike figures (README.md) into out, one per spike number (spikes->n). */
+static void spike_figures(const struct series *s, const struct spike_list *spikes,
+                          double interval_s, struct model_spike *out)
 {
-	json_t *arr = json_array();
+	for (size_t k = 0; k < spikes->n; k++)
+		model_spike_init(&out[k], spikes->num[k]);
 	/* The spike's rows run from its first "spike" row to the last row with its number: found
 	 * for every spike in one pass over the rows. */
 	struct spike_rows *at = malloc((spikes->n ? spikes->n : 1) * sizeof(*at));
 	if (!at)
-		return arr;
+		return;
 	for (size_t k = 0; k < spikes->n; k++)
 		at[k] = (struct spike_rows){s->n, s->n, s->n};
 	for (size_t i = 0; i < s->n; i++) {
@@ -520,13 +521,11 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 			a->last = i;
 	}
 	for (size_t k = 0; k < spikes->n; k++) {
-		int num = spikes->num[k];
 		size_t first = at[k].first, last_spike = at[k].last_spike, last = at[k].last;
-		json_t *o = json_object();
-		json_object_set_new(o, "spike", json_integer(num));
-		json_array_append_new(arr, o);
+		struct model_spike *o = &out[k];
 		if (first == s->n) /* this target has no row of that spike (not running then) */
 			continue;
+		o->ran = true;
 		const struct runfolder_row *peak_at = NULL, *end_at = NULL, *before_at = NULL;
 		double before =
 		    last_value(s, 0, state_end(s, 0, first), TIMELINE_COL_anon_kb, &before_at);
@@ -541,47 +540,45 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 			end_rss = last_value(s, last_spike + 1, end_to, TIMELINE_COL_rss_kb, NULL);
 		}
 		double from_s = first > 0 ? s->r[first - 1]->t_s : s->r[first]->t_s - interval_s;
-		json_object_set_new(o, "from_s", jnum(from_s));
-		json_object_set_new(o, "to_s", jnum(s->r[last_spike]->t_s));
-		json_object_set_new(o, "before_anon_kb", jnum(before));
+		o->from_s = from_s;
+		o->to_s = s->r[last_spike]->t_s;
+		o->before_anon_kb = before;
 		/* the level before the spike on the beyond-cache basis (verdict.c: what it left) */
 		double before_cache = before_at ? before_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		json_object_set_new(
-		    o, "before_beyond_cache_kb",
-		    jnum(isnan(before_cache) ? NAN : before - before_cache / 1024.0));
-		json_object_set_new(o, "peak_anon_kb", jnum(peak));
-		json_object_set_new(o, "peak_t_s", jnum(peak_at ? peak_at->t_s : NAN));
-		json_object_set_new(o, "peak_rss_kb", jnum(peak_rss));
-		json_object_set_new(o, "end_anon_kb", jnum(end));
-		json_object_set_new(o, "end_rss_kb", jnum(end_rss));
-		json_object_set_new(o, "end_t_s", jnum(end_at ? end_at->t_s : NAN));
+		o->before_beyond_cache_kb =
+		    isnan(before_cache) ? NAN : before - before_cache / 1024.0;
+		o->peak_anon_kb = peak;
+		o->peak_t_s = peak_at ? peak_at->t_s : NAN;
+		o->peak_rss_kb = peak_rss;
+		o->end_anon_kb = end;
+		o->end_rss_kb = end_rss;
+		o->end_t_s = end_at ? end_at->t_s : NAN;
 		/* A spike that added almost nothing gives a ratio of noise (thousands of percent):
 		 * the share is only stated for growth of at least SUMMARY_SHARE_MIN_GROWTH_KB. */
 		double share = NAN;
 		if (!isnan(before) && !isnan(peak) && !isnan(end) &&
 		    peak - before >= SUMMARY_SHARE_MIN_GROWTH_KB)
 			share = (peak - end) / (peak - before);
-		summary_set_share(o, "given_back_share", share);
+		model_set_share(&o->given_back_share, &o->given_back_share_raw, share);
 		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;
-		json_object_set_new(o, "end_beyond_cache_kb",
-		                    jnum(isnan(cache) ? NAN : end - cache / 1024.0));
+		o->end_beyond_cache_kb = isnan(cache) ? NAN : end - cache / 1024.0;
 		spike_attribution(o, s, first, last_spike, last);
 	}
 	free(at);
-	return arr;
 }
 
-/* The per-spike rate of key/1024 (MB: judgement_spike_trend), and its last minus its first value. */
+/* The per-spike rate of a spike figure (MODEL_SPIKE_FIGURE) in MB (judgement_spike_trend) unless
+ * slope_key is NULL (the peaks': peaks_shape states their rate, spike_shape.c), and its last minus
+ * its first value. */
 static void set_growth(json_t *v, const char *slope_key, const char *total_key,
-                       const json_t *spikes, const char *key)
+                       const struct model_variant *mv, size_t figure)
 {
-	size_t n = json_array_size(spikes), avail = 0;
+	size_t n = mv->n_spikes, avail = 0;
 	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
 	double first = NAN, last = NAN;
 	for (size_t i = 0; x && y && i < n; i++) {
-		const json_t *sp = json_array_get(spikes, i);
-		x[i] = (double)json_integer_value(json_object_get(sp, "spike"));
-		y[i] = summary_number(sp, key) / KB_PER_MB;
+		x[i] = mv->spikes[i].number;
+		y[i] = model_spike_figure(&mv->spikes[i], figure) / KB_PER_MB;
 		if (!isnan(y[i])) {
 			if (isnan(first))
 				first = y[i];
@@ -589,7 +586,9 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 			avail++;
 		}
 	}
-	json_object_set_new(v, slope_key, jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
+	if (slope_key)
+		json_object_set_new(v, slope_key,
+		                    jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
 	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
 	free(x);
 	free(y);
@@ -597,15 +596,12 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 
 enum spikes_reduce { REDUCE_MEAN, REDUCE_SUM, REDUCE_MAX };
 
-/* The mean, sum or maximum of key over the spikes that have it (NAN if none has). */
-static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_reduce how)
+/* The mean, sum or maximum of a spike figure over the spikes that have it (NAN if none has). */
+static double spikes_reduce(const struct model_variant *mv, size_t figure, enum spikes_reduce how)
 {
 	double sum = 0, m = 0, max = NAN;
-	json_t *sp;
-	size_t i;
-	json_array_foreach(spikes, i, sp)
-	{
-		double x = summary_number(sp, key);
+	for (size_t i = 0; i < mv->n_spikes; i++) {
+		double x = model_spike_figure(&mv->spikes[i], figure);
 		if (isnan(x))
 			continue;
 		sum += x;
@@ -621,67 +617,68 @@ static double spikes_reduce(const json_t *spikes, const char *key, enum spikes_r
 /* Per spike, the most requests in flight at any peak so far and the held memory after the
  * recovery per 1,000 of them: an allocator keeps what the highest pile-up made it map, so the
  * held level follows the highest peak so far more than the spike's own. */
-static void set_highest_inflight(json_t *spikes)
+static void set_highest_inflight(struct model_variant *mv)
 {
 	double highest = NAN;
-	size_t i;
-	json_t *sp;
-	json_array_foreach(spikes, i, sp)
-	{
-		double x = summary_number(sp, "peak_inflight");
+	for (size_t i = 0; i < mv->n_spikes; i++) {
+		struct model_spike *sp = &mv->spikes[i];
+		double x = sp->peak_inflight;
 		if (!isnan(x) && (isnan(highest) || x > highest))
 			highest = x;
-		json_object_set_new(sp, "highest_inflight", jnum(highest));
-		json_object_set_new(
-		    sp, "end_held_mb_per_1000_highest_inflight",
-		    jnum(held_mb_per_inflight(summary_number(sp, "end_held_kb"), highest)));
+		sp->highest_inflight = highest;
+		sp->end_held_mb_per_1000_highest_inflight =
+		    held_mb_per_inflight(sp->end_held_kb, highest);
 	}
 }
 
 /* The attributed figures of a variant (README.md): growth of live and allocator-held memory over
  * the spikes, and the split of its last attributed sample. */
-static void set_attributed(json_t *v, const struct series *s, json_t *sp)
+static void set_attributed(json_t *v, const struct series *s, struct model_variant *mv)
 {
-	set_highest_inflight(sp);
 	struct attr_split f;
 	long fi = attr_pick(s, 0, s->n, PICK_LAST, &f);
 	bool split = false;
 	struct attr_split any;
 	for (size_t i = 0; i < s->n && !split; i++)
 		split = attr_split_row(s->r[i], &any) && any.split;
+	mv->attributed = fi >= 0;
 	json_object_set_new(v, "attribution",
 	                    json_string(fi < 0  ? "unavailable"
 	                                : split ? "split"
 	                                        : "unsplit"));
-	set_growth(v, "peak_live_growth_mb_per_spike", "peak_live_growth_first_to_last_mb", sp,
-	           "peak_live_kb");
-	set_growth(v, "peak_held_growth_mb_per_spike", "peak_held_growth_first_to_last_mb", sp,
-	           "peak_held_kb");
+	set_growth(v, NULL, "peak_live_growth_first_to_last_mb", mv,
+	           MODEL_SPIKE_FIGURE(peak_live_kb));
+	set_growth(v, NULL, "peak_held_growth_first_to_last_mb", mv,
+	           MODEL_SPIKE_FIGURE(peak_held_kb));
 	set_growth(v, "recovery_live_growth_mb_per_spike", "recovery_live_growth_first_to_last_mb",
-	           sp, "end_live_kb");
+	           mv, MODEL_SPIKE_FIGURE(end_live_kb));
 	set_growth(v, "recovery_held_growth_mb_per_spike", "recovery_held_growth_first_to_last_mb",
-	           sp, "end_held_kb");
+	           mv, MODEL_SPIKE_FIGURE(end_held_kb));
 	/* Over the spikes that have them; the sums run each from before its spike to the end of
 	 * its recovery. */
 	static const struct {
-		const char *figure, *spike_key;
+		const char *figure;
+		size_t spike_figure;
 		enum spikes_reduce how;
 	} reduced[] = {
-	    {"mean_held_released_share", "held_released_share", REDUCE_MEAN},
-	    {"mean_held_returned_share", "held_returned_share", REDUCE_MEAN},
-	    {"mean_held_reused_share", "held_reused_share", REDUCE_MEAN},
-	    {"mean_live_bytes_per_inflight", "live_bytes_per_inflight", REDUCE_MEAN},
-	    {"mean_end_held_share_of_highest_heap", "end_held_share_of_highest_heap", REDUCE_MEAN},
-	    {"mean_end_held_mb_per_1000_highest_inflight", "end_held_mb_per_1000_highest_inflight",
+	    {"mean_held_released_share", MODEL_SPIKE_FIGURE(held_released_share), REDUCE_MEAN},
+	    {"mean_held_returned_share", MODEL_SPIKE_FIGURE(held_returned_share), REDUCE_MEAN},
+	    {"mean_held_reused_share", MODEL_SPIKE_FIGURE(held_reused_share), REDUCE_MEAN},
+	    {"mean_live_bytes_per_inflight", MODEL_SPIKE_FIGURE(live_bytes_per_inflight),
 	     REDUCE_MEAN},
-	    {"max_held_growth_kb", "held_growth_kb", REDUCE_MAX},
-	    {"spikes_live_growth_kb", "live_growth_kb", REDUCE_SUM},
-	    {"spikes_held_growth_kb", "held_growth_kb", REDUCE_SUM},
-	    {"spikes_cache_growth_kb", "cache_growth_kb", REDUCE_SUM},
+	    {"mean_end_held_share_of_highest_heap",
+	     MODEL_SPIKE_FIGURE(end_held_share_of_highest_heap), REDUCE_MEAN},
+	    {"mean_end_held_mb_per_1000_highest_inflight",
+	     MODEL_SPIKE_FIGURE(end_held_mb_per_1000_highest_inflight), REDUCE_MEAN},
+	    {"max_held_growth_kb", MODEL_SPIKE_FIGURE(held_growth_kb), REDUCE_MAX},
+	    {"spikes_live_growth_kb", MODEL_SPIKE_FIGURE(live_growth_kb), REDUCE_SUM},
+	    {"spikes_held_growth_kb", MODEL_SPIKE_FIGURE(held_growth_kb), REDUCE_SUM},
+	    {"spikes_cache_growth_kb", MODEL_SPIKE_FIGURE(cache_growth_kb), REDUCE_SUM},
 	};
 	for (size_t i = 0; i < sizeof(reduced) / sizeof(*reduced); i++)
-		json_object_set_new(v, reduced[i].figure,
-		                    jnum(spikes_reduce(sp, reduced[i].spike_key, reduced[i].how)));
+		json_object_set_new(
+		    v, reduced[i].figure,
+		    jnum(spikes_reduce(mv, reduced[i].spike_figure, reduced[i].how)));
 	bool has_split = fi >= 0 && f.split;
 	json_object_set_new(v, "final_attributed_t_s", jnum(fi >= 0 ? s->r[fi]->t_s : NAN));
 	json_object_set_new(v, "final_live_kb", jnum(fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN));
@@ -811,10 +808,12 @@ static json_t *variant_meta(const struct runfolder *rf, const char *name)
 	return NULL;
 }
 
-static json_t *variant_figures(const struct runfolder *rf, const char *name,
+/* The figures of variant mv->name: its spikes into mv, the rest into the object returned. */
+static json_t *variant_figures(const struct runfolder *rf, struct model_variant *mv,
                                const struct rows_by_target *by, const struct spike_list *spikes,
                                const struct phase_starts *phases, double interval_s)
 {
+	const char *name = mv->name;
 	json_t *v = json_object();
 	json_t *meta = variant_meta(rf, name);
 	static const char *const meta_keys[] = {"kind",    "allocator", "libc",
@@ -828,17 +827,28 @@ static json_t *variant_figures(const struct runfolder *rf, const char *name,
 	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
 
 	if (s.r) {
-		json_t *sp = spike_figures(&s, spikes, interval_s);
+		mv->spikes = malloc((spikes->n ? spikes->n : 1) * sizeof(*mv->spikes));
+		if (!mv->spikes)
+			abort();
+		mv->n_spikes = spikes->n;
+		spike_figures(&s, spikes, interval_s, mv->spikes);
+		traffic_set_spike_answered(rf, target, mv);
+		set_highest_inflight(mv);
+		json_t *sp = json_array();
+		for (size_t k = 0; k < mv->n_spikes; k++)
+			json_array_append_new(sp, model_spike_json(&mv->spikes[k]));
 		json_object_set_new(v, "spikes", sp);
-		set_growth(v, "peak_growth_mb_per_spike", "peak_growth_first_to_last_mb", sp,
-		           "peak_anon_kb");
+		set_growth(v, NULL, "peak_growth_first_to_last_mb", mv,
+		           MODEL_SPIKE_FIGURE(peak_anon_kb));
 		set_growth(v, "recovery_growth_mb_per_spike", "recovery_growth_first_to_last_mb",
-		           sp, "end_anon_kb");
+		           mv, MODEL_SPIKE_FIGURE(end_anon_kb));
 		set_growth(v, "beyond_cache_growth_mb_per_spike",
-		           "beyond_cache_growth_first_to_last_mb", sp, "end_beyond_cache_kb");
-		json_object_set_new(v, "mean_given_back_share",
-		                    jnum(spikes_reduce(sp, "given_back_share", REDUCE_MEAN)));
-		set_attributed(v, &s, sp);
+		           "beyond_cache_growth_first_to_last_mb", mv,
+		           MODEL_SPIKE_FIGURE(end_beyond_cache_kb));
+		json_object_set_new(
+		    v, "mean_given_back_share",
+		    jnum(spikes_reduce(mv, MODEL_SPIKE_FIGURE(given_back_share), REDUCE_MEAN)));
+		set_attributed(v, &s, mv);
 	}
 
 	const struct runfolder_row *at = NULL;
@@ -1052,7 +1062,7 @@ static json_t *variant_order(const struct runfolder *rf)
 	return names;
 }
 
-json_t *figures_build(const struct runfolder *rf)
+json_t *figures_build(const struct runfolder *rf, struct model *model)
 {
 	double interval_s = timeline_rows_interval_s(rf);
 	struct spike_list spikes = spike_numbers(rf);
@@ -1065,12 +1075,17 @@ json_t *figures_build(const struct runfolder *rf)
 	json_object_set_new(sum, "phases", phase_segments(rf, interval_s));
 	json_object_set_new(sum, "spike_count", json_integer((json_int_t)spikes.n));
 	json_t *order = variant_order(rf), *variants = json_object(), *name;
+	*model = (struct model){calloc(json_array_size(order) + 1, sizeof(*model->variants)), 0};
+	if (!model->variants)
+		abort();
 	size_t i;
 	json_array_foreach(order, i, name)
 	{
-		json_object_set_new(variants, json_string_value(name),
-		                    variant_figures(rf, json_string_value(name), &by, &spikes,
-		                                    &phases, interval_s));
+		struct model_variant *mv = &model->variants[model->n_variants++];
+		if (!(mv->name = strdup(json_string_value(name))))
+			abort();
+		json_object_set_new(variants, mv->name,
+		                    variant_figures(rf, mv, &by, &spikes, &phases, interval_s));
 	}
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);

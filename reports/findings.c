@@ -56,32 +56,30 @@ static const char *more_or_less(char *buf, size_t size, double kb)
  * what a spike freed in 4 of 5 spikes (0-100 % of ", "kept what the spikes freed (gave back 0-5 %
  * of ". Counted per spike like the verdict, never a mean no spike had; the caller ends the
  * parenthesis. */
-static void give_back_counted(struct strbuf *b, const json_t *g, const char *freed)
+static void give_back_counted(struct strbuf *b, const struct model_give_back *g, const char *freed)
 {
-	json_int_t n = json_integer_value(json_object_get(g, "spikes"));
-	json_int_t returned = json_integer_value(json_object_get(g, "given_back_spikes"));
+	size_t n = g->spikes, returned = g->given_back_spikes;
 	if (returned == n)
 		strbuf_printf(b, "gave back to the system what each spike %s (", freed);
 	else if (returned == 0)
 		strbuf_printf(b, "kept what the spikes %s (gave back ", freed);
 	else
-		strbuf_printf(b, "gave back to the system what a spike %s in %lld of %lld spikes (",
-		              freed, (long long)returned, (long long)n);
-	judgement_share_range(b, summary_number(g, "share_min"), summary_number(g, "share_max"));
+		strbuf_printf(b, "gave back to the system what a spike %s in %zu of %zu spikes (",
+		              freed, returned, n);
+	judgement_share_range(b, g->share_min, g->share_max);
 	strbuf_append(b, " of ");
 }
 
 /* Judged on anon RSS alone, per spike; with the last spike's end and peak anon RSS. */
-static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
+static void findings_rss_verdict(json_t *out, const char *name, const struct model_variant *mv)
 {
-	const json_t *g = json_object_get(v, "give_back_per_spike");
-	if (json_integer_value(json_object_get(g, "spikes")) == 0)
+	const struct model_give_back *g = &mv->give_back;
+	if (g->spikes == 0)
 		return;
-	json_t *spikes = json_object_get(v, "spikes");
 	double end = NAN, peak = NAN;
-	for (size_t i = json_array_size(spikes); i-- > 0 && isnan(end);) {
-		end = summary_number(json_array_get(spikes, i), "end_anon_kb");
-		peak = summary_number(json_array_get(spikes, i), "peak_anon_kb");
+	for (size_t i = mv->n_spikes; i-- > 0 && isnan(end);) {
+		end = mv->spikes[i].end_anon_kb;
+		peak = mv->spikes[i].peak_anon_kb;
 	}
 	struct strbuf b = {0};
 	strbuf_printf(&b,
@@ -101,14 +99,15 @@ static void findings_rss_verdict(json_t *out, const char *name, const json_t *v)
  * left its footprint plus what it kept), what went back to the system (anon RSS fell) and what it
  * reused for later allocations (its held memory fell, anon RSS did not: never called given
  * back). */
-static void findings_held_verdict(json_t *out, const char *name, const json_t *v)
+static void findings_held_verdict(json_t *out, const char *name, const json_t *v,
+                                  const struct model_variant *mv)
 {
 	char held[48];
 	if (isnan(summary_number(v, "spikes_held_growth_kb")))
 		return; /* no spike with attributed figures before and after it */
 	more_or_less(held, sizeof(held), summary_number(v, "spikes_held_growth_kb"));
-	const json_t *g = json_object_get(v, "give_back_per_spike");
-	if (json_integer_value(json_object_get(g, "spikes")) == 0) {
+	const struct model_give_back *g = &mv->give_back;
+	if (g->spikes == 0) {
 		add(out,
 		    "%s's allocator took almost no part in the spikes (under 1 MB each beyond live "
 		    "memory); it held %s after the last recovery than before the first.",
@@ -119,10 +118,10 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 	strbuf_printf(&b, "%s's allocator ", name);
 	give_back_counted(&b, g, "freed");
 	strbuf_append(&b, "its part of each spike");
-	double rhi = summary_number(g, "reused_share_max");
+	double rhi = g->reused_share_max;
 	if (!isnan(rhi) && lround(100 * rhi) > 0) {
 		strbuf_append(&b, "; reused by the allocator ");
-		judgement_share_range(&b, summary_number(g, "reused_share_min"), rhi);
+		judgement_share_range(&b, g->reused_share_min, rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");
 	}
 	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
@@ -132,33 +131,31 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 
 /* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
  * added the most. */
-static void findings_live_growth(json_t *out, const char *name, const json_t *v)
+static void findings_live_growth(json_t *out, const char *name, const json_t *v,
+                                 const struct model_variant *mv)
 {
 	double live = summary_number(v, "spikes_live_growth_kb"),
 	       held = summary_number(v, "spikes_held_growth_kb");
 	if (isnan(live) || live < LIVE_GROWTH_KB)
 		return;
-	const json_t *spikes = json_object_get(v, "spikes"), *top = NULL, *sp;
-	size_t i;
-	json_array_foreach(spikes, i, sp)
-	{
-		if (!isnan(summary_number(sp, "live_growth_kb")) &&
-		    (!top ||
-		     summary_number(sp, "live_growth_kb") >= summary_number(top, "live_growth_kb")))
+	const struct model_spike *top = NULL;
+	for (size_t i = 0; i < mv->n_spikes; i++) {
+		const struct model_spike *sp = &mv->spikes[i];
+		if (!isnan(sp->live_growth_kb) &&
+		    (!top || sp->live_growth_kb >= top->live_growth_kb))
 			top = sp;
 	}
+	if (!top) /* the sum has a spike with live growth */
+		return;
 	char cache[96] = "";
-	if (!isnan(summary_number(top, "cache_growth_kb")))
+	if (!isnan(top->cache_growth_kb))
 		snprintf(cache, sizeof(cache),
-		         "the cache grew by %.1f MB during spike %lld (live bytes "
+		         "the cache grew by %.1f MB during spike %d (live bytes "
 		         "%+.1f MB)",
-		         summary_number(top, "cache_growth_kb") / 1024,
-		         (long long)json_integer_value(json_object_get(top, "spike")),
-		         summary_number(top, "live_growth_kb") / 1024);
+		         top->cache_growth_kb / 1024, top->number, top->live_growth_kb / 1024);
 	else
-		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %lld",
-		         summary_number(top, "live_growth_kb") / 1024,
-		         (long long)json_integer_value(json_object_get(top, "spike")));
+		snprintf(cache, sizeof(cache), "live bytes grew by %.1f MB during spike %d",
+		         top->live_growth_kb / 1024, top->number);
 	char top_held[48], all_held[48];
 	/* Whose growth it is, said only when the allocator's is small beside the program's. */
 	const char *whose = held <= LIVE_ONLY_SHARE * live ? ": the growth is the program's, not "
@@ -169,9 +166,8 @@ static void findings_live_growth(json_t *out, const char *name, const json_t *v)
 	add(out,
 	    "%s: %s; the allocator held %s. Over all spikes live memory grew by %.1f MB and the "
 	    "allocator held %s%s.",
-	    name, cache,
-	    more_or_less(top_held, sizeof(top_held), summary_number(top, "held_growth_kb")),
-	    live / 1024, more_or_less(all_held, sizeof(all_held), held), whose);
+	    name, cache, more_or_less(top_held, sizeof(top_held), top->held_growth_kb), live / 1024,
+	    more_or_less(all_held, sizeof(all_held), held), whose);
 }
 
 /* One kind of held memory, "13.0 MB in free chunks below the top chunk". */
@@ -252,7 +248,7 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 	strbuf_free(&b);
 }
 
-static void findings_memory_returned(json_t *out, const json_t *summary)
+static void findings_memory_returned(json_t *out, const json_t *summary, const struct model *model)
 {
 	const char *returned[64], *kept[64];
 	size_t nr = 0, nk = 0;
@@ -260,18 +256,16 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
-		const char *how = json_string_value(json_object_get(v, "attribution"));
-		if (how && strcmp(how, "unavailable") != 0) {
-			findings_held_verdict(out, name, v);
-			findings_live_growth(out, name, v);
+		const struct model_variant *mv = model_variant_named(model, name);
+		if (mv->attributed) {
+			findings_held_verdict(out, name, v, mv);
+			findings_live_growth(out, name, v, mv);
 			findings_mechanism(out, name, v);
 		} else {
-			findings_rss_verdict(out, name, v);
+			findings_rss_verdict(out, name, mv);
 		}
 		/* counted per spike like the verdict: every spike gave back, or none did */
-		const json_t *g = json_object_get(v, "give_back_per_spike");
-		json_int_t n = json_integer_value(json_object_get(g, "spikes"));
-		json_int_t given = json_integer_value(json_object_get(g, "given_back_spikes"));
+		size_t n = mv->give_back.spikes, given = mv->give_back.given_back_spikes;
 		if (n > 0 && given == n && nr < 64)
 			returned[nr++] = name;
 		else if (n > 0 && given == 0 && nk < 64)
@@ -292,12 +286,13 @@ static void findings_memory_returned(json_t *out, const json_t *summary)
 /* The peaks' shape (peaks_shape, the verdict's robust shape): how far the first spike's peak rose
  * above the level before it, the step of spike 2, then the robust trend; with too few spikes for a
  * trend, each spike's peak. */
-static void findings_peaks(json_t *out, const json_t *summary)
+static void findings_peaks(json_t *out, const json_t *summary, const struct model *model)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(summary, "variants"), name, v)
 	{
+		const struct model_variant *mv = model_variant_named(model, name);
 		const json_t *shape = json_object_get(v, "peaks_shape");
 		if (!json_is_object(shape))
 			continue;
@@ -305,15 +300,12 @@ static void findings_peaks(json_t *out, const json_t *summary)
 		strbuf_printf(&b, "%s's peaks: ", name);
 		double trend = summary_number(shape, "trend_mb_per_spike");
 		if (isnan(trend)) {
-			const json_t *spikes = json_object_get(v, "spikes");
-			size_t n = json_array_size(spikes), i;
-			json_t *sp;
+			size_t n = mv->n_spikes;
 			strbuf_printf(&b, "%zu spike%s, too few for a trend: ", n,
 			              n == 1 ? "" : "s");
-			json_array_foreach(spikes, i, sp)
-			{
+			for (size_t i = 0; i < n; i++) {
 				strbuf_append(&b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
-				double peak = summary_number(sp, "peak_anon_kb");
+				double peak = mv->spikes[i].peak_anon_kb;
 				if (isnan(peak))
 					strbuf_append(&b, "n/a");
 				else
@@ -482,7 +474,7 @@ static void findings_health(json_t *out, const json_t *summary)
 		    sat, summary_number(h, "threshold_cores"), ev);
 }
 
-json_t *findings_build(const json_t *summary)
+json_t *findings_build(const json_t *summary, const struct model *model)
 {
 	json_t *out = json_array();
 	const json_t *run = json_object_get(summary, "run");
@@ -504,8 +496,8 @@ json_t *findings_build(const json_t *summary)
 		    summary_number(run, "schedule_spikes"));
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
-	findings_memory_returned(out, summary);
-	findings_peaks(out, summary);
+	findings_memory_returned(out, summary, model);
+	findings_peaks(out, summary, model);
 	findings_extremes(out, summary, "final_anon_kb", "Anonymous RSS at the end", "MB",
 	                  1.0 / 1024);
 	findings_extremes(

@@ -4,8 +4,10 @@
 
 #include <jansson.h>
 
-/* A JSON array of sentences (strings) about the run in summary (thresholds in reports/README.md).
- */
-json_t *findings_build(const json_t *summary);
+#include "model.h"
+
+/* A JSON array of sentences (strings) about the run in summary and its spikes in model (thresholds
+ * in reports/README.md). */
+json_t *findings_build(const json_t *summary, const struct model *model);
 
 #endif

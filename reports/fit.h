@@ -1,5 +1,5 @@
-/* reports/fit.h - the least-squares line: growth per spike (figures.c), memory per request in
- * flight (scale.c); and the robust slope of a short series (verdict.c). */
+/* reports/fit.h - the least-squares line: memory per request in flight (scale.c), held memory
+ * along the pile-up (pileup.c); and the robust slope, every per-spike rate (judgement.c). */
 #ifndef ALLOCSPIKE_REPORTS_FIT_H
 #define ALLOCSPIKE_REPORTS_FIT_H
 

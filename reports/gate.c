@@ -359,7 +359,7 @@ static bool value_set(struct gate *g, struct value *v, size_t i, const json_t *x
 		return false;
 	}
 	v->avail[i] = x && !json_is_null(x);
-	v->x[i] = json_is_number(x) ? json_number_value(x) : NAN;
+	v->x[i] = summary_value_number(x);
 	v->b[i] = json_is_true(x);
 	return true;
 }

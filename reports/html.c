@@ -39,7 +39,7 @@ struct figure_def {
 
 /* The per-variant figures shown in the tables, in reading order (defined in README.md). */
 static const struct figure_def figures[] = {
-    {"peak_growth_mb_per_spike", "peak growth (MB/spike, from spike 2)", F_MB},
+    {"peaks_shape.trend_mb_per_spike", "peak trend (MB/spike, from spike 2)", F_MB},
     {"peak_growth_first_to_last_mb", "peak growth, first to last spike (MB)", F_MB},
     {"recovery_growth_mb_per_spike", "recovery-level growth (MB/spike, from spike 2)", F_MB},
     {"recovery_growth_first_to_last_mb", "recovery-level growth, first to last (MB)", F_MB},
@@ -57,8 +57,8 @@ static const struct figure_def figures[] = {
      F_SHARE},
     {"recovery_held_growth_mb_per_spike", "allocator-held growth after recovery (MB/spike)", F_MB},
     {"recovery_live_growth_mb_per_spike", "live growth after recovery (MB/spike)", F_MB},
-    {"peak_held_growth_mb_per_spike", "allocator-held growth at peaks (MB/spike)", F_MB},
-    {"peak_live_growth_mb_per_spike", "live growth at peaks (MB/spike)", F_MB},
+    {"peaks_shape.held_trend_mb_per_spike", "allocator-held trend at peaks (MB/spike)", F_MB},
+    {"peaks_shape.live_trend_mb_per_spike", "live trend at peaks (MB/spike)", F_MB},
     {"final_live_kb", "final live bytes (MB)", F_MB_FROM_KB},
     {"final_held_kb", "final allocator-held beyond live (MB)", F_MB_FROM_KB},
     {"final_trimmable_kb", "of which free, returnable (MB)", F_MB_FROM_KB},
@@ -896,7 +896,7 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 		strbuf_append(b, first ? "" : ", ");
 		strbuf_append_html(b, t);
 		strbuf_append(b, " ");
-		append_figure(b, json_is_number(v) ? json_number_value(v) : NAN, F_RATIO);
+		append_figure(b, summary_value_number(v), F_RATIO);
 		strbuf_append(b, " core");
 		first = false;
 	}

@@ -9,23 +9,26 @@
 #include "figures.h"
 #include "findings.h"
 #include "hierarchy_applied.h"
+#include "model.h"
 #include "spike_shape.h"
 #include "validity.h"
 #include "verdict.h"
 
 json_t *passes_run(const struct runfolder *rf)
 {
-	json_t *sum = figures_build(rf);
+	struct model model;
+	json_t *sum = figures_build(rf, &model);
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	/* what the spikes left per variant, from the advisor's figures, before any words */
-	spike_shape_add_variant_figures(sum);
+	spike_shape_add_variant_figures(sum, &model);
 	/* validity before the words: the findings and the verdict name the variants that did not
 	 * run and why */
-	json_object_set_new(sum, "validity", validity_build(rf, sum));
-	json_object_set_new(sum, "findings", findings_build(sum));
-	json_object_set_new(sum, "verdict", verdict_build(sum));
+	json_object_set_new(sum, "validity", validity_build(rf, sum, &model));
+	json_object_set_new(sum, "findings", findings_build(sum, &model));
+	json_object_set_new(sum, "verdict", verdict_build(sum, &model));
 	aliases_add(sum);
+	model_free(&model);
 	return sum;
 }

@@ -5,40 +5,40 @@
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "advisor.h"
 #include "judgement.h"
+#include "model.h"
 #include "summary_json.h"
 
-/* The keys of a held-memory basis's level before a spike and after a spike's recovery (figures.c,
- * per spike), in the advisor's order of bases (advisor_variant_held_mb's rank). */
+/* A held-memory basis's level before a spike and after a spike's recovery (model.h, per spike),
+ * in the advisor's order of bases (advisor_variant_held_mb's rank). */
 static const struct {
-	const char *before_key, *end_key;
-} BASIS_KEYS[] = {
-    {"before_held_kb", "end_held_kb"},                 /* allocator_held */
-    {"before_beyond_cache_kb", "end_beyond_cache_kb"}, /* anon_beyond_cache */
-    {"before_anon_kb", "end_anon_kb"},                 /* anon */
+	size_t before, end;
+} BASIS_FIGURES[] = {
+    {MODEL_SPIKE_FIGURE(before_held_kb), MODEL_SPIKE_FIGURE(end_held_kb)}, /* allocator_held */
+    {MODEL_SPIKE_FIGURE(before_beyond_cache_kb),
+     MODEL_SPIKE_FIGURE(end_beyond_cache_kb)},                             /* anon_beyond_cache */
+    {MODEL_SPIKE_FIGURE(before_anon_kb), MODEL_SPIKE_FIGURE(end_anon_kb)}, /* anon */
 };
 
 /* The shape of what the spikes left (reports/README.md "spikes_left_shape"): what each spike left
  * (its level after the recovery minus the level before it: the previous spike's, or the level
  * before the first spike), and, with TREND_MIN_SPIKES spikes after the first, the step of
  * the second spike (an allocator settling after the first) and the robust trend from it on. */
-static json_t *shape_of(const json_t *spikes, double before, const char *end_key)
+static json_t *shape_of(const struct model_variant *mv, double before, size_t end)
 {
-	size_t n = json_array_size(spikes);
+	size_t n = mv->n_spikes;
 	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
 	if (!x || !y)
 		abort();
 	json_t *each = json_array();
 	double prev = before;
 	for (size_t k = 0; k < n; k++) {
-		const json_t *sp = json_array_get(spikes, k);
-		x[k] = (double)json_integer_value(json_object_get(sp, "spike"));
-		y[k] = summary_number(sp, end_key) / 1024.0;
+		x[k] = mv->spikes[k].number;
+		y[k] = model_spike_figure(&mv->spikes[k], end) / 1024.0;
 		json_array_append_new(each, summary_json_real(y[k] - prev));
 		prev = y[k];
 	}
@@ -61,10 +61,10 @@ static json_t *shape_of(const json_t *spikes, double before, const char *end_key
 	return o;
 }
 
-/* The robust trend of key over the spikes from spike 2 on (shape_of's), NAN with too few. */
-static double trend_of(const json_t *spikes, const char *key)
+/* The robust trend of a spike figure from spike 2 on (shape_of's), NAN with too few. */
+static double trend_of(const struct model_variant *mv, size_t figure)
 {
-	json_t *shape = shape_of(spikes, NAN, key);
+	json_t *shape = shape_of(mv, NAN, figure);
 	double trend = summary_number(shape, "trend_mb_per_spike");
 	json_decref(shape);
 	return trend;
@@ -73,27 +73,25 @@ static double trend_of(const json_t *spikes, const char *key)
 /* The shape of the spikes' peaks (reports/README.md "peaks_shape"): shape_of over peak anon RSS
  * from the level before the first spike, and the robust trends of live and allocator-held memory
  * at the peaks, which say what moved them. */
-static json_t *peaks_shape(const json_t *spikes)
+static json_t *peaks_shape(const struct model_variant *mv)
 {
-	double before = summary_number(json_array_get(spikes, 0), "before_anon_kb") / 1024.0;
-	json_t *o = shape_of(spikes, before, "peak_anon_kb");
+	double before = mv->spikes[0].before_anon_kb / 1024.0;
+	json_t *o = shape_of(mv, before, MODEL_SPIKE_FIGURE(peak_anon_kb));
 	json_object_set_new(o, "live_trend_mb_per_spike",
-	                    summary_json_real(trend_of(spikes, "peak_live_kb")));
+	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_live_kb))));
 	json_object_set_new(o, "held_trend_mb_per_spike",
-	                    summary_json_real(trend_of(spikes, "peak_held_kb")));
+	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_held_kb))));
 	return o;
 }
 
-/* The lowest and highest of key over the spikes that have it; how many have it. */
-static size_t spikes_range(const json_t *v, const char *key, double *lo, double *hi)
+/* The lowest and highest of a spike figure over the spikes that have it; how many have it. */
+static size_t spikes_range(const struct model_variant *mv, size_t figure, double *lo, double *hi)
 {
-	size_t n = 0, k;
-	json_t *sp;
+	size_t n = 0;
 	*lo = INFINITY;
 	*hi = -INFINITY;
-	json_array_foreach(json_object_get(v, "spikes"), k, sp)
-	{
-		double x = summary_number(sp, key);
+	for (size_t k = 0; k < mv->n_spikes; k++) {
+		double x = model_spike_figure(&mv->spikes[k], figure);
 		if (isnan(x))
 			continue;
 		n++;
@@ -103,59 +101,45 @@ static size_t spikes_range(const json_t *v, const char *key, double *lo, double 
 	return n;
 }
 
-/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): of the spikes
- * with a share (held_returned_share where attributed, else given_back_share), how many gave back
- * to the system what they freed (the share at least RETURNED_SHARE), the
- * range of the shares, of the shares the allocator reused, and how many were clamped. */
-static json_t *give_back_per_spike(const json_t *v)
+/* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): mv->give_back
+ * from its spikes' shares (held_returned_share where attributed, else given_back_share). */
+static void give_back_per_spike(struct model_variant *mv)
 {
-	const char *how = json_string_value(json_object_get(v, "attribution"));
-	bool attributed = how && strcmp(how, "unavailable") != 0;
-	const char *key = attributed ? "held_returned_share" : "given_back_share";
-	char raw[64];
-	snprintf(raw, sizeof(raw), "%s_raw", key);
-	double lo, hi, rlo = NAN, rhi = NAN;
-	size_t n = spikes_range(v, key, &lo, &hi), returned = 0, clamped = 0, k;
-	json_t *sp;
-	json_array_foreach(json_object_get(v, "spikes"), k, sp)
-	{
-		double share = summary_number(sp, key);
-		returned += !isnan(share) && strcmp(judgement_of_share(share), "returned") == 0;
-		clamped += json_is_number(json_object_get(sp, raw));
+	size_t share_at = mv->attributed ? MODEL_SPIKE_FIGURE(held_returned_share)
+	                                 : MODEL_SPIKE_FIGURE(given_back_share);
+	size_t raw_at = mv->attributed ? MODEL_SPIKE_FIGURE(held_returned_share_raw)
+	                               : MODEL_SPIKE_FIGURE(given_back_share_raw);
+	struct model_give_back *g = &mv->give_back;
+	*g = (struct model_give_back){.reused_share_min = NAN, .reused_share_max = NAN};
+	g->spikes = spikes_range(mv, share_at, &g->share_min, &g->share_max);
+	for (size_t k = 0; k < mv->n_spikes; k++) {
+		double share = model_spike_figure(&mv->spikes[k], share_at);
+		g->given_back_spikes +=
+		    !isnan(share) && strcmp(judgement_of_share(share), "returned") == 0;
+		g->clamped_spikes +=
+		    model_share_clamped(share, model_spike_figure(&mv->spikes[k], raw_at));
 	}
-	if (n == 0)
-		lo = hi = NAN;
-	if (n > 0 && attributed && !spikes_range(v, "held_reused_share", &rlo, &rhi))
-		rlo = rhi = NAN;
-	json_t *o = json_object();
-	json_object_set_new(o, "share_key", json_string(key));
-	json_object_set_new(o, "spikes", json_integer((json_int_t)n));
-	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)returned));
-	json_object_set_new(o, "share_min", summary_json_real(lo));
-	json_object_set_new(o, "share_max", summary_json_real(hi));
-	json_object_set_new(o, "reused_share_min", summary_json_real(rlo));
-	json_object_set_new(o, "reused_share_max", summary_json_real(rhi));
-	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)clamped));
-	return o;
+	if (g->spikes == 0)
+		g->share_min = g->share_max = NAN;
+	if (g->spikes > 0 && mv->attributed &&
+	    !spikes_range(mv, MODEL_SPIKE_FIGURE(held_reused_share), &g->reused_share_min,
+	                  &g->reused_share_max))
+		g->reused_share_min = g->reused_share_max = NAN;
 }
 
-void spike_shape_add_variant_figures(json_t *summary)
+void spike_shape_add_variant_figures(json_t *summary, struct model *model)
 {
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		const json_t *all_spikes = json_object_get(v, "spikes");
-		json_object_set_new(v, "give_back_per_spike", give_back_per_spike(v));
-		json_object_set_new(v, "peaks_shape",
-		                    json_array_size(all_spikes) ? peaks_shape(all_spikes)
-		                                                : json_null());
+	for (size_t i = 0; i < model->n_variants; i++) {
+		struct model_variant *mv = &model->variants[i];
+		json_t *v = json_object_get(json_object_get(summary, "variants"), mv->name);
+		give_back_per_spike(mv);
+		json_object_set_new(v, "give_back_per_spike", model_give_back_json(mv));
+		json_object_set_new(v, "peaks_shape", mv->n_spikes ? peaks_shape(mv) : json_null());
 		const char *basis;
 		size_t rank;
 		double growth;
 		double after = advisor_variant_held_mb(v, &basis, &rank, &growth);
-		const json_t *spikes = json_object_get(v, "spikes");
-		if (!basis || !json_array_size(spikes)) {
+		if (!basis || !mv->n_spikes) {
 			json_object_set_new(v, "spikes_left_basis", json_null());
 			json_object_set_new(v, "held_before_spikes_mb", json_null());
 			json_object_set_new(v, "held_after_spikes_mb", json_null());
@@ -164,12 +148,12 @@ void spike_shape_add_variant_figures(json_t *summary)
 			continue;
 		}
 		double before =
-		    summary_number(json_array_get(spikes, 0), BASIS_KEYS[rank].before_key) / 1024.0;
+		    model_spike_figure(&mv->spikes[0], BASIS_FIGURES[rank].before) / 1024.0;
 		json_object_set_new(v, "spikes_left_basis", json_string(basis));
 		json_object_set_new(v, "held_before_spikes_mb", summary_json_real(before));
 		json_object_set_new(v, "held_after_spikes_mb", summary_json_real(after));
 		json_object_set_new(v, "spikes_left_mb", summary_json_real(after - before));
 		json_object_set_new(v, "spikes_left_shape",
-		                    shape_of(spikes, before, BASIS_KEYS[rank].end_key));
+		                    shape_of(mv, before, BASIS_FIGURES[rank].end));
 	}
 }

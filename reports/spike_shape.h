@@ -5,9 +5,11 @@
 
 #include <jansson.h>
 
-/* Sets each variant's give_back_per_spike, peaks_shape, spikes_left_basis,
+#include "model.h"
+
+/* Sets each variant's give_back_per_spike (in model too), peaks_shape, spikes_left_basis,
  * held_before_spikes_mb, held_after_spikes_mb, spikes_left_mb and spikes_left_shape
- * (reports/README.md) from its spikes and its advisor figures, which must be set. */
-void spike_shape_add_variant_figures(json_t *summary);
+ * (reports/README.md) from its spikes in model and its advisor figures, which must be set. */
+void spike_shape_add_variant_figures(json_t *summary, struct model *model);
 
 #endif

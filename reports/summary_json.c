@@ -22,10 +22,15 @@ json_t *summary_json_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double summary_share_clamped(double raw)
+{
+	return isnan(raw) ? NAN : fmin(fmax(raw, 0), 1);
+}
+
 void summary_set_share(json_t *o, const char *key, double raw)
 {
-	double clamped = fmin(fmax(raw, 0), 1);
-	json_object_set_new(o, key, summary_json_number(isnan(raw) ? NAN : clamped));
+	double clamped = summary_share_clamped(raw);
+	json_object_set_new(o, key, summary_json_number(clamped));
 	if (isnan(raw) || raw == clamped)
 		return;
 	char k[128];
@@ -50,6 +55,10 @@ json_t *summary_lookup(const json_t *obj, const char *path)
 
 double summary_number(const json_t *obj, const char *path)
 {
-	const json_t *x = summary_lookup(obj, path);
+	return summary_value_number(summary_lookup(obj, path));
+}
+
+double summary_value_number(const json_t *x)
+{
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }

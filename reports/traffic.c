@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model.h"
 #include "summary_json.h"
 
 const char *const traffic_phases[TRAFFIC_PHASE_COUNT] = {"spike", "recovery", "baseline"};
@@ -50,13 +51,31 @@ static void add(double *sum, double v)
 		*sum = isnan(*sum) ? v : *sum + v;
 }
 
+/* A count's share of the queries sent, NAN when none was sent. */
+static double share_of_sent(double count, double sent)
+{
+	return sent > 0 ? count / sent : NAN;
+}
+
 static void set_counts(json_t *o, const double *sum)
 {
 	for (size_t c = 0; c < N_COUNTS; c++)
 		json_object_set_new(o, COUNTS[c].key, jnum(sum[c]));
-	double sent = sum[0];
-	json_object_set_new(o, "answered_share", jnum(sent > 0 ? sum[1] / sent : NAN));
-	json_object_set_new(o, "lost_share", jnum(sent > 0 ? sum[2] / sent : NAN));
+	json_object_set_new(o, "answered_share", jnum(share_of_sent(sum[1], sum[0])));
+	json_object_set_new(o, "lost_share", jnum(share_of_sent(sum[2], sum[0])));
+}
+
+void traffic_set_spike_answered(const struct runfolder *rf, int target, struct model_variant *mv)
+{
+	for (size_t i = 0; i < rf->n_phase_rows; i++) {
+		const struct runfolder_instance_row *r = &rf->phase_rows[i];
+		if (r->target != target || strcmp(r->phase, "spike") != 0)
+			continue;
+		long k = model_spike_index(mv, r->spike);
+		if (k >= 0)
+			mv->spikes[k].answered_share =
+			    share_of_sent(r->v[PHASES_COL_answered], r->v[PHASES_COL_sent]);
+	}
 }
 
 bool traffic_phase_hist(const struct runfolder *rf, int target, const char *phase,

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "latency_hist.h"
+#include "model.h"
 #include "runfolder_reader.h"
 
 /* The phases traffic is reported for, in reading order. */
@@ -22,6 +23,10 @@ extern const char *const traffic_phases[];
  * sent, answered, lost, late, pending and rcodes, and latency quantiles. From phases.csv when the
  * run has it, else summed from timeline.csv by the interval each answer arrived in. */
 json_t *traffic_by_send(const struct runfolder *rf, int target);
+
+/* Each spike's answered_share in mv (model.h): of the queries sent in it, from phases.csv (the
+ * instances of traffic_by_send); left NAN without. */
+void traffic_set_spike_answered(const struct runfolder *rf, int target, struct model_variant *mv);
 
 /* The answered share of the queries sent at the baseline rate (baseline and recovery phases
  * together), by send phase: traffic_by_send.baseline_answered_share of the variant's figures. */

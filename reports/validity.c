@@ -81,7 +81,7 @@ static void check_warmup(const struct runfolder *rf, json_t *reasons)
 
 double validity_saturated_s(const json_t *harness)
 {
-	double s = json_number_value(json_object_get(harness, "saturated_s"));
+	double s = summary_number(harness, "saturated_s");
 	size_t events = json_array_size(json_object_get(harness, "saturated_events"));
 	/* Each event was measured over at least one window, the timeline's windows too. */
 	return fmax(s > 0 ? s : 0, (double)events * HARNESS_WINDOW_S);
@@ -109,7 +109,7 @@ static void check_harness(const json_t *summary, json_t *reasons)
 	       "The harness (load generator or simulated hierarchy) used more than %.1f core for "
 	       "%.1f s (%zu saturation events): the traffic may have been limited by the harness, "
 	       "not the resolvers.",
-	       json_number_value(json_object_get(h, "threshold_cores")), s, events);
+	       summary_number(h, "threshold_cores"), s, events);
 }
 
 /* The variant's answered share of the queries sent in spikes (the one definition: per query when
@@ -122,7 +122,7 @@ static double spike_answered_share(const json_t *v)
 static void check_capacity(const struct runfolder *rf, const json_t *summary, json_t *reasons)
 {
 	const json_t *cal = json_object_get(rf->run, "calibration");
-	double rate = json_number_value(json_object_get(cal, "spike_rate_qps"));
+	double rate = summary_number(cal, "spike_rate_qps");
 	json_t *names = json_array();
 	struct strbuf b = {0};
 	size_t i;
@@ -132,7 +132,7 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 		const char *n = json_string_value(name);
 		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
 		double cap =
-		    json_number_value(json_object_get(json_object_get(cal, "capacity_qps"), n));
+		    summary_value_number(json_object_get(json_object_get(cal, "capacity_qps"), n));
 		double share = spike_answered_share(v);
 		if (rate > 0 && cap > 0 && rate > VALIDITY_MAX_CAPACITY_MULTIPLE * cap) {
 			strbuf_printf(&b,
@@ -167,8 +167,8 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 		double lo = INFINITY, hi = -INFINITY;
 		json_array_foreach(under, k, u)
 		{
-			lo = fmin(lo, json_number_value(json_object_get(u, "answered_share")));
-			hi = fmax(hi, json_number_value(json_object_get(u, "answered_share")));
+			lo = fmin(lo, summary_number(u, "answered_share"));
+			hi = fmax(hi, summary_number(u, "answered_share"));
 		}
 		strbuf_printf(b, "%zu spikes (%.1f-%.1f %% answered)", m, 100 * lo, 100 * hi);
 		return;
@@ -180,12 +180,12 @@ void validity_under_answered_words(struct strbuf *b, const json_t *under)
 	                  : k + 1 == m ? " and "
 	                               : ", ",
 	                  (long long)json_integer_value(json_object_get(u, "spike")),
-	                  100 * json_number_value(json_object_get(u, "answered_share")));
+	                  100 * summary_number(u, "answered_share"));
 }
 
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
  * drown in one of them, its memory then that of a queue. */
-static void check_each_spike(const json_t *summary, json_t *reasons)
+static void check_each_spike(const json_t *summary, const struct model *model, json_t *reasons)
 {
 	json_t *names = json_array(), *spikes = json_object();
 	struct strbuf b = {0};
@@ -193,21 +193,17 @@ static void check_each_spike(const json_t *summary, json_t *reasons)
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
-		const json_t *v =
-		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
+		const struct model_variant *mv =
+		    model_variant_named(model, json_string_value(name));
 		json_t *under = json_array();
-		size_t k;
-		json_t *inst;
-		json_array_foreach(summary_lookup(v, "traffic_by_send.instances"), k, inst)
-		{
-			const json_t *share = json_object_get(inst, "answered_share");
-			const char *phase = json_string_value(json_object_get(inst, "phase"));
-			if (!phase || strcmp(phase, "spike") != 0 || !json_is_number(share) ||
-			    !(json_number_value(share) < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
+		for (size_t k = 0; k < mv->n_spikes; k++) {
+			const struct model_spike *sp = &mv->spikes[k];
+			if (!(sp->answered_share < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
 				continue;
 			json_t *o = json_object();
-			json_object_set(o, "spike", json_object_get(inst, "spike"));
-			json_object_set(o, "answered_share", (json_t *)share);
+			json_object_set_new(o, "spike", json_integer(sp->number));
+			json_object_set_new(o, "answered_share",
+			                    summary_json_number(sp->answered_share));
 			json_array_append_new(under, o);
 		}
 		size_t n_under = json_array_size(under);
@@ -250,15 +246,17 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 	const json_t *capacity = json_object_get(cal, "capacity_qps");
 	/* the calibration's own choice (scenarios/lib/calibrate.sh); without it, every bound counts
 	 */
-	const json_t *slowest = json_object_get(cal, "capacity_of_slowest_qps");
-	double lowest = json_is_number(slowest) ? json_number_value(slowest) : INFINITY;
+	double lowest = summary_number(cal, "capacity_of_slowest_qps");
+	if (isnan(lowest))
+		lowest = INFINITY;
 	json_t *names = json_array();
 	const char *v;
 	json_t *top;
 	json_object_foreach(json_object_get(cal, "still_answering_at_top"), v, top)
 	{
-		const json_t *q = json_object_get(capacity, v);
-		if (json_is_true(top) && (!json_is_number(q) || json_number_value(q) <= lowest))
+		/* by key, not path: a variant's name may hold a dot */
+		double q = summary_value_number(json_object_get(capacity, v));
+		if (json_is_true(top) && (isnan(q) || q <= lowest))
 			json_array_append_new(names, json_string(v));
 	}
 	for (size_t i = 0; i < rf->n_events; i++) {
@@ -452,7 +450,7 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 	strbuf_free(&text);
 }
 
-json_t *validity_build(const struct runfolder *rf, const json_t *summary)
+json_t *validity_build(const struct runfolder *rf, const json_t *summary, const struct model *model)
 {
 	json_t *reasons = json_array();
 	const json_t *run = json_object_get(summary, "run");
@@ -463,7 +461,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary)
 	check_warmup(rf, reasons);
 	check_harness(summary, reasons);
 	check_capacity(rf, summary, reasons);
-	check_each_spike(summary, reasons);
+	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
 	check_crashes(summary, reasons);

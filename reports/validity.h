@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "model.h"
 #include "runfolder_reader.h"
 
 /* Spikes at more than this multiple of a variant's calibrated capacity measure overload, not
@@ -26,7 +27,8 @@ double validity_saturated_s(const json_t *harness);
  * variant_not_run reason also "why": {VARIANT: the failed event's reason}, spike_under_answered
  * "spikes": {VARIANT: [{"spike", "answered_share"}]}) from the run folder
  * and its summary (variants and harness already computed). */
-json_t *validity_build(const struct runfolder *rf, const json_t *summary);
+json_t *validity_build(const struct runfolder *rf, const json_t *summary,
+                       const struct model *model);
 
 /* The reason with CODE in summary.json's validity, or NULL when the run has none. */
 const json_t *validity_reason(const json_t *summary, const char *code);

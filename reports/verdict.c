@@ -164,15 +164,13 @@ static const json_t *spikes_under_answered(const json_t *summary, const char *na
  * system what a spike freed in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by
  * the allocator 0-5 %)", "... what each spike freed (...)", or "kept what the spikes freed (...)".
  * What the allocator reused (its held memory fell, RSS did not) is never called given back. */
-static void give_back_words(struct strbuf *b, const json_t *v)
+static void give_back_words(struct strbuf *b, const struct model_variant *mv)
 {
-	const json_t *g = json_object_get(v, "give_back_per_spike");
-	json_int_t n = json_integer_value(json_object_get(g, "spikes"));
-	json_int_t returned = json_integer_value(json_object_get(g, "given_back_spikes"));
+	const struct model_give_back *g = &mv->give_back;
+	size_t n = g->spikes, returned = g->given_back_spikes;
 	if (n == 0)
 		return;
-	bool attributed =
-	    strcmp(json_string_value(json_object_get(g, "share_key")), "held_returned_share") == 0;
+	bool attributed = mv->attributed; /* its shares are held_returned_share */
 	const char *who = attributed ? "its allocator" : "it";
 	if (returned == n)
 		strbuf_printf(b, "; %s gave back to the system what each spike freed", who);
@@ -180,24 +178,25 @@ static void give_back_words(struct strbuf *b, const json_t *v)
 		strbuf_printf(b, "; %s kept what the spikes freed", who);
 	else
 		strbuf_printf(
-		    b, "; %s gave back to the system what a spike freed in %lld of %lld spikes",
-		    who, (long long)returned, (long long)n);
+		    b, "; %s gave back to the system what a spike freed in %zu of %zu spikes", who,
+		    returned, n);
 	strbuf_append(b, " (");
-	judgement_share_range(b, summary_number(g, "share_min"), summary_number(g, "share_max"));
+	judgement_share_range(b, g->share_min, g->share_max);
 	strbuf_printf(b, " of each spike's %s", attributed ? "allocator part" : "anon RSS growth");
-	double rhi = summary_number(g, "reused_share_max");
+	double rhi = g->reused_share_max;
 	if (!isnan(rhi) && lround(100 * rhi) > 0) {
 		strbuf_append(b, ", reused by the allocator ");
-		judgement_share_range(b, summary_number(g, "reused_share_min"), rhi);
+		judgement_share_range(b, g->reused_share_min, rhi);
 	}
-	if (json_integer_value(json_object_get(g, "clamped_spikes")))
+	if (g->clamped_spikes)
 		strbuf_append(b,
 		              ", clamped to 0-100 %: a level ended outside the spike's own range");
 	strbuf_append(b, ")");
 }
 
-static void sentence(struct strbuf *b, const char *name, const json_t *v, const struct ranked *r,
-                     size_t rank, size_t n_ranked, const char *tied, const char *ranked_basis,
+static void sentence(struct strbuf *b, const char *name, const json_t *v,
+                     const struct model_variant *mv, const struct ranked *r, size_t rank,
+                     size_t n_ranked, const char *tied, const char *ranked_basis,
                      const char *not_run, const json_t *under)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
@@ -248,7 +247,7 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 		strbuf_append(b, "; over capacity in ");
 		validity_under_answered_words(b, under);
 	}
-	give_back_words(b, v);
+	give_back_words(b, mv);
 	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
 	if (crashes > 0)
 		strbuf_printf(b, "; it crashed (%lld time%s)", (long long)crashes,
@@ -256,7 +255,7 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v, const 
 	strbuf_append(b, ".");
 }
 
-json_t *verdict_build(const json_t *summary)
+json_t *verdict_build(const json_t *summary, const struct model *model)
 {
 	const json_t *order = json_object_get(summary, "variant_order");
 	const json_t *variants = json_object_get(summary, "variants");
@@ -328,9 +327,9 @@ json_t *verdict_build(const json_t *summary)
 			              sorted[k].name);
 		}
 		struct strbuf b = {0};
-		sentence(&b, r[i].name, json_object_get(variants, r[i].name), &r[i],
-		         n_ranked ? place[rank] : 0, n_ranked, tied.s, best_basis,
-		         not_run_reason(summary, r[i].name),
+		sentence(&b, r[i].name, json_object_get(variants, r[i].name),
+		         model_variant_named(model, r[i].name), &r[i], n_ranked ? place[rank] : 0,
+		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name),
 		         spikes_under_answered(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);

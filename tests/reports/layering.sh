@@ -10,7 +10,8 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib_layering.sh"
 
 # pass_calls DIR: the module of each pass passes_run calls, in order, one a line. A call's module
 # is the longest prefix of the function's name that names a header of DIR
-# (spike_shape_add_variant_figures: spike_shape.h).
+# (spike_shape_add_variant_figures: spike_shape.h). The model (model.h: the run's structures the
+# passes fill and read, passes_run frees it) is below the passes, not one of them.
 pass_calls() {
 	local dir=$1 fn m
 	sed -n '/^json_t \*passes_run(/,/^}/p' "$dir/passes.c" | grep -oE '\b[a-z_]+\(' | tr -d '(' |
@@ -19,7 +20,7 @@ pass_calls() {
 			while [[ -n $m && ! -e $dir/$m.h ]]; do
 				if [[ $m == *_* ]]; then m=${m%_*}; else m=; fi
 			done
-			if [[ -n $m && $m != passes ]]; then echo "$m"; fi
+			if [[ -n $m && $m != passes && $m != model ]]; then echo "$m"; fi
 		done
 }
 
@@ -77,8 +78,23 @@ passes_in_order() {
 	return $ok
 }
 
+# model_below_passes DIR: the model includes no module of a pass, directly or not: every pass may
+# read it, so it can call none.
+model_below_passes() {
+	local dir=$1 edges m ok=0
+	edges=$(include_edges "$dir")
+	for m in $(pass_modules "$dir"); do
+		if reaches "$edges" model "$m"; then
+			echo "model includes the pass $m"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
 src="$ALLOCSPIKE_SOURCE_DIR/reports"
 check "the report's modules include each other without a cycle" acyclic "$src"
+check "the model includes no pass" model_below_passes "$src"
 check "passes.c calls each module's pass once" one_pass_each "$src"
 check "passes.c calls no module's pass before that of a module it includes" passes_in_order "$src"
 echo "the passes, in order: $(pass_modules "$src" | paste -sd' ')"
@@ -96,8 +112,8 @@ sed -i '0,/^#include "strbuf.h"/s//#include "strbuf.h"\n#include "verdict.h"/' "
 check "caught: validity.c including verdict.h (verdict.c includes validity.h)" fails acyclic "$broken"
 
 fresh_copy "$src" "$broken"
-validity_pass=$(grep -F 'validity_build(rf, sum)' "$src/passes.c")
-sed -i -e '/validity_build(rf, sum)/d' -e "/verdict_build(sum)/a\\$validity_pass" "$broken/passes.c"
+validity_pass=$(grep -F 'validity_build(rf, sum, &model)' "$src/passes.c")
+sed -i -e '/validity_build(rf, sum, &model)/d' -e "/verdict_build(sum, &model)/a\\$validity_pass" "$broken/passes.c"
 check "the broken passes.c is still acyclic" acyclic "$broken"
 check "caught: validity after the verdict and the findings, which include validity.h" \
 	fails passes_in_order "$broken"
@@ -109,6 +125,11 @@ check "caught: spike_shape.c, an early pass, including findings.h, a later pass'
 	fails passes_in_order "$broken"
 
 fresh_copy "$src" "$broken"
-sed -i 's/^\tspike_shape_add_variant_figures(sum);$/&\n\tfindings_build(sum);/' "$broken/passes.c"
+sed -i 's/^\tspike_shape_add_variant_figures(sum, &model);$/&\n\tfindings_build(sum, \&model);/' "$broken/passes.c"
 check "caught: a module (findings.c) with two passes" fails one_pass_each "$broken"
+
+fresh_copy "$src" "$broken"
+sed -i '0,/^#include "summary_json.h"/s//#include "summary_json.h"\n#include "aliases.h"/' "$broken/model.c"
+check "the broken model.c is still acyclic" acyclic "$broken"
+check "caught: model.c including aliases.h, a pass" fails model_below_passes "$broken"
 finish

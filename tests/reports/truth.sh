@@ -231,10 +231,13 @@ jq '.verdict.ranking[1].spikes_left_mb = .verdict.ranking[0].spikes_left_mb + 0.
 check "two figures within the agreement rule ranked apart fail the truth test" \
 	bash -c 'python3 "$1" "$2" | grep -c "is placed 2, but 0 variants are below it beyond the agreement rule" >/dev/null' _ "$CHECKER" "$d"
 
-# The threshold of "level" is defined once (reports/judgement.h); the checker and the README quote it.
+# The thresholds are defined once (reports/judgement.h, spread.h, validity.h): the checker reads
+# them there and keeps no copy; the README quotes the threshold of "level".
 climb=$(awk '$1 == "#define" && $2 == "CLIMB_MB_PER_SPIKE" { print $3 }' \
 	"$ALLOCSPIKE_SOURCE_DIR/reports/judgement.h")
-check "the checker's CLIMB is CLIMB_MB_PER_SPIKE ($climb)" grep -q "^CLIMB = $climb " "$CHECKER"
+check "the checker keeps no threshold of its own (it reads the report's headers)" \
+	bash -c '! grep -E "^[A-Z_]+ = [0-9.]+ *(#.*)?$" "$1"' _ "$CHECKER"
+check "the checker reads CLIMB_MB_PER_SPIKE" grep -qF 'CLIMB = define("judgement.h", "CLIMB_MB_PER_SPIKE")' "$CHECKER"
 check "README.md quotes the threshold of \"level\" (under $climb MB per spike)" \
 	grep -q "under $climb MB per spike" "$ALLOCSPIKE_SOURCE_DIR/README.md"
 finish

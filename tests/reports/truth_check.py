@@ -20,17 +20,32 @@ on the page), and:
 import html
 import json
 import math
+import os
 import re
 import sys
 
-AGREE_SHARE = 0.10  # reports/spread.h SPREAD_AGREE_SHARE
-AGREE_FLOOR_MB = 1.0  # reports/spread.h SPREAD_HELD_FLOOR_MB
-RETURNED_SHARE = 0.5  # reports/judgement.h
-CLIMB = 0.5  # reports/judgement.h CLIMB_MB_PER_SPIKE
-TREND_MIN = 5  # 1 + TREND_MIN_SPIKES (reports/judgement.h)
-MIN_SPIKES = 3  # reports/validity.h VALIDITY_MIN_SPIKES
-SHARE_MIN_GROWTH_MB = 1  # reports/figures.c SUMMARY_SHARE_MIN_GROWTH_KB / 1024
-EACH_SPIKE_SHARE = 95  # reports/validity.h VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, in %
+REPORTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "reports")
+
+
+def define(source, name):
+    """The number a `#define NAME VALUE` line of reports/SOURCE gives: the report's thresholds are
+    read where they are defined, so a changed one cannot leave the checker behind."""
+    with open(os.path.join(REPORTS, source), encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if len(words) >= 3 and words[:2] == ["#define", name]:
+                return float(words[2])
+    raise SystemExit(f"truth_check.py: no #define {name} in reports/{source}")
+
+
+AGREE_SHARE = define("spread.h", "SPREAD_AGREE_SHARE")
+AGREE_FLOOR_MB = define("spread.h", "SPREAD_HELD_FLOOR_MB")
+RETURNED_SHARE = define("judgement.h", "RETURNED_SHARE")
+CLIMB = define("judgement.h", "CLIMB_MB_PER_SPIKE")
+TREND_MIN = 1 + int(define("judgement.h", "TREND_MIN_SPIKES"))  # spikes, the first included
+MIN_SPIKES = int(define("validity.h", "VALIDITY_MIN_SPIKES"))
+SHARE_MIN_GROWTH_MB = define("figures.c", "SUMMARY_SHARE_MIN_GROWTH_KB") / 1024
+EACH_SPIKE_SHARE = round(100 * define("validity.h", "VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE"))  # in %
 NUMBER = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 
 

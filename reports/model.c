@@ -1,0 +1,107 @@
+/* reports/model.c - the run as C structures, and their summary.json objects. */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary_json.h"
+
+void model_spike_init(struct model_spike *sp, int number)
+{
+#define INIT_NUM(name) sp->name = NAN;
+#define INIT_SHARE(name) sp->name = sp->name##_raw = NAN;
+	MODEL_SPIKE_FIGURES(INIT_NUM, INIT_SHARE, INIT_NUM)
+#undef INIT_NUM
+#undef INIT_SHARE
+	sp->number = number;
+	sp->ran = false;
+	sp->answered_share = NAN;
+}
+
+void model_set_share(double *share, double *raw, double value)
+{
+	*raw = value;
+	*share = summary_share_clamped(value);
+}
+
+bool model_share_clamped(double share, double raw)
+{
+	return !isnan(raw) && raw != share;
+}
+
+double model_spike_figure(const struct model_spike *sp, size_t offset)
+{
+	double x;
+	memcpy(&x, (const char *)sp + offset, sizeof(x));
+	return x;
+}
+
+static int spike_number_cmp(const void *key, const void *spike)
+{
+	int k = *(const int *)key, n = ((const struct model_spike *)spike)->number;
+	return (k > n) - (k < n);
+}
+
+long model_spike_index(const struct model_variant *mv, int number)
+{
+	if (!mv->n_spikes)
+		return -1;
+	const struct model_spike *sp =
+	    bsearch(&number, mv->spikes, mv->n_spikes, sizeof(*mv->spikes), spike_number_cmp);
+	return sp ? (long)(sp - mv->spikes) : -1;
+}
+
+const struct model_variant *model_variant_named(const struct model *m, const char *name)
+{
+	static const struct model_variant none = {0};
+	for (size_t i = 0; m && i < m->n_variants; i++)
+		if (strcmp(m->variants[i].name, name) == 0)
+			return &m->variants[i];
+	return &none;
+}
+
+json_t *model_spike_json(const struct model_spike *sp)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "spike", json_integer(sp->number));
+#define JSON_NUM(name)                                                                             \
+	if (sp->ran)                                                                               \
+		json_object_set_new(o, #name, summary_json_number(sp->name));
+#define JSON_SHARE(name)                                                                           \
+	if (sp->ran)                                                                               \
+		summary_set_share(o, #name, sp->name##_raw);
+#define JSON_SO_FAR(name) json_object_set_new(o, #name, summary_json_number(sp->name));
+	MODEL_SPIKE_FIGURES(JSON_NUM, JSON_SHARE, JSON_SO_FAR)
+#undef JSON_NUM
+#undef JSON_SHARE
+#undef JSON_SO_FAR
+	return o;
+}
+
+json_t *model_give_back_json(const struct model_variant *mv)
+{
+	const struct model_give_back *g = &mv->give_back;
+	json_t *o = json_object();
+	json_object_set_new(
+	    o, "share_key",
+	    json_string(mv->attributed ? "held_returned_share" : "given_back_share"));
+	json_object_set_new(o, "spikes", json_integer((json_int_t)g->spikes));
+	json_object_set_new(o, "given_back_spikes", json_integer((json_int_t)g->given_back_spikes));
+	json_object_set_new(o, "share_min", summary_json_real(g->share_min));
+	json_object_set_new(o, "share_max", summary_json_real(g->share_max));
+	json_object_set_new(o, "reused_share_min", summary_json_real(g->reused_share_min));
+	json_object_set_new(o, "reused_share_max", summary_json_real(g->reused_share_max));
+	json_object_set_new(o, "clamped_spikes", json_integer((json_int_t)g->clamped_spikes));
+	return o;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->n_variants; i++) {
+		free(m->variants[i].name);
+		free(m->variants[i].spikes);
+	}
+	free(m->variants);
+	*m = (struct model){0};
+}

@@ -1,0 +1,128 @@
+/* reports/model.h - the run as C structures: per variant its spikes with their figures, filled
+ * once by the figures pass (figures.c); the passes after it read fields, not keys, and
+ * summary.json's spike objects are written from it (reports/README.md "Layers"). */
+#ifndef ALLOCSPIKE_REPORTS_MODEL_H
+#define ALLOCSPIKE_REPORTS_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Every figure of a spike (reports/README.md "spikes[]"), by its summary.json name: NUM a number
+ * (NAN when not available), SHARE a share clamped to [0, 1] with its raw value beside it
+ * (NAME_raw; summary_set_share), SO_FAR a number of the highest peak so far, written for a spike
+ * the variant did not run too. One table, so the struct and its serialisation cannot differ. */
+#define MODEL_SPIKE_FIGURES(NUM, SHARE, SO_FAR)                                                    \
+	NUM(from_s)                                                                                \
+	NUM(to_s)                                                                                  \
+	NUM(before_anon_kb)                                                                        \
+	NUM(before_beyond_cache_kb)                                                                \
+	NUM(peak_anon_kb)                                                                          \
+	NUM(peak_t_s)                                                                              \
+	NUM(peak_rss_kb)                                                                           \
+	NUM(end_anon_kb)                                                                           \
+	NUM(end_rss_kb)                                                                            \
+	NUM(end_t_s)                                                                               \
+	SHARE(given_back_share)                                                                    \
+	NUM(end_beyond_cache_kb)                                                                   \
+	NUM(before_live_kb)                                                                        \
+	NUM(before_held_kb)                                                                        \
+	NUM(peak_live_kb)                                                                          \
+	NUM(peak_held_kb)                                                                          \
+	NUM(peak_attributed_t_s)                                                                   \
+	NUM(peak_live_not_resident_kb)                                                             \
+	NUM(end_live_kb)                                                                           \
+	NUM(end_held_kb)                                                                           \
+	NUM(end_live_not_resident_kb)                                                              \
+	NUM(end_trimmable_kb)                                                                      \
+	NUM(end_fragmented_kb)                                                                     \
+	NUM(end_allocator_other_kb)                                                                \
+	NUM(end_not_resident_kb)                                                                   \
+	NUM(end_unmapped_kb)                                                                       \
+	NUM(end_outside_kb)                                                                        \
+	NUM(live_growth_kb)                                                                        \
+	NUM(held_growth_kb)                                                                        \
+	NUM(cache_growth_kb)                                                                       \
+	NUM(returned_kb)                                                                           \
+	NUM(unmapped_growth_kb)                                                                    \
+	NUM(returned_to_system_kb)                                                                 \
+	NUM(reused_kb)                                                                             \
+	SHARE(held_released_share)                                                                 \
+	SHARE(held_returned_share)                                                                 \
+	SHARE(held_reused_share)                                                                   \
+	NUM(before_inflight)                                                                       \
+	NUM(peak_inflight)                                                                         \
+	NUM(peak_inflight_t_s)                                                                     \
+	NUM(live_bytes_per_inflight)                                                               \
+	NUM(highest_heap_kb)                                                                       \
+	NUM(end_held_share_of_highest_heap)                                                        \
+	SO_FAR(highest_inflight)                                                                   \
+	SO_FAR(end_held_mb_per_1000_highest_inflight)
+
+#define MODEL_FIELD_NUM(name) double name;
+#define MODEL_FIELD_SHARE(name) double name, name##_raw;
+struct model_spike {
+	int number;
+	bool ran; /* the variant has rows of this spike; without, every figure is NAN */
+	MODEL_SPIKE_FIGURES(MODEL_FIELD_NUM, MODEL_FIELD_SHARE, MODEL_FIELD_NUM)
+	/* of the queries sent in this spike, counted by send phase (phases.csv; NAN without):
+	 * summary.json has it in traffic_by_send.instances, not in the spike's object */
+	double answered_share;
+};
+#undef MODEL_FIELD_NUM
+#undef MODEL_FIELD_SHARE
+
+/* A spike figure chosen by a pass at run time (a basis, a peak or an end): its place in struct
+ * model_spike, read with model_spike_figure. */
+#define MODEL_SPIKE_FIGURE(name) offsetof(struct model_spike, name)
+
+/* Per spike, not a mean no spike had (summary.json "give_back_per_spike", set by spike_shape.c):
+ * of the spikes with a share (held_returned_share where attributed, else given_back_share), how
+ * many gave back to the system what they freed, the range of the shares and of the shares the
+ * allocator reused (NAN unattributed), how many were clamped. */
+struct model_give_back {
+	size_t spikes, given_back_spikes, clamped_spikes;
+	double share_min, share_max, reused_share_min, reused_share_max;
+};
+
+struct model_variant {
+	char *name;
+	struct model_spike *spikes; /* every spike number of the run, ascending */
+	size_t n_spikes;            /* 0 when the variant has no rows */
+	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
+	bool attributed;
+	struct model_give_back give_back;
+};
+
+struct model {
+	struct model_variant *variants; /* summary.json's variant_order */
+	size_t n_variants;
+};
+
+/* Spike number's figures, every one NAN (not run). */
+void model_spike_init(struct model_spike *sp, int number);
+
+/* Sets a share (clamped to [0, 1], NAN for NAN) and its raw value. */
+void model_set_share(double *share, double *raw, double value);
+
+/* Whether a share was clamped: its raw value lies outside [0, 1]. */
+bool model_share_clamped(double share, double raw);
+
+/* The figure at offset (MODEL_SPIKE_FIGURE) of a spike. */
+double model_spike_figure(const struct model_spike *sp, size_t offset);
+
+/* The index of spike number in mv->spikes (ascending: bsearch), -1 when it has none. */
+long model_spike_index(const struct model_variant *mv, int number);
+
+/* The variant of that name; one without spikes when the model has none of that name. */
+const struct model_variant *model_variant_named(const struct model *m, const char *name);
+
+/* The spike's summary.json object: its number and SO_FAR figures, and its others when it ran. */
+json_t *model_spike_json(const struct model_spike *sp);
+
+/* The variant's give_back_per_spike object, with the share_key its shares are of. */
+json_t *model_give_back_json(const struct model_variant *mv);
+
+void model_free(struct model *m);
+
+#endif
