@@ -25,7 +25,7 @@
 
 static void pacer_on_tick(evutil_socket_t fd, short what, void *arg);
 
-/* The target's TCP clients, and the retry of truncated answers through them. */
+/* The target's TCP and DoT clients, and the retry of truncated answers through them. */
 static bool pacer_init_tcp(struct pacer *p, struct pacer_target *t, char *err, size_t err_size)
 {
 	struct tcp_shared shared = {.base = p->base,
@@ -34,7 +34,7 @@ static bool pacer_init_tcp(struct pacer *p, struct pacer_target *t, char *err, s
 	                            .queries = p->queries,
 	                            .idle_ns = p->tcp_idle_ns,
 	                            .timeout_ns = p->timeout_ns};
-	if (!tcp_clients_init(&t->tcp, &shared, p->clients, err, err_size))
+	if (!tcp_clients_init(&t->tcp, &shared, p->clients, p->tls, err, err_size))
 		return false;
 	if (p->tc_retry) {
 		t->matcher.retry_truncated = tcp_clients_retry;
@@ -104,7 +104,7 @@ static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 			continue;
 		t->matcher.instance_now = instance;
 		sender_send(&t->sender, p->queries, &t->matcher, p->clients, from, n, now);
-		if (p->clients && p->clients->tcp)
+		if (p->clients && (p->clients->tcp || p->clients->dot))
 			tcp_clients_send(&t->tcp, from, n, now);
 	}
 }

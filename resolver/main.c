@@ -22,6 +22,7 @@
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
+#include "tls.h"
 #include "trim.h"
 #include "version.h"
 #include "wiring.h"
@@ -46,7 +47,8 @@ static void usage(FILE *out)
 	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
 	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
 	    "         [--trim-interval MS] [--no-tcp] [--tcp-idle-timeout MS]\n"
-	    "         [--tcp-max-connections N]\n"
+	    "         [--tcp-max-connections N] [--tls-listen ADDR:PORT... --tls-cert FILE "
+	    "--tls-key FILE]\n"
 	    "       allocspike-resolver --version [--json]\n"
 	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
 	    "                           cap on the timeout learnt per server (376 ms unknown, "
@@ -69,7 +71,11 @@ static void usage(FILE *out)
 	    "  --tcp-idle-timeout MS    close a TCP connection idle this long, or whose message\n"
 	    "                           takes this long to arrive (default 10000, kresd's)\n"
 	    "  --tcp-max-connections N  TCP connections at once (default 1024); past it the one\n"
-	    "                           idle longest is closed, or the new one if none is idle\n");
+	    "                           idle longest is closed, or the new one if none is idle;\n"
+	    "                           TLS connections count against the same limit\n"
+	    "  --tls-listen ADDR:PORT   DNS over TLS there too (RFC 7858; 853 is the standard port),\n"
+	    "                           repeatable, with the certificate and key of --tls-cert FILE\n"
+	    "                           and --tls-key FILE (PEM)\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -154,7 +160,10 @@ enum {
 	OPT_TRIM_INTERVAL,
 	OPT_NO_TCP,
 	OPT_TCP_IDLE_TIMEOUT,
-	OPT_TCP_MAX_CONNECTIONS
+	OPT_TCP_MAX_CONNECTIONS,
+	OPT_TLS_LISTEN,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY
 };
 
 static const struct option options[] = {
@@ -184,6 +193,9 @@ static const struct option options[] = {
     {"no-tcp", no_argument, NULL, OPT_NO_TCP},
     {"tcp-idle-timeout", required_argument, NULL, OPT_TCP_IDLE_TIMEOUT},
     {"tcp-max-connections", required_argument, NULL, OPT_TCP_MAX_CONNECTIONS},
+    {"tls-listen", required_argument, NULL, OPT_TLS_LISTEN},
+    {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+    {"tls-key", required_argument, NULL, OPT_TLS_KEY},
     {NULL, 0, NULL, 0},
 };
 
@@ -354,6 +366,22 @@ int main(int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			cfg->tcp_max_connections = (int)v;
 			break;
+		case OPT_TLS_LISTEN:
+			if (!tls_available)
+				return fail("--tls-listen %s: %s", optarg, tls_missing_reason);
+			if (cfg->n_tls_listen >= RESOLVER_MAX_LISTEN)
+				return fail("--tls-listen %s: at most 16 addresses", optarg);
+			if (!sockaddr_parse(optarg, -1, &cfg->tls_listen[cfg->n_tls_listen].sa,
+			                    &cfg->tls_listen[cfg->n_tls_listen].len, err, sizeof(err)))
+				return fail("--tls-listen %s: %s", optarg, err);
+			cfg->n_tls_listen++;
+			break;
+		case OPT_TLS_CERT:
+			cfg->tls_cert = optarg;
+			break;
+		case OPT_TLS_KEY:
+			cfg->tls_key = optarg;
+			break;
 		case OPT_VERSION:
 		case 'V':
 			want_version = 1;
@@ -386,6 +414,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (cfg->n_tls_listen && (!cfg->tls_cert || !cfg->tls_key))
+		return fail("--tls-listen needs --tls-cert FILE and --tls-key FILE (PEM)");
+	if (!cfg->n_tls_listen && (cfg->tls_cert || cfg->tls_key))
+		return fail("--tls-cert and --tls-key are options of --tls-listen");
 	for (int i = 0; i < n_roots_text; i++) {
 		struct resolver_addr *a = &cfg->roots[cfg->n_roots];
 		if (!sockaddr_parse(roots_text[i], cfg->upstream_port, &a->sa, &a->len, err,
@@ -398,7 +430,8 @@ int main(int argc, char **argv)
 			return fail("%s", err);
 
 	signal(SIGPIPE, SIG_IGN);
-	raise_nofile(cfg->max_inflight, cfg->tcp ? cfg->tcp_max_connections : 0);
+	raise_nofile(cfg->max_inflight,
+	             cfg->tcp || cfg->n_tls_listen ? cfg->tcp_max_connections : 0);
 	if (chacha_rng_seed(&r.rng) < 0)
 		return cannot_start("getrandom gave no entropy for query IDs");
 	r.base = event_base_new();

@@ -8,6 +8,7 @@
 
 #include "alloc_info_json.h"
 #include "alloc_settings_json.h"
+#include "tls.h"
 #include "overload.h"
 #include "resolver.h"
 #include "trim.h"
@@ -44,6 +45,8 @@ void resolver_version_print(FILE *out, const char *variant, const struct resolve
 	trim_settings_json(settings);
 	json_object_set_new(obj, "allocator_settings", settings);
 	json_object_set_new(obj, "overload", version_overload_json(cfg));
+	/* whether --tls-listen is served (not in the musl build: resolver/tls_none.c) */
+	json_object_set_new(obj, "tls", json_boolean(tls_available));
 	char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	fprintf(out, "%s\n", text);
 	free(text);
