@@ -59,6 +59,14 @@ static bool tls_bev_retry(ssize_t rc)
 	return rc == GNUTLS_E_AGAIN || rc == GNUTLS_E_INTERRUPTED;
 }
 
+/* Ciphertext not yet taken by GnuTLS. It also answers "again" after a post-handshake message (a
+ * TLS 1.3 session ticket) with a record still to read: without another call that record would
+ * wait for the next bytes from the peer. Each call takes what is there, so this ends. */
+static bool tls_bev_unread(const struct tls_bev *t)
+{
+	return evbuffer_get_length(bufferevent_get_input(t->under)) > 0;
+}
+
 /* A fatal error: told to the owner from the loop, never from inside the filter that found it. */
 static void tls_bev_fail(struct tls_bev *t)
 {
@@ -76,7 +84,7 @@ static bool tls_bev_handshake(struct tls_bev *t)
 	int rc;
 	do
 		rc = gnutls_handshake(t->session);
-	while (rc < 0 && !tls_bev_retry(rc) && !gnutls_error_is_fatal(rc));
+	while (rc < 0 && (tls_bev_retry(rc) ? tls_bev_unread(t) : !gnutls_error_is_fatal(rc)));
 	if (counted && live_bytes_get(&after))
 		t->handshake_bytes += (long long)after.bytes - (long long)before.bytes -
 		                      ((long long)evbuffer_get_length(out) - (long long)queued);
@@ -116,8 +124,10 @@ static enum bufferevent_filter_result tls_bev_in(struct evbuffer *src, struct ev
 		if (n > 0) {
 			evbuffer_add(dst, plain, (size_t)n);
 			got = true;
-		} else if (n == 0 || tls_bev_retry(n)) {
+		} else if (n == 0 || (tls_bev_retry(n) && !tls_bev_unread(t))) {
 			break; /* nothing more now; after a close_notify the socket's end follows */
+		} else if (tls_bev_retry(n)) {
+			continue;
 		} else if (gnutls_error_is_fatal((int)n)) {
 			tls_bev_fail(t);
 			return BEV_ERROR;

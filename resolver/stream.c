@@ -36,6 +36,7 @@ struct stream_conn {
 	uint64_t partial_ms; /* since when the message now in the input buffer has been arriving */
 	size_t setup_bytes;  /* live bytes its setup (and its TLS handshake) allocated */
 	bool tls;
+	bool handshake_over; /* TLS: its handshake ended, well or not */
 	/* The client ended its side (half-close) with answers still owed: they are written, then
 	 * the connection closes. */
 	bool ended;
@@ -109,6 +110,9 @@ static void stream_conn_close(struct stream_conn *c, uint64_t *counter)
 	struct streams *s = c->s;
 	if (counter)
 		(*counter)++;
+	/* a client gone (or closed) before its handshake's end: a failed handshake too */
+	if (counter && c->tls && !c->handshake_over)
+		s->r->stats.tls_handshake_failures++;
 	stream_unlink(c);
 	s->slots[c->slot].conn = NULL;
 	s->slots[c->slot].gen++;
@@ -249,6 +253,7 @@ static void stream_on_handshake(void *arg, bool ok, bool resumed, size_t held_by
 {
 	struct stream_conn *c = arg;
 	struct stats *st = &c->s->r->stats;
+	c->handshake_over = true;
 	if (!ok) {
 		st->tls_handshake_failures++;
 		return;
