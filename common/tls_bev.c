@@ -105,8 +105,8 @@ static bool tls_bev_handshake(struct tls_bev *t)
 }
 
 static enum bufferevent_filter_result tls_bev_in(struct evbuffer *src, struct evbuffer *dst,
-                                                 ev_ssize_t limit,
-                                                 enum bufferevent_flush_mode mode, void *arg)
+                                                 ev_ssize_t limit, enum bufferevent_flush_mode mode,
+                                                 void *arg)
 {
 	(void)limit; /* a record is decrypted whole: the socket's high-water mark bounds the rest */
 	(void)mode;
@@ -155,7 +155,8 @@ static enum bufferevent_filter_result tls_bev_out(struct evbuffer *src, struct e
 	while ((len = evbuffer_get_length(src)) > 0) {
 		if (len > TLS_BEV_RECORD)
 			len = TLS_BEV_RECORD;
-		ssize_t n = gnutls_record_send(t->session, evbuffer_pullup(src, (ev_ssize_t)len), len);
+		ssize_t n =
+		    gnutls_record_send(t->session, evbuffer_pullup(src, (ev_ssize_t)len), len);
 		if (n < 0) {
 			if (tls_bev_retry(n))
 				break;

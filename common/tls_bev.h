@@ -1,7 +1,7 @@
-/* common/tls_bev.h - a TLS session (GnuTLS) as a layer under a libevent bufferevent: what is written
- * to the returned bufferevent goes out encrypted and what arrives is read decrypted, so the DNS over
- * TCP code above it (framing, pipelining, timeouts) serves DNS over TLS (RFC 7858) unchanged. Used by
- * the resolver (server side) and the generator (client side). */
+/* common/tls_bev.h - a TLS session (GnuTLS) as a layer under a libevent bufferevent: what is
+ * written to the returned bufferevent goes out encrypted and what arrives is read decrypted, so the
+ * DNS over TCP code above it (framing, pipelining, timeouts) serves DNS over TLS (RFC 7858)
+ * unchanged. Used by the resolver (server side) and the generator (client side). */
 #ifndef ALLOCSPIKE_TLS_BEV_H
 #define ALLOCSPIKE_TLS_BEV_H
 

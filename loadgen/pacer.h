@@ -24,7 +24,8 @@ struct pacer_target {
 	struct sender sender;
 	struct matcher matcher;
 	struct counters counters;
-	struct tcp_clients tcp;      /* its TCP and DoT clients' connections (when the pacer has clients) */
+	struct tcp_clients
+	    tcp; /* its TCP and DoT clients' connections (when the pacer has clients) */
 	struct phase_tally *tallies; /* per instance of plan: what was sent in it became of */
 	int gone; /* set by the recorder once the target's process has ended: sending stops */
 };

@@ -29,17 +29,17 @@ static void summary_stream(FILE *out, const char *name, const struct tcp_counter
 	        name, (unsigned long long)tc->sent, (unsigned long long)tc->retried,
 	        (unsigned long long)tc->answered, (unsigned long long)tc->dropped,
 	        (unsigned long long)tc->lost_in_flight);
-	fprintf(
-	    out,
-	    "  %s connections:      opened %llu, connect failures %llu, closed by server %llu, "
-	    "resets %llu, closed idle %llu\n",
-	    name, (unsigned long long)tc->connects, (unsigned long long)tc->connect_failures,
-	    (unsigned long long)tc->closed_by_server, (unsigned long long)tc->resets,
-	    (unsigned long long)tc->closed_idle);
+	fprintf(out,
+	        "  %s connections:      opened %llu, connect failures %llu, closed by server %llu, "
+	        "resets %llu, closed idle %llu\n",
+	        name, (unsigned long long)tc->connects, (unsigned long long)tc->connect_failures,
+	        (unsigned long long)tc->closed_by_server, (unsigned long long)tc->resets,
+	        (unsigned long long)tc->closed_idle);
 	if (tls)
 		fprintf(out, "  %s handshakes:       %llu, failures %llu, resumed %llu\n", name,
 		        (unsigned long long)tc->handshakes,
-		        (unsigned long long)tc->handshake_failures, (unsigned long long)tc->resumed);
+		        (unsigned long long)tc->handshake_failures,
+		        (unsigned long long)tc->resumed);
 	if (tc->latency.count)
 		fprintf(out, "  %s Average Latency (s): %.6f\n", name,
 		        latency_hist_mean(&tc->latency) / 1e9);
@@ -201,7 +201,8 @@ void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 			                              (json_int_t)c->tc_retried));
 		const struct tcp_clients *tcp = &p->targets[i].tcp;
 		if (tcp->by_client)
-			json_object_set_new(extra, "tcp", summary_stream_json(&tcp->counters, false));
+			json_object_set_new(extra, "tcp",
+			                    summary_stream_json(&tcp->counters, false));
 		if (tcp->by_client && tcp->model->dot)
 			json_object_set_new(extra, "dot",
 			                    summary_stream_json(&tcp->dot_counters, true));

@@ -181,7 +181,8 @@ static void tcp_client_on_handshake(void *arg, bool ok, bool resumed, size_t hel
  * fd, closed when it cannot be made. */
 static struct bufferevent *tcp_client_bev_new(struct tcp_client *c, int fd)
 {
-	struct bufferevent *sock = bufferevent_socket_new(c->shared->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	struct bufferevent *sock =
+	    bufferevent_socket_new(c->shared->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (!sock)
 		close(fd);
 	if (!sock || !c->shared->tls)
@@ -212,9 +213,9 @@ static bool tcp_client_connect(struct tcp_client *c)
 	/* the socket's own bufferevent connects (under TLS it is the layer below c->bev); a
 	 * refusal found at once still comes as a (deferred) error event, like a later one */
 	struct bufferevent *sock = c->bev ? bufferevent_get_underlying(c->bev) : NULL;
-	if (!c->bev || bufferevent_socket_connect(sock ? sock : c->bev,
-	                                          (const struct sockaddr *)&t->addr,
-	                                          (int)t->addr_len) != 0) {
+	if (!c->bev ||
+	    bufferevent_socket_connect(sock ? sock : c->bev, (const struct sockaddr *)&t->addr,
+	                               (int)t->addr_len) != 0) {
 		if (c->bev)
 			bufferevent_free(c->bev);
 		c->bev = NULL;

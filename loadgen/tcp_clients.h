@@ -11,7 +11,8 @@
 #include "tcp_client.h"
 
 struct tcp_clients {
-	struct tcp_shared shared, dot_shared; /* the TCP clients' (retries' too), the DoT clients' */
+	struct tcp_shared shared,
+	    dot_shared; /* the TCP clients' (retries' too), the DoT clients' */
 	const struct client_model *model;
 	struct tcp_client **by_client; /* model->clients entries, each made at its first query */
 	struct tcp_counters counters, dot_counters;

@@ -1,5 +1,5 @@
-/* loadgen/tls_client.c - the generator's TLS client sessions (GnuTLS), one per connection, run under
- * the connection by common/tls_bev. */
+/* loadgen/tls_client.c - the generator's TLS client sessions (GnuTLS), one per connection, run
+ * under the connection by common/tls_bev. */
 #include "tls_client.h"
 
 #include <stdio.h>

@@ -45,7 +45,8 @@ static void usage(FILE *out)
 	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
 	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
-	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
+	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file "
+	    "F]\n"
 	    "         [--trim-interval MS] [--no-tcp] [--tcp-idle-timeout MS]\n"
 	    "         [--tcp-max-connections N] [--tls-listen ADDR:PORT... --tls-cert FILE "
 	    "--tls-key FILE]\n"
@@ -60,10 +61,13 @@ static void usage(FILE *out)
 	    "  --overload-policy P      who of the new client requests is admitted past capacity,\n"
 	    "                           like the daemon the layout imitates (default: unbound for\n"
 	    "                           heap, kresd for kresd). unbound: a request list of\n"
-	    "                           --request-list entries (default 1024, num-queries-per-thread);\n"
+	    "                           --request-list entries (default 1024, "
+	    "num-queries-per-thread);\n"
 	    "                           when full a new query replaces the oldest of the list's\n"
-	    "                           second half if that one ran longer than --jostle-timeout-ms\n"
-	    "                           (default 200, jostle-timeout), else it is dropped. kresd: no\n"
+	    "                           second half if that one ran longer than "
+	    "--jostle-timeout-ms\n"
+	    "                           (default 200, jostle-timeout), else it is dropped. kresd: "
+	    "no\n"
 	    "                           list, every query admitted up to --max-inflight\n"
 	    "  --max-inflight N         hard ceiling on resolutions in flight, lookups included,\n"
 	    "                           whatever the policy (default 65536)\n"
@@ -73,8 +77,10 @@ static void usage(FILE *out)
 	    "  --tcp-max-connections N  TCP connections at once (default 1024); past it the one\n"
 	    "                           idle longest is closed, or the new one if none is idle;\n"
 	    "                           TLS connections count against the same limit\n"
-	    "  --tls-listen ADDR:PORT   DNS over TLS there too (RFC 7858; 853 is the standard port),\n"
-	    "                           repeatable, with the certificate and key of --tls-cert FILE\n"
+	    "  --tls-listen ADDR:PORT   DNS over TLS there too (RFC 7858; 853 is the standard "
+	    "port),\n"
+	    "                           repeatable, with the certificate and key of --tls-cert "
+	    "FILE\n"
 	    "                           and --tls-key FILE (PEM)\n");
 }
 
@@ -117,10 +123,11 @@ static void raise_nofile(int max_inflight, int max_connections)
 	rl.rlim_cur = want;
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 ||
 	    want < (rlim_t)max_inflight + (rlim_t)max_connections + 1024)
-		fprintf(stderr,
-		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
-		        "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
-		        (unsigned long long)want, max_inflight, max_connections);
+		fprintf(
+		    stderr,
+		    "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
+		    "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
+		    (unsigned long long)want, max_inflight, max_connections);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -231,6 +238,22 @@ static int cannot_start(const char *fmt, ...)
 	return status;
 }
 
+/* One more address of a listen option (opt) into list[*n]; says what is wrong on stderr. */
+static bool add_listen(const char *opt, const char *text, struct resolver_addr *list, int *n)
+{
+	char err[256];
+	if (*n >= RESOLVER_MAX_LISTEN) {
+		fail("%s %s: at most 16 addresses", opt, text);
+		return false;
+	}
+	if (!sockaddr_parse(text, -1, &list[*n].sa, &list[*n].len, err, sizeof(err))) {
+		fail("%s %s: %s", opt, text, err);
+		return false;
+	}
+	(*n)++;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-resolver");
@@ -250,12 +273,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_LISTEN:
-			if (cfg->n_listen >= RESOLVER_MAX_LISTEN)
-				return fail("--listen %s: at most 16 addresses", optarg);
-			if (!sockaddr_parse(optarg, -1, &cfg->listen[cfg->n_listen].sa,
-			                    &cfg->listen[cfg->n_listen].len, err, sizeof(err)))
-				return fail("--listen %s: %s", optarg, err);
-			cfg->n_listen++;
+			if (!add_listen("--listen", optarg, cfg->listen, &cfg->n_listen))
+				return CLI_EXIT_USAGE;
 			break;
 		case OPT_ROOT:
 			if (n_roots_text >= RESOLVER_MAX_ROOTS)
@@ -369,12 +388,9 @@ int main(int argc, char **argv)
 		case OPT_TLS_LISTEN:
 			if (!tls_available)
 				return fail("--tls-listen %s: %s", optarg, tls_missing_reason);
-			if (cfg->n_tls_listen >= RESOLVER_MAX_LISTEN)
-				return fail("--tls-listen %s: at most 16 addresses", optarg);
-			if (!sockaddr_parse(optarg, -1, &cfg->tls_listen[cfg->n_tls_listen].sa,
-			                    &cfg->tls_listen[cfg->n_tls_listen].len, err, sizeof(err)))
-				return fail("--tls-listen %s: %s", optarg, err);
-			cfg->n_tls_listen++;
+			if (!add_listen("--tls-listen", optarg, cfg->tls_listen,
+			                &cfg->n_tls_listen))
+				return CLI_EXIT_USAGE;
 			break;
 		case OPT_TLS_CERT:
 			cfg->tls_cert = optarg;

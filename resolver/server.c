@@ -131,7 +131,8 @@ int server_open(struct resolver *r, route_query_fn *on_query, char *err, size_t 
 		}
 	}
 	for (int i = 0; i < r->cfg.n_tls_listen; i++) {
-		int fd = server_bind("--tls-listen", &r->cfg.tls_listen[i], SOCK_STREAM, err, err_size);
+		int fd =
+		    server_bind("--tls-listen", &r->cfg.tls_listen[i], SOCK_STREAM, err, err_size);
 		if (fd < 0)
 			return -1;
 		struct resolver_addr *bound = &s->tls_bound[s->n_tls++];
@@ -159,10 +160,12 @@ int server_announce(struct resolver *r, const char *ready_file)
 	char lines[2 * RESOLVER_MAX_LISTEN * 80] = "";
 	size_t used = 0;
 	for (int i = 0; i < r->server->n; i++)
-		server_announce_line(lines, sizeof(lines), &used, "ready", &r->server->sock[i].bound);
+		server_announce_line(lines, sizeof(lines), &used, "ready",
+		                     &r->server->sock[i].bound);
 	/* after every "ready" line: a reader of the first one still gets the first --listen */
 	for (int i = 0; i < r->server->n_tls; i++)
-		server_announce_line(lines, sizeof(lines), &used, "ready-tls", &r->server->tls_bound[i]);
+		server_announce_line(lines, sizeof(lines), &used, "ready-tls",
+		                     &r->server->tls_bound[i]);
 	fputs(lines, stdout);
 	fflush(stdout);
 	if (!ready_file)

@@ -15,7 +15,8 @@ const char tls_missing_reason[] = "";
 struct tls_server {
 	gnutls_certificate_credentials_t cred;
 	gnutls_priority_t priority;
-	gnutls_datum_t ticket_key; /* one key for the process's life: tickets resume until restart */
+	gnutls_datum_t
+	    ticket_key; /* one key for the process's life: tickets resume until restart */
 };
 
 int tls_open(struct resolver *r, char *err, size_t err_size)
