@@ -9,6 +9,14 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=${1:-127.55.47}
 source "$ALLOCSPIKE_SOURCE_DIR/tests/resolver/hierarchy_lib.sh"
 command -v openssl >/dev/null || skip "openssl not installed"
+# the musl variant is built without TLS: --tls-listen refused as a usage error, naming why
+MUSL="$ALLOCSPIKE_BIN/allocspike-resolver-musl"
+if [[ -x $MUSL ]]; then
+	out=$(timeout 10 "$MUSL" --listen "$NET.11:0" --root "$NET.1" --tls-listen "$NET.11:0" 2>&1)
+	check_eq "musl: --tls-listen refused with exit 2" 2 $?
+	check "musl: the reason said" grep -q "musl variant is linked fully static and Debian's GnuTLS is built for glibc" <<<"$out"
+	check_eq "musl: --version --json says no TLS" false "$("$MUSL" --version --json | jq .tls)"
+fi
 RES=$(resolver_binary) || skip "no resolver variant built"
 "$RES" --version --json | jq -e '.tls == true' >/dev/null || skip "this variant has no TLS"
 cd "$TEST_TMP"
