@@ -102,9 +102,10 @@ read -r tcp_live tcp_bytes tcp_open tcp_tls <<<"$(hold tcp "$RPORT")"
 read -r tls_live tls_bytes tls_open tls_tls <<<"$(hold tls "$TLSPORT")"
 check_eq "40 TCP connections open" "40 0" "$tcp_open $tcp_tls"
 check_eq "40 TLS connections open" "40 40" "$tls_open $tls_tls"
-check "a TLS connection holds more than a TCP one" test "$tls_bytes" -gt "$tcp_bytes"
 echo "tcp_conn_bytes: 40 TCP $tcp_bytes, 40 TLS $tls_bytes; live bytes up by $tcp_live and $tls_live"
-if [[ $tls_live != null ]]; then # the sanitizer build has no live-bytes counter
+# the sanitizer build has no live-bytes counter: a connection then counts as its record alone
+if [[ $tls_live != null ]]; then
+	check "a TLS connection holds more than a TCP one" test "$tls_bytes" -gt "$tcp_bytes"
 	check "live bytes rise with open TLS connections" test "$tls_live" -gt "$tcp_live"
 	check "tcp_conn_bytes within live bytes' rise" test "$tls_bytes" -le $((tls_live * 3 / 2))
 fi
