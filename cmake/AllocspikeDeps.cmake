@@ -21,6 +21,9 @@ if(NOT ALLOCSPIKE_MUSL_WORLD)
   allocspike_require_pkg(LZMA liblzma liblzma-dev)
   allocspike_require_pkg(ZLIB zlib zlib1g-dev)
   allocspike_require_pkg(PCAP libpcap libpcap0.8-dev)
+  # DNS over TLS (resolver --tls-listen, loadgen -m dot); always the shared library, also where
+  # ALLOCSPIKE_STATIC_DEPS links ldns and libevent statically. The musl world has none.
+  allocspike_require_pkg(GNUTLS gnutls libgnutls28-dev)
   if(ALLOCSPIKE_BUILD_TESTS)
     allocspike_require_pkg(CMOCKA cmocka libcmocka-dev)
   endif()

@@ -1,6 +1,8 @@
 /* common/dns_tcp.c - DNS over TCP framing on libevent buffers. */
 #include "dns_tcp.h"
 
+#include <string.h>
+
 bool dns_tcp_next(struct evbuffer *in, uint8_t **msg, size_t *len)
 {
 	uint8_t hdr[2];
@@ -18,7 +20,10 @@ bool dns_tcp_next(struct evbuffer *in, uint8_t **msg, size_t *len)
 
 void dns_tcp_write(struct bufferevent *bev, const uint8_t *wire, size_t len)
 {
-	uint8_t prefix[2] = {(uint8_t)(len >> 8), (uint8_t)len};
-	bufferevent_write(bev, prefix, 2);
-	bufferevent_write(bev, wire, len);
+	/* one write: under TLS (common/tls_bev) each write becomes a record of its own */
+	uint8_t frame[2 + UINT16_MAX];
+	frame[0] = (uint8_t)(len >> 8);
+	frame[1] = (uint8_t)len;
+	memcpy(frame + 2, wire, len);
+	bufferevent_write(bev, frame, 2 + len);
 }

@@ -27,6 +27,7 @@
 #include "sockaddr_parse.h"
 #include "summary.h"
 #include "targets.h"
+#include "tls_client.h"
 #include "version.h"
 
 #define MAX_TARGETS 64
@@ -65,12 +66,18 @@ static void usage(FILE *out)
 	    "                          peak rate times the timeout fits, 65536 per port)\n"
 	    "      --batch N           most queries sent per target in one go (default 256)\n"
 	    "      --edns SIZE         add an EDNS0 OPT record advertising SIZE (default: none)\n"
-	    "  -m, --transport MODE    udp or tcp: every query over it (dnsperf's -m; default "
-	    "udp)\n"
+	    "  -m, --transport MODE    udp, tcp or dot: every query over it (dnsperf's -m; "
+	    "default udp)\n"
 	    "      --tcp-share X       share of the clients (so of the queries) over TCP, 0..1\n"
+	    "      --dot-share X       share of the clients over DNS over TLS (RFC 7858), 0..1;\n"
+	    "                          with --tcp-share at most 1 in all\n"
+	    "      --tls-resume yes|no a DoT client resumes its last TLS session when it connects\n"
+	    "                          again (default yes)\n"
+	    "      --tls-ca FILE       verify the DoT server's certificate against these PEM\n"
+	    "                          certificates (default: not verified)\n"
 	    "      --clients N         clients the queries are spread over, in turn (default "
 	    "1000);\n"
-	    "                          each TCP client keeps one connection per target\n"
+	    "                          each TCP or DoT client keeps one connection per target\n"
 	    "      --tcp-idle DURATION a TCP client closes its connection after this long without\n"
 	    "                          a query (bare number: seconds; default 5s)\n"
 	    "      --tc-retry          a truncated UDP answer's query goes again over TCP\n"
@@ -101,7 +108,9 @@ struct options {
 	double queries_memory_mb;
 	bool strict, allow_meta, align, allow_remote, no_progress;
 	const char *transport;
-	double tcp_share, tcp_idle_s; /* tcp_share < 0: not given */
+	double tcp_share, dot_share, tcp_idle_s; /* a share < 0: not given */
+	const char *tls_ca;
+	bool tls_resume;
 	unsigned clients;
 	bool tc_retry;
 	const char *replay; /* a replay plan: its queries at its times, by its clients */
@@ -189,7 +198,10 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_TC_RETRY,
 		O_REPLAY,
 		O_REPLAY_SPEED,
-		O_SHARD
+		O_SHARD,
+		O_DOT_SHARE,
+		O_TLS_RESUME,
+		O_TLS_CA
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -221,6 +233,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"replay", required_argument, NULL, O_REPLAY},
 	    {"replay-speed", required_argument, NULL, O_REPLAY_SPEED},
 	    {"shard", required_argument, NULL, O_SHARD},
+	    {"dot-share", required_argument, NULL, O_DOT_SHARE},
+	    {"tls-resume", required_argument, NULL, O_TLS_RESUME},
+	    {"tls-ca", required_argument, NULL, O_TLS_CA},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -233,6 +248,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	                      .name = "target",
 	                      .rate = -1,
 	                      .tcp_share = -1,
+	                      .dot_share = -1,
+	                      .tls_resume = true,
 	                      .clients = 1000,
 	                      .tcp_idle_s = 5,
 	                      .replay_speed = 1,
@@ -316,11 +333,12 @@ static bool parse_options(int argc, char **argv, struct options *o)
 				return false;
 			break;
 		case 'm':
-			if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "tcp") != 0) {
+			if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "tcp") != 0 &&
+			    strcmp(optarg, "dot") != 0) {
 				fprintf(
 				    stderr,
 				    "allocspike-loadgen: -m/--transport: '%s' is not a transport "
-				    "(udp or tcp; DNS over TLS is not sent yet)\n",
+				    "(udp, tcp or dot)\n",
 				    optarg);
 				return false;
 			}
@@ -329,6 +347,22 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_TCP_SHARE:
 			if (!cli_option_number("--tcp-share", optarg, 0, 1, &o->tcp_share))
 				return false;
+			break;
+		case O_DOT_SHARE:
+			if (!cli_option_number("--dot-share", optarg, 0, 1, &o->dot_share))
+				return false;
+			break;
+		case O_TLS_RESUME:
+			if (strcmp(optarg, "yes") != 0 && strcmp(optarg, "no") != 0) {
+				fprintf(stderr,
+				        "allocspike-loadgen: --tls-resume: '%s' is not yes or no\n",
+				        optarg);
+				return false;
+			}
+			o->tls_resume = strcmp(optarg, "yes") == 0;
+			break;
+		case O_TLS_CA:
+			o->tls_ca = optarg;
 			break;
 		case O_CLIENTS:
 			if (!parse_unsigned("--clients", optarg, 1, 1000000, &o->clients))
@@ -343,7 +377,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->replay = optarg;
 			break;
 		case O_REPLAY_SPEED:
-			if (!cli_option_number("--replay-speed", optarg, 0.001, 1000, &o->replay_speed))
+			if (!cli_option_number("--replay-speed", optarg, 0.001, 1000,
+			                       &o->replay_speed))
 				return false;
 			break;
 		case O_SHARD:
@@ -404,10 +439,10 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	if (plan)
 		exit(print_plan(o->schedule));
 	if (o->replay && (o->queries || o->schedule || o->rate >= 0 || o->limit_s > 0 ||
-	                  o->transport || o->tcp_share >= 0)) {
+	                  o->transport || o->tcp_share >= 0 || o->dot_share >= 0)) {
 		fprintf(stderr, "allocspike-loadgen: --replay brings its queries, times, clients "
-		                "and transports: -d, --schedule, -Q, -l, -m and --tcp-share do not "
-		                "mix with it\n");
+		                "and transports: -d, --schedule, -Q, -l, -m, --tcp-share and "
+		                "--dot-share do not mix with it\n");
 		return false;
 	}
 	if (!o->replay && (o->shards > 1 || o->replay_speed != 1)) {
@@ -459,14 +494,22 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		fprintf(stderr, "allocspike-loadgen: --schedule and -Q do not mix\n");
 		return false;
 	}
-	if (o->transport && o->tcp_share >= 0) {
-		fprintf(stderr, "allocspike-loadgen: -m/--transport and --tcp-share do not mix\n");
+	if (o->transport && (o->tcp_share >= 0 || o->dot_share >= 0)) {
+		fprintf(stderr, "allocspike-loadgen: -m/--transport and --tcp-share or --dot-share "
+		                "do not mix\n");
 		return false;
 	}
-	if (o->transport)
+	if (o->transport) {
 		o->tcp_share = strcmp(o->transport, "tcp") == 0 ? 1 : 0;
-	if (o->tcp_share < 0)
-		o->tcp_share = 0;
+		o->dot_share = strcmp(o->transport, "dot") == 0 ? 1 : 0;
+	}
+	o->tcp_share = fmax(o->tcp_share, 0);
+	o->dot_share = fmax(o->dot_share, 0);
+	if (o->tcp_share + o->dot_share > 1 + 1e-9) {
+		fprintf(stderr,
+		        "allocspike-loadgen: --tcp-share and --dot-share add up to more than 1\n");
+		return false;
+	}
 	if (!o->schedule && o->rate < 0 && !o->replay) {
 		fprintf(stderr,
 		        "allocspike-loadgen: give --schedule TEXT or -Q RATE (this generator is "
@@ -489,16 +532,26 @@ static unsigned ports_for(const struct schedule *s, double timeout_s)
 	return need < 4 ? 4 : need > 256 ? 256 : (unsigned)need;
 }
 
-/* Who sends each query over what (client_model.h): --tcp-share of the --clients, rounded to whole
- * clients but at least one when the share is not 0. False when every query goes over UDP with no
- * retry: no TCP at all. */
+/* Clients of a share of the --clients: rounded to whole clients, at least one when the share is not
+ * 0, at most those left. */
+static uint64_t clients_share(double share, uint64_t clients, uint64_t left)
+{
+	uint64_t n = (uint64_t)llround(share * (double)clients);
+	if (share > 0 && n == 0)
+		n = 1;
+	return n < left ? n : left;
+}
+
+/* Who sends each query over what (client_model.h): --tcp-share and --dot-share of the --clients.
+ * False when every query goes over UDP with no retry: no connections at all. */
 static bool clients_of(const struct options *o, struct client_model *m)
 {
-	uint64_t tcp = (uint64_t)llround(o->tcp_share * o->clients);
-	if (o->tcp_share > 0 && tcp == 0)
-		tcp = 1;
-	*m = (struct client_model){.clients = o->clients, .tcp = tcp};
-	return tcp > 0 || o->tc_retry;
+	uint64_t tcp = clients_share(o->tcp_share, o->clients, o->clients);
+	uint64_t dot = clients_share(o->dot_share, o->clients, o->clients - tcp);
+	if (o->dot_share > 0 && dot == 0) /* a DoT share asked for always gets a client */
+		dot = 1, tcp--;
+	*m = (struct client_model){.clients = o->clients, .tcp = tcp, .dot = dot};
+	return tcp > 0 || dot > 0 || o->tc_retry;
 }
 
 /* Each TCP client (with --tc-retry: each client) may hold a connection to each target: the
@@ -506,7 +559,7 @@ static bool clients_of(const struct options *o, struct client_model *m)
 static bool files_for_clients(const struct options *o, const struct client_model *m, unsigned ports,
                               char *err, size_t err_size)
 {
-	uint64_t connections = (uint64_t)o->ntargets * (o->tc_retry ? m->clients : m->tcp);
+	uint64_t connections = (uint64_t)o->ntargets * (o->tc_retry ? m->clients : m->tcp + m->dot);
 	rlim_t need = (rlim_t)(connections + (uint64_t)o->ntargets * ports + 64);
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
@@ -576,7 +629,8 @@ int main(int argc, char **argv)
 		        "allocspike-loadgen: %s: %lu malformed lines skipped, %zu queries\n",
 		        o.queries, qs.malformed, qs.count);
 	if (o.replay) /* one baseline phase as long as the plan, at its mean rate */
-		o.rate = (double)replay.count / ((double)replay.at_ns[replay.count - 1] / 1e9 + 0.001);
+		o.rate =
+		    (double)replay.count / ((double)replay.at_ns[replay.count - 1] / 1e9 + 0.001);
 
 	struct schedule sched;
 	if (o.schedule) {
@@ -640,6 +694,15 @@ int main(int argc, char **argv)
 		pacer.tcp_idle_ns = (uint64_t)(o.tcp_idle_s * 1e9);
 		pacer.tc_retry = o.tc_retry;
 	}
+	static struct tls_client tls;
+	if (clients.dot) {
+		if (!tls_client_init(&tls, o.tls_ca, o.tls_resume, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-loadgen: %s\n", err);
+			tls_client_free(&tls);
+			return 1;
+		}
+		pacer.tls = &tls;
+	}
 	if (!pacer_init(&pacer, err, sizeof(err), o.ports)) {
 		fprintf(stderr, "allocspike-loadgen: %s\n", err);
 		return 1;
@@ -694,11 +757,14 @@ int main(int argc, char **argv)
 	                       .progress = !o.no_progress && progress_enabled()};
 	char desc[256];
 	schedule_describe(&sched, desc, sizeof(desc));
-	runfolder_writer_event(
-	    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9, "_loadgen", "started",
-	    json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
-	              o.schedule ? o.schedule : o.replay ? "replay" : "-Q", "expanded", desc, "queries",
-	              (json_int_t)pacer.total, "duration_s", pacer.end_s));
+	runfolder_writer_event(&writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9,
+	                       "_loadgen", "started",
+	                       json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
+	                                 o.schedule ? o.schedule
+	                                 : o.replay ? "replay"
+	                                            : "-Q",
+	                                 "expanded", desc, "queries", (json_int_t)pacer.total,
+	                                 "duration_s", pacer.end_s));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].gone)
 			runfolder_writer_event(
@@ -760,5 +826,6 @@ int main(int argc, char **argv)
 	schedule_free(&sched);
 	querystream_free(&qs);
 	replay_free(&replay);
+	tls_client_free(&tls);
 	return feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -25,7 +25,7 @@
 
 static void pacer_on_tick(evutil_socket_t fd, short what, void *arg);
 
-/* The target's TCP clients, and the retry of truncated answers through them. */
+/* The target's TCP and DoT clients, and the retry of truncated answers through them. */
 static bool pacer_init_tcp(struct pacer *p, struct pacer_target *t, char *err, size_t err_size)
 {
 	struct tcp_shared shared = {.base = p->base,
@@ -34,7 +34,7 @@ static bool pacer_init_tcp(struct pacer *p, struct pacer_target *t, char *err, s
 	                            .queries = p->queries,
 	                            .idle_ns = p->tcp_idle_ns,
 	                            .timeout_ns = p->timeout_ns};
-	if (!tcp_clients_init(&t->tcp, &shared, p->clients, err, err_size))
+	if (!tcp_clients_init(&t->tcp, &shared, p->clients, p->tls, err, err_size))
 		return false;
 	if (p->tc_retry) {
 		t->matcher.retry_truncated = tcp_clients_retry;
@@ -104,7 +104,7 @@ static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 			continue;
 		t->matcher.instance_now = instance;
 		sender_send(&t->sender, p->queries, &t->matcher, p->clients, from, n, now);
-		if (p->clients && p->clients->tcp)
+		if (p->clients && (p->clients->tcp || p->clients->dot))
 			tcp_clients_send(&t->tcp, from, n, now);
 	}
 }
@@ -164,8 +164,8 @@ static uint64_t pacer_due(const struct pacer *p, double t)
 {
 	if (t > p->end_s)
 		t = p->end_s;
-	uint64_t due = p->replay ? replay_due(p->replay, (uint64_t)(t * 1e9))
-	                         : schedule_due(p->schedule, t);
+	uint64_t due =
+	    p->replay ? replay_due(p->replay, (uint64_t)(t * 1e9)) : schedule_due(p->schedule, t);
 	return due > p->total ? p->total : due;
 }
 
@@ -213,7 +213,7 @@ static void pacer_round(struct pacer *p, uint64_t now)
 	uint64_t next = pacer_time_of(p, p->k);
 	/* a replay's rate changes from query to query: its queries leave at their own instants */
 	double rate = p->replay ? 0 : schedule_rate_at(p->schedule, t);
-	double quantum = rate > 0 ? PACER_ROUND_QUERIES / rate * 1e9
+	double quantum = rate > 0    ? PACER_ROUND_QUERIES / rate * 1e9
 	                 : p->replay ? PACER_QUANTUM_MIN_NS
 	                             : PACER_QUANTUM_MAX_NS;
 	quantum = quantum < PACER_QUANTUM_MIN_NS   ? PACER_QUANTUM_MIN_NS

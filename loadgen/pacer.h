@@ -24,7 +24,8 @@ struct pacer_target {
 	struct sender sender;
 	struct matcher matcher;
 	struct counters counters;
-	struct tcp_clients tcp;      /* its TCP clients' connections (when the pacer has clients) */
+	struct tcp_clients
+	    tcp; /* its TCP and DoT clients' connections (when the pacer has clients) */
 	struct phase_tally *tallies; /* per instance of plan: what was sent in it became of */
 	int gone; /* set by the recorder once the target's process has ended: sending stops */
 };
@@ -56,6 +57,7 @@ struct pacer {
 	uint64_t
 	    tcp_idle_ns; /* a TCP client closes its connection after this long without queries */
 	bool tc_retry;   /* a truncated UDP answer's query goes again over TCP */
+	const struct tls_client *tls; /* the DoT clients' credentials; NULL when there are none */
 	/* --replay: each query leaves at its own instant in the plan (the schedule then only names
 	 * the phase: one baseline as long as the plan), NULL otherwise */
 	const struct replay *replay;

@@ -102,7 +102,7 @@ unsigned sender_send(struct sender *s, const struct querystream *qs, struct matc
 {
 	memset(s->fill, 0, s->ports * sizeof(*s->fill));
 	for (uint64_t k = first; k < first + n; k++) {
-		if (clients && client_model_query_tcp(clients, k))
+		if (clients && client_model_query_transport(clients, k) != CLIENT_UDP)
 			continue;
 		unsigned p;
 		uint16_t id;

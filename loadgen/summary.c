@@ -19,31 +19,47 @@ static void summary_latency(FILE *out, const char *label, const struct latency_h
 		        latency_hist_quantile(h, 0.99) / 1e9);
 }
 
-/* The transports apart, when the target had TCP clients (docs/loadgen.md, "The summary"). */
-static void summary_tcp(FILE *out, const struct pacer_target *t)
+/* One connection transport's lines: name is TCP or DoT. */
+static void summary_stream(FILE *out, const char *name, const struct tcp_counters *tc, bool tls)
 {
-	const struct tcp_counters *tc = &t->tcp.counters;
-	const struct counters *c = &t->counters;
-	fprintf(out, "  UDP:                  sent %llu, answered %llu\n",
-	        (unsigned long long)(c->sent - tc->sent),
-	        (unsigned long long)(c->answered - tc->answered));
+	char label[64];
 	fprintf(out,
-	        "  TCP:                  sent %llu, retried after TC %llu, answered %llu, dropped "
+	        "  %s:                  sent %llu, retried after TC %llu, answered %llu, dropped "
 	        "at send %llu, lost in flight %llu\n",
-	        (unsigned long long)tc->sent, (unsigned long long)tc->retried,
+	        name, (unsigned long long)tc->sent, (unsigned long long)tc->retried,
 	        (unsigned long long)tc->answered, (unsigned long long)tc->dropped,
 	        (unsigned long long)tc->lost_in_flight);
-	fprintf(
-	    out,
-	    "  TCP connections:      opened %llu, connect failures %llu, closed by server %llu, "
-	    "resets %llu, closed idle %llu\n",
-	    (unsigned long long)tc->connects, (unsigned long long)tc->connect_failures,
-	    (unsigned long long)tc->closed_by_server, (unsigned long long)tc->resets,
-	    (unsigned long long)tc->closed_idle);
+	fprintf(out,
+	        "  %s connections:      opened %llu, connect failures %llu, closed by server %llu, "
+	        "resets %llu, closed idle %llu\n",
+	        name, (unsigned long long)tc->connects, (unsigned long long)tc->connect_failures,
+	        (unsigned long long)tc->closed_by_server, (unsigned long long)tc->resets,
+	        (unsigned long long)tc->closed_idle);
+	if (tls)
+		fprintf(out, "  %s handshakes:       %llu, failures %llu, resumed %llu\n", name,
+		        (unsigned long long)tc->handshakes,
+		        (unsigned long long)tc->handshake_failures,
+		        (unsigned long long)tc->resumed);
 	if (tc->latency.count)
-		fprintf(out, "  TCP Average Latency (s): %.6f\n",
+		fprintf(out, "  %s Average Latency (s): %.6f\n", name,
 		        latency_hist_mean(&tc->latency) / 1e9);
-	summary_latency(out, "TCP Latency", &tc->latency);
+	snprintf(label, sizeof(label), "%s Latency", name);
+	summary_latency(out, label, &tc->latency);
+}
+
+/* The transports apart, when the target had TCP or DoT clients (docs/loadgen.md, "The
+ * summary"): TCP's lines unless every client uses DoT, DoT's when any does. */
+static void summary_transports(FILE *out, const struct pacer_target *t)
+{
+	const struct tcp_counters *tc = &t->tcp.counters, *dc = &t->tcp.dot_counters;
+	const struct counters *c = &t->counters;
+	fprintf(out, "  UDP:                  sent %llu, answered %llu\n",
+	        (unsigned long long)(c->sent - tc->sent - dc->sent),
+	        (unsigned long long)(c->answered - tc->answered - dc->answered));
+	if (t->tcp.model->dot < t->tcp.model->clients) /* some clients send over TCP or UDP */
+		summary_stream(out, "TCP", tc, false);
+	if (t->tcp.model->dot)
+		summary_stream(out, "DoT", dc, true);
 }
 
 static void summary_target(FILE *out, const struct pacer_target *t, double run_s, bool several)
@@ -99,7 +115,7 @@ static void summary_target(FILE *out, const struct pacer_target *t, double run_s
 	fprintf(out, "  Latency StdDev (s):   %.6f\n", latency_hist_stddev(h) / 1e9);
 	summary_latency(out, "Latency", h);
 	if (t->tcp.by_client)
-		summary_tcp(out, t);
+		summary_transports(out, t);
 	fprintf(out, "\n");
 }
 
@@ -136,7 +152,7 @@ void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, b
 	}
 }
 
-static json_t *summary_tcp_json(const struct tcp_counters *tc)
+static json_t *summary_stream_json(const struct tcp_counters *tc, bool tls)
 {
 	json_t *o = json_pack(
 	    "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "sent", (json_int_t)tc->sent, "retried",
@@ -145,6 +161,12 @@ static json_t *summary_tcp_json(const struct tcp_counters *tc)
 	    (json_int_t)tc->connects, "connect_failures", (json_int_t)tc->connect_failures,
 	    "closed_by_server", (json_int_t)tc->closed_by_server, "resets", (json_int_t)tc->resets,
 	    "closed_idle", (json_int_t)tc->closed_idle);
+	if (tls) {
+		json_object_set_new(o, "handshakes", json_integer((json_int_t)tc->handshakes));
+		json_object_set_new(o, "handshake_failures",
+		                    json_integer((json_int_t)tc->handshake_failures));
+		json_object_set_new(o, "resumed", json_integer((json_int_t)tc->resumed));
+	}
 	if (tc->latency.count) {
 		json_object_set_new(o, "lat_p50_ms",
 		                    json_real(latency_hist_quantile(&tc->latency, 0.5) / 1e6));
@@ -177,9 +199,13 @@ void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 			                    json_pack("{s:I,s:I}", "answers",
 			                              (json_int_t)c->truncated, "retried",
 			                              (json_int_t)c->tc_retried));
-		if (p->targets[i].tcp.by_client)
+		const struct tcp_clients *tcp = &p->targets[i].tcp;
+		if (tcp->by_client)
 			json_object_set_new(extra, "tcp",
-			                    summary_tcp_json(&p->targets[i].tcp.counters));
+			                    summary_stream_json(&tcp->counters, false));
+		if (tcp->by_client && tcp->model->dot)
+			json_object_set_new(extra, "dot",
+			                    summary_stream_json(&tcp->dot_counters, true));
 		runfolder_writer_event(w, t, p->targets[i].spec.name, "summary", extra);
 	}
 }

@@ -1,5 +1,6 @@
-/* loadgen/tcp_client.c - one client's DNS-over-TCP connection to one target: connects when it has
- * a query, pipelines (RFC 7766), matches answers by ID in any order, closes when idle. */
+/* loadgen/tcp_client.c - one client's DNS-over-TCP connection to one target (over TLS: with
+ * tls_client's session under it): connects when it has a query, pipelines (RFC 7766), matches
+ * answers by ID in any order, closes when idle. */
 #include "tcp_client.h"
 
 #include <event2/buffer.h>
@@ -14,6 +15,7 @@
 
 #include "dns_tcp.h"
 #include "monotonic.h"
+#include "tls_client.h"
 
 /* A query written and not yet answered (nor given up). */
 struct tcp_inflight {
@@ -31,6 +33,11 @@ struct tcp_client {
 	uint16_t next_id;        /* IDs are handed out in turn, skipping those in flight */
 	struct tcp_inflight *inflight; /* unordered: answers come in any order */
 	unsigned count, cap;
+	/* DoT: the open connection's session (NULL while closed), whether its handshake ended well
+	 * or failed, and the last session's resumption data, kept across connections */
+	gnutls_session_t session;
+	bool handshook, handshake_failed;
+	gnutls_datum_t saved;
 };
 
 static void tcp_client_on_timer(evutil_socket_t fd, short what, void *arg);
@@ -55,9 +62,12 @@ static void tcp_client_close(struct tcp_client *c)
 {
 	c->shared->counters->lost_in_flight += c->count;
 	c->count = 0;
+	if (c->handshook && c->shared->tls->resume)
+		tls_client_save(c->session, &c->saved);
 	bufferevent_free(c->bev);
 	c->bev = NULL;
-	c->connected = false;
+	c->session = NULL;
+	c->connected = c->handshook = c->handshake_failed = false;
 	evtimer_del(c->timer);
 }
 
@@ -146,11 +156,42 @@ static void tcp_client_on_event(struct bufferevent *bev, short what, void *arg)
 		return;
 	if (!c->connected)
 		tc->connect_failures++;
+	else if (c->handshake_failed)
+		; /* counted in handshake_failures */
 	else if (what & BEV_EVENT_EOF)
 		tc->closed_by_server++;
 	else
 		tc->resets++;
 	tcp_client_close(c);
+}
+
+static void tcp_client_on_handshake(void *arg, bool ok, bool resumed, size_t held_bytes)
+{
+	(void)held_bytes;
+	struct tcp_client *c = arg;
+	struct tcp_counters *tc = c->shared->counters;
+	c->handshook = ok;
+	c->handshake_failed = !ok;
+	tc->handshakes += ok;
+	tc->handshake_failures += !ok;
+	tc->resumed += resumed;
+}
+
+/* The connection's bufferevent over fd: over TLS, a session's layer over the socket's. It owns
+ * fd, closed when it cannot be made. */
+static struct bufferevent *tcp_client_bev_new(struct tcp_client *c, int fd)
+{
+	struct bufferevent *sock =
+	    bufferevent_socket_new(c->shared->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (!sock)
+		close(fd);
+	if (!sock || !c->shared->tls)
+		return sock;
+	struct bufferevent *bev = tls_client_wrap(c->shared->tls, sock, &c->saved,
+	                                          tcp_client_on_handshake, c, &c->session);
+	if (!bev)
+		bufferevent_free(sock);
+	return bev;
 }
 
 /* Starts a connection; queries written meanwhile wait in its output buffer. False (counted as a
@@ -163,20 +204,22 @@ static bool tcp_client_connect(struct tcp_client *c)
 		/* pipelined queries are small writes: Nagle would hold each behind the last ACK */
 		int one = 1;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		c->bev = bufferevent_socket_new(c->shared->base, fd, BEV_OPT_CLOSE_ON_FREE);
-		if (!c->bev)
-			close(fd);
+		c->bev = tcp_client_bev_new(c, fd);
 	}
 	if (c->bev) {
 		bufferevent_setcb(c->bev, tcp_client_on_read, NULL, tcp_client_on_event, c);
 		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	}
-	/* a refusal found at once still comes as a (deferred) error event, like a later one */
-	if (!c->bev || bufferevent_socket_connect(c->bev, (const struct sockaddr *)&t->addr,
-	                                          (int)t->addr_len) != 0) {
+	/* the socket's own bufferevent connects (under TLS it is the layer below c->bev); a
+	 * refusal found at once still comes as a (deferred) error event, like a later one */
+	struct bufferevent *sock = c->bev ? bufferevent_get_underlying(c->bev) : NULL;
+	if (!c->bev ||
+	    bufferevent_socket_connect(sock ? sock : c->bev, (const struct sockaddr *)&t->addr,
+	                               (int)t->addr_len) != 0) {
 		if (c->bev)
 			bufferevent_free(c->bev);
 		c->bev = NULL;
+		c->session = NULL;
 		c->shared->counters->connect_failures++;
 		return false;
 	}
@@ -248,5 +291,6 @@ void tcp_client_free(struct tcp_client *c)
 		bufferevent_free(c->bev);
 	event_free(c->timer);
 	free(c->inflight);
+	tls_client_forget(&c->saved);
 	free(c);
 }

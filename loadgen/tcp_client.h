@@ -1,5 +1,6 @@
-/* loadgen/tcp_client.h - one client's DNS-over-TCP connection to one target: connects when it has
- * a query, pipelines (RFC 7766), matches answers by ID in any order, closes when idle. */
+/* loadgen/tcp_client.h - one client's DNS-over-TCP connection to one target, or DNS over TLS with
+ * a TLS session under it (tls_client.h): connects when it has a query, pipelines (RFC 7766),
+ * matches answers by ID in any order, closes when idle. */
 #ifndef ALLOCSPIKE_LOADGEN_TCP_CLIENT_H
 #define ALLOCSPIKE_LOADGEN_TCP_CLIENT_H
 
@@ -12,6 +13,7 @@
 #include "targets.h"
 
 struct event_base;
+struct tls_client;
 
 /* Queries one connection may have in flight; more are dropped at send (counted). Our resolver
  * reads at most 100 at once per connection, kresd too (net.tcp_pipeline), but a generator that
@@ -22,8 +24,8 @@ struct event_base;
  * slow or stalled server never holds the sending back or grows our memory (open loop). */
 #define TCP_CLIENT_WRITE_MAX (64 * 1024)
 
-/* One target's TCP traffic, over all its clients' connections. Written by the pacing thread only,
- * read after it ends (the summary). */
+/* One target's TCP (or DoT) traffic, over all its clients' connections. Written by the pacing
+ * thread only, read after it ends (the summary). */
 struct tcp_counters {
 	uint64_t sent;     /* queries first sent over TCP (part of the target's sent) */
 	uint64_t retried;  /* truncated UDP queries sent again over TCP (--tc-retry) */
@@ -35,6 +37,9 @@ struct tcp_counters {
 	uint64_t resets;           /* a connection that failed once established (reset, broken) */
 	uint64_t closed_idle;      /* closed by us after --tcp-idle without a query */
 	uint64_t lost_in_flight; /* queries in flight on a connection that closed (they time out) */
+	/* DoT only: TLS handshakes ended well (of them resumed) or failed; a connection whose
+	 * handshake failed counts there and not in closed_by_server or resets */
+	uint64_t handshakes, handshake_failures, resumed;
 	struct latency_hist
 	    latency; /* answers over TCP, from the query's first send (even over UDP) */
 };
@@ -49,6 +54,7 @@ struct tcp_shared {
 	uint64_t idle_ns; /* close a connection with nothing in flight after this long */
 	uint64_t
 	    timeout_ns; /* the answer timeout: queries older than this are no longer waited for */
+	const struct tls_client *tls; /* DNS over TLS with these credentials; NULL: plain TCP */
 };
 
 struct tcp_client;

@@ -1,5 +1,5 @@
-/* loadgen/tcp_clients.c - one target's TCP clients: sends each TCP client's queries on its own
- * connection, and a truncated UDP answer's query again over its client's connection. */
+/* loadgen/tcp_clients.c - one target's TCP and DoT clients: sends each such client's queries on
+ * its own connection, and a truncated UDP answer's query again over its client's TCP connection. */
 #include "tcp_clients.h"
 
 #include <stdio.h>
@@ -9,13 +9,19 @@
 #include "monotonic.h"
 
 bool tcp_clients_init(struct tcp_clients *s, const struct tcp_shared *shared,
-                      const struct client_model *model, char *err, size_t err_size)
+                      const struct client_model *model, const struct tls_client *tls, char *err,
+                      size_t err_size)
 {
 	memset(s, 0, sizeof(*s));
 	s->shared = *shared;
 	s->shared.counters = &s->counters;
+	s->shared.tls = NULL;
+	s->dot_shared = *shared;
+	s->dot_shared.counters = &s->dot_counters;
+	s->dot_shared.tls = tls;
 	s->model = model;
 	latency_hist_init(&s->counters.latency);
+	latency_hist_init(&s->dot_counters.latency);
 	s->by_client = calloc(model->clients, sizeof(*s->by_client));
 	if (!s->by_client) {
 		snprintf(err, err_size, "target %s: out of memory for %llu TCP clients",
@@ -25,11 +31,17 @@ bool tcp_clients_init(struct tcp_clients *s, const struct tcp_shared *shared,
 	return true;
 }
 
+static bool tcp_clients_dot(const struct tcp_clients *s, uint64_t client)
+{
+	return client_model_transport(s->model, client) == CLIENT_DOT;
+}
+
 static struct tcp_client *tcp_clients_of(struct tcp_clients *s, uint64_t k)
 {
-	struct tcp_client **c = &s->by_client[client_model_client(s->model, k)];
+	uint64_t client = client_model_client(s->model, k);
+	struct tcp_client **c = &s->by_client[client];
 	if (!*c)
-		*c = tcp_client_new(&s->shared);
+		*c = tcp_client_new(tcp_clients_dot(s, client) ? &s->dot_shared : &s->shared);
 	return *c;
 }
 
@@ -44,7 +56,8 @@ void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_
 {
 	struct matcher *m = s->shared.matcher;
 	for (uint64_t k = first; k < first + n; k++) {
-		if (!client_model_query_tcp(s->model, k))
+		enum client_transport transport = client_model_query_transport(s->model, k);
+		if (transport == CLIENT_UDP)
 			continue;
 		if (!tcp_clients_write(s, k, now_ns)) {
 			counters_add(&m->counters->send_errors, 1);
@@ -55,7 +68,7 @@ void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_
 		matcher_sent(m, k, now_ns, querystream_question(s->shared.queries, k));
 		counters_add(&m->counters->sent, 1);
 		counters_add(&m->counters->bytes_sent, len);
-		s->counters.sent++;
+		(transport == CLIENT_DOT ? &s->dot_counters : &s->counters)->sent++;
 	}
 }
 

@@ -1,5 +1,5 @@
-/* loadgen/tcp_clients.h - one target's TCP clients: sends each TCP client's queries on its own
- * connection, and a truncated UDP answer's query again over its client's connection. */
+/* loadgen/tcp_clients.h - one target's TCP and DoT clients: sends each such client's queries on
+ * its own connection, and a truncated UDP answer's query again over its client's TCP connection. */
 #ifndef ALLOCSPIKE_LOADGEN_TCP_CLIENTS_H
 #define ALLOCSPIKE_LOADGEN_TCP_CLIENTS_H
 
@@ -11,17 +11,20 @@
 #include "tcp_client.h"
 
 struct tcp_clients {
-	struct tcp_shared shared;
+	struct tcp_shared shared,
+	    dot_shared; /* the TCP clients' (retries' too), the DoT clients' */
 	const struct client_model *model;
 	struct tcp_client **by_client; /* model->clients entries, each made at its first query */
-	struct tcp_counters counters;
+	struct tcp_counters counters, dot_counters;
 };
 
-/* Room for every client of model (any may retry over TCP), none connected yet. */
+/* Room for every client of model (any may retry over TCP), none connected yet; the DoT clients
+ * with tls (NULL when the model has none). */
 bool tcp_clients_init(struct tcp_clients *s, const struct tcp_shared *shared,
-                      const struct client_model *model, char *err, size_t err_size);
+                      const struct client_model *model, const struct tls_client *tls, char *err,
+                      size_t err_size);
 
-/* Sends, among queries first .. first + n - 1, those of TCP clients, each on its client's
+/* Sends, among queries first .. first + n - 1, those of TCP and DoT clients, each on its client's
  * connection, and tells the matcher of each sent; one that cannot go counts in send_errors. */
 void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_t now_ns);
 

@@ -22,6 +22,7 @@
 #include "resolver.h"
 #include "server.h"
 #include "sockaddr_parse.h"
+#include "tls.h"
 #include "trim.h"
 #include "version.h"
 #include "wiring.h"
@@ -44,9 +45,11 @@ static void usage(FILE *out)
 	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
 	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
-	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
+	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file "
+	    "F]\n"
 	    "         [--trim-interval MS] [--no-tcp] [--tcp-idle-timeout MS]\n"
-	    "         [--tcp-max-connections N]\n"
+	    "         [--tcp-max-connections N] [--tls-listen ADDR:PORT... --tls-cert FILE "
+	    "--tls-key FILE]\n"
 	    "       allocspike-resolver --version [--json]\n"
 	    "  --upstream-timeout-ms N  the longest one upstream query waits (default 12000): the\n"
 	    "                           cap on the timeout learnt per server (376 ms unknown, "
@@ -58,10 +61,13 @@ static void usage(FILE *out)
 	    "  --overload-policy P      who of the new client requests is admitted past capacity,\n"
 	    "                           like the daemon the layout imitates (default: unbound for\n"
 	    "                           heap, kresd for kresd). unbound: a request list of\n"
-	    "                           --request-list entries (default 1024, num-queries-per-thread);\n"
+	    "                           --request-list entries (default 1024, "
+	    "num-queries-per-thread);\n"
 	    "                           when full a new query replaces the oldest of the list's\n"
-	    "                           second half if that one ran longer than --jostle-timeout-ms\n"
-	    "                           (default 200, jostle-timeout), else it is dropped. kresd: no\n"
+	    "                           second half if that one ran longer than "
+	    "--jostle-timeout-ms\n"
+	    "                           (default 200, jostle-timeout), else it is dropped. kresd: "
+	    "no\n"
 	    "                           list, every query admitted up to --max-inflight\n"
 	    "  --max-inflight N         hard ceiling on resolutions in flight, lookups included,\n"
 	    "                           whatever the policy (default 65536)\n"
@@ -69,7 +75,13 @@ static void usage(FILE *out)
 	    "  --tcp-idle-timeout MS    close a TCP connection idle this long, or whose message\n"
 	    "                           takes this long to arrive (default 10000, kresd's)\n"
 	    "  --tcp-max-connections N  TCP connections at once (default 1024); past it the one\n"
-	    "                           idle longest is closed, or the new one if none is idle\n");
+	    "                           idle longest is closed, or the new one if none is idle;\n"
+	    "                           TLS connections count against the same limit\n"
+	    "  --tls-listen ADDR:PORT   DNS over TLS there too (RFC 7858; 853 is the standard "
+	    "port),\n"
+	    "                           repeatable, with the certificate and key of --tls-cert "
+	    "FILE\n"
+	    "                           and --tls-key FILE (PEM)\n");
 }
 
 /* A whole-number option in [min, max] into a long; says what is wrong on stderr. */
@@ -111,10 +123,11 @@ static void raise_nofile(int max_inflight, int max_connections)
 	rl.rlim_cur = want;
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 ||
 	    want < (rlim_t)max_inflight + (rlim_t)max_connections + 1024)
-		fprintf(stderr,
-		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
-		        "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
-		        (unsigned long long)want, max_inflight, max_connections);
+		fprintf(
+		    stderr,
+		    "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
+		    "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
+		    (unsigned long long)want, max_inflight, max_connections);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -154,7 +167,10 @@ enum {
 	OPT_TRIM_INTERVAL,
 	OPT_NO_TCP,
 	OPT_TCP_IDLE_TIMEOUT,
-	OPT_TCP_MAX_CONNECTIONS
+	OPT_TCP_MAX_CONNECTIONS,
+	OPT_TLS_LISTEN,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY
 };
 
 static const struct option options[] = {
@@ -184,6 +200,9 @@ static const struct option options[] = {
     {"no-tcp", no_argument, NULL, OPT_NO_TCP},
     {"tcp-idle-timeout", required_argument, NULL, OPT_TCP_IDLE_TIMEOUT},
     {"tcp-max-connections", required_argument, NULL, OPT_TCP_MAX_CONNECTIONS},
+    {"tls-listen", required_argument, NULL, OPT_TLS_LISTEN},
+    {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+    {"tls-key", required_argument, NULL, OPT_TLS_KEY},
     {NULL, 0, NULL, 0},
 };
 
@@ -219,6 +238,22 @@ static int cannot_start(const char *fmt, ...)
 	return status;
 }
 
+/* One more address of a listen option (opt) into list[*n]; says what is wrong on stderr. */
+static bool add_listen(const char *opt, const char *text, struct resolver_addr *list, int *n)
+{
+	char err[256];
+	if (*n >= RESOLVER_MAX_LISTEN) {
+		fail("%s %s: at most 16 addresses", opt, text);
+		return false;
+	}
+	if (!sockaddr_parse(text, -1, &list[*n].sa, &list[*n].len, err, sizeof(err))) {
+		fail("%s %s: %s", opt, text, err);
+		return false;
+	}
+	(*n)++;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-resolver");
@@ -238,12 +273,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_LISTEN:
-			if (cfg->n_listen >= RESOLVER_MAX_LISTEN)
-				return fail("--listen %s: at most 16 addresses", optarg);
-			if (!sockaddr_parse(optarg, -1, &cfg->listen[cfg->n_listen].sa,
-			                    &cfg->listen[cfg->n_listen].len, err, sizeof(err)))
-				return fail("--listen %s: %s", optarg, err);
-			cfg->n_listen++;
+			if (!add_listen("--listen", optarg, cfg->listen, &cfg->n_listen))
+				return CLI_EXIT_USAGE;
 			break;
 		case OPT_ROOT:
 			if (n_roots_text >= RESOLVER_MAX_ROOTS)
@@ -354,6 +385,19 @@ int main(int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			cfg->tcp_max_connections = (int)v;
 			break;
+		case OPT_TLS_LISTEN:
+			if (!tls_available)
+				return fail("--tls-listen %s: %s", optarg, tls_missing_reason);
+			if (!add_listen("--tls-listen", optarg, cfg->tls_listen,
+			                &cfg->n_tls_listen))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_TLS_CERT:
+			cfg->tls_cert = optarg;
+			break;
+		case OPT_TLS_KEY:
+			cfg->tls_key = optarg;
+			break;
 		case OPT_VERSION:
 		case 'V':
 			want_version = 1;
@@ -386,6 +430,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (cfg->n_tls_listen && (!cfg->tls_cert || !cfg->tls_key))
+		return fail("--tls-listen needs --tls-cert FILE and --tls-key FILE (PEM)");
+	if (!cfg->n_tls_listen && (cfg->tls_cert || cfg->tls_key))
+		return fail("--tls-cert and --tls-key are options of --tls-listen");
 	for (int i = 0; i < n_roots_text; i++) {
 		struct resolver_addr *a = &cfg->roots[cfg->n_roots];
 		if (!sockaddr_parse(roots_text[i], cfg->upstream_port, &a->sa, &a->len, err,
@@ -398,7 +446,8 @@ int main(int argc, char **argv)
 			return fail("%s", err);
 
 	signal(SIGPIPE, SIG_IGN);
-	raise_nofile(cfg->max_inflight, cfg->tcp ? cfg->tcp_max_connections : 0);
+	raise_nofile(cfg->max_inflight,
+	             cfg->tcp || cfg->n_tls_listen ? cfg->tcp_max_connections : 0);
 	if (chacha_rng_seed(&r.rng) < 0)
 		return cannot_start("getrandom gave no entropy for query IDs");
 	r.base = event_base_new();

@@ -31,11 +31,16 @@ struct resolver_config {
 	size_t cache_size;
 	uint32_t max_ttl, max_negative_ttl; /* caps on every answer sent and every cache entry */
 	int max_inflight;
-	int max_udp_size; /* largest UDP answer, whatever the client's EDNS size */
+	int max_udp_size;        /* largest UDP answer, whatever the client's EDNS size */
 	bool tcp;                /* TCP on every --listen address too (--no-tcp clears it) */
 	int tcp_idle_timeout_ms; /* a connection with nothing to do, or a message this slow */
 	int tcp_max_connections; /* at once; past it the oldest idle one makes room (stream.c) */
-	struct acl allow; /* clients answered besides loopback */
+	/* DNS over TLS (tls.c): its addresses, served by stream.c under the same connection limit
+	 */
+	struct resolver_addr tls_listen[RESOLVER_MAX_LISTEN];
+	int n_tls_listen;
+	const char *tls_cert, *tls_key; /* PEM files */
+	struct acl allow;               /* clients answered besides loopback */
 	/* The longest one upstream query waits: the cap on infra's backed-off timeout (infra.h). */
 	int upstream_timeout_ms;
 	int upstream_timeout_min_ms; /* the floor (unbound's infra-cache-min-rtt) */
@@ -56,6 +61,7 @@ struct event_base;
 struct cache;
 struct server;
 struct streams;
+struct tls_server;
 struct request_table;
 struct control_server;
 struct upstream_handlers;
@@ -66,7 +72,8 @@ struct resolver {
 	struct resolver_config cfg;
 	struct cache *cache;
 	struct server *server;
-	struct streams *streams; /* TCP clients (stream.c); NULL with --no-tcp */
+	struct streams *streams; /* TCP and TLS clients (stream.c); NULL with neither */
+	struct tls_server *tls;  /* credentials and ticket key (tls.c); NULL without --tls-listen */
 	struct request_table *requests;
 	struct control_server *control;
 	const struct upstream_handlers *upstream; /* where upstream.c reports (wiring.c) */

@@ -1,5 +1,5 @@
 /* resolver/server.c - client-facing sockets: UDP queries received in batches, answers sent; the TCP
- * listener on the same address and port handed to stream.c. */
+ * listener on the same address and port, and the TLS listeners, handed to stream.c. */
 #include "server.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include "resolver.h"
 #include "sockaddr_parse.h"
 #include "stream.h"
+#include "tls.h"
 
 struct server_socket {
 	int fd;
@@ -22,6 +23,8 @@ struct server_socket {
 struct server {
 	struct server_socket sock[RESOLVER_MAX_LISTEN];
 	int n;
+	struct resolver_addr tls_bound[RESOLVER_MAX_LISTEN];
+	int n_tls;
 	route_query_fn *on_query;
 };
 
@@ -42,15 +45,17 @@ static void server_on_read(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* A socket of type bound to a: -1 with err filled. */
-static int server_bind(const struct resolver_addr *a, int type, char *err, size_t err_size)
+/* A socket of type bound to a (an address of option): -1 with err filled. */
+static int server_bind(const char *option, const struct resolver_addr *a, int type, char *err,
+                       size_t err_size)
 {
 	char text[128];
 	sockaddr_format((const struct sockaddr *)&a->sa, text, sizeof(text));
 	const char *proto = type == SOCK_DGRAM ? "UDP" : "TCP";
 	int fd = socket(a->sa.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		snprintf(err, err_size, "--listen %s: %s socket: %s", text, proto, strerror(errno));
+		snprintf(err, err_size, "%s %s: %s socket: %s", option, text, proto,
+		         strerror(errno));
 		return -1;
 	}
 	int one = 1, rcvbuf = 8 << 20;
@@ -65,7 +70,7 @@ static int server_bind(const struct resolver_addr *a, int type, char *err, size_
 	/* backlog: a connection spike waits in the kernel for the next accept batch */
 	if (bind(fd, (const struct sockaddr *)&a->sa, a->len) < 0 ||
 	    (type == SOCK_STREAM && listen(fd, 1024) < 0)) {
-		snprintf(err, err_size, "--listen %s: %s bind: %s", text, proto, strerror(errno));
+		snprintf(err, err_size, "%s %s: %s bind: %s", option, text, proto, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -80,13 +85,13 @@ static int server_bind_pair(struct resolver *r, const struct resolver_addr *a, i
 	bool any_port = sockaddr_port((const struct sockaddr *)&a->sa) == 0;
 	for (int attempt = 0;; attempt++) {
 		*tcp_fd = -1;
-		if ((*udp_fd = server_bind(a, SOCK_DGRAM, err, err_size)) < 0)
+		if ((*udp_fd = server_bind("--listen", a, SOCK_DGRAM, err, err_size)) < 0)
 			return -1;
 		if (!r->cfg.tcp)
 			return 0;
 		struct resolver_addr same = {.len = sizeof(same.sa)};
 		getsockname(*udp_fd, (struct sockaddr *)&same.sa, &same.len);
-		if ((*tcp_fd = server_bind(&same, SOCK_STREAM, err, err_size)) >= 0)
+		if ((*tcp_fd = server_bind("--listen", &same, SOCK_STREAM, err, err_size)) >= 0)
 			return 0;
 		close(*udp_fd);
 		if (!any_port || attempt >= 16)
@@ -103,7 +108,9 @@ int server_open(struct resolver *r, route_query_fn *on_query, char *err, size_t 
 	}
 	s->on_query = on_query;
 	r->server = s;
-	if (r->cfg.tcp && stream_open(r, on_query, err, err_size) < 0)
+	if ((r->cfg.tcp || r->cfg.n_tls_listen) && stream_open(r, on_query, err, err_size) < 0)
+		return -1;
+	if (r->cfg.n_tls_listen && tls_open(r, err, err_size) < 0)
 		return -1;
 	for (int i = 0; i < r->cfg.n_listen; i++) {
 		int fd, tcp_fd;
@@ -118,24 +125,47 @@ int server_open(struct resolver *r, route_query_fn *on_query, char *err, size_t 
 			snprintf(err, err_size, "--listen: cannot watch a socket");
 			return -1;
 		}
-		if (tcp_fd >= 0 && stream_listen(r, tcp_fd, err, err_size) < 0) {
+		if (tcp_fd >= 0 && stream_listen(r, tcp_fd, false, err, err_size) < 0) {
 			close(tcp_fd);
+			return -1;
+		}
+	}
+	for (int i = 0; i < r->cfg.n_tls_listen; i++) {
+		int fd =
+		    server_bind("--tls-listen", &r->cfg.tls_listen[i], SOCK_STREAM, err, err_size);
+		if (fd < 0)
+			return -1;
+		struct resolver_addr *bound = &s->tls_bound[s->n_tls++];
+		bound->len = sizeof(bound->sa);
+		getsockname(fd, (struct sockaddr *)&bound->sa, &bound->len);
+		if (stream_listen(r, fd, true, err, err_size) < 0) {
+			close(fd);
 			return -1;
 		}
 	}
 	return 0;
 }
 
+/* Appends "<word> ADDR:PORT\n" to lines at *used. */
+static void server_announce_line(char *lines, size_t size, size_t *used, const char *word,
+                                 const struct resolver_addr *a)
+{
+	char text[128];
+	sockaddr_format((const struct sockaddr *)&a->sa, text, sizeof(text));
+	*used += (size_t)snprintf(lines + *used, size - *used, "%s %s\n", word, text);
+}
+
 int server_announce(struct resolver *r, const char *ready_file)
 {
-	char lines[RESOLVER_MAX_LISTEN * 80] = "";
+	char lines[2 * RESOLVER_MAX_LISTEN * 80] = "";
 	size_t used = 0;
-	for (int i = 0; i < r->server->n; i++) {
-		char text[128];
-		sockaddr_format((const struct sockaddr *)&r->server->sock[i].bound.sa, text,
-		                sizeof(text));
-		used += (size_t)snprintf(lines + used, sizeof(lines) - used, "ready %s\n", text);
-	}
+	for (int i = 0; i < r->server->n; i++)
+		server_announce_line(lines, sizeof(lines), &used, "ready",
+		                     &r->server->sock[i].bound);
+	/* after every "ready" line: a reader of the first one still gets the first --listen */
+	for (int i = 0; i < r->server->n_tls; i++)
+		server_announce_line(lines, sizeof(lines), &used, "ready-tls",
+		                     &r->server->tls_bound[i]);
 	fputs(lines, stdout);
 	fflush(stdout);
 	if (!ready_file)
@@ -173,6 +203,7 @@ void server_release(struct resolver *r, const struct route *from)
 void server_close(struct resolver *r)
 {
 	stream_close(r);
+	tls_close(r);
 	struct server *s = r->server;
 	if (!s)
 		return;

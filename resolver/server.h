@@ -13,7 +13,8 @@
 /* Binds every listen address for UDP and, unless --no-tcp, TCP on the same port (port 0: the
  * kernel picks one free for both) and starts reading into on_query. */
 int server_open(struct resolver *r, route_query_fn *on_query, char *err, size_t err_size);
-/* Prints "ready ADDR:PORT" per bound address to stdout and, atomically, to ready_file. */
+/* Prints "ready ADDR:PORT" per bound --listen address, then "ready-tls ADDR:PORT" per
+ * --tls-listen address, to stdout and, atomically, to ready_file. */
 int server_announce(struct resolver *r, const char *ready_file);
 /* Sends an answer the way its query came: 0 when sent or queued, -1 when it cannot be (the
  * stream closed meanwhile). */

@@ -43,7 +43,7 @@ static json_t *stats_alloc_object(const struct alloc_stats *as)
 
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
                     size_t inflight, size_t inflight_max, const struct overload *ol,
-                    size_t tcp_open, size_t tcp_conn_bytes)
+                    size_t tcp_open, size_t tls_open, size_t tcp_conn_bytes)
 {
 	static struct alloc_info info;
 	static int detected;
@@ -102,6 +102,11 @@ char *stats_to_json(const struct stats *s, const struct cache *c, const struct i
 	json_object_set_new(o, "tcp_closed_slow", json_integer((json_int_t)s->tcp_closed_slow));
 	json_object_set_new(o, "tcp_closed_by_client",
 	                    json_integer((json_int_t)s->tcp_closed_by_client));
+	json_object_set_new(o, "tls_open", json_integer((json_int_t)tls_open));
+	json_object_set_new(o, "tls_handshakes", json_integer((json_int_t)s->tls_handshakes));
+	json_object_set_new(o, "tls_handshake_failures",
+	                    json_integer((json_int_t)s->tls_handshake_failures));
+	json_object_set_new(o, "tls_resumed", json_integer((json_int_t)s->tls_resumed));
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return text;

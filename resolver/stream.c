@@ -1,6 +1,7 @@
-/* resolver/stream.c - client TCP connections: accept under the connection limit, cut the byte
- * stream into queries (common/dns_tcp), write each answer when its resolution ends, close idle,
- * slow and malformed connections. */
+/* resolver/stream.c - client TCP and TLS connections: accept under the connection limit, cut the
+ * byte stream into queries (common/dns_tcp), write each answer when its resolution ends, close
+ * idle, slow and malformed connections. A TLS connection is the same with tls.c's layer under it.
+ */
 #define _GNU_SOURCE /* accept4 */
 #include "stream.h"
 
@@ -17,6 +18,7 @@
 #include "dns_tcp.h"
 #include "live_bytes.h"
 #include "resolver.h"
+#include "tls.h"
 
 #define STREAM_MAX_LISTENERS RESOLVER_MAX_LISTEN
 /* A DNS header: a shorter message cannot be a query, and its length prefix is not trusted. */
@@ -33,7 +35,9 @@ struct stream_conn {
 	int pending;         /* queries held (stream_hold) and not yet released */
 	uint64_t active_ms;  /* the last query received or answer queued */
 	uint64_t partial_ms; /* since when the message now in the input buffer has been arriving */
-	size_t setup_bytes;  /* live bytes its setup allocated */
+	size_t setup_bytes;  /* live bytes its setup (and its TLS handshake) allocated */
+	bool tls;
+	bool handshake_over; /* TLS: its handshake ended, well or not */
 	/* The client ended its side (half-close) with answers still owed: they are written, then
 	 * the connection closes. */
 	bool ended;
@@ -51,12 +55,14 @@ struct streams {
 	route_query_fn *on_query;
 	struct stream_slot *slots;
 	uint32_t *free_slots; /* a stack of unused slot numbers */
-	size_t n_free, n_slots, open, setup_bytes;
+	size_t n_free, n_slots, open, tls_open, setup_bytes;
 	struct stream_conn *oldest, *newest;
-	struct {
+	struct stream_listener {
+		struct streams *s;
 		int fd;
+		bool tls;
 		struct event *ev;
-	} listeners[STREAM_MAX_LISTENERS];
+	} listeners[2 * STREAM_MAX_LISTENERS]; /* --listen's and --tls-listen's */
 	int n_listeners;
 	struct event *backoff_ev;
 };
@@ -105,11 +111,15 @@ static void stream_conn_close(struct stream_conn *c, uint64_t *counter)
 	struct streams *s = c->s;
 	if (counter)
 		(*counter)++;
+	/* a client gone (or closed) before its handshake's end: a failed handshake too */
+	if (counter && c->tls && !c->handshake_over)
+		s->r->stats.tls_handshake_failures++;
 	stream_unlink(c);
 	s->slots[c->slot].conn = NULL;
 	s->slots[c->slot].gen++;
 	s->free_slots[s->n_free++] = c->slot;
 	s->open--;
+	s->tls_open -= c->tls;
 	s->setup_bytes -= c->setup_bytes;
 	event_free(c->timer);
 	bufferevent_free(c->bev);
@@ -198,7 +208,8 @@ static void stream_on_read(struct bufferevent *bev, void *arg)
 		stream_touch(c);
 	size_t left = evbuffer_get_length(in);
 	if (left == 0 || c->pending >= STREAM_MAX_PENDING)
-		c->partial_ms = 0; /* nothing arriving, or whole queries waiting on us, not the client */
+		c->partial_ms =
+		    0; /* nothing arriving, or whole queries waiting on us, not the client */
 	else if (!c->ended && (took || !c->partial_ms))
 		c->partial_ms = resolver_now_ms();
 }
@@ -238,7 +249,40 @@ static struct stream_conn *stream_oldest_idle(struct streams *s)
 	return NULL;
 }
 
-void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, socklen_t fromlen)
+/* The end of a TLS connection's handshake (tls.c): counted, and what the session kept is counted
+ * in the connection's bytes. A failure closes the connection through its event callback. */
+static void stream_on_handshake(void *arg, bool ok, bool resumed, size_t held_bytes)
+{
+	struct stream_conn *c = arg;
+	struct stats *st = &c->s->r->stats;
+	c->handshake_over = true;
+	if (!ok) {
+		st->tls_handshake_failures++;
+		return;
+	}
+	st->tls_handshakes++;
+	st->tls_resumed += resumed;
+	c->setup_bytes += held_bytes;
+	c->s->setup_bytes += held_bytes;
+}
+
+/* The connection's bufferevent over fd: over TLS, the session's layer over the socket's. It owns
+ * fd, closed when it cannot be made. */
+static struct bufferevent *stream_bev_new(struct stream_conn *c, int fd)
+{
+	struct bufferevent *sock = bufferevent_socket_new(c->s->r->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (!sock)
+		close(fd);
+	if (!sock || !c->tls)
+		return sock;
+	struct bufferevent *bev = tls_wrap(c->s->r, sock, stream_on_handshake, c);
+	if (!bev)
+		bufferevent_free(sock);
+	return bev;
+}
+
+void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, socklen_t fromlen,
+                  bool tls)
 {
 	struct streams *s = r->streams;
 	struct stats *st = &r->stats;
@@ -262,19 +306,18 @@ void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, sockl
 		close(fd);
 		return;
 	}
-	c->bev = bufferevent_socket_new(s->r->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	c->s = s;
+	c->tls = tls;
+	c->bev = stream_bev_new(c, fd);
 	c->timer = evtimer_new(s->r->base, stream_on_timer, c);
 	if (!c->bev || !c->timer) {
 		if (c->bev)
 			bufferevent_free(c->bev);
-		else
-			close(fd);
 		if (c->timer)
 			event_free(c->timer);
 		free(c);
 		return;
 	}
-	c->s = s;
 	c->slot = s->free_slots[--s->n_free];
 	s->slots[c->slot].conn = c;
 	memcpy(&c->route.addr, from, fromlen);
@@ -295,6 +338,7 @@ void stream_adopt(struct resolver *r, int fd, const struct sockaddr *from, sockl
 	                     : sizeof(*c);
 	s->setup_bytes += c->setup_bytes;
 	s->open++;
+	s->tls_open += tls;
 	st->tcp_accepted++;
 }
 
@@ -307,20 +351,21 @@ static void stream_on_backoff(evutil_socket_t fd, short what, void *arg)
 
 static void stream_on_accept(evutil_socket_t fd, short what, void *arg)
 {
-	struct streams *s = arg;
+	struct stream_listener *listener = arg;
+	struct streams *s = listener->s;
 	/* A bounded batch per wake-up, as for UDP: a connection spike does not starve the rest. */
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage from;
 		socklen_t fromlen = sizeof(from);
-		int cfd = accept4(fd, (struct sockaddr *)&from, &fromlen,
-		                  SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int cfd =
+		    accept4(fd, (struct sockaddr *)&from, &fromlen, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd >= 0) {
-			stream_adopt(s->r, cfd, (struct sockaddr *)&from, fromlen);
+			stream_adopt(s->r, cfd, (struct sockaddr *)&from, fromlen, listener->tls);
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-			/* The pending connection stays readable: without a pause the loop would spin
-			 * on it. Try again in a second. */
+			/* The pending connection stays readable: without a pause the loop would
+			 * spin on it. Try again in a second. */
 			struct timeval one_second = {1, 0};
 			for (int l = 0; l < s->n_listeners; l++)
 				event_del(s->listeners[l].ev);
@@ -352,22 +397,22 @@ int stream_open(struct resolver *r, route_query_fn *on_query, char *err, size_t 
 	return 0;
 }
 
-int stream_listen(struct resolver *r, int fd, char *err, size_t err_size)
+int stream_listen(struct resolver *r, int fd, bool tls, char *err, size_t err_size)
 {
 	struct streams *s = r->streams;
-	if (s->n_listeners >= STREAM_MAX_LISTENERS) {
+	if (s->n_listeners >= 2 * STREAM_MAX_LISTENERS) {
 		snprintf(err, err_size, "too many TCP listeners");
 		return -1;
 	}
-	struct event *ev = event_new(r->base, fd, EV_READ | EV_PERSIST, stream_on_accept, s);
+	struct stream_listener *l = &s->listeners[s->n_listeners];
+	struct event *ev = event_new(r->base, fd, EV_READ | EV_PERSIST, stream_on_accept, l);
 	if (!ev || event_add(ev, NULL) < 0) {
 		if (ev)
 			event_free(ev);
 		snprintf(err, err_size, "cannot watch a TCP listener");
 		return -1;
 	}
-	s->listeners[s->n_listeners].fd = fd;
-	s->listeners[s->n_listeners].ev = ev;
+	*l = (struct stream_listener){.s = s, .fd = fd, .tls = tls, .ev = ev};
 	s->n_listeners++;
 	return 0;
 }
@@ -406,6 +451,7 @@ void stream_get_figures(const struct resolver *r, struct stream_figures *out)
 {
 	const struct streams *s = r->streams;
 	out->open = s ? s->open : 0;
+	out->tls_open = s ? s->tls_open : 0;
 	out->bytes = s ? s->setup_bytes : 0;
 	for (const struct stream_conn *c = s ? s->oldest : NULL; c; c = c->newer)
 		out->bytes += evbuffer_get_length(bufferevent_get_input(c->bev)) +

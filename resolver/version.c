@@ -8,6 +8,7 @@
 
 #include "alloc_info_json.h"
 #include "alloc_settings_json.h"
+#include "tls.h"
 #include "overload.h"
 #include "resolver.h"
 #include "trim.h"
@@ -37,13 +38,15 @@ void resolver_version_print(FILE *out, const char *variant, const struct resolve
 		return;
 	}
 	json_t *obj = json_pack("{s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
-	                        "version", ALLOCSPIKE_VERSION, "variant", variant,
-	                        "ldns", ldns_version(), "libevent", event_get_version());
+	                        "version", ALLOCSPIKE_VERSION, "variant", variant, "ldns",
+	                        ldns_version(), "libevent", event_get_version());
 	alloc_info_json_set(obj, &info);
 	json_t *settings = alloc_settings_json(&info);
 	trim_settings_json(settings);
 	json_object_set_new(obj, "allocator_settings", settings);
 	json_object_set_new(obj, "overload", version_overload_json(cfg));
+	/* whether --tls-listen is served (not in the musl build: resolver/tls_none.c) */
+	json_object_set_new(obj, "tls", json_boolean(tls_available));
 	char *text = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS);
 	fprintf(out, "%s\n", text);
 	free(text);

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	struct sockaddr_in client = {.sin_family = AF_INET, .sin_port = htons(5353)};
 	client.sin_addr.s_addr = htonl(0x7F000001);
-	stream_adopt(&fuzz_r, sv[0], (struct sockaddr *)&client, sizeof(client));
+	stream_adopt(&fuzz_r, sv[0], (struct sockaddr *)&client, sizeof(client), false);
 	fuzz_stream_exchange(fuzz_r.base, sv[1], data, size, piece ? piece : size);
 	/* requests still in flight release their connection before the table goes */
 	fuzz_resolver_end();

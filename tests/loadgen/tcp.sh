@@ -140,8 +140,8 @@ fails() {
 	check "usage: says '$pattern'" grep -q -F -e "$pattern" err.txt
 }
 fails "--tcp-share: '2' is out of range (0 to 1)" -d q.txt -Q 5 -s 127.0.0.1 --tcp-share 2
-fails "-m/--transport: 'dot' is not a transport (udp or tcp" -d q.txt -Q 5 -s 127.0.0.1 -m dot
-fails "-m/--transport and --tcp-share do not mix" -d q.txt -Q 5 -s 127.0.0.1 -m tcp --tcp-share 0.5
+fails "-m/--transport: 'doh' is not a transport (udp, tcp or dot)" -d q.txt -Q 5 -s 127.0.0.1 -m doh
+fails "-m/--transport and --tcp-share or --dot-share do not mix" -d q.txt -Q 5 -s 127.0.0.1 -m tcp --tcp-share 0.5
 fails "--clients: '0' is out of range" -d q.txt -Q 5 -s 127.0.0.1 --clients 0
 fails "--tc-retry needs the query file in memory" -d q.txt -Q 5 -s 127.0.0.1 --tc-retry --queries-memory-mb 0
 finish

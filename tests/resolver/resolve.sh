@@ -86,7 +86,7 @@ check_eq "malformed counted" 2 "$(stat dropped_malformed)"
 
 # the stats object has exactly the keys of docs/resolver.md
 keys=$(control stats | jq -r 'keys_unsorted | join(",")')
-check_eq "stats keys" "queries,answers_noerror,answers_nxdomain,answers_servfail,answers_refused,cache_hits,cache_misses,cache_entries,cache_bytes,inflight,inflight_max,upstream_queries,upstream_timeouts,dropped_malformed,dropped_overload,alloc_allocated_bytes,alloc_resident_bytes,live_bytes,live_blocks,live_bytes_max,alloc,infra_entries,infra_measured,infra_held_down,infra_srtt_max_ms,request_list_current,request_list_exceeded,request_list_overwritten,tcp_open,tcp_conn_bytes,tcp_accepted,tcp_refused,tcp_closed_idle,tcp_closed_for_room,tcp_closed_bad,tcp_closed_slow,tcp_closed_by_client" "$keys"
+check_eq "stats keys" "queries,answers_noerror,answers_nxdomain,answers_servfail,answers_refused,cache_hits,cache_misses,cache_entries,cache_bytes,inflight,inflight_max,upstream_queries,upstream_timeouts,dropped_malformed,dropped_overload,alloc_allocated_bytes,alloc_resident_bytes,live_bytes,live_blocks,live_bytes_max,alloc,infra_entries,infra_measured,infra_held_down,infra_srtt_max_ms,request_list_current,request_list_exceeded,request_list_overwritten,tcp_open,tcp_conn_bytes,tcp_accepted,tcp_refused,tcp_closed_idle,tcp_closed_for_room,tcp_closed_bad,tcp_closed_slow,tcp_closed_by_client,tls_open,tls_handshakes,tls_handshake_failures,tls_resumed" "$keys"
 check "cache_bytes counted" test "$(stat cache_bytes)" -gt 0
 check "answers counted" test "$(stat answers_nxdomain)" -ge 2
 
