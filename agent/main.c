@@ -43,7 +43,7 @@ struct agent {
 	bool record_failed;
 	uint64_t next_seq; /* the next read's sequence number: its line's index in the record */
 	char token[BEARER_TOKEN_MAX + 1]; /* "": no --token-file, nothing asks for one */
-	bool token_metrics;                /* /metrics asks for it too */
+	bool token_metrics;               /* /metrics asks for it too */
 	struct evhttp_request *streams[AGENT_MAX_STREAMS]; /* NULL: a free place */
 };
 
@@ -172,8 +172,8 @@ static void agent_record(struct evhttp_request *req, void *arg)
 	char err[256];
 	bool ok = evhttp_parse_query_str(q ? q : "", &query) == 0;
 	const char *from_text = ok ? evhttp_find_header(&query, "from") : NULL;
-	ok = ok && (!from_text || cli_parse_count("from", from_text, 0, UINT64_MAX, &from, err,
-	                                          sizeof(err)));
+	ok = ok && (!from_text ||
+	            cli_parse_count("from", from_text, 0, UINT64_MAX, &from, err, sizeof(err)));
 	evhttp_clear_headers(&query);
 	if (!ok) {
 		evhttp_send_error(req, 400, "from: a sequence number");
@@ -529,7 +529,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: --token-metrics needs --token-file\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (token_file && !bearer_token_load(token_file, a.token, sizeof(a.token), err, sizeof(err))) {
+	if (token_file &&
+	    !bearer_token_load(token_file, a.token, sizeof(a.token), err, sizeof(err))) {
 		fprintf(stderr, "allocspike-agent: --token-file %s\n", err);
 		return CLI_EXIT_USAGE;
 	}

@@ -15,10 +15,9 @@
 
 size_t record_format(char *buf, size_t size, uint64_t seq, const struct agent_sample *a)
 {
-	size_t len = (size_t)snprintf(buf, size,
-	                              "{\"seq\": %" PRIu64 ", \"t_start_ns\": %" PRIu64
-	                              ", \"t_end_ns\": %" PRIu64,
-	                              seq, a->read_start_ns, a->read_end_ns);
+	size_t len = (size_t)snprintf(
+	    buf, size, "{\"seq\": %" PRIu64 ", \"t_start_ns\": %" PRIu64 ", \"t_end_ns\": %" PRIu64,
+	    seq, a->read_start_ns, a->read_end_ns);
 	for (size_t i = 0; i < AGENT_METRICS_COUNT && len < size; i++) {
 		double v = AGENT_METRICS[i].value(a);
 		if (!isnan(v))

@@ -14,7 +14,8 @@ bool bearer_token_load(const char *path, char *token, size_t size, char *err, si
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		snprintf(err, err_size, "%s: %s", path,
-		         errno == ELOOP ? "a symbolic link (give the file itself)" : strerror(errno));
+		         errno == ELOOP ? "a symbolic link (give the file itself)"
+		                        : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;

@@ -75,9 +75,9 @@ bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned cou
 		return false;
 	}
 	char request[512];
-	int request_len =
-	    snprintf(request, sizeof(request), "GET /time HTTP/1.1\r\nHost: agent\r\n%s%s%s\r\n",
-	             token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "");
+	int request_len = snprintf(
+	    request, sizeof(request), "GET /time HTTP/1.1\r\nHost: agent\r\n%s%s%s\r\n",
+	    token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "");
 	if (request_len <= 0 || (size_t)request_len >= sizeof(request)) {
 		snprintf(err, err_size, "the token is too long");
 		close(fd);

@@ -25,9 +25,12 @@
 void agent_link_init(struct agent_link *link, const char *name, const struct sockaddr *addr,
                      socklen_t addr_len, const char *token, struct events_log *events)
 {
-	*link = (struct agent_link){.name = name, .addr_len = addr_len, .token = token,
-	                            .events = events, .live_fd = -1,
+	*link = (struct agent_link){.addr_len = addr_len,
+	                            .token = token,
+	                            .events = events,
+	                            .live_fd = -1,
 	                            .backoff_s = LINK_BACKOFF_FIRST_S};
+	snprintf(link->name, sizeof(link->name), "%s", name);
 	memcpy(&link->addr, addr, addr_len);
 	sockaddr_format(addr, link->addr_text, sizeof(link->addr_text));
 }
@@ -44,8 +47,8 @@ bool agent_link_measure(struct agent_link *link, unsigned count, double bound_ms
                         size_t err_size)
 {
 	struct clock_offset off;
-	if (!clock_measure((const struct sockaddr *)&link->addr, link->addr_len, count,
-	                   link->token, &off, err, err_size)) {
+	if (!clock_measure((const struct sockaddr *)&link->addr, link->addr_len, count, link->token,
+	                   &off, err, err_size)) {
 		link_event(link, "clock_failed", json_pack("{s:s}", "reason", err));
 		return false;
 	}
@@ -87,8 +90,9 @@ static void link_append_live(struct agent_link *link, const struct series_read *
 	char *line = agent_series_place(r, &link->clock.points[link->clock.n - 1]);
 	size_t len = line ? strlen(line) : 0;
 	if (!line || write(link->live_fd, line, len) != (ssize_t)len) {
-		fprintf(stderr, "allocspike-run collect: agent %s: agents/%s.jsonl: %s; written at "
-		                "the end only\n",
+		fprintf(stderr,
+		        "allocspike-run collect: agent %s: agents/%s.jsonl: %s; written at "
+		        "the end only\n",
 		        link->name, link->name, line ? strerror(errno) : "out of memory");
 		close(link->live_fd);
 		link->live_fd = -1;
@@ -139,7 +143,8 @@ static void link_stream_done(struct evhttp_request *req, void *arg)
 		snprintf(reason, sizeof(reason), "HTTP %d %s", code,
 		         evhttp_request_get_response_code_line(req));
 	if (code == 401 || code == 403)
-		fprintf(stderr, "allocspike-run collect: agent %s (%s): GET /samples: %s (the token)\n",
+		fprintf(stderr,
+		        "allocspike-run collect: agent %s (%s): GET /samples: %s (the token)\n",
 		        link->name, link->addr_text, reason);
 	link->drops++;
 	link_event(link, "stream_dropped",
@@ -148,8 +153,8 @@ static void link_stream_done(struct evhttp_request *req, void *arg)
 	struct timeval tv = {(time_t)link->backoff_s,
 	                     (suseconds_t)((link->backoff_s - (time_t)link->backoff_s) * 1e6)};
 	evtimer_add(link->retry, &tv);
-	link->backoff_s = link->backoff_s * 2 > LINK_BACKOFF_MAX_S ? LINK_BACKOFF_MAX_S
-	                                                           : link->backoff_s * 2;
+	link->backoff_s =
+	    link->backoff_s * 2 > LINK_BACKOFF_MAX_S ? LINK_BACKOFF_MAX_S : link->backoff_s * 2;
 }
 
 static void link_stream_open(struct agent_link *link)
@@ -173,7 +178,8 @@ static bool link_connect(struct agent_link *link)
 	else
 		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
 	link->conn = evhttp_connection_base_new(
-	    link->base, NULL, host, (unsigned short)sockaddr_port((const struct sockaddr *)&link->addr));
+	    link->base, NULL, host,
+	    (unsigned short)sockaddr_port((const struct sockaddr *)&link->addr));
 	if (link->conn)
 		evhttp_connection_set_timeout(link->conn, LINK_STREAM_TIMEOUT_S);
 	return link->conn != NULL;
@@ -211,8 +217,9 @@ static void link_record_done(struct evhttp_request *req, void *arg)
 		char reason[160];
 		snprintf(reason, sizeof(reason), "GET /record: %s",
 		         code ? evhttp_request_get_response_code_line(req) : "no answer");
-		fprintf(stderr, "allocspike-run collect: agent %s (%s): %s; what the stream missed "
-		                "stays missing\n",
+		fprintf(stderr,
+		        "allocspike-run collect: agent %s (%s): %s; what the stream missed "
+		        "stays missing\n",
 		        link->name, link->addr_text, reason);
 		link_event(link, "record_unavailable", json_pack("{s:s}", "reason", reason));
 	} else {

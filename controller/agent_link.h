@@ -14,10 +14,11 @@
 #include "agent_series.h"
 #include "clock_history.h"
 #include "events_log.h"
+#include "identifier.h"
 
 struct agent_link {
-	const char *name;  /* --agent NAME=..., an identifier */
-	char addr_text[96]; /* ADDR:PORT as given back by sockaddr_format */
+	char name[IDENTIFIER_MAX_LEN + 1]; /* --agent NAME=..., an identifier */
+	char addr_text[96];                /* ADDR:PORT as given back by sockaddr_format */
 	struct sockaddr_storage addr;
 	socklen_t addr_len;
 	const char *token; /* NULL: none sent */

@@ -93,9 +93,8 @@ static bool collect_parse_agent(struct collect_plan *plan, const char *text)
 		fprintf(stderr, "allocspike-run collect: --agent %s: %s\n", name, err);
 		return false;
 	}
-	/* the name stays in argv; the link points at it */
-	agent_link_init(&plan->agents[plan->agent_count++], strndup(text, (size_t)(eq - text)),
-	                (struct sockaddr *)&addr, addr_len, NULL, NULL);
+	agent_link_init(&plan->agents[plan->agent_count++], name, (struct sockaddr *)&addr,
+	                addr_len, NULL, NULL);
 	return true;
 }
 
@@ -172,8 +171,8 @@ static int collect_parse(struct collect_plan *plan, int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	char err[512];
-	if (plan->token_file &&
-	    !bearer_token_load(plan->token_file, plan->token, sizeof(plan->token), err, sizeof(err))) {
+	if (plan->token_file && !bearer_token_load(plan->token_file, plan->token,
+	                                           sizeof(plan->token), err, sizeof(err))) {
 		fprintf(stderr, "allocspike-run collect: --token-file %s\n", err);
 		return CLI_EXIT_USAGE;
 	}
@@ -308,10 +307,11 @@ static bool collect_write(struct collect_run *run)
 		}
 		size_t streamed = agent_series_count(&link->series, SERIES_FROM_STREAM);
 		size_t recorded = agent_series_count(&link->series, SERIES_FROM_RECORD);
-		fprintf(stderr,
-		        "allocspike-run collect: agent %s: %zu reads (%zu from the stream, %zu from "
-		        "the record), %u drops\n",
-		        link->name, streamed + recorded, streamed, recorded, link->drops);
+		fprintf(
+		    stderr,
+		    "allocspike-run collect: agent %s: %zu reads (%zu from the stream, %zu from "
+		    "the record), %u drops\n",
+		    link->name, streamed + recorded, streamed, recorded, link->drops);
 		events_log_add(&run->events, link->name, "collected",
 		               json_pack("{s:i, s:i, s:i}", "stream", (int)streamed, "record",
 		                         (int)recorded, "drops", (int)link->drops));
@@ -349,7 +349,8 @@ int collect_main(int argc, char **argv)
 		struct agent_link *link = &plan.agents[i];
 		if (!agent_link_measure(link, COLLECT_CLOCK_EXCHANGES, plan.clock_bound_s * 1000,
 		                        err, sizeof(err))) {
-			fprintf(stderr, "allocspike-run collect: agent %s (%s): %s; the run is refused\n",
+			fprintf(stderr,
+			        "allocspike-run collect: agent %s (%s): %s; the run is refused\n",
 			        link->name, link->addr_text, err);
 			events_log_add(&run.events, "_controller", "failed",
 			               json_pack("{s:s}", "reason", err));
@@ -362,8 +363,8 @@ int collect_main(int argc, char **argv)
 	run.base = ok ? event_base_new() : NULL;
 	if (run.base) {
 		ok = collect_streams(&run, fds) && collect_write(&run);
-		events_log_add(&run.events, "_controller", run.interrupted ? "interrupted" : "ended",
-		               NULL);
+		events_log_add(&run.events, "_controller",
+		               run.interrupted ? "interrupted" : "ended", NULL);
 	}
 	for (unsigned i = 0; i < plan.agent_count; i++)
 		agent_link_free(&plan.agents[i]);
