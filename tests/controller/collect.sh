@@ -9,7 +9,7 @@
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN="$ALLOCSPIKE_BIN/allocspike-run"
 AGENT="$ALLOCSPIKE_BIN/allocspike-agent"
-cd "$TEST_TMP"
+cd "$TEST_TMP" || exit 1
 # jqs FILTER FILE: whether jq's filter over FILE's lines (slurped) holds
 jqs() { jq -se "$1" "$2" >/dev/null; }
 
@@ -49,7 +49,7 @@ check_eq "agent: --token-metrics without a token: exit 2" 2 $?
 "$RUN" collect --agent a=127.0.0.1:9 --out x --token-file open-token >/dev/null 2>err.txt
 check_eq "collector: a token others can read: exit 2" 2 $?
 
-"$RUN" collect --agent a=127.0.0.1:9 --agent b=[::1]:10 --out dry --duration 5s --dry-run >dry.txt
+"$RUN" collect --agent a=127.0.0.1:9 --agent 'b=[::1]:10' --out dry --duration 5s --dry-run >dry.txt
 check_eq "dry run: exit 0" 0 $?
 check "dry run: names each agent and its file" grep -q 'agent b at \[::1\]:10: .* dry/agents/b.jsonl' dry.txt
 check "dry run: contacts and writes nothing" test ! -e dry
@@ -130,7 +130,7 @@ lifeline_set
 	--agent c="$(cat c.addr)" --out run --duration 6s --clock-every 1s --token-file token \
 	>collect.out 2>collect.err &
 COLLECT=$!
-_test_pids+=($COLLECT)
+_test_pids+=("$COLLECT")
 sleep 1.5
 kill -STOP "${AGENT_PIDS[a]}"
 sleep 1
@@ -153,8 +153,9 @@ check "agent b: measured ${SKEW_MS} ms ahead (within 5 ms)" jqs \
 check "agent a: measured 0 ms ahead (within 1 ms)" jqs \
 	'[.[] | select(.variant == "a" and .event == "clock") | .offset_ms | fabs < 1] | all' run/events.jsonl
 
-# placed times: b's reads begin and end with a's (both streams open and close together), within an
-# interval plus the bound, though its own clock is SKEW_MS ahead
+# placed times: b's reads begin and end with a's (both streams open and close together: within an
+# interval, with room for a late read, well under the skew), though its own clock is SKEW_MS ahead;
+# each read placed by the offset measured (within the bound)
 check "agent b placed on our clock beside agent a" python3 -c '
 import json, sys
 def times(n, key):
@@ -162,7 +163,7 @@ def times(n, key):
     return t[0], t[-1]
 a, b, braw = times("a", "t_start_ns"), times("b", "t_start_ns"), times("b", "agent_t_start_ns")
 skew = float(sys.argv[1])
-ok = all(abs(x - y) <= 105 for x, y in zip(a, b))
+ok = all(abs(x - y) <= 150 for x, y in zip(a, b))
 ok = ok and all(abs(r - p - skew) < 5 for r, p in zip(braw, b))
 print("a", a, "b", b, "b raw", braw)
 sys.exit(not ok)' "$SKEW_MS"
@@ -176,7 +177,7 @@ gaps = sorted(b - a for a, b in zip(t, t[1:]))
 print("reads", len(rows), "largest gaps", gaps[-3:], "record", sum(r["source"] == "record" for r in rows))
 '
 check "agent a stopped 1 s: a 1 s gap, the others at the interval" python3 -c "$py_gaps
-sys.exit(not (gaps[-1] >= 0.9 and gaps[-2] < 0.3 and gaps[len(gaps) // 2] < 0.2))" a
+sys.exit(not (sum(g >= 0.9 for g in gaps) == 1 and gaps[-1] < 1.5 and gaps[len(gaps) // 2] < 0.2))" a
 check "agent a: the gap not filled (its stream never dropped)" python3 -c "$py_gaps
 sys.exit(not all(r['source'] == 'stream' for r in rows))" a
 check "agent c: its stream dropped" jqs 'any(.[]; .variant == "c" and .event == "stream_dropped")' run/events.jsonl
@@ -206,7 +207,7 @@ lifeline_set
 "${LIFELINE[@]}" "$RUN" collect --agent a="$(cat a.addr)" --out interrupted --token-file token \
 	>/dev/null 2>int.err &
 COLLECT=$!
-_test_pids+=($COLLECT)
+_test_pids+=("$COLLECT")
 sleep 1.5
 kill -INT "$COLLECT"
 wait "$COLLECT"
