@@ -262,9 +262,12 @@ static bool collect_streams(struct collect_run *run, int *fds)
 	bool ok = tick && term && intr && end && event_add(tick, &every) == 0 &&
 	          event_add(term, NULL) == 0 && event_add(intr, NULL) == 0 &&
 	          (plan->duration_s == 0 || evtimer_add(end, &duration) == 0);
-	for (unsigned i = 0; ok && i < plan->agent_count; i++) {
-		ok = agent_link_start(&plan->agents[i], run->base, fds[i]);
-		fds[i] = -1; /* the link's now */
+	for (unsigned i = 0; i < plan->agent_count; i++) {
+		if (ok)
+			ok = agent_link_start(&plan->agents[i], run->base, fds[i]);
+		else
+			close(fds[i]);
+		fds[i] = -1; /* the link's now, or closed */
 	}
 	uint64_t from_ns = realtime_ns();
 	if (ok)
@@ -276,8 +279,9 @@ static bool collect_streams(struct collect_run *run, int *fds)
 		event_del(tick);
 	for (unsigned i = 0; i < plan->agent_count; i++)
 		agent_link_stop(&plan->agents[i]);
+	/* also after a signal (everything written); a signal while waiting ends the wait */
 	unsigned pending = 0;
-	for (unsigned i = 0; ok && !run->interrupted && i < plan->agent_count; i++)
+	for (unsigned i = 0; ok && i < plan->agent_count; i++)
 		agent_link_fetch_record(&plan->agents[i], from_ns, to_ns, &pending);
 	if (pending > 0) {
 		struct timeval wait = collect_timeval(COLLECT_RECORD_WAIT_S);
@@ -338,13 +342,12 @@ int collect_main(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	}
 	run.events.t0_ns = realtime_ns();
-	int fds[COLLECT_MAX_AGENTS];
-	bool ok = collect_open_outputs(&plan, fds);
 	for (unsigned i = 0; i < plan.agent_count; i++) {
 		plan.agents[i].events = &run.events;
 		plan.agents[i].token = plan.token_file ? plan.token : NULL;
 	}
 	/* before anything is collected: every offset known within the bound */
+	bool ok = true;
 	for (unsigned i = 0; ok && i < plan.agent_count; i++) {
 		struct agent_link *link = &plan.agents[i];
 		if (!agent_link_measure(link, COLLECT_CLOCK_EXCHANGES, plan.clock_bound_s * 1000,
@@ -354,11 +357,11 @@ int collect_main(int argc, char **argv)
 			        link->name, link->addr_text, err);
 			events_log_add(&run.events, "_controller", "failed",
 			               json_pack("{s:s}", "reason", err));
-			for (unsigned k = 0; k < plan.agent_count; k++)
-				close(fds[k]);
 			ok = false;
 		}
 	}
+	int fds[COLLECT_MAX_AGENTS];
+	ok = ok && collect_open_outputs(&plan, fds);
 	signal(SIGPIPE, SIG_IGN);
 	run.base = ok ? event_base_new() : NULL;
 	if (run.base) {
