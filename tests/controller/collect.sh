@@ -148,8 +148,10 @@ check_eq "the collection: exit 0" 0 $?
 cat collect.err
 
 for n in a b c; do
+	# (c's measurements while it restarts fail: clock_failed)
 	check "agent $n: clock measured before and during the run (every 1 s)" jqs \
-		"[.[] | select(.variant == \"$n\" and .event == \"clock\" and .within_bound)] | length >= 5" run/events.jsonl
+		"[.[] | select(.variant == \"$n\" and (.event == \"clock\" or .event == \"clock_failed\"))] | length >= 5 and
+		 ([.[] | select(.variant == \"$n\" and .event == \"clock\" and .within_bound)] | length >= 3)" run/events.jsonl
 done
 check "agent b: measured ${SKEW_MS} ms ahead (within 5 ms)" jqs \
 	"[.[] | select(.variant == \"b\" and .event == \"clock\") | .offset_ms - $SKEW_MS | fabs < 5] | all" run/events.jsonl
