@@ -343,8 +343,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->replay = optarg;
 			break;
 		case O_REPLAY_SPEED:
-			if (!cli_option_number("--replay-speed", optarg, 0.001, 1000,
-			                       &o->replay_speed))
+			if (!cli_option_number("--replay-speed", optarg, 0.001, 1000, &o->replay_speed))
 				return false;
 			break;
 		case O_SHARD:
@@ -577,8 +576,7 @@ int main(int argc, char **argv)
 		        "allocspike-loadgen: %s: %lu malformed lines skipped, %zu queries\n",
 		        o.queries, qs.malformed, qs.count);
 	if (o.replay) /* one baseline phase as long as the plan, at its mean rate */
-		o.rate =
-		    (double)replay.count / ((double)replay.at_ns[replay.count - 1] / 1e9 + 0.001);
+		o.rate = (double)replay.count / ((double)replay.at_ns[replay.count - 1] / 1e9 + 0.001);
 
 	struct schedule sched;
 	if (o.schedule) {
@@ -696,14 +694,11 @@ int main(int argc, char **argv)
 	                       .progress = !o.no_progress && progress_enabled()};
 	char desc[256];
 	schedule_describe(&sched, desc, sizeof(desc));
-	runfolder_writer_event(&writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9,
-	                       "_loadgen", "started",
-	                       json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
-	                                 o.schedule ? o.schedule
-	                                 : o.replay ? "replay"
-	                                            : "-Q",
-	                                 "expanded", desc, "queries", (json_int_t)pacer.total,
-	                                 "duration_s", pacer.end_s));
+	runfolder_writer_event(
+	    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9, "_loadgen", "started",
+	    json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
+	              o.schedule ? o.schedule : o.replay ? "replay" : "-Q", "expanded", desc, "queries",
+	              (json_int_t)pacer.total, "duration_s", pacer.end_s));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].gone)
 			runfolder_writer_event(

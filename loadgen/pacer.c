@@ -164,8 +164,8 @@ static uint64_t pacer_due(const struct pacer *p, double t)
 {
 	if (t > p->end_s)
 		t = p->end_s;
-	uint64_t due =
-	    p->replay ? replay_due(p->replay, (uint64_t)(t * 1e9)) : schedule_due(p->schedule, t);
+	uint64_t due = p->replay ? replay_due(p->replay, (uint64_t)(t * 1e9))
+	                         : schedule_due(p->schedule, t);
 	return due > p->total ? p->total : due;
 }
 
@@ -213,7 +213,7 @@ static void pacer_round(struct pacer *p, uint64_t now)
 	uint64_t next = pacer_time_of(p, p->k);
 	/* a replay's rate changes from query to query: its queries leave at their own instants */
 	double rate = p->replay ? 0 : schedule_rate_at(p->schedule, t);
-	double quantum = rate > 0    ? PACER_ROUND_QUERIES / rate * 1e9
+	double quantum = rate > 0 ? PACER_ROUND_QUERIES / rate * 1e9
 	                 : p->replay ? PACER_QUANTUM_MIN_NS
 	                             : PACER_QUANTUM_MAX_NS;
 	quantum = quantum < PACER_QUANTUM_MIN_NS   ? PACER_QUANTUM_MIN_NS

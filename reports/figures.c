@@ -571,8 +571,7 @@ static json_t *spike_figures(const struct series *s, const struct spike_list *sp
 	return arr;
 }
 
-/* The per-spike rate of key/1024 (MB: judgement_spike_trend), and its last minus its first value.
- */
+/* The per-spike rate of key/1024 (MB: judgement_spike_trend), and its last minus its first value. */
 static void set_growth(json_t *v, const char *slope_key, const char *total_key,
                        const json_t *spikes, const char *key)
 {

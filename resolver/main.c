@@ -44,8 +44,7 @@ static void usage(FILE *out)
 	    "         [--cache-size SIZE[k|M|G]] [--max-ttl S] [--max-negative-ttl S]\n"
 	    "         [--max-inflight N] [--max-udp-size N] [--allow ADDR[/PREFIX]]...\n"
 	    "         [--memory-layout heap|kresd] [--overload-policy unbound|kresd]\n"
-	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file "
-	    "F]\n"
+	    "         [--request-list N] [--jostle-timeout-ms N] [--control PATH] [--ready-file F]\n"
 	    "         [--trim-interval MS] [--no-tcp] [--tcp-idle-timeout MS]\n"
 	    "         [--tcp-max-connections N]\n"
 	    "       allocspike-resolver --version [--json]\n"
@@ -59,13 +58,10 @@ static void usage(FILE *out)
 	    "  --overload-policy P      who of the new client requests is admitted past capacity,\n"
 	    "                           like the daemon the layout imitates (default: unbound for\n"
 	    "                           heap, kresd for kresd). unbound: a request list of\n"
-	    "                           --request-list entries (default 1024, "
-	    "num-queries-per-thread);\n"
+	    "                           --request-list entries (default 1024, num-queries-per-thread);\n"
 	    "                           when full a new query replaces the oldest of the list's\n"
-	    "                           second half if that one ran longer than "
-	    "--jostle-timeout-ms\n"
-	    "                           (default 200, jostle-timeout), else it is dropped. kresd: "
-	    "no\n"
+	    "                           second half if that one ran longer than --jostle-timeout-ms\n"
+	    "                           (default 200, jostle-timeout), else it is dropped. kresd: no\n"
 	    "                           list, every query admitted up to --max-inflight\n"
 	    "  --max-inflight N         hard ceiling on resolutions in flight, lookups included,\n"
 	    "                           whatever the policy (default 65536)\n"
@@ -115,11 +111,10 @@ static void raise_nofile(int max_inflight, int max_connections)
 	rl.rlim_cur = want;
 	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 ||
 	    want < (rlim_t)max_inflight + (rlim_t)max_connections + 1024)
-		fprintf(
-		    stderr,
-		    "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
-		    "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
-		    (unsigned long long)want, max_inflight, max_connections);
+		fprintf(stderr,
+		        "allocspike-resolver: open-files limit %llu is below --max-inflight %d "
+		        "+ --tcp-max-connections %d + 1024; queries past it are answered SERVFAIL\n",
+		        (unsigned long long)want, max_inflight, max_connections);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)

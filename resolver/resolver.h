@@ -31,11 +31,11 @@ struct resolver_config {
 	size_t cache_size;
 	uint32_t max_ttl, max_negative_ttl; /* caps on every answer sent and every cache entry */
 	int max_inflight;
-	int max_udp_size;        /* largest UDP answer, whatever the client's EDNS size */
+	int max_udp_size; /* largest UDP answer, whatever the client's EDNS size */
 	bool tcp;                /* TCP on every --listen address too (--no-tcp clears it) */
 	int tcp_idle_timeout_ms; /* a connection with nothing to do, or a message this slow */
 	int tcp_max_connections; /* at once; past it the oldest idle one makes room (stream.c) */
-	struct acl allow;        /* clients answered besides loopback */
+	struct acl allow; /* clients answered besides loopback */
 	/* The longest one upstream query waits: the cap on infra's backed-off timeout (infra.h). */
 	int upstream_timeout_ms;
 	int upstream_timeout_min_ms; /* the floor (unbound's infra-cache-min-rtt) */

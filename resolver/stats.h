@@ -28,9 +28,9 @@ struct overload;
 /* The `stats` object: the keys of docs/resolver.md from the counters s, the cache c, the server
  * timing table's figures is (infra_get_stats), the request table's count inflight and its
  * high-water mark inflight_max (request_inflight_take_max), the overload policy's list ol and the
- * open TCP connections with the bytes they hold (stream_get_figures); null where the allocator
- * cannot tell. Takes the live-bytes high-water mark (live_bytes_take_max), so every call starts it
- * over. Returns a malloc'd compact JSON string. */
+ * open TCP connections with the bytes they hold (stream_get_figures); null where the allocator cannot tell. Takes the
+ * live-bytes high-water mark (live_bytes_take_max), so every call starts it over. Returns a
+ * malloc'd compact JSON string. */
 char *stats_to_json(const struct stats *s, const struct cache *c, const struct infra_stats *is,
                     size_t inflight, size_t inflight_max, const struct overload *ol,
                     size_t tcp_open, size_t tcp_conn_bytes);

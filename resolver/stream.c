@@ -198,8 +198,7 @@ static void stream_on_read(struct bufferevent *bev, void *arg)
 		stream_touch(c);
 	size_t left = evbuffer_get_length(in);
 	if (left == 0 || c->pending >= STREAM_MAX_PENDING)
-		c->partial_ms =
-		    0; /* nothing arriving, or whole queries waiting on us, not the client */
+		c->partial_ms = 0; /* nothing arriving, or whole queries waiting on us, not the client */
 	else if (!c->ended && (took || !c->partial_ms))
 		c->partial_ms = resolver_now_ms();
 }
@@ -313,15 +312,15 @@ static void stream_on_accept(evutil_socket_t fd, short what, void *arg)
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage from;
 		socklen_t fromlen = sizeof(from);
-		int cfd =
-		    accept4(fd, (struct sockaddr *)&from, &fromlen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int cfd = accept4(fd, (struct sockaddr *)&from, &fromlen,
+		                  SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (cfd >= 0) {
 			stream_adopt(s->r, cfd, (struct sockaddr *)&from, fromlen);
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-			/* The pending connection stays readable: without a pause the loop would
-			 * spin on it. Try again in a second. */
+			/* The pending connection stays readable: without a pause the loop would spin
+			 * on it. Try again in a second. */
 			struct timeval one_second = {1, 0};
 			for (int l = 0; l < s->n_listeners; l++)
 				event_del(s->listeners[l].ev);

@@ -37,8 +37,8 @@ void resolver_version_print(FILE *out, const char *variant, const struct resolve
 		return;
 	}
 	json_t *obj = json_pack("{s:s, s:s, s:s, s:s, s:s}", "program", "allocspike-resolver",
-	                        "version", ALLOCSPIKE_VERSION, "variant", variant, "ldns",
-	                        ldns_version(), "libevent", event_get_version());
+	                        "version", ALLOCSPIKE_VERSION, "variant", variant,
+	                        "ldns", ldns_version(), "libevent", event_get_version());
 	alloc_info_json_set(obj, &info);
 	json_t *settings = alloc_settings_json(&info);
 	trim_settings_json(settings);

@@ -34,7 +34,8 @@ static char *wiring_stats_text(void *arg)
 	struct stream_figures sf;
 	stream_get_figures(r, &sf);
 	return stats_to_json(&r->stats, r->cache, &is, request_inflight(r),
-	                     request_inflight_take_max(r), request_overload(r), sf.open, sf.bytes);
+	                     request_inflight_take_max(r), request_overload(r), sf.open,
+	                     sf.bytes);
 }
 
 struct control_server *wiring_open_control(struct resolver *r, const char *path, char *err,
