@@ -5,16 +5,19 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/keyvalq_struct.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "atomic_write_file.h"
+#include "bearer_token.h"
 #include "cli_parse.h"
-#include "clock.h"
+#include "clock_exchange.h"
 #include "close_stdout.h"
 #include "exposition.h"
 #include "monotonic.h"
@@ -36,7 +39,11 @@ struct agent {
 	struct agent_labels labels;
 	unsigned long long scrapes;
 	int record_fd; /* -1: no --record */
+	const char *record_path;
 	bool record_failed;
+	uint64_t next_seq; /* the next read's sequence number: its line's index in the record */
+	char token[BEARER_TOKEN_MAX + 1]; /* "": no --token-file, nothing asks for one */
+	bool token_metrics;               /* /metrics asks for it too */
 	struct evhttp_request *streams[AGENT_MAX_STREAMS]; /* NULL: a free place */
 };
 
@@ -56,11 +63,14 @@ static void agent_usage(FILE *out)
 	    "  --duration DUR     exit after this long (default: until SIGTERM or SIGINT)\n"
 	    "  --ready-file FILE  write 'ready ADDR:PORT' there once /metrics is served\n"
 	    "  --record FILE      append every read to FILE, one JSON line each (the lines\n"
-	    "                     GET /samples streams)\n"
+	    "                     GET /samples streams; GET /record?from=SEQ serves them)\n"
+	    "  --token-file F     a bearer token (F: a regular file of mode 0600 or stricter)\n"
+	    "                     that /samples, /record and /time then require\n"
+	    "  --token-metrics    /metrics requires it too (default: /metrics stays open)\n"
 	    "  --version          print the version and exit\n"
 	    "or: allocspike-agent openmetrics RECORD [--run ID] [--host NAME] [--variant NAME]\n"
 	    "  a record as OpenMetrics with timestamps (promtool tsdb create-blocks-from)\n"
-	    "or: allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR]\n"
+	    "or: allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR] [--token-file F]\n"
 	    "  the agent's clock offset from this host's (GET /time, the exchange with the\n"
 	    "  shortest of N round trips, default 8); exit 1 when half that round trip is\n"
 	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
@@ -75,9 +85,10 @@ static void agent_tick(evutil_socket_t fd, short what, void *arg)
 	struct agent *a = arg;
 	agent_sampler_read(&a->sampler);
 	char line[RECORD_LINE_MAX];
-	size_t len = record_format(line, sizeof(line), &a->sampler.last);
+	size_t len = record_format(line, sizeof(line), a->next_seq, &a->sampler.last);
 	if (len >= sizeof(line))
 		return; /* cannot happen with the table's keys; never half a line */
+	a->next_seq++;
 	if (a->record_fd >= 0 && !a->record_failed &&
 	    write(a->record_fd, line, len) != (ssize_t)len) {
 		/* the reads go on for /metrics and the streams; the record says where it stopped */
@@ -110,10 +121,26 @@ static void agent_stream_closed(struct evhttp_connection *conn, void *arg)
 	}
 }
 
+/* With --token-file, whether req carries the token; a request without it gets 401 here. */
+static bool agent_authorized(struct evhttp_request *req, const struct agent *a, bool asked)
+{
+	if (!a->token[0] || !asked ||
+	    bearer_token_matches(
+	        evhttp_find_header(evhttp_request_get_input_headers(req), "Authorization"),
+	        a->token))
+		return true;
+	evhttp_add_header(evhttp_request_get_output_headers(req), "WWW-Authenticate",
+	                  "Bearer realm=\"allocspike-agent\"");
+	evhttp_send_error(req, 401, "the agent's token is required (Authorization: Bearer)");
+	return false;
+}
+
 /* GET /samples: every read from now on as one line (record.h), until the client goes. */
 static void agent_samples(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
+		return;
 	for (int i = 0; i < AGENT_MAX_STREAMS; i++) {
 		if (a->streams[i])
 			continue;
@@ -128,9 +155,53 @@ static void agent_samples(struct evhttp_request *req, void *arg)
 	evhttp_send_error(req, 503, "too many /samples readers");
 }
 
+/* GET /record?from=SEQ: the record's reads from sequence number SEQ on (default 0), for a
+ * controller whose stream dropped to fill what it missed. */
+static void agent_record(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
+		return;
+	if (a->record_fd < 0) {
+		evhttp_send_error(req, 404, "this agent keeps no record (--record)");
+		return;
+	}
+	struct evkeyvalq query;
+	const char *q = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+	unsigned long long from = 0;
+	char err[256];
+	bool ok = evhttp_parse_query_str(q ? q : "", &query) == 0;
+	const char *from_text = ok ? evhttp_find_header(&query, "from") : NULL;
+	ok = ok && (!from_text ||
+	            cli_parse_count("from", from_text, 0, UINT64_MAX, &from, err, sizeof(err)));
+	evhttp_clear_headers(&query);
+	if (!ok) {
+		evhttp_send_error(req, 400, "from: a sequence number");
+		return;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	struct evbuffer *body = evbuffer_new();
+	if (!body || !record_read_from(a->record_path, from, &text, &len, err, sizeof(err)) ||
+	    evbuffer_add(body, text, len) != 0) {
+		free(text);
+		if (body)
+			evbuffer_free(body);
+		evhttp_send_error(req, 500, "the record cannot be read");
+		return;
+	}
+	free(text);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+	                  "application/x-ndjson");
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+}
+
 static void agent_metrics(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
+	if (!agent_authorized(req, a, a->token_metrics))
+		return;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
@@ -155,10 +226,13 @@ static void agent_metrics(struct evhttp_request *req, void *arg)
 	a->scrapes++;
 }
 
-/* The clock exchange (agent/clock.h): when the request reached us and when the reply leaves. */
+/* The clock exchange (common/clock_exchange.h): when the request reached us and when the reply
+ * leaves. */
 static void agent_time(struct evhttp_request *req, void *arg)
 {
 	uint64_t t2 = realtime_ns();
+	if (!agent_authorized(req, arg, true))
+		return;
 	struct evbuffer *body = evbuffer_new();
 	char text[64];
 	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns());
@@ -174,7 +248,7 @@ static void agent_time(struct evhttp_request *req, void *arg)
 
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
-	evhttp_send_error(req, 404, "the agent serves /metrics, /samples and /time only");
+	evhttp_send_error(req, 404, "the agent serves /metrics, /samples, /record and /time only");
 }
 
 static void agent_stop(evutil_socket_t sig, short what, void *arg)
@@ -209,6 +283,7 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	evhttp_set_cb(http, "/metrics", agent_metrics, a);
 	evhttp_set_cb(http, "/time", agent_time, a);
 	evhttp_set_cb(http, "/samples", agent_samples, a);
+	evhttp_set_cb(http, "/record", agent_record, a);
 	evhttp_set_gencb(http, agent_not_found, a);
 	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD); /* else 405 */
 	return http;
@@ -226,21 +301,25 @@ static bool agent_write_ready(const char *path, const char *bound)
 	return true;
 }
 
-/* allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR] */
+/* allocspike-agent clock ADDR[:PORT] [--count N] [--bound DUR] [--token-file F] */
 static int agent_clock_main(int argc, char **argv)
 {
-	enum { OPT_COUNT = 256, OPT_BOUND };
+	enum { OPT_COUNT = 256, OPT_BOUND, OPT_TOKEN_FILE };
 	static const struct option opts[] = {
 	    {"count", required_argument, NULL, OPT_COUNT},
 	    {"bound", required_argument, NULL, OPT_BOUND},
+	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
 	    {NULL, 0, NULL, 0},
 	};
 	unsigned long long count = 8;
 	double bound_s = 0.005;
+	const char *token_file = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		bool ok = false;
-		if (c == OPT_COUNT)
+		bool ok = c == OPT_TOKEN_FILE;
+		if (c == OPT_TOKEN_FILE)
+			token_file = optarg;
+		else if (c == OPT_COUNT)
 			ok = cli_option_count("--count", optarg, 1, 1000, &count);
 		else if (c == OPT_BOUND)
 			ok = cli_option_duration("--bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
@@ -262,20 +341,21 @@ static int agent_clock_main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent clock: %s\n", err);
 		return CLI_EXIT_USAGE;
 	}
+	char token[BEARER_TOKEN_MAX + 1];
+	if (token_file && !bearer_token_load(token_file, token, sizeof(token), err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent clock: --token-file %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
 	struct clock_offset off;
-	if (!clock_measure((struct sockaddr *)&addr, addr_len, (unsigned)count, &off, err,
-	                   sizeof(err))) {
+	if (!clock_measure((struct sockaddr *)&addr, addr_len, (unsigned)count,
+	                   token_file ? token : NULL, &off, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;
 	}
 	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u}\n",
 	       agent, off.offset_ms, off.rtt_ms, off.exchanges);
-	if (off.rtt_ms / 2 > bound_s * 1000) {
-		fprintf(
-		    stderr,
-		    "allocspike-agent clock: agent %s: offset %.3f ms known only within +-%.3f ms "
-		    "(half the best round trip), over the bound of %.3f ms\n",
-		    agent, off.offset_ms, off.rtt_ms / 2, bound_s * 1000);
+	if (!clock_offset_within(&off, bound_s * 1000, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;
 	}
 	return CLI_EXIT_OK;
@@ -343,6 +423,8 @@ int main(int argc, char **argv)
 		OPT_DURATION,
 		OPT_READY,
 		OPT_RECORD,
+		OPT_TOKEN_FILE,
+		OPT_TOKEN_METRICS,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -357,13 +439,16 @@ int main(int argc, char **argv)
 	    {"duration", required_argument, NULL, OPT_DURATION},
 	    {"ready-file", required_argument, NULL, OPT_READY},
 	    {"record", required_argument, NULL, OPT_RECORD},
+	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	    {"token-metrics", no_argument, NULL, OPT_TOKEN_METRICS},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	unsigned long long pid = 0;
 	double interval_s = 0.1, duration_s = 0;
-	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL;
+	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL,
+	           *token_file = NULL;
 	char hostname[256] = "";
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
 	                  .record_fd = -1};
@@ -403,6 +488,12 @@ int main(int argc, char **argv)
 		case OPT_RECORD:
 			record = optarg;
 			break;
+		case OPT_TOKEN_FILE:
+			token_file = optarg;
+			break;
+		case OPT_TOKEN_METRICS:
+			a.token_metrics = true;
+			break;
 		case OPT_VERSION:
 			printf("allocspike-agent %s\n", ALLOCSPIKE_VERSION);
 			return CLI_EXIT_OK;
@@ -434,6 +525,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: --listen: %s\n", err);
 		return CLI_EXIT_USAGE;
 	}
+	if (a.token_metrics && !token_file) {
+		fprintf(stderr, "allocspike-agent: --token-metrics needs --token-file\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (token_file &&
+	    !bearer_token_load(token_file, a.token, sizeof(a.token), err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --token-file %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
 	if (a.labels.host == hostname && gethostname(hostname, sizeof(hostname) - 1) != 0)
 		snprintf(hostname, sizeof(hostname), "unknown");
 
@@ -444,8 +544,8 @@ int main(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	}
 	/* appended to: an agent restarted in a run goes on in the same record, its gap visible */
-	if (record && (a.record_fd = file_open_for_writing(record, O_WRONLY | O_CREAT | O_APPEND |
-	                                                               O_CLOEXEC)) < 0) {
+	a.record_path = record;
+	if (record && (a.record_fd = record_open(record, &a.next_seq)) < 0) {
 		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
 		agent_sampler_close(&a.sampler);
 		return CLI_EXIT_FAILED;

@@ -1,5 +1,7 @@
-/* agent/clock.c - the four-timestamp clock exchange: the agent's reply and the measuring side. */
-#include "clock.h"
+/* common/clock_exchange.c - the four-timestamp clock exchange: the agent's reply and the measuring
+ * side (clock_exchange.h). */
+#define _GNU_SOURCE /* memmem, strcasestr */
+#include "clock_exchange.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -60,7 +62,7 @@ static bool clock_read_reply(int fd, char *body, size_t body_size, char *err, si
 }
 
 bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned count,
-                   struct clock_offset *out, char *err, size_t err_size)
+                   const char *token, struct clock_offset *out, char *err, size_t err_size)
 {
 	int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct timeval tv = {CLOCK_IO_TIMEOUT_S, 0};
@@ -72,14 +74,22 @@ bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned cou
 			close(fd);
 		return false;
 	}
-	static const char request[] = "GET /time HTTP/1.1\r\nHost: agent\r\n\r\n";
+	char request[512];
+	int request_len = snprintf(
+	    request, sizeof(request), "GET /time HTTP/1.1\r\nHost: agent\r\n%s%s%s\r\n",
+	    token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "");
+	if (request_len <= 0 || (size_t)request_len >= sizeof(request)) {
+		snprintf(err, err_size, "the token is too long");
+		close(fd);
+		return false;
+	}
 	out->exchanges = 0;
 	out->rtt_ms = out->offset_ms = 0;
 	bool ok = true;
 	for (unsigned i = 0; ok && i < count; i++) {
 		char body[128];
 		uint64_t t1 = realtime_ns(), t2, t3;
-		ok = write(fd, request, sizeof(request) - 1) == (ssize_t)(sizeof(request) - 1);
+		ok = write(fd, request, (size_t)request_len) == (ssize_t)request_len;
 		if (!ok)
 			snprintf(err, err_size, "GET /time: %s", strerror(errno));
 		ok = ok && clock_read_reply(fd, body, sizeof(body), err, err_size);
@@ -101,4 +111,16 @@ bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned cou
 	}
 	close(fd);
 	return ok && out->exchanges > 0;
+}
+
+bool clock_offset_within(const struct clock_offset *off, double bound_ms, char *err,
+                         size_t err_size)
+{
+	if (off->rtt_ms / 2 <= bound_ms)
+		return true;
+	snprintf(err, err_size,
+	         "offset %.3f ms known only within +-%.3f ms (half the best round trip), over the "
+	         "bound of %.3f ms",
+	         off->offset_ms, off->rtt_ms / 2, bound_ms);
+	return false;
 }

@@ -1,0 +1,34 @@
+/* controller/main.c - allocspike-run, the run controller: its subcommands (docs/controller.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_parse.h"
+#include "close_stdout.h"
+#include "collect.h"
+
+static void run_usage(FILE *out)
+{
+	fprintf(out, "usage: allocspike-run SUBCOMMAND [options]\n"
+	             "  collect   the agents' reads into a run folder on this host's clock\n"
+	             "  --version print the version and exit\n");
+	collect_usage(out);
+}
+
+int main(int argc, char **argv)
+{
+	close_stdout_at_exit("allocspike-run");
+	if (argc > 1 && strcmp(argv[1], "collect") == 0)
+		return collect_main(argc - 1, argv + 1);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		run_usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	fprintf(stderr, "allocspike-run: %s\n",
+	        argc > 1 ? "unknown subcommand" : "a subcommand is required");
+	run_usage(stderr);
+	return CLI_EXIT_USAGE;
+}
