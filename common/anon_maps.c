@@ -143,7 +143,8 @@ static enum anon_maps_kind anon_maps_classify(const struct anon_maps_known *k, c
 	for (unsigned i = 0; i < k->segments; i++)
 		if (start < k->seg_end[i] && k->seg_start[i] < end)
 			return KIND_OBJECT;
-	/* a name a program gave its anonymous map (prctl PR_SET_VMA_ANON_NAME) is still anonymous */
+	/* a name a program gave its anonymous map (prctl PR_SET_VMA_ANON_NAME) is still anonymous
+	 */
 	if (p[0] == '\0' || strncmp(p, "[anon:", 6) == 0)
 		return KIND_UNNAMED;
 	return KIND_SPECIAL;

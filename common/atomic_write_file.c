@@ -18,8 +18,10 @@ static bool fail(char *err, size_t err_size, const char *file, const char *what)
 
 static bool refuse(char *err, size_t err_size, const char *file, const char *found)
 {
-	snprintf(err, err_size, "%s: %s; not replaced (only a regular file, a character device or a "
-	         "FIFO is written)", file, found);
+	snprintf(err, err_size,
+	         "%s: %s; not replaced (only a regular file, a character device or a "
+	         "FIFO is written)",
+	         file, found);
 	errno = EEXIST;
 	return false;
 }
@@ -34,10 +36,12 @@ static const char *file_kind(mode_t mode)
 }
 
 /* Six letters a planted link cannot guess: from the kernel's random source, or, if it has none
- * (an old kernel), the clock and the pid; O_EXCL makes a collision a retry, never a write through. */
+ * (an old kernel), the clock and the pid; O_EXCL makes a collision a retry, never a write through.
+ */
 static void random_suffix(char out[7])
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static const char letters[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	unsigned char bytes[6];
 	if (getrandom(bytes, sizeof(bytes), GRND_NONBLOCK) != (ssize_t)sizeof(bytes)) {
 		struct timespec ts;
@@ -61,7 +65,8 @@ static int temp_create_at(int dirfd, const char *name, char *tmp, size_t tmp_siz
 		random_suffix(suffix);
 		/* the name kept short enough that NAME.tmp.XXXXXX fits any file system */
 		snprintf(tmp, tmp_size, "%.200s.tmp.%s", name, suffix);
-		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		int fd =
+		    openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}

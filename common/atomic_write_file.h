@@ -1,6 +1,6 @@
-/* common/atomic_write_file.h - writing a file so that a reader sees its old content or the whole new
- * one, never half: a temporary file beside it, flushed to disk, renamed over it. The one way every
- * program writes a file others read while it runs (ready files, JSON, query files, counts).
+/* common/atomic_write_file.h - writing a file so that a reader sees its old content or the whole
+ * new one, never half: a temporary file beside it, flushed to disk, renamed over it. The one way
+ * every program writes a file others read while it runs (ready files, JSON, query files, counts).
  *
  * The folder written into may be someone else's (a run folder from an archive, a shared temporary
  * folder), so nothing is written through a link planted there: the temporary file has an
@@ -16,12 +16,12 @@
 #include <stdio.h>
 
 struct atomic_file {
-	FILE *f; /* write here between atomic_file_open and atomic_file_commit */
-	int dirfd;      /* the folder the file is renamed within */
-	bool own_dirfd; /* opened by atomic_file_open (closed at commit) */
-	bool in_place;  /* a character device or FIFO: written directly, nothing renamed */
-	char name[256]; /* the file's name within dirfd */
-	char tmp[256];  /* the temporary file's name within dirfd */
+	FILE *f;         /* write here between atomic_file_open and atomic_file_commit */
+	int dirfd;       /* the folder the file is renamed within */
+	bool own_dirfd;  /* opened by atomic_file_open (closed at commit) */
+	bool in_place;   /* a character device or FIFO: written directly, nothing renamed */
+	char name[256];  /* the file's name within dirfd */
+	char tmp[256];   /* the temporary file's name within dirfd */
 	char path[4096]; /* as shown in messages */
 };
 

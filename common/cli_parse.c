@@ -61,8 +61,8 @@ bool cli_parse_count(const char *option, const char *text, unsigned long long mi
 		return false;
 	}
 	if (v < min || v > max) {
-		snprintf(err, err_size, "%s: '%s' is out of range (%llu to %llu)", option, text, min,
-		         max);
+		snprintf(err, err_size, "%s: '%s' is out of range (%llu to %llu)", option, text,
+		         min, max);
 		return false;
 	}
 	*out = v;
@@ -108,14 +108,15 @@ bool cli_parse_size(const char *option, const char *text, unsigned long long min
 	size_t n = cli_scan_number(text, &v);
 	double mult = n ? size_unit(text + n) : 0;
 	if (mult == 0) {
-		snprintf(err, err_size, "%s: '%s' is not a size (e.g. 4M, 512k, 1GiB)", option, text);
+		snprintf(err, err_size, "%s: '%s' is not a size (e.g. 4M, 512k, 1GiB)", option,
+		         text);
 		return false;
 	}
 	double bytes = v * mult; /* whole bytes, rounded down, below */
 	if (!(bytes < 0x1p64) || (unsigned long long)bytes < min ||
 	    (unsigned long long)bytes > max) {
-		snprintf(err, err_size, "%s: '%s' is out of range (%llu to %llu bytes)", option, text,
-		         min, max);
+		snprintf(err, err_size, "%s: '%s' is out of range (%llu to %llu bytes)", option,
+		         text, min, max);
 		return false;
 	}
 	*out = (unsigned long long)bytes;
@@ -130,20 +131,21 @@ bool cli_parse_duration(const char *option, const char *text, double bare_unit, 
 	if (n && text[n])
 		len = cli_scan_duration_unit(text + n, &unit);
 	if (n == 0 || (text[n] && (len == 0 || text[n + len]))) {
-		snprintf(err, err_size, "%s: '%s' is not a duration (e.g. 20s, 1.5m, 500ms)", option,
-		         text);
+		snprintf(err, err_size, "%s: '%s' is not a duration (e.g. 20s, 1.5m, 500ms)",
+		         option, text);
 		return false;
 	}
 	if (!text[n] && bare_unit == CLI_UNIT_REQUIRED) {
-		snprintf(err, err_size, "%s: '%s' needs a unit: ms, s, m or h (e.g. %ss)", option, text,
-		         text);
+		snprintf(err, err_size, "%s: '%s' needs a unit: ms, s, m or h (e.g. %ss)", option,
+		         text, text);
 		return false;
 	}
 	double s = v * unit;
 	if (!(s >= min_s && s <= max_s)) {
 		char lo[32], hi[32];
 		snprintf(err, err_size, "%s: '%s' is out of range (%ss to %ss)", option, text,
-		         fixed_point(lo, sizeof(lo), min_s, 6), fixed_point(hi, sizeof(hi), max_s, 6));
+		         fixed_point(lo, sizeof(lo), min_s, 6),
+		         fixed_point(hi, sizeof(hi), max_s, 6));
 		return false;
 	}
 	*seconds = s;

@@ -50,8 +50,7 @@ bool cli_parse_duration(const char *option, const char *text, double bare_unit, 
 /* The same parsers, printing the message on stderr after the program's name; for options. */
 bool cli_option_count(const char *option, const char *text, unsigned long long min,
                       unsigned long long max, unsigned long long *out);
-bool cli_option_number(const char *option, const char *text, double min, double max,
-                       double *out);
+bool cli_option_number(const char *option, const char *text, double min, double max, double *out);
 bool cli_option_size(const char *option, const char *text, unsigned long long min,
                      unsigned long long max, unsigned long long *out);
 bool cli_option_duration(const char *option, const char *text, double bare_unit, double min_s,

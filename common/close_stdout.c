@@ -1,4 +1,5 @@
-/* common/close_stdout.c - exit status 1 when standard output could not be written (close_stdout.h). */
+/* common/close_stdout.c - exit status 1 when standard output could not be written (close_stdout.h).
+ */
 #include "close_stdout.h"
 
 #include <errno.h>

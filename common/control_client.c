@@ -36,7 +36,8 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
 	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
 	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
-	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten = NAN;
+	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten =
+	    NAN;
 	out->inflight_max = out->live_bytes_max = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};

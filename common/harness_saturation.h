@@ -1,6 +1,7 @@
 /* common/harness_saturation.h - when a harness process (the generator, the hierarchy) counts as
  * saturated: the one rule, used by the generator's own events, the scenario's hierarchy events
- * (allocspike-report harness) and the report's figures. docs/run-folder.md, "Harness saturation". */
+ * (allocspike-report harness) and the report's figures. docs/run-folder.md, "Harness saturation".
+ */
 #ifndef ALLOCSPIKE_HARNESS_SATURATION_H
 #define ALLOCSPIKE_HARNESS_SATURATION_H
 

@@ -36,11 +36,15 @@ bool identifier_valid(const char *s, char *why, size_t why_size)
 			continue;
 		char text[96];
 		if (c > 0x20 && c < 0x7f)
-			snprintf(text, sizeof(text), "character '%c' at position %zu of a name (allowed: "
-			         "A-Z a-z 0-9 . _ -)", c, i + 1);
+			snprintf(text, sizeof(text),
+			         "character '%c' at position %zu of a name (allowed: "
+			         "A-Z a-z 0-9 . _ -)",
+			         c, i + 1);
 		else
-			snprintf(text, sizeof(text), "byte 0x%02x at position %zu of a name (allowed: "
-			         "A-Z a-z 0-9 . _ -)", c, i + 1);
+			snprintf(text, sizeof(text),
+			         "byte 0x%02x at position %zu of a name (allowed: "
+			         "A-Z a-z 0-9 . _ -)",
+			         c, i + 1);
 		return identifier_fail(why, why_size, text);
 	}
 	return true;

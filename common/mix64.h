@@ -1,4 +1,5 @@
-/* common/mix64.h - splitmix64's finalizer, the one 64-bit mixing function behind every seeded choice. */
+/* common/mix64.h - splitmix64's finalizer, the one 64-bit mixing function behind every seeded
+ * choice. */
 #ifndef ALLOCSPIKE_MIX64_H
 #define ALLOCSPIKE_MIX64_H
 

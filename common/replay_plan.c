@@ -109,7 +109,8 @@ int replay_plan_next(struct replay_plan *rp, struct replay_plan_entry *e)
 		if (len > 0 && rp->buf[len - 1] == '\n')
 			rp->buf[--len] = '\0';
 		if (rp->line == 1 && strcmp(rp->buf, REPLAY_PLAN_HEADER) != 0)
-			return replay_plan_fail(rp, "not a replay plan (expected the line '" REPLAY_PLAN_HEADER "')");
+			return replay_plan_fail(
+			    rp, "not a replay plan (expected the line '" REPLAY_PLAN_HEADER "')");
 		if (len == 0 || rp->buf[0] == '#')
 			continue;
 		char *fields[6], *save = NULL;
@@ -118,7 +119,8 @@ int replay_plan_next(struct replay_plan *rp, struct replay_plan_entry *e)
 		     tok = strtok_r(NULL, " \t", &save))
 			fields[n++] = tok;
 		if (n != 5)
-			return replay_plan_fail(rp, "expected 5 fields: seconds client transport name type");
+			return replay_plan_fail(
+			    rp, "expected 5 fields: seconds client transport name type");
 		if (!replay_plan_seconds(fields[0], &e->t_ns))
 			return replay_plan_fail(rp, "time: not seconds with at most 9 decimals");
 		if (e->t_ns < rp->last_ns)

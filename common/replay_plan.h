@@ -14,9 +14,9 @@
 #define REPLAY_PLAN_CLIENTS_MAX 16777216u
 
 struct replay_plan_entry {
-	uint64_t t_ns;   /* since the plan's first query */
+	uint64_t t_ns; /* since the plan's first query */
 	uint32_t client;
-	bool tcp;        /* false: UDP */
+	bool tcp;         /* false: UDP */
 	const char *name; /* presentation form, as the query file writes it */
 	uint16_t qtype;
 };

@@ -65,7 +65,6 @@ struct runfolder_row {
 /* The per-query counts of one phase instance of a variant, by the send time of each query
  * (phases.csv, docs/run-folder.md); looked up by name like the timeline's. */
 
-
 /* The numeric columns of latency_hist.csv: one non-empty bucket of an instance's histogram. */
 enum hist_column { HIST_COL_upper_us, HIST_COL_count, HIST_COLUMN_COUNT };
 

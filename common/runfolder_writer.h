@@ -87,7 +87,7 @@ struct phase_row {
  * nothing fails. */
 struct runfolder_phases {
 	struct runfolder_writer *w;
-	int fds[2]; /* the temporary phases.csv and latency_hist.csv; -1 when failed */
+	int fds[2];        /* the temporary phases.csv and latency_hist.csv; -1 when failed */
 	char tmp[2][4224]; /* their names (unpredictable, atomic_file_create_temp) */
 	struct text_buffer text[2];
 };

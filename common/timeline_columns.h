@@ -30,12 +30,12 @@
 	X(inflight)                                                                                \
 	X(upstream_queries)                                                                        \
 	X(alloc_allocated_bytes)                                                                   \
-	X(alloc_resident_bytes)                                                                           \
-	X(live_bytes)                                                                                     \
-	X(alloc_heap_bytes)                                                                               \
-	X(alloc_free_trimmable_bytes)                                                                     \
-	X(alloc_free_fragmented_bytes)                                                                    \
-	X(alloc_unmapped_bytes)                                                                           \
+	X(alloc_resident_bytes)                                                                    \
+	X(live_bytes)                                                                              \
+	X(alloc_heap_bytes)                                                                        \
+	X(alloc_free_trimmable_bytes)                                                              \
+	X(alloc_free_fragmented_bytes)                                                             \
+	X(alloc_unmapped_bytes)                                                                    \
 	X(late_or_foreign)                                                                         \
 	X(request_list_current)                                                                    \
 	X(request_list_exceeded)                                                                   \
@@ -47,7 +47,7 @@ enum timeline_column {
 #define TIMELINE_COLUMN_ENUM(name) TIMELINE_COL_##name,
 	TIMELINE_COLUMNS(TIMELINE_COLUMN_ENUM)
 #undef TIMELINE_COLUMN_ENUM
-	TIMELINE_COLUMN_COUNT
+	    TIMELINE_COLUMN_COUNT
 };
 
 /* phases.csv: variant, phase, spike, then these (the per-query counts of one phase instance, by

@@ -111,7 +111,8 @@ bool querystream_load(struct querystream *qs, const char *path, const struct que
 		if (!held) {
 			qs->count++;
 		} else if (!querystream_push(qs, msg, len, question)) {
-			snprintf(err, err_size, "%s: out of memory after %zu queries", path, qs->count);
+			snprintf(err, err_size, "%s: out of memory after %zu queries", path,
+			         qs->count);
 			goto fail;
 		}
 	}

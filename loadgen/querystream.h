@@ -26,7 +26,8 @@ struct querystream {
 	size_t count;
 	unsigned long malformed; /* lines skipped */
 	struct queryfeed *feed;  /* non-NULL: streamed, none of the above arrays held */
-	size_t data_len, data_cap, offset_cap, length_cap, question_cap; /* the arrays' fill and room */
+	size_t data_len, data_cap, offset_cap, length_cap,
+	    question_cap; /* the arrays' fill and room */
 };
 
 /* Appends one message (stored with ID 0) to a stream held in memory; false when out of memory.

@@ -122,7 +122,8 @@ int receiver_drain_all(struct receiver *r)
 	int taken = 0;
 	for (unsigned pass = 0; pass * RECEIVER_BATCH <= r->count; pass++) {
 		int n = epoll_wait(r->ready_fd, ready, RECEIVER_BATCH, 0);
-		if (n < 0) { /* cannot happen with a valid set; read everything rather than nothing */
+		if (n <
+		    0) { /* cannot happen with a valid set; read everything rather than nothing */
 			for (unsigned i = 0; i < r->count; i++)
 				taken += receiver_drain(r, &r->sockets[i]);
 			return taken;

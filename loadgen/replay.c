@@ -44,8 +44,8 @@ bool replay_load(struct replay *r, struct querystream *qs, const char *path, dou
 	while ((rc = replay_plan_next(rp, &e)) == 1) {
 		if (e.client % shards != shard)
 			continue;
-		size_t len = queryfile_wire_query(e.name, strlen(e.name), e.qtype, 0, edns_size, msg,
-		                                  sizeof(msg));
+		size_t len = queryfile_wire_query(e.name, strlen(e.name), e.qtype, 0, edns_size,
+		                                  msg, sizeof(msg));
 		uint32_t question;
 		if (len == 0 || !question_hash(msg, len, &question)) {
 			snprintf(err, err_size, "%s: %s does not fit a query", path, e.name);
@@ -107,10 +107,8 @@ void replay_free(struct replay *r)
 
 void replay_client_model(const struct replay *r, struct client_model *m)
 {
-	*m = (struct client_model){.clients = r->clients,
-	                           .tcp = r->tcp_clients,
-	                           .client_of = r->client,
-	                           .tcp_of = r->tcp};
+	*m = (struct client_model){
+	    .clients = r->clients, .tcp = r->tcp_clients, .client_of = r->client, .tcp_of = r->tcp};
 }
 
 uint64_t replay_due(const struct replay *r, uint64_t t_ns)

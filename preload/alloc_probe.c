@@ -156,7 +156,8 @@ static void *alloc_probe_resolve(const char *name)
 {
 	void *sym = dlsym(RTLD_DEFAULT, name);
 	if (sym && live_bytes_next_symbol &&
-	    strcmp(alloc_probe_object(sym), alloc_probe_object((void *)live_bytes_next_symbol)) == 0)
+	    strcmp(alloc_probe_object(sym), alloc_probe_object((void *)live_bytes_next_symbol)) ==
+	        0)
 		sym = live_bytes_next_symbol(name);
 	return sym;
 }
@@ -228,8 +229,8 @@ static void alloc_probe_write(const char *out)
 	        alloc_probe_tristate(glibc_heap_mallocx));
 	/* Renamed into place only when complete, so a reader never sees half an object. */
 	if (!atomic_file_commit(&af, !ferror(f), err, sizeof(err)))
-		fprintf(stderr, "allocspike alloc probe: %s: cannot write%s%s\n", out, err[0] ? ": " : "",
-		        err);
+		fprintf(stderr, "allocspike alloc probe: %s: cannot write%s%s\n", out,
+		        err[0] ? ": " : "", err);
 }
 
 __attribute__((constructor)) static void alloc_probe_init(void)

@@ -27,7 +27,7 @@ struct capture_reader {
 	size_t client_slots;
 	uint64_t frame_ns; /* the frame being read */
 	uint64_t last_t_ns;
-	bool stopped;      /* on_query said stop */
+	bool stopped; /* on_query said stop */
 	bool out_of_memory;
 };
 
@@ -68,7 +68,8 @@ static bool capture_client_of(struct capture_reader *r, const struct capture_pac
 		return false;
 	size_t j = capture_addr_hash(p->family, p->src) % r->client_slots;
 	while (r->clients[j].family) {
-		if (r->clients[j].family == p->family && memcmp(r->clients[j].addr, p->src, 16) == 0) {
+		if (r->clients[j].family == p->family &&
+		    memcmp(r->clients[j].addr, p->src, 16) == 0) {
 			*id = r->clients[j].id;
 			*is_new = false;
 			return true;
@@ -173,21 +174,22 @@ bool capture_read(const char *path, uint16_t server_port, capture_query_fn on_qu
 {
 	memset(st, 0, sizeof(*st));
 	char pcap_err[PCAP_ERRBUF_SIZE] = "";
-	pcap_t *pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO,
-	                                                     pcap_err);
+	pcap_t *pc =
+	    pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, pcap_err);
 	if (!pc) {
-		snprintf(err, err_size, "%s: not a capture libpcap reads (pcap or pcapng): %s", path,
-		         pcap_err);
+		snprintf(err, err_size, "%s: not a capture libpcap reads (pcap or pcapng): %s",
+		         path, pcap_err);
 		return false;
 	}
 	int link = pcap_datalink(pc);
 	const char *link_name = pcap_datalink_val_to_name(link);
 	snprintf(st->link, sizeof(st->link), "%s", link_name ? link_name : "unknown");
 	if (!capture_frame_link_supported(link)) {
-		snprintf(err, err_size,
-		         "%s: link type %d (%s) is not one allocspike reads (Ethernet, Linux cooked "
-		         "SLL/SLL2, raw IP, BSD loopback)",
-		         path, link, st->link);
+		snprintf(
+		    err, err_size,
+		    "%s: link type %d (%s) is not one allocspike reads (Ethernet, Linux cooked "
+		    "SLL/SLL2, raw IP, BSD loopback)",
+		    path, link, st->link);
 		pcap_close(pc);
 		return false;
 	}
@@ -214,8 +216,8 @@ bool capture_read(const char *path, uint16_t server_port, capture_query_fn on_qu
 		}
 	}
 	if (ok && rc == PCAP_ERROR) {
-		snprintf(err, err_size, "%s: frame %llu: %s", path, (unsigned long long)st->frames + 1,
-		         pcap_geterr(pc));
+		snprintf(err, err_size, "%s: frame %llu: %s", path,
+		         (unsigned long long)st->frames + 1, pcap_geterr(pc));
 		ok = false;
 	}
 	if (ok && r.stopped) {
@@ -237,19 +239,18 @@ static double capture_span_s(uint64_t first, uint64_t last)
 
 json_t *capture_stats_to_json(const struct capture_stats *st, const char *path)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:{s:I, s:I}, s:{s:I, s:I}, s:I, s:I, s:I, s:I, "
-	                 "s:I, s:I, s:I, s:f, s:f}",
-	                 "file", path, "link", st->link, "frames", (json_int_t)st->frames, "queries",
-	                 (json_int_t)st->queries, "transports", "udp", (json_int_t)st->queries_udp,
-	                 "tcp", (json_int_t)st->queries_tcp, "families", "ipv4",
-	                 (json_int_t)st->queries_ipv4, "ipv6", (json_int_t)st->queries_ipv6,
-	                 "responses", (json_int_t)st->responses, "not_dns", (json_int_t)st->not_dns,
-	                 "malformed", (json_int_t)st->malformed, "tcp_gaps", (json_int_t)st->tcp_gaps,
-	                 "tcp_retransmissions", (json_int_t)st->tcp_retransmissions, "reordered",
-	                 (json_int_t)st->reordered, "clients", (json_int_t)st->clients,
-	                 "duration_s", capture_span_s(st->first_frame_ns, st->last_frame_ns),
-	                 "queries_duration_s",
-	                 capture_span_s(st->first_query_ns, st->last_query_ns));
+	return json_pack(
+	    "{s:s, s:s, s:I, s:I, s:{s:I, s:I}, s:{s:I, s:I}, s:I, s:I, s:I, s:I, "
+	    "s:I, s:I, s:I, s:f, s:f}",
+	    "file", path, "link", st->link, "frames", (json_int_t)st->frames, "queries",
+	    (json_int_t)st->queries, "transports", "udp", (json_int_t)st->queries_udp, "tcp",
+	    (json_int_t)st->queries_tcp, "families", "ipv4", (json_int_t)st->queries_ipv4, "ipv6",
+	    (json_int_t)st->queries_ipv6, "responses", (json_int_t)st->responses, "not_dns",
+	    (json_int_t)st->not_dns, "malformed", (json_int_t)st->malformed, "tcp_gaps",
+	    (json_int_t)st->tcp_gaps, "tcp_retransmissions", (json_int_t)st->tcp_retransmissions,
+	    "reordered", (json_int_t)st->reordered, "clients", (json_int_t)st->clients,
+	    "duration_s", capture_span_s(st->first_frame_ns, st->last_frame_ns),
+	    "queries_duration_s", capture_span_s(st->first_query_ns, st->last_query_ns));
 }
 
 void capture_stats_print_text(const struct capture_stats *st, const char *path, FILE *out)
@@ -268,7 +269,8 @@ void capture_stats_print_text(const struct capture_stats *st, const char *path, 
 	fprintf(out, "skipped: %llu responses, %llu not DNS, %llu malformed\n",
 	        (unsigned long long)st->responses, (unsigned long long)st->not_dns,
 	        (unsigned long long)st->malformed);
-	fprintf(out, "tcp: %llu streams broken by a missing segment, %llu retransmissions ignored\n",
+	fprintf(out,
+	        "tcp: %llu streams broken by a missing segment, %llu retransmissions ignored\n",
 	        (unsigned long long)st->tcp_gaps, (unsigned long long)st->tcp_retransmissions);
 	if (st->reordered)
 		fprintf(out, "reordered: %llu queries stamped before the one before them\n",

@@ -30,7 +30,8 @@ struct capture_stats {
 struct capture_query {
 	uint64_t t_ns; /* since the first query, never less than the one before */
 	uint32_t client;
-	const char *client_identity; /* its address in text when this is the client's first query, else NULL */
+	const char *client_identity; /* its address in text when this is the client's first query,
+	                                else NULL */
 	enum capture_transport transport;
 	const struct capture_dns_question *question;
 };
@@ -39,8 +40,8 @@ typedef bool (*capture_query_fn)(void *ctx, const struct capture_query *q);
 
 /* Reads the capture at path: the queries to server_port (0: to any port) over UDP and TCP, handed
  * to on_query (which returns false to stop: a write error) in capture order; fills st. False with
- * "path: reason" or "path: frame N: reason" in err when the file is not a capture libpcap reads, its
- * link type is not one capture_frame.h decodes, or a frame cannot be read (a truncated file). A
+ * "path: reason" or "path: frame N: reason" in err when the file is not a capture libpcap reads,
+ * its link type is not one capture_frame.h decodes, or a frame cannot be read (a truncated file). A
  * client is a source address (capture.c says why not address and port). */
 bool capture_read(const char *path, uint16_t server_port, capture_query_fn on_query, void *ctx,
                   struct capture_stats *st, char *err, size_t err_size);

@@ -6,11 +6,12 @@
 
 static bool capture_dns_plain(uint8_t c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-	       c == '_' || c == '*';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '_' || c == '*';
 }
 
-enum capture_dns_kind capture_dns_read(const uint8_t *msg, size_t len, struct capture_dns_question *q)
+enum capture_dns_kind capture_dns_read(const uint8_t *msg, size_t len,
+                                       struct capture_dns_question *q)
 {
 	if (len < 12)
 		return CAPTURE_DNS_MALFORMED;

@@ -11,7 +11,8 @@
 enum capture_dns_kind {
 	CAPTURE_DNS_QUERY,     /* a standard query (QR 0, opcode QUERY) with its question */
 	CAPTURE_DNS_RESPONSE,  /* QR 1: an answer, not traffic to replay */
-	CAPTURE_DNS_MALFORMED, /* not a readable query: too short, no question, a bad name, another opcode */
+	CAPTURE_DNS_MALFORMED, /* not a readable query: too short, no question, a bad name, another
+	                          opcode */
 };
 
 struct capture_dns_question {
@@ -21,6 +22,7 @@ struct capture_dns_question {
 
 /* Reads the first question of msg (len bytes). Characters other than letters, digits, '-', '_'
  * and '*' are written \DDD, so the query-file parser reads back the same wire name. */
-enum capture_dns_kind capture_dns_read(const uint8_t *msg, size_t len, struct capture_dns_question *q);
+enum capture_dns_kind capture_dns_read(const uint8_t *msg, size_t len,
+                                       struct capture_dns_question *q);
 
 #endif

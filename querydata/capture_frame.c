@@ -199,7 +199,8 @@ enum capture_frame_result capture_frame_decode(int link, const uint8_t *frame, s
 		else
 			memcpy(&family, frame, 4); /* the capturing host's byte order */
 		version = capture_family_version(family);
-		if (version < 0 && link == CAPTURE_LINK_NULL) /* written on a host of the other order */
+		if (version < 0 &&
+		    link == CAPTURE_LINK_NULL) /* written on a host of the other order */
 			version = capture_family_version(__builtin_bswap32(family));
 		at = 4;
 		break;

@@ -24,15 +24,15 @@ enum capture_transport { CAPTURE_UDP, CAPTURE_TCP };
 #define CAPTURE_TCP_RST 0x04
 
 struct capture_packet {
-	int family; /* 4 or 6 */
+	int family;               /* 4 or 6 */
 	uint8_t src[16], dst[16]; /* addresses (IPv4 in the first 4 bytes, the rest zero) */
 	uint16_t src_port, dst_port;
 	enum capture_transport transport;
 	uint32_t tcp_seq;
 	uint8_t tcp_flags;
 	const uint8_t *payload;
-	size_t payload_len;  /* the bytes at hand (a snap length may have cut the frame) */
-	bool payload_cut;    /* the frame was captured shorter than the packet: payload incomplete */
+	size_t payload_len; /* the bytes at hand (a snap length may have cut the frame) */
+	bool payload_cut;   /* the frame was captured shorter than the packet: payload incomplete */
 };
 
 enum capture_frame_result {

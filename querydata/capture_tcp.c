@@ -14,9 +14,9 @@ struct capture_tcp_flow {
 	uint8_t src[16], dst[16];
 	uint16_t src_port, dst_port;
 	int family;
-	uint32_t next_seq;  /* the next stream byte expected */
-	bool desynced;      /* a segment went missing: ignored until a new SYN */
-	uint8_t *buffer;    /* the partial message */
+	uint32_t next_seq; /* the next stream byte expected */
+	bool desynced;     /* a segment went missing: ignored until a new SYN */
+	uint8_t *buffer;   /* the partial message */
 	size_t have, room;
 };
 
@@ -148,12 +148,13 @@ bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p,
 			f->have = 0;
 			t->gaps++;
 		} else {
-			size_t old = (size_t)-(int64_t)ahead;
+			size_t old = (size_t) - (int64_t)ahead;
 			if (old > 0)
 				t->retransmissions++;
 			if (old < len) {
 				f->next_seq += (uint32_t)(len - old);
-				if (!capture_tcp_append(f, p, data + old, len - old, on_message, ctx))
+				if (!capture_tcp_append(f, p, data + old, len - old, on_message,
+				                        ctx))
 					return false;
 			}
 		}

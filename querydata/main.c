@@ -30,7 +30,8 @@ static void main_usage(FILE *out)
 	    "            [--nxdomain-share X]]\n"
 	    "       allocspike-querydata extend --count N [--seed N] [--out FILE] FILE\n"
 	    "       allocspike-querydata stats [--json] FILE\n"
-	    "       allocspike-querydata capture [--json] [--port N] [--queries FILE] [--plan FILE]\n"
+	    "       allocspike-querydata capture [--json] [--port N] [--queries FILE] [--plan "
+	    "FILE]\n"
 	    "           CAPTURE\n"
 	    "\n"
 	    "generate  writes a dnsperf-format query file shaped like the DNS-OARC sample;\n"
@@ -138,10 +139,11 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 			break;
 		case 'W':
 			if (strcmp(optarg, "flat") != 0) {
-				fprintf(stderr,
-				        "allocspike-querydata %s: --world '%s': expected flat (every "
-				        "other world replays the default file)\n",
-				        argv[0], optarg);
+				fprintf(
+				    stderr,
+				    "allocspike-querydata %s: --world '%s': expected flat (every "
+				    "other world replays the default file)\n",
+				    argv[0], optarg);
 				return 2;
 			}
 			world_flat = true;
@@ -167,7 +169,8 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 		return 2;
 	}
 	if (flat_option && (extend || !world_flat)) {
-		fprintf(stderr, "allocspike-querydata %s: --%s is an option of generate --world flat\n",
+		fprintf(stderr,
+		        "allocspike-querydata %s: --%s is an option of generate --world flat\n",
 		        argv[0], flat_option);
 		return 2;
 	}
@@ -176,10 +179,11 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 		return 2;
 	}
 	if (flat.fresh_share + flat.nxdomain_share > 1) {
-		fprintf(stderr,
-		        "allocspike-querydata %s: --fresh-share %g and --nxdomain-share %g add up to "
-		        "more than 1\n",
-		        argv[0], flat.fresh_share, flat.nxdomain_share);
+		fprintf(
+		    stderr,
+		    "allocspike-querydata %s: --fresh-share %g and --nxdomain-share %g add up to "
+		    "more than 1\n",
+		    argv[0], flat.fresh_share, flat.nxdomain_share);
 		return 2;
 	}
 	if (extend != (optind + 1 == argc) || (!extend && optind != argc)) {
@@ -272,12 +276,10 @@ static bool main_capture_query(void *ctx, const struct capture_query *q)
 
 static int main_capture(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-	                                     {"port", required_argument, NULL, 'p'},
-	                                     {"queries", required_argument, NULL, 'q'},
-	                                     {"plan", required_argument, NULL, 'P'},
-	                                     {"help", no_argument, NULL, 'h'},
-	                                     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"json", no_argument, NULL, 'j'},          {"port", required_argument, NULL, 'p'},
+	    {"queries", required_argument, NULL, 'q'}, {"plan", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	bool json = false;
 	unsigned long long port = 53;
 	const char *queries_path = NULL, *plan_path = NULL;
@@ -302,7 +304,8 @@ static int main_capture(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "allocspike-querydata capture: exactly one CAPTURE file expected\n");
+		fprintf(stderr,
+		        "allocspike-querydata capture: exactly one CAPTURE file expected\n");
 		return 2;
 	}
 	if (queries_path && plan_path && strcmp(queries_path, plan_path) == 0) {

@@ -13,7 +13,8 @@
 json_t *analysis_knee(const struct runfolder *rf);
 
 /* The harness rows' CPU share per one-second window: mean and maximum per harness row, and one
- * harness_saturated event per stretch of saturated windows of the hierarchy (analysis_harness.c). */
+ * harness_saturated event per stretch of saturated windows of the hierarchy (analysis_harness.c).
+ */
 json_t *analysis_harness(const struct runfolder *rf);
 
 /* Whether each variant's cache reached a steady state by the end of the warm-up, for a cache

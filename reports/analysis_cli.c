@@ -40,7 +40,8 @@ static int print_json(json_t *value)
 		fprintf(stderr, "allocspike-report: out of memory\n");
 		return EXIT_WRITE_FAILED;
 	}
-	char *text = json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	char *text =
+	    json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	json_decref(value);
 	if (!text || puts(text) < 0 || fflush(stdout) != 0) {
 		free(text);
@@ -50,9 +51,9 @@ static int print_json(json_t *value)
 	return 0;
 }
 
-/* The one-folder subcommands: read DIR's timeline (the calibration pass has no run.json), run fn. */
-static int on_timeline(const char *dir, json_t *(*fn)(const struct runfolder *, double),
-                       double arg)
+/* The one-folder subcommands: read DIR's timeline (the calibration pass has no run.json), run fn.
+ */
+static int on_timeline(const char *dir, json_t *(*fn)(const struct runfolder *, double), double arg)
 {
 	struct runfolder rf;
 	char err[1024];
@@ -83,7 +84,9 @@ int analysis_cmd_knee(int argc, char **argv)
 {
 	if (argc != 1 || argv[0][0] == '-')
 		return usage_error("knee", "RUN_DIR", argc ? "unexpected argument" : NULL,
-		                   argc > 1 ? argv[1] : argc ? argv[0] : NULL);
+		                   argc > 1 ? argv[1]
+		                   : argc   ? argv[0]
+		                            : NULL);
 	return on_timeline(argv[0], knee, 0);
 }
 
@@ -91,7 +94,9 @@ int analysis_cmd_harness(int argc, char **argv)
 {
 	if (argc != 1 || argv[0][0] == '-')
 		return usage_error("harness", "RUN_DIR", argc ? "unexpected argument" : NULL,
-		                   argc > 1 ? argv[1] : argc ? argv[0] : NULL);
+		                   argc > 1 ? argv[1]
+		                   : argc   ? argv[0]
+		                            : NULL);
 	return on_timeline(argv[0], harness, 0);
 }
 

@@ -95,9 +95,9 @@ static void saturated_stretches(const char *target, const struct cpu_windows *ws
 		}
 		json_array_append_new(
 		    events, json_pack("{s:f, s:s, s:s, s:f, s:I}", "t_s",
-		                      (double)ws->v[k].w * HARNESS_WINDOW_S, "variant", target, "event",
-		                      "harness_saturated", "cpu_share", rounded(peak), "duration_s",
-		                      (json_int_t)(end - k + 1)));
+		                      (double)ws->v[k].w * HARNESS_WINDOW_S, "variant", target,
+		                      "event", "harness_saturated", "cpu_share", rounded(peak),
+		                      "duration_s", (json_int_t)(end - k + 1)));
 		k = end + 1;
 	}
 }

@@ -81,12 +81,12 @@ static json_t *knee_of(const struct runfolder *rf, int target)
 	 * answered in a second is the best estimate there is, and the output says so. */
 	bool fallback = knee == 0 && peak > 0;
 	/* Counts per window are whole numbers of queries: rates print as integers. */
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:f, s:b, s:b}", "variant",
-	                      rf->targets[target], "capacity_qps",
-	                      (json_int_t)(fallback ? peak : knee), "knee_qps", (json_int_t)knee,
-	                      "peak_answered_qps", (json_int_t)peak, "top_offered_qps",
-	                      (json_int_t)top->offered, "top_answered_share", rounded(share, 0.001),
-	                      "still_answering_at_top", kept_up(top), "fallback", fallback);
+	json_t *o =
+	    json_pack("{s:s, s:I, s:I, s:I, s:I, s:f, s:b, s:b}", "variant", rf->targets[target],
+	              "capacity_qps", (json_int_t)(fallback ? peak : knee), "knee_qps",
+	              (json_int_t)knee, "peak_answered_qps", (json_int_t)peak, "top_offered_qps",
+	              (json_int_t)top->offered, "top_answered_share", rounded(share, 0.001),
+	              "still_answering_at_top", kept_up(top), "fallback", fallback);
 	free(win);
 	return o;
 }

@@ -72,7 +72,8 @@ static json_t *warmup_of(const struct runfolder *rf, int target, double cap_byte
 	growth = round(growth * 10000) / 10000;
 	double bytes = last->v[TIMELINE_COL_cache_bytes];
 	double share = !isnan(bytes) && cap_bytes > 0 ? bytes / cap_bytes : NAN;
-	bool steady = (!isnan(share) && share >= WARMUP_FULL_SHARE) || growth < WARMUP_STEADY_GROWTH;
+	bool steady =
+	    (!isnan(share) && share >= WARMUP_FULL_SHARE) || growth < WARMUP_STEADY_GROWTH;
 	json_t *o = json_object();
 	json_object_set_new(o, "cache_bytes_end",
 	                    isnan(bytes) ? json_null() : json_integer((json_int_t)bytes));
@@ -82,7 +83,8 @@ static json_t *warmup_of(const struct runfolder *rf, int target, double cap_byte
 	json_object_set_new(o, "cap_bytes", json_integer((json_int_t)cap_bytes));
 	json_object_set_new(o, "share_of_cap", number_or_null(share));
 	json_object_set_new(o, "entries_growth_last_fifth",
-	                    w.basis == TIMELINE_COL_cache_entries ? json_real(growth) : json_null());
+	                    w.basis == TIMELINE_COL_cache_entries ? json_real(growth)
+	                                                          : json_null());
 	json_object_set_new(o, "growth_basis", json_string(runfolder_column_name(w.basis)));
 	json_object_set_new(o, "growth_last_fifth", json_real(growth));
 	json_object_set_new(o, "steady", json_boolean(steady));

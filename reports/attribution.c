@@ -52,13 +52,13 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 
 /* An allocator without an adapter: the words that fit any. */
 static const struct allocator_words generic_names = {"free memory it could return",
-                                                "as it stands",
-                                                "free memory in pieces",
-                                                "which it cannot return",
-                                                "allocator overhead",
-                                                "unmapped",
-                                                "held by the allocator (no breakdown)",
-                                                "the run recorded no breakdown"};
+                                                     "as it stands",
+                                                     "free memory in pieces",
+                                                     "which it cannot return",
+                                                     "allocator overhead",
+                                                     "unmapped",
+                                                     "held by the allocator (no breakdown)",
+                                                     "the run recorded no breakdown"};
 
 const struct allocator_words *attr_names_for(const char *allocator)
 {

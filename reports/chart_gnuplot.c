@@ -81,12 +81,12 @@ static void script_shading(struct strbuf *b, const json_t *phases)
 			    obj, strcmp(phase, "warmup") == 0 ? "warm-up" : "calibration",
 			    (from + to) / 2);
 		else if (json_array_size(phases) <= 60)
-			strbuf_printf(
-			    b,
-			    "set label %d '%" PRId64 "' at %.6g, graph 0.96 center tc rgb '#a04000' "
-			    "front\n",
-			    obj, (int64_t)json_integer_value(json_object_get(p, "spike")),
-			    (from + to) / 2);
+			strbuf_printf(b,
+			              "set label %d '%" PRId64
+			              "' at %.6g, graph 0.96 center tc rgb '#a04000' "
+			              "front\n",
+			              obj, (int64_t)json_integer_value(json_object_get(p, "spike")),
+			              (from + to) / 2);
 	}
 }
 
@@ -215,13 +215,14 @@ static void script_bars_axis(struct strbuf *b, const struct chart *c)
 	for (size_t s = 0; s < c->n_series; s++)
 		for (size_t k = 0; k < c->series[s].n; k++)
 			negative = negative || c->series[s].v[k] < 0;
-	strbuf_printf(b,
-	              "set xlabel 'variant'\nset xrange [0.4:%.1f]\n%s\nset offsets 0, 0, graph 0.12, %s\n"
-	              "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
-	              "set xtics scale 0 rotate by -20\n",
-	              (double)c->n_series + 0.6,
-	              negative ? "set yrange [*:*]\nset xzeroaxis lt -1" : "set yrange [0:*]",
-	              negative ? "graph 0.12" : "0");
+	strbuf_printf(
+	    b,
+	    "set xlabel 'variant'\nset xrange [0.4:%.1f]\n%s\nset offsets 0, 0, graph 0.12, %s\n"
+	    "set boxwidth 0.6\nset style fill solid 1.0 noborder\nunset key\n"
+	    "set xtics scale 0 rotate by -20\n",
+	    (double)c->n_series + 0.6,
+	    negative ? "set yrange [*:*]\nset xzeroaxis lt -1" : "set yrange [0:*]",
+	    negative ? "graph 0.12" : "0");
 }
 
 static void script_spikes_axis(struct strbuf *b)
@@ -285,11 +286,12 @@ static void script_plot(struct strbuf *b, const struct chart *c, int index,
 	if (c->kind == CHART_TIME)
 		for (int right = 0; right < 2; right++)
 			if (chart_has_marks(c, right, x))
-				strbuf_printf(b,
-				              ", \\\n  'c%dm%d.dat' using 1:2:3 axes x1y2 with labels "
-				              "%s tc rgb '#d00000' notitle",
-				              index, right,
-				              right ? "right offset -0.5,0" : "left offset 0.5,0");
+				strbuf_printf(
+				    b,
+				    ", \\\n  'c%dm%d.dat' using 1:2:3 axes x1y2 with labels "
+				    "%s tc rgb '#d00000' notitle",
+				    index, right,
+				    right ? "right offset -0.5,0" : "left offset 0.5,0");
 	strbuf_append(b, "\nunset output\n");
 }
 
@@ -396,8 +398,7 @@ static void chart_series_data(FILE *f, const struct chart *c, const struct chart
 }
 
 /* The crash labels on one side of their lines: "t height label", height in graph units. */
-static void chart_marks_data(FILE *f, const struct chart *c, bool right,
-                             const struct x_extent *x)
+static void chart_marks_data(FILE *f, const struct chart *c, bool right, const struct x_extent *x)
 {
 	for (size_t i = 0; i < json_array_size(c->marks); i++) {
 		if (mark_on_right(c, i, x) != right)
@@ -581,8 +582,9 @@ static int gnuplot_run(const char *dir, int index)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		int fd = chdir(dir) == 0 ? open(errors, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600)
-		                         : -1;
+		int fd = chdir(dir) == 0
+		             ? open(errors, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600)
+		             : -1;
 		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
 			_exit(127);
 		int null = open("/dev/null", O_RDWR);
@@ -660,13 +662,15 @@ bool charts_render_files(struct chart *charts, size_t n, int files_fd, const cha
 		if (!chart_has_data(&charts[i]))
 			continue; /* nothing recorded: the page says "no data" */
 		if (!chart_write_files(&charts[i], workfd, (int)i, files_fd >= 0)) {
-			snprintf(err, err_size, "%s: cannot write chart data: %s", dir, strerror(errno));
+			snprintf(err, err_size, "%s: cannot write chart data: %s", dir,
+			         strerror(errno));
 			ok = false;
 			break;
 		}
 		int r = gnuplot_run(dir, (int)i);
 		if (r < 0) {
-			snprintf(err, err_size, "cannot run %s (install gnuplot-nox)", gnuplot_binary());
+			snprintf(err, err_size, "cannot run %s (install gnuplot-nox)",
+			         gnuplot_binary());
 			ok = false;
 			break;
 		}
@@ -692,4 +696,3 @@ bool charts_render_files(struct chart *charts, size_t n, int files_fd, const cha
 	work_dir_remove(dir, workfd);
 	return ok;
 }
-

@@ -91,7 +91,8 @@ static void series_fill_binned(struct chart_series *s, const struct runfolder *r
 		double this_bin = r ? ceil(r->t_s / bin_s - 1e-9) : NAN;
 		if (!isnan(bin) && (!r || restart || this_bin != bin)) {
 			double end = bin * bin_s;
-			if (s->n == 0 || isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
+			if (s->n == 0 ||
+			    isnan(s->v[s->n - 1])) { /* a stretch starts: from its start */
 				s->t[s->n] = end - covered;
 				s->v[s->n++] = covered > 0 ? count / covered : NAN;
 			}
@@ -229,8 +230,9 @@ static size_t add_variant_series(struct chart *c, const struct runfolder *rf, co
 			continue;
 		char title[160];
 		snprintf(title, sizeof(title), "%s%s", json_string_value(name), suffix);
-		struct chart_series *s = series_add(
-		    c, title, colours_of(summary, json_string_value(name)), dashed, target_rows(rf, t));
+		struct chart_series *s =
+		    series_add(c, title, colours_of(summary, json_string_value(name)), dashed,
+		               target_rows(rf, t));
 		series_fill(s, rf, t, col, how, interval_s);
 		if (chart_series_has_data(s))
 			with_data++;
@@ -452,8 +454,9 @@ static void charts_add_ranking(struct chart **charts, size_t *n, const json_t *s
 	              "held before the first spike (summary.json spikes_left_mb), measured as %s "
 	              "(verdict.held_basis); the level before the spikes is in the verdict.",
 	              json_string_value(json_object_get(verdict, "held_basis_text")));
-	struct chart *c = chart_add(charts, n, "chart-ranking",
-	                            "What the spikes left behind, per variant", cap.s, "memory (MB)");
+	struct chart *c =
+	    chart_add(charts, n, "chart-ranking", "What the spikes left behind, per variant", cap.s,
+	              "memory (MB)");
 	strbuf_free(&cap);
 	c->kind = CHART_BARS;
 	c->small = true;
@@ -663,8 +666,8 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 		int t = runfolder_target_index(rf, json_string_value(name));
 		if (t < 0)
 			continue;
-		struct chart_series *s = series_add(c, "offered", "#000000", true,
-		                                    target_rows(rf, t));
+		struct chart_series *s =
+		    series_add(c, "offered", "#000000", true, target_rows(rf, t));
 		series_fill_binned(s, rf, t, TIMELINE_COL_offered, RATE_BIN_S, interval_s);
 		if (chart_series_has_data(s))
 			break;
@@ -690,8 +693,9 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 	for (size_t t = 0; t < rf->n_targets; t++) {
 		if (!runfolder_is_harness(rf->targets[t]))
 			continue;
-		struct chart_series *s = series_add(
-		    c, rf->targets[t], colours_harness(rf->targets[t]), true, target_rows(rf, (int)t));
+		struct chart_series *s =
+		    series_add(c, rf->targets[t], colours_harness(rf->targets[t]), true,
+		               target_rows(rf, (int)t));
 		series_fill(s, rf, (int)t, 0, CPU_CORES, interval_s);
 	}
 	for (size_t k = 0; k < *n; k++)
@@ -780,7 +784,8 @@ struct chart *charts_for_compare(const struct runfolder *rfs, const json_t *cons
 			/* the variant's allocator colour, a shade of it per run */
 			char shade[8];
 			colours_shade(colours_of(summaries[r], vn), (unsigned)r, shade);
-			struct chart_series *s = series_add(c, st, shade, false, target_rows(&rfs[r], t));
+			struct chart_series *s =
+			    series_add(c, st, shade, false, target_rows(&rfs[r], t));
 			series_fill(s, &rfs[r], t, TIMELINE_COL_anon_kb, MB_FROM_KB,
 			            timeline_rows_interval_s(&rfs[r]));
 		}

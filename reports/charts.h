@@ -36,9 +36,11 @@ struct chart {
 	char *caption; /* one sentence under it saying how to read it */
 	char ylabel[64]; /* the y axis's title with its unit (the x axis's follows from the kind) */
 	bool logy;
-	double ymin, ymax; /* a y range shared with the charts beside it, or NAN for gnuplot's own */
-	size_t key_rows;   /* with a shared range: the rows of key below the plot, the most any of
-	                    * those charts needs, so their plot areas are as tall (0: gnuplot's own) */
+	double ymin,
+	    ymax; /* a y range shared with the charts beside it, or NAN for gnuplot's own */
+	size_t
+	    key_rows; /* with a shared range: the rows of key below the plot, the most any of
+	               * those charts needs, so their plot areas are as tall (0: gnuplot's own) */
 	struct chart_series *series;
 	size_t n_series;
 	json_t *phases; /* summary "phases" (borrowed): spike periods are shaded, warm-up marked */

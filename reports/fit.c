@@ -37,9 +37,9 @@ double fit_theil_sen(const double *x, const double *y, size_t n)
 {
 	/* Every pair is n^2/2 slopes: a run folder of 40,000 spikes would take gigabytes. Past
 	 * FIT_THEIL_SEN_MAX_POINTS, evenly spaced points stand for the series. */
-	size_t stride = n > FIT_THEIL_SEN_MAX_POINTS ? (n + FIT_THEIL_SEN_MAX_POINTS - 1) /
-	                                                   FIT_THEIL_SEN_MAX_POINTS
-	                                             : 1;
+	size_t stride = n > FIT_THEIL_SEN_MAX_POINTS
+	                    ? (n + FIT_THEIL_SEN_MAX_POINTS - 1) / FIT_THEIL_SEN_MAX_POINTS
+	                    : 1;
 	size_t used = (n + stride - 1) / stride;
 	double *slopes = malloc((used > 1 ? used * (used - 1) / 2 : 1) * sizeof(*slopes));
 	if (!slopes)

@@ -139,8 +139,9 @@ static void collect_paths(const json_t *x, const char *prefix, bool variant_top,
 			json_array_foreach(v, i, spike)
 			{
 				char sp[300];
-				snprintf(sp, sizeof(sp), "%s.%lld", path,
-				         (long long)json_integer_value(json_object_get(spike, "spike")));
+				snprintf(
+				    sp, sizeof(sp), "%s.%lld", path,
+				    (long long)json_integer_value(json_object_get(spike, "spike")));
 				collect_paths(spike, sp, false, names);
 			}
 		}
@@ -158,7 +159,8 @@ static void figure_paths(const json_t *summary, json_t *variant_names, json_t *r
 	}
 	json_object_foreach((json_t *)summary, key, v)
 	{
-		if (strcmp(key, "variants") != 0 && strcmp(key, "findings") != 0 && !json_is_array(v))
+		if (strcmp(key, "variants") != 0 && strcmp(key, "findings") != 0 &&
+		    !json_is_array(v))
 			collect_paths(v, key, false, run_names);
 	}
 }
@@ -169,10 +171,12 @@ void gate_list(const json_t *summary, FILE *out)
 	figure_paths(summary, per_variant, per_run);
 	const char *key;
 	json_t *v;
-	fputs("# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] one;\n"
-	      "# spikes.N.x is spike N, spikes.last.x the last spike; baseline.NAME is NAME of the\n"
-	      "# --baseline run\n",
-	      out);
+	fputs(
+	    "# per variant: NAME is every variant (any(), all(), max(), min()), NAME[VARIANT] "
+	    "one;\n"
+	    "# spikes.N.x is spike N, spikes.last.x the last spike; baseline.NAME is NAME of the\n"
+	    "# --baseline run\n",
+	    out);
 	json_object_foreach(per_variant, key, v)
 	{
 		terminal_text_fputs(key, out);
@@ -704,7 +708,7 @@ static void join(struct value *v, const struct value *r, bool and)
 {
 	if (!r->avail[0])
 		return;
-	v->b[0] = !v->avail[0] ? r->b[0] : and ? v->b[0] && r->b[0] : v->b[0] || r->b[0];
+	v->b[0] = !v->avail[0] ? r->b[0] : and? v->b[0] && r->b[0] : v->b[0] || r->b[0];
 	v->avail[0] = true;
 }
 

@@ -30,46 +30,48 @@ enum { EXIT_GATE_FAILED = 1, EXIT_WRITE_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: allocspike-report RUN_DIR\n"
-	      "         writes RUN_DIR/summary.json and RUN_DIR/report.html, prints the report's "
-	      "path\n"
-	      "       allocspike-report compare [--baseline OLD] RUN_DIR... [--out FILE]\n"
-	      "         one page setting the runs side by side, FILE (default compare.html), and\n"
-	      "         beside it compare.md and compare.json: each headline figure in the\n"
-	      "         baseline (OLD, else the first run) and in each other run, the difference,\n"
-	      "         \"no change\" inside the run-to-run spread; the differences also on stderr.\n"
-	      "         A folder of repeats (--repeat: DIR/run-N) is one run with their spread\n"
-	      "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
-	      "                 [--baseline OLD] [--junit FILE] [--allow-missing]\n"
-	      "         prints each EXPR with the figures it read and PASS or FAIL; exits 1 if any\n"
-	      "         holds, or reads a figure that is n/a (unless --allow-missing), 0 if none\n"
-	      "         does; baseline.NAME reads NAME of OLD; --junit writes JUnit XML. The\n"
-	      "         figures are computed from the run (run.json, timeline.csv, ...), never read\n"
-	      "         from its summary.json\n"
-	      "       allocspike-report check RUN_DIR RUN_DIR... --fail-if EXPR...\n"
-	      "         the same over the advice of several runs (or a folder of repeats), as\n"
-	      "         advise computes it\n"
-	      "       allocspike-report check RUN_DIR --list\n"
-	      "         every figure an EXPR can test\n"
-	      "       allocspike-report advise RUN_DIR... [--out DIR] [--margin-mb X] "
-	      "[--margin-share X]\n"
-	      "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
-	      "         DIR/advisor.html (default DIR: .), prints the page's path; each run's\n"
-	      "         figures are computed from the run folder\n"
-	      "       allocspike-report scale RUN_DIR RUN_DIR... [--out FILE]\n"
-	      "         held memory against requests in flight over runs of several spike heights:\n"
-	      "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
-	      "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
-	      "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
-	      "         check, as JSON on stdout\n"
-	      "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT [KEY=TEXT|KEY:=JSON]...\n"
-	      "         prints one events.jsonl line\n"
-	      "       allocspike-report allocators\n"
-	      "         the allocator registry as a table (tab-separated, a header line): name,\n"
-	      "         alias, colour, cpu_objects, cpu_files, cpu_functions\n"
-	      "-o is short for --out. Figures and the EXPR syntax: docs/check.md; exit statuses:\n"
-	      "0 done, 1 a condition holds (check) or writing failed, 2 usage or unreadable input\n",
-	      f);
+	fputs(
+	    "usage: allocspike-report RUN_DIR\n"
+	    "         writes RUN_DIR/summary.json and RUN_DIR/report.html, prints the report's "
+	    "path\n"
+	    "       allocspike-report compare [--baseline OLD] RUN_DIR... [--out FILE]\n"
+	    "         one page setting the runs side by side, FILE (default compare.html), and\n"
+	    "         beside it compare.md and compare.json: each headline figure in the\n"
+	    "         baseline (OLD, else the first run) and in each other run, the difference,\n"
+	    "         \"no change\" inside the run-to-run spread; the differences also on stderr.\n"
+	    "         A folder of repeats (--repeat: DIR/run-N) is one run with their spread\n"
+	    "       allocspike-report check RUN_DIR --fail-if EXPR [--fail-if EXPR]...\n"
+	    "                 [--baseline OLD] [--junit FILE] [--allow-missing]\n"
+	    "         prints each EXPR with the figures it read and PASS or FAIL; exits 1 if any\n"
+	    "         holds, or reads a figure that is n/a (unless --allow-missing), 0 if none\n"
+	    "         does; baseline.NAME reads NAME of OLD; --junit writes JUnit XML. The\n"
+	    "         figures are computed from the run (run.json, timeline.csv, ...), never read\n"
+	    "         from its summary.json\n"
+	    "       allocspike-report check RUN_DIR RUN_DIR... --fail-if EXPR...\n"
+	    "         the same over the advice of several runs (or a folder of repeats), as\n"
+	    "         advise computes it\n"
+	    "       allocspike-report check RUN_DIR --list\n"
+	    "         every figure an EXPR can test\n"
+	    "       allocspike-report advise RUN_DIR... [--out DIR] [--margin-mb X] "
+	    "[--margin-share X]\n"
+	    "         the tuning advisor over runs of the same settings: DIR/advice.json and\n"
+	    "         DIR/advisor.html (default DIR: .), prints the page's path; each run's\n"
+	    "         figures are computed from the run folder\n"
+	    "       allocspike-report scale RUN_DIR RUN_DIR... [--out FILE]\n"
+	    "         held memory against requests in flight over runs of several spike heights:\n"
+	    "         FILE (default scale.html) and scale.json beside it, prints the page's path\n"
+	    "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
+	    "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
+	    "         check, as JSON on stdout\n"
+	    "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT "
+	    "[KEY=TEXT|KEY:=JSON]...\n"
+	    "         prints one events.jsonl line\n"
+	    "       allocspike-report allocators\n"
+	    "         the allocator registry as a table (tab-separated, a header line): name,\n"
+	    "         alias, colour, cpu_objects, cpu_files, cpu_functions\n"
+	    "-o is short for --out. Figures and the EXPR syntax: docs/check.md; exit statuses:\n"
+	    "0 done, 1 a condition holds (check) or writing failed, 2 usage or unreadable input\n",
+	    f);
 }
 
 /* "allocspike-report[ CMD]: MESSAGE" on stderr, the message escaped for a terminal: it may carry
@@ -209,8 +211,9 @@ static const char **parse_runs(const char *cmd, int argc, char **argv, const cha
 	for (int i = 0; i < argc; i++) {
 		const char *name = strcmp(argv[i], "-o") == 0 ? "--out" : option_new_name(argv[i]);
 		if (name != argv[i] && strcmp(argv[i], "-o") != 0)
-			fprintf(stderr, "allocspike-report: warning: %s is now %s; the old name goes in "
-			                "the next release\n",
+			fprintf(stderr,
+			        "allocspike-report: warning: %s is now %s; the old name goes in "
+			        "the next release\n",
 			        argv[i], name);
 		size_t k = 0;
 		while (names[k] && strcmp(name, names[k]) != 0)
@@ -545,14 +548,16 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (n_dirs == 0 || (n == 0) == !list || (list && (baseline_dir || junit))) {
 		/* one line saying what is wrong and the command's own forms, not the whole usage */
-		fprintf(stderr, "allocspike-report check: %s\n"
-		                "usage: allocspike-report check RUN_DIR... --fail-if EXPR [--fail-if EXPR]... "
-		                "[--baseline OLD] [--junit FILE] [--allow-missing]\n"
-		                "       allocspike-report check RUN_DIR --list\n",
-		        n_dirs == 0 ? "no run folder given"
-		        : list && n ? "--list takes no --fail-if: give one or the other"
-		        : list      ? "--list takes no --baseline or --junit"
-		                    : "give --fail-if EXPR, or --list");
+		fprintf(
+		    stderr,
+		    "allocspike-report check: %s\n"
+		    "usage: allocspike-report check RUN_DIR... --fail-if EXPR [--fail-if EXPR]... "
+		    "[--baseline OLD] [--junit FILE] [--allow-missing]\n"
+		    "       allocspike-report check RUN_DIR --list\n",
+		    n_dirs == 0 ? "no run folder given"
+		    : list && n ? "--list takes no --fail-if: give one or the other"
+		    : list      ? "--list takes no --baseline or --junit"
+		                : "give --fail-if EXPR, or --list");
 		goto done;
 	}
 	summary = check_figures(dirs, n_dirs);

@@ -23,7 +23,8 @@ struct resolver;
 #define ITER_MAX_DEPTH 3      /* nested lookups of glueless name server addresses */
 #define ITER_MAX_TRIES 2      /* per server before it is skipped */
 /* Each query waits what infra_choose says, within cfg.upstream_timeout_min_ms and
- * cfg.upstream_timeout_ms and never past the request's deadline (INFRA_REQUEST_DEADLINE_MS, shared with the lookups it spawns). */
+ * cfg.upstream_timeout_ms and never past the request's deadline (INFRA_REQUEST_DEADLINE_MS, shared
+ * with the lookups it spawns). */
 /* Name servers without an address looked up per zone cut (unbound's target-fetch-policy looks up
  * 3 at the first level). */
 #define ITER_MAX_GLUELESS 3

@@ -8,7 +8,8 @@
 #include "mempool.h"
 
 enum memory_layout {
-	LAYOUT_HEAP = 0, /* unbound-like: a region per query state, reply parsing in loose mallocs */
+	LAYOUT_HEAP =
+	    0, /* unbound-like: a region per query state, reply parsing in loose mallocs */
 	LAYOUT_KRESD = 1 /* kresd-like: a mempool per request, socket state in loose mallocs */
 };
 

@@ -94,7 +94,8 @@ const char *overload_policy_name(enum overload_policy policy)
 
 int overload_policy_parse(const char *text, enum overload_policy *out)
 {
-	for (size_t i = 0; i < sizeof(overload_policy_names) / sizeof(overload_policy_names[0]); i++)
+	for (size_t i = 0; i < sizeof(overload_policy_names) / sizeof(overload_policy_names[0]);
+	     i++)
 		if (strcmp(text, overload_policy_names[i]) == 0) {
 			*out = (enum overload_policy)i;
 			return 0;

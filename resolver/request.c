@@ -26,7 +26,7 @@ struct request {
 	bool in_table;
 	struct waiter *waiters;
 	int n_waiters;
-	void *query_ldns; /* heap layout: the client's query as ldns parsed it */
+	void *query_ldns;     /* heap layout: the client's query as ldns parsed it */
 	uint8_t *answer_wire; /* kresd layout: the answer packet, sized for the first client */
 	size_t answer_cap;
 	struct event *resume_ev;

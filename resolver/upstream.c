@@ -153,7 +153,8 @@ int upstream_send(struct upstream_link *l, const uint8_t *name, uint16_t type,
 	uq->timeout_ms = timeout_ms;
 	size_t cap = 12 + dname_len(name) + 4 + 11;
 	if (l->mem->layout == LAYOUT_KRESD)
-		cap = UPSTREAM_EDNS_SIZE; /* kresd builds queries in a KR_EDNS_PAYLOAD packet buffer */
+		cap = UPSTREAM_EDNS_SIZE; /* kresd builds queries in a KR_EDNS_PAYLOAD packet buffer
+		                           */
 	uq->wire = rmem_alloc(l->mem, cap);
 	if (!uq->wire)
 		return -1;

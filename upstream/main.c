@@ -33,46 +33,48 @@ struct upstream {
 
 static void upstream_usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: allocspike-upstream [options]\n"
-	        "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
-	        "  --port N                one port for every server (default 53; 0: a free one)\n"
-	        "  --seed N                the world's seed (default 1)\n"
-	        "  --world NAME            lan (default), internet, hostile or flat: the defaults\n"
-	        "                          of the options below (docs/upstream.md, Worlds)\n"
-	        "  --flat-tlds N           the flat world's TLD zones, tld1. to tldN. (default 20)\n"
-	        "  --print-world           print each server's RTT, slow and dead marks and\n"
-	        "                          the broken-delegation shares, then exit\n"
-	        "  --latency-ms M[,P99]    median and 99th percentile delay of second-level servers\n"
-	        "                          in ms (default 20,200; P99 alone: 10 x M; root 0.4x,\n"
-	        "                          TLD 0.6x); flat world: its one server's, M alone fixed\n"
-	        "                          (default 20)\n"
-	        "  --loss X                share of queries dropped at every tier (default 0.03;\n"
-	        "                          flat world 0)\n"
-	        "  --tier NAME:MED:P99:LOSS  override one tier (root, tld, sld) exactly\n"
-	        "  --slow-share X          share of TLD/SLD servers that are slow (default 0.1)\n"
-	        "  --slow-factor X         delay multiplier of slow servers (default 4)\n"
-	        "  --dead-share X          share of SLD servers that never answer (default 0.02)\n"
-	        "  --no-latency            answer at once\n"
-	        "  --no-loss               never drop (dead servers answer too)\n"
-	        "  --reply-cache N         replies kept for repeated questions (default 65536; 0: "
-	        "off)\n"
-	        "  --attempt-window DUR    attempt counts forgotten after this long without the\n"
-	        "                          question (default 10s; a bare number is seconds)\n"
-	        "  --servers R:T:S         servers per tier (default 4:24:96)\n"
-	        "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
-	        "  --control PATH          Unix socket: line commands stats, shutdown\n"
-	        "  --applied-log FILE      one line per UDP query: loss/delay applied\n"
-	        "  --applied-summary FILE  one line per second and tier: queries, loss, delay "
-	        "quantiles\n"
-	        "  --stats-file FILE       write the counters (JSON) there at exit and on SIGUSR1\n"
-	        "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
-	        "  --mix QUERYFILE         print the mix served for a query file and exit\n"
-	        "  --mix-json FILE         with --mix: also write the mix as JSON\n"
-	        "  --mix-steps FILE        with --mix: also write every question asked, ADDR NAME TYPE\n"
-	        "  --mix-limit N           with --mix: first N queries only\n"
-	        "Old names, accepted with a warning: --block, --latency-median-ms, --latency-p99-ms.\n"
-	        "Units and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n");
+	fprintf(
+	    out,
+	    "usage: allocspike-upstream [options]\n"
+	    "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
+	    "  --port N                one port for every server (default 53; 0: a free one)\n"
+	    "  --seed N                the world's seed (default 1)\n"
+	    "  --world NAME            lan (default), internet, hostile or flat: the defaults\n"
+	    "                          of the options below (docs/upstream.md, Worlds)\n"
+	    "  --flat-tlds N           the flat world's TLD zones, tld1. to tldN. (default 20)\n"
+	    "  --print-world           print each server's RTT, slow and dead marks and\n"
+	    "                          the broken-delegation shares, then exit\n"
+	    "  --latency-ms M[,P99]    median and 99th percentile delay of second-level servers\n"
+	    "                          in ms (default 20,200; P99 alone: 10 x M; root 0.4x,\n"
+	    "                          TLD 0.6x); flat world: its one server's, M alone fixed\n"
+	    "                          (default 20)\n"
+	    "  --loss X                share of queries dropped at every tier (default 0.03;\n"
+	    "                          flat world 0)\n"
+	    "  --tier NAME:MED:P99:LOSS  override one tier (root, tld, sld) exactly\n"
+	    "  --slow-share X          share of TLD/SLD servers that are slow (default 0.1)\n"
+	    "  --slow-factor X         delay multiplier of slow servers (default 4)\n"
+	    "  --dead-share X          share of SLD servers that never answer (default 0.02)\n"
+	    "  --no-latency            answer at once\n"
+	    "  --no-loss               never drop (dead servers answer too)\n"
+	    "  --reply-cache N         replies kept for repeated questions (default 65536; 0: "
+	    "off)\n"
+	    "  --attempt-window DUR    attempt counts forgotten after this long without the\n"
+	    "                          question (default 10s; a bare number is seconds)\n"
+	    "  --servers R:T:S         servers per tier (default 4:24:96)\n"
+	    "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
+	    "  --control PATH          Unix socket: line commands stats, shutdown\n"
+	    "  --applied-log FILE      one line per UDP query: loss/delay applied\n"
+	    "  --applied-summary FILE  one line per second and tier: queries, loss, delay "
+	    "quantiles\n"
+	    "  --stats-file FILE       write the counters (JSON) there at exit and on SIGUSR1\n"
+	    "  --ready-file FILE       also write the 'ready ADDR:PORT' line there\n"
+	    "  --mix QUERYFILE         print the mix served for a query file and exit\n"
+	    "  --mix-json FILE         with --mix: also write the mix as JSON\n"
+	    "  --mix-steps FILE        with --mix: also write every question asked, ADDR NAME "
+	    "TYPE\n"
+	    "  --mix-limit N           with --mix: first N queries only\n"
+	    "Old names, accepted with a warning: --block, --latency-median-ms, --latency-p99-ms.\n"
+	    "Units and exit statuses (0 done, 1 the run failed, 2 usage): docs/cli.md\n");
 }
 
 /* --latency-ms MEDIAN[,P99]: milliseconds; without P99 it is p99_factor times the median (10, or
@@ -144,11 +146,11 @@ static char *upstream_stats_text(void *ctx)
 	json_object_set_new(o, "udp_sockets", json_string(net_udp_sockets(u->net)));
 	struct net_reads woken, polled;
 	net_udp_reads(u->net, &woken, &polled);
-	json_object_set_new(o, "udp_reads", json_pack("{s:{s:I,s:I},s:{s:I,s:I}}", "woken", "calls",
-	                                               (json_int_t)woken.calls, "queries",
-	                                               (json_int_t)woken.queries, "polled", "calls",
-	                                               (json_int_t)polled.calls, "queries",
-	                                               (json_int_t)polled.queries));
+	json_object_set_new(o, "udp_reads",
+	                    json_pack("{s:{s:I,s:I},s:{s:I,s:I}}", "woken", "calls",
+	                              (json_int_t)woken.calls, "queries", (json_int_t)woken.queries,
+	                              "polled", "calls", (json_int_t)polled.calls, "queries",
+	                              (json_int_t)polled.queries));
 	json_object_set_new(o, "attempts_tracked",
 	                    json_integer((json_int_t)netem_tracked(u->serve.netem)));
 	uint64_t hits, misses;
@@ -342,7 +344,8 @@ int main(int argc, char **argv)
 			ok = cli_option_count("--seed", optarg, 0, UINT64_MAX, &seed);
 			break;
 		case OPT_LATENCY:
-			ok = upstream_parse_latency(optarg, world->flat_tlds ? 1 : 10, &median, &p99);
+			ok = upstream_parse_latency(optarg, world->flat_tlds ? 1 : 10, &median,
+			                            &p99);
 			break;
 		case OPT_MEDIAN:
 			cli_warn_renamed("--latency-median-ms", "--latency-ms MEDIAN,P99");
@@ -387,10 +390,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SERVERS:
 			if (!upstream_parse_servers(optarg, pcfg.n)) {
-				fprintf(
-				    stderr,
-				    "--servers '%s': expected R:T:S, 2<=R<=26, 2<=T<=4000, 4<=S<=16000\n",
-				    optarg);
+				fprintf(stderr,
+				        "--servers '%s': expected R:T:S, 2<=R<=26, 2<=T<=4000, "
+				        "4<=S<=16000\n",
+				        optarg);
 				return 2;
 			}
 			servers_given = true;
@@ -463,7 +466,8 @@ int main(int argc, char **argv)
 	}
 	if (p99 < median) {
 		char p99_text[32], median_text[32];
-		fprintf(stderr, "--latency-ms: the 99th percentile %s ms is below the median %s ms\n",
+		fprintf(stderr,
+		        "--latency-ms: the 99th percentile %s ms is below the median %s ms\n",
 		        fixed_point(p99_text, sizeof(p99_text), p99, 6),
 		        fixed_point(median_text, sizeof(median_text), median, 6));
 		return 2;

@@ -209,7 +209,8 @@ static void net_udp_drain(struct net_udp *u, struct net_reads *r, bool polled)
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			msgs[i].msg_hdr.msg_name = &from[i];
 			msgs[i].msg_hdr.msg_namelen = sizeof(from[i]);
-			udp_shared_expect_destination(&msgs[i].msg_hdr, &control[i]);
+			if (!u->server) /* the shared socket: destination and arrival stamp */
+				udp_shared_expect_destination(&msgs[i].msg_hdr, &control[i]);
 		}
 		int got = recvmmsg(u->fd, msgs, NET_BATCH, MSG_DONTWAIT, NULL);
 		if (got <= 0)
@@ -392,9 +393,6 @@ static int net_udp_socket(void)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof(buf)) != 0)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	/* each query's arrival time: its delay counts from then, however late it is read */
-	int one = 1;
-	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	return fd;
 }
 
@@ -428,6 +426,10 @@ static int net_open_shared(struct net *n, int port, char *err, size_t err_size)
 	int e = udp_shared_bind(n->shared.fd, port, err, err_size);
 	if (e)
 		return e;
+	/* each query's arrival time: a polled query's delay counts from then, however late the tick
+	 * reads it (only the shared socket is polled, so only it needs the stamps) */
+	int one = 1;
+	setsockopt(n->shared.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	if (!net_udp_watch(n, &n->shared)) {
 		snprintf(err, err_size, "libevent could not watch the shared UDP socket");
 		return ENOMEM;

@@ -15,8 +15,8 @@
 
 struct serve {
 	struct world world;
-	struct netem *netem;      /* UDP treatment; TCP is answered at once */
-	struct replycache *cache; /* NULL: build every reply */
+	struct netem *netem;         /* UDP treatment; TCP is answered at once */
+	struct replycache *cache;    /* NULL: build every reply */
 	struct templates *templates; /* NULL: no templates */
 	struct stats stats;
 	struct applied *applied; /* what loss/delay was applied, or NULL */

@@ -56,22 +56,24 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 	long prefix = slash ? strtol(slash + 1, &end, 10) : -1;
 	struct in_addr a;
 	if (!slash || alen >= sizeof(text) || *end != '\0' || prefix < 8 || prefix > 30) {
-		snprintf(err, err_size, "--hierarchy-block '%s': expected IPv4 CIDR like 127.53.0.0/16",
+		snprintf(err, err_size,
+		         "--hierarchy-block '%s': expected IPv4 CIDR like 127.53.0.0/16",
 		         cfg->block);
 		return false;
 	}
 	memcpy(text, cfg->block, alen);
 	text[alen] = '\0';
 	if (inet_pton(AF_INET, text, &a) != 1) {
-		snprintf(err, err_size, "--hierarchy-block '%s': '%s' is not an IPv4 address", cfg->block,
-		         text);
+		snprintf(err, err_size, "--hierarchy-block '%s': '%s' is not an IPv4 address",
+		         cfg->block, text);
 		return false;
 	}
 	uint32_t mask = prefix == 0 ? 0 : 0xffffffffu << (32 - prefix);
 	plan->base = ntohl(a.s_addr) & mask;
 	plan->prefix = (int)prefix;
 	if ((plan->base >> 24) != 127) {
-		snprintf(err, err_size, "--hierarchy-block '%s': must be inside 127.0.0.0/8 (loopback only)",
+		snprintf(err, err_size,
+		         "--hierarchy-block '%s': must be inside 127.0.0.0/8 (loopback only)",
 		         cfg->block);
 		return false;
 	}
@@ -90,8 +92,9 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 	uint64_t room =
 	    (1ULL << (32 - prefix)) - 2; /* neither the block's first nor last address */
 	if ((uint64_t)total > room) {
-		snprintf(err, err_size, "--hierarchy-block '%s' has room for %llu servers, %d needed",
-		         cfg->block, (unsigned long long)room, total);
+		snprintf(err, err_size,
+		         "--hierarchy-block '%s' has room for %llu servers, %d needed", cfg->block,
+		         (unsigned long long)room, total);
 		return false;
 	}
 	plan->servers = calloc((size_t)total, sizeof(*plan->servers));

@@ -1,5 +1,6 @@
-/* tests/common/test_atomic_write_file.c - common/atomic_write_file: the whole content or the old one,
- * no temporary file left, failures named; and sockaddr_from_bytes (common/sockaddr_parse.c). */
+/* tests/common/test_atomic_write_file.c - common/atomic_write_file: the whole content or the old
+ * one, no temporary file left, failures named; and sockaddr_from_bytes (common/sockaddr_parse.c).
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,7 +127,8 @@ static void test_no_write_through_links(void **state)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
 	struct atomic_file af;
-	assert_false(atomic_file_open_at(&af, fd, "report.html", "RUN/report.html", err, sizeof(err)));
+	assert_false(
+	    atomic_file_open_at(&af, fd, "report.html", "RUN/report.html", err, sizeof(err)));
 	assert_non_null(strstr(err, "RUN/report.html: is a symbolic link"));
 	assert_true(atomic_file_open_at(&af, fd, "chart.svg", "RUN/chart.svg", err, sizeof(err)));
 	fputs("<svg/>", af.f);
@@ -182,7 +184,8 @@ static void test_sockaddr_from_bytes(void **state)
 	const uint8_t v4[4] = {192, 0, 2, 7};
 	char text[64];
 	assert_int_equal(sockaddr_from_bytes(v4, 4, 53, &ss), sizeof(struct sockaddr_in));
-	assert_string_equal(sockaddr_format((struct sockaddr *)&ss, text, sizeof(text)), "192.0.2.7:53");
+	assert_string_equal(sockaddr_format((struct sockaddr *)&ss, text, sizeof(text)),
+	                    "192.0.2.7:53");
 	uint8_t v6[16] = {0x20, 0x01, 0x0d, 0xb8};
 	v6[15] = 1;
 	assert_int_equal(sockaddr_from_bytes(v6, 16, 5300, &ss), sizeof(struct sockaddr_in6));

@@ -50,16 +50,18 @@ static void test_durations(void **state)
 		const struct duration_case *c = &cases[i];
 		char err[256] = "";
 		double s = -1;
-		bool ok = cli_parse_duration("--spike-len", c->text, c->bare_unit, 0.001, 604800, &s,
-		                             err, sizeof(err));
+		bool ok = cli_parse_duration("--spike-len", c->text, c->bare_unit, 0.001, 604800,
+		                             &s, err, sizeof(err));
 		if (ok != c->ok)
-			fail_msg("'%s' (bare unit %g): expected %s, got %s (%s)", c->text, c->bare_unit,
-			         c->ok ? "accepted" : "refused", ok ? "accepted" : "refused", err);
+			fail_msg("'%s' (bare unit %g): expected %s, got %s (%s)", c->text,
+			         c->bare_unit, c->ok ? "accepted" : "refused",
+			         ok ? "accepted" : "refused", err);
 		if (ok) {
 			assert_true(fabs(s - c->seconds) < 1e-9);
 		} else {
 			if (!strstr(err, c->said) || strncmp(err, "--spike-len: ", 13) != 0)
-				fail_msg("'%s': message \"%s\" lacks \"%s\"", c->text, err, c->said);
+				fail_msg("'%s': message \"%s\" lacks \"%s\"", c->text, err,
+				         c->said);
 			assert_true(s == -1); /* nothing written on failure */
 		}
 	}
@@ -72,12 +74,24 @@ static void test_sizes(void **state)
 		bool ok;
 		unsigned long long bytes;
 	} cases[] = {
-	    {"4096", true, 4096},      {"4M", true, 4 << 20},     {"4m", true, 4 << 20},
-	    {"512k", true, 512 << 10}, {"512K", true, 512 << 10}, {"512KiB", true, 512 << 10},
-	    {"512KB", true, 512 << 10}, {"1G", true, 1ULL << 30}, {"1GiB", true, 1ULL << 30},
-	    {"4.5k", true, 4608},      {"64MiB", true, 64 << 20}, {"lots", false, 0},
-	    {"4X", false, 0},          {"4Mi", false, 0},         {"-4M", false, 0},
-	    {"4 M", false, 0},         {"", false, 0},            {"1k", false, 0}, /* < min */
+	    {"4096", true, 4096},
+	    {"4M", true, 4 << 20},
+	    {"4m", true, 4 << 20},
+	    {"512k", true, 512 << 10},
+	    {"512K", true, 512 << 10},
+	    {"512KiB", true, 512 << 10},
+	    {"512KB", true, 512 << 10},
+	    {"1G", true, 1ULL << 30},
+	    {"1GiB", true, 1ULL << 30},
+	    {"4.5k", true, 4608},
+	    {"64MiB", true, 64 << 20},
+	    {"lots", false, 0},
+	    {"4X", false, 0},
+	    {"4Mi", false, 0},
+	    {"-4M", false, 0},
+	    {"4 M", false, 0},
+	    {"", false, 0},
+	    {"1k", false, 0}, /* < min */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[256] = "";
@@ -110,8 +124,8 @@ static void test_counts_and_numbers(void **state)
 	assert_string_equal(err, "--spikes: '0' is out of range (1 to 1000)");
 	assert_false(
 	    cli_parse_count("--seed", "99999999999999999999999", 0, ~0ULL, &n, err, sizeof(err)));
-	assert_true(cli_parse_count("--seed", "18446744073709551615", 0, ~0ULL, &n, err,
-	                            sizeof(err)));
+	assert_true(
+	    cli_parse_count("--seed", "18446744073709551615", 0, ~0ULL, &n, err, sizeof(err)));
 	assert_true(n == ~0ULL);
 
 	double x;

@@ -22,7 +22,8 @@ static int child_status(const char *device)
 	if (pid == 0) {
 		int fd = open(device, O_WRONLY);
 		int null = open("/dev/null", O_WRONLY);
-		if (fd < 0 || null < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0)
+		if (fd < 0 || null < 0 || dup2(fd, STDOUT_FILENO) < 0 ||
+		    dup2(null, STDERR_FILENO) < 0)
 			_exit(99);
 		close_stdout_at_exit("test");
 		printf("a line that fits in the buffer\n");

@@ -13,9 +13,9 @@
 static void test_names_of_the_project_pass(void **state)
 {
 	(void)state;
-	static const char *const ok[] = {"glibc", "musl", "kresd-jemalloc-decay0", "_loadgen",
-	                                 "_upstream", "libtcmalloc_minimal.so.4", "named-glibc-1t",
-	                                 "a", "A.b_c-9"};
+	static const char *const ok[] = {"glibc",          "musl",      "kresd-jemalloc-decay0",
+	                                 "_loadgen",       "_upstream", "libtcmalloc_minimal.so.4",
+	                                 "named-glibc-1t", "a",         "A.b_c-9"};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++)
 		assert_true(identifier_valid(ok[i], NULL, 0));
 	char longest[IDENTIFIER_MAX_LEN + 1];

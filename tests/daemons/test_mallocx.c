@@ -1,5 +1,5 @@
-/* tests/daemons/test_mallocx.c - the mallocx adapter behind the glibc routing shim, preloaded into a
- * program linked with jemalloc that allocates through jemalloc's own API, as Debian's named does.
+/* tests/daemons/test_mallocx.c - the mallocx adapter behind the glibc routing shim, preloaded into
+ * a program linked with jemalloc that allocates through jemalloc's own API, as Debian's named does.
  *
  * Run by ctest with LD_PRELOAD=liballocspike-glibc-malloc.so:liballocspike-mallocx.so (the
  * named-glibc row). Every *allocx call must land in glibc's heap (glibc's own mallinfo2 grows)
@@ -88,8 +88,7 @@ static void test_rallocx_keeps_and_zeroes(void **state)
 static void test_sized_free_of_malloc_block(void **state)
 {
 	Dl_info dl;
-	assert_true(dladdr((void *)sdallocx, &dl) &&
-	            strstr(dl.dli_fname, "liballocspike-mallocx"));
+	assert_true(dladdr((void *)sdallocx, &dl) && strstr(dl.dli_fname, "liballocspike-mallocx"));
 	size_t base = glibc_in_use();
 	char *m = malloc(3000);
 	char *x = mallocx(3000, 0);

@@ -61,7 +61,8 @@ static void chart_texts_neutral(struct chart *c)
 	{
 		const char *name = json_string_value(json_object_get(p, "phase"));
 		/* the phase names the writer knows stay: they choose what is drawn */
-		if (!name || (strcmp(name, "spike") && strcmp(name, "warmup") && strcmp(name, "calibrate")))
+		if (!name ||
+		    (strcmp(name, "spike") && strcmp(name, "warmup") && strcmp(name, "calibrate")))
 			json_object_set_new(p, "phase", json_string("x"));
 	}
 }
@@ -92,13 +93,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (fuzz_next_chunk(&data, &size, &chunk, &len)) {
 		if (len >= 2 && chunk[0] == 'M') {
 			json_array_append_new(c.marks,
-			                      json_pack("{s:f,s:s%}", "t_s", chunk[1] / 4.0, "label",
-			                                (const char *)chunk + 2, len - 2));
+			                      json_pack("{s:f,s:s%}", "t_s", chunk[1] / 4.0,
+			                                "label", (const char *)chunk + 2, len - 2));
 		} else if (len >= 3 && chunk[0] == 'P') {
 			char *name = chunk_text(chunk + 3, len - 3);
-			json_array_append_new(c.phases, json_pack("{s:s,s:f,s:f,s:i}", "phase", name,
-			                                          "from_s", chunk[1] / 4.0, "to_s",
-			                                          chunk[2] / 4.0, "spike", (int)chunk[1]));
+			json_array_append_new(c.phases,
+			                      json_pack("{s:s,s:f,s:f,s:i}", "phase", name,
+			                                "from_s", chunk[1] / 4.0, "to_s",
+			                                chunk[2] / 4.0, "spike", (int)chunk[1]));
 			free(name);
 		} else if (c.n_series < MAX_SERIES) {
 			struct chart_series *s = &c.series[c.n_series++];

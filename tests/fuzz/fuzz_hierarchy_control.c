@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_hierarchy_control.c - libFuzzer target over the hierarchy's control socket
- * (common/control_server.c as the hierarchy opens it): one connection per input, the input sent as the client's bytes, replies
- * read, the connection closed.
+ * (common/control_server.c as the hierarchy opens it): one connection per input, the input sent as
+ * the client's bytes, replies read, the connection closed.
  *
  * Input: the bytes a client sends. */
 #include <event2/event.h>

@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_resolver.h - one resolver for the fuzz targets over the resolver's code (client
- * packets, upstream and glueless replies, control socket). Configured with upstream_offline: nothing
- * is ever sent; replies are handed to the pending query with its ID patched in. */
+ * packets, upstream and glueless replies, control socket). Configured with upstream_offline:
+ * nothing is ever sent; replies are handed to the pending query with its ID patched in. */
 #ifndef ALLOCSPIKE_FUZZ_RESOLVER_H
 #define ALLOCSPIKE_FUZZ_RESOLVER_H
 

@@ -43,9 +43,10 @@ static void test_layers_apart_from_allocators(void **state)
 			colours_shade(c, k, shade);
 			for (int l = 0; l <= ATTR_PART_COUNT; l++)
 				if (distance(layer_at(l), shade) < APART)
-					fail_msg("layer %s is within %.0f of allocator colour %s (shade "
-					         "%u of %s)",
-					         layer_at(l), APART, shade, k, c);
+					fail_msg(
+					    "layer %s is within %.0f of allocator colour %s (shade "
+					    "%u of %s)",
+					    layer_at(l), APART, shade, k, c);
 		}
 	assert_true(n >= 8); /* the allocators, the extras and the neutral grey were all seen */
 }

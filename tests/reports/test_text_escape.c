@@ -33,14 +33,16 @@ static void test_html_every_byte(void **state)
 		char *out = strbuf_take(&b);
 		for (const char *p = out; *p; p++) {
 			unsigned char u = (unsigned char)*p;
-			/* nothing that ends a text node or an attribute value, no control character */
+			/* nothing that ends a text node or an attribute value, no control character
+			 */
 			assert_null(strchr("<>\"'", u));
 			assert_true(u >= 0x20 || u == '\t' || u == '\n' || u == '\r');
 			assert_true(u != 0x7f);
 			if (u == '&') /* only as the start of a reference this escaper wrote */
-				assert_true(strncmp(p, "&amp;", 5) == 0 || strncmp(p, "&lt;", 4) == 0 ||
-				            strncmp(p, "&gt;", 4) == 0 || strncmp(p, "&quot;", 6) == 0 ||
-				            strncmp(p, "&#39;", 5) == 0 || strncmp(p, "&#xfffd;", 8) == 0);
+				assert_true(
+				    strncmp(p, "&amp;", 5) == 0 || strncmp(p, "&lt;", 4) == 0 ||
+				    strncmp(p, "&gt;", 4) == 0 || strncmp(p, "&quot;", 6) == 0 ||
+				    strncmp(p, "&#39;", 5) == 0 || strncmp(p, "&#xfffd;", 8) == 0);
 		}
 		assert_int_equal(out[0], 'a');
 		assert_int_equal(out[strlen(out) - 1], 'b');

@@ -63,7 +63,8 @@ static void test_loose_objects_are_freed_at_once(void **state)
 		assert_true(rmem_footprint(&m) >= before + 500);
 		rmem_free(&m, p);
 		assert_int_equal(rmem_footprint(&m), before);
-		/* A loose object left alive is freed by rmem_release (the sanitizer build checks). */
+		/* A loose object left alive is freed by rmem_release (the sanitizer build checks).
+		 */
 		assert_non_null(rmem_alloc_loose(&m, 64));
 		rmem_release(&m);
 	}

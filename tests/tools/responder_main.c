@@ -152,7 +152,8 @@ static void responder_udp_read(evutil_socket_t fd, short what, void *arg)
 		    recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &from_len);
 		if (got < 0)
 			return;
-		/* a reply's delay counts from now, not from the loop's cached time of its last wake-up */
+		/* a reply's delay counts from now, not from the loop's cached time of its last
+		 * wake-up */
 		event_base_update_cache_time(r->base);
 		uint8_t *wire = NULL;
 		size_t wire_len = 0;
