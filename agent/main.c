@@ -157,6 +157,22 @@ static void agent_samples(struct evhttp_request *req, void *arg)
 
 /* GET /record?from=SEQ: the record's reads from sequence number SEQ on (default 0), for a
  * controller whose stream dropped to fill what it missed. */
+/* Sends TEXT as the whole reply with its Content-Type; a 500 if it cannot be buffered. */
+static bool agent_reply(struct evhttp_request *req, const char *type, const char *text, size_t len)
+{
+	struct evbuffer *body = evbuffer_new();
+	if (!body || evbuffer_add(body, text, len) != 0) {
+		if (body)
+			evbuffer_free(body);
+		evhttp_send_error(req, 500, "out of memory");
+		return false;
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", type);
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+	return true;
+}
+
 static void agent_record(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
@@ -181,20 +197,12 @@ static void agent_record(struct evhttp_request *req, void *arg)
 	}
 	char *text = NULL;
 	size_t len = 0;
-	struct evbuffer *body = evbuffer_new();
-	if (!body || !record_read_from(a->record_path, from, &text, &len, err, sizeof(err)) ||
-	    evbuffer_add(body, text, len) != 0) {
-		free(text);
-		if (body)
-			evbuffer_free(body);
+	if (!record_read_from(a->record_path, from, &text, &len, err, sizeof(err))) {
 		evhttp_send_error(req, 500, "the record cannot be read");
 		return;
 	}
+	agent_reply(req, "application/x-ndjson", text, len);
 	free(text);
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-	                  "application/x-ndjson");
-	evhttp_send_reply(req, 200, "OK", body);
-	evbuffer_free(body);
 }
 
 static void agent_metrics(struct evhttp_request *req, void *arg)
@@ -211,19 +219,9 @@ static void agent_metrics(struct evhttp_request *req, void *arg)
 	}
 	exposition_write(out, &a->labels, &a->sampler);
 	fclose(out);
-	struct evbuffer *body = evbuffer_new();
-	if (!body || evbuffer_add(body, text, len) != 0) {
-		free(text);
-		evbuffer_free(body);
-		evhttp_send_error(req, 500, "out of memory");
-		return;
-	}
+	if (agent_reply(req, EXPOSITION_CONTENT_TYPE, text, len))
+		a->scrapes++;
 	free(text);
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-	                  EXPOSITION_CONTENT_TYPE);
-	evhttp_send_reply(req, 200, "OK", body);
-	evbuffer_free(body);
-	a->scrapes++;
 }
 
 /* The clock exchange (common/clock_exchange.h): when the request reached us and when the reply
@@ -233,17 +231,9 @@ static void agent_time(struct evhttp_request *req, void *arg)
 	uint64_t t2 = realtime_ns();
 	if (!agent_authorized(req, arg, true))
 		return;
-	struct evbuffer *body = evbuffer_new();
 	char text[64];
 	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns());
-	if (!body || evbuffer_add(body, text, (size_t)n) != 0) {
-		evbuffer_free(body);
-		evhttp_send_error(req, 500, "out of memory");
-		return;
-	}
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "text/plain");
-	evhttp_send_reply(req, 200, "OK", body);
-	evbuffer_free(body);
+	agent_reply(req, "text/plain", text, (size_t)n);
 }
 
 static void agent_not_found(struct evhttp_request *req, void *arg)
@@ -586,8 +576,10 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr,
-	        "allocspike-agent: %llu reads (%llu without control answer), %llu scrapes\n",
-	        a.sampler.samples, a.sampler.control_failures, a.scrapes);
+	        "allocspike-agent: %llu reads (%llu without control answer%s%s), %llu scrapes\n",
+	        a.sampler.samples, a.sampler.control_failures,
+	        a.sampler.control_failures ? "; the last: " : "",
+	        a.sampler.control_failures ? a.sampler.control_error : "", a.scrapes);
 	if (tick)
 		event_free(tick);
 	if (term)
