@@ -3,6 +3,7 @@
 # prepare: writes kresd.conf into the workdir and prints the foreground command; probe: readiness.
 set -euo pipefail
 DEFINITION_NAME=kresd
+DEFINITION_TLS=yes
 # shellcheck source=scenarios/daemons/lib/definition.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
 
@@ -12,6 +13,12 @@ definition_prepare() {
 	if [[ -n $DEF_UPSTREAM_SOURCE ]]; then
 		outgoing="net.outgoing_v4('$DEF_UPSTREAM_SOURCE')"
 	fi
+	# DNS over TLS with the given certificate (kresd's net.tls), on an address of its own.
+	local tls=
+	if [[ -n $DEF_TLS_ADDR ]]; then
+		tls="net.tls('$DEF_TLS_CERT', '$DEF_TLS_KEY')
+net.listen('$DEF_TLS_ADDR', $DEF_TLS_PORT, { kind = 'tls' })"
+	fi
 	mkdir -p "$DEF_WORKDIR/cache"
 	cat >"$conf" <<CONF
 -- kresd.conf - written by scenarios/daemons/kresd.sh for one allocspike run (docs/daemons.md).
@@ -20,6 +27,7 @@ log_target('stderr')
 -- The hierarchy is IPv4 loopback; never try an IPv6 nameserver address.
 net.ipv6 = false
 net.listen('$DEF_LISTEN_ADDR', $DEF_LISTEN_PORT, { kind = 'dns' })
+$tls
 $outgoing
 -- The LMDB cache is a file mapped into the process; its size is fixed up front.
 cache.open($DEF_CACHE_BYTES, 'lmdb://$DEF_WORKDIR/cache')

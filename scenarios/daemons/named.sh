@@ -4,6 +4,7 @@
 # stats: in-flight recursions and cache figures from named's statistics channel (HTTP, JSON).
 set -euo pipefail
 DEFINITION_NAME=named
+DEFINITION_TLS=yes
 # shellcheck source=scenarios/daemons/lib/definition.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
 
@@ -11,11 +12,15 @@ definition_prepare() {
 	command -v named >/dev/null || definition_die "named not found (apt-get install bind9)"
 	# named listens only on addresses its interface scan finds (127.0.0.1 and ::1 on lo), not on
 	# any 127/8 address the kernel would accept.
-	if [[ $DEF_LISTEN_ADDR != 127.0.0.1 && $DEF_LISTEN_ADDR != ::1 &&
-		-z $(ip -o addr show to "$DEF_LISTEN_ADDR" 2>/dev/null) ]]; then
-		definition_die "--listen: named listens only on interface addresses; $DEF_LISTEN_ADDR is on" \
-			"no interface (use 127.0.0.1 or ::1)"
-	fi
+	local option addr
+	for option in listen:$DEF_LISTEN_ADDR tls-listen:$DEF_TLS_ADDR; do
+		addr=${option#*:}
+		if [[ -n $addr && $addr != 127.0.0.1 && $addr != ::1 &&
+			-z $(ip -o addr show to "$addr" 2>/dev/null) ]]; then
+			definition_die "--${option%%:*}: named listens only on interface addresses; $addr is on" \
+				"no interface (use 127.0.0.1 or ::1)"
+		fi
+	done
 	# -4 keeps named off IPv6 upstream (the hierarchy is IPv4); listening on ::1 needs IPv6 on.
 	local conf=$DEF_WORKDIR/named.conf source= family=-4 listen
 	if [[ $DEF_LISTEN_ADDR == ::1 ]]; then
@@ -23,6 +28,17 @@ definition_prepare() {
 		listen="listen-on { none; }; listen-on-v6 port $DEF_LISTEN_PORT { ::1; };"
 	else
 		listen="listen-on port $DEF_LISTEN_PORT { $DEF_LISTEN_ADDR; }; listen-on-v6 { none; };"
+	fi
+	# DNS over TLS (BIND 9.18's tls block and listen-on ... tls).
+	local tls_block=
+	if [[ -n $DEF_TLS_ADDR ]]; then
+		tls_block="tls allocspike { cert-file \"$DEF_TLS_CERT\"; key-file \"$DEF_TLS_KEY\"; };"
+		if [[ $DEF_TLS_ADDR == ::1 ]]; then
+			family=
+			listen+=" listen-on-v6 port $DEF_TLS_PORT tls allocspike { ::1; };"
+		else
+			listen+=" listen-on port $DEF_TLS_PORT tls allocspike { $DEF_TLS_ADDR; };"
+		fi
 	fi
 	[[ -z $DEF_UPSTREAM_SOURCE ]] || source="query-source address $DEF_UPSTREAM_SOURCE;"
 	# The statistics channel shares the listening address, on a port of its own.
@@ -42,6 +58,7 @@ definition_prepare() {
 ZONE
 	cat >"$conf" <<CONF
 // named.conf - written by scenarios/daemons/named.sh for one allocspike run (docs/daemons.md).
+$tls_block
 options {
 	directory "$DEF_WORKDIR";
 	pid-file none;

@@ -4,6 +4,7 @@
 # probe: readiness; stats: in-flight queries and cache sizes from rec_control.
 set -euo pipefail
 DEFINITION_NAME=pdns-recursor
+DEFINITION_NO_TLS="PowerDNS Recursor 4.8, Debian's, has no DNS-over-TLS listener"
 # shellcheck source=scenarios/daemons/lib/definition.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
 

@@ -3,6 +3,7 @@
 # prepare: writes unbound.conf into the workdir and prints the foreground command; probe: readiness.
 set -euo pipefail
 DEFINITION_NAME=unbound
+DEFINITION_TLS=yes
 # shellcheck source=scenarios/daemons/lib/definition.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/definition.sh"
 
@@ -13,6 +14,14 @@ definition_prepare() {
 	# The stated cache size is split as unbound's documentation suggests: rrset cache twice the
 	# message cache (1/3 messages, 2/3 rrsets).
 	local msg=$((DEF_CACHE_BYTES / 3))
+	# DNS over TLS: unbound serves TLS on the interfaces whose port is tls-port.
+	local tls=
+	if [[ -n $DEF_TLS_ADDR ]]; then
+		tls="interface: $DEF_TLS_ADDR@$DEF_TLS_PORT
+	tls-port: $DEF_TLS_PORT
+	tls-service-pem: \"$DEF_TLS_CERT\"
+	tls-service-key: \"$DEF_TLS_KEY\""
+	fi
 	local rrset=$((DEF_CACHE_BYTES - msg))
 	cat >"$conf" <<CONF
 # unbound.conf - written by scenarios/daemons/unbound.sh for one allocspike run (docs/daemons.md).
@@ -28,6 +37,7 @@ server:
 	logfile: ""
 	verbosity: 1
 	interface: $DEF_LISTEN_ADDR@$DEF_LISTEN_PORT
+	$tls
 	access-control: 127.0.0.0/8 allow
 	access-control: ::1 allow
 	$outgoing

@@ -70,9 +70,11 @@ definition_check_hints() {
 }
 
 # definition_parse_prepare ARGS... : sets DEF_WORKDIR DEF_LISTEN_ADDR DEF_LISTEN_PORT
-# DEF_ROOT_HINTS DEF_CACHE_BYTES DEF_UPSTREAM_SOURCE (empty when not given).
+# DEF_ROOT_HINTS DEF_CACHE_BYTES DEF_UPSTREAM_SOURCE (empty when not given), and for DNS over TLS
+# DEF_TLS_ADDR DEF_TLS_PORT DEF_TLS_CERT DEF_TLS_KEY (empty without --tls-listen).
 definition_parse_prepare() {
 	DEF_WORKDIR= DEF_ROOT_HINTS= DEF_CACHE_BYTES= DEF_UPSTREAM_SOURCE= DEF_LISTEN_ADDR=
+	DEF_TLS_ADDR= DEF_TLS_PORT= DEF_TLS_CERT= DEF_TLS_KEY=
 	while (($#)); do
 		[[ $# -ge 2 ]] || definition_die "$1: needs a value"
 		case $1 in
@@ -81,6 +83,12 @@ definition_parse_prepare() {
 			definition_split "$2" --listen
 			DEF_LISTEN_ADDR=$DEF_ADDR DEF_LISTEN_PORT=$DEF_PORT
 			;;
+		--tls-listen)
+			definition_split "$2" --tls-listen
+			DEF_TLS_ADDR=$DEF_ADDR DEF_TLS_PORT=$DEF_PORT
+			;;
+		--tls-cert) DEF_TLS_CERT=$2 ;;
+		--tls-key) DEF_TLS_KEY=$2 ;;
 		--root-hints) DEF_ROOT_HINTS=$2 ;;
 		--cache-size) DEF_CACHE_BYTES=$(definition_bytes "$2" --cache-size) || exit 2 ;;
 		--upstream-source)
@@ -101,6 +109,7 @@ definition_parse_prepare() {
 	# daemons' configuration files: spaces are fine, line breaks, quotes and backslashes are not.
 	[[ $DEF_WORKDIR$DEF_ROOT_HINTS != *[$'\n\r"\'\\']* ]] ||
 		definition_die "prepare: paths with line breaks, quotes or backslashes are not supported"
+	definition_check_tls
 	mkdir -p "$DEF_WORKDIR" || definition_die "--workdir: cannot create $DEF_WORKDIR"
 	DEF_WORKDIR=$(cd "$DEF_WORKDIR" && pwd)
 	DEF_ROOT_HINTS=$(cd "$(dirname "$DEF_ROOT_HINTS")" && pwd)/$(basename "$DEF_ROOT_HINTS")
@@ -110,6 +119,28 @@ definition_parse_prepare() {
 	DEF_THREADS=${ALLOCSPIKE_DAEMON_THREADS:-2}
 	[[ $DEF_THREADS =~ ^[1-9][0-9]?$ ]] ||
 		definition_die "ALLOCSPIKE_DAEMON_THREADS: '$DEF_THREADS' is not a thread count (1-99)"
+}
+
+# definition_check_tls : --tls-listen, --tls-cert and --tls-key come together, to a definition that
+# serves DNS over TLS (DEFINITION_TLS=yes; one that cannot says why in DEFINITION_NO_TLS), with
+# readable PEM files made absolute for the configuration.
+definition_check_tls() {
+	[[ -n $DEF_TLS_ADDR$DEF_TLS_CERT$DEF_TLS_KEY ]] || return 0
+	[[ ${DEFINITION_TLS:-} == yes ]] ||
+		definition_die "--tls-listen: no DNS over TLS here (${DEFINITION_NO_TLS:-not in this definition}); TCP is served on --listen"
+	[[ -n $DEF_TLS_ADDR && -n $DEF_TLS_CERT && -n $DEF_TLS_KEY ]] ||
+		definition_die "prepare: --tls-listen, --tls-cert and --tls-key go together"
+	local opt var file
+	for opt in cert:DEF_TLS_CERT key:DEF_TLS_KEY; do
+		var=${opt#*:}
+		file=${!var}
+		[[ -r $file ]] || definition_die "--tls-${opt%%:*}: cannot read $file"
+		[[ $file != *[$'\n\r"\'\\']* ]] ||
+			definition_die "--tls-${opt%%:*}: paths with line breaks, quotes or backslashes are not supported"
+		printf -v "$var" '%s' "$(cd "$(dirname "$file")" && pwd)/$(basename "$file")"
+	done
+	[[ $DEF_TLS_ADDR:$DEF_TLS_PORT != "$DEF_LISTEN_ADDR:$DEF_LISTEN_PORT" ]] ||
+		definition_die "--tls-listen: the same address and port as --listen"
 }
 
 # definition_free_tcp_port ADDR : a TCP port nobody listens on at ADDR, for a daemon's second
@@ -194,7 +225,8 @@ definition_main() {
 		;;
 	*)
 		echo "usage: $DEFINITION_NAME.sh prepare --workdir DIR --listen ADDR:PORT --root-hints FILE" \
-			"--cache-size BYTES [--upstream-source ADDR]" >&2
+			"--cache-size BYTES [--upstream-source ADDR]" \
+			"[--tls-listen ADDR:PORT --tls-cert FILE --tls-key FILE]" >&2
 		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
 		echo "       $DEFINITION_NAME.sh stats --workdir DIR" >&2
 		exit 2

@@ -26,8 +26,9 @@ daemon_definition() { echo "$DAEMON_RUN_DIR/../${V_BASE[$1]}.sh"; }
 # For a row of the table read (variants_table_read): runs the definition's prepare (with the row's env,
 # so a row can set a definition's knob) and sets DAEMON_WORDS (the command, one word an element),
 # DAEMON_ENV (env(1) assignments: the row's env, LD_PRELOAD, the probe and the sampler's) and
-# DAEMON_ALLOC_JSON (where the probe writes). UPSTREAM_SOURCE may be empty. On failure says why on
-# stderr, sets DAEMON_FAILURE to a short reason and returns 1.
+# DAEMON_ALLOC_JSON (where the probe writes). UPSTREAM_SOURCE may be empty. DAEMON_TLS (an array,
+# empty by default) is passed to prepare as it is: --tls-listen ADDR:PORT --tls-cert F --tls-key F
+# for DNS over TLS. On failure says why on stderr, sets DAEMON_FAILURE to a short reason and returns 1.
 daemon_command() {
 	local name=$1 workdir=$2 listen=$3 hints=$4 cache=$5 source=$6 build=$7 sampler=${8:-}
 	local def cmd ld_preload library=-
@@ -52,7 +53,8 @@ daemon_command() {
 	mkdir -p "$workdir"
 	[[ ${V_ENV[$name]} == - ]] || read -r -a DAEMON_ENV <<<"${V_ENV[$name]}"
 	if ! cmd=$(env "${DAEMON_ENV[@]}" "$def" prepare --workdir "$workdir" --listen "$listen" \
-		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"}); then
+		--root-hints "$hints" --cache-size "$cache" ${source:+--upstream-source "$source"} \
+		${DAEMON_TLS[@]+"${DAEMON_TLS[@]}"}); then
 		DAEMON_FAILURE="daemon definition prepare failed"
 		return 1
 	fi
@@ -99,6 +101,7 @@ daemon_check_allocator() {
 
 # daemon_start NAME --listen A:P --root-hints F --cache-size S --workdir D --build B
 #              [--upstream-source ADDR] [--variants FILE] [--sampler SOCKET]
+#              [--tls-listen ADDR:PORT --tls-cert FILE --tls-key FILE]
 # For tests: the steps above, the daemon in the background (stdout+stderr appended to D/daemon.log)
 # under a lifeline. Sets DAEMON_PID and DAEMON_ALLOC_JSON. With --sampler, the live sampler serves
 # `stats` on SOCKET and a sidecar keeps the daemon's own figures fresh for it (sampler.sh).
@@ -107,6 +110,7 @@ daemon_start() {
 	local name=$1
 	shift
 	local listen= hints= cache= workdir= build= source= variants=$DAEMON_RUN_DIR/../../../variants.tsv sampler=
+	local DAEMON_TLS=()
 	while (($#)); do
 		case $1 in
 		--listen) listen=$2 ;;
@@ -117,6 +121,7 @@ daemon_start() {
 		--upstream-source) source=$2 ;;
 		--variants) variants=$2 ;;
 		--sampler) sampler=$2 ;;
+		--tls-listen | --tls-cert | --tls-key) DAEMON_TLS+=("$1" "$2") ;;
 		*)
 			echo "daemon_start: unknown option $1" >&2
 			return 1
