@@ -6,6 +6,8 @@
 #define ALLOCSPIKE_REPORTS_ANALYSIS_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "runfolder_reader.h"
 
@@ -21,11 +23,22 @@ json_t *analysis_harness(const struct runfolder *rf);
  * capped at cap_bytes (analysis_warmup.c). */
 json_t *analysis_warmup(const struct runfolder *rf, double cap_bytes);
 
+/* The request footprint of every variant of a footprint run (analysis_footprint.c): per spike its
+ * live bytes and requests in flight, bytes per request two ways, the fit over the sampler's polls
+ * (RUN/sizes/NAME.jsonl, placed on the timeline by origin, the wall-clock second of t = 0; none
+ * read when has_origin is false) and the size mix; NULL when out of memory. */
+json_t *analysis_footprint(const struct runfolder *rf, const char *run, double origin,
+                           bool has_origin);
+/* RUN/footprint.json and RUN/footprint.md from analysis_footprint's result; false with the path in
+ * err when one cannot be written. */
+bool analysis_footprint_write(const char *run, const json_t *result, char *err, size_t err_size);
+
 /* The subcommands: arguments after the subcommand's name; exit status 0, 1 (unreadable run
  * folder) or 2 (usage) (analysis_cli.c). */
 int analysis_cmd_knee(int argc, char **argv);
 int analysis_cmd_harness(int argc, char **argv);
 int analysis_cmd_warmup(int argc, char **argv);
 int analysis_cmd_event(int argc, char **argv);
+int analysis_cmd_footprint(int argc, char **argv);
 
 #endif

@@ -189,3 +189,37 @@ int analysis_cmd_event(int argc, char **argv)
 	free(text);
 	return rc;
 }
+
+/* footprint RUN_DIR: RUN_DIR/footprint.json and footprint.md (scenarios/footprint.sh). The polls'
+ * clock: RUN_DIR/sizes/origin_unix_s, the wall-clock second of t = 0; without it, no polls. */
+int analysis_cmd_footprint(int argc, char **argv)
+{
+	if (argc != 1 || argv[0][0] == '-')
+		return usage_error("footprint", "RUN_DIR", argc ? "unexpected argument" : NULL,
+		                   argc > 1 ? argv[1]
+		                   : argc   ? argv[0]
+		                            : NULL);
+	struct runfolder rf;
+	char err[1024];
+	if (!runfolder_read_timeline(argv[0], &rf, err, sizeof(err))) {
+		fputs("allocspike-report: ", stderr);
+		terminal_text_fputs(err, stderr);
+		fputc('\n', stderr);
+		return EXIT_RUN_UNREADABLE;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/sizes/origin_unix_s", argv[0]);
+	double origin = NAN;
+	FILE *f = fopen(path, "r");
+	bool has_origin = f && fscanf(f, "%lf", &origin) == 1 && isfinite(origin);
+	if (f)
+		fclose(f);
+	json_t *result = analysis_footprint(&rf, argv[0], origin, has_origin);
+	runfolder_free(&rf);
+	bool ok = result && analysis_footprint_write(argv[0], result, err, sizeof(err));
+	if (!ok)
+		fprintf(stderr, "allocspike-report footprint: %s\n",
+		        result ? err : "out of memory");
+	json_decref(result);
+	return ok ? 0 : EXIT_WRITE_FAILED;
+}

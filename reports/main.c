@@ -63,6 +63,8 @@ static void usage(FILE *f)
 	    "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
 	    "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
 	    "         check, as JSON on stdout\n"
+	    "       allocspike-report footprint RUN_DIR\n"
+	    "         the request footprint of a footprint run: RUN_DIR/footprint.json and .md\n"
 	    "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT "
 	    "[KEY=TEXT|KEY:=JSON]...\n"
 	    "         prints one events.jsonl line\n"
@@ -624,6 +626,8 @@ int main(int argc, char **argv)
 		return analysis_cmd_warmup(argc - 2, argv + 2);
 	if (strcmp(argv[1], "event") == 0)
 		return analysis_cmd_event(argc - 2, argv + 2);
+	if (strcmp(argv[1], "footprint") == 0)
+		return analysis_cmd_footprint(argc - 2, argv + 2);
 	if (strcmp(argv[1], "allocators") == 0 && argc == 2) {
 		allocator_table_write(stdout);
 		return 0;

@@ -3,7 +3,7 @@
 # live sampler (docs/daemons.md) is preloaded into our dynamic builds as it always is into daemons,
 # and polled for its `size_classes` beside the generator's sampling. Ends with footprint.json and
 # footprint.md in the run folder: per row and spike, live bytes per request in flight and the size
-# mix at the peak against idle (scenarios/daemons/lib/footprint_table.py). Options: as spike.sh.
+# mix at the peak against idle (`allocspike-report footprint`). Options: as spike.sh.
 set -uo pipefail
 SC_PROG=footprint
 source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
@@ -69,8 +69,9 @@ scenario_stop_variant() {
 
 scenario_after() {
 	warmup_check "$SC_RUN"
-	python3 "$SC_ROOT/scenarios/daemons/lib/footprint_table.py" "$SC_RUN" ||
-		sc_die "footprint_table.py failed on $SC_RUN"
+	local report
+	sc_need report allocspike-report "for footprint.json"
+	"$report" footprint "$SC_RUN" || sc_die "allocspike-report footprint failed on $SC_RUN"
 	echo "$SC_RUN/footprint.md"
 }
 

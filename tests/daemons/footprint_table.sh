@@ -1,9 +1,9 @@
 #!/bin/bash
-# tests/daemons/footprint_table.sh - scenarios/daemons/lib/footprint_table.py on a made-up run folder
+# tests/daemons/footprint_table.sh - allocspike-report footprint on a made-up run folder
 # whose answers are known: bytes per request in flight (rise and drain), peak in flight, traffic
 # sums and the size mix of the increase between the idle and the peak polls.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
-TABLE=$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/lib/footprint_table.py
+TABLE=$ALLOCSPIKE_BIN/allocspike-report
 run=$TEST_TMP/run
 mkdir -p "$run/sizes"
 
@@ -52,7 +52,7 @@ echo 1000 >"$run/sizes/origin_unix_s"
 	printf '{"unix_s":1037,"live_bytes":1000500,"inflight":500,"inflight_age_s":3,"size_classes":%s}\n' "$calm"
 } >"$run/sizes/row.jsonl"
 
-check "the table is written" python3 "$TABLE" "$run"
+check "the table is written" "$TABLE" footprint "$run"
 j=$run/footprint.json
 check_eq "one spike" 1 "$(jq '.row.spikes | length' "$j")"
 check_eq "rise: (3,000,000 - 1,000,000) / (1,010 - 10)" 2000 "$(jq '.row.spikes[0].bytes_per_req_rise' "$j")"
@@ -68,6 +68,10 @@ check_eq "fit: polls with a fresh inflight figure" 12 "$(jq '.row.fit.polls' "$j
 check_eq "size mix at idle" '{"le256":0.5,"le4k":0.5,"gt4k":0}' "$(jq -c '.row.size_mix_idle' "$j")"
 check "the markdown row names the row" grep -q "^| row | 2000 (2000-2000, 1) | 1800 (1800-1800) | 2500 (12, 1.0) " "$run/footprint.md"
 check "the generator's rows are left out" bash -c "! grep -q _loadgen '$run/footprint.md'"
-if python3 "$TABLE" 2>/dev/null; then st=0; else st=$?; fi
+if "$TABLE" footprint 2>/dev/null; then st=0; else st=$?; fi
 check_eq "usage error exits 2" 2 "$st"
+mkdir -p "$TEST_TMP/empty"
+if "$TABLE" footprint "$TEST_TMP/empty" 2>"$TEST_TMP/err.txt"; then st=0; else st=$?; fi
+check_eq "a folder without a timeline exits 2" 2 "$st"
+check "and names the file" grep -q 'timeline.csv' "$TEST_TMP/err.txt"
 finish
