@@ -56,6 +56,10 @@ prepare_err() {
 		--cache-size 8M "$@" >/dev/null 2>err.txt || st=$?
 	echo "$st: $(cat err.txt)"
 }
+check "kresd says it serves DNS over TLS" "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/kresd.sh" tls
+out=$("$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/pdns-recursor.sh" tls) && st=0 || st=$?
+check_eq "pdns-recursor says it does not" 1 "$st"
+check "and why" grep -q "PowerDNS Recursor 4.8" <<<"$out"
 out=$(prepare_err pdns-recursor --tls-listen 127.58.3.9:5301 --tls-cert cert.pem --tls-key key.pem)
 check "pdns-recursor refuses --tls-listen, saying why" grep -q '^2: .*no DNS over TLS here (PowerDNS Recursor' <<<"$out"
 out=$(prepare_err unbound --tls-listen 127.58.3.9:5301 --tls-cert cert.pem)

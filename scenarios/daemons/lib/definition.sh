@@ -217,6 +217,13 @@ definition_main() {
 		[[ $# -eq 1 ]] || definition_die "usage: $DEFINITION_NAME.sh probe ADDR:PORT"
 		definition_probe "$1"
 		;;
+	tls)
+		# whether prepare takes --tls-listen: exit 0, or 1 with the reason
+		[[ $# -eq 0 ]] || definition_die "usage: $DEFINITION_NAME.sh tls"
+		[[ ${DEFINITION_TLS:-} == yes ]] && return 0
+		echo "${DEFINITION_NO_TLS:-no DNS over TLS in this definition}"
+		exit 1
+		;;
 	stats)
 		definition_parse_stats "$@"
 		declare -F definition_stats >/dev/null ||
@@ -229,6 +236,7 @@ definition_main() {
 			"[--tls-listen ADDR:PORT --tls-cert FILE --tls-key FILE]" >&2
 		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
 		echo "       $DEFINITION_NAME.sh stats --workdir DIR" >&2
+		echo "       $DEFINITION_NAME.sh tls" >&2
 		exit 2
 		;;
 	esac

@@ -71,6 +71,10 @@ daemon_command() {
 	mapfile -t DAEMON_WORDS <<<"$cmd"
 }
 
+# daemon_tls_problem NAME : nothing, status 0, when the row's definition serves DNS over TLS
+# (prepare takes --tls-listen); else why not, status 1.
+daemon_tls_problem() { "$(daemon_definition "$1")" tls; }
+
 # daemon_alive PID : true while PID runs (a zombie not yet reaped counts as gone).
 daemon_alive() {
 	local stat
