@@ -1,9 +1,9 @@
 #!/bin/bash
 # loadgen/benchmark.sh - not a test: the highest rate allocspike-loadgen and dnsperf each sustain
 # with under 1% loss against the same trivial responder on loopback, as ratios in one run, with the
-# CPU each spends per query sent, user and kernel apart (from /proc), over UDP and over TCP (one
-# connection each: --clients 1 -m tcp beside dnsperf -c 1 -m tcp); and what sampling 8 processes at
-# 10 Hz costs.
+# CPU each spends per query sent, user and kernel apart (from /proc), over UDP, over TCP and over
+# DNS over TLS (one connection each: --clients 1 -m tcp|dot beside dnsperf -c 1 -m tcp|dot); and
+# what sampling 8 processes at 10 Hz costs.
 # Usage: loadgen/benchmark.sh [--seconds S] [--start QPS] [--max QPS] [--unpinned]
 #        (BIN: $ALLOCSPIKE_BIN or build/bin)
 set -u
@@ -53,6 +53,18 @@ PIDS+=($!)
 wait_ready "$work/tcp.ready" $! || exit 1
 tcp_addr=$(sed -n 's/^ready //p' "$work/tcp.ready")
 tcp_host=${tcp_addr%:*} tcp_port=${tcp_addr##*:}
+# over DNS over TLS, the test responder again with a certificate made here
+bench_require openssl
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=bench \
+	-keyout "$work/tls.key" -out "$work/tls.pem" 2>"$work/openssl.log" ||
+	{ echo "benchmark.sh: openssl could not make the test certificate ($work/openssl.log)" >&2; exit 1; }
+"${pin_resp[@]}" "$BIN/allocspike-test-responder" --listen 127.56.250.3:0 --fixture "$work/any.txt" \
+	--tls-cert "$work/tls.pem" --tls-key "$work/tls.key" \
+	--ready-file "$work/dot.ready" >/dev/null 2>"$work/dot-resp.log" &
+PIDS+=($!)
+wait_ready "$work/dot.ready" $! || exit 1
+dot_addr=$(sed -n 's/^ready //p' "$work/dot.ready")
+dot_host=${dot_addr%:*} dot_port=${dot_addr##*:}
 tck=$(getconf CLK_TCK)
 
 # run_gen NAME RATE : prints "sent completed user_seconds system_seconds drops" for one step of RATE
@@ -68,6 +80,8 @@ run_gen() {
 	# over TCP: one connection each
 	loadgen-tcp) cmd=("$BIN/allocspike-loadgen" -s "$tcp_host" -p "$tcp_port" -m tcp --clients 1 -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
 	dnsperf-tcp) cmd=(dnsperf -m tcp -s "$tcp_host" -p "$tcp_port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1) ;;
+	loadgen-dot) cmd=("$BIN/allocspike-loadgen" -s "$dot_host" -p "$dot_port" -m dot --clients 1 -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 --no-progress) ;;
+	dnsperf-dot) cmd=(dnsperf -m dot -s "$dot_host" -p "$dot_port" -d "$work/q.txt" -Q "$rate" -l "$SECONDS_PER_STEP" -t 1 -q 1000 -c 1 -T 1) ;;
 	esac
 	# the generator's CPU: a shell's children's user+system time (fields 16, 17 of its stat)
 	local drops0
@@ -117,6 +131,8 @@ read -r lg_rate lg_us lg_user lg_sys < <(highest loadgen)
 read -r dp_rate dp_us dp_user dp_sys < <(highest dnsperf)
 read -r lgt_rate lgt_us lgt_user lgt_sys < <(highest loadgen-tcp)
 read -r dpt_rate dpt_us dpt_user dpt_sys < <(highest dnsperf-tcp)
+read -r lgd_rate lgd_us lgd_user lgd_sys < <(highest loadgen-dot)
+read -r dpd_rate dpd_us dpd_user dpd_sys < <(highest dnsperf-dot)
 
 # sampling cost: 10 s at 10 queries/s, with 8 watched processes at 10 Hz and without
 sleepers=()
@@ -145,6 +161,9 @@ echo "| dnsperf | UDP | $dp_rate | 1.00 | $dp_us | $dp_user | $dp_sys |"
 awk -v a="$lgt_rate" -v b="$dpt_rate" 'BEGIN { printf "| allocspike-loadgen | TCP | %d | %.2f ", a, b ? a / b : 0 }'
 echo "| $lgt_us | $lgt_user | $lgt_sys |"
 echo "| dnsperf | TCP | $dpt_rate | 1.00 | $dpt_us | $dpt_user | $dpt_sys |"
+awk -v a="$lgd_rate" -v b="$dpd_rate" 'BEGIN { printf "| allocspike-loadgen | DoT | %d | %.2f ", a, b ? a / b : 0 }'
+echo "| $lgd_us | $lgd_user | $lgd_sys |"
+echo "| dnsperf | DoT | $dpd_rate | 1.00 | $dpd_us | $dpd_user | $dpd_sys |"
 echo
 echo "sampling 8 processes at 10 Hz (plus smaps_rollup at 1 Hz): ${sampling}% of a core" \
 	"(loadgen at 10 qps for 10 s: $base ticks alone, $watched ticks watching)"

@@ -6,6 +6,7 @@
 #include "responder_count.h"
 #include "responder_fixture.h"
 #include "sockaddr_parse.h"
+#include "tls_server.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
@@ -33,6 +34,7 @@ struct responder {
 	const char *count_path;
 	struct responder_count count;
 	uint64_t received, answered, malformed;
+	struct tls_server *tls; /* --tls-cert/--tls-key: the TCP port speaks DNS over TLS */
 };
 
 /* A reply waiting for its fixture's delay. */
@@ -222,6 +224,14 @@ static void responder_tcp_accept(struct evconnlistener *l, evutil_socket_t fd, s
 		close(fd);
 		return;
 	}
+	if (r->tls) {
+		struct bufferevent *tls = tls_server_wrap(r->tls, bev, NULL, NULL);
+		if (!tls) {
+			bufferevent_free(bev);
+			return;
+		}
+		bev = tls;
+	}
 	bufferevent_setcb(bev, responder_tcp_read, NULL, responder_tcp_event, r);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 }
@@ -281,7 +291,10 @@ static void responder_usage(FILE *out)
 	    "  --log FILE           one line per query: time src id qname qtype transport\n"
 	    "  --silent             never answer (queries are still logged and counted)\n"
 	    "  --count-file FILE    queries per whole second since the first query\n"
-	    "  --ready-file FILE    also write the 'ready ADDR:PORT' line there\n");
+	    "  --ready-file FILE    also write the 'ready ADDR:PORT' line there\n"
+	    "  --tls-cert FILE --tls-key FILE\n"
+	    "                       the TCP port speaks DNS over TLS with this certificate "
+	    "(PEM)\n");
 }
 
 int main(int argc, char **argv)
@@ -295,14 +308,17 @@ int main(int argc, char **argv)
 	    {"silent", no_argument, NULL, 's'},
 	    {"count-file", required_argument, NULL, 'c'},
 	    {"ready-file", required_argument, NULL, 'r'},
+	    {"tls-cert", required_argument, NULL, 'C'},
+	    {"tls-key", required_argument, NULL, 'K'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct responder r = {0};
+	static struct responder r; /* static: an early exit leaves what it holds reachable */
 	const char *listen_text[RESPONDER_MAX_LISTEN];
 	int nlisten = 0;
 	const char *ready_path = NULL;
 	const char *log_path = NULL;
+	const char *tls_cert = NULL, *tls_key = NULL;
 	char err[1024];
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -334,6 +350,12 @@ int main(int argc, char **argv)
 		case 'r':
 			ready_path = optarg;
 			break;
+		case 'C':
+			tls_cert = optarg;
+			break;
+		case 'K':
+			tls_key = optarg;
+			break;
 		case 'h':
 			responder_usage(stdout);
 			return 0;
@@ -349,6 +371,14 @@ int main(int argc, char **argv)
 	if (nlisten == 0) {
 		fprintf(stderr, "--listen ADDR:PORT is required\n");
 		responder_usage(stderr);
+		return 2;
+	}
+	if (!tls_cert != !tls_key) {
+		fprintf(stderr, "--tls-cert and --tls-key go together\n");
+		return 2;
+	}
+	if (tls_cert && !(r.tls = tls_server_open(tls_cert, tls_key, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	if (log_path) {
@@ -433,6 +463,7 @@ int main(int argc, char **argv)
 	event_base_free(r.base);
 	responder_count_free(&r.count);
 	fixture_free(&r.fixtures);
+	tls_server_close(r.tls);
 	if (r.log)
 		fclose(r.log);
 	return 0;
