@@ -27,6 +27,15 @@ static int usage_error(const char *cmd, const char *usage, const char *why, cons
 	return EXIT_USAGE;
 }
 
+/* The usage error of a subcommand that takes one RUN_DIR and nothing else. */
+static int usage_one_run_dir(const char *cmd, int argc, char **argv)
+{
+	return usage_error(cmd, "RUN_DIR", argc ? "unexpected argument" : NULL,
+	                   argc > 1 ? argv[1]
+	                   : argc   ? argv[0]
+	                            : NULL);
+}
+
 static bool parse_number(const char *text, double *out)
 {
 	char *end;
@@ -83,20 +92,14 @@ static json_t *harness(const struct runfolder *rf, double unused)
 int analysis_cmd_knee(int argc, char **argv)
 {
 	if (argc != 1 || argv[0][0] == '-')
-		return usage_error("knee", "RUN_DIR", argc ? "unexpected argument" : NULL,
-		                   argc > 1 ? argv[1]
-		                   : argc   ? argv[0]
-		                            : NULL);
+		return usage_one_run_dir("knee", argc, argv);
 	return on_timeline(argv[0], knee, 0);
 }
 
 int analysis_cmd_harness(int argc, char **argv)
 {
 	if (argc != 1 || argv[0][0] == '-')
-		return usage_error("harness", "RUN_DIR", argc ? "unexpected argument" : NULL,
-		                   argc > 1 ? argv[1]
-		                   : argc   ? argv[0]
-		                            : NULL);
+		return usage_one_run_dir("harness", argc, argv);
 	return on_timeline(argv[0], harness, 0);
 }
 
@@ -195,10 +198,7 @@ int analysis_cmd_event(int argc, char **argv)
 int analysis_cmd_footprint(int argc, char **argv)
 {
 	if (argc != 1 || argv[0][0] == '-')
-		return usage_error("footprint", "RUN_DIR", argc ? "unexpected argument" : NULL,
-		                   argc > 1 ? argv[1]
-		                   : argc   ? argv[0]
-		                            : NULL);
+		return usage_one_run_dir("footprint", argc, argv);
 	struct runfolder rf;
 	char err[1024];
 	if (!runfolder_read_timeline(argv[0], &rf, err, sizeof(err))) {
