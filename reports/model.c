@@ -7,6 +7,38 @@
 
 #include "summary_json.h"
 
+/* A variant without spikes, every figure NAN. */
+#define NONE_FIGURE(group, name) .name = NAN,
+static const struct model_variant variant_none = {MODEL_VARIANT_FIGURES(NONE_FIGURE)};
+#undef NONE_FIGURE
+
+void model_variant_init(struct model_variant *mv, char *name)
+{
+	*mv = variant_none;
+	mv->name = name;
+}
+
+double model_variant_figure(const struct model_variant *mv, size_t offset)
+{
+	double x;
+	memcpy(&x, (const char *)mv + offset, sizeof(x));
+	return x;
+}
+
+void model_variant_set_figure(struct model_variant *mv, size_t offset, double x)
+{
+	memcpy((char *)mv + offset, &x, sizeof(x));
+}
+
+void model_variant_json(json_t *o, const struct model_variant *mv, enum model_variant_group group)
+{
+#define JSON_FIGURE(g, name)                                                                       \
+	if (group == MODEL_VARIANT_##g)                                                            \
+		json_object_set_new(o, #name, summary_json_number(mv->name));
+	MODEL_VARIANT_FIGURES(JSON_FIGURE)
+#undef JSON_FIGURE
+}
+
 void model_spike_init(struct model_spike *sp, int number)
 {
 #define INIT_NUM(name) sp->name = NAN;
@@ -54,11 +86,10 @@ long model_spike_index(const struct model_variant *mv, int number)
 
 const struct model_variant *model_variant_named(const struct model *m, const char *name)
 {
-	static const struct model_variant none = {0};
 	for (size_t i = 0; m && i < m->n_variants; i++)
 		if (strcmp(m->variants[i].name, name) == 0)
 			return &m->variants[i];
-	return &none;
+	return &variant_none;
 }
 
 json_t *model_spike_json(const struct model_spike *sp)

@@ -281,16 +281,14 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 	strbuf_free(&b);
 }
 
-static void check_crashes(const json_t *summary, json_t *reasons)
+static void check_crashes(const json_t *summary, const struct model *model, json_t *reasons)
 {
 	json_t *names = json_array();
 	size_t i;
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
-		const json_t *v =
-		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
-		if (json_integer_value(json_object_get(v, "crash_count")) > 0)
+		if (model_variant_named(model, json_string_value(name))->crash_count > 0)
 			json_array_append(names, name);
 	}
 	if (!json_array_size(names)) {
@@ -342,7 +340,7 @@ static void check_not_run(const struct runfolder *rf, json_t *reasons)
 /* A variant with timeline rows that gives no figure to compare: absent from the summary, or not
  * one memory sample in all its rows (its process gone or never found). A gate over its figures
  * would pass on nothing, so the run says it. */
-static void check_no_figures(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+static void check_no_figures(const struct runfolder *rf, const struct model *model, json_t *reasons)
 {
 	size_t *rows = calloc(rf->n_targets ? rf->n_targets : 1, sizeof(*rows));
 	if (!rows)
@@ -355,9 +353,8 @@ static void check_no_figures(const struct runfolder *rf, const json_t *summary, 
 		const char *n = rf->targets[t];
 		if (!rows[t] || runfolder_is_harness(n))
 			continue;
-		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
-		if (v && (json_is_number(json_object_get(v, "max_anon_kb")) ||
-		          json_is_number(json_object_get(v, "max_rss_kb"))))
+		const struct model_variant *mv = model_variant_named(model, n);
+		if (!isnan(mv->max_anon_kb) || !isnan(mv->max_rss_kb))
 			continue;
 		strbuf_printf(&b, "%s%s (%zu rows)", b.len ? ", " : "", n, rows[t]);
 		json_array_append_new(names, json_string(n));
@@ -464,8 +461,8 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, const 
 	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
-	check_crashes(summary, reasons);
-	check_no_figures(rf, summary, reasons);
+	check_crashes(summary, model, reasons);
+	check_no_figures(rf, model, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
 		reason(

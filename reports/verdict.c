@@ -248,10 +248,9 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v,
 		validity_under_answered_words(b, under);
 	}
 	give_back_words(b, mv);
-	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
+	double crashes = mv->crash_count;
 	if (crashes > 0)
-		strbuf_printf(b, "; it crashed (%lld time%s)", (long long)crashes,
-		              crashes == 1 ? "" : "s");
+		strbuf_printf(b, "; it crashed (%.0f time%s)", crashes, crashes == 1 ? "" : "s");
 	strbuf_append(b, ".");
 }
 
