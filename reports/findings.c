@@ -282,20 +282,18 @@ static void findings_memory_returned(json_t *out, const json_t *summary, const s
 /* The peaks' shape (peaks_shape, the verdict's robust shape): how far the first spike's peak rose
  * above the level before it, the step of spike 2, then the robust trend; with too few spikes for a
  * trend, each spike's peak. */
-static void findings_peaks(json_t *out, const json_t *summary, const struct model *model)
+static void findings_peaks(json_t *out, const struct model *model)
 {
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		const struct model_variant *mv = model_variant_named(model, name);
-		const json_t *shape = json_object_get(v, "peaks_shape");
-		if (!json_is_object(shape))
+	for (size_t vi = 0; vi < model->n_variants; vi++) {
+		const struct model_variant *mv = &model->variants[vi];
+		const char *name = mv->name;
+		const struct model_shape *shape = &mv->peaks.shape;
+		if (!shape->n)
 			continue;
 		struct strbuf b = {0};
 		strbuf_printf(&b, "%s's peaks: ", name);
-		double trend = summary_number(shape, "trend_mb_per_spike");
-		if (isnan(trend)) {
+		double trend = shape->trend_mb_per_spike;
+		if (!isfinite(trend)) {
 			size_t n = mv->n_spikes;
 			strbuf_printf(&b, "%zu spike%s, too few for a trend: ", n,
 			              n == 1 ? "" : "s");
@@ -312,19 +310,15 @@ static void findings_peaks(json_t *out, const json_t *summary, const struct mode
 			strbuf_free(&b);
 			continue;
 		}
-		const json_t *first = json_array_get(json_object_get(shape, "per_spike_mb"), 0);
-		if (json_is_number(first))
+		if (isfinite(shape->per_spike_mb[0]))
 			strbuf_printf(&b,
 			              "the first spike peaked %+.1f MB above the level before it, ",
-			              json_number_value(first));
-		double step = summary_number(shape, "step_mb");
+			              shape->per_spike_mb[0]);
+		double step = shape->step_mb;
 		if (fabs(step) >= CLIMB_MB_PER_SPIKE)
-			strbuf_printf(
-			    &b, "spike %lld %+.1f MB, ",
-			    (long long)json_integer_value(json_object_get(shape, "step_spike")),
-			    step);
+			strbuf_printf(&b, "spike %d %+.1f MB, ", shape->step_spike, step);
 		/* the word the shape chose, so the sentence and summary.json never disagree */
-		const char *word = json_string_value(json_object_get(shape, "trend"));
+		const char *word = shape->trend;
 		if (word && strcmp(word, "climbs") == 0)
 			strbuf_printf(&b, "then they climbed %.2f MB per spike", trend);
 		else if (word && strcmp(word, "falls") == 0)
@@ -332,8 +326,8 @@ static void findings_peaks(json_t *out, const json_t *summary, const struct mode
 		else
 			strbuf_printf(&b, "then they stayed level (%+.2f MB per spike)", trend);
 		/* What moved the peaks: the program's live memory or what the allocator held. */
-		double live = summary_number(shape, "live_trend_mb_per_spike");
-		double held = summary_number(shape, "held_trend_mb_per_spike");
+		double live = mv->peaks.live_trend_mb_per_spike;
+		double held = mv->peaks.held_trend_mb_per_spike;
 		if (!isnan(live) && !isnan(held) && fabs(trend) >= CLIMB_MB_PER_SPIKE)
 			strbuf_printf(&b,
 			              "; at the peaks, live memory moved %+.2f and allocator-held "
@@ -492,7 +486,7 @@ json_t *findings_build(const json_t *summary, const struct model *model)
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
 	findings_memory_returned(out, summary, model);
-	findings_peaks(out, summary, model);
+	findings_peaks(out, model);
 	findings_extremes(out, model, MODEL_VARIANT_FIGURE(final_anon_kb),
 	                  "Anonymous RSS at the end", "MB", 1.0 / 1024);
 	findings_extremes(

@@ -154,6 +154,33 @@ enum model_variant_group {
 	MODEL_VARIANT_RATIOS,
 };
 
+/* The shape of a spike figure over the spikes (reports/README.md "spikes_left_shape", set by
+ * spike_shape.c): each spike's change in MB (n of them, NAN where a spike has none), the step of
+ * the second spike and the robust trend from it on (NAN, step_spike 0, trend NULL with too few
+ * spikes) and the word the trend is judged by. n is 0 when the variant has no such shape. */
+struct model_shape {
+	double *per_spike_mb;
+	size_t n;
+	int step_spike;
+	double step_mb, trend_mb_per_spike;
+	const char *trend; /* judgement_of_trend's word */
+};
+
+/* What the spikes left on the best held-memory basis the variant has (summary.json
+ * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape. */
+struct model_spikes_left {
+	const char *basis;
+	double held_before_spikes_mb, held_after_spikes_mb, spikes_left_mb;
+	struct model_shape shape;
+};
+
+/* The shape of the spikes' peaks (summary.json "peaks_shape"; shape.n 0 without spikes) and the
+ * robust trends of live and allocator-held memory at them. */
+struct model_peaks_shape {
+	struct model_shape shape;
+	double live_trend_mb_per_spike, held_trend_mb_per_spike;
+};
+
 #define MODEL_FIELD_VARIANT(group, name) double name;
 struct model_variant {
 	MODEL_VARIANT_FIGURES(MODEL_FIELD_VARIANT)
@@ -163,6 +190,8 @@ struct model_variant {
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
 	bool attributed;
 	struct model_give_back give_back;
+	struct model_peaks_shape peaks;       /* set by spike_shape.c */
+	struct model_spikes_left spikes_left; /* set by spike_shape.c */
 };
 #undef MODEL_FIELD_VARIANT
 
@@ -208,6 +237,13 @@ const struct model_variant *model_variant_named(const struct model *m, const cha
 
 /* The spike's summary.json object: its number and SO_FAR figures, and its others when it ran. */
 json_t *model_spike_json(const struct model_spike *sp);
+
+/* The variant's peaks_shape object, null without spikes. */
+json_t *model_peaks_shape_json(const struct model_variant *mv);
+
+/* Sets the variant's spikes_left_basis, held_before_spikes_mb, held_after_spikes_mb,
+ * spikes_left_mb and spikes_left_shape in o (each null without a basis or spikes). */
+void model_spikes_left_json(json_t *o, const struct model_variant *mv);
 
 /* The variant's give_back_per_spike object, with the share_key its shares are of. */
 json_t *model_give_back_json(const struct model_variant *mv);
