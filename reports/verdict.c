@@ -146,14 +146,6 @@ static const char *not_run_reason(const json_t *summary, const char *name)
 	return json_string_value(json_object_get(json_object_get(not_run, "why"), name));
 }
 
-/* The spikes in which NAME answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE (validity's
- * spike_under_answered), or NULL. */
-static const json_t *spikes_under_answered(const json_t *summary, const char *name)
-{
-	const json_t *r = validity_reason(summary, "spike_under_answered");
-	return json_object_get(json_object_get(r, "spikes"), name);
-}
-
 /* Per spike, not a mean no spike had (give_back_per_spike): "; its allocator gave back to the
  * system what a spike freed in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by
  * the allocator 0-5 %)", "... what each spike freed (...)", or "kept what the spikes freed (...)".
@@ -191,7 +183,7 @@ static void give_back_words(struct strbuf *b, const struct model_variant *mv)
 static void sentence(struct strbuf *b, const char *name, const json_t *v,
                      const struct model_variant *mv, const struct ranked *r, size_t rank,
                      size_t n_ranked, const char *tied, const char *ranked_basis,
-                     const char *not_run, const json_t *under)
+                     const char *not_run)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -237,9 +229,9 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v,
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
 	shape_words(b, &mv->spikes_left.shape);
-	if (under && json_array_size(under)) {
+	if (validity_spikes_under_answered(mv)) {
 		strbuf_append(b, "; over capacity in ");
-		validity_under_answered_words(b, under);
+		validity_under_answered_words(b, mv);
 	}
 	give_back_words(b, mv);
 	double crashes = mv->crash_count;
@@ -323,8 +315,7 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name),
 		         model_variant_named(model, r[i].name), &r[i], n_ranked ? place[rank] : 0,
-		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name),
-		         spikes_under_answered(summary, r[i].name));
+		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 		strbuf_free(&tied);
