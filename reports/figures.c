@@ -567,11 +567,10 @@ static void spike_figures(const struct series *s, const struct spike_list *spike
 	free(at);
 }
 
-/* The per-spike rate of a spike figure (MODEL_SPIKE_FIGURE) in MB (judgement_spike_trend) unless
- * slope_key is NULL (the peaks': peaks_shape states their rate, spike_shape.c), and its last minus
- * its first value. */
-static void set_growth(json_t *v, const char *slope_key, const char *total_key,
-                       const struct model_variant *mv, size_t figure)
+/* The per-spike rate of a spike figure (MODEL_SPIKE_FIGURE) in MB (judgement_spike_trend) into
+ * *slope unless slope is NULL (the peaks': peaks_shape states their rate, spike_shape.c), and its
+ * last minus its first value into *total. */
+static void set_growth(double *slope, double *total, const struct model_variant *mv, size_t figure)
 {
 	size_t n = mv->n_spikes, avail = 0;
 	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
@@ -586,10 +585,9 @@ static void set_growth(json_t *v, const char *slope_key, const char *total_key,
 			avail++;
 		}
 	}
-	if (slope_key)
-		json_object_set_new(v, slope_key,
-		                    jnum(x && y ? judgement_spike_trend(x, y, n) : NAN));
-	json_object_set_new(v, total_key, jnum(avail >= 2 ? last - first : NAN));
+	if (slope)
+		*slope = x && y ? judgement_spike_trend(x, y, n) : NAN;
+	*total = avail >= 2 ? last - first : NAN;
 	free(x);
 	free(y);
 }
@@ -646,58 +644,79 @@ static void set_attributed(json_t *v, const struct series *s, struct model_varia
 	                    json_string(fi < 0  ? "unavailable"
 	                                : split ? "split"
 	                                        : "unsplit"));
-	set_growth(v, NULL, "peak_live_growth_first_to_last_mb", mv,
+	set_growth(NULL, &mv->peak_live_growth_first_to_last_mb, mv,
 	           MODEL_SPIKE_FIGURE(peak_live_kb));
-	set_growth(v, NULL, "peak_held_growth_first_to_last_mb", mv,
+	set_growth(NULL, &mv->peak_held_growth_first_to_last_mb, mv,
 	           MODEL_SPIKE_FIGURE(peak_held_kb));
-	set_growth(v, "recovery_live_growth_mb_per_spike", "recovery_live_growth_first_to_last_mb",
-	           mv, MODEL_SPIKE_FIGURE(end_live_kb));
-	set_growth(v, "recovery_held_growth_mb_per_spike", "recovery_held_growth_first_to_last_mb",
-	           mv, MODEL_SPIKE_FIGURE(end_held_kb));
+	set_growth(&mv->recovery_live_growth_mb_per_spike,
+	           &mv->recovery_live_growth_first_to_last_mb, mv, MODEL_SPIKE_FIGURE(end_live_kb));
+	set_growth(&mv->recovery_held_growth_mb_per_spike,
+	           &mv->recovery_held_growth_first_to_last_mb, mv, MODEL_SPIKE_FIGURE(end_held_kb));
 	/* Over the spikes that have them; the sums run each from before its spike to the end of
 	 * its recovery. */
 	static const struct {
-		const char *figure;
-		size_t spike_figure;
+		size_t figure, spike_figure;
 		enum spikes_reduce how;
 	} reduced[] = {
-	    {"mean_held_released_share", MODEL_SPIKE_FIGURE(held_released_share), REDUCE_MEAN},
-	    {"mean_held_returned_share", MODEL_SPIKE_FIGURE(held_returned_share), REDUCE_MEAN},
-	    {"mean_held_reused_share", MODEL_SPIKE_FIGURE(held_reused_share), REDUCE_MEAN},
-	    {"mean_live_bytes_per_inflight", MODEL_SPIKE_FIGURE(live_bytes_per_inflight),
+	    {MODEL_VARIANT_FIGURE(mean_held_released_share),
+	     MODEL_SPIKE_FIGURE(held_released_share), REDUCE_MEAN},
+	    {MODEL_VARIANT_FIGURE(mean_held_returned_share),
+	     MODEL_SPIKE_FIGURE(held_returned_share), REDUCE_MEAN},
+	    {MODEL_VARIANT_FIGURE(mean_held_reused_share), MODEL_SPIKE_FIGURE(held_reused_share),
 	     REDUCE_MEAN},
-	    {"mean_end_held_share_of_highest_heap",
+	    {MODEL_VARIANT_FIGURE(mean_live_bytes_per_inflight),
+	     MODEL_SPIKE_FIGURE(live_bytes_per_inflight), REDUCE_MEAN},
+	    {MODEL_VARIANT_FIGURE(mean_end_held_share_of_highest_heap),
 	     MODEL_SPIKE_FIGURE(end_held_share_of_highest_heap), REDUCE_MEAN},
-	    {"mean_end_held_mb_per_1000_highest_inflight",
+	    {MODEL_VARIANT_FIGURE(mean_end_held_mb_per_1000_highest_inflight),
 	     MODEL_SPIKE_FIGURE(end_held_mb_per_1000_highest_inflight), REDUCE_MEAN},
-	    {"max_held_growth_kb", MODEL_SPIKE_FIGURE(held_growth_kb), REDUCE_MAX},
-	    {"spikes_live_growth_kb", MODEL_SPIKE_FIGURE(live_growth_kb), REDUCE_SUM},
-	    {"spikes_held_growth_kb", MODEL_SPIKE_FIGURE(held_growth_kb), REDUCE_SUM},
-	    {"spikes_cache_growth_kb", MODEL_SPIKE_FIGURE(cache_growth_kb), REDUCE_SUM},
+	    {MODEL_VARIANT_FIGURE(max_held_growth_kb), MODEL_SPIKE_FIGURE(held_growth_kb),
+	     REDUCE_MAX},
+	    {MODEL_VARIANT_FIGURE(spikes_live_growth_kb), MODEL_SPIKE_FIGURE(live_growth_kb),
+	     REDUCE_SUM},
+	    {MODEL_VARIANT_FIGURE(spikes_held_growth_kb), MODEL_SPIKE_FIGURE(held_growth_kb),
+	     REDUCE_SUM},
+	    {MODEL_VARIANT_FIGURE(spikes_cache_growth_kb), MODEL_SPIKE_FIGURE(cache_growth_kb),
+	     REDUCE_SUM},
 	};
 	for (size_t i = 0; i < sizeof(reduced) / sizeof(*reduced); i++)
-		json_object_set_new(
-		    v, reduced[i].figure,
-		    jnum(spikes_reduce(mv, reduced[i].spike_figure, reduced[i].how)));
+		model_variant_set_figure(
+		    mv, reduced[i].figure,
+		    spikes_reduce(mv, reduced[i].spike_figure, reduced[i].how));
 	bool has_split = fi >= 0 && f.split;
-	json_object_set_new(v, "final_attributed_t_s", jnum(fi >= 0 ? s->r[fi]->t_s : NAN));
-	json_object_set_new(v, "final_live_kb", jnum(fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN));
-	json_object_set_new(v, "final_held_kb", jnum(fi >= 0 ? f.held_kb : NAN));
-	json_object_set_new(v, "final_live_not_resident_kb",
-	                    jnum(fi >= 0 ? f.live_not_resident_kb : NAN));
-	json_object_set_new(v, "final_trimmable_kb",
-	                    jnum(has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN));
-	json_object_set_new(v, "final_fragmented_kb",
-	                    jnum(has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN));
-	json_object_set_new(v, "final_allocator_other_kb",
-	                    jnum(has_split ? f.part_kb[ATTR_OTHER] : NAN));
-	json_object_set_new(v, "final_not_resident_kb", jnum(has_split ? f.not_resident_kb : NAN));
-	json_object_set_new(v, "final_unmapped_kb", jnum(fi >= 0 ? f.unmapped_kb : NAN));
-	json_object_set_new(v, "final_outside_kb", jnum(fi >= 0 ? f.part_kb[ATTR_OUTSIDE] : NAN));
+	mv->final_attributed_t_s = fi >= 0 ? s->r[fi]->t_s : NAN;
+	mv->final_live_kb = fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN;
+	mv->final_held_kb = fi >= 0 ? f.held_kb : NAN;
+	mv->final_live_not_resident_kb = fi >= 0 ? f.live_not_resident_kb : NAN;
+	mv->final_trimmable_kb = has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN;
+	mv->final_fragmented_kb = has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN;
+	mv->final_allocator_other_kb = has_split ? f.part_kb[ATTR_OTHER] : NAN;
+	mv->final_not_resident_kb = has_split ? f.not_resident_kb : NAN;
+	mv->final_unmapped_kb = fi >= 0 ? f.unmapped_kb : NAN;
+	mv->final_outside_kb = fi >= 0 ? f.part_kb[ATTR_OUTSIDE] : NAN;
+	model_variant_json(v, mv, MODEL_VARIANT_ATTRIBUTED);
+}
+
+/* Anon RSS and RSS at the end and at their highest, anon RSS at the end of the warm-up. */
+static void set_memory(struct model_variant *mv, const struct series *s)
+{
+	const struct runfolder_row *at = NULL;
+	mv->final_anon_kb = last_value(s, 0, s->n, TIMELINE_COL_anon_kb, &at);
+	mv->final_rss_kb = last_value(s, 0, s->n, TIMELINE_COL_rss_kb, NULL);
+	mv->final_t_s = at ? at->t_s : NAN;
+	at = NULL;
+	mv->max_anon_kb = max_value(s, 0, s->n, TIMELINE_COL_anon_kb, &at);
+	mv->max_anon_t_s = at ? at->t_s : NAN;
+	mv->max_rss_kb = max_value(s, 0, s->n, TIMELINE_COL_rss_kb, NULL);
+	size_t warm_end = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->r[i]->phase, "warmup") == 0)
+			warm_end = i + 1;
+	mv->warmup_end_anon_kb = last_value(s, 0, warm_end, TIMELINE_COL_anon_kb, NULL);
 }
 
 /* CPU over the measured window (every row after warm-up and calibration). */
-static void set_cpu(json_t *v, const struct series *s)
+static void set_cpu(struct model_variant *mv, const struct series *s)
 {
 	size_t first = s->n;
 	for (size_t i = 0; i < s->n && first == s->n; i++)
@@ -722,13 +741,12 @@ static void set_cpu(json_t *v, const struct series *s)
 		}
 		cpu = c1 - c0;
 	}
-	json_object_set_new(v, "cpu_s", jnum(cpu));
-	json_object_set_new(v, "answered", jnum(answered));
-	json_object_set_new(v, "cpu_s_per_million_answered",
-	                    jnum(answered > 0 ? cpu / answered * 1e6 : NAN));
+	mv->cpu_s = cpu;
+	mv->answered = answered;
+	mv->cpu_s_per_million_answered = answered > 0 ? cpu / answered * 1e6 : NAN;
 }
 
-static void set_memory_ratios(json_t *v, const struct series *s)
+static void set_memory_ratios(struct model_variant *mv, const struct series *s)
 {
 	const struct runfolder_row *at = NULL;
 	for (size_t i = s->n; i-- > 0 && !at;)
@@ -739,13 +757,12 @@ static void set_memory_ratios(json_t *v, const struct series *s)
 	double anon = at ? at->v[TIMELINE_COL_anon_kb] : NAN;
 	double cache = at ? at->v[TIMELINE_COL_cache_bytes] : NAN;
 	double alloc = at ? at->v[TIMELINE_COL_alloc_allocated_bytes] : NAN;
-	json_object_set_new(v, "ratios_t_s", jnum(at ? at->t_s : NAN));
-	json_object_set_new(v, "final_cache_bytes", jnum(cache));
-	json_object_set_new(v, "final_alloc_allocated_bytes", jnum(alloc));
-	json_object_set_new(v, "anon_over_cache", jnum(cache > 0 ? anon * 1024.0 / cache : NAN));
-	json_object_set_new(v, "anon_over_allocated",
-	                    jnum(alloc > 0 ? anon * 1024.0 / alloc : NAN));
-	json_object_set_new(v, "beyond_cache_final_kb", jnum(anon - cache / 1024.0));
+	mv->ratios_t_s = at ? at->t_s : NAN;
+	mv->final_cache_bytes = cache;
+	mv->final_alloc_allocated_bytes = alloc;
+	mv->anon_over_cache = cache > 0 ? anon * 1024.0 / cache : NAN;
+	mv->anon_over_allocated = alloc > 0 ? anon * 1024.0 / alloc : NAN;
+	mv->beyond_cache_final_kb = anon - cache / 1024.0;
 }
 
 /* SIGINT, SIGKILL, SIGTERM (as a number or a name): how a scenario stops a process. */
@@ -824,7 +841,8 @@ static json_t *variant_figures(const struct runfolder *rf, struct model_variant 
 	}
 	int target = runfolder_target_index(rf, name);
 	struct series s = series_of(by, target, phases);
-	json_object_set_new(v, "intervals", json_integer((json_int_t)s.n));
+	mv->intervals = (double)s.n;
+	model_variant_json(v, mv, MODEL_VARIANT_ROWS);
 
 	if (s.r) {
 		mv->spikes = malloc((spikes->n ? spikes->n : 1) * sizeof(*mv->spikes));
@@ -838,45 +856,30 @@ static json_t *variant_figures(const struct runfolder *rf, struct model_variant 
 		for (size_t k = 0; k < mv->n_spikes; k++)
 			json_array_append_new(sp, model_spike_json(&mv->spikes[k]));
 		json_object_set_new(v, "spikes", sp);
-		set_growth(v, NULL, "peak_growth_first_to_last_mb", mv,
+		set_growth(NULL, &mv->peak_growth_first_to_last_mb, mv,
 		           MODEL_SPIKE_FIGURE(peak_anon_kb));
-		set_growth(v, "recovery_growth_mb_per_spike", "recovery_growth_first_to_last_mb",
+		set_growth(&mv->recovery_growth_mb_per_spike, &mv->recovery_growth_first_to_last_mb,
 		           mv, MODEL_SPIKE_FIGURE(end_anon_kb));
-		set_growth(v, "beyond_cache_growth_mb_per_spike",
-		           "beyond_cache_growth_first_to_last_mb", mv,
+		set_growth(&mv->beyond_cache_growth_mb_per_spike,
+		           &mv->beyond_cache_growth_first_to_last_mb, mv,
 		           MODEL_SPIKE_FIGURE(end_beyond_cache_kb));
-		json_object_set_new(
-		    v, "mean_given_back_share",
-		    jnum(spikes_reduce(mv, MODEL_SPIKE_FIGURE(given_back_share), REDUCE_MEAN)));
+		mv->mean_given_back_share =
+		    spikes_reduce(mv, MODEL_SPIKE_FIGURE(given_back_share), REDUCE_MEAN);
+		model_variant_json(v, mv, MODEL_VARIANT_SPIKES);
 		set_attributed(v, &s, mv);
 	}
 
-	const struct runfolder_row *at = NULL;
-	json_object_set_new(v, "final_anon_kb",
-	                    jnum(last_value(&s, 0, s.n, TIMELINE_COL_anon_kb, &at)));
-	json_object_set_new(v, "final_rss_kb",
-	                    jnum(last_value(&s, 0, s.n, TIMELINE_COL_rss_kb, NULL)));
-	json_object_set_new(v, "final_t_s", jnum(at ? at->t_s : NAN));
-	at = NULL;
-	json_object_set_new(v, "max_anon_kb",
-	                    jnum(max_value(&s, 0, s.n, TIMELINE_COL_anon_kb, &at)));
-	json_object_set_new(v, "max_anon_t_s", jnum(at ? at->t_s : NAN));
-	json_object_set_new(v, "max_rss_kb",
-	                    jnum(max_value(&s, 0, s.n, TIMELINE_COL_rss_kb, NULL)));
-	size_t warm_end = 0;
-	for (size_t i = 0; i < s.n; i++)
-		if (strcmp(s.r[i]->phase, "warmup") == 0)
-			warm_end = i + 1;
-	json_object_set_new(v, "warmup_end_anon_kb",
-	                    jnum(last_value(&s, 0, warm_end, TIMELINE_COL_anon_kb, NULL)));
-	set_cpu(v, &s);
+	set_memory(mv, &s);
+	set_cpu(mv, &s);
+	model_variant_json(v, mv, MODEL_VARIANT_MEMORY);
 	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
 	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
 	json_object_set_new(v, "traffic_by_send", traffic_by_send(rf, target));
 	traffic_set_baseline_share(v);
-	set_memory_ratios(v, &s);
+	set_memory_ratios(mv, &s);
 	json_t *crashes = crash_list(rf, name);
-	json_object_set_new(v, "crash_count", json_integer((json_int_t)json_array_size(crashes)));
+	mv->crash_count = (double)json_array_size(crashes);
+	model_variant_json(v, mv, MODEL_VARIANT_RATIOS);
 	json_object_set_new(v, "crashes", crashes);
 	series_free(&s);
 	return v;
@@ -1082,7 +1085,8 @@ json_t *figures_build(const struct runfolder *rf, struct model *model)
 	json_array_foreach(order, i, name)
 	{
 		struct model_variant *mv = &model->variants[model->n_variants++];
-		if (!(mv->name = strdup(json_string_value(name))))
+		model_variant_init(mv, strdup(json_string_value(name)));
+		if (!mv->name)
 			abort();
 		json_object_set_new(variants, mv->name,
 		                    variant_figures(rf, mv, &by, &spikes, &phases, interval_s));

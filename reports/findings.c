@@ -99,13 +99,12 @@ static void findings_rss_verdict(json_t *out, const char *name, const struct mod
  * left its footprint plus what it kept), what went back to the system (anon RSS fell) and what it
  * reused for later allocations (its held memory fell, anon RSS did not: never called given
  * back). */
-static void findings_held_verdict(json_t *out, const char *name, const json_t *v,
-                                  const struct model_variant *mv)
+static void findings_held_verdict(json_t *out, const char *name, const struct model_variant *mv)
 {
 	char held[48];
-	if (isnan(summary_number(v, "spikes_held_growth_kb")))
+	if (isnan(mv->spikes_held_growth_kb))
 		return; /* no spike with attributed figures before and after it */
-	more_or_less(held, sizeof(held), summary_number(v, "spikes_held_growth_kb"));
+	more_or_less(held, sizeof(held), mv->spikes_held_growth_kb);
 	const struct model_give_back *g = &mv->give_back;
 	if (g->spikes == 0) {
 		add(out,
@@ -131,11 +130,9 @@ static void findings_held_verdict(json_t *out, const char *name, const json_t *v
 
 /* Growth that is the program's own (live bytes, the cache) is named as such, with the spike that
  * added the most. */
-static void findings_live_growth(json_t *out, const char *name, const json_t *v,
-                                 const struct model_variant *mv)
+static void findings_live_growth(json_t *out, const char *name, const struct model_variant *mv)
 {
-	double live = summary_number(v, "spikes_live_growth_kb"),
-	       held = summary_number(v, "spikes_held_growth_kb");
+	double live = mv->spikes_live_growth_kb, held = mv->spikes_held_growth_kb;
 	if (isnan(live) || live < LIVE_GROWTH_KB)
 		return;
 	const struct model_spike *top = NULL;
@@ -183,9 +180,10 @@ static int held_kind_cmp(const void *a, const void *b)
 }
 
 /* What the allocator holds at the end and why, from its own figures. */
-static void findings_mechanism(json_t *out, const char *name, const json_t *v)
+static void findings_mechanism(json_t *out, const char *name, const json_t *v,
+                               const struct model_variant *mv)
 {
-	double held = summary_number(v, "final_held_kb");
+	double held = mv->final_held_kb;
 	if (isnan(held))
 		return;
 	const char *allocator = json_string_value(json_object_get(v, "allocator"));
@@ -203,15 +201,13 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 		                          : "allocator unknown",
 		              !own && has_env ? ", " : "", has_env ? env : "");
 	strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
-	if (isnan(summary_number(v, "final_trimmable_kb"))) {
+	if (isnan(mv->final_trimmable_kb)) {
 		strbuf_printf(&b, ", not broken down (%s)", names->unsplit_why);
 	} else {
 		struct held_kind k[] = {
-		    {summary_number(v, "final_fragmented_kb"), names->fragmented,
-		     names->fragmented_why},
-		    {summary_number(v, "final_trimmable_kb"), names->trimmable,
-		     names->trimmable_why},
-		    {summary_number(v, "final_allocator_other_kb"), names->other, NULL}};
+		    {mv->final_fragmented_kb, names->fragmented, names->fragmented_why},
+		    {mv->final_trimmable_kb, names->trimmable, names->trimmable_why},
+		    {mv->final_allocator_other_kb, names->other, NULL}};
 		qsort(k, 3, sizeof(*k), held_kind_cmp);
 		const char *sep = ": ";
 		for (size_t i = 0; i < 3; i++) {
@@ -223,19 +219,19 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v)
 			sep = "; ";
 		}
 	}
-	double not_resident = summary_number(v, "final_not_resident_kb");
+	double not_resident = mv->final_not_resident_kb;
 	if (not_resident >= HELD_KIND_MIN_KB)
 		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
 		              not_resident / 1024);
 	/* Live bytes beyond the resident heap are in no part: said, so live + held is not read as
 	 * the program's whole request. */
-	double live_not_resident = summary_number(v, "final_live_not_resident_kb");
+	double live_not_resident = mv->final_live_not_resident_kb;
 	if (live_not_resident >= HELD_KIND_MIN_KB)
 		strbuf_printf(&b,
 		              "; live memory counts %.1f MB more that was never touched (not "
 		              "resident)",
 		              live_not_resident / 1024);
-	double unmapped = summary_number(v, "final_unmapped_kb");
+	double unmapped = mv->final_unmapped_kb;
 	if (names->unmapped && !isnan(unmapped)) {
 		if (unmapped < HELD_KIND_MIN_KB)
 			strbuf_printf(&b, "; none %s", names->unmapped);
@@ -258,9 +254,9 @@ static void findings_memory_returned(json_t *out, const json_t *summary, const s
 	{
 		const struct model_variant *mv = model_variant_named(model, name);
 		if (mv->attributed) {
-			findings_held_verdict(out, name, v, mv);
-			findings_live_growth(out, name, v, mv);
-			findings_mechanism(out, name, v);
+			findings_held_verdict(out, name, mv);
+			findings_live_growth(out, name, mv);
+			findings_mechanism(out, name, v, mv);
 		} else {
 			findings_rss_verdict(out, name, mv);
 		}
@@ -286,20 +282,18 @@ static void findings_memory_returned(json_t *out, const json_t *summary, const s
 /* The peaks' shape (peaks_shape, the verdict's robust shape): how far the first spike's peak rose
  * above the level before it, the step of spike 2, then the robust trend; with too few spikes for a
  * trend, each spike's peak. */
-static void findings_peaks(json_t *out, const json_t *summary, const struct model *model)
+static void findings_peaks(json_t *out, const struct model *model)
 {
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		const struct model_variant *mv = model_variant_named(model, name);
-		const json_t *shape = json_object_get(v, "peaks_shape");
-		if (!json_is_object(shape))
+	for (size_t vi = 0; vi < model->n_variants; vi++) {
+		const struct model_variant *mv = &model->variants[vi];
+		const char *name = mv->name;
+		const struct model_shape *shape = &mv->peaks.shape;
+		if (!shape->n)
 			continue;
 		struct strbuf b = {0};
 		strbuf_printf(&b, "%s's peaks: ", name);
-		double trend = summary_number(shape, "trend_mb_per_spike");
-		if (isnan(trend)) {
+		double trend = shape->trend_mb_per_spike;
+		if (!isfinite(trend)) {
 			size_t n = mv->n_spikes;
 			strbuf_printf(&b, "%zu spike%s, too few for a trend: ", n,
 			              n == 1 ? "" : "s");
@@ -316,19 +310,15 @@ static void findings_peaks(json_t *out, const json_t *summary, const struct mode
 			strbuf_free(&b);
 			continue;
 		}
-		const json_t *first = json_array_get(json_object_get(shape, "per_spike_mb"), 0);
-		if (json_is_number(first))
+		if (isfinite(shape->per_spike_mb[0]))
 			strbuf_printf(&b,
 			              "the first spike peaked %+.1f MB above the level before it, ",
-			              json_number_value(first));
-		double step = summary_number(shape, "step_mb");
+			              shape->per_spike_mb[0]);
+		double step = shape->step_mb;
 		if (fabs(step) >= CLIMB_MB_PER_SPIKE)
-			strbuf_printf(
-			    &b, "spike %lld %+.1f MB, ",
-			    (long long)json_integer_value(json_object_get(shape, "step_spike")),
-			    step);
+			strbuf_printf(&b, "spike %d %+.1f MB, ", shape->step_spike, step);
 		/* the word the shape chose, so the sentence and summary.json never disagree */
-		const char *word = json_string_value(json_object_get(shape, "trend"));
+		const char *word = shape->trend;
 		if (word && strcmp(word, "climbs") == 0)
 			strbuf_printf(&b, "then they climbed %.2f MB per spike", trend);
 		else if (word && strcmp(word, "falls") == 0)
@@ -336,8 +326,8 @@ static void findings_peaks(json_t *out, const json_t *summary, const struct mode
 		else
 			strbuf_printf(&b, "then they stayed level (%+.2f MB per spike)", trend);
 		/* What moved the peaks: the program's live memory or what the allocator held. */
-		double live = summary_number(shape, "live_trend_mb_per_spike");
-		double held = summary_number(shape, "held_trend_mb_per_spike");
+		double live = mv->peaks.live_trend_mb_per_spike;
+		double held = mv->peaks.held_trend_mb_per_spike;
 		if (!isnan(live) && !isnan(held) && fabs(trend) >= CLIMB_MB_PER_SPIKE)
 			strbuf_printf(&b,
 			              "; at the peaks, live memory moved %+.2f and allocator-held "
@@ -349,16 +339,15 @@ static void findings_peaks(json_t *out, const json_t *summary, const struct mode
 	}
 }
 
-/* Lowest and highest of a per-variant figure, with a sentence. */
-static void findings_extremes(json_t *out, const json_t *summary, const char *key, const char *what,
-                              const char *unit, double scale)
+/* Lowest and highest of a per-variant figure (MODEL_VARIANT_FIGURE), with a sentence. */
+static void findings_extremes(json_t *out, const struct model *model, size_t figure,
+                              const char *what, const char *unit, double scale)
 {
-	const char *lo = NULL, *hi = NULL, *name;
+	const char *lo = NULL, *hi = NULL;
 	double lov = NAN, hiv = NAN;
-	json_t *v;
-	json_object_foreach(json_object_get(summary, "variants"), name, v)
-	{
-		double x = summary_number(v, key);
+	for (size_t i = 0; i < model->n_variants; i++) {
+		const char *name = model->variants[i].name;
+		double x = model_variant_figure(&model->variants[i], figure);
 		if (isnan(x))
 			continue;
 		if (!lo || x < lov)
@@ -382,9 +371,9 @@ static void findings_extremes(json_t *out, const json_t *summary, const char *ke
  * anon figures this report judges; said so that the two do not look contradictory. */
 #define FILE_BACKED_MIN_KB (16 * 1024.0)
 
-static void findings_file_backed(json_t *out, const char *name, const json_t *v)
+static void findings_file_backed(json_t *out, const char *name, const struct model_variant *mv)
 {
-	double rss = summary_number(v, "max_rss_kb"), anon = summary_number(v, "max_anon_kb");
+	double rss = mv->max_rss_kb, anon = mv->max_anon_kb;
 	if (isnan(rss) || isnan(anon) || rss - anon < FILE_BACKED_MIN_KB || rss < 2 * anon)
 		return;
 	add(out,
@@ -411,7 +400,7 @@ static size_t findings_not_run(json_t *out, const json_t *summary)
 	return n;
 }
 
-static void findings_health(json_t *out, const json_t *summary)
+static void findings_health(json_t *out, const json_t *summary, const struct model *model)
 {
 	const char *name;
 	json_t *v;
@@ -458,7 +447,7 @@ static void findings_health(json_t *out, const json_t *summary)
 		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
-		findings_file_backed(out, name, v);
+		findings_file_backed(out, name, model_variant_named(model, name));
 	}
 	size_t not_run = findings_not_run(out, summary);
 	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > not_run)
@@ -497,15 +486,15 @@ json_t *findings_build(const json_t *summary, const struct model *model)
 	if (json_integer_value(json_object_get(summary, "spike_count")) == 0)
 		add(out, "The timeline holds no spike, so there are no spike figures.");
 	findings_memory_returned(out, summary, model);
-	findings_peaks(out, summary, model);
-	findings_extremes(out, summary, "final_anon_kb", "Anonymous RSS at the end", "MB",
-	                  1.0 / 1024);
+	findings_peaks(out, model);
+	findings_extremes(out, model, MODEL_VARIANT_FIGURE(final_anon_kb),
+	                  "Anonymous RSS at the end", "MB", 1.0 / 1024);
 	findings_extremes(
-	    out, summary, "mean_live_bytes_per_inflight",
+	    out, model, MODEL_VARIANT_FIGURE(mean_live_bytes_per_inflight),
 	    "Live memory per request in flight at the spikes' peaks (beyond the cache)", "kB",
 	    1.0 / 1024);
-	findings_extremes(out, summary, "cpu_s_per_million_answered",
+	findings_extremes(out, model, MODEL_VARIANT_FIGURE(cpu_s_per_million_answered),
 	                  "CPU per million answered queries", "s", 1.0);
-	findings_health(out, summary);
+	findings_health(out, summary, model);
 	return out;
 }

@@ -7,6 +7,40 @@
 
 #include "summary_json.h"
 
+/* A variant without spikes, every figure NAN. */
+#define NONE_FIGURE(group, name) .name = NAN,
+static const struct model_variant variant_none = {
+    MODEL_VARIANT_FIGURES(NONE_FIGURE).spikes_left = {
+        .held_before_spikes_mb = NAN, .held_after_spikes_mb = NAN, .spikes_left_mb = NAN}};
+#undef NONE_FIGURE
+
+void model_variant_init(struct model_variant *mv, char *name)
+{
+	*mv = variant_none;
+	mv->name = name;
+}
+
+double model_variant_figure(const struct model_variant *mv, size_t offset)
+{
+	double x;
+	memcpy(&x, (const char *)mv + offset, sizeof(x));
+	return x;
+}
+
+void model_variant_set_figure(struct model_variant *mv, size_t offset, double x)
+{
+	memcpy((char *)mv + offset, &x, sizeof(x));
+}
+
+void model_variant_json(json_t *o, const struct model_variant *mv, enum model_variant_group group)
+{
+#define JSON_FIGURE(g, name)                                                                       \
+	if (group == MODEL_VARIANT_##g)                                                            \
+		json_object_set_new(o, #name, summary_json_number(mv->name));
+	MODEL_VARIANT_FIGURES(JSON_FIGURE)
+#undef JSON_FIGURE
+}
+
 void model_spike_init(struct model_spike *sp, int number)
 {
 #define INIT_NUM(name) sp->name = NAN;
@@ -54,11 +88,10 @@ long model_spike_index(const struct model_variant *mv, int number)
 
 const struct model_variant *model_variant_named(const struct model *m, const char *name)
 {
-	static const struct model_variant none = {0};
 	for (size_t i = 0; m && i < m->n_variants; i++)
 		if (strcmp(m->variants[i].name, name) == 0)
 			return &m->variants[i];
-	return &none;
+	return &variant_none;
 }
 
 json_t *model_spike_json(const struct model_spike *sp)
@@ -77,6 +110,48 @@ json_t *model_spike_json(const struct model_spike *sp)
 #undef JSON_SHARE
 #undef JSON_SO_FAR
 	return o;
+}
+
+/* A shape's summary.json object: per_spike_mb, step_spike, step_mb, trend_mb_per_spike, trend. */
+static json_t *shape_json(const struct model_shape *sh)
+{
+	json_t *o = json_object(), *each = json_array();
+	for (size_t k = 0; k < sh->n; k++)
+		json_array_append_new(each, summary_json_real(sh->per_spike_mb[k]));
+	json_object_set_new(o, "per_spike_mb", each);
+	json_object_set_new(o, "step_spike",
+	                    sh->step_spike ? json_integer(sh->step_spike) : json_null());
+	json_object_set_new(o, "step_mb", summary_json_real(sh->step_mb));
+	json_object_set_new(o, "trend_mb_per_spike", summary_json_real(sh->trend_mb_per_spike));
+	json_object_set_new(o, "trend", sh->trend ? json_string(sh->trend) : json_null());
+	return o;
+}
+
+json_t *model_peaks_shape_json(const struct model_variant *mv)
+{
+	const struct model_peaks_shape *p = &mv->peaks;
+	if (!p->shape.n)
+		return json_null();
+	json_t *o = shape_json(&p->shape);
+	json_object_set_new(o, "live_trend_mb_per_spike",
+	                    summary_json_real(p->live_trend_mb_per_spike));
+	json_object_set_new(o, "held_trend_mb_per_spike",
+	                    summary_json_real(p->held_trend_mb_per_spike));
+	return o;
+}
+
+void model_spikes_left_json(json_t *o, const struct model_variant *mv)
+{
+	const struct model_spikes_left *l = &mv->spikes_left;
+	bool has = l->basis && l->shape.n;
+	json_object_set_new(o, "spikes_left_basis", has ? json_string(l->basis) : json_null());
+	json_object_set_new(o, "held_before_spikes_mb",
+	                    has ? summary_json_real(l->held_before_spikes_mb) : json_null());
+	json_object_set_new(o, "held_after_spikes_mb",
+	                    has ? summary_json_real(l->held_after_spikes_mb) : json_null());
+	json_object_set_new(o, "spikes_left_mb",
+	                    has ? summary_json_real(l->spikes_left_mb) : json_null());
+	json_object_set_new(o, "spikes_left_shape", has ? shape_json(&l->shape) : json_null());
 }
 
 json_t *model_give_back_json(const struct model_variant *mv)
@@ -101,6 +176,8 @@ void model_free(struct model *m)
 	for (size_t i = 0; i < m->n_variants; i++) {
 		free(m->variants[i].name);
 		free(m->variants[i].spikes);
+		free(m->variants[i].peaks.shape.per_spike_mb);
+		free(m->variants[i].spikes_left.shape.per_spike_mb);
 	}
 	free(m->variants);
 	*m = (struct model){0};

@@ -85,19 +85,136 @@ struct model_give_back {
 	double share_min, share_max, reused_share_min, reused_share_max;
 };
 
+/* Every variant-level figure of summary.json's variant object (reports/README.md "variants"), by
+ * its summary.json name, each a number (NAN when not available), in the order the object has them;
+ * its group says which part of the object it belongs to, which the pass that sets the group writes
+ * at its place (model_variant_json). One table, so the struct and its serialisation cannot
+ * differ. */
+#define MODEL_VARIANT_FIGURES(X)                                                                   \
+	X(ROWS, intervals)                                                                         \
+	X(SPIKES, peak_growth_first_to_last_mb)                                                    \
+	X(SPIKES, recovery_growth_mb_per_spike)                                                    \
+	X(SPIKES, recovery_growth_first_to_last_mb)                                                \
+	X(SPIKES, beyond_cache_growth_mb_per_spike)                                                \
+	X(SPIKES, beyond_cache_growth_first_to_last_mb)                                            \
+	X(SPIKES, mean_given_back_share)                                                           \
+	X(ATTRIBUTED, peak_live_growth_first_to_last_mb)                                           \
+	X(ATTRIBUTED, peak_held_growth_first_to_last_mb)                                           \
+	X(ATTRIBUTED, recovery_live_growth_mb_per_spike)                                           \
+	X(ATTRIBUTED, recovery_live_growth_first_to_last_mb)                                       \
+	X(ATTRIBUTED, recovery_held_growth_mb_per_spike)                                           \
+	X(ATTRIBUTED, recovery_held_growth_first_to_last_mb)                                       \
+	X(ATTRIBUTED, mean_held_released_share)                                                    \
+	X(ATTRIBUTED, mean_held_returned_share)                                                    \
+	X(ATTRIBUTED, mean_held_reused_share)                                                      \
+	X(ATTRIBUTED, mean_live_bytes_per_inflight)                                                \
+	X(ATTRIBUTED, mean_end_held_share_of_highest_heap)                                         \
+	X(ATTRIBUTED, mean_end_held_mb_per_1000_highest_inflight)                                  \
+	X(ATTRIBUTED, max_held_growth_kb)                                                          \
+	X(ATTRIBUTED, spikes_live_growth_kb)                                                       \
+	X(ATTRIBUTED, spikes_held_growth_kb)                                                       \
+	X(ATTRIBUTED, spikes_cache_growth_kb)                                                      \
+	X(ATTRIBUTED, final_attributed_t_s)                                                        \
+	X(ATTRIBUTED, final_live_kb)                                                               \
+	X(ATTRIBUTED, final_held_kb)                                                               \
+	X(ATTRIBUTED, final_live_not_resident_kb)                                                  \
+	X(ATTRIBUTED, final_trimmable_kb)                                                          \
+	X(ATTRIBUTED, final_fragmented_kb)                                                         \
+	X(ATTRIBUTED, final_allocator_other_kb)                                                    \
+	X(ATTRIBUTED, final_not_resident_kb)                                                       \
+	X(ATTRIBUTED, final_unmapped_kb)                                                           \
+	X(ATTRIBUTED, final_outside_kb)                                                            \
+	X(MEMORY, final_anon_kb)                                                                   \
+	X(MEMORY, final_rss_kb)                                                                    \
+	X(MEMORY, final_t_s)                                                                       \
+	X(MEMORY, max_anon_kb)                                                                     \
+	X(MEMORY, max_anon_t_s)                                                                    \
+	X(MEMORY, max_rss_kb)                                                                      \
+	X(MEMORY, warmup_end_anon_kb)                                                              \
+	X(MEMORY, cpu_s)                                                                           \
+	X(MEMORY, answered)                                                                        \
+	X(MEMORY, cpu_s_per_million_answered)                                                      \
+	X(RATIOS, ratios_t_s)                                                                      \
+	X(RATIOS, final_cache_bytes)                                                               \
+	X(RATIOS, final_alloc_allocated_bytes)                                                     \
+	X(RATIOS, anon_over_cache)                                                                 \
+	X(RATIOS, anon_over_allocated)                                                             \
+	X(RATIOS, beyond_cache_final_kb)                                                           \
+	X(RATIOS, crash_count)
+
+/* The parts of a variant's object MODEL_VARIANT_FIGURES groups its figures in, in the object's
+ * order: the rows (written first), the figures over its spikes and over its attributed samples
+ * (only when its rows could be read), its memory and CPU over the run, the memory ratios and
+ * crashes (after the traffic, which traffic.c writes). */
+enum model_variant_group {
+	MODEL_VARIANT_ROWS,
+	MODEL_VARIANT_SPIKES,
+	MODEL_VARIANT_ATTRIBUTED,
+	MODEL_VARIANT_MEMORY,
+	MODEL_VARIANT_RATIOS,
+};
+
+/* The shape of a spike figure over the spikes (reports/README.md "spikes_left_shape", set by
+ * spike_shape.c): each spike's change in MB (n of them, NAN where a spike has none), the step of
+ * the second spike and the robust trend from it on (NAN, step_spike 0, trend NULL with too few
+ * spikes) and the word the trend is judged by. n is 0 when the variant has no such shape. */
+struct model_shape {
+	double *per_spike_mb;
+	size_t n;
+	int step_spike;
+	double step_mb, trend_mb_per_spike;
+	const char *trend; /* judgement_of_trend's word */
+};
+
+/* What the spikes left on the best held-memory basis the variant has (summary.json
+ * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape. */
+struct model_spikes_left {
+	const char *basis;
+	double held_before_spikes_mb, held_after_spikes_mb, spikes_left_mb;
+	struct model_shape shape;
+};
+
+/* The shape of the spikes' peaks (summary.json "peaks_shape"; shape.n 0 without spikes) and the
+ * robust trends of live and allocator-held memory at them. */
+struct model_peaks_shape {
+	struct model_shape shape;
+	double live_trend_mb_per_spike, held_trend_mb_per_spike;
+};
+
+#define MODEL_FIELD_VARIANT(group, name) double name;
 struct model_variant {
+	MODEL_VARIANT_FIGURES(MODEL_FIELD_VARIANT)
 	char *name;
 	struct model_spike *spikes; /* every spike number of the run, ascending */
 	size_t n_spikes;            /* 0 when the variant has no rows */
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
 	bool attributed;
 	struct model_give_back give_back;
+	struct model_peaks_shape peaks;       /* set by spike_shape.c */
+	struct model_spikes_left spikes_left; /* set by spike_shape.c */
 };
+#undef MODEL_FIELD_VARIANT
+
+/* A variant figure chosen by a pass at run time: its place in struct model_variant, read with
+ * model_variant_figure. */
+#define MODEL_VARIANT_FIGURE(name) offsetof(struct model_variant, name)
 
 struct model {
 	struct model_variant *variants; /* summary.json's variant_order */
 	size_t n_variants;
 };
+
+/* A variant of that name (taken over: model_free frees it) without spikes, every figure NAN. */
+void model_variant_init(struct model_variant *mv, char *name);
+
+/* The figure at offset (MODEL_VARIANT_FIGURE) of a variant. */
+double model_variant_figure(const struct model_variant *mv, size_t offset);
+
+/* Sets the figure at offset (MODEL_VARIANT_FIGURE) of a variant to x. */
+void model_variant_set_figure(struct model_variant *mv, size_t offset, double x);
+
+/* Sets the figures of group in o, the variant's summary.json object. */
+void model_variant_json(json_t *o, const struct model_variant *mv, enum model_variant_group group);
 
 /* Spike number's figures, every one NAN (not run). */
 void model_spike_init(struct model_spike *sp, int number);
@@ -114,11 +231,19 @@ double model_spike_figure(const struct model_spike *sp, size_t offset);
 /* The index of spike number in mv->spikes (ascending: bsearch), -1 when it has none. */
 long model_spike_index(const struct model_variant *mv, int number);
 
-/* The variant of that name; one without spikes when the model has none of that name. */
+/* The variant of that name; one without spikes or figures (model_variant_init) when the model
+ * has none of that name. */
 const struct model_variant *model_variant_named(const struct model *m, const char *name);
 
 /* The spike's summary.json object: its number and SO_FAR figures, and its others when it ran. */
 json_t *model_spike_json(const struct model_spike *sp);
+
+/* The variant's peaks_shape object, null without spikes. */
+json_t *model_peaks_shape_json(const struct model_variant *mv);
+
+/* Sets the variant's spikes_left_basis, held_before_spikes_mb, held_after_spikes_mb,
+ * spikes_left_mb and spikes_left_shape in o (each null without a basis or spikes). */
+void model_spikes_left_json(json_t *o, const struct model_variant *mv);
 
 /* The variant's give_back_per_spike object, with the share_key its shares are of. */
 json_t *model_give_back_json(const struct model_variant *mv);

@@ -11,7 +11,6 @@
 #include "advisor.h"
 #include "judgement.h"
 #include "model.h"
-#include "summary_json.h"
 
 /* A held-memory basis's level before a spike and after a spike's recovery (model.h, per spike),
  * in the advisor's order of bases (advisor_variant_held_mb's rank). */
@@ -28,60 +27,49 @@ static const struct {
  * (its level after the recovery minus the level before it: the previous spike's, or the level
  * before the first spike), and, with TREND_MIN_SPIKES spikes after the first, the step of
  * the second spike (an allocator settling after the first) and the robust trend from it on. */
-static json_t *shape_of(const struct model_variant *mv, double before, size_t end)
+static struct model_shape shape_of(const struct model_variant *mv, double before, size_t end)
 {
 	size_t n = mv->n_spikes;
 	double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1, sizeof(*y));
-	if (!x || !y)
+	struct model_shape sh = {calloc(n ? n : 1, sizeof(double)), n, 0, NAN, NAN, NULL};
+	if (!x || !y || !sh.per_spike_mb)
 		abort();
-	json_t *each = json_array();
 	double prev = before;
 	for (size_t k = 0; k < n; k++) {
 		x[k] = mv->spikes[k].number;
 		y[k] = model_spike_figure(&mv->spikes[k], end) / 1024.0;
-		json_array_append_new(each, summary_json_real(y[k] - prev));
+		sh.per_spike_mb[k] = y[k] - prev;
 		prev = y[k];
 	}
-	json_t *o = json_object();
-	json_object_set_new(o, "per_spike_mb", each);
-	double step = NAN, trend = NAN;
-	json_t *step_spike = json_null();
 	if (n >= 1 + TREND_MIN_SPIKES) {
-		step = y[1] - y[0];
-		step_spike = json_integer((json_int_t)x[1]);
-		trend = judgement_spike_trend(x, y, n);
+		sh.step_mb = y[1] - y[0];
+		sh.step_spike = mv->spikes[1].number;
+		sh.trend_mb_per_spike = judgement_spike_trend(x, y, n);
+		if (!isnan(sh.trend_mb_per_spike))
+			sh.trend = judgement_of_trend(sh.trend_mb_per_spike);
 	}
-	json_object_set_new(o, "step_spike", step_spike);
-	json_object_set_new(o, "step_mb", summary_json_real(step));
-	json_object_set_new(o, "trend_mb_per_spike", summary_json_real(trend));
-	json_object_set_new(o, "trend",
-	                    isnan(trend) ? json_null() : json_string(judgement_of_trend(trend)));
 	free(x);
 	free(y);
-	return o;
+	return sh;
 }
 
 /* The robust trend of a spike figure from spike 2 on (shape_of's), NAN with too few. */
 static double trend_of(const struct model_variant *mv, size_t figure)
 {
-	json_t *shape = shape_of(mv, NAN, figure);
-	double trend = summary_number(shape, "trend_mb_per_spike");
-	json_decref(shape);
-	return trend;
+	struct model_shape sh = shape_of(mv, NAN, figure);
+	free(sh.per_spike_mb);
+	return isfinite(sh.trend_mb_per_spike) ? sh.trend_mb_per_spike : NAN;
 }
 
-/* The shape of the spikes' peaks (reports/README.md "peaks_shape"): shape_of over peak anon RSS
- * from the level before the first spike, and the robust trends of live and allocator-held memory
- * at the peaks, which say what moved them. */
-static json_t *peaks_shape(const struct model_variant *mv)
+/* The shape of the spikes' peaks (reports/README.md "peaks_shape") into mv->peaks: shape_of over
+ * peak anon RSS from the level before the first spike, and the robust trends of live and
+ * allocator-held memory at the peaks, which say what moved them. */
+static void peaks_shape(struct model_variant *mv)
 {
 	double before = mv->spikes[0].before_anon_kb / 1024.0;
-	json_t *o = shape_of(mv, before, MODEL_SPIKE_FIGURE(peak_anon_kb));
-	json_object_set_new(o, "live_trend_mb_per_spike",
-	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_live_kb))));
-	json_object_set_new(o, "held_trend_mb_per_spike",
-	                    summary_json_real(trend_of(mv, MODEL_SPIKE_FIGURE(peak_held_kb))));
-	return o;
+	mv->peaks.shape = shape_of(mv, before, MODEL_SPIKE_FIGURE(peak_anon_kb));
+	mv->peaks.live_trend_mb_per_spike = trend_of(mv, MODEL_SPIKE_FIGURE(peak_live_kb));
+	mv->peaks.held_trend_mb_per_spike = trend_of(mv, MODEL_SPIKE_FIGURE(peak_held_kb));
 }
 
 /* The lowest and highest of a spike figure over the spikes that have it; how many have it. */
@@ -127,6 +115,23 @@ static void give_back_per_spike(struct model_variant *mv)
 		g->reused_share_min = g->reused_share_max = NAN;
 }
 
+/* What the spikes left (mv->spikes_left) on the advisor's basis of the variant's object v. */
+static void spikes_left(struct model_variant *mv, const json_t *v)
+{
+	struct model_spikes_left *l = &mv->spikes_left;
+	size_t rank;
+	double growth;
+	double after = advisor_variant_held_mb(v, &l->basis, &rank, &growth);
+	l->held_before_spikes_mb = l->held_after_spikes_mb = l->spikes_left_mb = NAN;
+	if (!l->basis || !mv->n_spikes)
+		return;
+	l->held_before_spikes_mb =
+	    model_spike_figure(&mv->spikes[0], BASIS_FIGURES[rank].before) / 1024.0;
+	l->held_after_spikes_mb = after;
+	l->spikes_left_mb = after - l->held_before_spikes_mb;
+	l->shape = shape_of(mv, l->held_before_spikes_mb, BASIS_FIGURES[rank].end);
+}
+
 void spike_shape_add_variant_figures(json_t *summary, struct model *model)
 {
 	for (size_t i = 0; i < model->n_variants; i++) {
@@ -134,26 +139,10 @@ void spike_shape_add_variant_figures(json_t *summary, struct model *model)
 		json_t *v = json_object_get(json_object_get(summary, "variants"), mv->name);
 		give_back_per_spike(mv);
 		json_object_set_new(v, "give_back_per_spike", model_give_back_json(mv));
-		json_object_set_new(v, "peaks_shape", mv->n_spikes ? peaks_shape(mv) : json_null());
-		const char *basis;
-		size_t rank;
-		double growth;
-		double after = advisor_variant_held_mb(v, &basis, &rank, &growth);
-		if (!basis || !mv->n_spikes) {
-			json_object_set_new(v, "spikes_left_basis", json_null());
-			json_object_set_new(v, "held_before_spikes_mb", json_null());
-			json_object_set_new(v, "held_after_spikes_mb", json_null());
-			json_object_set_new(v, "spikes_left_mb", json_null());
-			json_object_set_new(v, "spikes_left_shape", json_null());
-			continue;
-		}
-		double before =
-		    model_spike_figure(&mv->spikes[0], BASIS_FIGURES[rank].before) / 1024.0;
-		json_object_set_new(v, "spikes_left_basis", json_string(basis));
-		json_object_set_new(v, "held_before_spikes_mb", summary_json_real(before));
-		json_object_set_new(v, "held_after_spikes_mb", summary_json_real(after));
-		json_object_set_new(v, "spikes_left_mb", summary_json_real(after - before));
-		json_object_set_new(v, "spikes_left_shape",
-		                    shape_of(mv, before, BASIS_FIGURES[rank].end));
+		if (mv->n_spikes)
+			peaks_shape(mv);
+		json_object_set_new(v, "peaks_shape", model_peaks_shape_json(mv));
+		spikes_left(mv, v);
+		model_spikes_left_json(v, mv);
 	}
 }

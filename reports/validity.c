@@ -158,29 +158,47 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	strbuf_free(&b);
 }
 
-void validity_under_answered_words(struct strbuf *b, const json_t *under)
+/* Whether the variant was over its capacity in the spike (answered under
+ * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of the queries sent in it). */
+static bool spike_under_answered(const struct model_spike *sp)
 {
-	size_t k, m = json_array_size(under);
-	json_t *u;
+	return sp->answered_share < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE;
+}
+
+size_t validity_spikes_under_answered(const struct model_variant *mv)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < mv->n_spikes; k++)
+		m += spike_under_answered(&mv->spikes[k]);
+	return m;
+}
+
+void validity_under_answered_words(struct strbuf *b, const struct model_variant *mv)
+{
+	size_t m = validity_spikes_under_answered(mv), said = 0;
 	if (m > 3) {
 		/* many spikes: how many and the range, not a list no one reads */
 		double lo = INFINITY, hi = -INFINITY;
-		json_array_foreach(under, k, u)
-		{
-			lo = fmin(lo, summary_number(u, "answered_share"));
-			hi = fmax(hi, summary_number(u, "answered_share"));
-		}
+		for (size_t k = 0; k < mv->n_spikes; k++)
+			if (spike_under_answered(&mv->spikes[k])) {
+				lo = fmin(lo, mv->spikes[k].answered_share);
+				hi = fmax(hi, mv->spikes[k].answered_share);
+			}
 		strbuf_printf(b, "%zu spikes (%.1f-%.1f %% answered)", m, 100 * lo, 100 * hi);
 		return;
 	}
 	strbuf_printf(b, "spike%s ", m == 1 ? "" : "s");
-	json_array_foreach(under, k, u)
-	    strbuf_printf(b, "%s%lld (%.1f %% answered)",
-	                  k == 0       ? ""
-	                  : k + 1 == m ? " and "
-	                               : ", ",
-	                  (long long)json_integer_value(json_object_get(u, "spike")),
-	                  100 * summary_number(u, "answered_share"));
+	for (size_t k = 0; k < mv->n_spikes; k++) {
+		const struct model_spike *sp = &mv->spikes[k];
+		if (!spike_under_answered(sp))
+			continue;
+		strbuf_printf(b, "%s%d (%.1f %% answered)",
+		              said == 0       ? ""
+		              : said + 1 == m ? " and "
+		                              : ", ",
+		              sp->number, 100 * sp->answered_share);
+		said++;
+	}
 }
 
 /* Per spike, by send phase (phases.csv): over all spikes a variant may answer 99 % and still
@@ -198,7 +216,7 @@ static void check_each_spike(const json_t *summary, const struct model *model, j
 		json_t *under = json_array();
 		for (size_t k = 0; k < mv->n_spikes; k++) {
 			const struct model_spike *sp = &mv->spikes[k];
-			if (!(sp->answered_share < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE))
+			if (!spike_under_answered(sp))
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "spike", json_integer(sp->number));
@@ -209,7 +227,7 @@ static void check_each_spike(const json_t *summary, const struct model *model, j
 		size_t n_under = json_array_size(under);
 		if (n_under) {
 			strbuf_printf(&b, "%s%s in ", b.len ? "; " : "", json_string_value(name));
-			validity_under_answered_words(&b, under);
+			validity_under_answered_words(&b, mv);
 		}
 		if (n_under) {
 			json_array_append(names, name);
@@ -281,16 +299,14 @@ static void check_calibration(const struct runfolder *rf, json_t *reasons)
 	strbuf_free(&b);
 }
 
-static void check_crashes(const json_t *summary, json_t *reasons)
+static void check_crashes(const json_t *summary, const struct model *model, json_t *reasons)
 {
 	json_t *names = json_array();
 	size_t i;
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
-		const json_t *v =
-		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
-		if (json_integer_value(json_object_get(v, "crash_count")) > 0)
+		if (model_variant_named(model, json_string_value(name))->crash_count > 0)
 			json_array_append(names, name);
 	}
 	if (!json_array_size(names)) {
@@ -342,7 +358,7 @@ static void check_not_run(const struct runfolder *rf, json_t *reasons)
 /* A variant with timeline rows that gives no figure to compare: absent from the summary, or not
  * one memory sample in all its rows (its process gone or never found). A gate over its figures
  * would pass on nothing, so the run says it. */
-static void check_no_figures(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+static void check_no_figures(const struct runfolder *rf, const struct model *model, json_t *reasons)
 {
 	size_t *rows = calloc(rf->n_targets ? rf->n_targets : 1, sizeof(*rows));
 	if (!rows)
@@ -355,9 +371,8 @@ static void check_no_figures(const struct runfolder *rf, const json_t *summary, 
 		const char *n = rf->targets[t];
 		if (!rows[t] || runfolder_is_harness(n))
 			continue;
-		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
-		if (v && (json_is_number(json_object_get(v, "max_anon_kb")) ||
-		          json_is_number(json_object_get(v, "max_rss_kb"))))
+		const struct model_variant *mv = model_variant_named(model, n);
+		if (!isnan(mv->max_anon_kb) || !isnan(mv->max_rss_kb))
 			continue;
 		strbuf_printf(&b, "%s%s (%zu rows)", b.len ? ", " : "", n, rows[t]);
 		json_array_append_new(names, json_string(n));
@@ -464,8 +479,8 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, const 
 	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);
-	check_crashes(summary, reasons);
-	check_no_figures(rf, summary, reasons);
+	check_crashes(summary, model, reasons);
+	check_no_figures(rf, model, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
 		reason(

@@ -33,11 +33,14 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary,
 /* The reason with CODE in summary.json's validity, or NULL when the run has none. */
 const json_t *validity_reason(const json_t *summary, const char *code);
 
-/* One variant's spikes of the reason spike_under_answered ("spikes"."NAME": [{spike,
- * answered_share}]) in words, for the reason's text and the verdict alike: "spike 3 (94.0 %
+/* How many spikes the variant answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of (the
+ * reason spike_under_answered: over its capacity in them). */
+size_t validity_spikes_under_answered(const struct model_variant *mv);
+
+/* Those spikes in words, for the reason's text and the verdict alike: "spike 3 (94.0 %
  * answered)", "spikes 1 (83.6 % answered) and 2 (85.7 % answered)", or, past three, how many and
  * the range: "8 spikes (77.4-94.5 % answered)". */
 struct strbuf;
-void validity_under_answered_words(struct strbuf *b, const json_t *under);
+void validity_under_answered_words(struct strbuf *b, const struct model_variant *mv);
 
 #endif

@@ -63,22 +63,18 @@ static size_t basis_index(const char *basis)
 /* "; the first spike left +9.1 MB, spike 2 +4.5 MB, then level (+0.06 MB per spike)" (spike 2
  * named only when its step is not level), or with too few spikes for a trend what each spike
  * left. */
-static void shape_words(struct strbuf *b, const json_t *shape)
+static void shape_words(struct strbuf *b, const struct model_shape *shape)
 {
-	double trend = summary_number(shape, "trend_mb_per_spike"),
-	       step = summary_number(shape, "step_mb");
-	if (isnan(trend)) {
-		const json_t *each = json_object_get(shape, "per_spike_mb");
-		size_t n = json_array_size(each), i;
-		json_t *x;
+	double trend = shape->trend_mb_per_spike, step = shape->step_mb;
+	size_t n = shape->n;
+	if (!isfinite(trend)) {
 		strbuf_printf(b, "; %zu spike%s, too few for a trend (%d or more): ", n,
 		              n == 1 ? "" : "s", 1 + TREND_MIN_SPIKES);
 		strbuf_append(b, n == 1 ? "it left " : "they left ");
-		json_array_foreach(each, i, x)
-		{
+		for (size_t i = 0; i < n; i++) {
 			strbuf_append(b, i == 0 ? "" : i + 1 == n ? " and " : ", ");
-			if (json_is_number(x))
-				strbuf_printf(b, "%+.1f", json_number_value(x));
+			if (isfinite(shape->per_spike_mb[i]))
+				strbuf_printf(b, "%+.1f", shape->per_spike_mb[i]);
 			else
 				strbuf_append(b, "n/a");
 		}
@@ -87,17 +83,15 @@ static void shape_words(struct strbuf *b, const json_t *shape)
 	}
 	/* what the first spike left leads: it is most of the headline whenever an allocator keeps
 	 * a spike's memory, and a trend over the rest would hide it */
-	const json_t *first = json_array_get(json_object_get(shape, "per_spike_mb"), 0);
-	if (json_is_number(first))
-		strbuf_printf(b, "; the first spike left %+.1f MB", json_number_value(first));
+	bool first = n > 0 && isfinite(shape->per_spike_mb[0]);
+	if (first)
+		strbuf_printf(b, "; the first spike left %+.1f MB", shape->per_spike_mb[0]);
 	bool stepped = fabs(step) >= CLIMB_MB_PER_SPIKE;
 	if (stepped)
-		strbuf_printf(b, ", spike %lld %+.1f MB",
-		              (long long)json_integer_value(json_object_get(shape, "step_spike")),
-		              step);
-	strbuf_append(b, json_is_number(first) ? ", then " : "; ");
+		strbuf_printf(b, ", spike %d %+.1f MB", shape->step_spike, step);
+	strbuf_append(b, first ? ", then " : "; ");
 	/* the word shape_of chose, so the sentence and summary.json never disagree */
-	const char *word = json_string_value(json_object_get(shape, "trend"));
+	const char *word = shape->trend;
 	if (word && strcmp(word, "climbs") == 0)
 		strbuf_printf(b, "it climbs %.2f MB per spike", trend);
 	else if (word && strcmp(word, "falls") == 0)
@@ -152,14 +146,6 @@ static const char *not_run_reason(const json_t *summary, const char *name)
 	return json_string_value(json_object_get(json_object_get(not_run, "why"), name));
 }
 
-/* The spikes in which NAME answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE (validity's
- * spike_under_answered), or NULL. */
-static const json_t *spikes_under_answered(const json_t *summary, const char *name)
-{
-	const json_t *r = validity_reason(summary, "spike_under_answered");
-	return json_object_get(json_object_get(r, "spikes"), name);
-}
-
 /* Per spike, not a mean no spike had (give_back_per_spike): "; its allocator gave back to the
  * system what a spike freed in 7 of 8 spikes (12-97 % of each spike's allocator part, reused by
  * the allocator 0-5 %)", "... what each spike freed (...)", or "kept what the spikes freed (...)".
@@ -197,7 +183,7 @@ static void give_back_words(struct strbuf *b, const struct model_variant *mv)
 static void sentence(struct strbuf *b, const char *name, const json_t *v,
                      const struct model_variant *mv, const struct ranked *r, size_t rank,
                      size_t n_ranked, const char *tied, const char *ranked_basis,
-                     const char *not_run, const json_t *under)
+                     const char *not_run)
 {
 	const char *alloc = json_string_value(json_object_get(v, "allocator"));
 	const char *env = json_string_value(json_object_get(v, "env"));
@@ -242,16 +228,15 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v,
 		strbuf_printf(b, " (not ranked: %s)",
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
-	shape_words(b, json_object_get(v, "spikes_left_shape"));
-	if (under && json_array_size(under)) {
+	shape_words(b, &mv->spikes_left.shape);
+	if (validity_spikes_under_answered(mv)) {
 		strbuf_append(b, "; over capacity in ");
-		validity_under_answered_words(b, under);
+		validity_under_answered_words(b, mv);
 	}
 	give_back_words(b, mv);
-	json_int_t crashes = json_integer_value(json_object_get(v, "crash_count"));
+	double crashes = mv->crash_count;
 	if (crashes > 0)
-		strbuf_printf(b, "; it crashed (%lld time%s)", (long long)crashes,
-		              crashes == 1 ? "" : "s");
+		strbuf_printf(b, "; it crashed (%.0f time%s)", crashes, crashes == 1 ? "" : "s");
 	strbuf_append(b, ".");
 }
 
@@ -272,7 +257,8 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 		const json_t *v = json_object_get(variants, r[i].name);
 		double growth;
 		r[i].own = advisor_variant_held_mb(v, &r[i].basis, &basis_rank[i], &growth);
-		r[i].before = summary_number(v, "held_before_spikes_mb");
+		r[i].before =
+		    model_variant_named(model, r[i].name)->spikes_left.held_before_spikes_mb;
 		if (!isnan(r[i].own) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
@@ -329,8 +315,7 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 		struct strbuf b = {0};
 		sentence(&b, r[i].name, json_object_get(variants, r[i].name),
 		         model_variant_named(model, r[i].name), &r[i], n_ranked ? place[rank] : 0,
-		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name),
-		         spikes_under_answered(summary, r[i].name));
+		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 		strbuf_free(&tied);
