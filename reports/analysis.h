@@ -33,6 +33,13 @@ json_t *analysis_footprint(const struct runfolder *rf, const char *run, double o
  * err when one cannot be written. */
 bool analysis_footprint_write(const char *run, const json_t *result, char *err, size_t err_size);
 
+/* What the calibration's ramps so far decide (analysis_calibration.c): the knees of every pass
+ * (RUN/calibration, RUN/calibration/extend-K) merged per variant, the slowest, the spike rate
+ * (its capacity times multiple), and whether to ramp again (at most `extensions` times); NULL with
+ * err filled when a pass cannot be read or no variant was sampled. */
+json_t *analysis_calibration(const char *run, double multiple, int extensions, char *err,
+                             size_t err_size);
+
 /* The subcommands: arguments after the subcommand's name; exit status 0, 1 (unreadable run
  * folder) or 2 (usage) (analysis_cli.c). */
 int analysis_cmd_knee(int argc, char **argv);
@@ -40,5 +47,6 @@ int analysis_cmd_harness(int argc, char **argv);
 int analysis_cmd_warmup(int argc, char **argv);
 int analysis_cmd_event(int argc, char **argv);
 int analysis_cmd_footprint(int argc, char **argv);
+int analysis_cmd_calibration(int argc, char **argv);
 
 #endif

@@ -223,3 +223,34 @@ int analysis_cmd_footprint(int argc, char **argv)
 	json_decref(result);
 	return ok ? 0 : EXIT_WRITE_FAILED;
 }
+
+/* calibration RUN_DIR --multiple M --extensions N: the decision after the passes so far. */
+int analysis_cmd_calibration(int argc, char **argv)
+{
+	static const char usage[] = "RUN_DIR --multiple M --extensions N";
+	double multiple = NAN, extensions = NAN;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		double *into = strcmp(argv[i], "--multiple") == 0     ? &multiple
+		               : strcmp(argv[i], "--extensions") == 0 ? &extensions
+		                                                      : NULL;
+		if (!into)
+			return usage_error("calibration", usage, "unknown option", argv[i]);
+		if (!parse_number(argv[i + 1], into))
+			return usage_error("calibration", usage, "not a number:", argv[i + 1]);
+	}
+	if (argc != 5 || argv[0][0] == '-' || !(multiple > 0) ||
+	    !(extensions >= 0 && extensions <= 16 && extensions == floor(extensions)))
+		return usage_error(
+		    "calibration", usage,
+		    argc == 5 ? "--multiple > 0 and --extensions 0..16 wanted" : NULL, NULL);
+	char err[1024];
+	json_t *decision =
+	    analysis_calibration(argv[0], multiple, (int)extensions, err, sizeof(err));
+	if (!decision) {
+		fputs("allocspike-report: ", stderr);
+		terminal_text_fputs(err, stderr);
+		fputc('\n', stderr);
+		return EXIT_RUN_UNREADABLE;
+	}
+	return print_json(decision);
+}

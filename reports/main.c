@@ -63,6 +63,9 @@ static void usage(FILE *f)
 	    "       allocspike-report knee|harness RUN_DIR, warmup RUN_DIR --cap-bytes N\n"
 	    "         the calibration's capacity knee, the harness's CPU windows, the warm-up\n"
 	    "         check, as JSON on stdout\n"
+	    "       allocspike-report calibration RUN_DIR --multiple M --extensions N\n"
+	    "         the calibration ramps' decision: capacities, slowest, spike rate, ramp "
+	    "again\n"
 	    "       allocspike-report footprint RUN_DIR\n"
 	    "         the request footprint of a footprint run: RUN_DIR/footprint.json and .md\n"
 	    "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT "
@@ -628,6 +631,8 @@ int main(int argc, char **argv)
 		return analysis_cmd_event(argc - 2, argv + 2);
 	if (strcmp(argv[1], "footprint") == 0)
 		return analysis_cmd_footprint(argc - 2, argv + 2);
+	if (strcmp(argv[1], "calibration") == 0)
+		return analysis_cmd_calibration(argc - 2, argv + 2);
 	if (strcmp(argv[1], "allocators") == 0 && argc == 2) {
 		allocator_table_write(stdout);
 		return 0;
