@@ -57,10 +57,11 @@ json_t *analysis_calibration(const char *run, double multiple, int extensions, c
 	for (int k = 0; k <= extensions; k++) {
 		char folder[64], dir[4096];
 		pass_folder(folder, sizeof(folder), k);
-		snprintf(dir, sizeof(dir), "%s/%s", run, folder);
+		snprintf(dir, sizeof(dir), "%s/%s/timeline.csv", run, folder);
 		struct stat st;
-		if (stat(dir, &st) != 0)
+		if (stat(dir, &st) != 0) /* the passes so far: a folder with its timeline */
 			break;
+		snprintf(dir, sizeof(dir), "%s/%s", run, folder);
 		struct runfolder rf;
 		if (!runfolder_read_timeline(dir, &rf, err, err_size)) {
 			json_decref(all);

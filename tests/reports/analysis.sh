@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/reports/analysis.sh - allocspike-report's run-folder analysis on crafted timelines: the knee of a
 # calibration ramp (a dip of one second is not capacity, the drain after the ramp is not part of it, a
-# variant that never keeps up falls back to its peak), the harness windows and the one saturation
+# variant that never keeps up falls back to its peak), the calibration's decision over its passes, the
+# harness windows and the one saturation
 # rule, the warm-up check (also for a daemon without cache figures), and bad arguments (exit 2).
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -49,6 +50,27 @@ check_eq "cold: no knee" 0 "$(v cold knee_qps)"
 check_eq "cold: capacity falls back to its peak" 4000 "$(v cold capacity_qps)"
 check_eq "cold: the fallback is said" true "$(v cold fallback)"
 check_eq "the rule's share" 0.9 "$(jq .answered_share <<<"$out")"
+
+# --- calibration: the decision over the passes (the knee folder as the first pass, then again as a
+# second: the best capacity of both, the latest pass's folder) ---
+cal=$TEST_TMP/calrun
+mkdir -p "$cal/calibration/extend-1"
+cp "$k/timeline.csv" "$cal/calibration/"
+out=$("$R" calibration "$cal" --multiple 1.2 --extensions 3)
+check_eq "calibration exits 0" 0 $?
+check_eq "the slowest: cold, by its fallback capacity" "cold 4000" "$(jq -r '"\(.slowest) \(.capacity_of_slowest_qps)"' <<<"$out")"
+check_eq "spikes at 1.2 x 4000" 4800 "$(jq .spike_rate_qps <<<"$out")"
+check_eq "cold's capacity is a fallback" '["cold"]' "$(jq -c .fallbacks <<<"$out")"
+check_eq "no ramp again: the slowest did not keep up at the top" "false false" "$(jq -r '"\(.extend) \(.at_extension_limit)"' <<<"$out")"
+cp "$k/timeline.csv" "$cal/calibration/extend-1/"
+out=$("$R" calibration "$cal" --multiple 1.2 --extensions 3)
+check_eq "two passes, the folder the latest" "2 calibration/extend-1" "$(jq -r '"\(.passes) \(.variants.dip.folder)"' <<<"$out")"
+check_eq "dip's capacity kept" 6000 "$(jq .variants.dip.capacity_qps <<<"$out")"
+"$R" calibration "$TEST_TMP/none" --multiple 1.2 --extensions 3 >/dev/null 2>"$TEST_TMP/err"
+check_eq "calibration of a run without passes: unreadable input" 2 $?
+check "says no variant was sampled" grep -q "no variant was sampled" "$TEST_TMP/err"
+"$R" calibration "$cal" --multiple 0 --extensions 3 >/dev/null 2>&1
+check_eq "calibration with --multiple 0: usage" 2 $?
 
 # --- harness: _upstream at 0.6 core for 3 s (saturated by the one rule: > 0.5), at 0.45 for 2 s
 # (not); _loadgen at 0.9 (its own events come from the generator, none here); a clock restart. ---
