@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "runfolder_reader.h"
 
@@ -40,6 +41,14 @@ bool analysis_footprint_write(const char *run, const json_t *result, char *err, 
 json_t *analysis_calibration(const char *run, double multiple, int extensions, char *err,
                              size_t err_size);
 
+/* The CPU cost per allocator of a cpu.sh run (analysis_cpu.c): per row of variants (run.json's,
+ * name and allocator) its callgrind figures (RUN/callgrind/NAME.callgrind.txt, callgrind_annotate's
+ * listing) and perf figures (RUN/perf/NAME.perf.csv), null where the file is missing, answers from
+ * each pass's timeline; NULL with err filled when the registry's patterns do not compile. */
+json_t *analysis_cpu(const char *run, const json_t *variants, char *err, size_t err_size);
+/* cpu.md's text of analysis_cpu's result; false when the output failed. */
+bool analysis_cpu_markdown(FILE *out, const json_t *cpu, const char *status, const char *schedule);
+
 /* The subcommands: arguments after the subcommand's name; exit status 0, 1 (unreadable run
  * folder) or 2 (usage) (analysis_cli.c). */
 int analysis_cmd_knee(int argc, char **argv);
@@ -48,5 +57,6 @@ int analysis_cmd_warmup(int argc, char **argv);
 int analysis_cmd_event(int argc, char **argv);
 int analysis_cmd_footprint(int argc, char **argv);
 int analysis_cmd_calibration(int argc, char **argv);
+int analysis_cmd_cpu(int argc, char **argv);
 
 #endif

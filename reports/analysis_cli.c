@@ -254,3 +254,36 @@ int analysis_cmd_calibration(int argc, char **argv)
 	}
 	return print_json(decision);
 }
+
+/* cpu RUN_DIR: RUN_DIR/cpu.json and cpu.md from a cpu.sh run's passes; prints cpu.md. */
+int analysis_cmd_cpu(int argc, char **argv)
+{
+	if (argc != 1 || argv[0][0] == '-')
+		return usage_one_run_dir("cpu", argc, argv);
+	struct runfolder rf;
+	char err[1024];
+	if (!runfolder_read(argv[0], &rf, err, sizeof(err))) {
+		fputs("allocspike-report: ", stderr);
+		terminal_text_fputs(err, stderr);
+		fputc('\n', stderr);
+		return EXIT_RUN_UNREADABLE;
+	}
+	json_t *cpu = analysis_cpu(argv[0], json_object_get(rf.run, "variants"), err, sizeof(err));
+	const char *schedule =
+	    json_string_value(json_object_get(json_object_get(rf.run, "parameters"), "schedule"));
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/cpu.json", argv[0]);
+	bool ok = cpu && json_dump_file(cpu, path,
+	                                JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	                                    JSON_REAL_PRECISION(15)) == 0;
+	snprintf(path, sizeof(path), "%s/cpu.md", argv[0]);
+	FILE *md = ok ? fopen(path, "w") : NULL;
+	ok = md && analysis_cpu_markdown(md, cpu, rf.status, schedule ? schedule : "-");
+	ok = (!md || fclose(md) == 0) && ok;
+	if (!ok)
+		fprintf(stderr, "allocspike-report cpu: %s\n",
+		        cpu ? "cannot write cpu.json or cpu.md" : err);
+	json_decref(cpu);
+	runfolder_free(&rf);
+	return ok ? 0 : EXIT_WRITE_FAILED;
+}

@@ -66,6 +66,8 @@ static void usage(FILE *f)
 	    "       allocspike-report calibration RUN_DIR --multiple M --extensions N\n"
 	    "         the calibration ramps' decision: capacities, slowest, spike rate, ramp "
 	    "again\n"
+	    "       allocspike-report cpu RUN_DIR\n"
+	    "         a cpu.sh run's cost per allocator: RUN_DIR/cpu.json and cpu.md\n"
 	    "       allocspike-report footprint RUN_DIR\n"
 	    "         the request footprint of a footprint run: RUN_DIR/footprint.json and .md\n"
 	    "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT "
@@ -633,6 +635,8 @@ int main(int argc, char **argv)
 		return analysis_cmd_footprint(argc - 2, argv + 2);
 	if (strcmp(argv[1], "calibration") == 0)
 		return analysis_cmd_calibration(argc - 2, argv + 2);
+	if (strcmp(argv[1], "cpu") == 0)
+		return analysis_cmd_cpu(argc - 2, argv + 2);
 	if (strcmp(argv[1], "allocators") == 0 && argc == 2) {
 		allocator_table_write(stdout);
 		return 0;

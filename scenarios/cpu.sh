@@ -30,52 +30,13 @@ scenario_defaults() {
 	SC_OPT_HELP[quick]='1000 queries instead of --count'
 }
 
-# The allocator's own code: the malloc API's names, whoever serves them, and each allocator's shared
-# object, source files and functions as its adapter gives them (`allocspike-report allocators`,
-# docs/architecture.md "Allocator adapters"). Exclusive costs, so nothing is counted twice.
-CPU_ALLOC_API='malloc|free|calloc|realloc|reallocarray|aligned_alloc|posix_memalign|memalign|valloc|pvalloc|malloc_usable_size|cfree|operator new.*|operator delete.*'
-CPU_ALLOC_OBJECTS='' CPU_ALLOC_FILES='' CPU_ALLOC_FUNCS=''
-
-# cpu_alloc_patterns : sets CPU_ALLOC_OBJECTS, CPU_ALLOC_FILES and CPU_ALLOC_FUNCS from the registry.
-cpu_alloc_patterns() {
-	local report table objects=() files=() funcs=("$CPU_ALLOC_API") name alias colour o f fn
-	sc_need report allocspike-report "for the allocators' symbols"
-	table=$("$report" allocators) || sc_die "allocspike-report allocators failed"
-	while IFS=$'\t' read -r name alias colour o f fn; do
-		[[ $o == - ]] || objects+=("$o")
-		[[ $f == - ]] || files+=("$f")
-		[[ $fn == - ]] || funcs+=("$fn")
-	done < <(tail -n +2 <<<"$table")
-	# An empty alternative would match every line.
-	((${#objects[@]} && ${#files[@]})) || sc_die "allocspike-report allocators gave no objects or files"
-	CPU_ALLOC_OBJECTS=$(IFS='|' && echo "${objects[*]}")
-	CPU_ALLOC_FILES=$(IFS='|' && echo "${files[*]}")
-	CPU_ALLOC_FUNCS="^($(IFS='|' && echo "${funcs[*]}"))\$"
-}
-
-# cpu_callgrind_costs FILE : "total alloc" instruction counts from a callgrind output file.
-cpu_callgrind_costs() {
-	callgrind_annotate --threshold=100 --auto=no "$1" 2>/dev/null | awk \
-		-v objs="$CPU_ALLOC_OBJECTS" -v files="$CPU_ALLOC_FILES" -v funcs="$CPU_ALLOC_FUNCS" '
-	/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
-	/file:function/ { body = 1; next }
-	body && /^ *[0-9,]+ / {
-		n = $1; gsub(",", "", n)
-		line = $0; sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, "", line)
-		obj = ""; if (match(line, / \[[^]]*\]$/)) { obj = substr(line, RSTART + 2, RLENGTH - 3); line = substr(line, 1, RSTART - 1) }
-		file = line; sub(/:.*/, "", file); fn = line; sub(/^[^:]*:/, "", fn); sub(/'"'"'[0-9]+$/, "", fn)
-		if (obj ~ objs || file ~ files || fn ~ funcs) alloc += n
-	}
-	END { printf "%d %d\n", total, alloc }'
-}
-
-# cpu_perf_ms FILE : task-clock in milliseconds from `perf stat -x ,` output.
-cpu_perf_ms() { awk -F, '$3 == "task-clock" { print $1 }' "$1" 2>/dev/null; }
-
-# cpu_answered DIR NAME : answers the variant got back in DIR's timeline.
-cpu_answered() {
-	awk -F, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["variant"] == v { a += $c["answered"] } END { print a + 0 }' \
-		"$1/timeline.csv" 2>/dev/null || echo 0
+# What counts as allocator code, the figures and cpu.md are allocspike-report cpu's (from the
+# allocator registry, docs/architecture.md "Allocator adapters"); here callgrind's profile becomes
+# the listing it reads: exclusive costs per function, so nothing is counted twice.
+# cpu_callgrind_listing OUT : OUT's function listing beside it (NAME.callgrind.txt).
+cpu_callgrind_listing() {
+	callgrind_annotate --threshold=100 --auto=no "$1" >"${1%.out}.txt" 2>/dev/null ||
+		sc_say "callgrind_annotate failed on $1: no instruction counts for it"
 }
 
 CPU_TOOL=
@@ -130,40 +91,12 @@ cpu_pass() {
 }
 
 scenario_report() {
-	local dir=$1 name rows=() total alloc ms cg_ans pf_ans
-	cpu_alloc_patterns
+	local dir=$1 name report
 	for name in "${SC_RUNNABLE[@]}"; do
-		total=0 alloc=0 ms=
-		[[ ! -s $dir/callgrind/$name.callgrind.out ]] || read -r total alloc < <(cpu_callgrind_costs "$dir/callgrind/$name.callgrind.out")
-		[[ ! -s $dir/perf/$name.perf.csv ]] || ms=$(cpu_perf_ms "$dir/perf/$name.perf.csv")
-		cg_ans=$(cpu_answered "$dir/callgrind" "$name")
-		pf_ans=$(cpu_answered "$dir/perf" "$name")
-		rows+=("$(jq -n --arg v "$name" --arg alloc_name "${V_ALLOC[$name]}" --argjson total "${total:-0}" \
-			--argjson alloc "${alloc:-0}" --argjson cga "$cg_ans" --arg ms "${ms:-}" --argjson pfa "$pf_ans" '
-			{variant: $v, allocator: $alloc_name,
-			 callgrind: (if $total > 0 then {instructions: $total, allocator_instructions: $alloc,
-				allocator_share: ($alloc / $total), answered: $cga,
-				instructions_per_answer: (if $cga > 0 then ($total / $cga) else null end)} else null end),
-			 perf: (if $ms != "" then {task_clock_ms: ($ms | tonumber), answered: $pfa,
-				cpu_us_per_answer: (if $pfa > 0 then (($ms | tonumber) * 1000 / $pfa) else null end)} else null end)}')")
+		[[ ! -s $dir/callgrind/$name.callgrind.out ]] || cpu_callgrind_listing "$dir/callgrind/$name.callgrind.out"
 	done
-	files_replace "$dir/cpu.json" jq -s '{format: 1, scenario: "cpu", variants: .}' < <(printf '%s\n' "${rows[@]}")
-	{
-		echo "# CPU cost per allocator ($(jq -r .status "$dir/run.json"), $(jq -r .parameters.schedule "$dir/run.json"))"
-		echo
-		echo "Instructions from callgrind (self cost of the allocator's code / all instructions), task-clock from perf stat."
-		echo
-		echo "| variant | instructions per answer | in allocator | vs first | task-clock µs per answer | vs first | answered (callgrind / perf) |"
-		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-		jq -r '.variants as $v | ($v[0].callgrind.instructions_per_answer // null) as $i0 | ($v[0].perf.cpu_us_per_answer // null) as $p0 |
-			$v[] | [.variant,
-			 (.callgrind.instructions_per_answer // null | if . then (. | floor | tostring) else "-" end),
-			 (.callgrind.allocator_share // null | if . then ((. * 1000 | round) / 10 | tostring) + " %" else "-" end),
-			 (if .callgrind.instructions_per_answer and $i0 then ((.callgrind.instructions_per_answer / $i0 * 1000 | round) / 1000 | tostring) else "-" end),
-			 (.perf.cpu_us_per_answer // null | if . then ((. * 10 | round) / 10 | tostring) else "-" end),
-			 (if .perf.cpu_us_per_answer and $p0 then ((.perf.cpu_us_per_answer / $p0 * 1000 | round) / 1000 | tostring) else "-" end),
-			 "\(.callgrind.answered // "-") / \(.perf.answered // "-")"] | "| " + join(" | ") + " |"' "$dir/cpu.json"
-	} >"$dir/cpu.md"
+	sc_need report allocspike-report "for cpu.json and cpu.md"
+	"$report" cpu "$dir" || sc_die "allocspike-report cpu failed on $dir"
 	cat "$dir/cpu.md" >&2
 	echo "$dir/cpu.md"
 }
