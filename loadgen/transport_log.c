@@ -101,25 +101,31 @@ void transport_log_prev_free(struct transport_log_prev *prev)
 	prev->hist = NULL;
 }
 
+/* Appends to the interval's rows; out of memory, sets log->short_of_memory (the row is dropped). */
 static void transport_log_printf(struct transport_log *log, const char *fmt, ...)
 {
 	va_list ap;
 	for (;;) {
-		va_start(ap, fmt);
-		int n = vsnprintf(log->text + log->len, log->cap - log->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (log->len + (size_t)n < log->cap) {
-			log->len += (size_t)n;
-			return;
+		int n = -1;
+		if (log->text) {
+			va_start(ap, fmt);
+			n = vsnprintf(log->text + log->len, log->cap - log->len, fmt, ap);
+			va_end(ap);
+			if (n < 0)
+				return;
+			if (log->len + (size_t)n < log->cap) {
+				log->len += (size_t)n;
+				return;
+			}
 		}
 		size_t cap = log->cap ? 2 * log->cap : 4096;
-		while (cap <= log->len + (size_t)n)
+		while (n >= 0 && cap <= log->len + (size_t)n)
 			cap *= 2;
 		char *grown = realloc(log->text, cap);
-		if (!grown)
-			return; /* the row is left out; the next flush writes the others */
+		if (!grown) {
+			log->short_of_memory = true;
+			return;
+		}
 		log->text = grown;
 		log->cap = cap;
 	}
@@ -202,6 +208,7 @@ void transport_log_rows(struct transport_log *log, struct transport_log_prev *pr
 		if (!transport_log_has(&t->tcp, tr))
 			continue;
 		static const char *const names[] = {"udp", "tcp", "dot"};
+		size_t row_start = log->len;
 		transport_log_printf(log, "%.3f,%s,%s", t_s, name, names[tr]);
 		const struct latency_hist *lat = tr == LOG_UDP ? &h[6] : &h[3 + tr];
 		if (tr == LOG_UDP) {
@@ -244,6 +251,10 @@ void transport_log_rows(struct transport_log *log, struct transport_log_prev *pr
 		transport_log_cell(log, tls_open, false);
 		transport_log_cell(log, conn_bytes, false);
 		transport_log_printf(log, "\n");
+		if (log->short_of_memory) { /* never half a row */
+			log->len = row_start;
+			log->short_of_memory = false;
+		}
 	}
 	prev->stream[0] = now[0];
 	prev->stream[1] = now[1];

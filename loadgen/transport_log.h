@@ -25,7 +25,8 @@ struct transport_log {
 	char path[4200];
 	char *text; /* the interval's rows, written with one write(2) */
 	size_t len, cap;
-	bool failed; /* said once */
+	bool failed;          /* said once */
+	bool short_of_memory; /* the row being formatted is dropped */
 };
 
 /* Opens dir/transports.csv for appending (the header when new or empty) when some client of
