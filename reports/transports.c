@@ -118,13 +118,18 @@ static double weighted_median(struct weighted_list *l)
 	return l->v[l->n - 1].value;
 }
 
-static double cell_number(const char *cell)
+/* A cell's number: empty is NAN (not available); false when it is no number, or out of range. */
+static bool cell_number(const char *cell, double *out)
 {
-	if (!cell || !*cell)
-		return NAN;
+	*out = NAN;
+	if (!*cell)
+		return true;
 	char *end;
 	double v = strtod(cell, &end);
-	return *end == '\0' && isfinite(v) && fabs(v) <= RUNFOLDER_MAX_MAGNITUDE ? v : NAN;
+	if (*end != '\0' || !isfinite(v) || fabs(v) > RUNFOLDER_MAX_MAGNITUDE)
+		return false;
+	*out = v;
+	return true;
 }
 
 /* Splits line (its newline removed) at commas into at most max cells; the count. */
@@ -195,12 +200,17 @@ static void add_row(struct variant_agg *va, int tr, const double *v)
 	}
 }
 
-/* Reads transports.csv into vs (n of them); false when the file is absent or has no header. */
+/* Reads transports.csv into vs (n of them). False when the file is absent (err empty) or is refused
+ * (err says FILE:LINE: why): like every file of a run folder it is untrusted, and a line that is
+ * not this file's (a wrong cell count, a number that is none, a transport or variant the run does
+ * not have, a line too long) is never skipped. A last line without its newline (an interrupted
+ * run) is dropped, as the timeline's. */
 static bool read_file(const char *dir, const json_t *variants, struct variant_agg *vs, size_t *n,
-                      size_t *skipped)
+                      char *err, size_t err_size)
 {
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/%s", dir, TRANSPORTS_FILE);
+	err[0] = '\0';
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return false;
@@ -209,20 +219,23 @@ static bool read_file(const char *dir, const json_t *variants, struct variant_ag
 		at[c] = -1;
 	char *line = malloc(TRANSPORTS_MAX_LINE + 2);
 	char *cells[64];
-	bool header = true;
-	while (line && fgets(line, TRANSPORTS_MAX_LINE + 2, f)) {
+	size_t header_cells = 0, lineno = 0;
+	if (!line)
+		snprintf(err, err_size, "%s: out of memory", TRANSPORTS_FILE);
+	while (!err[0] && fgets(line, TRANSPORTS_MAX_LINE + 2, f)) {
+		lineno++;
 		size_t len = strlen(line);
-		if (len == 0 || line[len - 1] != '\n') { /* too long, or cut off at the end */
-			int ch;
-			while (len > TRANSPORTS_MAX_LINE && (ch = fgetc(f)) != EOF && ch != '\n')
-				;
-			++*skipped;
-			continue;
+		if (len > TRANSPORTS_MAX_LINE) {
+			snprintf(err, err_size, "%s:%zu: a line longer than %d bytes",
+			         TRANSPORTS_FILE, lineno, TRANSPORTS_MAX_LINE);
+			break;
 		}
+		if (line[len - 1] != '\n') /* cut off at the end */
+			break;
 		line[len - 1] = '\0';
 		size_t ncells = split_cells(line, cells, 64);
-		if (header) {
-			header = false;
+		if (lineno == 1) {
+			header_cells = ncells;
 			for (size_t i = 0; i < ncells && i < 64; i++) {
 				if (strcmp(cells[i], "variant") == 0)
 					at_variant = (int)i;
@@ -232,13 +245,18 @@ static bool read_file(const char *dir, const json_t *variants, struct variant_ag
 					if (strcmp(cells[i], column_names[c]) == 0)
 						at[c] = (int)i;
 			}
-			if (at_variant < 0 || at_transport < 0)
-				break;
+			if (ncells > 64 || at_variant < 0 || at_transport < 0)
+				snprintf(
+				    err, err_size,
+				    "%s:1: not its header (variant and transport columns, at most "
+				    "64)",
+				    TRANSPORTS_FILE);
 			continue;
 		}
-		if (ncells > 64 || (int)ncells <= at_variant || (int)ncells <= at_transport) {
-			++*skipped;
-			continue;
+		if (ncells != header_cells) {
+			snprintf(err, err_size, "%s:%zu: %zu cells, the header has %zu",
+			         TRANSPORTS_FILE, lineno, ncells > 64 ? 65 : ncells, header_cells);
+			break;
 		}
 		int tr = 0;
 		while (tr < TR_COUNT && strcmp(cells[at_transport], transport_names[tr]) != 0)
@@ -246,17 +264,27 @@ static bool read_file(const char *dir, const json_t *variants, struct variant_ag
 		struct variant_agg *va =
 		    tr < TR_COUNT ? variant_of(vs, n, variants, cells[at_variant]) : NULL;
 		if (!va) {
-			++*skipped;
-			continue;
+			snprintf(err, err_size, "%s:%zu: %s", TRANSPORTS_FILE, lineno,
+			         tr < TR_COUNT ? "a variant the run does not have"
+			                       : "a transport other than udp, tcp or dot");
+			break;
 		}
 		double v[N_COLS];
-		for (int c = 0; c < N_COLS; c++)
-			v[c] = at[c] >= 0 && at[c] < (int)ncells ? cell_number(cells[at[c]]) : NAN;
-		add_row(va, tr, v);
+		for (int c = 0; c < N_COLS && !err[0]; c++)
+			if (at[c] >= 0 && !cell_number(cells[at[c]], &v[c]))
+				snprintf(err, err_size,
+				         "%s:%zu: column \"%s\": not a number in range",
+				         TRANSPORTS_FILE, lineno, column_names[c]);
+			else if (at[c] < 0)
+				v[c] = NAN;
+		if (!err[0])
+			add_row(va, tr, v);
 	}
 	free(line);
 	fclose(f);
-	return at_variant >= 0 && at_transport >= 0;
+	if (!err[0] && lineno == 0)
+		snprintf(err, err_size, "%s: empty (no header)", TRANSPORTS_FILE);
+	return !err[0];
 }
 
 static json_t *transport_json(struct transport_agg *a)
@@ -299,8 +327,9 @@ void transports_add(json_t *summary, const struct runfolder *rf)
 {
 	json_t *variants = json_object_get(summary, "variants");
 	struct variant_agg *vs = calloc(RUNFOLDER_MAX_VARIANTS, sizeof(*vs));
-	size_t n = 0, skipped = 0;
-	bool have = vs && rf->dir && read_file(rf->dir, variants, vs, &n, &skipped);
+	size_t n = 0;
+	char err[256] = "";
+	bool have = vs && rf->dir && read_file(rf->dir, variants, vs, &n, err, sizeof(err));
 	bool run_has_dot = false;
 	for (size_t i = 0; i < n; i++)
 		run_has_dot |= vs[i].tr[TR_DOT].seen;
@@ -314,6 +343,10 @@ void transports_add(json_t *summary, const struct runfolder *rf)
 		for (size_t i = 0; i < n && !va; i++)
 			if (strcmp(vs[i].name, key) == 0)
 				va = &vs[i];
+		if (err[0]) { /* refused whole: no figure from a file that is not this file */
+			json_object_set_new(v, "transports", json_pack("{s:s}", "error", err));
+			continue;
+		}
 		if (!have || !va) {
 			json_object_set_new(v, "transports", json_null());
 			continue;
@@ -349,8 +382,6 @@ void transports_add(json_t *summary, const struct runfolder *rf)
 		const char *note = no_tls_note(rf, key, run_has_dot, va);
 		if (note)
 			json_object_set_new(o, "note", json_string(note));
-		if (skipped)
-			json_object_set_new(o, "lines_skipped", json_integer((json_int_t)skipped));
 		json_object_set_new(v, "transports", o);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -407,20 +438,28 @@ static bool any_transports(const json_t *summary)
 	return false;
 }
 
-/* The resolver's memory per open connection, as a sentence ("" when it has no figure). */
-static void resolver_text(char *out, size_t size, const json_t *tv)
+/* What the page says under the table of a variant: the resolver's memory per open connection, the
+ * note, or why transports.csv was refused ("" when none). */
+static void variant_text(char *out, size_t size, const json_t *tv)
 {
+	const char *error = json_string_value(json_object_get(tv, "error"));
+	const char *note = json_string_value(json_object_get(tv, "note"));
 	const json_t *r = json_object_get(tv, "resolver");
 	double open = summary_number(r, "open_max"),
 	       per = summary_number(r, "bytes_per_connection");
-	double end = summary_number(r, "open_end"), bytes_end = summary_number(r, "conn_bytes_end");
+	int n = 0;
 	out[0] = '\0';
-	if (isnan(open) || isnan(per))
-		return;
-	snprintf(out, size,
-	         "resolver: at most %.0f connections open (%.0f over TLS), %.0f bytes each "
-	         "(tcp_conn_bytes / tcp_open there); at the end %.0f open holding %.0f bytes",
-	         open, summary_number(r, "tls_open_at_max"), per, end, bytes_end);
+	if (error)
+		n = snprintf(out, size, "transports.csv refused: %s", error);
+	else if (!isnan(open) && !isnan(per))
+		n = snprintf(
+		    out, size,
+		    "resolver: at most %.0f connections open (%.0f over TLS), %.0f bytes each "
+		    "(tcp_conn_bytes / tcp_open there); at the end %.0f open holding %.0f bytes",
+		    open, summary_number(r, "tls_open_at_max"), per, summary_number(r, "open_end"),
+		    summary_number(r, "conn_bytes_end"));
+	if (note && n >= 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n, "%s%s", n ? "; " : "", note);
 }
 
 static const char *const caption =
@@ -434,116 +473,97 @@ static const char *const caption =
     "Memory per connection: the resolver's tcp_conn_bytes over its tcp_open at the interval with "
     "the most open connections (our resolver only; daemons do not report it).";
 
-void transports_html(struct strbuf *b, const json_t *summary)
+static void append_text(struct strbuf *b, const char *s,
+                        void (*text)(struct strbuf *, const char *))
 {
-	if (!any_transports(summary))
-		return;
-	strbuf_append(b, "<h2 id=\"transports\">Transports</h2>\n<p class=\"caption\">");
-	strbuf_append_html(b, caption);
-	strbuf_append(b, "</p>\n<div class=\"scroll\"><table id=\"transports-table\">\n<tr><th>"
-	                 "variant</th><th>transport</th>");
-	for (size_t c = 0; c < N_TABLE_COLS; c++)
-		strbuf_printf(b, "<th>%s</th>", table_cols[c].title);
-	strbuf_append(b, "</tr>\n");
-	const json_t *order = json_object_get(summary, "variant_order");
-	const json_t *variants = json_object_get(summary, "variants");
-	struct strbuf notes = {0};
-	size_t i;
-	json_t *name;
-	json_array_foreach(order, i, name)
-	{
-		const json_t *tv = json_object_get(
-		    json_object_get(variants, json_string_value(name)), "transports");
-		if (!json_is_object(tv))
-			continue;
-		const json_t *by = json_object_get(tv, "by_transport");
-		for (int tr = 0; tr < TR_COUNT; tr++) {
-			const json_t *t = json_object_get(by, transport_names[tr]);
-			if (!t)
-				continue;
-			strbuf_append(b, "<tr><td>");
-			strbuf_append_html(b, json_string_value(name));
-			strbuf_printf(b, "</td><td>%s</td>", transport_titles[tr]);
-			for (size_t c = 0; c < N_TABLE_COLS; c++) {
-				char text[64];
-				cell_text(text, sizeof(text), t, tr, c);
-				strbuf_printf(b, "<td>%s</td>", text);
-			}
-			strbuf_append(b, "</tr>\n");
-		}
-		char line[512];
-		resolver_text(line, sizeof(line), tv);
-		const char *note = json_string_value(json_object_get(tv, "note"));
-		if (line[0] || note) {
-			strbuf_append(&notes, "<li>");
-			strbuf_append_html(&notes, json_string_value(name));
-			strbuf_append(&notes, ": ");
-			strbuf_append_html(&notes, line[0] ? line : "");
-			if (note) {
-				strbuf_append(&notes, line[0] ? "; " : "");
-				strbuf_append_html(&notes, note);
-			}
-			strbuf_append(&notes, "</li>\n");
-		}
-	}
-	strbuf_append(b, "</table></div>\n");
-	if (notes.len) {
-		strbuf_append(b, "<ul class=\"transports-notes\">\n");
-		strbuf_append(b, notes.s);
-		strbuf_append(b, "</ul>\n");
-	}
-	strbuf_free(&notes);
+	if (text)
+		text(b, s);
+	else
+		strbuf_append_html(b, s);
 }
 
-void transports_markdown(struct strbuf *b, const json_t *summary)
+/* The table, then a line per variant with something to say: HTML, or Markdown when text (its
+ * escaper for text from the run) is given. */
+static void render(struct strbuf *b, const json_t *summary,
+                   void (*text)(struct strbuf *, const char *))
 {
-	if (!any_transports(summary))
-		return;
-	strbuf_append(b, "## Transports\n\n");
-	strbuf_append(b, caption);
-	strbuf_append(b, "\n\n| variant | transport |");
-	for (size_t c = 0; c < N_TABLE_COLS; c++)
-		strbuf_printf(b, " %s |", table_cols[c].title);
-	strbuf_append(b, "\n| --- | --- |");
-	for (size_t c = 0; c < N_TABLE_COLS; c++)
-		strbuf_append(b, " ---: |");
-	strbuf_append(b, "\n");
+	bool md = text != NULL;
+	if (md) {
+		strbuf_append(b, "## Transports\n\n");
+		strbuf_append(b, caption);
+		strbuf_append(b, "\n\n| variant | transport |");
+		for (size_t c = 0; c < N_TABLE_COLS; c++)
+			strbuf_printf(b, " %s |", table_cols[c].title);
+		strbuf_append(b, "\n| --- | --- |");
+		for (size_t c = 0; c < N_TABLE_COLS; c++)
+			strbuf_append(b, " ---: |");
+		strbuf_append(b, "\n");
+	} else {
+		strbuf_append(b, "<h2 id=\"transports\">Transports</h2>\n<p class=\"caption\">");
+		strbuf_append_html(b, caption);
+		strbuf_append(b, "</p>\n<div class=\"scroll\"><table id=\"transports-table\">\n"
+		                 "<tr><th>variant</th><th>transport</th>");
+		for (size_t c = 0; c < N_TABLE_COLS; c++)
+			strbuf_printf(b, "<th>%s</th>", table_cols[c].title);
+		strbuf_append(b, "</tr>\n");
+	}
 	const json_t *order = json_object_get(summary, "variant_order");
 	const json_t *variants = json_object_get(summary, "variants");
-	struct strbuf notes = {0};
+	struct strbuf lines = {0};
 	size_t i;
 	json_t *name;
 	json_array_foreach(order, i, name)
 	{
-		const json_t *tv = json_object_get(
-		    json_object_get(variants, json_string_value(name)), "transports");
-		if (!json_is_object(tv))
+		const char *vn = json_string_value(name);
+		const json_t *tv = json_object_get(json_object_get(variants, vn), "transports");
+		if (!vn || !json_is_object(tv))
 			continue;
 		const json_t *by = json_object_get(tv, "by_transport");
 		for (int tr = 0; tr < TR_COUNT; tr++) {
 			const json_t *t = json_object_get(by, transport_names[tr]);
 			if (!t)
 				continue;
-			strbuf_printf(b, "| %s | %s |", json_string_value(name),
-			              transport_titles[tr]);
+			strbuf_append(b, md ? "| " : "<tr><td>");
+			append_text(b, vn, text);
+			strbuf_printf(b, md ? " | %s |" : "</td><td>%s</td>", transport_titles[tr]);
 			for (size_t c = 0; c < N_TABLE_COLS; c++) {
-				char text[64];
-				cell_text(text, sizeof(text), t, tr, c);
-				strbuf_printf(b, " %s |", text);
+				char cell[64];
+				cell_text(cell, sizeof(cell), t, tr, c);
+				strbuf_printf(b, md ? " %s |" : "<td>%s</td>", cell);
 			}
-			strbuf_append(b, "\n");
+			strbuf_append(b, md ? "\n" : "</tr>\n");
 		}
-		char line[512];
-		resolver_text(line, sizeof(line), tv);
-		const char *note = json_string_value(json_object_get(tv, "note"));
-		if (line[0] || note)
-			strbuf_printf(&notes, "- %s: %s%s%s\n", json_string_value(name), line,
-			              line[0] && note ? "; " : "", note ? note : "");
+		char line[768];
+		variant_text(line, sizeof(line), tv);
+		if (!line[0])
+			continue;
+		strbuf_append(&lines, md ? "- " : "<li>");
+		append_text(&lines, vn, text);
+		strbuf_append(&lines, ": ");
+		append_text(&lines, line, text);
+		strbuf_append(&lines, md ? "\n" : "</li>\n");
 	}
-	if (notes.len) {
+	if (!md)
+		strbuf_append(b, "</table></div>\n");
+	if (lines.len) {
+		strbuf_append(b, md ? "\n" : "<ul class=\"transports-notes\">\n");
+		strbuf_append(b, lines.s);
+		strbuf_append(b, md ? "" : "</ul>\n");
+	}
+	if (md)
 		strbuf_append(b, "\n");
-		strbuf_append(b, notes.s);
-	}
-	strbuf_append(b, "\n");
-	strbuf_free(&notes);
+	strbuf_free(&lines);
+}
+
+void transports_html(struct strbuf *b, const json_t *summary)
+{
+	if (any_transports(summary))
+		render(b, summary, NULL);
+}
+
+void transports_markdown(struct strbuf *b, const json_t *summary,
+                         void (*text)(struct strbuf *, const char *))
+{
+	if (any_transports(summary))
+		render(b, summary, text);
 }

@@ -8,13 +8,15 @@
 #include "runfolder_reader.h"
 #include "strbuf.h"
 
-/* Sets each variant's "transports" in summary (reports/README.md, "transports"): its figures per
- * transport and the resolver's connections, or null when the run folder has no transports.csv
- * (a UDP-only run, or one from before it was written). */
+/* Sets each variant's "transports" in summary (reports/README.md): its figures per transport and
+ * the resolver's connections; null when the run folder has no transports.csv (a UDP-only run, or
+ * one from before it was written); {"error": "transports.csv:LINE: why"} when it is refused. */
 void transports_add(json_t *summary, const struct runfolder *rf);
 
-/* The per-transport table and the memory per connection (nothing when no variant has them). */
+/* The per-transport table and the memory per connection (nothing when no variant has them); in
+ * Markdown, text from the run goes through text (summary.md's escaper, markdown_append_text). */
 void transports_html(struct strbuf *b, const json_t *summary);
-void transports_markdown(struct strbuf *b, const json_t *summary);
+void transports_markdown(struct strbuf *b, const json_t *summary,
+                         void (*text)(struct strbuf *, const char *));
 
 #endif

@@ -29,7 +29,6 @@ jq '(.variants[] | select(.name == "glibc") | .version.tls) = true
 	echo "0.5,jemalloc,udp,100,100,1,3,,,,,,,,,,,,,,,"
 	echo "0.5,jemalloc,tcp,20,20,2,5,4,4,0,0,0,0,0,0,0,0,0,0,,,"
 	echo "1.5,jemalloc,tcp,60,60,2,5,20,16,0,0,2,0,0,0,0,0,0,0,,,"
-	echo "1.5,jemalloc,carrier-pigeon,1,1,1,1,,,,,,,,,,,,,,,"
 } >"$run/transports.csv"
 "$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
 check_eq "report: exit status" 0 $?
@@ -52,12 +51,33 @@ check_eq "no TLS: no DoT row" null "$(t jemalloc .by_transport.dot)"
 check "no TLS: the note says TCP only" grep -q "built without DNS over TLS" <<<"$(t jemalloc .note)"
 check_eq "no TLS: its DoT clients counted over TCP" 20 "$(t jemalloc .by_transport.tcp.connects)"
 check_eq "a daemon-like row without the resolver's stats" null "$(t jemalloc .resolver)"
-check_eq "a line of no known transport: skipped, counted" 1 "$(t jemalloc .lines_skipped)"
 check "page: the table" grep -q 'id="transports-table"' "$run/report.html"
 check "page: a DoT row" grep -q '<td>glibc</td><td>DoT</td>' "$run/report.html"
 check "page: the memory per connection" grep -q '20000 bytes each' "$run/report.html"
 check "summary.md: the section" grep -q '^## Transports' "$run/summary.md"
 check "summary.md: a row" grep -q '^| jemalloc | TCP | 80 | 100.0 % | 20 | 20 | - | - | 2 | 0 |' "$run/summary.md"
+
+# a file that is not this file is refused whole, never read in part: the error, with its line
+cp "$run/transports.csv" "$TEST_TMP/good.csv"
+echo "3.5,jemalloc,carrier-pigeon,1,1,1,1,,,,,,,,,,,,,,," >>"$run/transports.csv"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "refused: exit status (the rest of the report stands)" 0 $?
+check_eq "refused: a transport of no name, its line" "transports.csv:14: a transport other than udp, tcp or dot" "$(t glibc .error)"
+check_eq "refused: no figure of it" null "$(t glibc .by_transport)"
+check "refused: the page says why" grep -q 'transports.csv refused: transports.csv:14' "$run/report.html"
+sed -i '$d' "$run/transports.csv"
+echo "3.5,glibc,tcp,1,1,1,1,x,,,,,,,,,,,,,," >>"$run/transports.csv"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "refused: a number that is none" 'transports.csv:14: column "open": not a number in range' "$(t glibc .error)"
+sed -i '$d' "$run/transports.csv"
+echo "3.5,ghost,tcp,1,1,1,1,,,,,,,,,,,,,,," >>"$run/transports.csv"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "refused: a variant the run does not have" "transports.csv:14: a variant the run does not have" "$(t glibc .error)"
+# a last line cut off mid-write (an interrupted run) is dropped, as the timeline's
+cp "$TEST_TMP/good.csv" "$run/transports.csv"
+printf '3.5,glibc,tcp,100' >>"$run/transports.csv"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "a cut-off last line: dropped, the rest read" 50 "$(t glibc .by_transport.tcp.sent)"
 
 # the same folder without transports.csv (a UDP-only run, or an older one): null, no table
 rm "$run/transports.csv"
