@@ -39,6 +39,7 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten =
 	    NAN;
 	out->inflight_max = out->live_bytes_max = NAN;
+	out->tcp_open = out->tls_open = out->tcp_conn_bytes = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -109,6 +110,9 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	 * falls between two reads */
 	out->inflight_max = control_number(obj, "inflight_max");
 	out->live_bytes_max = control_number(obj, "live_bytes_max");
+	out->tcp_open = control_number(obj, "tcp_open");
+	out->tls_open = control_number(obj, "tls_open");
+	out->tcp_conn_bytes = control_number(obj, "tcp_conn_bytes");
 	json_decref(obj);
 	ok = true;
 out:

@@ -15,6 +15,9 @@ struct control_stats {
 	    alloc_free_fragmented_bytes, alloc_unmapped_bytes;
 	double request_list_current, request_list_exceeded, request_list_overwritten;
 	double inflight_max, live_bytes_max; /* high-water marks since the previous read */
+	/* client connections (docs/resolver.md, "TCP clients"): open ones (of them over TLS), the
+	 * bytes they hold; NAN from a resolver without them */
+	double tcp_open, tls_open, tcp_conn_bytes;
 };
 
 /* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms.

@@ -18,6 +18,7 @@
 #define SCHEDULE_MAX_SECONDS (7.0 * 24 * 3600)
 #define SCHEDULE_MAX_RATE 100e6
 #define SCHEDULE_MAX_FILE (1 << 20)
+#define SCHEDULE_MAX_CLIENTS 1000000 /* as allocspike-loadgen --clients */
 
 static const char *const kind_names[] = {
     [SCHEDULE_WARMUP] = "warmup",       [SCHEDULE_BASELINE] = "baseline",
@@ -155,6 +156,58 @@ static bool parser_rate(struct parser *p, double *out)
 	return true;
 }
 
+/* '/clients=N' after a phase's rate: how many clients send the phase's queries. */
+static bool parser_clients(struct parser *p, struct schedule_phase *ph, size_t at)
+{
+	if (ph->clients) {
+		parser_fail(p, at, "clients given twice in one phase");
+		return false;
+	}
+	if (!parser_accept(p, '=')) {
+		parser_fail(p, p->pos, "expected '=N' after 'clients' (/clients=N)");
+		return false;
+	}
+	size_t value_at = (parser_skip_space(p), p->pos);
+	double n;
+	if (!parser_number(p, &n, "a number of clients"))
+		return false;
+	if (n != floor(n) || n < 1 || n > SCHEDULE_MAX_CLIENTS) {
+		parser_fail(p, value_at, "clients must be a whole number from 1 to %d",
+		            SCHEDULE_MAX_CLIENTS);
+		return false;
+	}
+	ph->clients = (unsigned)n;
+	return true;
+}
+
+/* A phase's options: '/NAME=VALUE' after its rate, any number (today only clients). */
+static bool parser_options(struct parser *p, struct schedule_phase *ph)
+{
+	while (parser_accept(p, '/')) {
+		parser_skip_space(p);
+		size_t at = p->pos;
+		size_t n = 0;
+		while (isalpha((unsigned char)p->text[at + n]))
+			n++;
+		if (n == strlen("clients") && strncmp(p->text + at, "clients", n) == 0) {
+			p->pos += n;
+			if (ph->kind == SCHEDULE_ZERO) {
+				parser_fail(p, at,
+				            "a zero phase has no clients (it sends nothing)");
+				return false;
+			}
+			if (!parser_clients(p, ph, at))
+				return false;
+		} else {
+			parser_fail(p, at, "unknown phase option '%.*s' (clients=N)",
+			            n ? (int)(n > 20 ? 20 : n) : 12,
+			            p->text[at] ? p->text + at : "end of text");
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool parser_push(struct parser *p, const struct schedule_phase *ph, size_t at)
 {
 	if (p->count >= SCHEDULE_MAX_PHASES) {
@@ -238,6 +291,8 @@ static bool parser_phase(struct parser *p)
 			return false;
 		}
 	}
+	if (!parser_options(p, &ph))
+		return false;
 	return parser_push(p, &ph, start);
 }
 
@@ -305,6 +360,8 @@ static bool schedule_finish(struct schedule *s, char *err, size_t err_size)
 		ph->spike = spike;
 		ph->start_s = t;
 		ph->count_before = total;
+		if (ph->clients > s->clients_max)
+			s->clients_max = ph->clients;
 		t += ph->duration_s;
 		total += (ph->rate_from + ph->rate_to) / 2 * ph->duration_s;
 	}
@@ -491,7 +548,9 @@ double schedule_time_of(const struct schedule *s, unsigned long long k)
 
 void schedule_describe(const struct schedule *s, char *buf, size_t buf_size)
 {
-	snprintf(buf, buf_size, "%zu phases, %.3f s, %llu queries, %u spikes", s->count,
-	         s->duration_s, schedule_total_queries(s),
-	         s->count ? s->phases[s->count - 1].spike : 0);
+	int n = snprintf(buf, buf_size, "%zu phases, %.3f s, %llu queries, %u spikes", s->count,
+	                 s->duration_s, schedule_total_queries(s),
+	                 s->count ? s->phases[s->count - 1].spike : 0);
+	if (s->clients_max && n >= 0 && (size_t)n < buf_size)
+		snprintf(buf + n, buf_size - (size_t)n, ", up to %u clients", s->clients_max);
 }

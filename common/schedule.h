@@ -24,13 +24,16 @@ struct schedule_phase {
 	double rate_to;      /* ... at its end (== rate_from unless a ramp) */
 	unsigned spike;      /* spike number: 0 before the first spike phase */
 	double count_before; /* queries scheduled before the phase starts (real number) */
+	unsigned clients;    /* '/clients=N': clients the phase's queries are spread over; 0: the
+	                      * generator's --clients (a connection spike raises it) */
 };
 
 struct schedule {
 	struct schedule_phase *phases;
 	size_t count;
 	double duration_s;
-	double total; /* queries in the whole schedule (real number) */
+	double total;         /* queries in the whole schedule (real number) */
+	unsigned clients_max; /* the largest '/clients=N' of any phase; 0 when none has one */
 };
 
 /* Parses text (or, when it starts with '@', the file it names) into *out.

@@ -25,6 +25,12 @@ static inline void counters_add(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
 }
 
+/* For a gauge (open connections): one thread adds and takes away. */
+static inline void counters_sub(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) - n, __ATOMIC_RELAXED);
+}
+
 static inline uint64_t counters_read(const uint64_t *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);

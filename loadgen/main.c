@@ -13,6 +13,7 @@
 
 #include "cli_parse.h"
 #include "client_model.h"
+#include "transport_log.h"
 #include "close_stdout.h"
 #include "fixed_point.h"
 #include "monotonic.h"
@@ -53,7 +54,9 @@ static void usage(FILE *out)
 	    "      --schedule TEXT     rate schedule, or @FILE (docs/schedule.md)\n"
 	    "  -Q RATE                 constant rate (dnsperf); without -l: one pass of the file\n"
 	    "  -l DURATION             stop after this long (20s, 1.5m; a bare number is seconds)\n"
-	    "      --target SPEC       name=NAME,addr=IP:PORT[,pid=N][,control=PATH] (repeatable)\n"
+	    "      --target SPEC       "
+	    "name=NAME,addr=IP:PORT[,dot=IP:PORT|tcp][,pid=N][,control=PATH]\n"
+	    "                          (repeatable; dot=: where its DoT clients connect)\n"
 	    "      --watch SPEC        name=NAME,pid=N: a process-only row, e.g. _upstream\n"
 	    "  -s ADDR, -p PORT        one target (dnsperf), named by --name (default: target)\n"
 	    "  -t DURATION             answer timeout (dnsperf; bare number: seconds; default 5s)\n"
@@ -475,7 +478,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	}
 	for (unsigned i = 0; i < o->ntargets; i++) {
 		if (!o->allow_remote &&
-		    !sockaddr_is_loopback((const struct sockaddr *)&o->targets[i].addr)) {
+		    (!sockaddr_is_loopback((const struct sockaddr *)&o->targets[i].addr) ||
+		     (o->targets[i].has_dot_addr &&
+		      !sockaddr_is_loopback((const struct sockaddr *)&o->targets[i].dot_addr)))) {
 			fprintf(
 			    stderr,
 			    "allocspike-loadgen: target %s is not on loopback (127.0.0.0/8, ::1); "
@@ -550,7 +555,8 @@ static bool clients_of(const struct options *o, struct client_model *m)
 	uint64_t dot = clients_share(o->dot_share, o->clients, o->clients - tcp);
 	if (o->dot_share > 0 && dot == 0) /* a DoT share asked for always gets a client */
 		dot = 1, tcp--;
-	*m = (struct client_model){.clients = o->clients, .tcp = tcp, .dot = dot};
+	*m = (struct client_model){
+	    .clients = o->clients, .tcp = tcp, .dot = dot, .clients_max = o->clients};
 	return tcp > 0 || dot > 0 || o->tc_retry;
 }
 
@@ -559,17 +565,19 @@ static bool clients_of(const struct options *o, struct client_model *m)
 static bool files_for_clients(const struct options *o, const struct client_model *m, unsigned ports,
                               char *err, size_t err_size)
 {
-	uint64_t connections = (uint64_t)o->ntargets * (o->tc_retry ? m->clients : m->tcp + m->dot);
+	uint64_t streams = o->tc_retry ? m->clients_max : client_model_streams(m, m->clients_max);
+	uint64_t connections = (uint64_t)o->ntargets * streams;
 	rlim_t need = (rlim_t)(connections + (uint64_t)o->ntargets * ports + 64);
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
 		return true;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-		snprintf(err, err_size,
-		         "--clients %u: up to %llu TCP connections, more than the open-files limit "
-		         "allows (%llu, ulimit -n); give fewer clients",
-		         o->clients, (unsigned long long)connections,
-		         (unsigned long long)rl.rlim_max);
+		snprintf(
+		    err, err_size,
+		    "--clients %llu: up to %llu TCP connections, more than the open-files limit "
+		    "allows (%llu, ulimit -n); give fewer clients",
+		    (unsigned long long)m->clients_max, (unsigned long long)connections,
+		    (unsigned long long)rl.rlim_max);
 		return false;
 	}
 	rl.rlim_cur = need;
@@ -689,6 +697,11 @@ int main(int argc, char **argv)
 	if (o.replay)
 		replay_client_model(&replay, &clients);
 	if (o.replay ? clients.tcp > 0 || o.tc_retry : clients_of(&o, &clients)) {
+		/* a connection spike: the schedule's '/clients=N' phases */
+		if (!o.replay && !client_model_spans(&clients, &sched, pacer.total)) {
+			fprintf(stderr, "allocspike-loadgen: out of memory\n");
+			return 1;
+		}
 		if (!files_for_clients(&o, &clients, o.ports, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-loadgen: %s\n", err);
 			return CLI_EXIT_USAGE;
@@ -750,10 +763,16 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 
 	pacer.start_ns = start_instant(o.align);
+	static struct transport_log transports;
+	if (!transport_log_open(&transports, o.out, pacer.clients, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		return 1;
+	}
 	static struct recorder rec;
 	rec = (struct recorder){.pacer = &pacer,
 	                        .schedule = &sched,
 	                        .writer = &writer,
+	                        .transports = transports.fd >= 0 ? &transports : NULL,
 	                        .sources = sources,
 	                        .count = ns,
 	                        .interval_ns = (uint64_t)o.interval_ms * 1000000,
@@ -818,6 +837,7 @@ int main(int argc, char **argv)
 		        "behind); see events.jsonl\n",
 		        rec.max_behind_s);
 
+	transport_log_close(&transports);
 	bool written = runfolder_writer_close(&writer);
 	if (!written)
 		fprintf(stderr, "allocspike-loadgen: the run folder %s is incomplete: %s\n", o.out,
@@ -830,6 +850,7 @@ int main(int argc, char **argv)
 	schedule_free(&sched);
 	querystream_free(&qs);
 	replay_free(&replay);
+	client_model_free(&clients);
 	tls_client_free(&tls);
 	return feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -152,6 +152,8 @@ static void recorder_control(struct recorder *r, struct recorder_source *src,
 		return;
 	}
 	src->control_failed = false;
+	src->server = cs;
+	src->server_read = true;
 	row->cells[TIMELINE_COL_cache_entries] = cs.cache_entries;
 	row->cells[TIMELINE_COL_cache_bytes] = cs.cache_bytes;
 	row->cells[TIMELINE_COL_inflight] = cs.inflight;
@@ -285,8 +287,12 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 		}
 		if (src->has_process)
 			recorder_process(r, src, &row, slow, t);
+		src->server_read = false;
 		if (src->control && src->control[0] && slow && !src->gone)
 			recorder_control(r, src, &row, t);
+		if (src->target && r->transports)
+			transport_log_rows(r->transports, &src->transports, t, src->name,
+			                   src->target, src->server_read ? &src->server : NULL);
 		if (strcmp(src->name, "_loadgen") == 0)
 			recorder_saturation(r, st, &row, t);
 		runfolder_writer_row(r->writer, &row);
@@ -297,6 +303,8 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 			    .rss_kb = src->has_process ? src->rss_kb : -1};
 	}
 	runfolder_writer_flush(r->writer);
+	if (r->transports)
+		transport_log_flush(r->transports);
 	recorder_write_failure(r, t);
 	uint64_t next_k = __atomic_load_n(&p->next_k, __ATOMIC_RELAXED);
 	if (r->progress && st->tick % 5 == 0 && !last) { /* a last, partial interval: no rates */
@@ -324,6 +332,12 @@ static void *recorder_main(void *arg)
 		struct recorder_source *src = &r->sources[i];
 		if (src->target)
 			latency_hist_snapshot(&src->target->counters.latency, src->prev_hist);
+		if (src->target && r->transports &&
+		    !transport_log_prev_init(&src->transports, src->target))
+			fprintf(stderr,
+			        "allocspike-loadgen: out of memory: no transports.csv rows "
+			        "for %s\n",
+			        src->name);
 	}
 	recorder_phases(r, &st, 0); /* the phase that starts the schedule */
 	for (st.tick = 1;; st.tick++) {
@@ -376,5 +390,6 @@ void recorder_join(struct recorder *r)
 	for (unsigned i = 0; i < r->count; i++) {
 		free(r->sources[i].prev_hist);
 		r->sources[i].prev_hist = NULL;
+		transport_log_prev_free(&r->sources[i].transports);
 	}
 }

@@ -11,6 +11,7 @@
 #include "pacer.h"
 #include "proc_sample.h"
 #include "runfolder_writer.h"
+#include "transport_log.h"
 
 /* One timeline row per interval: a traffic target (with or without a process), the generator
  * itself (_loadgen) or a watched process (_upstream). */
@@ -26,12 +27,16 @@ struct recorder_source {
 	struct latency_hist *prev_hist;
 	long rss_kb; /* last seen, for the progress line */
 	double answered_qps;
+	struct transport_log_prev transports; /* a target's, when transports.csv is written */
+	struct control_stats server;          /* the resolver's stats ... */
+	bool server_read;                     /* ... when read this interval */
 };
 
 struct recorder {
 	struct pacer *pacer;
 	const struct schedule *schedule;
 	struct runfolder_writer *writer;
+	struct transport_log *transports; /* transports.csv; NULL: not written */
 	struct recorder_source *sources;
 	unsigned count;
 	uint64_t interval_ns;

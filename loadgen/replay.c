@@ -107,8 +107,11 @@ void replay_free(struct replay *r)
 
 void replay_client_model(const struct replay *r, struct client_model *m)
 {
-	*m = (struct client_model){
-	    .clients = r->clients, .tcp = r->tcp_clients, .client_of = r->client, .tcp_of = r->tcp};
+	*m = (struct client_model){.clients = r->clients,
+	                           .tcp = r->tcp_clients,
+	                           .clients_max = r->clients,
+	                           .client_of = r->client,
+	                           .tcp_of = r->tcp};
 }
 
 uint64_t replay_due(const struct replay *r, uint64_t t_ns)

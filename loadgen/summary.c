@@ -56,9 +56,10 @@ static void summary_transports(FILE *out, const struct pacer_target *t)
 	fprintf(out, "  UDP:                  sent %llu, answered %llu\n",
 	        (unsigned long long)(c->sent - tc->sent - dc->sent),
 	        (unsigned long long)(c->answered - tc->answered - dc->answered));
-	if (t->tcp.model->dot < t->tcp.model->clients) /* some clients send over TCP or UDP */
+	/* some clients send over TCP or UDP, or the target takes its DoT clients over TCP */
+	if (t->tcp.model->dot < t->tcp.model->clients || t->tcp.dot_as_tcp)
 		summary_stream(out, "TCP", tc, false);
-	if (t->tcp.model->dot)
+	if (t->tcp.model->dot && !t->tcp.dot_as_tcp)
 		summary_stream(out, "DoT", dc, true);
 }
 
@@ -203,7 +204,7 @@ void summary_events(struct runfolder_writer *w, const struct pacer *p, double t)
 		if (tcp->by_client)
 			json_object_set_new(extra, "tcp",
 			                    summary_stream_json(&tcp->counters, false));
-		if (tcp->by_client && tcp->model->dot)
+		if (tcp->by_client && tcp->model->dot && !tcp->dot_as_tcp)
 			json_object_set_new(extra, "dot",
 			                    summary_stream_json(&tcp->dot_counters, true));
 		runfolder_writer_event(w, t, p->targets[i].spec.name, "summary", extra);

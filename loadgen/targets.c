@@ -55,6 +55,17 @@ bool target_parse(const char *text, bool watch, struct target_spec *out, char *e
 				ok = false;
 			}
 			out->has_addr = true;
+		} else if (strcmp(key, "dot") == 0 && !watch) {
+			char why[128];
+			if (strcmp(val, "tcp") == 0) {
+				out->dot_as_tcp = true;
+			} else if (!sockaddr_parse(val, 853, &out->dot_addr, &out->dot_addr_len,
+			                           why, sizeof(why))) {
+				snprintf(err, err_size, "%s %s: dot: %s (IP:PORT or tcp)", opt,
+				         text, why);
+				ok = false;
+			}
+			out->has_dot_addr = !out->dot_as_tcp;
 		} else if (strcmp(key, "pid") == 0) {
 			unsigned long long pid = 0;
 			char why[128];
@@ -73,7 +84,7 @@ bool target_parse(const char *text, bool watch, struct target_spec *out, char *e
 			snprintf(out->control, sizeof(out->control), "%s", val);
 		} else {
 			snprintf(err, err_size, "%s %s: unknown key '%s' (%s)", opt, text, key,
-			         watch ? "name, pid" : "name, addr, pid, control");
+			         watch ? "name, pid" : "name, addr, dot, pid, control");
 			ok = false;
 		}
 	}

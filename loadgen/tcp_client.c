@@ -60,7 +60,9 @@ struct tcp_client *tcp_client_new(const struct tcp_shared *shared)
  * longer be answered and times out in the matcher. */
 static void tcp_client_close(struct tcp_client *c)
 {
-	c->shared->counters->lost_in_flight += c->count;
+	counters_add(&c->shared->counters->lost_in_flight, c->count);
+	if (c->connected)
+		counters_sub(&c->shared->counters->open, 1);
 	c->count = 0;
 	if (c->handshook && c->shared->tls->resume)
 		tls_client_save(c->session, &c->saved);
@@ -98,7 +100,7 @@ static void tcp_client_on_timer(evutil_socket_t fd, short what, void *arg)
 	uint64_t idle_ns = c->shared->idle_ns, quiet = monotonic_ns() - c->last_active_ns;
 	bool busy = c->count || evbuffer_get_length(bufferevent_get_output(c->bev));
 	if (!busy && quiet >= idle_ns) {
-		c->shared->counters->closed_idle++;
+		counters_add(&c->shared->counters->closed_idle, 1);
 		tcp_client_close(c);
 		return;
 	}
@@ -115,7 +117,7 @@ static void tcp_client_answer(struct tcp_client *c, const uint8_t *msg, size_t l
 			continue;
 		uint64_t latency;
 		if (matcher_answer_query(m, c->inflight[i].k, msg, len, now_ns, &latency)) {
-			c->shared->counters->answered++;
+			counters_add(&c->shared->counters->answered, 1);
 			latency_hist_add(&c->shared->counters->latency, latency);
 		}
 		/* answered, too late, or with another question (the query then times out): either
@@ -149,19 +151,20 @@ static void tcp_client_on_event(struct bufferevent *bev, short what, void *arg)
 	struct tcp_counters *tc = c->shared->counters;
 	if (what & BEV_EVENT_CONNECTED) {
 		c->connected = true;
-		tc->connects++;
+		counters_add(&tc->connects, 1);
+		counters_add(&tc->open, 1);
 		return;
 	}
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
 		return;
 	if (!c->connected)
-		tc->connect_failures++;
+		counters_add(&tc->connect_failures, 1);
 	else if (c->handshake_failed)
 		; /* counted in handshake_failures */
 	else if (what & BEV_EVENT_EOF)
-		tc->closed_by_server++;
+		counters_add(&tc->closed_by_server, 1);
 	else
-		tc->resets++;
+		counters_add(&tc->resets, 1);
 	tcp_client_close(c);
 }
 
@@ -172,9 +175,9 @@ static void tcp_client_on_handshake(void *arg, bool ok, bool resumed, size_t hel
 	struct tcp_counters *tc = c->shared->counters;
 	c->handshook = ok;
 	c->handshake_failed = !ok;
-	tc->handshakes += ok;
-	tc->handshake_failures += !ok;
-	tc->resumed += resumed;
+	counters_add(&tc->handshakes, ok);
+	counters_add(&tc->handshake_failures, !ok);
+	counters_add(&tc->resumed, resumed);
 }
 
 /* The connection's bufferevent over fd: over TLS, a session's layer over the socket's. It owns
@@ -198,8 +201,8 @@ static struct bufferevent *tcp_client_bev_new(struct tcp_client *c, int fd)
  * connect failure) when it cannot even start. */
 static bool tcp_client_connect(struct tcp_client *c)
 {
-	const struct target_spec *t = c->shared->target;
-	int fd = socket(t->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	const struct sockaddr_storage *addr = c->shared->addr;
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		/* pipelined queries are small writes: Nagle would hold each behind the last ACK */
 		int one = 1;
@@ -214,13 +217,13 @@ static bool tcp_client_connect(struct tcp_client *c)
 	 * refusal found at once still comes as a (deferred) error event, like a later one */
 	struct bufferevent *sock = c->bev ? bufferevent_get_underlying(c->bev) : NULL;
 	if (!c->bev ||
-	    bufferevent_socket_connect(sock ? sock : c->bev, (const struct sockaddr *)&t->addr,
-	                               (int)t->addr_len) != 0) {
+	    bufferevent_socket_connect(sock ? sock : c->bev, (const struct sockaddr *)addr,
+	                               (int)c->shared->addr_len) != 0) {
 		if (c->bev)
 			bufferevent_free(c->bev);
 		c->bev = NULL;
 		c->session = NULL;
-		c->shared->counters->connect_failures++;
+		counters_add(&c->shared->counters->connect_failures, 1);
 		return false;
 	}
 	c->last_active_ns = monotonic_ns();
@@ -266,7 +269,7 @@ bool tcp_client_send(struct tcp_client *c, uint64_t k, uint64_t now_ns)
 	if (!c->bev && !tcp_client_connect(c))
 		return false;
 	if (!tcp_client_room(c, now_ns)) {
-		c->shared->counters->dropped++;
+		counters_add(&c->shared->counters->dropped, 1);
 		return false;
 	}
 	/* a stored message has ID 0; the one pacing thread writes through this buffer */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "counters.h"
 #include "latency_hist.h"
 #include "matcher.h"
 #include "querystream.h"
@@ -25,13 +26,15 @@ struct tls_client;
 #define TCP_CLIENT_WRITE_MAX (64 * 1024)
 
 /* One target's TCP (or DoT) traffic, over all its clients' connections. Written by the pacing
- * thread only, read after it ends (the summary). */
+ * thread only (counters_add), read by the recorder at each interval and after the run (the
+ * summary). */
 struct tcp_counters {
 	uint64_t sent;     /* queries first sent over TCP (part of the target's sent) */
 	uint64_t retried;  /* truncated UDP queries sent again over TCP (--tc-retry) */
 	uint64_t answered; /* answers over TCP (part of the target's answered) */
 	uint64_t dropped;  /* queries not sent: too many in flight, or too many bytes queued */
 	uint64_t connects; /* connections opened (established) */
+	uint64_t open;     /* established and not closed yet (a gauge) */
 	uint64_t connect_failures; /* connections refused or failed before they were established */
 	uint64_t closed_by_server; /* end of stream from the server */
 	uint64_t resets;           /* a connection that failed once established (reset, broken) */
@@ -48,6 +51,8 @@ struct tcp_counters {
 struct tcp_shared {
 	struct event_base *base;
 	const struct target_spec *target;
+	const struct sockaddr_storage *addr; /* where to connect: the target's addr, or its dot= */
+	socklen_t addr_len;
 	struct matcher *matcher;
 	const struct querystream *queries;
 	struct tcp_counters *counters;

@@ -13,19 +13,28 @@ bool tcp_clients_init(struct tcp_clients *s, const struct tcp_shared *shared,
                       size_t err_size)
 {
 	memset(s, 0, sizeof(*s));
+	const struct target_spec *t = shared->target;
 	s->shared = *shared;
 	s->shared.counters = &s->counters;
 	s->shared.tls = NULL;
-	s->dot_shared = *shared;
-	s->dot_shared.counters = &s->dot_counters;
-	s->dot_shared.tls = tls;
+	s->shared.addr = &t->addr;
+	s->shared.addr_len = t->addr_len;
+	/* a target with dot=tcp has no DNS over TLS: its DoT clients are TCP clients to it */
+	s->dot_as_tcp = t->dot_as_tcp;
+	s->dot_shared = s->dot_as_tcp ? s->shared : *shared;
+	if (!s->dot_as_tcp) {
+		s->dot_shared.counters = &s->dot_counters;
+		s->dot_shared.tls = tls;
+		s->dot_shared.addr = t->has_dot_addr ? &t->dot_addr : &t->addr;
+		s->dot_shared.addr_len = t->has_dot_addr ? t->dot_addr_len : t->addr_len;
+	}
 	s->model = model;
 	latency_hist_init(&s->counters.latency);
 	latency_hist_init(&s->dot_counters.latency);
-	s->by_client = calloc(model->clients, sizeof(*s->by_client));
+	s->by_client = calloc(model->clients_max, sizeof(*s->by_client));
 	if (!s->by_client) {
 		snprintf(err, err_size, "target %s: out of memory for %llu TCP clients",
-		         shared->target->name, (unsigned long long)model->clients);
+		         shared->target->name, (unsigned long long)model->clients_max);
 		return false;
 	}
 	return true;
@@ -68,7 +77,8 @@ void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_
 		matcher_sent(m, k, now_ns, querystream_question(s->shared.queries, k));
 		counters_add(&m->counters->sent, 1);
 		counters_add(&m->counters->bytes_sent, len);
-		(transport == CLIENT_DOT ? &s->dot_counters : &s->counters)->sent++;
+		counters_add(
+		    &(transport == CLIENT_DOT ? s->dot_shared.counters : &s->counters)->sent, 1);
 	}
 }
 
@@ -76,13 +86,13 @@ void tcp_clients_retry(void *arg, uint64_t k)
 {
 	struct tcp_clients *s = arg;
 	if (tcp_clients_write(s, k, realtime_ns()))
-		s->counters.retried++;
+		counters_add(&s->counters.retried, 1);
 }
 
 void tcp_clients_close(struct tcp_clients *s)
 {
 	if (s->by_client)
-		for (uint64_t c = 0; c < s->model->clients; c++)
+		for (uint64_t c = 0; c < s->model->clients_max; c++)
 			tcp_client_free(s->by_client[c]);
 	free(s->by_client);
 	s->by_client = NULL;

@@ -14,8 +14,10 @@ struct tcp_clients {
 	struct tcp_shared shared,
 	    dot_shared; /* the TCP clients' (retries' too), the DoT clients' */
 	const struct client_model *model;
-	struct tcp_client **by_client; /* model->clients entries, each made at its first query */
+	struct tcp_client *
+	    *by_client; /* model->clients_max entries, each made at its first query */
 	struct tcp_counters counters, dot_counters;
+	bool dot_as_tcp; /* the target's dot=tcp: the DoT clients count as TCP ones */
 };
 
 /* Room for every client of model (any may retry over TCP), none connected yet; the DoT clients

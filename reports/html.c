@@ -17,6 +17,7 @@
 #include "strbuf.h"
 #include "summary_json.h"
 #include "traffic.h"
+#include "transports.h"
 #include "verdict.h"
 
 enum fig_format {
@@ -970,6 +971,7 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	append_charts(&b, charts, n_charts, charts_error);
 	append_spike_grid(&b, summary);
 	append_traffic(&b, summary);
+	transports_html(&b, summary);
 	append_spike_table(&b, summary);
 	append_figure_table(&b, summary);
 	append_crashes_and_harness(&b, summary);

@@ -13,6 +13,7 @@
 #include "spike_find.h"
 #include "strbuf.h"
 #include "summary_json.h"
+#include "transports.h"
 #include "verdict.h"
 
 /* Text inline in Markdown (a table cell, a list item, a heading), rendered by GitHub exactly as the
@@ -256,6 +257,7 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 	append_validity(&b, summary);
 	append_grid(&b, summary);
 	append_traffic(&b, summary);
+	transports_markdown(&b, summary, markdown_append_text);
 	append_terms(&b, summary);
 	bool any = false;
 	const struct chart *anon = drawn_chart(charts, n_charts, "chart-anon");

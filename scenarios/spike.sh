@@ -16,13 +16,16 @@ Default: about ten minutes on two cores. --quick: about three minutes.
 USAGE
 }
 
-scenario_options() { spike_options; }
+scenario_options() { spike_options; echo clients tcp_share dot_share client_count spike_clients tcp_idle; }
 
 scenario_defaults() { :; }
 
 scenario_query_count() { spike_query_count; }
 
-scenario_plan() { spike_plan; }
+scenario_plan() {
+	clients_prepare "$SC_RUN"
+	spike_plan
+}
 
 scenario_expected_s() { spike_expected_s; }
 

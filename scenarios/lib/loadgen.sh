@@ -11,11 +11,15 @@ loadgen_run() {
 	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
 	local args=(--queries "$SC_QUERIES" --schedule "$schedule" --out "$dir" --interval-ms "$OPT_interval_ms")
 	[[ -z $OPT_timeout_ms ]] || args+=(--timeout-ms "$OPT_timeout_ms")
+	local client_args=()
+	mapfile -t client_args < <(clients_loadgen_args) # --clients: lib/clients.sh
+	args+=("${client_args[@]}")
 	local waitpids=()
 	for name in "$@"; do
 		# A wrapped variant (perf stat) is sampled through the resolver, not the wrapper.
 		spec="name=$name,addr=${V_ADDR[$name]},pid=${V_SAMPLE_PID[$name]:-${V_PID[$name]}}"
 		[[ -z ${V_CONTROL[$name]:-} ]] || spec+=",control=${V_CONTROL[$name]}"
+		spec+=$(clients_target_key "$name")
 		args+=(--target "$spec")
 		waitpids+=("${V_PID[$name]}")
 	done

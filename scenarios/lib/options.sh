@@ -58,6 +58,12 @@ port|count|PORT|run|UDP port the resolver listens on (0: a free one, printed)|
 listen_addr|text|ADDR|run|address the resolver listens on|
 no_latency|flag||hierarchy|the hierarchy answers at once|-
 no_loss|flag||hierarchy|the hierarchy never drops a query (dead servers answer too)|-
+clients|flag||schedule|connection spikes: the queries come from clients, some over TCP and DNS over TLS, and each spike raises their number (scenarios/lib/clients.sh)|-
+tcp_share|number|X|schedule|with --clients: share of the clients over TCP, 0..1|
+dot_share|number|X|schedule|with --clients: share of the clients over DNS over TLS, 0..1 (a row without TLS gets them over TCP)|
+client_count|count|N|schedule|with --clients: clients outside the spikes|
+spike_clients|count|N|schedule|with --clients: clients during each spike (new ones open new connections)|
+tcp_idle|duration|DUR|schedule|with --clients: a TCP or DoT client closes its connection after this long without queries|
 TABLE
 )
 
@@ -114,6 +120,13 @@ opts_defaults() {
 	OPT_listen_addr=127.0.0.1
 	OPT_no_latency=0
 	OPT_no_loss=0
+	# --clients (docs/loadgen.md, "Connection spikes": the shares are a choice, not a measurement)
+	OPT_clients=0
+	OPT_tcp_share=0.05
+	OPT_dot_share=0.05
+	OPT_client_count=1000
+	OPT_spike_clients=5000
+	OPT_tcp_idle=5s
 }
 
 # The table's kinds by name (read once, without a fork: the checks run on every start).
@@ -313,6 +326,7 @@ opts_validate() {
 	[[ $OPT_variants =~ ^[A-Za-z0-9_.,-]*$ ]] || opts_fail "--variants wants names separated by commas, got '$OPT_variants'"
 	[[ -z $OPT_queries || -r $OPT_queries ]] || opts_fail "--queries: cannot read '$OPT_queries'"
 	[[ -n $OPT_warmup_rate ]] || OPT_warmup_rate=$((OPT_baseline_rate * 2))
+	! opts_uses clients || clients_validate
 }
 
 # opts_json : every parameter as given or defaulted, for run.json's parameters.options.

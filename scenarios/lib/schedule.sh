@@ -1,11 +1,12 @@
 # scenarios/lib/schedule.sh - builds the schedule texts (docs/schedule.md) the scenarios run.
 
-# schedule_spike RATE : warm-up, a baseline, then N x (spike, recovery at the baseline rate).
+# schedule_spike RATE : warm-up, a baseline, then N x (spike, recovery at the baseline rate); with
+# --clients each spike also raises the clients (a connection spike, lib/clients.sh).
 # The rate never drops to zero: jemalloc purges only while the process allocates.
 schedule_spike() {
-	printf 'warmup:%s@%s,baseline:%s@%s,%s*(spike:%s@%s,recovery:%s@%s)' \
+	printf 'warmup:%s@%s,baseline:%s@%s,%s*(spike:%s@%s%s,recovery:%s@%s)' \
 		"$OPT_warmup_len" "$OPT_warmup_rate" "$OPT_baseline_len" "$OPT_baseline_rate" \
-		"$OPT_spikes" "$OPT_spike_len" "$1" "$OPT_recovery_len" "$OPT_baseline_rate"
+		"$OPT_spikes" "$OPT_spike_len" "$1" "$(clients_phase_option)" "$OPT_recovery_len" "$OPT_baseline_rate"
 }
 
 # schedule_calibrate TOP : the resperf-style ramp from the baseline rate to TOP (calibrate.sh).

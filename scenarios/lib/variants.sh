@@ -150,10 +150,11 @@ variant_launch() {
 	case ${V_KIND[$name]} in
 	build | env)
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
-		local argv wrap=() settings=()
+		local argv wrap=() settings=() tls=()
 		mapfile -t settings < <(variants_resolver_settings)
+		mapfile -t tls < <(clients_resolver_args "$name") # --clients: DNS over TLS
 		argv=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
-			--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}"
+			--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}" "${tls[@]}"
 			--control "${V_CONTROL[$name]}" --ready-file "$SC_CTL_DIR/$name.ready")
 		V_CMD[$name]="${argv[*]}" # for run.json, to read; never split again
 		[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"
@@ -191,6 +192,7 @@ variant_wait_ready() {
 	build | env)
 		addr=$(procs_wait_ready "$name" "$pid" "$SC_CTL_DIR/$name.ready" "$SC_READY_TIMEOUT") || return 1
 		V_ADDR[$name]=$addr
+		clients_ready "$name" "$SC_CTL_DIR/$name.ready"
 		;;
 	*)
 		local st=0

@@ -72,6 +72,32 @@ static void expect_error(const char *text, const char *fragment)
 		         ok ? "success" : "error", err);
 }
 
+static void test_parse_clients(void **state)
+{
+	struct schedule s;
+	char err[256] = "";
+	assert_true(schedule_parse("baseline:2s@100, 2*(spike:1s@300..400 / clients = 5000,"
+	                           "recovery:1s@100)",
+	                           &s, err, sizeof(err)));
+	assert_int_equal(s.count, 5);
+	assert_int_equal(s.phases[0].clients, 0); /* --clients */
+	assert_int_equal(s.phases[1].clients, 5000);
+	assert_true(s.phases[1].rate_to == 400);
+	assert_int_equal(s.phases[2].clients, 0);
+	assert_int_equal(s.phases[3].clients, 5000); /* repeated with the group */
+	assert_int_equal(s.clients_max, 5000);
+	char desc[128];
+	schedule_describe(&s, desc, sizeof(desc));
+	assert_non_null(strstr(desc, "up to 5000 clients"));
+	schedule_free(&s);
+	/* a schedule without the option is what it always was */
+	assert_true(schedule_parse("spike:1s@100", &s, err, sizeof(err)));
+	assert_int_equal(s.clients_max, 0);
+	schedule_describe(&s, desc, sizeof(desc));
+	assert_null(strstr(desc, "clients"));
+	schedule_free(&s);
+}
+
 static void test_parse_errors(void **state)
 {
 	expect_error("", "expected a phase name");
@@ -97,6 +123,18 @@ static void test_parse_errors(void **state)
 	expect_error("baseline:8d@1", "needs a unit");
 	expect_error("100000*(100000*(baseline:1s@1))", "phases");
 	expect_error("200*(baseline:1h@1)", "longer than a week");
+	/* phase options: /clients=N */
+	expect_error("spike:1s@100/clients", "expected '=N'");
+	expect_error("spike:1s@100/clients=", "expected a number of clients");
+	expect_error("spike:1s@100/clients=0", "whole number from 1");
+	expect_error("spike:1s@100/clients=2.5", "whole number from 1");
+	expect_error("spike:1s@100/clients=1000001", "whole number from 1");
+	expect_error("spike:1s@100/clients=5/clients=6", "clients given twice");
+	expect_error("spike:1s@100/conns=5", "unknown phase option 'conns'");
+	expect_error("spike:1s@100/", "unknown phase option 'end of text'");
+	expect_error("zero:1s/clients=5", "a zero phase has no clients");
+	expect_error("spike:1s@100,clients=5", "unknown phase 'clients'");
+	expect_error("baseline:1s@100,spike:1s@9/clients=x", "column 36");
 	/* the column points at the mistake */
 	expect_error("baseline:1s@100,spike:1x@5", "column 24");
 	expect_error("@/nonexistent/schedule", "/nonexistent/schedule");
@@ -191,6 +229,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_example),
 	    cmocka_unit_test(test_parse_units_ramp_zero),
 	    cmocka_unit_test(test_parse_nested),
+	    cmocka_unit_test(test_parse_clients),
 	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_parse_file),
 	    cmocka_unit_test(test_due_exact_per_second),
