@@ -2,8 +2,9 @@
 # clients, a share of them over TCP and DNS over TLS (docs/loadgen.md, "Clients and transports");
 # each spike raises the number of clients (docs/schedule.md, '/clients=N'), so its new TCP and DoT
 # clients open connections, which close after --tcp-idle once the spike is over. Our builds serve
-# DoT with a test certificate made here; a build without TLS (musl) and the daemon rows get the DoT
-# clients over plain TCP (the target's dot=tcp), said in the report. Sourced by experiment.sh.
+# DoT with a test certificate made here, and so do the daemon rows whose definition can (kresd,
+# unbound, named); a build without TLS (musl) and pdns-recursor get the DoT clients over plain TCP
+# (the target's dot=tcp), said in the report. Sourced by experiment.sh.
 
 SC_TLS_DIR= # the run's test certificate and key (clients_prepare)
 declare -A V_DOT_ADDR=()
@@ -53,6 +54,24 @@ clients_has_tls() {
 clients_resolver_args() {
 	clients_on && [[ -n $SC_TLS_DIR ]] && clients_has_tls "$1" || return 0
 	printf '%s\n' --tls-listen 127.0.0.1:0 --tls-cert "$SC_TLS_DIR/server.pem" --tls-key "$SC_TLS_DIR/server.key"
+}
+
+# clients_daemon_tls NAME : for a daemon row of a --clients run whose definition serves DNS over TLS
+# (daemon_tls_problem), sets DAEMON_TLS (prepare's options: a free port on 127.0.0.1 and the test
+# certificate) and the row's DoT address; a row that cannot keeps its DoT clients on plain TCP.
+clients_daemon_tls() {
+	DAEMON_TLS=()
+	V_DOT_ADDR[$1]=
+	clients_on && [[ -n $SC_TLS_DIR ]] || return 0
+	local why port
+	if ! why=$(daemon_tls_problem "$1"); then
+		sc_say "variant $1: no DNS over TLS ($why); its DoT clients speak plain TCP"
+		return 0
+	fi
+	port=$(ports_pick_free) || sc_die "no free port found on 127.0.0.1 for $1's DNS over TLS"
+	V_DOT_ADDR[$1]=127.0.0.1:$port
+	DAEMON_TLS=(--tls-listen "${V_DOT_ADDR[$1]}" --tls-cert "$SC_TLS_DIR/server.pem"
+		--tls-key "$SC_TLS_DIR/server.key")
 }
 
 # clients_ready NAME READY_FILE : the row's DoT address from its ready-tls line ("" without one).

@@ -168,6 +168,8 @@ variant_launch() {
 		# The live sampler preloaded first serves `stats` like our builds (docs/daemons.md).
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
 		V_ADDR[$name]=127.0.0.1:$port
+		local DAEMON_TLS=()
+		clients_daemon_tls "$name" # --clients: DNS over TLS where the definition serves it
 		# The one launch path of daemon rows (scenarios/daemons/lib/run.sh), as the tests use it.
 		if ! daemon_command "$name" "$workdir" "${V_ADDR[$name]}" "$hints" "$(sc_size_bytes "$OPT_cache_size")" \
 			"127.0.1.${V_INDEX[$name]}" "$(dirname "$(sc_bin_dir)")" "${V_CONTROL[$name]}" 2>>"$log"; then
