@@ -870,6 +870,18 @@ bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err
 	return false;
 }
 
+bool runfolder_read_run(const char *dir, struct runfolder *rf, char *err, size_t err_size)
+{
+	memset(rf, 0, sizeof(*rf));
+	rf->dir = strdup(dir);
+	if (!rf->dir)
+		return set_err(err, err_size, "out of memory"), false;
+	if (read_run_json(rf, err, err_size))
+		return true;
+	runfolder_free(rf);
+	return false;
+}
+
 bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
 	memset(rf, 0, sizeof(*rf));

@@ -121,6 +121,10 @@ struct runfolder {
  * empty (runfolder_free is still safe). */
 bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
+/* Reads DIR/run.json only (a run whose timelines are in folders of their passes, cpu.sh's): no
+ * events, no rows. Same errors as runfolder_read. */
+bool runfolder_read_run(const char *dir, struct runfolder *rf, char *err, size_t err_size);
+
 /* Reads DIR/timeline.csv only (a calibration pass has no run.json): rf->run is NULL, status
  * "unknown", no events. Same errors as runfolder_read. */
 bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size);

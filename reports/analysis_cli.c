@@ -262,7 +262,7 @@ int analysis_cmd_cpu(int argc, char **argv)
 		return usage_one_run_dir("cpu", argc, argv);
 	struct runfolder rf;
 	char err[1024];
-	if (!runfolder_read(argv[0], &rf, err, sizeof(err))) {
+	if (!runfolder_read_run(argv[0], &rf, err, sizeof(err))) {
 		fputs("allocspike-report: ", stderr);
 		terminal_text_fputs(err, stderr);
 		fputc('\n', stderr);
