@@ -36,6 +36,16 @@ static int usage_one_run_dir(const char *cmd, int argc, char **argv)
 	                            : NULL);
 }
 
+/* A run folder that cannot be read: its message (which may quote the folder's bytes, so escaped).
+ */
+static int unreadable(const char *err)
+{
+	fputs("allocspike-report: ", stderr);
+	terminal_text_fputs(err, stderr);
+	fputc('\n', stderr);
+	return EXIT_RUN_UNREADABLE;
+}
+
 static bool parse_number(const char *text, double *out)
 {
 	char *end;
@@ -66,12 +76,8 @@ static int on_timeline(const char *dir, json_t *(*fn)(const struct runfolder *, 
 {
 	struct runfolder rf;
 	char err[1024];
-	if (!runfolder_read_timeline(dir, &rf, err, sizeof(err))) {
-		fputs("allocspike-report: ", stderr);
-		terminal_text_fputs(err, stderr); /* it may quote the folder's bytes */
-		fputc('\n', stderr);
-		return EXIT_RUN_UNREADABLE;
-	}
+	if (!runfolder_read_timeline(dir, &rf, err, sizeof(err)))
+		return unreadable(err);
 	int rc = print_json(fn(&rf, arg));
 	runfolder_free(&rf);
 	return rc;
@@ -201,12 +207,8 @@ int analysis_cmd_footprint(int argc, char **argv)
 		return usage_one_run_dir("footprint", argc, argv);
 	struct runfolder rf;
 	char err[1024];
-	if (!runfolder_read_timeline(argv[0], &rf, err, sizeof(err))) {
-		fputs("allocspike-report: ", stderr);
-		terminal_text_fputs(err, stderr);
-		fputc('\n', stderr);
-		return EXIT_RUN_UNREADABLE;
-	}
+	if (!runfolder_read_timeline(argv[0], &rf, err, sizeof(err)))
+		return unreadable(err);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/sizes/origin_unix_s", argv[0]);
 	double origin = NAN;
@@ -246,12 +248,8 @@ int analysis_cmd_calibration(int argc, char **argv)
 	char err[1024];
 	json_t *decision =
 	    analysis_calibration(argv[0], multiple, (int)extensions, err, sizeof(err));
-	if (!decision) {
-		fputs("allocspike-report: ", stderr);
-		terminal_text_fputs(err, stderr);
-		fputc('\n', stderr);
-		return EXIT_RUN_UNREADABLE;
-	}
+	if (!decision)
+		return unreadable(err);
 	return print_json(decision);
 }
 
@@ -262,12 +260,8 @@ int analysis_cmd_cpu(int argc, char **argv)
 		return usage_one_run_dir("cpu", argc, argv);
 	struct runfolder rf;
 	char err[1024];
-	if (!runfolder_read_run(argv[0], &rf, err, sizeof(err))) {
-		fputs("allocspike-report: ", stderr);
-		terminal_text_fputs(err, stderr);
-		fputc('\n', stderr);
-		return EXIT_RUN_UNREADABLE;
-	}
+	if (!runfolder_read_run(argv[0], &rf, err, sizeof(err)))
+		return unreadable(err);
 	json_t *cpu = analysis_cpu(argv[0], json_object_get(rf.run, "variants"), err, sizeof(err));
 	const char *schedule =
 	    json_string_value(json_object_get(json_object_get(rf.run, "parameters"), "schedule"));
