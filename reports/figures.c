@@ -18,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Smallest spike growth (anon kB) whose given-back share is meaningful. */
-#define SUMMARY_SHARE_MIN_GROWTH_KB 1024.0
-
 #define KB_PER_MB 1024.0
 
 static json_t *jnum(double v)
@@ -446,7 +443,7 @@ static void spike_attribution(struct model_spike *o, const struct series *s, siz
 	o->returned_to_system_kb = isnan(returned) ? nan : to_system;
 	o->reused_kb = isnan(returned) ? nan : reused;
 	double part = returned + kept;
-	bool shared = !isnan(part) && part >= SUMMARY_SHARE_MIN_GROWTH_KB;
+	bool shared = !isnan(part) && part >= SHARE_MIN_GROWTH_KB;
 	model_set_share(&o->held_released_share, &o->held_released_share_raw,
 	                shared ? returned / part : NAN);
 	model_set_share(&o->held_returned_share, &o->held_returned_share_raw,
@@ -554,10 +551,10 @@ static void spike_figures(const struct series *s, const struct spike_list *spike
 		o->end_rss_kb = end_rss;
 		o->end_t_s = end_at ? end_at->t_s : NAN;
 		/* A spike that added almost nothing gives a ratio of noise (thousands of percent):
-		 * the share is only stated for growth of at least SUMMARY_SHARE_MIN_GROWTH_KB. */
+		 * the share is only stated for growth of at least SHARE_MIN_GROWTH_KB. */
 		double share = NAN;
 		if (!isnan(before) && !isnan(peak) && !isnan(end) &&
-		    peak - before >= SUMMARY_SHARE_MIN_GROWTH_KB)
+		    peak - before >= SHARE_MIN_GROWTH_KB)
 			share = (peak - end) / (peak - before);
 		model_set_share(&o->given_back_share, &o->given_back_share_raw, share);
 		double cache = end_at ? end_at->v[TIMELINE_COL_cache_bytes] : NAN;

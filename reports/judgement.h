@@ -18,6 +18,11 @@ struct strbuf;
 /* A trend over fewer spikes after the first is a line through noise: each spike's value is shown
  * instead. */
 #define TREND_MIN_SPIKES 4
+/* Memory moves by this much between two samples of a quiet process (pages touched, a cache entry
+ * expiring): a spike that grew less has no meaningful given-back share, and a share outside
+ * [0, 100 %] by less than this many kB (a level that ended a few pages below where the spike
+ * began) is clamped without a word, since the words would then change from run to run. */
+#define SHARE_MIN_GROWTH_KB 1024.0
 
 /* The one per-spike rate of a quantity (MB per spike): the robust (Theil-Sen) slope of mb over
  * spike from the second spike on, the first being an allocator settling that the report states as

@@ -79,7 +79,8 @@ struct model_spike {
 /* Per spike, not a mean no spike had (summary.json "give_back_per_spike", set by spike_shape.c):
  * of the spikes with a share (held_returned_share where attributed, else given_back_share), how
  * many gave back to the system what they freed, the range of the shares and of the shares the
- * allocator reused (NAN unattributed), how many were clamped. */
+ * allocator reused (NAN unattributed), how many were clamped by at least SHARE_MIN_GROWTH_KB
+ * (judgement.h; a smaller excess is a few pages' noise). */
 struct model_give_back {
 	size_t spikes, given_back_spikes, clamped_spikes;
 	double share_min, share_max, reused_share_min, reused_share_max;

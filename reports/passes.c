@@ -21,7 +21,7 @@ json_t *passes_run(const struct runfolder *rf)
 	json_t *sum = figures_build(rf, &model);
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	/* per variant and transport, from transports.csv (runs with TCP or DoT clients) */
-	transports_add(sum, rf);
+	transports_add(sum, rf, &model);
 	colours_assign(sum);
 	advisor_add_run_figures(sum);
 	/* what the spikes left per variant, from the advisor's figures, before any words */

@@ -89,6 +89,19 @@ static size_t spikes_range(const struct model_variant *mv, size_t figure, double
 	return n;
 }
 
+/* A share clamped by at least SHARE_MIN_GROWTH_KB of memory: the raw share's distance from
+ * [0, 1] times the growth it is a share of (the allocator's part, returned + held growth, where
+ * attributed; else the spike's anon RSS growth). */
+static bool clamped_beyond_noise(const struct model_spike *sp, bool attributed, double share,
+                                 double raw)
+{
+	if (!model_share_clamped(share, raw))
+		return false;
+	double of_kb = attributed ? sp->returned_kb + sp->held_growth_kb
+	                          : sp->peak_anon_kb - sp->before_anon_kb;
+	return !(fabs(raw - share) * of_kb < SHARE_MIN_GROWTH_KB);
+}
+
 /* Per spike, not a mean no spike had (reports/README.md "give_back_per_spike"): mv->give_back
  * from its spikes' shares (held_returned_share where attributed, else given_back_share). */
 static void give_back_per_spike(struct model_variant *mv)
@@ -105,7 +118,8 @@ static void give_back_per_spike(struct model_variant *mv)
 		g->given_back_spikes +=
 		    !isnan(share) && strcmp(judgement_of_share(share), "returned") == 0;
 		g->clamped_spikes +=
-		    model_share_clamped(share, model_spike_figure(&mv->spikes[k], raw_at));
+		    clamped_beyond_noise(&mv->spikes[k], mv->attributed, share,
+		                         model_spike_figure(&mv->spikes[k], raw_at));
 	}
 	if (g->spikes == 0)
 		g->share_min = g->share_max = NAN;

@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "summary_json.h"
 
 #define TRANSPORTS_FILE "transports.csv"
 #define TRANSPORTS_MAX_LINE 4096
+/* A spike that opened fewer connections than this says nothing about their memory: the growth of
+ * anonymous RSS over it is then mostly its queries'. */
+#define MIN_OPENED_PER_SPIKE 100
 
 enum { TR_UDP, TR_TCP, TR_DOT, TR_COUNT };
 static const char *const transport_names[TR_COUNT] = {"udp", "tcp", "dot"};
@@ -72,9 +76,16 @@ struct transport_agg {
 	struct weighted_list p50, p95;
 };
 
+/* The generator's connections to a target open at an interval's end, over its transports. */
+struct open_point {
+	double t_s, open;
+};
+
 struct variant_agg {
 	const char *name; /* the summary's key */
 	struct transport_agg tr[TR_COUNT];
+	struct open_point *opens; /* by interval, in the file's order */
+	size_t n_opens, cap_opens;
 	double server_open_max, server_tls_at_max, server_bytes_at_max;
 	double server_open_end, server_bytes_end, server_t_end;
 	bool server_seen;
@@ -172,9 +183,30 @@ static struct variant_agg *variant_of(struct variant_agg *vs, size_t *n, const j
 	return NULL; /* a row of no variant of the run (a harness row, a damaged name) */
 }
 
+/* Adds an interval's open connections on one transport to the interval's total. */
+static void opens_add(struct variant_agg *va, double t_s, double open)
+{
+	if (isnan(t_s) || isnan(open))
+		return;
+	if (va->n_opens && va->opens[va->n_opens - 1].t_s == t_s) {
+		va->opens[va->n_opens - 1].open += open;
+		return;
+	}
+	if (va->n_opens == va->cap_opens) {
+		size_t cap = va->cap_opens ? 2 * va->cap_opens : 64;
+		struct open_point *grown = realloc(va->opens, cap * sizeof(*grown));
+		if (!grown)
+			return;
+		va->opens = grown;
+		va->cap_opens = cap;
+	}
+	va->opens[va->n_opens++] = (struct open_point){t_s, open};
+}
+
 static void add_row(struct variant_agg *va, int tr, const double *v)
 {
 	struct transport_agg *a = &va->tr[tr];
+	opens_add(va, v[COL_t_s], v[COL_open]);
 	a->seen = true;
 	for (int c = 0; c < N_SUMS; c++)
 		if (!isnan(v[c]))
@@ -323,7 +355,62 @@ static const char *no_tls_note(const struct runfolder *rf, const char *name, boo
 	return "no DoT rows: this target had no DNS over TLS";
 }
 
-void transports_add(json_t *summary, const struct runfolder *rf)
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The connections a spike opened: the most open at an interval's end inside it, less those open
+ * when it began (NAN when no interval falls inside). */
+static double opened_in(const struct variant_agg *va, double from_s, double to_s)
+{
+	double before = 0, most = NAN;
+	for (size_t i = 0; i < va->n_opens; i++) {
+		const struct open_point *p = &va->opens[i];
+		if (p->t_s <= from_s)
+			before = p->open;
+		else if (p->t_s <= to_s && !(p->open <= most))
+			most = p->open;
+	}
+	return most - before;
+}
+
+/* Memory per connection from outside the process, so a daemon that does not count it has a
+ * figure too: per spike that opened at least MIN_OPENED_PER_SPIKE connections, the growth of
+ * anonymous RSS from before it to its peak over the connections it opened; the median and range
+ * over those spikes. What RSS shows, not the connection's size: the growth counts the memory of
+ * the spike's queries too, and not what the allocator reused from earlier spikes (a connection
+ * spike at a low query rate brings it closer). Null when no spike qualifies. */
+static json_t *anon_growth_per_connection(const struct variant_agg *va,
+                                          const struct model_variant *mv)
+{
+	if (!mv || !mv->n_spikes)
+		return json_null();
+	double *per = malloc(mv->n_spikes * sizeof(*per));
+	size_t n = 0;
+	for (size_t k = 0; per && k < mv->n_spikes; k++) {
+		const struct model_spike *s = &mv->spikes[k];
+		double opened = opened_in(va, s->from_s, s->to_s),
+		       growth_kb = s->peak_anon_kb - s->before_anon_kb;
+		if (s->ran && opened >= MIN_OPENED_PER_SPIKE && isfinite(growth_kb))
+			per[n++] = growth_kb * 1024 / opened;
+	}
+	json_t *o = json_null();
+	if (n) {
+		qsort(per, n, sizeof(*per), double_cmp);
+		double median = n % 2 ? per[n / 2] : (per[n / 2 - 1] + per[n / 2]) / 2;
+		o = json_pack("{s:o,s:o,s:o,s:i,s:i}", "bytes_median",
+		              summary_json_number(round(median)), "bytes_min",
+		              summary_json_number(round(per[0])), "bytes_max",
+		              summary_json_number(round(per[n - 1])), "spikes", (json_int_t)n,
+		              "min_opened", (json_int_t)MIN_OPENED_PER_SPIKE);
+	}
+	free(per);
+	return o;
+}
+
+void transports_add(json_t *summary, const struct runfolder *rf, const struct model *model)
 {
 	json_t *variants = json_object_get(summary, "variants");
 	struct variant_agg *vs = calloc(RUNFOLDER_MAX_VARIANTS, sizeof(*vs));
@@ -379,6 +466,9 @@ void transports_add(json_t *summary, const struct runfolder *rf)
 			                    summary_json_number(va->server_bytes_end));
 		}
 		json_object_set_new(o, "resolver", server);
+		json_object_set_new(
+		    o, "anon_growth_per_connection",
+		    anon_growth_per_connection(va, model_variant_named(model, key)));
 		const char *note = no_tls_note(rf, key, run_has_dot, va);
 		if (note)
 			json_object_set_new(o, "note", json_string(note));
@@ -389,6 +479,8 @@ void transports_add(json_t *summary, const struct runfolder *rf)
 			free(vs[i].tr[tr].p50.v);
 			free(vs[i].tr[tr].p95.v);
 		}
+	for (size_t i = 0; i < n; i++)
+		free(vs[i].opens);
 	free(vs);
 }
 
@@ -458,6 +550,19 @@ static void variant_text(char *out, size_t size, const json_t *tv)
 		    "(tcp_conn_bytes / tcp_open there); at the end %.0f open holding %.0f bytes",
 		    open, summary_number(r, "tls_open_at_max"), per, summary_number(r, "open_end"),
 		    summary_number(r, "conn_bytes_end"));
+	const json_t *g = json_object_get(tv, "anon_growth_per_connection");
+	double median = summary_number(g, "bytes_median");
+	if (!error && !isnan(median) && n >= 0 && (size_t)n < size) {
+		double spikes = summary_number(g, "spikes");
+		n += snprintf(
+		    out + n, size - (size_t)n,
+		    "%sanonymous RSS grew by %.0f bytes per connection a spike opened (the "
+		    "median of %.0f spike%s, %.0f-%.0f; what RSS shows, not the connection's "
+		    "size: it counts the spike's queries too, and not what the allocator reused "
+		    "from earlier spikes)",
+		    n ? "; " : "", median, spikes, spikes == 1 ? "" : "s",
+		    summary_number(g, "bytes_min"), summary_number(g, "bytes_max"));
+	}
 	if (note && n >= 0 && (size_t)n < size)
 		snprintf(out + n, size - (size_t)n, "%s%s", n ? "; " : "", note);
 }
@@ -471,7 +576,9 @@ static const char *const caption =
     "handshakes; resets: established connections broken. Latency: the median over the intervals "
     "of each interval's p50 and p95, weighted by its answers (not a quantile of the whole run). "
     "Memory per connection: the resolver's tcp_conn_bytes over its tcp_open at the interval with "
-    "the most open connections (our resolver only; daemons do not report it).";
+    "the most open connections (our resolver only; daemons do not report it); for every variant, "
+    "the growth of anonymous RSS from before a spike to its peak over the connections the spike "
+    "opened (the generator's count), the median over the spikes that opened at least 100.";
 
 static void append_text(struct strbuf *b, const char *s,
                         void (*text)(struct strbuf *, const char *))
@@ -533,7 +640,7 @@ static void render(struct strbuf *b, const json_t *summary,
 			}
 			strbuf_append(b, md ? "\n" : "</tr>\n");
 		}
-		char line[768];
+		char line[1024];
 		variant_text(line, sizeof(line), tv);
 		if (!line[0])
 			continue;

@@ -5,13 +5,15 @@
 
 #include <jansson.h>
 
+#include "model.h"
 #include "runfolder_reader.h"
 #include "strbuf.h"
 
 /* Sets each variant's "transports" in summary (reports/README.md): its figures per transport and
  * the resolver's connections; null when the run folder has no transports.csv (a UDP-only run, or
- * one from before it was written); {"error": "transports.csv:LINE: why"} when it is refused. */
-void transports_add(json_t *summary, const struct runfolder *rf);
+ * one from before it was written); {"error": "transports.csv:LINE: why"} when it is refused. Each
+ * spike's memory figures come from the model (figures.c fills it first). */
+void transports_add(json_t *summary, const struct runfolder *rf, const struct model *model);
 
 /* The per-transport table and the memory per connection (nothing when no variant has them); in
  * Markdown, text from the run goes through text (summary.md's escaper, markdown_append_text). */

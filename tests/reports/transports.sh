@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/reports/transports.sh - the report's per-transport table (reports/transports.c) on the
 # minimal fixture with a crafted transports.csv: the sums, the answered share, the answer-weighted
-# latency, the resolver's memory per open connection, the note of a build without TLS; a folder
+# latency, the resolver's memory per open connection and the anon RSS growth per connection a
+# spike opened, the note of a build without TLS; a folder
 # without the file has "transports": null and no table; a damaged line is skipped and counted.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
@@ -78,6 +79,28 @@ cp "$TEST_TMP/good.csv" "$run/transports.csv"
 printf '3.5,glibc,tcp,100' >>"$run/transports.csv"
 "$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
 check_eq "a cut-off last line: dropped, the rest read" 50 "$(t glibc .by_transport.tcp.sent)"
+
+# memory per connection from outside the process (daemons too): the spike (from 1.0 s, before it
+# 20 connections open, to 2.0 s, at most 200) opened 180; glibc's anon RSS grew from 4000 kB before
+# it to 12000 at its peak: 8000 x 1024 / 180 = 45511 bytes. The first file's spike opened 16, under
+# the 100 that say anything: null there.
+check_eq "anon growth per connection: under 100 opened, none" null "$(t glibc .anon_growth_per_connection)"
+{
+	head -1 "$TEST_TMP/good.csv"
+	echo "1.0,glibc,udp,100,100,1,3,,,,,,,,,,,,,,,"
+	echo "1.0,glibc,tcp,10,10,2,5,10,10,0,0,0,0,0,0,0,0,0,0,,,"
+	echo "1.0,glibc,dot,10,10,3,6,10,10,10,0,0,0,0,0,0,0,0,0,,,"
+	echo "1.5,glibc,tcp,100,100,2,5,100,90,0,0,0,0,0,0,0,0,0,0,,,"
+	echo "1.5,glibc,dot,60,60,3,6,60,50,50,0,0,0,0,0,0,0,0,0,,,"
+	echo "2.0,glibc,tcp,120,120,2,5,120,20,0,0,0,0,0,0,0,0,0,0,,,"
+	echo "2.0,glibc,dot,80,80,3,6,80,20,20,0,0,0,0,0,0,0,0,0,,,"
+	echo "2.5,glibc,tcp,10,10,2,5,0,0,0,0,0,0,0,0,120,0,0,0,,,"
+} >"$run/transports.csv"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "anon growth per connection: bytes" 45511 "$(t glibc .anon_growth_per_connection.bytes_median)"
+check_eq "anon growth per connection: spikes" 1 "$(t glibc .anon_growth_per_connection.spikes)"
+check_eq "anon growth per connection: no resolver stats needed" null "$(t glibc .resolver)"
+check "anon growth per connection: the page says it" grep -q 'anonymous RSS grew by 45511 bytes per connection' "$run/report.html"
 
 # the same folder without transports.csv (a UDP-only run, or an older one): null, no table
 rm "$run/transports.csv"

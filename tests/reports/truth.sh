@@ -139,6 +139,23 @@ truth "a share above 100 % (issue 27, 2)" "$d"
 check "the share is clamped, the raw value kept" jq_true \
 	'.variants.glibc.spikes[0] | .given_back_share == 1 and .given_back_share_raw == 1.25' "$d/summary.json"
 check "the verdict says why it is clamped" grep -q 'clamped to 0-100 %' "$d/summary.json"
+# ... but a level that ended a few pages below where it began (512 kB: under SHARE_MIN_GROWTH_KB) is
+# noise: clamped without a word, so the words do not change from run to run (--quick --repeat 3
+# showed it once in three runs for jemalloc, 44 kB below).
+d=$TEST_TMP/share-over-100-noise
+rows <<EOF | defect_run "$d"
+0.5 8192
+1.0 8192
+1.5 12288
+2.0 12288
+2.5 7680
+3.0 7680
+EOF
+truth "a share above 100 % by a few pages" "$d"
+check "noise: clamped, the raw value kept" jq_true \
+	'.variants.glibc.spikes[0] | .given_back_share == 1 and .given_back_share_raw == 1.125' "$d/summary.json"
+check "noise: the verdict says nothing of it" bash -c '! grep -q "clamped to 0-100 %" "$1"' _ "$d/summary.json"
+check_eq "noise: no spike counted clamped" 0 "$(jq .variants.glibc.give_back_per_spike.clamped_spikes "$d/summary.json")"
 
 # 2 and 4 (items 2/4 of issue 27, as left after it): a share counted per spike, a trend that is
 # robust. glibc keeps all of spike 1 (held +20 MB, anon RSS never falls back), then gives back what

@@ -44,7 +44,7 @@ RETURNED_SHARE = define("judgement.h", "RETURNED_SHARE")
 CLIMB = define("judgement.h", "CLIMB_MB_PER_SPIKE")
 TREND_MIN = 1 + int(define("judgement.h", "TREND_MIN_SPIKES"))  # spikes, the first included
 MIN_SPIKES = int(define("validity.h", "VALIDITY_MIN_SPIKES"))
-SHARE_MIN_GROWTH_MB = define("figures.c", "SUMMARY_SHARE_MIN_GROWTH_KB") / 1024
+SHARE_MIN_GROWTH_MB = define("judgement.h", "SHARE_MIN_GROWTH_KB") / 1024
 EACH_SPIKE_SHARE = round(100 * define("validity.h", "VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE"))  # in %
 NUMBER = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
 
