@@ -8,10 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static double figure(const json_t *o, const char *key)
+#include "summary_json.h"
+
+/* The higher of a figure in this pass and the passes before; 0 when neither has it. */
+static json_t *best_of(const json_t *now, const json_t *before, const char *key)
 {
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : 0;
+	double best = fmax(summary_number(now, key), summary_number(before, key));
+	return json_integer(isnan(best) ? 0 : (json_int_t)best);
 }
 
 /* Pass K's folder under the run: calibration, then calibration/extend-K. */
@@ -37,13 +40,9 @@ static void merge_pass(json_t *all, const json_t *knees, const char *folder)
 			continue;
 		const json_t *prev = json_object_get(all, name);
 		json_t *now = json_deep_copy(v);
-		json_object_set_new(now, "capacity_qps",
-		                    json_integer((json_int_t)fmax(figure(v, "capacity_qps"),
-		                                                  figure(prev, "capacity_qps"))));
-		json_object_set_new(
-		    now, "peak_answered_qps",
-		    json_integer((json_int_t)fmax(figure(v, "peak_answered_qps"),
-		                                  figure(prev, "peak_answered_qps"))));
+		json_object_set_new(now, "capacity_qps", best_of(v, prev, "capacity_qps"));
+		json_object_set_new(now, "peak_answered_qps",
+		                    best_of(v, prev, "peak_answered_qps"));
 		json_object_set_new(now, "folder", json_string(folder));
 		json_object_set_new(all, name, now);
 	}
@@ -79,13 +78,14 @@ json_t *analysis_calibration(const char *run, double multiple, int extensions, c
 	json_t *v, *still = json_array(), *fallbacks = json_array();
 	json_object_foreach(all, name, v)
 	{
-		if (!slowest || figure(v, "capacity_qps") <
-		                    figure(json_object_get(all, slowest), "capacity_qps"))
+		if (!slowest || summary_number(v, "capacity_qps") <
+		                    summary_number(json_object_get(all, slowest), "capacity_qps"))
 			slowest = name;
 		if (json_is_true(json_object_get(v, "still_answering_at_top")))
 			json_array_append_new(still, json_string(name));
 		/* the knee was not found, the highest answered rate stands in for it */
-		if (json_is_true(json_object_get(v, "fallback")) && figure(v, "capacity_qps") > 0)
+		if (json_is_true(json_object_get(v, "fallback")) &&
+		    summary_number(v, "capacity_qps") > 0)
 			json_array_append_new(fallbacks, json_string(name));
 	}
 	if (!slowest) {
@@ -97,7 +97,7 @@ json_t *analysis_calibration(const char *run, double multiple, int extensions, c
 		return NULL;
 	}
 	const json_t *s = json_object_get(all, slowest);
-	double capacity = figure(s, "capacity_qps");
+	double capacity = summary_number(s, "capacity_qps");
 	/* ramp again only while the slowest still kept up at the top, and at most `extensions`
 	 * times */
 	bool kept_up = json_is_true(json_object_get(s, "still_answering_at_top"));

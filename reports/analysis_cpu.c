@@ -13,6 +13,7 @@
 
 #include "allocators/allocator.h"
 #include "strbuf.h"
+#include "summary_json.h"
 
 /* The malloc API's names count whichever allocator serves them. */
 #define CPU_ALLOC_API                                                                              \
@@ -248,12 +249,6 @@ json_t *analysis_cpu(const char *run, const json_t *variants, char *err, size_t 
 
 /* ---- cpu.md ---- */
 
-static double path_number(const json_t *row, const char *tool, const char *key)
-{
-	const json_t *v = json_object_get(json_object_get(row, tool), key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* A figure in format (its unit after it), or "-". */
 static void cell(FILE *out, double v, const char *format, const char *unit)
 {
@@ -275,7 +270,7 @@ static void ratio_cell(FILE *out, double v, double first)
 
 static void answered_cell(FILE *out, const json_t *row, const char *tool)
 {
-	double a = path_number(row, tool, "answered");
+	double a = summary_number(json_object_get(row, tool), "answered");
 	if (isfinite(a))
 		fprintf(out, "%.0f", a);
 	else
@@ -292,14 +287,14 @@ bool analysis_cpu_markdown(FILE *out, const json_t *cpu, const char *status, con
 	      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
 	      out);
 	const json_t *rows = json_object_get(cpu, "variants"), *first = json_array_get(rows, 0), *r;
-	double i0 = path_number(first, "callgrind", "instructions_per_answer");
-	double p0 = path_number(first, "perf", "cpu_us_per_answer");
+	double i0 = summary_number(first, "callgrind.instructions_per_answer");
+	double p0 = summary_number(first, "perf.cpu_us_per_answer");
 	size_t i;
 	json_array_foreach(rows, i, r)
 	{
-		double ipa = path_number(r, "callgrind", "instructions_per_answer");
-		double share = path_number(r, "callgrind", "allocator_share");
-		double us = path_number(r, "perf", "cpu_us_per_answer");
+		double ipa = summary_number(r, "callgrind.instructions_per_answer");
+		double share = summary_number(r, "callgrind.allocator_share");
+		double us = summary_number(r, "perf.cpu_us_per_answer");
 		fprintf(out, "| %s | ", json_string_value(json_object_get(r, "variant")));
 		cell(out, isfinite(ipa) ? floor(ipa) : NAN, "%.0f%s", "");
 		fputs(" | ", out);

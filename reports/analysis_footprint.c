@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "summary_json.h"
 
 /* Before a spike: the 3 s before its start (the quick schedule has a 4 s baseline after its
  * warm-up); its peak: from its start to 3 s after its end (the daemons' in-flight figures come
@@ -54,11 +55,6 @@ static void polls_free(struct polls *p)
 	*p = (struct polls){0};
 }
 
-static double number_or_nan(const json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* RUN/sizes/NAME.jsonl placed on the timeline's clock (origin: the wall-clock second of t = 0).
  * A missing file is no polls; a line that is not a JSON object is skipped, as the sampler's last
  * line may be cut. */
@@ -75,7 +71,7 @@ static bool polls_read(const char *run, const char *name, double origin, struct 
 	bool ok = true;
 	while (ok && getline(&line, &cap, f) > 0) {
 		json_t *o = json_loads(line, 0, NULL);
-		double unix_s = number_or_nan(json_object_get(o, "unix_s"));
+		double unix_s = summary_number(o, "unix_s");
 		if (json_is_object(o) && isfinite(unix_s)) {
 			if (out->n == have) {
 				have = have ? 2 * have : 64;
@@ -88,10 +84,9 @@ static bool polls_read(const char *run, const char *name, double origin, struct 
 				json_t *classes = json_object_get(o, "size_classes");
 				out->v[out->n++] = (struct poll){
 				    .t_s = unix_s - origin,
-				    .live_bytes = number_or_nan(json_object_get(o, "live_bytes")),
-				    .inflight = number_or_nan(json_object_get(o, "inflight")),
-				    .inflight_age_s =
-				        number_or_nan(json_object_get(o, "inflight_age_s")),
+				    .live_bytes = summary_number(o, "live_bytes"),
+				    .inflight = summary_number(o, "inflight"),
+				    .inflight_age_s = summary_number(o, "inflight_age_s"),
 				    .classes =
 				        json_is_object(classes) ? json_incref(classes) : NULL};
 			}
@@ -118,7 +113,7 @@ static void group_sum(const json_t *classes, const char *key, double out[GROUP_C
 	memset(out, 0, GROUP_COUNT * sizeof(*out));
 	const json_t *le = json_object_get(classes, "le"), *v = json_object_get(classes, key);
 	for (size_t i = 0; i < json_array_size(le) && i < json_array_size(v); i++)
-		out[group_of(json_array_get(le, i))] += number_or_nan(json_array_get(v, i));
+		out[group_of(json_array_get(le, i))] += summary_value_number(json_array_get(v, i));
 }
 
 static double round_to(double v, double step)
@@ -146,11 +141,6 @@ static json_t *groups_json(const double g[GROUP_COUNT])
 	for (int i = 0; i < GROUP_COUNT; i++)
 		json_object_set_new(o, group_names[i], json_real(g[i]));
 	return o;
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* num / den to the nearest whole number; null when either is missing or den is not above 0. */
@@ -271,7 +261,7 @@ static void spike_size_mix(json_t *s, const struct polls *p, const struct window
 	double gp[GROUP_COUNT], gi[GROUP_COUNT], inc[GROUP_COUNT], ap[GROUP_COUNT], ai[GROUP_COUNT];
 	group_sum(top->classes, "live_bytes", gp);
 	json_object_set_new(s, "size_mix_peak", shares_json(gp));
-	json_object_set_new(s, "poll_peak_live_bytes", num_or_null(top->live_bytes));
+	json_object_set_new(s, "poll_peak_live_bytes", summary_json_real(top->live_bytes));
 	if (!idle)
 		return;
 	group_sum(idle->classes, "live_bytes", gi);
@@ -291,15 +281,15 @@ static void spike_size_mix(json_t *s, const struct polls *p, const struct window
 	const json_t *ib = json_object_get(idle->classes, "live_bytes");
 	const json_t *ik = json_object_get(idle->classes, "live_blocks");
 	for (size_t i = 0; i < json_array_size(le); i++) {
-		double bytes =
-		    number_or_nan(json_array_get(tb, i)) - number_or_nan(json_array_get(ib, i));
+		double bytes = summary_value_number(json_array_get(tb, i)) -
+		               summary_value_number(json_array_get(ib, i));
 		if (bytes == 0 || isnan(bytes))
 			continue;
-		json_array_append_new(by_class, json_pack("{s:O,s:f,s:f}", "le",
-		                                          json_array_get(le, i), "blocks",
-		                                          number_or_nan(json_array_get(tk, i)) -
-		                                              number_or_nan(json_array_get(ik, i)),
-		                                          "bytes", bytes));
+		json_array_append_new(
+		    by_class, json_pack("{s:O,s:f,s:f}", "le", json_array_get(le, i), "blocks",
+		                        summary_value_number(json_array_get(tk, i)) -
+		                            summary_value_number(json_array_get(ik, i)),
+		                        "bytes", bytes));
 	}
 	json_object_set_new(s, "increase_by_class", by_class);
 }
@@ -338,12 +328,12 @@ static json_t *spike_json(const struct runfolder *rf, int target, const struct w
 	json_object_set_new(s, "samples_during",
 	                    json_integer(rows_between(rf, target, start - 0.1, end + TAIL_S)));
 	json_object_set_new(s, "samples_after", json_integer(a_live.count));
-	json_object_set_new(s, "live_before", num_or_null(b_live.mean));
-	json_object_set_new(s, "live_peak", num_or_null(p_live.max));
-	json_object_set_new(s, "live_after", num_or_null(a_live.mean));
-	json_object_set_new(s, "inflight_before", num_or_null(b_inf.mean));
-	json_object_set_new(s, "inflight_peak", num_or_null(p_inf.max));
-	json_object_set_new(s, "inflight_after", num_or_null(a_inf.mean));
+	json_object_set_new(s, "live_before", summary_json_real(b_live.mean));
+	json_object_set_new(s, "live_peak", summary_json_real(p_live.max));
+	json_object_set_new(s, "live_after", summary_json_real(a_live.mean));
+	json_object_set_new(s, "inflight_before", summary_json_real(b_inf.mean));
+	json_object_set_new(s, "inflight_peak", summary_json_real(p_inf.max));
+	json_object_set_new(s, "inflight_after", summary_json_real(a_inf.mean));
 	/* rise counts what the spike added to the cache too; drain only what left with the requests
 	 */
 	json_object_set_new(s, "bytes_per_req_rise",
@@ -423,11 +413,6 @@ static json_t *variant_json(const struct runfolder *rf, int target, const struct
 
 /* ---- footprint.md ---- */
 
-static double value_of(const json_t *o, const char *key)
-{
-	return number_or_nan(json_object_get(o, key));
-}
-
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -440,7 +425,7 @@ static void per_spike_range(FILE *out, const json_t *spikes, const char *key, bo
 	size_t n = 0;
 	double *v = malloc((json_array_size(spikes) + 1) * sizeof(*v));
 	for (size_t i = 0; v && i < json_array_size(spikes); i++) {
-		double x = value_of(json_array_get(spikes, i), key);
+		double x = summary_number(json_array_get(spikes, i), key);
 		if (isfinite(x))
 			v[n++] = x;
 	}
@@ -466,7 +451,7 @@ static void mix_text(FILE *out, const json_t *mix)
 		return;
 	}
 	for (int g = 0; g < GROUP_COUNT; g++) {
-		double v = value_of(mix, group_names[g]);
+		double v = summary_number(mix, group_names[g]);
 		if (g)
 			fputs(" / ", out);
 		if (isfinite(v))
@@ -495,7 +480,7 @@ static double spikes_sum(const json_t *spikes, const char *key)
 {
 	double sum = 0;
 	for (size_t i = 0; i < json_array_size(spikes); i++) {
-		double v = value_of(json_array_get(spikes, i), key);
+		double v = summary_number(json_array_get(spikes, i), key);
 		sum += isfinite(v) ? v : 0;
 	}
 	return sum;
@@ -507,10 +492,11 @@ static void markdown_row(FILE *out, const char *name, const json_t *v)
 	double peak = 0, inc[GROUP_COUNT] = {0}, inc_total = 0;
 	for (size_t i = 0; i < json_array_size(spikes); i++) {
 		const json_t *s = json_array_get(spikes, i);
-		double p = value_of(s, "inflight_peak");
+		double p = summary_number(s, "inflight_peak");
 		peak = isfinite(p) ? fmax(peak, p) : peak;
 		for (int g = 0; g < GROUP_COUNT; g++) {
-			double b = value_of(json_object_get(s, "increase_bytes"), group_names[g]);
+			double b =
+			    summary_number(json_object_get(s, "increase_bytes"), group_names[g]);
 			inc[g] += isfinite(b) ? b : 0;
 			inc_total += isfinite(b) ? b : 0;
 		}
@@ -519,12 +505,12 @@ static void markdown_row(FILE *out, const char *name, const json_t *v)
 	per_spike_range(out, spikes, "bytes_per_req_rise", true);
 	fputs(" | ", out);
 	per_spike_range(out, spikes, "bytes_per_req_drain", false);
-	double slope = value_of(fit, "bytes_per_req");
+	double slope = summary_number(fit, "bytes_per_req");
 	if (isfinite(slope))
-		fprintf(out, " | %.0f (%.0f, ", slope, value_of(fit, "polls"));
+		fprintf(out, " | %.0f (%.0f, ", slope, summary_number(fit, "polls"));
 	else
-		fprintf(out, " | n/a (%.0f, ", value_of(fit, "polls"));
-	share_text(out, value_of(fit, "r2"));
+		fprintf(out, " | n/a (%.0f, ", summary_number(fit, "polls"));
+	share_text(out, summary_number(fit, "r2"));
 	fprintf(out, ") | %.0f | ", peak);
 	if (inc_total > 0) {
 		json_t *mix = shares_json(inc);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "spread.h"
 #include "summary_json.h"
 
 #define TRANSPORTS_FILE "transports.csv"
@@ -355,12 +356,6 @@ static const char *no_tls_note(const struct runfolder *rf, const char *name, boo
 	return "no DoT rows: this target had no DNS over TLS";
 }
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The connections a spike opened: the most open at an interval's end inside it, less those open
  * when it began (NAN when no interval falls inside). */
 static double opened_in(const struct variant_agg *va, double from_s, double to_s)
@@ -378,10 +373,11 @@ static double opened_in(const struct variant_agg *va, double from_s, double to_s
 
 /* Memory per connection from outside the process, so a daemon that does not count it has a
  * figure too: per spike that opened at least MIN_OPENED_PER_SPIKE connections, the growth of
- * anonymous RSS from before it to its peak over the connections it opened; the median and range
- * over those spikes. What RSS shows, not the connection's size: the growth counts the memory of
- * the spike's queries too, and not what the allocator reused from earlier spikes (a connection
- * spike at a low query rate brings it closer). Null when no spike qualifies. */
+ * anonymous RSS from before it to its peak over the connections it opened. The first such spike
+ * stands apart: its heap has little freed memory to reuse, so its figure is the closest to the
+ * connection's size (it counts the spike's queries too); the later ones (median and range) show
+ * what the allocator took from the system again instead of reusing. Null when no spike qualifies.
+ */
 static json_t *anon_growth_per_connection(const struct variant_agg *va,
                                           const struct model_variant *mv)
 {
@@ -389,22 +385,28 @@ static json_t *anon_growth_per_connection(const struct variant_agg *va,
 		return json_null();
 	double *per = malloc(mv->n_spikes * sizeof(*per));
 	size_t n = 0;
+	int first_spike = 0;
 	for (size_t k = 0; per && k < mv->n_spikes; k++) {
 		const struct model_spike *s = &mv->spikes[k];
 		double opened = opened_in(va, s->from_s, s->to_s),
 		       growth_kb = s->peak_anon_kb - s->before_anon_kb;
-		if (s->ran && opened >= MIN_OPENED_PER_SPIKE && isfinite(growth_kb))
-			per[n++] = growth_kb * 1024 / opened;
+		if (!s->ran || !(opened >= MIN_OPENED_PER_SPIKE) || !isfinite(growth_kb))
+			continue;
+		if (!n)
+			first_spike = s->number;
+		per[n++] = growth_kb * 1024 / opened;
 	}
 	json_t *o = json_null();
 	if (n) {
-		qsort(per, n, sizeof(*per), double_cmp);
-		double median = n % 2 ? per[n / 2] : (per[n / 2 - 1] + per[n / 2]) / 2;
-		o = json_pack("{s:o,s:o,s:o,s:i,s:i}", "bytes_median",
-		              summary_json_number(round(median)), "bytes_min",
-		              summary_json_number(round(per[0])), "bytes_max",
-		              summary_json_number(round(per[n - 1])), "spikes", (json_int_t)n,
-		              "min_opened", (json_int_t)MIN_OPENED_PER_SPIKE);
+		struct spread later = spread_of(per + 1, n - 1);
+		o = json_pack("{s:i,s:o,s:i,s:o,s:o,s:o,s:i}", "first_spike",
+		              (json_int_t)first_spike, "first_bytes",
+		              summary_json_number(round(per[0])), "later_spikes",
+		              (json_int_t)later.n, "later_bytes_median",
+		              summary_json_number(round(later.median)), "later_bytes_min",
+		              summary_json_number(round(later.min)), "later_bytes_max",
+		              summary_json_number(round(later.max)), "min_opened",
+		              (json_int_t)MIN_OPENED_PER_SPIKE);
 	}
 	free(per);
 	return o;
@@ -551,17 +553,23 @@ static void variant_text(char *out, size_t size, const json_t *tv)
 		    open, summary_number(r, "tls_open_at_max"), per, summary_number(r, "open_end"),
 		    summary_number(r, "conn_bytes_end"));
 	const json_t *g = json_object_get(tv, "anon_growth_per_connection");
-	double median = summary_number(g, "bytes_median");
-	if (!error && !isnan(median) && n >= 0 && (size_t)n < size) {
-		double spikes = summary_number(g, "spikes");
+	double first = summary_number(g, "first_bytes");
+	if (!error && !isnan(first) && n >= 0 && (size_t)n < size) {
 		n += snprintf(
 		    out + n, size - (size_t)n,
-		    "%sanonymous RSS grew by %.0f bytes per connection a spike opened (the "
-		    "median of %.0f spike%s, %.0f-%.0f; what RSS shows, not the connection's "
-		    "size: it counts the spike's queries too, and not what the allocator reused "
-		    "from earlier spikes)",
-		    n ? "; " : "", median, spikes, spikes == 1 ? "" : "s",
-		    summary_number(g, "bytes_min"), summary_number(g, "bytes_max"));
+		    "%sanonymous RSS grew by %.0f bytes per connection spike %.0f opened (a "
+		    "heap with little to reuse: the closest to a connection's size, the "
+		    "spike's queries included)",
+		    n ? "; " : "", first, summary_number(g, "first_spike"));
+		double later = summary_number(g, "later_bytes_median");
+		if (!isnan(later) && n >= 0 && (size_t)n < size)
+			n += snprintf(
+			    out + n, size - (size_t)n,
+			    ", by %.0f in the later spikes (median of %.0f, %.0f-%.0f: what the "
+			    "allocator took from the system again instead of reusing)",
+			    later, summary_number(g, "later_spikes"),
+			    summary_number(g, "later_bytes_min"),
+			    summary_number(g, "later_bytes_max"));
 	}
 	if (note && n >= 0 && (size_t)n < size)
 		snprintf(out + n, size - (size_t)n, "%s%s", n ? "; " : "", note);
