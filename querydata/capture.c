@@ -84,9 +84,10 @@ static bool capture_client_of(struct capture_reader *r, const struct capture_pac
 	return true;
 }
 
-/* A DNS message from p's client to the server: a query is handed over, anything else counted. */
+/* A DNS message from p's client to the server, sent at t_ns (capture_tcp_message_fn): a query is
+ * handed over, anything else counted. */
 static void capture_message(void *ctx, const struct capture_packet *p, const uint8_t *msg,
-                            size_t len)
+                            size_t len, uint64_t t_ns)
 {
 	struct capture_reader *r = ctx;
 	struct capture_stats *st = r->st;
@@ -107,14 +108,14 @@ static void capture_message(void *ctx, const struct capture_packet *p, const uin
 		return;
 	}
 	if (st->queries == 0)
-		st->first_query_ns = r->frame_ns;
-	uint64_t t = r->frame_ns > st->first_query_ns ? r->frame_ns - st->first_query_ns : 0;
+		st->first_query_ns = t_ns;
+	uint64_t t = t_ns > st->first_query_ns ? t_ns - st->first_query_ns : 0;
 	if (t < r->last_t_ns) {
 		st->reordered++;
 		t = r->last_t_ns;
 	}
 	r->last_t_ns = t;
-	st->last_query_ns = r->frame_ns > st->last_query_ns ? r->frame_ns : st->last_query_ns;
+	st->last_query_ns = t_ns > st->last_query_ns ? t_ns : st->last_query_ns;
 	st->queries++;
 	if (p->transport == CAPTURE_TCP)
 		st->queries_tcp++;
@@ -161,11 +162,12 @@ static bool capture_frame(struct capture_reader *r, struct capture_tcp *tcp, int
 		return true;
 	}
 	if (p.transport == CAPTURE_TCP)
-		return capture_tcp_segment(tcp, &p, capture_message, r) && !r->out_of_memory;
+		return capture_tcp_segment(tcp, &p, r->frame_ns, capture_message, r) &&
+		       !r->out_of_memory;
 	if (p.payload_cut)
 		st->malformed++;
 	else
-		capture_message(r, &p, p.payload, p.payload_len);
+		capture_message(r, &p, p.payload, p.payload_len, r->frame_ns);
 	return !r->out_of_memory;
 }
 

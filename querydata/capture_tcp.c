@@ -16,6 +16,7 @@ struct capture_tcp_flow {
 	int family;
 	uint32_t next_seq; /* the next stream byte expected */
 	bool desynced;     /* a segment went missing: ignored until a new SYN */
+	uint64_t syn_ns;   /* the SYN's time until the first message is out; 0 without a SYN */
 	uint8_t *buffer;   /* the partial message */
 	size_t have, room;
 };
@@ -80,8 +81,8 @@ static void capture_tcp_remove(struct capture_tcp *t, struct capture_tcp_flow **
 
 /* Appends data to the flow's stream and hands over every message it completes. */
 static bool capture_tcp_append(struct capture_tcp_flow *f, const struct capture_packet *p,
-                               const uint8_t *data, size_t len, capture_tcp_message_fn on_message,
-                               void *ctx)
+                               uint64_t frame_ns, const uint8_t *data, size_t len,
+                               capture_tcp_message_fn on_message, void *ctx)
 {
 	while (len > 0) {
 		size_t need = 2;
@@ -105,14 +106,16 @@ static bool capture_tcp_append(struct capture_tcp_flow *f, const struct capture_
 		data += take;
 		len -= take;
 		if (f->have >= 2 && f->have == 2 + (size_t)(f->buffer[0] << 8 | f->buffer[1])) {
-			on_message(ctx, p, f->buffer + 2, f->have - 2);
+			on_message(ctx, p, f->buffer + 2, f->have - 2,
+			           f->syn_ns ? f->syn_ns : frame_ns);
+			f->syn_ns = 0;
 			f->have = 0;
 		}
 	}
 	return true;
 }
 
-bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p,
+bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p, uint64_t frame_ns,
                          capture_tcp_message_fn on_message, void *ctx)
 {
 	struct capture_tcp_flow **slot = capture_tcp_find(t, p);
@@ -134,6 +137,7 @@ bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p,
 		f->dst_port = p->dst_port;
 		f->family = p->family;
 		f->next_seq = p->tcp_seq + (syn ? 1 : 0);
+		f->syn_ns = syn ? frame_ns : 0;
 		f->next = *slot;
 		*slot = f;
 		t->flows++;
@@ -145,6 +149,7 @@ bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p,
 		int32_t ahead = (int32_t)(seq - f->next_seq);
 		if (ahead > 0 || p->payload_cut) { /* bytes missing before this one, or in it */
 			f->desynced = true;
+			f->syn_ns = 0; /* the first message is lost with the stream */
 			f->have = 0;
 			t->gaps++;
 		} else {
@@ -153,8 +158,8 @@ bool capture_tcp_segment(struct capture_tcp *t, const struct capture_packet *p,
 				t->retransmissions++;
 			if (old < len) {
 				f->next_seq += (uint32_t)(len - old);
-				if (!capture_tcp_append(f, p, data + old, len - old, on_message,
-				                        ctx))
+				if (!capture_tcp_append(f, p, frame_ns, data + old, len - old,
+				                        on_message, ctx))
 					return false;
 			}
 		}

@@ -29,12 +29,12 @@ check "the plan reads back as a query file" "$QD" stats <(cut -d' ' -f4- "$TEST_
 python3 "$MAKE" pcap ethernet "$TEST_TMP/c.pcap" >/dev/null
 "$QD" capture --json "$TEST_TMP/c.pcap" >"$TEST_TMP/stats.json"
 check_eq "json statistics" \
-	"15 6 3 3 4 2 1 1 1 1 1 3 0.012" \
+	"15 6 3 3 4 2 1 1 1 1 1 3 0.011" \
 	"$(jq -r '[.frames, .queries, .transports.udp, .transports.tcp, .families.ipv4, .families.ipv6,
 		.responses, .not_dns, .malformed, .tcp_gaps, .tcp_retransmissions, .clients,
 		.queries_duration_s] | map(tostring) | join(" ")' "$TEST_TMP/stats.json")"
 "$QD" capture "$TEST_TMP/c.pcap" >"$TEST_TMP/stats.txt"
-check "text statistics" grep -q "^queries: 6 (udp 3, tcp 3; ipv4 4, ipv6 2) over 0.012000 s" "$TEST_TMP/stats.txt"
+check "text statistics" grep -q "^queries: 6 (udp 3, tcp 3; ipv4 4, ipv6 2) over 0.011000 s" "$TEST_TMP/stats.txt"
 check "skips counted" grep -q "^skipped: 1 responses, 1 not DNS, 1 malformed" "$TEST_TMP/stats.txt"
 "$QD" capture --port 5353 --queries "$TEST_TMP/none.txt" "$TEST_TMP/c.pcap" >"$TEST_TMP/stats.txt"
 check "another --port: no queries" grep -q "^queries: 0 " "$TEST_TMP/stats.txt"

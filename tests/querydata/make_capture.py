@@ -87,10 +87,10 @@ def frames():
     plan = [
         "0.000000000 0 udp www.example.com. A",
         "0.001500000 1 udp a.example. AAAA",
-        "0.005000000 0 tcp q1.example. MX",
+        "0.004000000 0 tcp q1.example. MX",  # a connection's first query: at its SYN
         "0.006000000 0 tcp q2.example. TXT",
         "0.010000000 2 udp we\\032ird\\046x.test. TYPE65280",
-        "0.012000000 1 tcp . NS",
+        "0.011000000 1 tcp . NS",  # at its SYN too
     ]
     return f, plan
 
