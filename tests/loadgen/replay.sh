@@ -32,8 +32,13 @@ check_eq "--replay: exit status" 0 $?
 check "--replay: all answered" grep -q 'Queries completed:    150 (100.00%)' out1.txt
 check "--replay: UDP and TCP as the plan says" grep -q 'TCP:                  sent 60, retried' out1.txt
 check "--replay: one connection per TCP client" grep -q 'TCP connections:      opened 2,' out1.txt
-check "--replay: the responder saw the plan's queries, in order, on their transports" \
-	cmp -s plan.seq <(awk '{ print $4, $5, $6 }' r.queries)
+# in order per transport: across transports the responder's log order is its own scheduling's (a
+# TCP query waits for its connection's accept, a loaded machine can let a later UDP one pass it)
+for tr in udp tcp; do
+	check "--replay: the responder saw the plan's $tr queries, in order" \
+		cmp -s <(awk -v t=$tr '$3 == t' plan.seq) <(awk -v t=$tr '$6 == t { print $4, $5, $6 }' r.queries)
+done
+check_eq "--replay: the responder saw every query" 150 "$(wc -l <r.queries)"
 check_eq "--replay: client 1's queries on one connection" 1 \
 	"$(awk '$6 == "tcp" && $4 ~ /^n(1|6|11|16|21)\./ { print $2 }' r.queries | sort -u | wc -l)"
 
