@@ -431,23 +431,20 @@ static void findings_health(json_t *out, const json_t *summary, const struct mod
 		}
 		/* The one answered share: per query by send phase (by arrival in older runs without
 		 * phases.csv, which then have no pending count). */
-		const json_t *sent = summary_lookup(v, "traffic_by_send.phases.spike");
-		bool by_send =
-		    json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
-		    strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
-		           "phases.csv") == 0;
-		double share = summary_number(sent, "answered_share");
+		const struct model_variant *mv = model_variant_named(model, name);
+		const struct model_send_traffic *sent = model_send_phase(mv, MODEL_TRAFFIC_SPIKE);
+		bool by_send = mv->traffic_by_send.from_phases_csv;
+		double share = sent ? sent->answered_share : NAN;
 		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
 			add(out,
 			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, "
 			    "%.0f "
 			    "still pending).",
-			    name, share * 100, summary_number(sent, "lost"),
-			    summary_number(sent, "pending"));
+			    name, share * 100, sent->lost, sent->pending);
 		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
-		findings_file_backed(out, name, model_variant_named(model, name));
+		findings_file_backed(out, name, mv);
 	}
 	size_t not_run = findings_not_run(out, summary);
 	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > not_run)

@@ -730,14 +730,14 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 	{
 		const json_t *phases = summary_lookup(
 		    json_object_get(variants, json_string_value(name)), "traffic_by_send.phases");
-		for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
-			const json_t *ph = json_object_get(phases, traffic_phases[p]);
+		for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+			const json_t *ph = json_object_get(phases, model_traffic_phases[p]);
 			if (!ph)
 				continue;
 			strbuf_append(b, "<tr><td>");
 			append_swatch(b, colours_of(summary, json_string_value(name)));
 			strbuf_append_html(b, json_string_value(name));
-			strbuf_printf(b, "</td><td>%s</td>", traffic_phases[p]);
+			strbuf_printf(b, "</td><td>%s</td>", model_traffic_phases[p]);
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "<td>");
 				append_figure(b, summary_number(ph, cols[c].key), cols[c].fmt);

@@ -254,11 +254,10 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 	 * against the others. */
 	for (size_t i = 0; i < n; i++) {
 		r[i].name = json_string_value(json_array_get(order, i));
-		const json_t *v = json_object_get(variants, r[i].name);
+		const struct model_variant *mv = model_variant_named(model, r[i].name);
 		double growth;
-		r[i].own = advisor_variant_held_mb(v, &r[i].basis, &basis_rank[i], &growth);
-		r[i].before =
-		    model_variant_named(model, r[i].name)->spikes_left.held_before_spikes_mb;
+		r[i].own = advisor_model_held_mb(mv, &r[i].basis, &basis_rank[i], &growth);
+		r[i].before = mv->spikes_left.held_before_spikes_mb;
 		if (!isnan(r[i].own) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
