@@ -408,6 +408,8 @@ static void spike_attribution(struct model_spike *o, const struct series *s, siz
 	double peak_held = pi >= 0 ? p.held_kb : nan;
 	double end_live = ei >= 0 ? e.part_kb[ATTR_LIVE] : nan;
 	double end_held = ei >= 0 ? e.held_kb : nan;
+	o->before_live_above_heap = bi >= 0 && b.live_above_heap;
+	o->end_live_above_heap = ei >= 0 && e.live_above_heap;
 	o->before_live_kb = before_live;
 	o->before_held_kb = before_held;
 	o->peak_live_kb = peak_live;

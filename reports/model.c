@@ -61,6 +61,7 @@ void model_spike_init(struct model_spike *sp, int number)
 	sp->number = number;
 	sp->ran = false;
 	sp->answered_share = NAN;
+	sp->before_live_above_heap = sp->end_live_above_heap = false;
 }
 
 void model_set_share(double *share, double *raw, double value)
@@ -162,6 +163,10 @@ void model_spikes_left_json(json_t *o, const struct model_variant *mv)
 	json_object_set_new(o, "spikes_left_mb",
 	                    has ? summary_json_real(l->spikes_left_mb) : json_null());
 	json_object_set_new(o, "spikes_left_shape", has ? shape_json(&l->shape) : json_null());
+	if (l->na_reason) {
+		json_object_set_new(o, "spikes_left_basis", json_string(l->basis));
+		json_object_set_new(o, "spikes_left_na_reason", json_string(l->na_reason));
+	}
 }
 
 json_t *model_give_back_json(const struct model_variant *mv)

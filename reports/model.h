@@ -68,6 +68,9 @@ struct model_spike {
 	/* of the queries sent in this spike, counted by send phase (phases.csv; NAN without):
 	 * summary.json has it in traffic_by_send.instances, not in the spike's object */
 	double answered_share;
+	/* the live bytes exceeded the heap at the sample before the spike, at the end of its
+	 * recovery: the held figure there is floored at 0, not measured */
+	bool before_live_above_heap, end_live_above_heap;
 };
 #undef MODEL_FIELD_NUM
 #undef MODEL_FIELD_SHARE
@@ -166,10 +169,17 @@ struct model_shape {
 	const char *trend; /* judgement_of_trend's word */
 };
 
+/* Why a variant's held figures are n/a on the allocator-held basis (summary.json
+ * spikes_left_na_reason): its live counter exceeds its heap, so heap - live is no measure. */
+#define MODEL_HELD_NA_LIVE_ABOVE_HEAP "live bytes exceed the heap"
+
 /* What the spikes left on the best held-memory basis the variant has (summary.json
- * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape. */
+ * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape; the basis's
+ * place in the advisor's order (advisor_model_held_mb's rank). na_reason: the basis is the
+ * allocator's but its figures cannot be formed (NAN, no shape; NULL when they can). */
 struct model_spikes_left {
-	const char *basis;
+	const char *basis, *na_reason;
+	size_t basis_rank;
 	double held_before_spikes_mb, held_after_spikes_mb, spikes_left_mb;
 	struct model_shape shape;
 };

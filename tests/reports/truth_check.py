@@ -464,6 +464,18 @@ def c_left(m, ctx):
             agree(chk, "agreement floor", m["floor"], AGREE_FLOOR_MB)
 
 
+def c_held_na(m, ctx):
+    v, chk = ctx["v"], ctx["chk"]
+    for key in ("held_before_spikes_mb", "held_after_spikes_mb", "spikes_left_mb"):
+        if v.get(key) is not None:
+            chk.fail(f"{ctx['name']}: says n/a, but {key} is {v[key]}")
+    if v.get("spikes_left_na_reason") != m["reason"]:
+        chk.fail(f"{ctx['name']}: says n/a because {m['reason']}, summary.json: {v.get('spikes_left_na_reason')}")
+    ranking = (ctx["summary"].get("verdict") or {}).get("ranking") or []
+    if any(r["variant"] == ctx["name"] for r in ranking):
+        chk.fail(f"{ctx['name']}: not ranked in words but in verdict.ranking")
+
+
 def c_after_only(m, ctx):
     agree(ctx["chk"], "held after the spikes", m["after"],
           (ctx["v"].get("advisor") or {}).get("held_after_spikes_mb"))
@@ -532,6 +544,7 @@ CLAUSES = [
      r"(?P<of>\d+)(?:, tied with (?P<tied>.*) \(no difference beyond the run-to-run spread, (?P<pct>N) % or "
      r"(?P<floor>N) MB\))?| \(not ranked: [^)]*\))?", c_left),
     (r"(?P<after>N) MB [^(]* after the spikes \(no level before the first spike\)", c_after_only),
+    (r"memory [^:]* before and after the spikes: n/a: (?P<reason>[^()]*) \(not ranked\)", c_held_na),
     (r"(?P<n>\d+) spikes?, too few for a trend \((?P<min>\d+) or more\): (?:it|they) left (?P<list>.*) MB",
      c_too_few),
     (r"(?:the first spike left (?P<first>N) MB(?:, spike (?P<stepk>\d+) (?P<step>N) MB)?, then )?"
