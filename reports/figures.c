@@ -691,6 +691,7 @@ static void set_attributed(json_t *v, const struct series *s, struct model_varia
 	mv->final_attributed_t_s = fi >= 0 ? s->r[fi]->t_s : NAN;
 	mv->final_live_kb = fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN;
 	mv->final_held_kb = fi >= 0 ? f.held_kb : NAN;
+	mv->final_live_above_heap = fi >= 0 && f.live_above_heap;
 	mv->final_live_not_resident_kb = fi >= 0 ? f.live_not_resident_kb : NAN;
 	mv->final_trimmable_kb = has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN;
 	mv->final_fragmented_kb = has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN;

@@ -123,7 +123,14 @@ static void findings_held_verdict(json_t *out, const char *name, const struct mo
 		judgement_share_range(&b, g->reused_share_min, rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");
 	}
-	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
+	if (mv->spikes_left.na_reason)
+		strbuf_printf(&b,
+		              "); what it held after the last recovery against before the first "
+		              "is n/a: %s.",
+		              mv->spikes_left.na_reason);
+	else
+		strbuf_printf(&b, "); it held %s after the last recovery than before the first.",
+		              held);
 	add(out, "%s", b.s);
 	strbuf_free(&b);
 }
@@ -200,7 +207,12 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v,
 		              : allocator ? allocator
 		                          : "allocator unknown",
 		              !own && has_env ? ", " : "", has_env ? env : "");
-	strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
+	if (mv->final_live_above_heap)
+		strbuf_append(
+		    &b,
+		    " held n/a beyond live memory at the end (" MODEL_HELD_NA_LIVE_ABOVE_HEAP ")");
+	else
+		strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
 	if (isnan(mv->final_trimmable_kb)) {
 		strbuf_printf(&b, ", not broken down (%s)", names->unsplit_why);
 	} else {

@@ -296,6 +296,9 @@ struct model_variant {
 	size_t n_spikes;            /* 0 when the variant has no rows */
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
 	bool attributed;
+	/* at the last attributed sample the live bytes exceeded the heap: final_held_kb is floored
+	 * at 0, not measured */
+	bool final_live_above_heap;
 	struct model_give_back give_back;
 	struct model_peaks_shape peaks;                               /* set by spike_shape.c */
 	struct model_spikes_left spikes_left;                         /* set by spike_shape.c */

@@ -200,6 +200,8 @@ check "its held figures are null with the reason" jq_true \
 check "it stays out of the ranking" jq_true '[.verdict.ranking[].variant] == ["glibc"]' "$d/summary.json"
 check "its verdict says n/a and why, not +0.0 MB" jq_true \
 	'.verdict.sentences[1] | contains("n/a: live bytes exceed the heap") and (contains("+0.0 MB") | not)' "$d/summary.json"
+check "the findings say n/a and why, not 0.0 MB held" grep -qF \
+	'kresd-jemalloc (jemalloc) held n/a beyond live memory at the end (live bytes exceed the heap)' "$d/summary.json"
 check "summary.md says n/a and why" grep -q 'n/a: live bytes exceed the heap' "$d/summary.md"
 check "the page says n/a and why" grep -q 'n/a: live bytes exceed the heap' "$d/report.html"
 check "check reads the n/a figure as missing (exit 1)" bash -c \
