@@ -266,7 +266,8 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 		r[i].basis = l->basis;
 		basis_rank[i] = l->basis ? l->basis_rank : SIZE_MAX;
 		r[i].before = l->held_before_spikes_mb;
-		if (!isnan(r[i].own) && basis_rank[i] < best)
+		/* a variant whose figures are n/a on its basis still names the basis ranked on */
+		if ((!isnan(r[i].own) || l->na_reason) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
 	const char *best_basis = NULL;

@@ -108,6 +108,8 @@ check "held is not negative, the untouched live part said apart, the parts add u
 	and .final_live_kb + .final_held_kb + .final_outside_kb == .final_anon_kb' "$d/summary.json"
 check "the findings say the untouched live part" \
 	grep -q 'live memory counts 1.5 MB more that was never touched (not resident)' "$d/summary.json"
+check "its held figures are n/a, the basis ranked on still the allocator's" jq_true \
+	'.variants.glibc.spikes_left_na_reason == "live bytes exceed the heap" and .verdict.held_basis == "allocator_held"' "$d/summary.json"
 
 # 2. "Given back" that RSS does not show: the allocator's footprint fell 4 MB after the spike, its
 # anon RSS did not fall at all. Main: "returned the memory the spikes freed: 67%".
@@ -198,6 +200,8 @@ check "its held figures are null with the reason" jq_true \
 	'.variants["kresd-jemalloc"] | .held_before_spikes_mb == null and .held_after_spikes_mb == null
 	and .spikes_left_mb == null and .spikes_left_na_reason == "live bytes exceed the heap"' "$d/summary.json"
 check "it stays out of the ranking" jq_true '[.verdict.ranking[].variant] == ["glibc"]' "$d/summary.json"
+check "the ranking's basis is still the allocator's held memory" jq_true \
+	'.verdict.held_basis == "allocator_held"' "$d/summary.json"
 check "its verdict says n/a and why, not +0.0 MB" jq_true \
 	'.verdict.sentences[1] | contains("n/a: live bytes exceed the heap") and (contains("+0.0 MB") | not)' "$d/summary.json"
 check "the findings say n/a and why, not 0.0 MB held" grep -qF \
