@@ -8,89 +8,142 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "spread.h"
 #include "strbuf.h"
 #include "summary_json.h"
 
-/* The figures per setting. A difference between two settings counts only when it is larger than
- * the run-to-run spread of both and than the floor: floor_mb in the figure's unit, or floor_share
- * of the larger value (what one run on a shared machine cannot tell apart). */
+/* The figures per setting, in the order of MODEL_ADVISOR_FIGURES (at: their place in struct
+ * model_advisor). A difference between two settings counts only when it is larger than the
+ * run-to-run spread of both and than the floor: floor_mb in the figure's unit, or floor_share of
+ * the larger value (what one run on a shared machine cannot tell apart). */
+#define AT(name) offsetof(struct model_advisor, name)
 static const struct advisor_figure {
 	const char *key;
+	size_t at;
 	double floor_abs, floor_share;
 } FIGURES[] = {
-    {"held_after_spikes_mb", SPREAD_HELD_FLOOR_MB, 0},
-    {"held_growth_mb_per_spike", 0.25, 0},
-    {"peak_anon_mb", 1.0, 0},
-    {"cpu_s_per_million_answered", 0, 0.05},
-    {"spike_lat_p99_ms", 0, 0.10},
+    {"held_after_spikes_mb", AT(held_after_spikes_mb), SPREAD_HELD_FLOOR_MB, 0},
+    {"held_growth_mb_per_spike", AT(held_growth_mb_per_spike), 0.25, 0},
+    {"peak_anon_mb", AT(peak_anon_mb), 1.0, 0},
+    {"cpu_s_per_million_answered", AT(cpu_s_per_million_answered), 0, 0.05},
+    {"spike_lat_p99_ms", AT(spike_lat_p99_ms), 0, 0.10},
 };
+#undef AT
 /* Indexes into FIGURES, in its order. */
 enum { FIG_HELD, FIG_GROWTH, FIG_PEAK, FIG_CPU, FIG_P99, N_FIGURES };
 _Static_assert(N_FIGURES == sizeof(FIGURES) / sizeof(FIGURES[0]), "one index per figure");
+#define COUNT_FIGURE(name) +1
+_Static_assert(N_FIGURES == 0 MODEL_ADVISOR_FIGURES(COUNT_FIGURE), "one figure per model field");
+#undef COUNT_FIGURE
 
 /* What "held memory" is measured as: the best basis every variant of every run has, so that all
- * settings are compared like with like. */
+ * settings are compared like with like. Each level by its summary.json key and its place in the
+ * model (the last spike's end, the variant's growth). */
 static const struct advisor_basis {
 	const char *name, *end_key, *growth_key, *text;
+	size_t end_at, growth_at;
 } BASES[] = {
     {"allocator_held", "end_held_kb", "recovery_held_growth_mb_per_spike",
      "memory the allocator holds beyond live allocations (alloc_heap_bytes - live_bytes) at the "
-     "end of the last recovery"},
+     "end of the last recovery",
+     MODEL_SPIKE_FIGURE(end_held_kb), MODEL_VARIANT_FIGURE(recovery_held_growth_mb_per_spike)},
     {"anon_beyond_cache", "end_beyond_cache_kb", "beyond_cache_growth_mb_per_spike",
      "anonymous RSS beyond the resolver's cache at the end of the last recovery (fallback: "
-     "these runs have no attributed figures)"},
+     "these runs have no attributed figures)",
+     MODEL_SPIKE_FIGURE(end_beyond_cache_kb),
+     MODEL_VARIANT_FIGURE(beyond_cache_growth_mb_per_spike)},
     {"anon", "end_anon_kb", "recovery_growth_mb_per_spike",
      "anonymous RSS at the end of the last recovery (fallback: some rows report neither "
-     "attributed figures nor their cache, as daemons without a stats command)"},
+     "attributed figures nor their cache, as daemons without a stats command)",
+     MODEL_SPIKE_FIGURE(end_anon_kb), MODEL_VARIANT_FIGURE(recovery_growth_mb_per_spike)},
 };
 enum { N_BASES = sizeof(BASES) / sizeof(BASES[0]) };
 
-/* The last spike's value of KEY (the level after the spikes), NAN if it has none. */
-static double last_spike(const json_t *v, const char *key)
+/* One variant of one run as the advisor reads it: a finished summary's object (the advice over
+ * runs, v) or the model (the one-run pass, mv). Each figure has one rule (run_figure, held_mb),
+ * read through these from either. */
+struct variant_view {
+	const json_t *v;
+	const struct model_variant *mv;
+};
+
+/* The last spike's value (the level after the spikes), NAN if it has none. */
+static double view_last_spike(const struct variant_view *w, const char *key, size_t at)
 {
-	const json_t *spikes = json_object_get(v, "spikes");
+	if (w->mv)
+		return w->mv->n_spikes ? model_spike_figure(&w->mv->spikes[w->mv->n_spikes - 1], at)
+		                       : NAN;
+	const json_t *spikes = json_object_get(w->v, "spikes");
 	size_t n = json_array_size(spikes);
 	return n ? summary_number(json_array_get(spikes, n - 1), key) : NAN;
 }
 
-static double max_spike(const json_t *v, const char *key)
+/* The highest value over the spikes, NAN if none has one. */
+static double view_max_spike(const struct variant_view *w, const char *key, size_t at)
 {
 	double best = NAN;
-	size_t i;
-	const json_t *s;
-	json_array_foreach(json_object_get(v, "spikes"), i, s)
-	{
-		double x = summary_number(s, key);
+	size_t n = w->mv ? w->mv->n_spikes : json_array_size(json_object_get(w->v, "spikes"));
+	for (size_t k = 0; k < n; k++) {
+		double x =
+		    w->mv ? model_spike_figure(&w->mv->spikes[k], at)
+		          : summary_number(json_array_get(json_object_get(w->v, "spikes"), k), key);
 		if (isfinite(x) && !(x <= best))
 			best = x;
 	}
 	return best;
 }
 
-/* One run's value of figure f for a variant's summary, held memory on the given basis. */
-static double run_figure(const json_t *v, int f, const struct advisor_basis *basis)
+static double view_variant(const struct variant_view *w, const char *key, size_t at)
+{
+	return w->mv ? model_variant_figure(w->mv, at) : summary_number(w->v, key);
+}
+
+/* The p99 latency of the queries sent in spikes: the true quantile when the run kept their
+ * histograms, else the median of the intervals' p99. */
+static double view_spike_p99(const struct variant_view *w)
+{
+	if (!w->mv) {
+		double p99 = summary_number(w->v, "traffic_by_send.phases.spike.lat_p99_ms");
+		return isfinite(p99)
+		           ? p99
+		           : summary_number(w->v, "spike_traffic.lat_p99_ms_of_intervals");
+	}
+	const struct model_send_traffic *spike = model_send_phase(w->mv, MODEL_TRAFFIC_SPIKE);
+	double p99 = spike ? spike->lat_p99_ms : NAN;
+	return isfinite(p99) ? p99 : w->mv->spike_traffic.lat_p99_ms_of_intervals;
+}
+
+/* One run's value of figure f for a variant, held memory on the given basis. */
+static double run_figure(const struct variant_view *w, int f, const struct advisor_basis *basis)
 {
 	switch (f) {
 	case FIG_HELD:
-		return last_spike(v, basis->end_key) / 1024.0;
+		return view_last_spike(w, basis->end_key, basis->end_at) / 1024.0;
 	case FIG_GROWTH:
-		return summary_number(v, basis->growth_key);
+		return view_variant(w, basis->growth_key, basis->growth_at);
 	case FIG_PEAK: {
-		double peak = max_spike(v, "peak_anon_kb");
-		return (isfinite(peak) ? peak : summary_number(v, "max_anon_kb")) / 1024.0;
+		double peak = view_max_spike(w, "peak_anon_kb", MODEL_SPIKE_FIGURE(peak_anon_kb));
+		return (isfinite(peak)
+		            ? peak
+		            : view_variant(w, "max_anon_kb", MODEL_VARIANT_FIGURE(max_anon_kb))) /
+		       1024.0;
 	}
 	case FIG_CPU:
-		return summary_number(v, "cpu_s_per_million_answered");
-	case FIG_P99: {
-		/* the true quantile of the spikes' answers when the run kept their histograms */
-		double p99 = summary_number(v, "traffic_by_send.phases.spike.lat_p99_ms");
-		return isfinite(p99) ? p99
-		                     : summary_number(v, "spike_traffic.lat_p99_ms_of_intervals");
-	}
+		return view_variant(w, "cpu_s_per_million_answered",
+		                    MODEL_VARIANT_FIGURE(cpu_s_per_million_answered));
+	case FIG_P99:
+		return view_spike_p99(w);
 	default:
 		return NAN;
 	}
+}
+
+/* A summary's variant as a view (v NULL: the run has no such variant). */
+static struct variant_view summary_view(const json_t *summary, const char *name)
+{
+	return (struct variant_view){json_object_get(json_object_get(summary, "variants"), name),
+	                             NULL};
 }
 
 struct advisor_stat {
@@ -171,23 +224,14 @@ static void setting_group(struct setting *s, const json_t *row, const json_t *v)
 		snprintf(s->group, sizeof(s->group), "%s", str(v, "allocator"));
 }
 
-static const struct advisor_basis *choose_basis(const json_t *const *summaries, size_t n_runs,
-                                                const json_t *names)
+/* The first basis every one of the n variants has (the last one when none has all). */
+static const struct advisor_basis *choose_basis(const struct variant_view *views, size_t n)
 {
 	for (size_t b = 0; b < N_BASES; b++) {
 		bool all = true;
-		for (size_t r = 0; all && r < n_runs; r++) {
-			size_t i;
-			const json_t *name;
-			json_array_foreach(names, i, name)
-			{
-				const json_t *v =
-				    json_object_get(json_object_get(summaries[r], "variants"),
-				                    json_string_value(name));
-				if (v && !isfinite(last_spike(v, BASES[b].end_key)))
-					all = false;
-			}
-		}
+		for (size_t i = 0; all && i < n; i++)
+			all =
+			    isfinite(view_last_spike(&views[i], BASES[b].end_key, BASES[b].end_at));
 		if (all)
 			return &BASES[b];
 	}
@@ -218,11 +262,10 @@ static void pair_with_default(struct setting *set, size_t n, const json_t *const
 		for (int f = 0; f < N_FIGURES; f++) {
 			size_t k = 0;
 			for (size_t r = 0; r < n_runs; r++) {
-				const json_t *vars = json_object_get(summaries[r], "variants");
-				const json_t *vs = json_object_get(vars, s->name),
-				             *vr = json_object_get(vars, ref->name);
-				double x = vs ? run_figure(vs, f, basis) : NAN,
-				       y = vr ? run_figure(vr, f, basis) : NAN;
+				struct variant_view vs = summary_view(summaries[r], s->name),
+				                    vr = summary_view(summaries[r], ref->name);
+				double x = vs.v ? run_figure(&vs, f, basis) : NAN,
+				       y = vr.v ? run_figure(&vr, f, basis) : NAN;
 				if (isfinite(x) && isfinite(y))
 					xs[k++] = x - y;
 			}
@@ -378,8 +421,18 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
                       const json_t *const *run_jsons, size_t n_runs, const json_t *names,
                       const struct advisor_options *opt)
 {
-	const struct advisor_basis *basis = choose_basis(summaries, n_runs, names);
-	size_t n = json_array_size(names);
+	size_t n = json_array_size(names), n_views = 0;
+	struct variant_view *views = calloc(n * n_runs + 1, sizeof(*views));
+	if (!views)
+		abort();
+	for (size_t r = 0; r < n_runs; r++)
+		for (size_t i = 0; i < n; i++) {
+			views[n_views] =
+			    summary_view(summaries[r], json_string_value(json_array_get(names, i)));
+			n_views += views[n_views].v != NULL;
+		}
+	const struct advisor_basis *basis = choose_basis(views, n_views);
+	free(views);
 	struct setting *set = calloc(n ? n : 1, sizeof(*set));
 	double *xs = calloc(n_runs ? n_runs : 1, sizeof(*xs));
 	json_t *variants = json_object();
@@ -402,9 +455,8 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 		for (int f = 0; f < N_FIGURES; f++) {
 			size_t k = 0;
 			for (size_t r = 0; r < n_runs; r++) {
-				const json_t *v = json_object_get(
-				    json_object_get(summaries[r], "variants"), s->name);
-				double x = v ? run_figure(v, f, basis) : NAN;
+				struct variant_view v = summary_view(summaries[r], s->name);
+				double x = v.v ? run_figure(&v, f, basis) : NAN;
 				if (isfinite(x))
 					xs[k++] = x;
 			}
@@ -470,37 +522,39 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
 	return advice;
 }
 
-void advisor_add_run_figures(json_t *summary)
+void advisor_add_run_figures(json_t *summary, struct model *model)
 {
-	const json_t *names = json_object_get(summary, "variant_order");
-	const json_t *const runs[1] = {summary};
-	const struct advisor_basis *basis = choose_basis(runs, 1, names);
-	size_t i;
-	const json_t *name;
-	json_array_foreach(names, i, name)
-	{
+	struct variant_view *views = calloc(model->n_variants + 1, sizeof(*views));
+	if (!views)
+		abort();
+	for (size_t i = 0; i < model->n_variants; i++)
+		views[i] = (struct variant_view){NULL, &model->variants[i]};
+	const struct advisor_basis *basis = choose_basis(views, model->n_variants);
+	for (size_t i = 0; i < model->n_variants; i++) {
+		struct model_advisor *a = &model->variants[i].advisor;
+		for (int f = 0; f < N_FIGURES; f++) {
+			double x = run_figure(&views[i], f, basis);
+			memcpy((char *)a + FIGURES[f].at, &x, sizeof(x));
+		}
+		a->held_basis = basis->name;
 		json_t *v =
-		    json_object_get(json_object_get(summary, "variants"), json_string_value(name));
-		if (!v)
-			continue;
-		json_t *a = json_object();
-		for (int f = 0; f < N_FIGURES; f++)
-			json_object_set_new(a, FIGURES[f].key,
-			                    summary_json_real(run_figure(v, f, basis)));
-		json_object_set_new(a, "held_basis", json_string(basis->name));
-		json_object_set_new(v, "advisor", a);
+		    json_object_get(json_object_get(summary, "variants"), model->variants[i].name);
+		json_object_set_new(v, "advisor", model_advisor_json(a));
 	}
+	free(views);
 }
 
-double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
-                               double *growth_mb_per_spike)
+/* The variant's held memory after the spikes on the first basis it has. */
+static double held_mb(const struct variant_view *w, const char **basis, size_t *rank,
+                      double *growth_mb_per_spike)
 {
 	for (size_t b = 0; b < N_BASES; b++) {
-		double x = last_spike(v, BASES[b].end_key);
+		double x = view_last_spike(w, BASES[b].end_key, BASES[b].end_at);
 		if (isfinite(x)) {
 			*basis = BASES[b].name;
 			*rank = b;
-			*growth_mb_per_spike = summary_number(v, BASES[b].growth_key);
+			*growth_mb_per_spike =
+			    view_variant(w, BASES[b].growth_key, BASES[b].growth_at);
 			return x / 1024.0;
 		}
 	}
@@ -508,4 +562,16 @@ double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank
 	*rank = N_BASES;
 	*growth_mb_per_spike = NAN;
 	return NAN;
+}
+
+double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
+                               double *growth_mb_per_spike)
+{
+	return held_mb(&(struct variant_view){v, NULL}, basis, rank, growth_mb_per_spike);
+}
+
+double advisor_model_held_mb(const struct model_variant *mv, const char **basis, size_t *rank,
+                             double *growth_mb_per_spike)
+{
+	return held_mb(&(struct variant_view){NULL, mv}, basis, rank, growth_mb_per_spike);
 }

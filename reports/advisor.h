@@ -6,6 +6,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "model.h"
+
 struct advisor_options {
 	double margin_mb; /* a setting is "within the margin" of the lowest held memory when it */
 	double margin_share; /* holds at most lowest + max(margin_mb, margin_share x lowest) */
@@ -21,15 +23,20 @@ json_t *advisor_build(const char *const *dirs, const json_t *const *summaries,
                       const json_t *const *run_jsons, size_t n_runs, const json_t *names,
                       const struct advisor_options *opt);
 
-/* Sets variants.NAME.advisor in one run's summary: the advisor's figures for this run alone
- * (held_after_spikes_mb, held_growth_mb_per_spike, peak_anon_mb, cpu_s_per_million_answered,
- * spike_lat_p99_ms, and held_basis), so that check can gate on them. */
-void advisor_add_run_figures(json_t *summary);
+/* The advisor's figures for this run alone (model.h struct model_advisor: held_after_spikes_mb,
+ * held_growth_mb_per_spike, peak_anon_mb, cpu_s_per_million_answered, spike_lat_p99_ms, and
+ * held_basis) into each variant of the model, and written to variants.NAME.advisor of its
+ * summary, so that check can gate on them. */
+void advisor_add_run_figures(json_t *summary, struct model *model);
 
 /* One variant's memory held after the spikes (MB) on the best basis it has by itself: its
  * name in *basis, its place in the advisor's order of bases in *rank (0 = allocator-held, the
- * best) and the growth per spike on that basis; NAN (basis NULL) when it has none. */
+ * best) and the growth per spike on that basis; NAN (basis NULL) when it has none. One rule,
+ * read from a finished summary's variant object (advisor_variant_held_mb) or from the model
+ * (advisor_model_held_mb). */
 double advisor_variant_held_mb(const json_t *v, const char **basis, size_t *rank,
                                double *growth_mb_per_spike);
+double advisor_model_held_mb(const struct model_variant *mv, const char **basis, size_t *rank,
+                             double *growth_mb_per_spike);
 
 #endif

@@ -21,6 +21,7 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	double frag = row->v[TIMELINE_COL_alloc_free_fragmented_bytes] / BYTES_PER_KB;
 	out->split = !isnan(trim) && !isnan(frag);
 	out->heap_kb = heap;
+	out->live_above_heap = live > heap;
 	/* Live bytes the program asked for but never touched (a calloc of fresh pages, a cache
 	 * preallocated for its worst case) are not resident: the live part is at most the resident
 	 * heap that holds it (and the anon RSS that heap is a part of), the rest said apart before

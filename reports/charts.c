@@ -679,7 +679,7 @@ struct chart *charts_for_run(const struct runfolder *rf, const json_t *summary, 
 
 	charts_add_latency(&charts, n, rf, summary, interval_s);
 	for (size_t p = 0; p < 2; p++)
-		charts_add_cdf(&charts, n, rf, summary, traffic_phases[p]);
+		charts_add_cdf(&charts, n, rf, summary, model_traffic_phases[p]);
 
 	c = chart_add(
 	    &charts, n, "chart-cpu", "CPU per process",

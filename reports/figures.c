@@ -170,7 +170,9 @@ static bool in_group(const char *phase, const char *group)
 	return strcmp(phase, "baseline") == 0 || strcmp(phase, "recovery") == 0;
 }
 
-static json_t *traffic_figures(const struct series *s, const char *group)
+/* The traffic of a group of phases by the interval its answers arrived in (spike_traffic,
+ * baseline_traffic). */
+static struct model_arrival_traffic traffic_figures(const struct series *s, const char *group)
 {
 	double offered = 0, answered = 0, timeouts = 0, p99_max = NAN;
 	size_t n = 0;
@@ -201,22 +203,22 @@ static json_t *traffic_figures(const struct series *s, const char *group)
 				p99_max = v;
 		}
 	}
-	json_t *o = json_object();
-	json_object_set_new(o, "intervals", json_integer((json_int_t)n));
-	json_object_set_new(o, "offered", jnum(n ? offered : NAN));
-	json_object_set_new(o, "answered", jnum(n ? answered : NAN));
-	json_object_set_new(o, "timeouts", jnum(n ? timeouts : NAN));
-	/* by the interval answers arrived in: a spike's late answers count in its recovery, so this
-	 * can pass 1 (the one answered share is by send phase, traffic_by_send) */
-	json_object_set_new(o, "answered_per_offered_by_arrival",
-	                    jnum(offered > 0 ? answered / offered : NAN));
-	json_object_set_new(o, "lat_p50_ms_of_intervals", jnum(weighted_median(q[0], nq[0])));
-	json_object_set_new(o, "lat_p90_ms_of_intervals", jnum(weighted_median(q[1], nq[1])));
-	json_object_set_new(o, "lat_p99_ms_of_intervals", jnum(weighted_median(q[2], nq[2])));
-	json_object_set_new(o, "lat_p99_max_ms", jnum(p99_max));
+	struct model_arrival_traffic t = {
+	    .intervals = n,
+	    .offered = n ? offered : NAN,
+	    .answered = n ? answered : NAN,
+	    .timeouts = n ? timeouts : NAN,
+	    /* by the interval answers arrived in: a spike's late answers count in its recovery, so
+	     * this can pass 1 (the one answered share is by send phase, traffic_by_send) */
+	    .answered_per_offered_by_arrival = offered > 0 ? answered / offered : NAN,
+	    .lat_p50_ms_of_intervals = weighted_median(q[0], nq[0]),
+	    .lat_p90_ms_of_intervals = weighted_median(q[1], nq[1]),
+	    .lat_p99_ms_of_intervals = weighted_median(q[2], nq[2]),
+	    .lat_p99_max_ms = p99_max,
+	};
 	for (int k = 0; k < 3; k++)
 		free(q[k]);
-	return o;
+	return t;
 }
 
 /* Last non-NAN value of col among rows [from, to), and the row it came from. */
@@ -403,6 +405,8 @@ static void spike_attribution(struct model_spike *o, const struct series *s, siz
 	double peak_held = pi >= 0 ? p.held_kb : nan;
 	double end_live = ei >= 0 ? e.part_kb[ATTR_LIVE] : nan;
 	double end_held = ei >= 0 ? e.held_kb : nan;
+	o->before_live_above_heap = bi >= 0 && b.live_above_heap;
+	o->end_live_above_heap = ei >= 0 && e.live_above_heap;
 	o->before_live_kb = before_live;
 	o->before_held_kb = before_held;
 	o->peak_live_kb = peak_live;
@@ -684,6 +688,7 @@ static void set_attributed(json_t *v, const struct series *s, struct model_varia
 	mv->final_attributed_t_s = fi >= 0 ? s->r[fi]->t_s : NAN;
 	mv->final_live_kb = fi >= 0 ? f.part_kb[ATTR_LIVE] : NAN;
 	mv->final_held_kb = fi >= 0 ? f.held_kb : NAN;
+	mv->final_live_above_heap = fi >= 0 && f.live_above_heap;
 	mv->final_live_not_resident_kb = fi >= 0 ? f.live_not_resident_kb : NAN;
 	mv->final_trimmable_kb = has_split ? f.part_kb[ATTR_TRIMMABLE] : NAN;
 	mv->final_fragmented_kb = has_split ? f.part_kb[ATTR_FRAGMENTED] : NAN;
@@ -869,10 +874,13 @@ static json_t *variant_figures(const struct runfolder *rf, struct model_variant 
 	set_memory(mv, &s);
 	set_cpu(mv, &s);
 	model_variant_json(v, mv, MODEL_VARIANT_MEMORY);
-	json_object_set_new(v, "spike_traffic", traffic_figures(&s, "spike"));
-	json_object_set_new(v, "baseline_traffic", traffic_figures(&s, "baseline"));
-	json_object_set_new(v, "traffic_by_send", traffic_by_send(rf, target));
-	traffic_set_baseline_share(v);
+	mv->spike_traffic = traffic_figures(&s, "spike");
+	mv->baseline_traffic = traffic_figures(&s, "baseline");
+	traffic_by_send(rf, target, &mv->traffic_by_send);
+	json_object_set_new(v, "spike_traffic", model_arrival_traffic_json(&mv->spike_traffic));
+	json_object_set_new(v, "baseline_traffic",
+	                    model_arrival_traffic_json(&mv->baseline_traffic));
+	json_object_set_new(v, "traffic_by_send", model_traffic_by_send_json(&mv->traffic_by_send));
 	set_memory_ratios(mv, &s);
 	json_t *crashes = crash_list(rf, name);
 	mv->crash_count = (double)json_array_size(crashes);

@@ -123,7 +123,14 @@ static void findings_held_verdict(json_t *out, const char *name, const struct mo
 		judgement_share_range(&b, g->reused_share_min, rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");
 	}
-	strbuf_printf(&b, "); it held %s after the last recovery than before the first.", held);
+	if (mv->spikes_left.na_reason)
+		strbuf_printf(&b,
+		              "); what it held after the last recovery against before the first "
+		              "is n/a: %s.",
+		              mv->spikes_left.na_reason);
+	else
+		strbuf_printf(&b, "); it held %s after the last recovery than before the first.",
+		              held);
 	add(out, "%s", b.s);
 	strbuf_free(&b);
 }
@@ -200,7 +207,12 @@ static void findings_mechanism(json_t *out, const char *name, const json_t *v,
 		              : allocator ? allocator
 		                          : "allocator unknown",
 		              !own && has_env ? ", " : "", has_env ? env : "");
-	strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
+	if (mv->final_live_above_heap)
+		strbuf_append(
+		    &b,
+		    " held n/a beyond live memory at the end (" MODEL_HELD_NA_LIVE_ABOVE_HEAP ")");
+	else
+		strbuf_printf(&b, " held %.1f MB beyond live memory at the end", held / 1024);
 	if (isnan(mv->final_trimmable_kb)) {
 		strbuf_printf(&b, ", not broken down (%s)", names->unsplit_why);
 	} else {
@@ -431,23 +443,20 @@ static void findings_health(json_t *out, const json_t *summary, const struct mod
 		}
 		/* The one answered share: per query by send phase (by arrival in older runs without
 		 * phases.csv, which then have no pending count). */
-		const json_t *sent = summary_lookup(v, "traffic_by_send.phases.spike");
-		bool by_send =
-		    json_is_string(summary_lookup(v, "traffic_by_send.source")) &&
-		    strcmp(json_string_value(summary_lookup(v, "traffic_by_send.source")),
-		           "phases.csv") == 0;
-		double share = summary_number(sent, "answered_share");
+		const struct model_variant *mv = model_variant_named(model, name);
+		const struct model_send_traffic *sent = model_send_phase(mv, MODEL_TRAFFIC_SPIKE);
+		bool by_send = mv->traffic_by_send.from_phases_csv;
+		double share = sent ? sent->answered_share : NAN;
 		if (!isnan(share) && share < ANSWERED_SHARE_OK && by_send)
 			add(out,
 			    "%s answered only %.1f%% of the queries sent in spikes (%.0f lost, "
 			    "%.0f "
 			    "still pending).",
-			    name, share * 100, summary_number(sent, "lost"),
-			    summary_number(sent, "pending"));
+			    name, share * 100, sent->lost, sent->pending);
 		else if (!isnan(share) && share < ANSWERED_SHARE_OK)
 			add(out, "%s answered only %.1f%% of the queries offered in spikes.", name,
 			    share * 100);
-		findings_file_backed(out, name, model_variant_named(model, name));
+		findings_file_backed(out, name, mv);
 	}
 	size_t not_run = findings_not_run(out, summary);
 	if (crashed == 0 && json_object_size(json_object_get(summary, "variants")) > not_run)

@@ -14,6 +14,7 @@
 #include "pileup.h"
 #include "spike_find.h"
 #include "spread.h"
+#include "sections.h"
 #include "strbuf.h"
 #include "summary_json.h"
 #include "traffic.h"
@@ -250,6 +251,20 @@ static void kv_row(struct strbuf *b, const char *label, const json_t *v)
 	strbuf_append(b, "</td></tr>\n");
 }
 
+/* What the run page's sections are rendered from (sections.h). */
+struct page_input {
+	const json_t *run_json, *summary, *findings;
+	const struct chart *charts;
+	size_t n_charts;
+	const char *charts_error; /* why there are no charts, or NULL */
+};
+
+/* A section's heading, its id the anchor the page's links point at. */
+static void html_heading(struct strbuf *b, const struct report_section *sec)
+{
+	strbuf_printf(b, "<h2 id=\"%s\">%s</h2>\n", sec->id, sec->title);
+}
+
 static void append_status_banner(struct strbuf *b, const json_t *summary)
 {
 	const json_t *run = json_object_get(summary, "run");
@@ -317,12 +332,15 @@ static json_t *options_applied(const json_t *options, const json_t *hierarchy)
 	return out;
 }
 
-static void append_context(struct strbuf *b, const json_t *run_json, const json_t *summary)
+static void html_context(struct strbuf *b, const struct page_input *in,
+                         const struct report_section *sec)
 {
+	const json_t *run_json = in->run_json, *summary = in->summary;
 	const json_t *params = json_object_get(run_json, "parameters");
 	const json_t *machine = json_object_get(run_json, "machine");
 	const json_t *qf = json_object_get(run_json, "queryfile");
-	strbuf_append(b, "<h2 id=\"context\">Run context</h2>\n<div class=\"scroll\"><table "
+	html_heading(b, sec);
+	strbuf_append(b, "<div class=\"scroll\"><table "
 	                 "class=\"kv\">\n");
 	kv_row(b, "scenario", json_object_get(run_json, "scenario"));
 	kv_row(b, "started", json_object_get(run_json, "started"));
@@ -460,9 +478,12 @@ static void append_context_line(struct strbuf *b, const json_t *run_json, const 
 	strbuf_append(b, "</p>\n");
 }
 
-static void append_variants(struct strbuf *b, const json_t *run_json, const json_t *summary)
+static void html_variants(struct strbuf *b, const struct page_input *in,
+                          const struct report_section *sec)
 {
-	strbuf_append(b, "<h2 id=\"variants\">Variants</h2>\n<div class=\"scroll\"><table>\n"
+	const json_t *run_json = in->run_json, *summary = in->summary;
+	html_heading(b, sec);
+	strbuf_append(b, "<div class=\"scroll\"><table>\n"
 	                 "<tr><th>variant</th><th>kind</th><th>allocator</th><th>libc</th>"
 	                 "<th>library</th><th>environment</th><th>version (as the binary reports "
 	                 "it)</th><th>note</th></tr>\n");
@@ -514,9 +535,12 @@ static void append_linked_html(struct strbuf *b, const char *text)
 }
 
 /* The explanation of every allocator term the sentences link to. */
-static void append_glossary(struct strbuf *b)
+static void html_glossary(struct strbuf *b, const struct page_input *in,
+                          const struct report_section *sec)
 {
-	strbuf_append(b, "<h2 id=\"glossary\">Terms</h2>\n<dl class=\"glossary\">\n");
+	(void)in;
+	html_heading(b, sec);
+	strbuf_append(b, "<dl class=\"glossary\">\n");
 	for (size_t i = 0; i < glossary_count(); i++) {
 		const struct glossary_term *t = glossary_at(i);
 		strbuf_printf(b, "<dt id=\"term-%s\">", t->slug);
@@ -528,10 +552,12 @@ static void append_glossary(struct strbuf *b)
 	strbuf_append(b, "</dl>\n");
 }
 
-static void append_findings(struct strbuf *b, const json_t *findings)
+static void html_findings(struct strbuf *b, const struct page_input *in,
+                          const struct report_section *sec)
 {
-	strbuf_append(b,
-	              "<h2 id=\"findings\">What the numbers show</h2>\n<ul class=\"findings\">\n");
+	const json_t *findings = in->findings;
+	html_heading(b, sec);
+	strbuf_append(b, "<ul class=\"findings\">\n");
 	size_t i;
 	json_t *s;
 	json_array_foreach(findings, i, s)
@@ -568,9 +594,13 @@ static void append_charts_error(struct strbuf *b, const char *error)
 	strbuf_append(b, "</p>\n");
 }
 
-static void append_charts(struct strbuf *b, const struct chart *charts, size_t n, const char *error)
+static void html_charts(struct strbuf *b, const struct page_input *in,
+                        const struct report_section *sec)
 {
-	strbuf_append(b, "<h2 id=\"charts\">Charts</h2>\n");
+	const struct chart *charts = in->charts;
+	size_t n = in->n_charts;
+	const char *error = in->charts_error;
+	html_heading(b, sec);
 	append_charts_error(b, error);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(charts[i].id, "chart-ranking") != 0) /* at the top, with the verdict */
@@ -578,11 +608,15 @@ static void append_charts(struct strbuf *b, const struct chart *charts, size_t n
 }
 
 /* The verdict: a sentence per variant, then the ranking chart. */
-static void append_verdict(struct strbuf *b, const json_t *summary, const struct chart *charts,
-                           size_t n_charts)
+static void html_verdict(struct strbuf *b, const struct page_input *in,
+                         const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
+	const struct chart *charts = in->charts;
+	size_t n_charts = in->n_charts;
 	const json_t *verdict = json_object_get(summary, "verdict");
-	strbuf_append(b, "<h2 id=\"verdict\">Verdict</h2>\n<ul class=\"verdict\">\n");
+	html_heading(b, sec);
+	strbuf_append(b, "<ul class=\"verdict\">\n");
 	size_t i;
 	json_t *name;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
@@ -646,9 +680,12 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 }
 
 /* The variant-by-spike grid: peak / end of recovery, anon RSS. */
-static void append_spike_grid(struct strbuf *b, const json_t *summary)
+static void html_grid(struct strbuf *b, const struct page_input *in,
+                      const struct report_section *sec)
 {
-	strbuf_append(b, "<h2 id=\"grid\">Peak / end of recovery per spike</h2>\n<p "
+	const json_t *summary = in->summary;
+	html_heading(b, sec);
+	strbuf_append(b, "<p "
 	                 "class=\"caption\">Anonymous RSS in MB: the highest from the spike's "
 	                 "start to the end of its recovery / the value at the end of the "
 	                 "recovery.</p>\n<div class=\"scroll\"><table id=\"spike-grid\">\n<tr>"
@@ -685,15 +722,18 @@ static void append_spike_grid(struct strbuf *b, const json_t *summary)
 }
 
 /* Traffic per query by the phase each was sent in, with the rcodes and true quantiles. */
-static void append_traffic(struct strbuf *b, const json_t *summary)
+static void html_traffic(struct strbuf *b, const struct page_input *in,
+                         const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
 	const json_t *order = json_object_get(summary, "variant_order");
 	const json_t *variants = json_object_get(summary, "variants");
 	const char *source = json_string_value(
 	    summary_lookup(json_object_get(variants, json_string_value(json_array_get(order, 0))),
 	                   "traffic_by_send.source"));
 	bool by_send = source && strcmp(source, "phases.csv") == 0;
-	strbuf_append(b, "<h2 id=\"traffic\">Traffic per query</h2>\n<p class=\"caption\">");
+	html_heading(b, sec);
+	strbuf_append(b, "<p class=\"caption\">");
 	if (by_send)
 		strbuf_append(b,
 		              "Each query is counted in the phase it was sent in (phases.csv): an "
@@ -730,14 +770,14 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 	{
 		const json_t *phases = summary_lookup(
 		    json_object_get(variants, json_string_value(name)), "traffic_by_send.phases");
-		for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
-			const json_t *ph = json_object_get(phases, traffic_phases[p]);
+		for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+			const json_t *ph = json_object_get(phases, model_traffic_phases[p]);
 			if (!ph)
 				continue;
 			strbuf_append(b, "<tr><td>");
 			append_swatch(b, colours_of(summary, json_string_value(name)));
 			strbuf_append_html(b, json_string_value(name));
-			strbuf_printf(b, "</td><td>%s</td>", traffic_phases[p]);
+			strbuf_printf(b, "</td><td>%s</td>", model_traffic_phases[p]);
 			for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++) {
 				strbuf_append(b, "<td>");
 				append_figure(b, summary_number(ph, cols[c].key), cols[c].fmt);
@@ -749,10 +789,13 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "</table></div>\n");
 }
 
-static void append_spike_table(struct strbuf *b, const json_t *summary)
+static void html_spike_table(struct strbuf *b, const struct page_input *in,
+                             const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
+	html_heading(b, sec);
 	strbuf_append(
-	    b, "<h2 id=\"spikes\">Per spike</h2>\n<p class=\"caption\">Anonymous RSS "
+	    b, "<p class=\"caption\">Anonymous RSS "
 	       "in MB. Before: the last value before the spike; peak: the highest from "
 	       "the spike's start to the end of its recovery; end: the last value of the "
 	       "recovery; given back: (peak &minus; end) / (peak &minus; before). "
@@ -818,10 +861,13 @@ static void append_spike_table(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "</table></div>\n");
 }
 
-static void append_figure_table(struct strbuf *b, const json_t *summary)
+static void html_figure_table(struct strbuf *b, const struct page_input *in,
+                              const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
+	html_heading(b, sec);
 	strbuf_append(b,
-	              "<h2 id=\"figures\">Figures per variant</h2>\n<p class=\"caption\">"
+	              "<p class=\"caption\">"
 	              "MB = 1024 kB. Warm-up and calibration are left out of spike, CPU and "
 	              "traffic figures. Every figure is in summary.json under the name given in "
 	              "reports/README.md.</p>\n<div class=\"scroll\"><table id=\"figure-table\">\n"
@@ -854,9 +900,11 @@ static void append_figure_table(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "</table></div>\n");
 }
 
-static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
+static void html_health(struct strbuf *b, const struct page_input *in,
+                        const struct report_section *sec)
 {
-	strbuf_append(b, "<h2 id=\"health\">Crashes and harness saturation</h2>\n");
+	const json_t *summary = in->summary;
+	html_heading(b, sec);
 	struct strbuf rows = {0};
 	const char *name;
 	json_t *v;
@@ -932,6 +980,21 @@ static void append_crashes_and_harness(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "</table></div>\n");
 }
 
+/* transports.c writes its own heading, and none without transports.csv. */
+static void html_transports(struct strbuf *b, const struct page_input *in,
+                            const struct report_section *sec)
+{
+	(void)sec;
+	transports_html(b, in->summary);
+}
+
+#define HTML_SECTION(id, title, html, markdown) {{#id, title}, html},
+static const struct {
+	struct report_section s;
+	void (*render)(struct strbuf *, const struct page_input *, const struct report_section *);
+} html_sections[] = {REPORT_SECTIONS(HTML_SECTION, NULL)};
+#undef HTML_SECTION
+
 char *html_run_page(const json_t *run_json, const json_t *summary, const json_t *findings,
                     const struct chart *charts, size_t n_charts, const char *charts_error)
 {
@@ -966,18 +1029,10 @@ char *html_run_page(const json_t *run_json, const json_t *summary, const json_t 
 	                  "<a href=\"#spikes\">Per spike</a><a href=\"#figures\">Figures</a>"
 	                  "<a href=\"#context\">Context</a><a href=\"#glossary\">Terms</a></nav>\n"
 	                  "</header>\n<main>\n");
-	append_verdict(&b, summary, charts, n_charts);
-	append_findings(&b, findings);
-	append_charts(&b, charts, n_charts, charts_error);
-	append_spike_grid(&b, summary);
-	append_traffic(&b, summary);
-	transports_html(&b, summary);
-	append_spike_table(&b, summary);
-	append_figure_table(&b, summary);
-	append_crashes_and_harness(&b, summary);
-	append_context(&b, run_json, summary);
-	append_variants(&b, run_json, summary);
-	append_glossary(&b);
+	const struct page_input in = {run_json, summary, findings, charts, n_charts, charts_error};
+	for (size_t i = 0; i < sizeof(html_sections) / sizeof(*html_sections); i++)
+		if (html_sections[i].render)
+			html_sections[i].render(&b, &in, &html_sections[i].s);
 	strbuf_append(&b,
 	              "</main>\n<footer><p class=\"muted\">Made by allocspike-report from the "
 	              "run folder above; the same figures are in its summary.json.</p></footer>\n"

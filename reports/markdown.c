@@ -10,6 +10,7 @@
 #include "chart_mermaid.h"
 #include "fixed_point.h"
 #include "glossary.h"
+#include "sections.h"
 #include "spike_find.h"
 #include "strbuf.h"
 #include "summary_json.h"
@@ -45,6 +46,19 @@ void markdown_append_text(struct strbuf *b, const char *text)
 }
 
 /* The drawn chart of that id, or NULL. */
+/* What summary.md's sections are rendered from (sections.h). */
+struct summary_input {
+	const json_t *summary;
+	const struct chart *charts;
+	size_t n_charts;
+};
+
+/* A section's heading line. */
+static void markdown_heading(struct strbuf *b, const struct report_section *sec)
+{
+	strbuf_printf(b, "## %s\n", sec->title);
+}
+
 static const struct chart *drawn_chart(const struct chart *charts, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -61,9 +75,13 @@ static void append_inline_chart(struct strbuf *b, const struct chart *c, const c
 	strbuf_printf(b, "\n![%s](charts/%s.png)\n", alt, c->id);
 }
 
-static void append_verdict(struct strbuf *b, const json_t *summary, const struct chart *ranking)
+static void markdown_verdict(struct strbuf *b, const struct summary_input *in,
+                             const struct report_section *sec)
 {
-	strbuf_append(b, "## Verdict\n\n");
+	const json_t *summary = in->summary;
+	const struct chart *ranking = drawn_chart(in->charts, in->n_charts, "chart-ranking");
+	markdown_heading(b, sec);
+	strbuf_append(b, "\n");
 	size_t i;
 	json_t *s;
 	json_array_foreach(summary_lookup(summary, "verdict.sentences"), i, s)
@@ -91,9 +109,12 @@ static void append_validity_variants(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, ".\n\n");
 }
 
-static void append_validity(struct strbuf *b, const json_t *summary)
+static void markdown_validity(struct strbuf *b, const struct summary_input *in,
+                              const struct report_section *sec)
 {
-	strbuf_append(b, "## Validity\n\n");
+	const json_t *summary = in->summary;
+	markdown_heading(b, sec);
+	strbuf_append(b, "\n");
 	if (json_is_true(summary_lookup(summary, "validity.valid"))) {
 		strbuf_append(b, "Nothing found that would keep this run from showing what it "
 		                 "claims.\n\n");
@@ -118,11 +139,14 @@ static void append_validity(struct strbuf *b, const json_t *summary)
 	strbuf_append(b, "\n");
 }
 
-static void append_grid(struct strbuf *b, const json_t *summary)
+static void markdown_grid(struct strbuf *b, const struct summary_input *in,
+                          const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
 	json_int_t *numbers;
 	size_t n_spikes = spike_find_numbers(summary, &numbers);
-	strbuf_append(b, "## Peak / end of recovery per spike\n\nAnonymous RSS in MB: the highest "
+	markdown_heading(b, sec);
+	strbuf_append(b, "\nAnonymous RSS in MB: the highest "
 	                 "from the spike's start to the end of its recovery / the value at the end "
 	                 "of the recovery.\n\n| variant |");
 	for (size_t k = 0; k < n_spikes; k++)
@@ -167,14 +191,17 @@ static void append_value(struct strbuf *b, double v, const char *fmt, double sca
 		strbuf_printf(b, fmt, v * scale);
 }
 
-static void append_traffic(struct strbuf *b, const json_t *summary)
+static void markdown_traffic(struct strbuf *b, const struct summary_input *in,
+                             const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
 	const char *source = json_string_value(summary_lookup(
 	    json_object_get(
 	        json_object_get(summary, "variants"),
 	        json_string_value(json_array_get(json_object_get(summary, "variant_order"), 0))),
 	    "traffic_by_send.source"));
-	strbuf_append(b, "## Traffic in spikes\n\n");
+	markdown_heading(b, sec);
+	strbuf_append(b, "\n");
 	if (source && strcmp(source, "phases.csv") == 0)
 		strbuf_append(b,
 		              "Each query counted in the phase it was sent in (an answer after the "
@@ -211,8 +238,10 @@ static void append_traffic(struct strbuf *b, const json_t *summary)
 }
 
 /* The allocator terms the verdict uses, explained (the page links each to the same text). */
-static void append_terms(struct strbuf *b, const json_t *summary)
+static void markdown_terms(struct strbuf *b, const struct summary_input *in,
+                           const struct report_section *sec)
 {
+	const json_t *summary = in->summary;
 	bool used[64] = {false}; /* more than the glossary's terms */
 	size_t i, n = 0;
 	json_t *s;
@@ -224,7 +253,8 @@ static void append_terms(struct strbuf *b, const json_t *summary)
 		n += used[i];
 	if (n == 0)
 		return;
-	strbuf_append(b, "## Terms\n\nThe allocator terms above (all of them: docs/glossary.md "
+	markdown_heading(b, sec);
+	strbuf_append(b, "\nThe allocator terms above (all of them: docs/glossary.md "
 	                 "in allocspike).\n\n");
 	for (i = 0; i < glossary_count(); i++)
 		if (used[i]) {
@@ -236,6 +266,53 @@ static void append_terms(struct strbuf *b, const json_t *summary)
 		}
 	strbuf_append(b, "\n");
 }
+
+/* transports.c writes its own heading, and none without transports.csv. */
+static void markdown_transports(struct strbuf *b, const struct summary_input *in,
+                                const struct report_section *sec)
+{
+	(void)sec;
+	transports_markdown(b, in->summary, markdown_append_text);
+}
+
+static void markdown_anon_chart(struct strbuf *b, const struct summary_input *in,
+                                const struct report_section *sec)
+{
+	const struct chart *anon = drawn_chart(in->charts, in->n_charts, "chart-anon");
+	if (!anon)
+		return;
+	markdown_heading(b, sec);
+	append_inline_chart(b, anon, "Anonymous RSS per variant");
+	strbuf_append(b, "\n");
+}
+
+/* Each chart's PNG and SVG file. */
+static void markdown_chart_files(struct strbuf *b, const struct summary_input *in,
+                                 const struct report_section *sec)
+{
+	bool any = false;
+	for (size_t i = 0; i < in->n_charts; i++) {
+		const struct chart *c = &in->charts[i];
+		if (!c->svg)
+			continue;
+		if (!any) {
+			markdown_heading(b, sec);
+			strbuf_append(b, "\n");
+		}
+		any = true;
+		strbuf_append(b, "- ");
+		markdown_append_text(b, c->title);
+		strbuf_printf(b, ": [PNG](charts/%s.png), [SVG](charts/%s.svg)\n", c->id, c->id);
+	}
+}
+
+#define MARKDOWN_SECTION(id, title, html, markdown) {{#id, title}, markdown},
+static const struct {
+	struct report_section s;
+	void (*render)(struct strbuf *, const struct summary_input *,
+	               const struct report_section *);
+} markdown_sections[] = {REPORT_SECTIONS(MARKDOWN_SECTION, NULL)};
+#undef MARKDOWN_SECTION
 
 char *markdown_summary(const json_t *summary, const struct chart *charts, size_t n_charts)
 {
@@ -253,29 +330,9 @@ char *markdown_summary(const json_t *summary, const struct chart *charts, size_t
 	              "; %lld spikes. The full page is `report.html`, every figure is in "
 	              "`summary.json`.\n\n",
 	              (long long)json_integer_value(json_object_get(summary, "spike_count")));
-	append_verdict(&b, summary, drawn_chart(charts, n_charts, "chart-ranking"));
-	append_validity(&b, summary);
-	append_grid(&b, summary);
-	append_traffic(&b, summary);
-	transports_markdown(&b, summary, markdown_append_text);
-	append_terms(&b, summary);
-	bool any = false;
-	const struct chart *anon = drawn_chart(charts, n_charts, "chart-anon");
-	if (anon) {
-		strbuf_append(&b, "## Anonymous RSS\n");
-		append_inline_chart(&b, anon, "Anonymous RSS per variant");
-		strbuf_append(&b, "\n");
-	}
-	for (size_t i = 0; i < n_charts; i++) {
-		if (!charts[i].svg)
-			continue;
-		if (!any)
-			strbuf_append(&b, "## Charts\n\n");
-		any = true;
-		strbuf_append(&b, "- ");
-		markdown_append_text(&b, charts[i].title);
-		strbuf_printf(&b, ": [PNG](charts/%s.png), [SVG](charts/%s.svg)\n", charts[i].id,
-		              charts[i].id);
-	}
+	const struct summary_input in = {summary, charts, n_charts};
+	for (size_t i = 0; i < sizeof(markdown_sections) / sizeof(*markdown_sections); i++)
+		if (markdown_sections[i].render)
+			markdown_sections[i].render(&b, &in, &markdown_sections[i].s);
 	return strbuf_take(&b);
 }

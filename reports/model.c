@@ -7,12 +7,22 @@
 
 #include "summary_json.h"
 
-/* A variant without spikes, every figure NAN. */
+const char *const model_traffic_phases[MODEL_TRAFFIC_PHASE_COUNT] = {"spike", "recovery",
+                                                                     "baseline"};
+
+/* A variant without spikes or traffic, every figure NAN. */
 #define NONE_FIGURE(group, name) .name = NAN,
+#define NONE_NAMED(name) .name = NAN,
 static const struct model_variant variant_none = {
-    MODEL_VARIANT_FIGURES(NONE_FIGURE).spikes_left = {
-        .held_before_spikes_mb = NAN, .held_after_spikes_mb = NAN, .spikes_left_mb = NAN}};
+    MODEL_VARIANT_FIGURES(NONE_FIGURE).spikes_left = {.held_before_spikes_mb = NAN,
+                                                      .held_after_spikes_mb = NAN,
+                                                      .spikes_left_mb = NAN},
+    .spike_traffic = {MODEL_ARRIVAL_TRAFFIC_FIGURES(NONE_NAMED)},
+    .baseline_traffic = {MODEL_ARRIVAL_TRAFFIC_FIGURES(NONE_NAMED)},
+    .traffic_by_send = {.baseline_answered_share = NAN},
+    .advisor = {MODEL_ADVISOR_FIGURES(NONE_NAMED)}};
 #undef NONE_FIGURE
+#undef NONE_NAMED
 
 void model_variant_init(struct model_variant *mv, char *name)
 {
@@ -51,6 +61,7 @@ void model_spike_init(struct model_spike *sp, int number)
 	sp->number = number;
 	sp->ran = false;
 	sp->answered_share = NAN;
+	sp->before_live_above_heap = sp->end_live_above_heap = false;
 }
 
 void model_set_share(double *share, double *raw, double value)
@@ -152,6 +163,10 @@ void model_spikes_left_json(json_t *o, const struct model_variant *mv)
 	json_object_set_new(o, "spikes_left_mb",
 	                    has ? summary_json_real(l->spikes_left_mb) : json_null());
 	json_object_set_new(o, "spikes_left_shape", has ? shape_json(&l->shape) : json_null());
+	if (l->na_reason) {
+		json_object_set_new(o, "spikes_left_basis", json_string(l->basis));
+		json_object_set_new(o, "spikes_left_na_reason", json_string(l->na_reason));
+	}
 }
 
 json_t *model_give_back_json(const struct model_variant *mv)
@@ -171,9 +186,82 @@ json_t *model_give_back_json(const struct model_variant *mv)
 	return o;
 }
 
+json_t *model_arrival_traffic_json(const struct model_arrival_traffic *t)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "intervals", json_integer((json_int_t)t->intervals));
+#define JSON_FIGURE(name) json_object_set_new(o, #name, summary_json_number(t->name));
+	MODEL_ARRIVAL_TRAFFIC_FIGURES(JSON_FIGURE)
+#undef JSON_FIGURE
+	return o;
+}
+
+const struct model_send_traffic *model_send_phase(const struct model_variant *mv,
+                                                  enum model_traffic_phase p)
+{
+	return mv->traffic_by_send.phases[p].seen ? &mv->traffic_by_send.phases[p].t : NULL;
+}
+
+/* A phase's or an instance's counts, shares and quantiles into o. */
+static void send_traffic_json(json_t *o, const struct model_send_traffic *t)
+{
+#define JSON_FIGURE(name) json_object_set_new(o, #name, summary_json_number(t->name));
+	MODEL_SEND_TRAFFIC_FIGURES(JSON_FIGURE, JSON_FIGURE, JSON_FIGURE)
+#undef JSON_FIGURE
+}
+
+json_t *model_traffic_by_send_json(const struct model_traffic_by_send *t)
+{
+	json_t *phases = json_object(), *instances = json_array();
+	for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+		if (!t->phases[p].seen)
+			continue;
+		json_t *o = json_object();
+		/* phases.csv has a row per instance, the timeline one per interval */
+		json_object_set_new(o, t->from_phases_csv ? "instances" : "intervals",
+		                    json_integer((json_int_t)t->phases[p].seen));
+		send_traffic_json(o, &t->phases[p].t);
+		if (t->from_phases_csv)
+			json_object_set_new(o, "latency_answers",
+			                    summary_json_number(t->phases[p].t.latency_answers));
+		json_object_set_new(phases, model_traffic_phases[p], o);
+	}
+	for (size_t i = 0; i < t->n_instances; i++) {
+		const struct model_send_instance *in = &t->instances[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "phase", json_string(in->phase));
+		json_object_set_new(o, "spike", json_integer(in->spike));
+		send_traffic_json(o, &in->t);
+		json_array_append_new(instances, o);
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "source",
+	                    json_string(t->from_phases_csv ? "phases.csv" : "timeline.csv"));
+	json_object_set_new(o, "counted_by", json_string(t->from_phases_csv ? "send" : "receive"));
+	json_object_set_new(o, "phases", phases);
+	json_object_set_new(o, "instances", instances);
+	json_object_set_new(o, "baseline_answered_share",
+	                    summary_json_number(t->baseline_answered_share));
+	return o;
+}
+
+json_t *model_advisor_json(const struct model_advisor *a)
+{
+	json_t *o = json_object();
+#define JSON_FIGURE(name) json_object_set_new(o, #name, summary_json_real(a->name));
+	MODEL_ADVISOR_FIGURES(JSON_FIGURE)
+#undef JSON_FIGURE
+	json_object_set_new(o, "held_basis", json_string(a->held_basis));
+	return o;
+}
+
 void model_free(struct model *m)
 {
 	for (size_t i = 0; i < m->n_variants; i++) {
+		const struct model_traffic_by_send *t = &m->variants[i].traffic_by_send;
+		for (size_t k = 0; k < t->n_instances; k++)
+			free(t->instances[k].phase);
+		free(t->instances);
 		free(m->variants[i].name);
 		free(m->variants[i].spikes);
 		free(m->variants[i].peaks.shape.per_spike_mb);

@@ -68,6 +68,9 @@ struct model_spike {
 	/* of the queries sent in this spike, counted by send phase (phases.csv; NAN without):
 	 * summary.json has it in traffic_by_send.instances, not in the spike's object */
 	double answered_share;
+	/* the live bytes exceeded the heap at the sample before the spike, at the end of its
+	 * recovery: the held figure there is floored at 0, not measured */
+	bool before_live_above_heap, end_live_above_heap;
 };
 #undef MODEL_FIELD_NUM
 #undef MODEL_FIELD_SHARE
@@ -167,10 +170,17 @@ struct model_shape {
 	const char *trend; /* judgement_of_trend's word */
 };
 
+/* Why a variant's held figures are n/a on the allocator-held basis (summary.json
+ * spikes_left_na_reason): its live counter exceeds its heap, so heap - live is no measure. */
+#define MODEL_HELD_NA_LIVE_ABOVE_HEAP "live bytes exceed the heap"
+
 /* What the spikes left on the best held-memory basis the variant has (summary.json
- * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape. */
+ * spikes_left_basis ...; NULL basis and NAN figures when it has none) and its shape; the basis's
+ * place in the advisor's order (advisor_model_held_mb's rank). na_reason: the basis is the
+ * allocator's but its figures cannot be formed (NAN, no shape; NULL when they can). */
 struct model_spikes_left {
-	const char *basis;
+	const char *basis, *na_reason;
+	size_t basis_rank;
 	double held_before_spikes_mb, held_after_spikes_mb, spikes_left_mb;
 	struct model_shape shape;
 };
@@ -182,6 +192,103 @@ struct model_peaks_shape {
 	double live_trend_mb_per_spike, held_trend_mb_per_spike;
 };
 
+/* Traffic of a group of phases counted by the interval its answers arrived in (timeline.csv;
+ * summary.json spike_traffic, baseline_traffic), each a number (NAN when not available), in the
+ * object's order after its intervals. One table, so the struct and its serialisation cannot
+ * differ. */
+#define MODEL_ARRIVAL_TRAFFIC_FIGURES(X)                                                           \
+	X(offered)                                                                                 \
+	X(answered)                                                                                \
+	X(timeouts)                                                                                \
+	X(answered_per_offered_by_arrival)                                                         \
+	X(lat_p50_ms_of_intervals)                                                                 \
+	X(lat_p90_ms_of_intervals)                                                                 \
+	X(lat_p99_ms_of_intervals)                                                                 \
+	X(lat_p99_max_ms)
+
+#define MODEL_FIELD_TRAFFIC(name) double name;
+struct model_arrival_traffic {
+	size_t intervals;
+	MODEL_ARRIVAL_TRAFFIC_FIGURES(MODEL_FIELD_TRAFFIC)
+};
+
+/* Traffic of a phase or a phase instance counted by the phase each query was sent in
+ * (summary.json traffic_by_send; reports/README.md): the counts, their shares of the queries sent,
+ * the latency quantiles (COUNT, SHARE and QUANTILE, each a number, NAN when not available), in the
+ * object's order. One table, so the struct and its serialisation cannot differ. */
+#define MODEL_SEND_TRAFFIC_FIGURES(COUNT, SHARE, QUANTILE)                                         \
+	COUNT(sent)                                                                                \
+	COUNT(answered)                                                                            \
+	COUNT(lost)                                                                                \
+	COUNT(late)                                                                                \
+	COUNT(pending)                                                                             \
+	COUNT(noerror)                                                                             \
+	COUNT(nxdomain)                                                                            \
+	COUNT(servfail)                                                                            \
+	COUNT(rcode_other)                                                                         \
+	SHARE(answered_share)                                                                      \
+	SHARE(lost_share)                                                                          \
+	QUANTILE(lat_p50_ms)                                                                       \
+	QUANTILE(lat_p90_ms)                                                                       \
+	QUANTILE(lat_p99_ms)                                                                       \
+	QUANTILE(lat_p999_ms)                                                                      \
+	QUANTILE(lat_max_ms)
+
+struct model_send_traffic {
+	MODEL_SEND_TRAFFIC_FIGURES(MODEL_FIELD_TRAFFIC, MODEL_FIELD_TRAFFIC, MODEL_FIELD_TRAFFIC)
+	/* the answers the merged histogram holds (a phase from phases.csv only) */
+	double latency_answers;
+};
+#undef MODEL_FIELD_TRAFFIC
+
+/* The phases traffic is reported for, in reading order (model_traffic_phases their names). */
+enum model_traffic_phase {
+	MODEL_TRAFFIC_SPIKE,
+	MODEL_TRAFFIC_RECOVERY,
+	MODEL_TRAFFIC_BASELINE,
+	MODEL_TRAFFIC_PHASE_COUNT
+};
+extern const char *const model_traffic_phases[MODEL_TRAFFIC_PHASE_COUNT];
+
+/* One row of phases.csv: a phase instance's traffic. */
+struct model_send_instance {
+	char *phase;
+	int spike;
+	struct model_send_traffic t;
+};
+
+/* A variant's traffic by send phase (set by traffic.c): per phase its rows summed (seen: how
+ * many, 0 when the phase has none: left out of summary.json), per phase instance its row, and the
+ * answered share of the queries sent at the baseline rate. Without phases.csv, the timeline's
+ * intervals summed by the phase answers arrived in (counted_by "receive", no instances). */
+struct model_traffic_by_send {
+	bool from_phases_csv;
+	struct {
+		size_t seen;
+		struct model_send_traffic t;
+	} phases[MODEL_TRAFFIC_PHASE_COUNT];
+	struct model_send_instance *instances;
+	size_t n_instances;
+	double baseline_answered_share;
+};
+
+/* The advisor's figures of one run (summary.json "advisor", set by advisor.c's pass), each a
+ * number (NAN when not available), with the basis its held memory is measured on. One table, so
+ * the struct and its serialisation cannot differ. */
+#define MODEL_ADVISOR_FIGURES(X)                                                                   \
+	X(held_after_spikes_mb)                                                                    \
+	X(held_growth_mb_per_spike)                                                                \
+	X(peak_anon_mb)                                                                            \
+	X(cpu_s_per_million_answered)                                                              \
+	X(spike_lat_p99_ms)
+
+#define MODEL_FIELD_ADVISOR(name) double name;
+struct model_advisor {
+	MODEL_ADVISOR_FIGURES(MODEL_FIELD_ADVISOR)
+	const char *held_basis; /* NULL until the advisor's pass sets it */
+};
+#undef MODEL_FIELD_ADVISOR
+
 #define MODEL_FIELD_VARIANT(group, name) double name;
 struct model_variant {
 	MODEL_VARIANT_FIGURES(MODEL_FIELD_VARIANT)
@@ -190,9 +297,15 @@ struct model_variant {
 	size_t n_spikes;            /* 0 when the variant has no rows */
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
 	bool attributed;
+	/* at the last attributed sample the live bytes exceeded the heap: final_held_kb is floored
+	 * at 0, not measured */
+	bool final_live_above_heap;
 	struct model_give_back give_back;
-	struct model_peaks_shape peaks;       /* set by spike_shape.c */
-	struct model_spikes_left spikes_left; /* set by spike_shape.c */
+	struct model_peaks_shape peaks;                               /* set by spike_shape.c */
+	struct model_spikes_left spikes_left;                         /* set by spike_shape.c */
+	struct model_arrival_traffic spike_traffic, baseline_traffic; /* set by figures.c */
+	struct model_traffic_by_send traffic_by_send;                 /* set by traffic.c */
+	struct model_advisor advisor;                                 /* set by advisor.c */
 };
 #undef MODEL_FIELD_VARIANT
 
@@ -248,6 +361,19 @@ void model_spikes_left_json(json_t *o, const struct model_variant *mv);
 
 /* The variant's give_back_per_spike object, with the share_key its shares are of. */
 json_t *model_give_back_json(const struct model_variant *mv);
+
+/* The variant's spike_traffic or baseline_traffic object. */
+json_t *model_arrival_traffic_json(const struct model_arrival_traffic *t);
+
+/* The send phase p's traffic of the variant, NULL when the variant has none of that phase. */
+const struct model_send_traffic *model_send_phase(const struct model_variant *mv,
+                                                  enum model_traffic_phase p);
+
+/* The variant's traffic_by_send object. */
+json_t *model_traffic_by_send_json(const struct model_traffic_by_send *t);
+
+/* The variant's advisor object. */
+json_t *model_advisor_json(const struct model_advisor *a);
 
 void model_free(struct model *m);
 

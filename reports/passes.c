@@ -23,7 +23,7 @@ json_t *passes_run(const struct runfolder *rf)
 	/* per variant and transport, from transports.csv (runs with TCP or DoT clients) */
 	transports_add(sum, rf, &model);
 	colours_assign(sum);
-	advisor_add_run_figures(sum);
+	advisor_add_run_figures(sum, &model);
 	/* what the spikes left per variant, from the advisor's figures, before any words */
 	spike_shape_add_variant_figures(sum, &model);
 	/* validity before the words: the findings and the verdict name the variants that did not

@@ -13,7 +13,7 @@
 #include "model.h"
 
 /* A held-memory basis's level before a spike and after a spike's recovery (model.h, per spike),
- * in the advisor's order of bases (advisor_variant_held_mb's rank). */
+ * in the advisor's order of bases (advisor_model_held_mb's rank). */
 static const struct {
 	size_t before, end;
 } BASIS_FIGURES[] = {
@@ -129,16 +129,25 @@ static void give_back_per_spike(struct model_variant *mv)
 		g->reused_share_min = g->reused_share_max = NAN;
 }
 
-/* What the spikes left (mv->spikes_left) on the advisor's basis of the variant's object v. */
-static void spikes_left(struct model_variant *mv, const json_t *v)
+/* What the spikes left (mv->spikes_left) on the advisor's basis of the variant. */
+static void spikes_left(struct model_variant *mv)
 {
 	struct model_spikes_left *l = &mv->spikes_left;
 	size_t rank;
 	double growth;
-	double after = advisor_variant_held_mb(v, &l->basis, &rank, &growth);
+	double after = advisor_model_held_mb(mv, &l->basis, &rank, &growth);
+	l->basis_rank = rank;
 	l->held_before_spikes_mb = l->held_after_spikes_mb = l->spikes_left_mb = NAN;
 	if (!l->basis || !mv->n_spikes)
 		return;
+	/* heap - live floored at 0 where the live counter exceeds the heap: no measure of what
+	 * the allocator holds, so no figure (and no place in the ranking) rather than 0 */
+	if (strcmp(l->basis, "allocator_held") == 0 &&
+	    (mv->spikes[0].before_live_above_heap ||
+	     mv->spikes[mv->n_spikes - 1].end_live_above_heap)) {
+		l->na_reason = MODEL_HELD_NA_LIVE_ABOVE_HEAP;
+		return;
+	}
 	l->held_before_spikes_mb =
 	    model_spike_figure(&mv->spikes[0], BASIS_FIGURES[rank].before) / 1024.0;
 	l->held_after_spikes_mb = after;
@@ -156,7 +165,7 @@ void spike_shape_add_variant_figures(json_t *summary, struct model *model)
 		if (mv->n_spikes)
 			peaks_shape(mv);
 		json_object_set_new(v, "peaks_shape", model_peaks_shape_json(mv));
-		spikes_left(mv, v);
+		spikes_left(mv);
 		model_spikes_left_json(v, mv);
 	}
 }

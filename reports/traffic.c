@@ -3,46 +3,51 @@
 #include "traffic.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
-#include "summary_json.h"
 
-const char *const traffic_phases[TRAFFIC_PHASE_COUNT] = {"spike", "recovery", "baseline"};
-
-/* The counts a phase (or an instance) is reported with, and where each comes from in phases.csv
- * and in timeline.csv (the fallback: timeline.csv has no "pending"). */
+/* The counts a phase (or an instance) is reported with (their place in struct
+ * model_send_traffic), and where each comes from in phases.csv and in timeline.csv (the fallback:
+ * timeline.csv has no "pending"). */
+#define AT(name) offsetof(struct model_send_traffic, name)
 static const struct {
-	const char *key;
+	size_t at;
 	enum phases_column phases_col;
 	int timeline_col; /* enum timeline_column, -1 when timeline.csv has no such count */
 } COUNTS[] = {
-    {"sent", PHASES_COL_sent, TIMELINE_COL_sent},
-    {"answered", PHASES_COL_answered, TIMELINE_COL_answered},
-    {"lost", PHASES_COL_timeouts, TIMELINE_COL_timeouts},
-    {"late", PHASES_COL_late_or_foreign, TIMELINE_COL_late_or_foreign},
-    {"pending", PHASES_COL_pending, -1},
-    {"noerror", PHASES_COL_noerror, TIMELINE_COL_noerror},
-    {"nxdomain", PHASES_COL_nxdomain, TIMELINE_COL_nxdomain},
-    {"servfail", PHASES_COL_servfail, TIMELINE_COL_servfail},
-    {"rcode_other", PHASES_COL_rcode_other, TIMELINE_COL_rcode_other},
+    {AT(sent), PHASES_COL_sent, TIMELINE_COL_sent},
+    {AT(answered), PHASES_COL_answered, TIMELINE_COL_answered},
+    {AT(lost), PHASES_COL_timeouts, TIMELINE_COL_timeouts},
+    {AT(late), PHASES_COL_late_or_foreign, TIMELINE_COL_late_or_foreign},
+    {AT(pending), PHASES_COL_pending, -1},
+    {AT(noerror), PHASES_COL_noerror, TIMELINE_COL_noerror},
+    {AT(nxdomain), PHASES_COL_nxdomain, TIMELINE_COL_nxdomain},
+    {AT(servfail), PHASES_COL_servfail, TIMELINE_COL_servfail},
+    {AT(rcode_other), PHASES_COL_rcode_other, TIMELINE_COL_rcode_other},
 };
 #define N_COUNTS (sizeof(COUNTS) / sizeof(*COUNTS))
 
 /* An instance's own latency quantiles as the generator wrote them. */
 static const struct {
-	const char *key;
+	size_t at;
 	enum phases_column col;
 	double q; /* for quantiles from the merged histogram; 1 = the largest bucket */
 } QUANTILES[] = {
-    {"lat_p50_ms", PHASES_COL_lat_p50_ms, 0.50}, {"lat_p90_ms", PHASES_COL_lat_p90_ms, 0.90},
-    {"lat_p99_ms", PHASES_COL_lat_p99_ms, 0.99}, {"lat_p999_ms", PHASES_COL_lat_p999_ms, 0.999},
-    {"lat_max_ms", PHASES_COL_lat_max_ms, 1.0},
+    {AT(lat_p50_ms), PHASES_COL_lat_p50_ms, 0.50}, {AT(lat_p90_ms), PHASES_COL_lat_p90_ms, 0.90},
+    {AT(lat_p99_ms), PHASES_COL_lat_p99_ms, 0.99}, {AT(lat_p999_ms), PHASES_COL_lat_p999_ms, 0.999},
+    {AT(lat_max_ms), PHASES_COL_lat_max_ms, 1.0},
 };
 #define N_QUANTILES (sizeof(QUANTILES) / sizeof(*QUANTILES))
+#undef AT
 
-#define jnum summary_json_number
+static double *figure_at(struct model_send_traffic *t, size_t at)
+{
+	return (double *)(void *)((char *)t + at);
+}
 
 /* Adds v to a sum that stays NAN until a value is seen. */
 static void add(double *sum, double v)
@@ -57,12 +62,19 @@ static double share_of_sent(double count, double sent)
 	return sent > 0 ? count / sent : NAN;
 }
 
-static void set_counts(json_t *o, const double *sum)
+/* Every figure NAN (a sum not yet started, a quantile not known). */
+static void traffic_clear(struct model_send_traffic *t)
 {
-	for (size_t c = 0; c < N_COUNTS; c++)
-		json_object_set_new(o, COUNTS[c].key, jnum(sum[c]));
-	json_object_set_new(o, "answered_share", jnum(share_of_sent(sum[1], sum[0])));
-	json_object_set_new(o, "lost_share", jnum(share_of_sent(sum[2], sum[0])));
+#define CLEAR(name) t->name = NAN;
+	MODEL_SEND_TRAFFIC_FIGURES(CLEAR, CLEAR, CLEAR)
+#undef CLEAR
+	t->latency_answers = NAN;
+}
+
+static void set_shares(struct model_send_traffic *t)
+{
+	t->answered_share = share_of_sent(t->answered, t->sent);
+	t->lost_share = share_of_sent(t->lost, t->sent);
 }
 
 void traffic_set_spike_answered(const struct runfolder *rf, int target, struct model_variant *mv)
@@ -97,119 +109,104 @@ bool traffic_phase_hist(const struct runfolder *rf, int target, const char *phas
 	return out->count > 0;
 }
 
-static void set_quantiles(json_t *o, const struct runfolder *rf, int target, const char *phase)
+/* A phase's quantiles from its merged histogram, and how many answers it holds. */
+static void set_quantiles(struct model_send_traffic *t, const struct runfolder *rf, int target,
+                          const char *phase)
 {
 	struct latency_hist h;
 	bool have = traffic_phase_hist(rf, target, phase, &h);
 	for (size_t q = 0; q < N_QUANTILES; q++)
-		json_object_set_new(
-		    o, QUANTILES[q].key,
-		    jnum(have ? latency_hist_quantile(&h, QUANTILES[q].q) / 1e6 : NAN));
-	json_object_set_new(o, "latency_answers", jnum(have ? (double)h.count : NAN));
+		*figure_at(t, QUANTILES[q].at) =
+		    have ? latency_hist_quantile(&h, QUANTILES[q].q) / 1e6 : NAN;
+	t->latency_answers = have ? (double)h.count : NAN;
 }
 
-static json_t *from_phases_csv(const struct runfolder *rf, int target)
+static void from_phases_csv(const struct runfolder *rf, int target,
+                            struct model_traffic_by_send *out)
 {
-	json_t *phases = json_object(), *instances = json_array();
-	for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
-		double sum[N_COUNTS];
-		size_t seen = 0;
-		for (size_t c = 0; c < N_COUNTS; c++)
-			sum[c] = NAN;
+	for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+		struct model_send_traffic *t = &out->phases[p].t;
 		for (size_t i = 0; i < rf->n_phase_rows; i++) {
 			const struct runfolder_instance_row *r = &rf->phase_rows[i];
-			if (r->target != target || strcmp(r->phase, traffic_phases[p]) != 0)
+			if (r->target != target || strcmp(r->phase, model_traffic_phases[p]) != 0)
 				continue;
-			seen++;
+			out->phases[p].seen++;
 			for (size_t c = 0; c < N_COUNTS; c++)
-				add(&sum[c], r->v[COUNTS[c].phases_col]);
+				add(figure_at(t, COUNTS[c].at), r->v[COUNTS[c].phases_col]);
 		}
-		if (!seen)
+		if (!out->phases[p].seen)
 			continue;
-		json_t *o = json_object();
-		json_object_set_new(o, "instances", json_integer((json_int_t)seen));
-		set_counts(o, sum);
-		set_quantiles(o, rf, target, traffic_phases[p]);
-		json_object_set_new(phases, traffic_phases[p], o);
+		set_shares(t);
+		set_quantiles(t, rf, target, model_traffic_phases[p]);
 	}
+	for (size_t i = 0; i < rf->n_phase_rows; i++)
+		out->n_instances += rf->phase_rows[i].target == target;
+	out->instances = calloc(out->n_instances ? out->n_instances : 1, sizeof(*out->instances));
+	if (!out->instances)
+		abort();
+	size_t k = 0;
 	for (size_t i = 0; i < rf->n_phase_rows; i++) {
 		const struct runfolder_instance_row *r = &rf->phase_rows[i];
 		if (r->target != target)
 			continue;
-		json_t *o = json_object();
-		json_object_set_new(o, "phase", json_string(r->phase));
-		json_object_set_new(o, "spike", json_integer(r->spike));
-		double sum[N_COUNTS];
+		struct model_send_instance *in = &out->instances[k++];
+		in->phase = strdup(r->phase);
+		if (!in->phase)
+			abort();
+		in->spike = r->spike;
+		traffic_clear(&in->t);
 		for (size_t c = 0; c < N_COUNTS; c++)
-			sum[c] = r->v[COUNTS[c].phases_col];
-		set_counts(o, sum);
+			*figure_at(&in->t, COUNTS[c].at) = r->v[COUNTS[c].phases_col];
+		set_shares(&in->t);
 		for (size_t q = 0; q < N_QUANTILES; q++)
-			json_object_set_new(o, QUANTILES[q].key, jnum(r->v[QUANTILES[q].col]));
-		json_array_append_new(instances, o);
+			*figure_at(&in->t, QUANTILES[q].at) = r->v[QUANTILES[q].col];
 	}
-	json_t *t = json_object();
-	json_object_set_new(t, "source", json_string("phases.csv"));
-	json_object_set_new(t, "counted_by", json_string("send"));
-	json_object_set_new(t, "phases", phases);
-	json_object_set_new(t, "instances", instances);
-	return t;
 }
 
 /* An older run folder: the timeline's per-interval counts, by the interval each answer or
  * timeout happened in (an answer to a spike's query that arrives in the recovery counts there). */
-static json_t *from_timeline(const struct runfolder *rf, int target)
+static void from_timeline(const struct runfolder *rf, int target, struct model_traffic_by_send *out)
 {
-	json_t *phases = json_object();
-	for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
-		double sum[N_COUNTS];
-		size_t seen = 0;
-		for (size_t c = 0; c < N_COUNTS; c++)
-			sum[c] = NAN;
+	for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+		struct model_send_traffic *t = &out->phases[p].t;
 		for (size_t i = 0; i < rf->n_rows; i++) {
 			const struct runfolder_row *r = &rf->rows[i];
-			if (r->target != target || strcmp(r->phase, traffic_phases[p]) != 0)
+			if (r->target != target || strcmp(r->phase, model_traffic_phases[p]) != 0)
 				continue;
-			seen++;
+			out->phases[p].seen++;
 			for (size_t c = 0; c < N_COUNTS; c++)
 				if (COUNTS[c].timeline_col >= 0)
-					add(&sum[c], r->v[COUNTS[c].timeline_col]);
+					add(figure_at(t, COUNTS[c].at),
+					    r->v[COUNTS[c].timeline_col]);
 		}
-		if (!seen)
-			continue;
-		json_t *o = json_object();
-		json_object_set_new(o, "intervals", json_integer((json_int_t)seen));
-		set_counts(o, sum);
-		for (size_t q = 0; q < N_QUANTILES; q++)
-			json_object_set_new(o, QUANTILES[q].key, json_null());
-		json_object_set_new(phases, traffic_phases[p], o);
+		set_shares(t);
 	}
-	json_t *t = json_object();
-	json_object_set_new(t, "source", json_string("timeline.csv"));
-	json_object_set_new(t, "counted_by", json_string("receive"));
-	json_object_set_new(t, "phases", phases);
-	json_object_set_new(t, "instances", json_array());
-	return t;
 }
 
-json_t *traffic_by_send(const struct runfolder *rf, int target)
+/* The answered share of the queries sent at the baseline rate: every phase but the spike's. */
+static double baseline_answered_share(const struct model_traffic_by_send *t)
 {
-	return rf->has_phases ? from_phases_csv(rf, target) : from_timeline(rf, target);
-}
-
-void traffic_set_baseline_share(json_t *variant)
-{
-	json_t *t = json_object_get(variant, "traffic_by_send");
-	const json_t *phases = json_object_get(t, "phases");
 	double sent = 0, answered = 0;
-	for (size_t p = 0; p < TRAFFIC_PHASE_COUNT; p++) {
-		if (strcmp(traffic_phases[p], "spike") == 0)
+	for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++) {
+		const struct model_send_traffic *o = &t->phases[p].t;
+		if (p == MODEL_TRAFFIC_SPIKE || !t->phases[p].seen)
 			continue;
-		const json_t *o = json_object_get(phases, traffic_phases[p]);
-		const json_t *s = json_object_get(o, "sent"), *a = json_object_get(o, "answered");
-		if (json_is_number(s) && json_is_number(a)) {
-			sent += json_number_value(s);
-			answered += json_number_value(a);
+		if (!isnan(o->sent) && !isnan(o->answered)) {
+			sent += o->sent;
+			answered += o->answered;
 		}
 	}
-	json_object_set_new(t, "baseline_answered_share", jnum(sent > 0 ? answered / sent : NAN));
+	return sent > 0 ? answered / sent : NAN;
+}
+
+void traffic_by_send(const struct runfolder *rf, int target, struct model_traffic_by_send *out)
+{
+	*out = (struct model_traffic_by_send){.from_phases_csv = rf->has_phases};
+	for (size_t p = 0; p < MODEL_TRAFFIC_PHASE_COUNT; p++)
+		traffic_clear(&out->phases[p].t);
+	if (rf->has_phases)
+		from_phases_csv(rf, target, out);
+	else
+		from_timeline(rf, target, out);
+	out->baseline_answered_share = baseline_answered_share(out);
 }

@@ -3,34 +3,26 @@
 #ifndef ALLOCSPIKE_REPORTS_TRAFFIC_H
 #define ALLOCSPIKE_REPORTS_TRAFFIC_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
 #include "latency_hist.h"
 #include "model.h"
 #include "runfolder_reader.h"
 
-/* The phases traffic is reported for, in reading order. */
-extern const char *const traffic_phases[];
-#define TRAFFIC_PHASE_COUNT 3
-
 /* What a latency bucket's width means for a quantile, for the page and summary.md. */
 #define TRAFFIC_LATENCY_PRECISION                                                                  \
 	"latency buckets are 1/64 to 1/32 of a power of two wide (common/latency_hist.c), so a "   \
 	"quantile, the middle of its bucket, is within 1.6 % of the true value"
 
-/* The variant's traffic_by_send object (reports/README.md): per phase and per phase instance
- * sent, answered, lost, late, pending and rcodes, and latency quantiles. From phases.csv when the
- * run has it, else summed from timeline.csv by the interval each answer arrived in. */
-json_t *traffic_by_send(const struct runfolder *rf, int target);
+/* The variant's traffic by send phase (model.h, summary.json traffic_by_send; reports/README.md):
+ * per phase and per phase instance sent, answered, lost, late, pending and rcodes, and latency
+ * quantiles, and the answered share at the baseline rate. From phases.csv when the run has it,
+ * else summed from timeline.csv by the interval each answer arrived in. */
+void traffic_by_send(const struct runfolder *rf, int target, struct model_traffic_by_send *out);
 
 /* Each spike's answered_share in mv (model.h): of the queries sent in it, from phases.csv (the
  * instances of traffic_by_send); left NAN without. */
 void traffic_set_spike_answered(const struct runfolder *rf, int target, struct model_variant *mv);
-
-/* The answered share of the queries sent at the baseline rate (baseline and recovery phases
- * together), by send phase: traffic_by_send.baseline_answered_share of the variant's figures. */
-void traffic_set_baseline_share(json_t *variant);
 
 /* The variant's latency histogram of one phase (all its instances merged) from latency_hist.csv;
  * false when the run has none for it. */

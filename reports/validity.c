@@ -114,12 +114,14 @@ static void check_harness(const json_t *summary, json_t *reasons)
 
 /* The variant's answered share of the queries sent in spikes (the one definition: per query when
  * the run has phases.csv, else the interval counts; reports/traffic.c). */
-static double spike_answered_share(const json_t *v)
+static double spike_answered_share(const struct model_variant *mv)
 {
-	return summary_number(v, "traffic_by_send.phases.spike.answered_share");
+	const struct model_send_traffic *spike = model_send_phase(mv, MODEL_TRAFFIC_SPIKE);
+	return spike ? spike->answered_share : NAN;
 }
 
-static void check_capacity(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+static void check_capacity(const struct runfolder *rf, const json_t *summary,
+                           const struct model *model, json_t *reasons)
 {
 	const json_t *cal = json_object_get(rf->run, "calibration");
 	double rate = summary_number(cal, "spike_rate_qps");
@@ -130,10 +132,9 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary, js
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
 		const char *n = json_string_value(name);
-		const json_t *v = json_object_get(json_object_get(summary, "variants"), n);
 		double cap =
 		    summary_value_number(json_object_get(json_object_get(cal, "capacity_qps"), n));
-		double share = spike_answered_share(v);
+		double share = spike_answered_share(model_variant_named(model, n));
 		if (rate > 0 && cap > 0 && rate > VALIDITY_MAX_CAPACITY_MULTIPLE * cap) {
 			strbuf_printf(&b,
 			              "%s%s: spikes at %.1fx its calibrated capacity (%.0f qps)",
@@ -475,7 +476,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, const 
 		       json_string_value(json_object_get(run, "status")));
 	check_warmup(rf, reasons);
 	check_harness(summary, reasons);
-	check_capacity(rf, summary, reasons);
+	check_capacity(rf, summary, model, reasons);
 	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);

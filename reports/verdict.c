@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advisor.h"
 #include "judgement.h"
+#include "model.h"
 #include "spread.h"
 #include "strbuf.h"
 #include "summary_json.h"
@@ -199,13 +199,16 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v,
 		strbuf_printf(b, ": did not run (%s).", not_run);
 		return;
 	}
-	if (isnan(r->own)) {
+	const char *what = BASIS_WORDS[basis_index(r->basis)].what;
+	const char *na = mv->spikes_left.na_reason;
+	if (na) {
+		strbuf_printf(b, ": memory %s, before and after the spikes: n/a: %s (not ranked)",
+		              what, na);
+	} else if (isnan(r->own)) {
 		strbuf_append(b, ": no figure after the spikes (no spike with a recovery was "
 		                 "recorded).");
 		return;
-	}
-	const char *what = BASIS_WORDS[basis_index(r->basis)].what;
-	if (isnan(r->before))
+	} else if (isnan(r->before))
 		strbuf_printf(b, ": %.1f MB %s after the spikes (no level before the first spike)",
 		              r->own, what);
 	else
@@ -228,7 +231,8 @@ static void sentence(struct strbuf *b, const char *name, const json_t *v,
 		strbuf_printf(b, " (not ranked: %s)",
 		              BASIS_WORDS[basis_index(ranked_basis)].missing);
 	}
-	shape_words(b, &mv->spikes_left.shape);
+	if (!na)
+		shape_words(b, &mv->spikes_left.shape);
 	if (validity_spikes_under_answered(mv)) {
 		strbuf_append(b, "; over capacity in ");
 		validity_under_answered_words(b, mv);
@@ -254,12 +258,16 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 	 * against the others. */
 	for (size_t i = 0; i < n; i++) {
 		r[i].name = json_string_value(json_array_get(order, i));
-		const json_t *v = json_object_get(variants, r[i].name);
-		double growth;
-		r[i].own = advisor_variant_held_mb(v, &r[i].basis, &basis_rank[i], &growth);
-		r[i].before =
-		    model_variant_named(model, r[i].name)->spikes_left.held_before_spikes_mb;
-		if (!isnan(r[i].own) && basis_rank[i] < best)
+		/* spike_shape.c's: what the spikes left on the variant's best basis, NAN (and so
+		 * not ranked) where its figures cannot be formed */
+		const struct model_spikes_left *l =
+		    &model_variant_named(model, r[i].name)->spikes_left;
+		r[i].own = l->held_after_spikes_mb;
+		r[i].basis = l->basis;
+		basis_rank[i] = l->basis ? l->basis_rank : SIZE_MAX;
+		r[i].before = l->held_before_spikes_mb;
+		/* a variant whose figures are n/a on its basis still names the basis ranked on */
+		if ((!isnan(r[i].own) || l->na_reason) && basis_rank[i] < best)
 			best = basis_rank[i];
 	}
 	const char *best_basis = NULL;

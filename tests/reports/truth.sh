@@ -108,6 +108,8 @@ check "held is not negative, the untouched live part said apart, the parts add u
 	and .final_live_kb + .final_held_kb + .final_outside_kb == .final_anon_kb' "$d/summary.json"
 check "the findings say the untouched live part" \
 	grep -q 'live memory counts 1.5 MB more that was never touched (not resident)' "$d/summary.json"
+check "its held figures are n/a, the basis ranked on still the allocator's" jq_true \
+	'.variants.glibc.spikes_left_na_reason == "live bytes exceed the heap" and .verdict.held_basis == "allocator_held"' "$d/summary.json"
 
 # 2. "Given back" that RSS does not show: the allocator's footprint fell 4 MB after the spike, its
 # anon RSS did not fall at all. Main: "returned the memory the spikes freed: 67%".
@@ -187,6 +189,44 @@ check "the peaks: a step at spike 2, then level (robust), not a climb" \
 	grep -qF "glibc's peaks: the first spike peaked +20.0 MB above the level before it, spike 2 +10.0 MB, then they stayed level (+0.00 MB per spike)." "$d/summary.json"
 check "summary.json counts the spikes once for the verdict and the findings" jq_true \
 	'.variants.glibc.give_back_per_spike | .spikes == 5 and .given_back_spikes == 4 and .share_min == 0 and .share_max == 1' "$d/summary.json"
+
+# A daemon whose live counter exceeds its heap all run (kresd-jemalloc in a real run: 13.6 MB of
+# live bytes resident and 4.6 MB not, above its 13.6 MB heap): what its allocator holds beyond live
+# memory cannot be formed. Main clamped it to 0: "the spikes left +0.0 MB ... (from 0.0 MB before
+# the first spike ...), the least of 2, tied with glibc". Now n/a with its reason, out of the
+# ranking, and check reads it as missing.
+d=$TEST_TMP/live-above-heap-all-run
+mkdir -p "$d"
+echo '{"format": 1, "status": "completed", "variants": [{"name": "glibc", "allocator": "glibc"}, {"name": "kresd-jemalloc", "allocator": "jemalloc"}]}' >"$d/run.json"
+: >"$d/events.jsonl"
+{
+	crafted_header
+	awk -v mb=$MB 'function row(t, v, phase, k, anon, live, heap) {
+		printf "t_s=%d variant=%s phase=%s spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d alloc_free_trimmable_bytes=0 alloc_free_fragmented_bytes=0 alloc_unmapped_bytes=0\n",
+			t, v, phase, k, anon * 1024, live * mb, heap * mb
+	}
+	BEGIN {
+		row(1, "glibc", "baseline", 0, 12, 8, 10); row(1, "kresd-jemalloc", "baseline", 0, 20, 18.2, 13.6)
+		row(2, "glibc", "spike", 1, 22, 15, 20); row(2, "kresd-jemalloc", "spike", 1, 26, 24, 20)
+		row(3, "glibc", "recovery", 1, 12.5, 8, 10.5); row(3, "kresd-jemalloc", "recovery", 1, 20, 18.2, 13.6)
+		row(4, "glibc", "recovery", 1, 12.5, 8, 10.5); row(4, "kresd-jemalloc", "recovery", 1, 20, 18.2, 13.6)
+	}' | crafted_rows
+} >"$d/timeline.csv"
+truth "live bytes above the heap all run: held n/a (issue 27, item 1)" "$d"
+check "its held figures are null with the reason" jq_true \
+	'.variants["kresd-jemalloc"] | .held_before_spikes_mb == null and .held_after_spikes_mb == null
+	and .spikes_left_mb == null and .spikes_left_na_reason == "live bytes exceed the heap"' "$d/summary.json"
+check "it stays out of the ranking" jq_true '[.verdict.ranking[].variant] == ["glibc"]' "$d/summary.json"
+check "the ranking's basis is still the allocator's held memory" jq_true \
+	'.verdict.held_basis == "allocator_held"' "$d/summary.json"
+check "its verdict says n/a and why, not +0.0 MB" jq_true \
+	'.verdict.sentences[1] | contains("n/a: live bytes exceed the heap") and (contains("+0.0 MB") | not)' "$d/summary.json"
+check "the findings say n/a and why, not 0.0 MB held" grep -qF \
+	'kresd-jemalloc (jemalloc) held n/a beyond live memory at the end (live bytes exceed the heap)' "$d/summary.json"
+check "summary.md says n/a and why" grep -q 'n/a: live bytes exceed the heap' "$d/summary.md"
+check "the page says n/a and why" grep -q 'n/a: live bytes exceed the heap' "$d/report.html"
+check "check reads the n/a figure as missing (exit 1)" bash -c \
+	'"$1" check "$2" --fail-if "held_after_spikes_mb[kresd-jemalloc] > 100" >/dev/null 2>&1; [[ $? == 1 ]]' _ "$REPORT" "$d"
 
 # 6. One name, several definitions: the spike's late answers arrive in the recovery. By send phase
 # the spike answered 90 %; by arrival 70 % in the spike and 250 % at the baseline rate (main's

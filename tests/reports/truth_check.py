@@ -183,6 +183,10 @@ def f_rss_verdict(m, ctx):
 
 def held_sentence_figures(m, ctx):
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
+    if "na" in m.re.groupindex and m["na"] is not None:
+        if v.get("spikes_left_na_reason") != m["na"] or v.get("spikes_left_mb") is not None:
+            chk.fail(f"{m['name']}: held n/a because {m['na']}, summary.json: {v.get('spikes_left_na_reason')}")
+        return v
     held = v.get("spikes_held_growth_kb")
     agree(chk, f"{m['name']} held after the spikes", m["held"], abs(held) if held is not None else None, MB)
     if held is not None and (m["dir"] == "less") != (held < 0) and round(abs(held) * MB, 1) != 0:
@@ -215,7 +219,12 @@ def f_live_growth(m, ctx):
 def f_mechanism(m, ctx):
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
     held = v.get("final_held_kb")
-    agree(chk, f"{m['name']} held at the end", m["held"], held, MB)
+    if m["held"] is None:
+        # n/a: live bytes above the heap at the last sample, so the parts say apart what live counts beyond it
+        if m["na"] is None or not (v.get("final_live_not_resident_kb") or 0) > 0:
+            chk.fail(f"{m['name']}: held n/a at the end without live bytes beyond the heap")
+    else:
+        agree(chk, f"{m['name']} held at the end", m["held"], held, MB)
     total = 0.0
     for kind in re.finditer(r"(\d+\.\d) MB in ", m["kinds"] or ""):
         total += float(kind[1])
@@ -392,14 +401,16 @@ FINDINGS = [
     (r"NAME's allocator (?:gave back to the system what each spike freed \(|(?P<kept>kept) what the spikes "
      r"freed \(gave back |gave back to the system what a spike freed in (?P<r>\d+) of (?P<n>\d+) spikes \()"
      r"(?P<lo>N)(?:-(?P<hi>N))? % of its part of each spike(?:; reused by the allocator (?P<rlo>N)"
-     r"(?:-(?P<rhi>N))? %: its held memory fell, anon RSS did not)?\); it held (?P<held>N) MB "
-     r"(?P<dir>more|less) after the last recovery than before the first\.", f_held_per_spike),
+     r"(?:-(?P<rhi>N))? %: its held memory fell, anon RSS did not)?\); (?:it held (?P<held>N) MB "
+     r"(?P<dir>more|less) after the last recovery than before the first|what it held after the last recovery "
+     r"against before the first is n/a: (?P<na>[^.]*))\.", f_held_per_spike),
     (r"NAME: (?:the cache grew by (?P<cache>N) MB during spike (?P<spike>\d+) \(live bytes (?P<live>N) MB\)|"
      r"live bytes grew by (?P<live2>N) MB during spike (?P<spike2>\d+)); the allocator held (?P<top>N) MB "
      r"(?:more|less)\. Over all spikes live memory grew by (?P<all_live>N) MB and the allocator held "
      r"(?P<all_held>N) MB (?:more|less)(?:: the growth is (?:mostly )?the program's(?:, not the allocator's)?)?\.",
      f_live_growth),
-    (r"NAME(?: \((?P<how>[^)]*)\))? held (?P<held>N) MB beyond live memory at the end(?:, not broken down "
+    (r"NAME(?: \((?P<how>[^)]*)\))? held (?:(?P<held>N) MB|n/a) beyond live memory at the end(?: \((?P<na>live bytes "
+     r"exceed the heap)\))?(?:, not broken down "
      r"\([^)]*\)|(?P<kinds>(?:[:;] \d+\.\d MB in [^;]*)*))(?:; (?P<notres>N) MB more that it counts is not "
      r"resident)?(?:; live memory counts (?P<livenr>N) MB more that was never touched \(not resident\))?"
      r"(?:; none [^;]*|; (?P<unmapped>N) MB [^;]* \(unmapped, not in RSS\))?\.", f_mechanism),
@@ -462,6 +473,18 @@ def c_left(m, ctx):
         if m["tied"]:
             agree(chk, "agreement share", m["pct"], AGREE_SHARE * 100)
             agree(chk, "agreement floor", m["floor"], AGREE_FLOOR_MB)
+
+
+def c_held_na(m, ctx):
+    v, chk = ctx["v"], ctx["chk"]
+    for key in ("held_before_spikes_mb", "held_after_spikes_mb", "spikes_left_mb"):
+        if v.get(key) is not None:
+            chk.fail(f"{ctx['name']}: says n/a, but {key} is {v[key]}")
+    if v.get("spikes_left_na_reason") != m["reason"]:
+        chk.fail(f"{ctx['name']}: says n/a because {m['reason']}, summary.json: {v.get('spikes_left_na_reason')}")
+    ranking = (ctx["summary"].get("verdict") or {}).get("ranking") or []
+    if any(r["variant"] == ctx["name"] for r in ranking):
+        chk.fail(f"{ctx['name']}: not ranked in words but in verdict.ranking")
 
 
 def c_after_only(m, ctx):
@@ -532,6 +555,7 @@ CLAUSES = [
      r"(?P<of>\d+)(?:, tied with (?P<tied>.*) \(no difference beyond the run-to-run spread, (?P<pct>N) % or "
      r"(?P<floor>N) MB\))?| \(not ranked: [^)]*\))?", c_left),
     (r"(?P<after>N) MB [^(]* after the spikes \(no level before the first spike\)", c_after_only),
+    (r"memory [^:]* before and after the spikes: n/a: (?P<reason>[^()]*) \(not ranked\)", c_held_na),
     (r"(?P<n>\d+) spikes?, too few for a trend \((?P<min>\d+) or more\): (?:it|they) left (?P<list>.*) MB",
      c_too_few),
     (r"(?:the first spike left (?P<first>N) MB(?:, spike (?P<stepk>\d+) (?P<step>N) MB)?, then )?"
