@@ -9,6 +9,7 @@
 
 #include "attribution.h"
 #include "judgement.h"
+#include "spread.h"
 #include "strbuf.h"
 #include "summary_json.h"
 #include "validity.h"
@@ -371,7 +372,12 @@ static void findings_extremes(json_t *out, const struct model *model, size_t fig
 		return;
 	/* two decimals when one would print the same number for both */
 	int dec = lround(lov * scale * 10) == lround(hiv * scale * 10) ? 2 : 1;
-	if (lov > 0)
+	/* no lowest and highest where the run-to-run spread cannot tell them apart (the rule
+	 * repeats are judged by, relative only: these figures have no floor of their own) */
+	if (spread_pair_agrees(lov, hiv, 0, false))
+		add(out, "%s: every variant within the run-to-run spread (%.0f %%), %.*f-%.*f %s.",
+		    what, SPREAD_AGREE_SHARE * 100, dec, lov * scale, dec, hiv * scale, unit);
+	else if (lov > 0)
 		add(out, "%s: lowest %s (%.*f %s), highest %s (%.*f %s, %.0f%% more).", what, lo,
 		    dec, lov * scale, unit, hi, dec, hiv * scale, unit, (hiv / lov - 1) * 100);
 	else

@@ -206,10 +206,12 @@ def f_held_no_part(m, ctx):
 
 def f_live_growth(m, ctx):
     v, chk = per_variant(ctx, m["name"]), ctx["chk"]
-    sp = lookup(v, f"spikes.{m['spike']}") or {}
+    # the sentence names the spike and its live growth in one of two forms (with the cache, or not)
+    spike, live = (m["spike"], m["live"]) if m["spike"] is not None else (m["spike2"], m["live2"])
+    sp = lookup(v, f"spikes.{spike}") or {}
     if m["cache"] is not None:
         agree(chk, "cache growth", m["cache"], sp.get("cache_growth_kb"), MB)
-    agree(chk, "live growth of the spike", m["live"], sp.get("live_growth_kb"), MB)
+    agree(chk, "live growth of the spike", live, sp.get("live_growth_kb"), MB)
     top = abs(sp.get("held_growth_kb") or 0)
     agree(chk, "held growth of the spike", m["top"], top, MB)
     agree(chk, "live growth over the spikes", m["all_live"], v.get("spikes_live_growth_kb"), MB)
@@ -344,6 +346,25 @@ def f_extremes(m, ctx):
         chk.fail(f"{m['what']}: lowest/highest are not the extremes of {key}")
     if m["more"] is not None and lo and hi is not None:
         agree(chk, f"{m['what']} more", m["more"], (hi / lo - 1) * 100)
+    if lo is not None and hi is not None and within_share(lo, hi):
+        chk.fail(f"{m['what']}: lowest and highest within the run-to-run spread are ranked apart")
+
+
+def within_share(x, y):
+    """spread_pair_agrees with no floor: within AGREE_SHARE of the pair's median (their mean)."""
+    median = abs(x + y) / 2
+    return x == y or (median != 0 and abs(x - y) / median <= AGREE_SHARE)
+
+
+def f_extremes_tied(m, ctx):
+    chk = ctx["chk"]
+    key, scale = EXTREMES[m["what"]]
+    vals = [v.get(key) for v in ctx["summary"]["variants"].values() if v.get(key) is not None]
+    agree(chk, "agreement share", m["pct"], AGREE_SHARE * 100)
+    agree(chk, f"{m['what']} lowest", m["lov"], min(vals) if vals else None, scale)
+    agree(chk, f"{m['what']} highest", m["hiv"], max(vals) if vals else None, scale)
+    if vals and not within_share(min(vals), max(vals)):
+        chk.fail(f"{m['what']}: called within the run-to-run spread, but it is not")
 
 
 def f_answered_only(m, ctx):
@@ -422,6 +443,8 @@ FINDINGS = [
      r"memory (?P<held>N) MB per spike)?\.", f_peaks),
     (r"(?P<what>[A-Z][^:]*): lowest (?P<lo>[^ ]+) \((?P<lov>N) (?:MB|kB|s)\), highest (?P<hi>[^ ]+) "
      r"\((?P<hiv>N) (?:MB|kB|s)(?:, (?P<more>N)% more)?\)\.", f_extremes),
+    (r"(?P<what>[A-Z][^:]*): every variant within the run-to-run spread \((?P<pct>N) %\), (?P<lov>N)-"
+     r"(?P<hiv>N) (?:MB|kB|s)\.", f_extremes_tied),
     (r"NAME answered only (?P<share>N)% of the queries sent in spikes \((?P<lost>N) lost, (?P<pending>N) "
      r"still pending\)\.", f_answered_only),
     (r"NAME answered only (?P<share>N)% of the queries offered in spikes\.(?P<lost>)", f_answered_only),
