@@ -119,7 +119,7 @@ static void findings_held_verdict(json_t *out, const char *name, const struct mo
 	give_back_counted(&b, g, "freed");
 	strbuf_append(&b, "its part of each spike");
 	double rhi = g->reused_share_max;
-	if (g->reuse_worth_saying && lround(100 * rhi) > 0) {
+	if (g->reuse_worth_saying) {
 		strbuf_append(&b, "; reused by the allocator ");
 		judgement_share_range(&b, g->reused_share_min, rhi);
 		strbuf_append(&b, ": its held memory fell, anon RSS did not");

@@ -980,11 +980,13 @@ static void html_health(struct strbuf *b, const struct page_input *in,
 	strbuf_append(b, "</table></div>\n");
 }
 
-/* transports.c writes its own heading, and none without transports.csv. */
+/* Nothing without transports.csv. */
 static void html_transports(struct strbuf *b, const struct page_input *in,
                             const struct report_section *sec)
 {
-	(void)sec;
+	if (!transports_any(in->summary))
+		return;
+	html_heading(b, sec);
 	transports_html(b, in->summary);
 }
 

@@ -267,11 +267,13 @@ static void markdown_terms(struct strbuf *b, const struct summary_input *in,
 	strbuf_append(b, "\n");
 }
 
-/* transports.c writes its own heading, and none without transports.csv. */
+/* Nothing without transports.csv. */
 static void markdown_transports(struct strbuf *b, const struct summary_input *in,
                                 const struct report_section *sec)
 {
-	(void)sec;
+	if (!transports_any(in->summary))
+		return;
+	markdown_heading(b, sec);
 	transports_markdown(b, in->summary, markdown_append_text);
 }
 

@@ -86,8 +86,9 @@ struct model_spike {
  * (judgement.h; a smaller excess is a few pages' noise). */
 struct model_give_back {
 	size_t spikes, given_back_spikes, clamped_spikes;
-	/* a spike's allocator reused at least SHARE_MIN_GROWTH_KB: below, the reuse the words
-	 * would state (a share rounding to 1 %) is a few pages' noise */
+	/* the words state the reused share: a spike's allocator reused at least
+	 * SHARE_MIN_GROWTH_KB (below, a share rounding to 1 % is a few pages' noise) and the
+	 * highest share rounds to 1 % or more */
 	bool reuse_worth_saying;
 	double share_min, share_max, reused_share_min, reused_share_max;
 };

@@ -3,7 +3,7 @@
  * (NONE where that format leaves the section out). html.c and markdown.c each expand the table
  * with their column and walk it, so a section's place and title are written once. A renderer
  * writes its heading from the title (html_heading, markdown_heading), or none when it has
- * nothing to show; the transports table (transports.c) writes its own. */
+ * nothing to show. */
 #ifndef ALLOCSPIKE_REPORTS_SECTIONS_H
 #define ALLOCSPIKE_REPORTS_SECTIONS_H
 

@@ -127,9 +127,11 @@ static void give_back_per_spike(struct model_variant *mv)
 	    !spikes_range(mv, MODEL_SPIKE_FIGURE(held_reused_share), &g->reused_share_min,
 	                  &g->reused_share_max))
 		g->reused_share_min = g->reused_share_max = NAN;
+	/* a share that rounds to 0 % says nothing either */
+	if (isnan(g->reused_share_max) || lround(100 * g->reused_share_max) == 0)
+		return;
 	for (size_t k = 0; k < mv->n_spikes; k++)
-		g->reuse_worth_saying |=
-		    !isnan(g->reused_share_max) && mv->spikes[k].reused_kb >= SHARE_MIN_GROWTH_KB;
+		g->reuse_worth_saying |= mv->spikes[k].reused_kb >= SHARE_MIN_GROWTH_KB;
 }
 
 /* What the spikes left (mv->spikes_left) on the advisor's basis of the variant. */

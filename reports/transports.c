@@ -523,7 +523,7 @@ static void cell_text(char *out, size_t size, const json_t *t, int tr, size_t co
 		snprintf(out, size, "%.0f", v);
 }
 
-static bool any_transports(const json_t *summary)
+bool transports_any(const json_t *summary)
 {
 	const char *key;
 	json_t *v;
@@ -604,7 +604,7 @@ static void render(struct strbuf *b, const json_t *summary,
 {
 	bool md = text != NULL;
 	if (md) {
-		strbuf_append(b, "## Transports\n\n");
+		strbuf_append(b, "\n"); /* under the heading the section table writes */
 		strbuf_append(b, caption);
 		strbuf_append(b, "\n\n| variant | transport |");
 		for (size_t c = 0; c < N_TABLE_COLS; c++)
@@ -614,7 +614,7 @@ static void render(struct strbuf *b, const json_t *summary,
 			strbuf_append(b, " ---: |");
 		strbuf_append(b, "\n");
 	} else {
-		strbuf_append(b, "<h2 id=\"transports\">Transports</h2>\n<p class=\"caption\">");
+		strbuf_append(b, "<p class=\"caption\">");
 		strbuf_append_html(b, caption);
 		strbuf_append(b, "</p>\n<div class=\"scroll\"><table id=\"transports-table\">\n"
 		                 "<tr><th>variant</th><th>transport</th>");
@@ -672,13 +672,11 @@ static void render(struct strbuf *b, const json_t *summary,
 
 void transports_html(struct strbuf *b, const json_t *summary)
 {
-	if (any_transports(summary))
-		render(b, summary, NULL);
+	render(b, summary, NULL);
 }
 
 void transports_markdown(struct strbuf *b, const json_t *summary,
                          void (*text)(struct strbuf *, const char *))
 {
-	if (any_transports(summary))
-		render(b, summary, text);
+	render(b, summary, text);
 }

@@ -4,6 +4,7 @@
 #define ALLOCSPIKE_REPORTS_TRANSPORTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "model.h"
 #include "runfolder_reader.h"
@@ -15,8 +16,12 @@
  * spike's memory figures come from the model (figures.c fills it first). */
 void transports_add(json_t *summary, const struct runfolder *rf, const struct model *model);
 
-/* The per-transport table and the memory per connection (nothing when no variant has them); in
- * Markdown, text from the run goes through text (summary.md's escaper, markdown_append_text). */
+/* Whether some variant has transports figures (a run folder with transports.csv). */
+bool transports_any(const json_t *summary);
+
+/* The per-transport table and the memory per connection, under the heading the section table
+ * writes (sections.h); in Markdown, text from the run goes through text (summary.md's escaper,
+ * markdown_append_text). */
 void transports_html(struct strbuf *b, const json_t *summary);
 void transports_markdown(struct strbuf *b, const json_t *summary,
                          void (*text)(struct strbuf *, const char *));

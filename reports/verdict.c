@@ -170,7 +170,7 @@ static void give_back_words(struct strbuf *b, const struct model_variant *mv)
 	judgement_share_range(b, g->share_min, g->share_max);
 	strbuf_printf(b, " of each spike's %s", attributed ? "allocator part" : "anon RSS growth");
 	double rhi = g->reused_share_max;
-	if (g->reuse_worth_saying && lround(100 * rhi) > 0) {
+	if (g->reuse_worth_saying) {
 		strbuf_append(b, ", reused by the allocator ");
 		judgement_share_range(b, g->reused_share_min, rhi);
 	}
