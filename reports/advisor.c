@@ -117,6 +117,13 @@ static double view_spike_p99(const struct variant_view *w)
 /* One run's value of figure f for a variant, held memory on the given basis. */
 static double run_figure(const struct variant_view *w, int f, const struct advisor_basis *basis)
 {
+	/* a variant whose held figures are n/a on the basis (spikes_left_na_reason) has none here
+	 * either, not the floored 0 */
+	if ((f == FIG_HELD || f == FIG_GROWTH) &&
+	    (w->mv ? model_held_na_reason(w->mv, basis->name) != NULL
+	           : json_is_string(json_object_get(w->v, "spikes_left_na_reason")) &&
+	                 strcmp(basis->name, "allocator_held") == 0))
+		return NAN;
 	switch (f) {
 	case FIG_HELD:
 		return view_last_spike(w, basis->end_key, basis->end_at) / 1024.0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "allocators/allocator.h"
+#include "spread.h"
 
 #define BYTES_PER_KB 1024.0
 
@@ -21,7 +22,10 @@ bool attr_split_row(const struct runfolder_row *row, struct attr_split *out)
 	double frag = row->v[TIMELINE_COL_alloc_free_fragmented_bytes] / BYTES_PER_KB;
 	out->split = !isnan(trim) && !isnan(frag);
 	out->heap_kb = heap;
-	out->live_above_heap = live > heap;
+	/* By less than the held-memory agreement floor the two counters only disagree by rounding
+	 * and timing (jemalloc's allocated bytes and the resolver's own count at rest differ by a
+	 * few kB either way): held reads 0 there, within the floor of what it is */
+	out->live_above_heap = live > heap + SPREAD_HELD_FLOOR_MB * BYTES_PER_KB;
 	/* Live bytes the program asked for but never touched (a calloc of fresh pages, a cache
 	 * preallocated for its worst case) are not resident: the live part is at most the resident
 	 * heap that holds it (and the anon RSS that heap is a part of), the rest said apart before

@@ -33,8 +33,9 @@ struct attr_split {
 	double not_resident_kb;      /* free memory the allocator counts beyond what it holds: not
 	                              * resident, left out of the trimmable and fragmented parts */
 	bool split;                  /* the allocator told trimmable from fragmented */
-	bool live_above_heap;        /* live bytes exceed the allocator's heap: held is not known
-	                              * (a daemon's live counter that counts more than its heap) */
+	bool live_above_heap;        /* live bytes exceed the allocator's heap by more than the
+	                              * held agreement floor (1 MB): held is not known (a daemon's
+	                              * live counter that counts more than its heap) */
 };
 
 /* Fills out from a row with anon RSS, live bytes and the allocator's heap; false when any of the

@@ -245,6 +245,16 @@ json_t *model_traffic_by_send_json(const struct model_traffic_by_send *t)
 	return o;
 }
 
+const char *model_held_na_reason(const struct model_variant *mv, const char *basis)
+{
+	if (!basis || strcmp(basis, "allocator_held") != 0 || !mv->n_spikes)
+		return NULL;
+	return mv->spikes[0].before_live_above_heap ||
+	               mv->spikes[mv->n_spikes - 1].end_live_above_heap
+	           ? MODEL_HELD_NA_LIVE_ABOVE_HEAP
+	           : NULL;
+}
+
 json_t *model_advisor_json(const struct model_advisor *a)
 {
 	json_t *o = json_object();

@@ -359,6 +359,11 @@ json_t *model_spike_json(const struct model_spike *sp);
 /* The variant's peaks_shape object, null without spikes. */
 json_t *model_peaks_shape_json(const struct model_variant *mv);
 
+/* Why the variant's held figures on BASIS cannot be formed (MODEL_HELD_NA_LIVE_ABOVE_HEAP: the
+ * basis is allocator_held and the live counter exceeds the heap before the first spike or after
+ * the last recovery, where heap - live is floored at 0), NULL when they can. */
+const char *model_held_na_reason(const struct model_variant *mv, const char *basis);
+
 /* Sets the variant's spikes_left_basis, held_before_spikes_mb, held_after_spikes_mb,
  * spikes_left_mb and spikes_left_shape in o (each null without a basis or spikes). */
 void model_spikes_left_json(json_t *o, const struct model_variant *mv);

@@ -145,14 +145,11 @@ static void spikes_left(struct model_variant *mv)
 	l->held_before_spikes_mb = l->held_after_spikes_mb = l->spikes_left_mb = NAN;
 	if (!l->basis || !mv->n_spikes)
 		return;
-	/* heap - live floored at 0 where the live counter exceeds the heap: no measure of what
-	 * the allocator holds, so no figure (and no place in the ranking) rather than 0 */
-	if (strcmp(l->basis, "allocator_held") == 0 &&
-	    (mv->spikes[0].before_live_above_heap ||
-	     mv->spikes[mv->n_spikes - 1].end_live_above_heap)) {
-		l->na_reason = MODEL_HELD_NA_LIVE_ABOVE_HEAP;
+	/* no measure of what the allocator holds: no figure (and no place in the ranking) rather
+	 * than 0 */
+	l->na_reason = model_held_na_reason(mv, l->basis);
+	if (l->na_reason)
 		return;
-	}
 	l->held_before_spikes_mb =
 	    model_spike_figure(&mv->spikes[0], BASIS_FIGURES[rank].before) / 1024.0;
 	l->held_after_spikes_mb = after;

@@ -2,7 +2,9 @@
  * settings, and the release rate only its C++ interface reports. */
 #include "allocator.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc_symbols.h"
@@ -88,20 +90,25 @@ static void tcmalloc_settings(struct alloc_settings_out *o)
 	}
 	if (!MallocExtension_GetNumericProperty)
 		return;
+	/* zero_is_unset: 0 is gperftools' "no limit", which "=0" would read as a limit of nothing;
+	 * left out unless the environment names it */
 	static const struct {
 		const char *env, *property;
 		enum alloc_setting_type type;
+		bool zero_is_unset;
 	} props[] = {
 	    {"TCMALLOC_AGGRESSIVE_DECOMMIT", "tcmalloc.aggressive_memory_decommit",
-	     ALLOC_SETTING_BOOL},
+	     ALLOC_SETTING_BOOL, false},
 	    {"TCMALLOC_MAX_TOTAL_THREAD_CACHE_BYTES", "tcmalloc.max_total_thread_cache_bytes",
-	     ALLOC_SETTING_NUMBER},
-	    {"TCMALLOC_HEAP_LIMIT_MB", "tcmalloc.heap_limit_mb", ALLOC_SETTING_NUMBER},
+	     ALLOC_SETTING_NUMBER, false},
+	    {"TCMALLOC_HEAP_LIMIT_MB", "tcmalloc.heap_limit_mb", ALLOC_SETTING_NUMBER, true},
 	};
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
 		size_t v;
-		if (MallocExtension_GetNumericProperty(props[i].property, &v))
-			alloc_settings_put(o, props[i].env, (double)v, props[i].type);
+		if (!MallocExtension_GetNumericProperty(props[i].property, &v) ||
+		    (v == 0 && props[i].zero_is_unset && !getenv(props[i].env)))
+			continue;
+		alloc_settings_put(o, props[i].env, (double)v, props[i].type);
 	}
 }
 
