@@ -12,7 +12,7 @@ scenario_usage() {
 usage: scenarios/spike.sh [options]
 Runs the spike experiment (installs packages and builds what is missing first) and prints the path of
 report.html. The run folder (docs/run-folder.md) keeps everything recorded, whatever happens.
-Default: about ten minutes on two cores. --quick: about three minutes.
+Default: about ten minutes on two cores. --quick: about four minutes.
 USAGE
 }
 

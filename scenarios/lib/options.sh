@@ -51,7 +51,7 @@ cpu_placement|placement|P|run|auto, none or HARNESS_CPUS/RESOLVER_CPUS, e.g. 0/1
 serial|flag||run|one variant at a time (same schedule each), for machines with few cores|-
 repeat|count|N|run|the same run N times into DIR/run-1..N, then a comparison page|
 interval_ms|ms|MS|run|sampling interval|
-quick|flag||run|a run of about three minutes (CI): 3 spikes of 8s, recoveries of 20s and a baseline of 20s (each twice jemalloc's 10 s decay, so it decides the same way every run), spikes at 0.8 x the slowest variant's calibrated capacity (within it, so whether a variant kept up does not change from run to run), warm-up 12s at 1500 qps, cache 2M; the calibration ramp keeps its default length; each only where not given|-
+quick|flag||run|a run of about four minutes (CI; 3 min 45 s on two cores): 3 spikes of 8s, recoveries of 20s and a baseline of 20s (each twice jemalloc's 10 s decay, so it decides the same way every run), spikes at 0.8 x the slowest variant's calibrated capacity (within it, so whether a variant kept up does not change from run to run), warm-up 12s at 1500 qps, cache 2M; the calibration ramp keeps its default length; each only where not given|-
 no_build|flag||run|do not install packages or build; use the programs as they are|-
 variant|text|NAME|data|a build row of variants.tsv (runs allocspike-resolver-NAME)|
 port|count|PORT|run|UDP port the resolver listens on (0: a free one, printed)|
@@ -237,7 +237,7 @@ opts_parse() {
 # opts_default_unset NAME VALUE : sets OPT_NAME unless the user gave it.
 opts_default_unset() { [[ -n ${OPT_SET[$1]:-} ]] || printf -v "OPT_$1" '%s' "$2"; }
 
-# opts_quick_preset : about three minutes end to end: short warm-up, three short spikes, the
+# opts_quick_preset : about four minutes end to end: short warm-up, three short spikes, the
 # baseline and each recovery twice the longest default decay of any allocator (jemalloc's
 # dirty_decay_ms, 10 s), so whether an allocator gave a spike back does not depend on where in its
 # decay a recovery ends, and the level before the first spike is not the warm-up's undecayed pages
