@@ -87,40 +87,28 @@ void colours_shade(const char *hex, unsigned k, char out[8])
 	snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 255, rgb[1] & 255, rgb[2] & 255);
 }
 
-static bool is_default_row(const json_t *v)
+void colours_assign(json_t *summary, const struct model *model)
 {
-	const char *env = json_string_value(json_object_get(v, "env"));
-	return !env || !*env || strcmp(env, "-") == 0;
-}
-
-void colours_assign(json_t *summary)
-{
-	json_t *order = json_object_get(summary, "variant_order");
 	json_t *variants = json_object_get(summary, "variants");
-	size_t n = json_array_size(order);
+	size_t n = model->n_variants;
 	/* The shade of a row: its rank among the rows of its allocator, default rows (no env)
 	 * first, then in variant order; so the allocator's own colour goes to its default row
 	 * whatever the order of the rows. */
 	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_object_get(variants, json_string_value(json_array_get(order, i)));
-		const char *alloc = json_string_value(json_object_get(v, "allocator"));
-		bool dflt = is_default_row(v);
+		const struct model_variant *v = &model->variants[i];
+		const char *alloc = v->allocator ? v->allocator : "";
 		unsigned rank = 0;
 		for (size_t j = 0; j < n; j++) {
-			if (j == i)
+			const struct model_variant *w = &model->variants[j];
+			if (j == i || strcmp(alloc, w->allocator ? w->allocator : "") != 0)
 				continue;
-			json_t *w =
-			    json_object_get(variants, json_string_value(json_array_get(order, j)));
-			const char *walloc = json_string_value(json_object_get(w, "allocator"));
-			if (strcmp(alloc ? alloc : "", walloc ? walloc : "") != 0)
-				continue;
-			bool wdflt = is_default_row(w);
-			if ((wdflt && !dflt) || (wdflt == dflt && j < i))
+			if ((!w->env && v->env) || (!w->env == !v->env && j < i))
 				rank++;
 		}
 		char shade[8];
-		colours_shade(allocator_colour(alloc), rank, shade);
-		json_object_set_new(v, "colour", json_string(shade));
+		colours_shade(allocator_colour(v->allocator), rank, shade);
+		json_object_set_new(json_object_get(variants, v->name), "colour",
+		                    json_string(shade));
 	}
 }
 

@@ -8,10 +8,11 @@
 #include <stddef.h>
 
 #include "attribution.h"
+#include "model.h"
 
 /* Sets variants.NAME.colour ("#rrggbb") for every variant of summary: the allocator's colour for
  * its first default row (no env), lighter and darker shades of it for its tuning rows. */
-void colours_assign(json_t *summary);
+void colours_assign(json_t *summary, const struct model *model);
 
 /* A variant's colour as colours_assign set it (the neutral grey if it has none). */
 const char *colours_of(const json_t *summary, const char *variant);

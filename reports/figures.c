@@ -841,6 +841,8 @@ static json_t *variant_figures(const struct runfolder *rf, struct model_variant 
 		json_t *m = json_object_get(meta, meta_keys[i]);
 		json_object_set(v, meta_keys[i], json_is_string(m) ? m : json_null());
 	}
+	model_variant_set_row(mv, json_string_value(json_object_get(meta, "allocator")),
+	                      json_string_value(json_object_get(meta, "env")));
 	int target = runfolder_target_index(rf, name);
 	struct series s = series_of(by, target, phases);
 	mv->intervals = (double)s.n;

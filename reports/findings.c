@@ -188,26 +188,15 @@ static int held_kind_cmp(const void *a, const void *b)
 }
 
 /* What the allocator holds at the end and why, from its own figures. */
-static void findings_mechanism(json_t *out, const char *name, const json_t *v,
-                               const struct model_variant *mv)
+static void findings_mechanism(json_t *out, const struct model_variant *mv)
 {
 	double held = mv->final_held_kb;
 	if (isnan(held))
 		return;
-	const char *allocator = json_string_value(json_object_get(v, "allocator"));
-	const char *env = json_string_value(json_object_get(v, "env"));
-	const struct allocator_words *names = attr_names_for(allocator);
+	const struct allocator_words *names = attr_names_for(mv->allocator);
 	struct strbuf b = {0};
 	/* "glibc", "filling (glibc)", "jemalloc (MALLOC_CONF=dirty_decay_ms:-1)" */
-	bool own = allocator && strcmp(allocator, name) == 0;
-	bool has_env = env && *env && strcmp(env, "-") != 0;
-	strbuf_append(&b, name);
-	if (!own || has_env)
-		strbuf_printf(&b, " (%s%s%s)",
-		              own         ? ""
-		              : allocator ? allocator
-		                          : "allocator unknown",
-		              !own && has_env ? ", " : "", has_env ? env : "");
+	model_variant_label(&b, mv, true);
 	if (mv->final_live_above_heap)
 		strbuf_append(
 		    &b,
@@ -269,7 +258,7 @@ static void findings_memory_returned(json_t *out, const json_t *summary, const s
 		if (mv->attributed) {
 			findings_held_verdict(out, name, mv);
 			findings_live_growth(out, name, mv);
-			findings_mechanism(out, name, v, mv);
+			findings_mechanism(out, mv);
 		} else {
 			findings_rss_verdict(out, name, mv);
 		}

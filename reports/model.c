@@ -265,6 +265,35 @@ json_t *model_advisor_json(const struct model_advisor *a)
 	return o;
 }
 
+static char *row_cell(const char *cell)
+{
+	if (!cell || !*cell || strcmp(cell, "-") == 0)
+		return NULL;
+	char *copy = strdup(cell);
+	if (!copy)
+		abort();
+	return copy;
+}
+
+void model_variant_set_row(struct model_variant *mv, const char *allocator, const char *env)
+{
+	mv->allocator = row_cell(allocator);
+	mv->env = row_cell(env);
+}
+
+void model_variant_label(struct strbuf *b, const struct model_variant *mv, bool own_name_enough)
+{
+	bool own = own_name_enough && mv->allocator && strcmp(mv->allocator, mv->name) == 0;
+	strbuf_append(b, mv->name);
+	if (own && !mv->env)
+		return;
+	strbuf_printf(b, " (%s%s%s)",
+	              own             ? ""
+	              : mv->allocator ? mv->allocator
+	                              : "allocator unknown",
+	              !own && mv->env ? ", " : "", mv->env ? mv->env : "");
+}
+
 void model_free(struct model *m)
 {
 	for (size_t i = 0; i < m->n_variants; i++) {
@@ -273,6 +302,8 @@ void model_free(struct model *m)
 			free(t->instances[k].phase);
 		free(t->instances);
 		free(m->variants[i].name);
+		free(m->variants[i].allocator);
+		free(m->variants[i].env);
 		free(m->variants[i].spikes);
 		free(m->variants[i].peaks.shape.per_spike_mb);
 		free(m->variants[i].spikes_left.shape.per_spike_mb);

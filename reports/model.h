@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strbuf.h"
+
 /* Every figure of a spike (reports/README.md "spikes[]"), by its summary.json name: NUM a number
  * (NAN when not available), SHARE a share clamped to [0, 1] with its raw value beside it
  * (NAME_raw; summary_set_share), SO_FAR a number of the highest peak so far, written for a spike
@@ -297,6 +299,9 @@ struct model_advisor {
 struct model_variant {
 	MODEL_VARIANT_FIGURES(MODEL_FIELD_VARIANT)
 	char *name;
+	/* run.json's row of the variant: the allocator it must run on (NULL: unknown) and the
+	 * settings its env cell asks for (NULL: none, the cell "-" or empty) */
+	char *allocator, *env;
 	struct model_spike *spikes; /* every spike number of the run, ascending */
 	size_t n_spikes;            /* 0 when the variant has no rows */
 	/* a row has live bytes and the allocator's heap (summary.json "attribution") */
@@ -324,6 +329,15 @@ struct model {
 
 /* A variant of that name (taken over: model_free frees it) without spikes, every figure NAN. */
 void model_variant_init(struct model_variant *mv, char *name);
+
+/* Sets the variant's allocator and env from its run.json row's cells (either NULL); an env of "-"
+ * or "" is none. */
+void model_variant_set_row(struct model_variant *mv, const char *allocator, const char *env);
+
+/* "NAME (ALLOCATOR, ENV)" into b, the way the verdict and the findings name a variant: the
+ * allocator left out where own_name_enough and it is the variant's name ("glibc"), ENV only where
+ * the row sets one; "allocator unknown" where the row names none. */
+void model_variant_label(struct strbuf *b, const struct model_variant *mv, bool own_name_enough);
 
 /* The figure at offset (MODEL_VARIANT_FIGURE) of a variant. */
 double model_variant_figure(const struct model_variant *mv, size_t offset);

@@ -22,7 +22,7 @@ json_t *passes_run(const struct runfolder *rf)
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	/* per variant and transport, from transports.csv (runs with TCP or DoT clients) */
 	transports_add(sum, rf, &model);
-	colours_assign(sum);
+	colours_assign(sum, &model);
 	advisor_add_run_figures(sum, &model);
 	/* what the spikes left per variant, from the advisor's figures, before any words */
 	spike_shape_add_variant_figures(sum, &model);

@@ -180,21 +180,11 @@ static void give_back_words(struct strbuf *b, const struct model_variant *mv)
 	strbuf_append(b, ")");
 }
 
-static void sentence(struct strbuf *b, const char *name, const json_t *v,
-                     const struct model_variant *mv, const struct ranked *r, size_t rank,
-                     size_t n_ranked, const char *tied, const char *ranked_basis,
+static void sentence(struct strbuf *b, const struct model_variant *mv, const struct ranked *r,
+                     size_t rank, size_t n_ranked, const char *tied, const char *ranked_basis,
                      const char *not_run)
 {
-	const char *alloc = json_string_value(json_object_get(v, "allocator"));
-	const char *env = json_string_value(json_object_get(v, "env"));
-	strbuf_append(b, name);
-	if (alloc || (env && *env && strcmp(env, "-") != 0)) {
-		strbuf_append(b, " (");
-		strbuf_append(b, alloc ? alloc : "allocator unknown");
-		if (env && *env && strcmp(env, "-") != 0)
-			strbuf_printf(b, ", %s", env);
-		strbuf_append(b, ")");
-	}
+	model_variant_label(b, mv, false);
 	if (not_run) {
 		strbuf_printf(b, ": did not run (%s).", not_run);
 		return;
@@ -321,9 +311,9 @@ json_t *verdict_build(const json_t *summary, const struct model *model)
 			              sorted[k].name);
 		}
 		struct strbuf b = {0};
-		sentence(&b, r[i].name, json_object_get(variants, r[i].name),
-		         model_variant_named(model, r[i].name), &r[i], n_ranked ? place[rank] : 0,
-		         n_ranked, tied.s, best_basis, not_run_reason(summary, r[i].name));
+		sentence(&b, model_variant_named(model, r[i].name), &r[i],
+		         n_ranked ? place[rank] : 0, n_ranked, tied.s, best_basis,
+		         not_run_reason(summary, r[i].name));
 		json_array_append_new(sentences, json_string(b.s));
 		strbuf_free(&b);
 		strbuf_free(&tied);
