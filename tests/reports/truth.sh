@@ -195,23 +195,34 @@ check "summary.json counts the spikes once for the verdict and the findings" jq_
 # memory cannot be formed. Main clamped it to 0: "the spikes left +0.0 MB ... (from 0.0 MB before
 # the first spike ...), the least of 2, tied with glibc". Now n/a with its reason, out of the
 # ranking, and check reads it as missing.
+# heap_run DIR NAME ALLOCATOR "ANON LIVE HEAP" x4 : glibc (8 MB live in a 10 MB heap, a spike to
+# 20 MB, 10.5 MB after) beside the variant NAME, whose four rows (baseline, spike, two recovery
+# samples) give anon RSS, live bytes and the allocator's heap in MB.
+heap_run() {
+	local d=$1 name=$2 alloc=$3
+	shift 3
+	mkdir -p "$d"
+	echo '{"format": 1, "status": "completed", "variants": [{"name": "glibc", "allocator": "glibc"}, {"name": "'"$name"'", "allocator": "'"$alloc"'"}]}' >"$d/run.json"
+	: >"$d/events.jsonl"
+	{
+		crafted_header
+		awk -v mb=$MB -v name="$name" -v rows="$*" 'function row(t, v, phase, k, anon, live, heap) {
+			printf "t_s=%d variant=%s phase=%s spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d alloc_free_trimmable_bytes=0 alloc_free_fragmented_bytes=0 alloc_unmapped_bytes=0\n",
+				t, v, phase, k, anon * 1024, live * mb, heap * mb
+		}
+		BEGIN {
+			split(rows, x, " ")
+			split("baseline spike recovery recovery", phase, " ")
+			split("12 22 12.5 12.5", anon, " "); split("8 15 8 8", live, " "); split("10 20 10.5 10.5", heap, " ")
+			for (i = 1; i <= 4; i++) {
+				row(i, "glibc", phase[i], i > 1, anon[i], live[i], heap[i])
+				row(i, name, phase[i], i > 1, x[3 * i - 2], x[3 * i - 1], x[3 * i])
+			}
+		}' | crafted_rows
+	} >"$d/timeline.csv"
+}
 d=$TEST_TMP/live-above-heap-all-run
-mkdir -p "$d"
-echo '{"format": 1, "status": "completed", "variants": [{"name": "glibc", "allocator": "glibc"}, {"name": "kresd-jemalloc", "allocator": "jemalloc"}]}' >"$d/run.json"
-: >"$d/events.jsonl"
-{
-	crafted_header
-	awk -v mb=$MB 'function row(t, v, phase, k, anon, live, heap) {
-		printf "t_s=%d variant=%s phase=%s spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d alloc_free_trimmable_bytes=0 alloc_free_fragmented_bytes=0 alloc_unmapped_bytes=0\n",
-			t, v, phase, k, anon * 1024, live * mb, heap * mb
-	}
-	BEGIN {
-		row(1, "glibc", "baseline", 0, 12, 8, 10); row(1, "kresd-jemalloc", "baseline", 0, 20, 18.2, 13.6)
-		row(2, "glibc", "spike", 1, 22, 15, 20); row(2, "kresd-jemalloc", "spike", 1, 26, 24, 20)
-		row(3, "glibc", "recovery", 1, 12.5, 8, 10.5); row(3, "kresd-jemalloc", "recovery", 1, 20, 18.2, 13.6)
-		row(4, "glibc", "recovery", 1, 12.5, 8, 10.5); row(4, "kresd-jemalloc", "recovery", 1, 20, 18.2, 13.6)
-	}' | crafted_rows
-} >"$d/timeline.csv"
+heap_run "$d" kresd-jemalloc jemalloc "20 18.2 13.6" "26 24 20" "20 18.2 13.6" "20 18.2 13.6"
 truth "live bytes above the heap all run: held n/a (issue 27, item 1)" "$d"
 check "its held figures are null with the reason" jq_true \
 	'.variants["kresd-jemalloc"] | .held_before_spikes_mb == null and .held_after_spikes_mb == null
@@ -235,22 +246,7 @@ check "the advisor has no held figure for it either, not a floored 0" jq_true \
 # count read apart in time: not n/a (which turned jemalloc's and musl's quick verdicts to n/a in one
 # run of three and not in the others), held 0 there, ranked.
 d=$TEST_TMP/live-a-little-above-heap
-mkdir -p "$d"
-echo '{"format": 1, "status": "completed", "variants": [{"name": "glibc", "allocator": "glibc"}, {"name": "jemalloc", "allocator": "jemalloc"}]}' >"$d/run.json"
-: >"$d/events.jsonl"
-{
-	crafted_header
-	awk -v mb=$MB 'function row(t, v, phase, k, anon, live, heap) {
-		printf "t_s=%d variant=%s phase=%s spike=%d sent=100 answered=100 anon_kb=%d live_bytes=%d alloc_heap_bytes=%d alloc_free_trimmable_bytes=0 alloc_free_fragmented_bytes=0 alloc_unmapped_bytes=0\n",
-			t, v, phase, k, anon * 1024, live * mb, heap * mb
-	}
-	BEGIN {
-		row(1, "glibc", "baseline", 0, 12, 8, 10); row(1, "jemalloc", "baseline", 0, 12, 8.05, 8)
-		row(2, "glibc", "spike", 1, 22, 15, 20); row(2, "jemalloc", "spike", 1, 22, 15, 20)
-		row(3, "glibc", "recovery", 1, 12.5, 8, 10.5); row(3, "jemalloc", "recovery", 1, 12.5, 8.02, 8)
-		row(4, "glibc", "recovery", 1, 12.5, 8, 10.5); row(4, "jemalloc", "recovery", 1, 12.5, 8.02, 8)
-	}' | crafted_rows
-} >"$d/timeline.csv"
+heap_run "$d" jemalloc jemalloc "12 8.05 8" "22 15 20" "12.5 8.02 8" "12.5 8.02 8"
 truth "live bytes 50 kB above the heap: held 0, ranked (issue 27, item 6)" "$d"
 check "its held figures are formed, no n/a reason" jq_true \
 	'.variants.jemalloc | .spikes_left_na_reason == null and .held_after_spikes_mb == 0' "$d/summary.json"
