@@ -68,13 +68,14 @@ mounts = {n: {m["name"]: m["mountPath"] for m in c.get("volumeMounts", [])} for 
 say(len(vol) == 1 and mounts["resolver"].get(vol[0]) == mounts["agent"].get(vol[0]) is not None,
     "the resolver and the agent mount one emptyDir at the same path")
 sock = next(a.split("=", 1)[1] for a in containers["resolver"]["args"] if a.startswith("--control="))
-say(f"--control={sock}" in containers["agent"]["args"] and "--pid-from-control" in containers["agent"]["args"]
+agent_cmd = containers["agent"]["args"][0].split()
+say(f"--control={sock}" in agent_cmd and "--pid-from-control" in agent_cmd
     and sock.startswith(mounts["agent"][vol[0]] + "/"),
     "the agent reads the resolver's control socket, in the shared volume, and takes its PID from it")
 ports = {p["name"]: p for c in spec["containers"] for p in c.get("ports", [])}
 listen = next(a.split("=", 1)[1] for a in containers["resolver"]["args"] if a.startswith("--listen="))
 say(listen == f"0.0.0.0:{ports['dns']['containerPort']}", "the resolver listens on the Pod's addresses at its dns port")
-say(f"--listen=0.0.0.0:{ports['metrics']['containerPort']}" in containers["agent"]["args"], "the agent serves /metrics at its metrics port")
+say(f"--listen=0.0.0.0:{ports['metrics']['containerPort']}" in agent_cmd, "the agent serves /metrics at its metrics port")
 up = containers["upstream"]["args"]
 say(up[up.index("--hierarchy-block") + 1].startswith("127.") and
     f"--upstream-port={up[up.index('--port') + 1]}" in containers["resolver"]["args"],

@@ -39,12 +39,20 @@ driver = "vfs"
 graphroot = "$TEST_TMP/storage"
 runroot = "$TEST_TMP/storage-run"
 EOF
-# Every exit path: the Pod, its volume, the images and the network go with the private store.
+# The Pod's network, named for this test: what CNI keeps on the host for it (a bridge, the address
+# leases under /var/lib/cni/networks) is this test's to remove.
+NETWORK=allocspike-test-$$
+# Every exit path: the Pod, its volume, the images and the network go with the private store, and
+# the network's bridge and leases with it.
 pod_cleanup() {
+	local bridge
+	bridge=$(podman network inspect "$NETWORK" | jq -r '.[0].network_interface // empty')
 	podman pod rm --force --all
 	podman volume rm --force --all
 	podman rmi --force --all
-	podman network rm --force podman-default-kube-network
+	podman network rm --force "$NETWORK"
+	[[ -z $bridge ]] || ip link delete "$bridge"
+	rm -rf "/var/lib/cni/networks/$NETWORK"
 }
 trap 'pod_cleanup >/dev/null 2>&1; _test_cleanup' EXIT
 
@@ -63,7 +71,8 @@ node = "          valueFrom:\n            fieldRef: {fieldPath: spec.nodeName}\n
 assert text.count(node) == 1, "target-pod.yaml: the NODE_NAME fieldRef has moved"
 open(sys.argv[2], "w").write(text.replace(node, "          value: podman-host\n"))
 PY
-check "podman kube play starts the target Pod" timeout 120 podman kube play target-pod.yaml
+check "a network for the Pod" podman network create "$NETWORK"
+check "podman kube play starts the target Pod" timeout 120 podman kube play --network "$NETWORK" target-pod.yaml
 ready() { podman logs "allocspike-target-musl-$1" 2>&1 | grep -q "^ready $2"; }
 for ((i = 0; i < 100; i++)); do
 	ready upstream 127.53.0.1:5300 && ready resolver 0.0.0.0:5353 && break
@@ -117,17 +126,18 @@ lifeline_set
 	--web.listen-address="127.0.0.1:$port" >prometheus.log 2>&1 &
 _test_pids+=($!)
 api="http://127.0.0.1:$port/api/v1/query"
+jq_true() { jq -e "$@" >/dev/null; }
 for ((i = 0; i < 300; i++)); do
 	curl -sf "$api" --data-urlencode 'query=count_over_time(allocspike_agent_samples_total[1m])' -o prom.json &&
 		[[ $(jq -r '.data.result[0].value[1] // 0' prom.json) -ge 3 ]] && break
 	sleep 0.1
 done
 check "Prometheus stored three scrapes or more of the agent" \
-	jq -e '.data.result[0].value[1] | tonumber >= 3' prom.json
+	jq_true '.data.result[0].value[1] | tonumber >= 3' prom.json
 curl -sf "$api" --data-urlencode 'query=allocspike_resident_memory_bytes' -o rss.json
 check_eq "with the agent's labels and the scrape job's" '"allocspike-agent k8s-1 podman-host musl"' \
 	"$(jq -c '.data.result[0].metric | "\(.job) \(.run) \(.host) \(.variant)"' rss.json)"
-check "a resident memory over 1 MB" jq -e '.data.result[0].value[1] | tonumber > 1000000' rss.json
+check "a resident memory over 1 MB" jq_true '.data.result[0].value[1] | tonumber > 1000000' rss.json
 curl -sf "$api" --data-urlencode 'query=up{job="allocspike-agent"}' -o up.json
 check_eq "Prometheus saw the target up" 1 "$(jq -r '.data.result[0].value[1]' up.json)"
 
