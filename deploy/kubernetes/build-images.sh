@@ -7,7 +7,7 @@
 # Usage: build-images.sh [--bin DIR] [--prefix PREFIX] [--tag TAG]
 #   --bin     the build's bin/ folder (default: build/bin of this checkout)
 #   --prefix  image name prefix (default localhost/allocspike: what the manifests name; give your
-#             registry's to push, e.g. registry.example/team/allocspike)
+#             registry's to push, e.g. REGISTRY/team/allocspike)
 #   --tag     image tag (default: the version the programs print, as in the manifests)
 # Prints one line per image: NAME SIZE_BYTES.
 set -euo pipefail
