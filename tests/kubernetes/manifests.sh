@@ -92,8 +92,10 @@ say(js["completionMode"] == "Indexed" and js["completions"] == js["parallelism"]
 cmd = " ".join(js["template"]["spec"]["containers"][0]["args"])
 say("$((JOB_COMPLETION_INDEX + 1))" in cmd and '--shard "$shard/$SHARDS"' in cmd, "shard I is the completion index + 1")
 say(js.get("backoffLimit") == 0 and js["template"]["spec"]["restartPolicy"] == "Never", "a failed shard is not sent again")
-say(f"addr=$ALLOCSPIKE_TARGET_SERVICE_HOST:{next(p['port'] for p in svc['spec']['ports'] if p['name'] == 'dns')}" in cmd
-    and svc["metadata"]["name"] == "allocspike-target", "the shards send to the Service's dns port")
+# Kubernetes names a Service's variables after it and its ports: allocspike-target's dns port
+env_prefix = svc["metadata"]["name"].upper().replace("-", "_") + "_SERVICE_"
+say("dns" in {p["name"] for p in svc["spec"]["ports"]}
+    and f"addr=${env_prefix}HOST:${env_prefix}PORT_DNS" in cmd, "the shards send to the Service's dns port")
 prom = yaml.safe_load(cm["data"]["prometheus.yml"])
 sd = prom["scrape_configs"][0]["dns_sd_configs"][0]
 say(agents["spec"]["clusterIP"] == "None" and sd["names"] == [agents["metadata"]["name"]]

@@ -3,7 +3,9 @@
 # the images built by build-images.sh from this build, the Pod started (hierarchy, musl resolver,
 # agent sidecar), the resolver answering queries from the host at the Pod's own address, the agent
 # reading it through the shared process namespace, and a real Prometheus (Debian's, a process of
-# this test) scraping the agent with the scrape job of prometheus-config.yaml and storing its series.
+# this test) scraping the agent with the scrape job of prometheus-config.yaml and storing its series;
+# then loadgen-job.yaml's two shards, run as the Job would run them (podman plays no Job), sending
+# a replay plan to the Pod between them.
 # One change to the manifest: podman 4.3 cannot fill an environment variable from spec.nodeName,
 # so the agent's host label is given as a value. podman runs on a private configuration (runc, as
 # this kernel's cgroup v1 needs, no default ulimits, cgroupfs) and a private store and network
@@ -140,6 +142,49 @@ check_eq "with the agent's labels and the scrape job's" '"allocspike-agent k8s-1
 check "a resident memory over 1 MB" jq_true '.data.result[0].value[1] | tonumber > 1000000' rss.json
 curl -sf "$api" --data-urlencode 'query=up{job="allocspike-agent"}' -o up.json
 check_eq "Prometheus saw the target up" 1 "$(jq -r '.data.result[0].value[1]' up.json)"
+
+# The Job's two shards, each as the Job would start it (its command and environment, the index,
+# the Service's variables set to the Pod's address and port), in containers of their own on the
+# Pod's network, sending a plan of 40 queries from 4 clients: shard 1 sends clients 0 and 2, shard
+# 2 clients 1 and 3, and the resolver receives the 40.
+"$PY" - "$DEPLOY/loadgen-job.yaml" >job.env <<'PY'
+import shlex, sys, yaml
+job = next(d for d in yaml.safe_load_all(open(sys.argv[1])) if d)
+spec = job["spec"]["template"]["spec"]
+c = spec["containers"][0]
+print("JOB_CMD=" + shlex.quote(" ".join(c["command"][2:] + c["args"])))
+print("JOB_SHELL=" + shlex.quote(c["command"][0]))
+print("JOB_SHARDS=" + next(e["value"] for e in c["env"] if e["name"] == "SHARDS"))
+print("JOB_USER=%d:%d" % (spec["securityContext"]["runAsUser"], spec["securityContext"]["runAsGroup"]))
+print("JOB_IMAGE=" + c["image"])
+PY
+source job.env
+mkdir -p plan
+{
+	echo "# allocspike replay plan 1"
+	for ((q = 0; q < 40; q++)); do
+		printf '%d.%03d000000 %d udp shard-q%d.example.org. A\n' $((q / 100)) $((q % 100 * 10)) $((q % 4)) "$q"
+	done
+} >plan/plan.tsv
+queries() { control_send "$(podman volume inspect run --format '{{.Mountpoint}}')/control.sock" stats | jq .queries; }
+before=$(queries)
+for index in 0 1; do
+	timeout 60 podman run --rm --network "$NETWORK" --user "$JOB_USER" -v "$TEST_TMP/plan:/plan:ro" \
+		-v results:/results -e JOB_COMPLETION_INDEX=$index -e SHARDS="$JOB_SHARDS" \
+		-e ALLOCSPIKE_TARGET_SERVICE_HOST="$POD_IP" -e ALLOCSPIKE_TARGET_SERVICE_PORT_DNS=5353 \
+		"$JOB_IMAGE" "$JOB_SHELL" -c "$JOB_CMD" >"shard$index.log" 2>&1 &
+	shard_pids+=($!)
+	_test_pids+=($!)
+done
+for index in 0 1; do
+	wait "${shard_pids[$index]}"
+	check_eq "shard $((index + 1)) of $JOB_SHARDS (completion index $index) exits 0" 0 $?
+done
+results=$(podman volume inspect results --format '{{.Mountpoint}}')
+sent() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["variant"] == "musl" { s += $c["sent"] } END { print s + 0 }' "$results/shard-$1/timeline.csv"; }
+check_eq "shard 1 sent its clients' half" 20 "$(sent 1)"
+check_eq "shard 2 sent the other half" 20 "$(sent 2)"
+check_eq "the resolver received the 40" $((before + 40)) "$(queries)"
 
 check "podman kube down removes the Pod" podman kube down target-pod.yaml
 check_eq "no container left" "" "$(podman ps --all --quiet)"
