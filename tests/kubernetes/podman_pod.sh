@@ -9,7 +9,8 @@
 # One change to the manifest: podman 4.3 cannot fill an environment variable from spec.nodeName,
 # so the agent's host label is given as a value. podman runs on a private configuration (runc, as
 # this kernel's cgroup v1 needs, no default ulimits, cgroupfs) and a private store and network
-# folder under the test's folder: nothing of the machine's is used or left behind.
+# folder under the test's folder: nothing of the machine's is used or left behind, but for podman
+# build's cache of blob digests (/var/lib/containers/cache), which has no setting in podman 4.3.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 DEPLOY="$ALLOCSPIKE_SOURCE_DIR/deploy/kubernetes"
 PY=/usr/bin/python3 # Debian's, with python3-yaml
