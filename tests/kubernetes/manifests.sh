@@ -15,6 +15,8 @@ command -v npm >/dev/null || skip "npm is not installed"
 "$PY" -c 'import kubernetes, yaml' 2>/dev/null || skip "python3-kubernetes is not installed (scripts/packages.txt)"
 command -v promtool >/dev/null || skip "promtool is not installed (prometheus, scripts/packages.txt)"
 manifests=("$DEPLOY"/*.yaml)
+# the images' tag: the project's version (ctest gives it; the programs print it)
+export ALLOCSPIKE_VERSION=${ALLOCSPIKE_VERSION:-$("$ALLOCSPIKE_BIN/allocspike-agent" --version | awk '{ print $2 }')}
 
 # The schema package: installed once per build folder and again when its lock file changes.
 schemas="${ALLOCSPIKE_BUILD_DIR:-$TEST_TMP}/kubernetes-schemas"
@@ -96,6 +98,10 @@ say(js.get("backoffLimit") == 0 and js["template"]["spec"]["restartPolicy"] == "
 env_prefix = svc["metadata"]["name"].upper().replace("-", "_") + "_SERVICE_"
 say("dns" in {p["name"] for p in svc["spec"]["ports"]}
     and f"addr=${env_prefix}HOST:${env_prefix}PORT_DNS" in cmd, "the shards send to the Service's dns port")
+version = os.environ["ALLOCSPIKE_VERSION"]
+images = {c["image"] for c in spec["containers"] + js["template"]["spec"]["containers"]}
+say(images == {f"localhost/allocspike/{n}:{version}" for n in ("resolver-musl", "tools")},
+    f"the images are build-images.sh's at this version ({version})")
 prom = yaml.safe_load(cm["data"]["prometheus.yml"])
 sd = prom["scrape_configs"][0]["dns_sd_configs"][0]
 say(agents["spec"]["clusterIP"] == "None" and sd["names"] == [agents["metadata"]["name"]]
@@ -104,7 +110,7 @@ say(agents["spec"]["clusterIP"] == "None" and sd["names"] == [agents["metadata"]
 PY
 cat "$TEST_TMP/promises.txt"
 check "the manifests keep their promises to each other" bash -c "! grep -q '^FAIL' '$TEST_TMP/promises.txt'"
-check_eq "every promise checked" 14 "$(grep -c '^ok' "$TEST_TMP/promises.txt")"
+check_eq "every promise checked" 15 "$(grep -c '^ok' "$TEST_TMP/promises.txt")"
 "$PY" -c 'import sys, yaml; [print(d["data"]["prometheus.yml"], end="") for d in yaml.safe_load_all(open(sys.argv[1])) if d]' \
 	"$DEPLOY/prometheus-config.yaml" >"$TEST_TMP/prometheus.yml"
 check "promtool accepts the scrape configuration" promtool check config "$TEST_TMP/prometheus.yml"
