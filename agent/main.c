@@ -19,6 +19,7 @@
 #include "cli_parse.h"
 #include "clock_exchange.h"
 #include "close_stdout.h"
+#include "control_peer.h"
 #include "exposition.h"
 #include "monotonic.h"
 #include "record.h"
@@ -26,6 +27,8 @@
 #include "sockaddr_parse.h"
 
 #define AGENT_DEFAULT_PORT 9110
+/* --pid-from-control: how long a sidecar waits for the resolver beside it to open its socket */
+#define AGENT_PEER_WAIT_S 30
 /* A control socket that has not answered in this share of the interval is a failed read: the
  * next read must not queue behind it. */
 #define AGENT_CONTROL_TIMEOUT_SHARE 0.8
@@ -51,8 +54,10 @@ static void agent_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: allocspike-agent --pid PID [options]\n"
+	    "usage: allocspike-agent --pid PID | --pid-from-control [options]\n"
 	    "  --pid PID          the process to sample (a resolver row on this host)\n"
+	    "  --pid-from-control the process serving --control (waiting up to %d s for it):\n"
+	    "                     a sidecar sharing a Pod's process namespace\n"
 	    "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
 	    "                     in flight (default: none, /proc only)\n"
 	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
@@ -76,7 +81,7 @@ static void agent_usage(FILE *out)
 	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
 	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
 	    "docs/agent.md\n",
-	    AGENT_DEFAULT_PORT);
+	    AGENT_PEER_WAIT_S, AGENT_DEFAULT_PORT);
 }
 
 /* One read, then its line to the record and to every /samples stream. */
@@ -415,11 +420,13 @@ int main(int argc, char **argv)
 		OPT_RECORD,
 		OPT_TOKEN_FILE,
 		OPT_TOKEN_METRICS,
+		OPT_PID_FROM_CONTROL,
 		OPT_VERSION,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
 	    {"pid", required_argument, NULL, OPT_PID},
+	    {"pid-from-control", no_argument, NULL, OPT_PID_FROM_CONTROL},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -436,6 +443,7 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	unsigned long long pid = 0;
+	bool pid_from_control = false;
 	double interval_s = 0.1, duration_s = 0;
 	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL,
 	           *token_file = NULL;
@@ -451,6 +459,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CONTROL:
 			control = optarg;
+			break;
+		case OPT_PID_FROM_CONTROL:
+			pid_from_control = true;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
@@ -502,7 +513,12 @@ int main(int argc, char **argv)
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (pid == 0) {
+	if (pid_from_control && (pid != 0 || !control)) {
+		fprintf(stderr,
+		        "allocspike-agent: --pid-from-control needs --control and no --pid\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (pid == 0 && !pid_from_control) {
 		fprintf(stderr, "allocspike-agent: --pid is required\n");
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
@@ -527,6 +543,11 @@ int main(int argc, char **argv)
 	if (a.labels.host == hostname && gethostname(hostname, sizeof(hostname) - 1) != 0)
 		snprintf(hostname, sizeof(hostname), "unknown");
 
+	if (pid_from_control && (pid = (unsigned long long)control_peer_pid(
+	                             control, AGENT_PEER_WAIT_S, err, sizeof(err))) == 0) {
+		fprintf(stderr, "allocspike-agent: --pid-from-control: %s\n", err);
+		return CLI_EXIT_FAILED;
+	}
 	if (!agent_sampler_open(&a.sampler, (pid_t)pid, control,
 	                        (int)(interval_s * 1000 * AGENT_CONTROL_TIMEOUT_SHARE) + 1, err,
 	                        sizeof(err))) {
