@@ -895,6 +895,20 @@ bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, s
 	return false;
 }
 
+bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size)
+{
+	memset(rf, 0, sizeof(*rf));
+	rf->dir = strdup(dir);
+	if (!rf->dir)
+		return set_err(err, err_size, "out of memory"), false;
+	rf->status = "unknown";
+	if (read_events(rf, err, err_size) && read_timeline(rf, err, err_size) &&
+	    read_instance_tables(rf, err, err_size))
+		return true;
+	runfolder_free(rf);
+	return false;
+}
+
 void runfolder_free(struct runfolder *rf)
 {
 	for (size_t i = 0; i < rf->n_events; i++)

@@ -129,6 +129,11 @@ bool runfolder_read_run(const char *dir, struct runfolder *rf, char *err, size_t
  * "unknown", no events. Same errors as runfolder_read. */
 bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
+/* Reads what a generator writes (events.jsonl, timeline.csv, and phases.csv and latency_hist.csv
+ * when present), without run.json: a shard's fragment (allocspike-report merge). rf->run is NULL,
+ * status "unknown". Same errors as runfolder_read. */
+bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size);
+
 void runfolder_free(struct runfolder *rf);
 
 /* Index of target name in rf->targets, or -1. */

@@ -271,7 +271,9 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 	double t_in = t - 1e-9 < p->end_s ? t - 1e-9 : p->end_s - 1e-9;
 	const struct schedule_phase *ph = schedule_phase_at(s, t_in);
 	double a = st->t_prev < p->end_s ? st->t_prev : p->end_s, b = t < p->end_s ? t : p->end_s;
-	uint64_t offered = schedule_due(s, b) - schedule_due(s, a);
+	/* a shard is offered its own share of the interval's queries */
+	uint64_t offered = client_model_owned(p->clients ? p->clients : p->shard,
+	                                      schedule_due(s, a), schedule_due(s, b));
 	struct progress_target ptargets[64];
 	unsigned np = 0;
 	for (unsigned i = 0; i < r->count; i++) {
