@@ -24,17 +24,18 @@ LEAD=1.5
 [[ "${ALLOCSPIKE_SANITIZE:-0}" == 1 ]] && LEAD=4
 start_time() { python3 -c "import time; print('%.6f' % (time.time() + $LEAD))"; }
 
-# run_shards NAME N : N shards (N = 1: one generator, no --shard) started apart at one --start-at,
-# folders NAME/1..N; the responders' logs kept as NAME.a and NAME.b
+# run_shards NAME N [OPTION...] : N shards (N = 1: one generator, no --shard) started apart at one
+# --start-at, folders NAME/1..N; the responders' logs kept as NAME.a and NAME.b
 run_shards() {
 	local name=$1 n=$2 t0 i pids=()
+	shift 2
 	: >a.log
 	: >b.log
 	t0=$(start_time)
 	for ((i = 1; i <= n; i++)); do
 		local shard=()
 		((n > 1)) && shard=(--shard "$i/$n")
-		"$LG" -d q.txt --schedule "$SCHEDULE" --timeout-ms 500 --no-progress "${shard[@]}" \
+		"$LG" -d q.txt --schedule "${SCHED:-$SCHEDULE}" --timeout-ms 500 --no-progress "${shard[@]}" "$@" \
 			--start-at "$t0" --out "$name/$i" "${TARGETS[@]}" >"$name.$i.out" 2>"$name.$i.err" &
 		pids+=($!)
 	done
@@ -146,6 +147,21 @@ sys.exit(0 if merged == total and answered == sum(merged.values()) == 1800 else 
 PY
 	check "$n shards: each shard's generator is a row of its own" grep -q "_loadgen_$n," m$n/timeline.csv
 done
+
+# TCP clients: a client's queries come from one shard, so its connection stays one connection
+SCHED='baseline:1s@200'
+run_shards tcp1 1 --tcp-share 0.5 --clients 10
+run_shards tcp2 2 --tcp-share 0.5 --clients 10
+unset SCHED
+for t in a b; do
+	check "TCP clients, 2 shards: target $t got the one generator's stream" \
+		cmp -s <(queries tcp1.$t) <(queries tcp2.$t)
+	check_eq "TCP clients, 2 shards: target $t saw as many TCP connections as from one generator" \
+		"$(awk '$6 == "tcp" { print $2 }' tcp1.$t | sort -u | wc -l)" \
+		"$(awk '$6 == "tcp" { print $2 }' tcp2.$t | sort -u | wc -l)"
+done
+check_eq "TCP clients: one generator's connections to a (5 TCP clients)" 5 \
+	"$(awk '$6 == "tcp" { print $2 }' tcp1.a | sort -u | wc -l)"
 
 # refusals: a missing shard, a doubled one, shards of two counts, another schedule
 "$REPORT" merge --out r1 s3/1 s3/2 >/dev/null 2>err.txt
