@@ -20,9 +20,10 @@
 
 enum { MERGE_OK = 0, MERGE_FAILED = 1, MERGE_BAD_INPUT = 2 };
 
-/* Most shards merged at once (loadgen's --shard takes N up to 65536; a merge of more than this
- * many folders is a mistake, and each is held in memory). */
-#define MERGE_MAX_SHARDS 1024
+/* Most shards merged at once: each shard's generator becomes a harness row of the merged run
+ * (_loadgen_I), and a run folder holds at most RUNFOLDER_MAX_HARNESS (65) of them, one left for
+ * _upstream. */
+#define MERGE_MAX_SHARDS (RUNFOLDER_MAX_HARNESS - 1)
 
 struct merge_fragment {
 	const char *dir;

@@ -76,14 +76,17 @@ for n in 2 3; do
 import json, sys
 from decimal import Decimal
 d, n = sys.argv[1], int(sys.argv[2])
-late = []
+late, first = [], []
 for i in range(1, n + 1):
     f = json.load(open("%s/%d/fragment.json" % (d, i)))
-    late.append(float(Decimal(f["first_send_realtime"]) - Decimal(f["start_realtime"])) - f["first_planned_s"])
-print("%.3f" % ((max(late) - min(late)) * 1000), " ".join("%.3f" % (x * 1000) for x in late))
+    since = float(Decimal(f["first_send_realtime"]) - Decimal(f["start_realtime"]))
+    first.append(since)
+    late.append(since - f["first_planned_s"])
+print("%.3f" % ((max(late) - min(late)) * 1000), " ".join("%.3f" % (x * 1000) for x in late),
+      "ms; first sends at", " ".join("%.3f" % (x * 1000) for x in first), "ms after the start")
 PY
 	read -r spread lateness <first.$n.txt
-	echo "$n shards: first sends late by $lateness ms after their planned instants (spread $spread ms; load $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "$n shards: first sends late by $lateness after their planned instants (spread $spread ms; load $(cut -d' ' -f1-3 /proc/loadavg))"
 	# loose: a shared 2-core machine can wake a process late by tens of ms
 	check "$n shards: the first sends within 30 ms of each other (spread $spread ms)" \
 		python3 -c "import sys; sys.exit(0 if $spread <= 30 else 1)"
@@ -183,8 +186,29 @@ PY
 "$REPORT" merge --out r4 s2/1 other >/dev/null 2>err.txt
 check_eq "merge with another schedule: exit status" 2 $?
 check "merge with another schedule: names the key" grep -q 'differ in "schedule"' err.txt
+cp -r s2/2 late
+python3 - late/fragment.json <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+f["start_realtime"] = "1000.000000000"
+json.dump(f, open(sys.argv[1], "w"))
+PY
+"$REPORT" merge --out r5 s2/1 late >/dev/null 2>err.txt
+check_eq "merge of shards started apart: exit status" 2 $?
+check "merge of shards started apart: says so" grep -q "shards must start together" err.txt
+mkdir -p nofrag bad
+cp s2/1/timeline.csv nofrag/
+echo '{"format": 1, "shard": "1"}' >bad/fragment.json
+"$REPORT" merge --out r6 s2/1 nofrag >/dev/null 2>err.txt
+check_eq "merge of a folder without fragment.json: exit status" 2 $?
+check "merge of a folder without fragment.json: names it" grep -q "nofrag: not a shard's run folder" err.txt
+"$REPORT" merge --out r7 bad s2/2 >/dev/null 2>err.txt
+check_eq "merge of a malformed fragment.json: exit status" 2 $?
+check "merge of a malformed fragment.json: names it" grep -q "bad/fragment.json: not a fragment.json of format 1" err.txt
 "$REPORT" merge --out m2 s2/1 s2/2 >/dev/null 2>err.txt
 check_eq "merge into a folder that is not empty: exit status" 2 $?
+"$REPORT" m2 >/dev/null 2>err.txt
+check_eq "the merged run folder makes a report" 0 $?
 
 # a shard killed mid-run: its fragment stays "running", the merge fails naming it
 t0=$(start_time)
