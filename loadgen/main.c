@@ -17,6 +17,7 @@
 #include "close_stdout.h"
 #include "fixed_point.h"
 #include "fragment.h"
+#include "interval_hist_log.h"
 #include "monotonic.h"
 #include "pacer.h"
 #include "parent_death.h"
@@ -850,11 +851,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
 		return 1;
 	}
+	static struct interval_hist_log interval_hists;
+	if (!interval_hist_log_open(&interval_hists, o.sharded ? o.out : NULL, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		return 1;
+	}
 	static struct recorder rec;
 	rec = (struct recorder){.pacer = &pacer,
 	                        .schedule = &sched,
 	                        .writer = &writer,
 	                        .transports = transports.fd >= 0 ? &transports : NULL,
+	                        .interval_hists = interval_hists.fd >= 0 ? &interval_hists : NULL,
 	                        .sources = sources,
 	                        .count = ns,
 	                        .interval_ns = (uint64_t)o.interval_ms * 1000000,
@@ -934,7 +941,10 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].has_process)
 			proc_watch_close(&sources[i].proc);
-	int status = feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+	interval_hist_log_close(&interval_hists);
+	/* a shard without all its interval histograms cannot be merged in full */
+	int status =
+	    feed_failed || !written || interval_hists.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	if (!fragment_end(&fragment,
 	                  status != CLI_EXIT_OK ? "failed"
 	                  : completed           ? "completed"

@@ -220,9 +220,9 @@ static int merge_target(struct merge *m, const char *name)
 	return (int)m->n_targets++;
 }
 
-/* Counts over the interval are summed; the interval's latency quantiles cannot be (no per-interval
- * histograms: phases.csv has the phases' quantiles); process and resolver columns are samples of
- * the same process, taken from the lowest shard that has them. */
+/* Counts over the interval are summed; the interval's latency quantiles are computed afterwards
+ * (merge_interval_latency), never averaged; process and resolver columns are samples of the same
+ * process, taken from the lowest shard that has them. */
 static void merge_cell_add(struct merge_cell *c, const struct runfolder_row *row)
 {
 	static const enum timeline_column summed[] = {
@@ -288,6 +288,65 @@ static bool merge_timeline(struct merge *m)
 		}
 	}
 	return true;
+}
+
+/* The merged timeline's latency quantiles, from each interval's histograms added over the shards
+ * (interval_hist.csv: rows in time order, each interval's t_s its timeline row's). Without that
+ * file in every fragment the cells stay empty: an average of the shards' quantiles is none. */
+static bool merge_interval_latency(struct merge *m)
+{
+	for (size_t f = 0; f < m->n_frags; f++)
+		if (!m->frags[f].rf.has_interval_hist)
+			return true;
+	struct latency_hist *h = calloc(m->n_targets + 1, sizeof(*h));
+	size_t *cursor = calloc(m->n_frags, sizeof(*cursor));
+	if (!h || !cursor) {
+		free(h);
+		free(cursor);
+		return false;
+	}
+	bool ok = true;
+	for (size_t i = 0; ok && i < m->n_intervals; i++) {
+		memset(h, 0, m->n_targets * sizeof(*h));
+		for (size_t f = 0; f < m->n_frags; f++) {
+			const struct runfolder *rf = &m->frags[f].rf;
+			for (; cursor[f] < rf->n_interval_hist_rows; cursor[f]++) {
+				const struct runfolder_instance_row *row =
+				    &rf->interval_hist_rows[cursor[f]];
+				double idx = ceil(row->v[IHIST_COL_t_s] / m->interval_s - 1e-6);
+				if (idx > (double)i)
+					break;
+				int t = merge_target(m, rf->targets[row->target]);
+				if (t < 0) {
+					ok = false;
+					break;
+				}
+				uint64_t upper_ns =
+				    (uint64_t)llround(row->v[IHIST_COL_upper_us] * 1e3);
+				uint64_t count = (uint64_t)row->v[IHIST_COL_count];
+				h[t].buckets[latency_hist_bucket(upper_ns - 1)] += count;
+				h[t].count += count;
+			}
+		}
+		for (size_t t = 0; t < m->n_targets; t++) {
+			struct merge_cell *c = &m->cells[i * m->n_targets + t];
+			if (!c->present || runfolder_is_harness(m->targets[t]))
+				continue;
+			static const struct {
+				enum timeline_column col;
+				double q;
+			} quantiles[] = {{TIMELINE_COL_lat_p50_ms, 0.5},
+			                 {TIMELINE_COL_lat_p90_ms, 0.9},
+			                 {TIMELINE_COL_lat_p99_ms, 0.99}};
+			for (size_t q = 0; q < sizeof(quantiles) / sizeof(*quantiles); q++) {
+				double ns = latency_hist_quantile(&h[t], quantiles[q].q);
+				c->v[quantiles[q].col] = ns < 0 ? NAN : ns / 1e6;
+			}
+		}
+	}
+	free(h);
+	free(cursor);
+	return ok;
 }
 
 static struct merge_instance *merge_instance_of(struct merge *m, const char *target,
@@ -542,7 +601,7 @@ static int merge_run(struct merge *m, const char *out)
 		say("--out %s: not a new or empty folder", out);
 		return MERGE_BAD_INPUT;
 	}
-	if (!merge_timeline(m) || !merge_instances(m)) {
+	if (!merge_timeline(m) || !merge_interval_latency(m) || !merge_instances(m)) {
 		say("out of memory");
 		return MERGE_FAILED;
 	}

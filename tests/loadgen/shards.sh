@@ -148,6 +148,33 @@ for d in sys.argv[2:]:
 answered = sum(int(r["answered"]) for r in csv.DictReader(open(sys.argv[1] + "/phases.csv")))
 sys.exit(0 if merged == total and answered == sum(merged.values()) == 1800 else 1)
 PY
+	# the timeline's latency: each interval's histograms added, its quantiles from the sum; the
+	# median of a union lies between the parts' medians
+	check "$n shards: merged per-interval latency from the shards' interval histograms" \
+		python3 - m$n $(for ((i = 1; i <= n; i++)); do echo s$n/$i; done) <<'PY'
+import csv, math, sys
+from collections import Counter
+def key(r):
+    return (r["variant"], math.ceil(float(r["t_s"]) / 0.1 - 1e-6))
+merged = {key(r): r for r in csv.DictReader(open(sys.argv[1] + "/timeline.csv")) if r["variant"] in ("a", "b")}
+counts, p50s = Counter(), {}
+for d in sys.argv[2:]:
+    for r in csv.DictReader(open(d + "/interval_hist.csv")):
+        counts[key(r)] += int(r["count"])
+    for r in csv.DictReader(open(d + "/timeline.csv")):
+        if r["variant"] in ("a", "b") and r["lat_p50_ms"]:
+            p50s.setdefault(key(r), []).append(float(r["lat_p50_ms"]))
+bad = 0
+for k, r in merged.items():
+    answered = int(float(r["answered"] or 0))
+    if counts[k] != answered:
+        print("answers", k, answered, "histogram", counts[k]); bad += 1
+    if answered and not r["lat_p50_ms"]:
+        print("no p50", k); bad += 1
+    if answered and not min(p50s[k]) <= float(r["lat_p50_ms"]) <= max(p50s[k]):
+        print("p50", k, r["lat_p50_ms"], "not between the shards'", p50s[k]); bad += 1
+sys.exit(1 if bad else 0)
+PY
 	check "$n shards: each shard's generator is a row of its own" grep -q "_loadgen_$n," m$n/timeline.csv
 done
 
