@@ -24,6 +24,8 @@ static const char *const phases_column_names[PHASES_COLUMN_COUNT] = {
 #undef PHASES_COLUMN_NAME
 };
 static const char *const hist_column_names[HIST_COLUMN_COUNT] = {"upper_us", "count"};
+static const char *const interval_hist_column_names[IHIST_COLUMN_COUNT] = {"t_s", "upper_us",
+                                                                           "count"};
 
 const char *runfolder_column_name(enum timeline_column col)
 {
@@ -845,9 +847,16 @@ static bool read_instance_tables(struct runfolder *rf, char *err, size_t err_siz
 	};
 	static const struct number_range *const hist_ranges[HIST_COLUMN_COUNT] = {
 	    [HIST_COL_upper_us] = &UPPER_US_RANGE, [HIST_COL_count] = &HIST_COUNT_RANGE};
+	static const struct number_range *const interval_hist_ranges[IHIST_COLUMN_COUNT] = {
+	    [IHIST_COL_t_s] = &T_S_RANGE,
+	    [IHIST_COL_upper_us] = &UPPER_US_RANGE,
+	    [IHIST_COL_count] = &HIST_COUNT_RANGE};
 	const struct instance_table tables[] = {
 	    {"phases.csv", phases_column_names, phases_ranges, PHASES_COLUMN_COUNT, &rf->phase_rows,
 	     &rf->n_phase_rows, &rf->has_phases},
+	    {"interval_hist.csv", interval_hist_column_names, interval_hist_ranges,
+	     IHIST_COLUMN_COUNT, &rf->interval_hist_rows, &rf->n_interval_hist_rows,
+	     &rf->has_interval_hist},
 	    {"latency_hist.csv", hist_column_names, hist_ranges, HIST_COLUMN_COUNT, &rf->hist_rows,
 	     &rf->n_hist_rows, &rf->has_latency_hist},
 	};
@@ -895,6 +904,20 @@ bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, s
 	return false;
 }
 
+bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size)
+{
+	memset(rf, 0, sizeof(*rf));
+	rf->dir = strdup(dir);
+	if (!rf->dir)
+		return set_err(err, err_size, "out of memory"), false;
+	rf->status = "unknown";
+	if (read_events(rf, err, err_size) && read_timeline(rf, err, err_size) &&
+	    read_instance_tables(rf, err, err_size))
+		return true;
+	runfolder_free(rf);
+	return false;
+}
+
 void runfolder_free(struct runfolder *rf)
 {
 	for (size_t i = 0; i < rf->n_events; i++)
@@ -907,6 +930,7 @@ void runfolder_free(struct runfolder *rf)
 	free(rf->rows);
 	free(rf->phase_rows);
 	free(rf->hist_rows);
+	free(rf->interval_hist_rows);
 	json_decref(rf->run);
 	free(rf->dir);
 	memset(rf, 0, sizeof(*rf));

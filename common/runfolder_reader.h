@@ -68,6 +68,15 @@ struct runfolder_row {
 /* The numeric columns of latency_hist.csv: one non-empty bucket of an instance's histogram. */
 enum hist_column { HIST_COL_upper_us, HIST_COL_count, HIST_COLUMN_COUNT };
 
+/* The numeric columns of interval_hist.csv (a shard's fragment only): one non-empty bucket of the
+ * histogram of one interval's answers, the interval named by its timeline row's t_s. */
+enum interval_hist_column {
+	IHIST_COL_t_s,
+	IHIST_COL_upper_us,
+	IHIST_COL_count,
+	IHIST_COLUMN_COUNT
+};
+
 /* A row of phases.csv (v[] by enum phases_column) or of latency_hist.csv (v[] by enum
  * hist_column): one phase instance (phase, spike) of one variant. NAN: empty cell. */
 struct runfolder_instance_row {
@@ -112,6 +121,10 @@ struct runfolder {
 	struct runfolder_instance_row *hist_rows;
 	size_t n_hist_rows;
 	bool has_latency_hist;
+	/* interval_hist.csv, written only by a generator with --shard (its fragment) */
+	struct runfolder_instance_row *interval_hist_rows;
+	size_t n_interval_hist_rows;
+	bool has_interval_hist;
 };
 
 /* Reads DIR/run.json, DIR/events.jsonl and DIR/timeline.csv (and DIR/phases.csv and
@@ -128,6 +141,11 @@ bool runfolder_read_run(const char *dir, struct runfolder *rf, char *err, size_t
 /* Reads DIR/timeline.csv only (a calibration pass has no run.json): rf->run is NULL, status
  * "unknown", no events. Same errors as runfolder_read. */
 bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size);
+
+/* Reads what a generator writes (events.jsonl, timeline.csv, and phases.csv and latency_hist.csv
+ * when present), without run.json: a shard's fragment (allocspike-report merge). rf->run is NULL,
+ * status "unknown". Same errors as runfolder_read. */
+bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
 void runfolder_free(struct runfolder *rf);
 

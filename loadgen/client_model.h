@@ -8,7 +8,17 @@
 
 struct schedule;
 
-enum client_transport { CLIENT_UDP, CLIENT_TCP, CLIENT_DOT };
+/* CLIENT_ELSEWHERE: a client of another shard (--shard I/N): another generator sends its queries.
+ */
+enum client_transport { CLIENT_UDP, CLIENT_TCP, CLIENT_DOT, CLIENT_ELSEWHERE };
+
+/* --shard I/N (shard = I - 1, shards = N): a generator sends the queries of the clients c with
+ * c mod N = I - 1, so that N generators together send the one stream, each client's queries from
+ * one of them (its connections too). The one rule for a query file and a replay plan alike. */
+static inline bool client_in_shard(uint64_t client, unsigned shard, unsigned shards)
+{
+	return shards <= 1 || client % shards == shard;
+}
 
 /* From query first_k on (to the next span's), the queries are spread over this many clients: a
  * schedule phase's '/clients=N' (docs/schedule.md), or the --clients. */
@@ -38,6 +48,9 @@ struct client_model {
 	 * and tcp is only how many clients have a query over TCP. NULL otherwise. */
 	const uint32_t *client_of;
 	const uint8_t *tcp_of;
+	/* --shard with a query file: only the clients client_in_shard keeps are sent from here (a
+	 * replay plan is cut to its shard when read: shards is then 0) */
+	unsigned shard, shards;
 };
 
 /* The clients query k is spread among (a span's, or the --clients). */
@@ -95,9 +108,22 @@ void client_model_free(struct client_model *m);
 static inline enum client_transport client_model_query_transport(const struct client_model *m,
                                                                  uint64_t k)
 {
+	if (m->shards > 1 && !client_in_shard(client_model_client(m, k), m->shard, m->shards))
+		return CLIENT_ELSEWHERE;
 	if (m->tcp_of)
 		return m->tcp_of[k] ? CLIENT_TCP : CLIENT_UDP;
 	return client_model_transport(m, client_model_client(m, k));
+}
+
+/* Of queries [from, to), those this generator sends (all but another shard's). */
+static inline uint64_t client_model_owned(const struct client_model *m, uint64_t from, uint64_t to)
+{
+	if (!m || m->shards <= 1)
+		return to - from;
+	uint64_t n = 0;
+	for (uint64_t k = from; k < to; k++)
+		n += client_in_shard(client_model_client(m, k), m->shard, m->shards);
+	return n;
 }
 
 #endif

@@ -16,6 +16,8 @@
 #include "transport_log.h"
 #include "close_stdout.h"
 #include "fixed_point.h"
+#include "fragment.h"
+#include "interval_hist_log.h"
 #include "monotonic.h"
 #include "pacer.h"
 #include "parent_death.h"
@@ -87,12 +89,18 @@ static void usage(FILE *out)
 	    "      --replay PLAN       a replay plan (allocspike-querydata capture --plan): each\n"
 	    "                          query at its time, by its client, over its transport\n"
 	    "      --replay-speed F    the plan's clock runs F times as fast (default 1)\n"
-	    "      --shard I/N         only the plan's clients c with c mod N = I - 1\n"
+	    "      --shard I/N         only the clients c with c mod N = I - 1 (of --clients, or\n"
+	    "                          the plan's): N generators send the stream together; with\n"
+	    "                          --out each writes a fragment (allocspike-report merge)\n"
 	    "      --strict            a malformed query line is fatal\n"
 	    "      --allow-meta        send meta and transfer types (OPT, AXFR, ...) too\n"
 	    "      --queries-memory-mb MB  most memory the query file may take; a larger file\n"
 	    "                          is streamed from disk (default 1024)\n"
 	    "      --align             start the schedule at the next whole wall-clock second\n"
+	    "      --start-at T        start the schedule at T, seconds since the epoch "
+	    "(fractions\n"
+	    "                          too, e.g. $(date +%s.%N)): shards started apart begin "
+	    "together\n"
 	    "      --allow-remote      allow targets outside 127.0.0.0/8 and ::1\n"
 	    "      --no-progress       no live line even on a terminal\n"
 	    "      --version [--json]  the program's version and the allocator serving malloc\n"
@@ -118,7 +126,9 @@ struct options {
 	bool tc_retry;
 	const char *replay; /* a replay plan: its queries at its times, by its clients */
 	double replay_speed;
-	unsigned shard, shards; /* --shard I/N: the plan's clients c with c % N == I - 1 */
+	unsigned shard, shards; /* --shard I/N: the clients c with c % N == I - 1 */
+	bool sharded;           /* --shard given (also 1/1): a fragment.json goes with --out */
+	double start_at; /* --start-at: the schedule's start, seconds since the epoch; 0: none */
 	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
 	unsigned ntargets, nwatches;
 };
@@ -149,6 +159,7 @@ static bool parse_shard(const char *text, struct options *o)
 	    !parse_unsigned("--shard's I", first, 1, o->shards, &o->shard))
 		return false;
 	o->shard--;
+	o->sharded = true;
 	return true;
 }
 
@@ -204,7 +215,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		O_SHARD,
 		O_DOT_SHARE,
 		O_TLS_RESUME,
-		O_TLS_CA
+		O_TLS_CA,
+		O_START_AT
 	};
 	static const struct option longopts[] = {
 	    {"queries", required_argument, NULL, 'd'},
@@ -239,6 +251,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 	    {"dot-share", required_argument, NULL, O_DOT_SHARE},
 	    {"tls-resume", required_argument, NULL, O_TLS_RESUME},
 	    {"tls-ca", required_argument, NULL, O_TLS_CA},
+	    {"start-at", required_argument, NULL, O_START_AT},
 	    {"help", no_argument, NULL, 'h'},
 	    {0}};
 	*o = (struct options){.port = 53,
@@ -405,6 +418,10 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_ALIGN:
 			o->align = true;
 			break;
+		case O_START_AT:
+			if (!cli_option_number("--start-at", optarg, 1, 1e11, &o->start_at))
+				return false;
+			break;
 		case O_REMOTE:
 			o->allow_remote = true;
 			break;
@@ -448,9 +465,14 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		                "--dot-share do not mix with it\n");
 		return false;
 	}
-	if (!o->replay && (o->shards > 1 || o->replay_speed != 1)) {
-		fprintf(stderr, "allocspike-loadgen: --replay-speed and --shard are options of "
-		                "--replay\n");
+	if (!o->replay && o->replay_speed != 1) {
+		fprintf(stderr, "allocspike-loadgen: --replay-speed is an option of --replay\n");
+		return false;
+	}
+	if (o->align && o->start_at > 0) {
+		fprintf(stderr,
+		        "allocspike-loadgen: --align and --start-at do not mix (both say when "
+		        "the schedule starts)\n");
 		return false;
 	}
 	if (!o->queries && !o->replay) {
@@ -585,21 +607,71 @@ static bool files_for_clients(const struct options *o, const struct client_model
 	return true;
 }
 
-/* The monotonic instant the schedule starts: shortly after now, or at a whole wall-clock second
- * (so that per-second counts taken elsewhere line up with the schedule's seconds). */
-static uint64_t start_instant(bool align)
+/* The instant the schedule starts, on the monotonic clock (the pacer's) and the wall clock (the
+ * one shards share): --start-at's, the next whole wall-clock second (--align: per-second counts
+ * taken elsewhere line up with the schedule's seconds), or 50 ms from now to let the threads
+ * settle. False when --start-at has passed: that shard could not start with the others. */
+static bool start_instant(const struct options *o, uint64_t *mono_ns, uint64_t *realtime_ns_out,
+                          char *err, size_t err_size)
 {
-	uint64_t mono = monotonic_ns();
-	uint64_t start = mono + 50000000; /* 50 ms to let the threads settle */
-	if (align) {
-		struct timespec rt;
-		clock_gettime(CLOCK_REALTIME, &rt);
-		uint64_t to_next = 1000000000 - (uint64_t)rt.tv_nsec;
-		start = mono + to_next;
-		if (to_next < 50000000)
-			start += 1000000000;
+	uint64_t mono = monotonic_ns(), now = realtime_ns();
+	uint64_t at = now + 50000000;
+	if (o->align) {
+		at = (now / 1000000000 + 1) * 1000000000;
+		if (at - now < 50000000)
+			at += 1000000000;
+	} else if (o->start_at > 0) {
+		at = (uint64_t)llround(o->start_at * 1e9);
+		if (at < now) {
+			snprintf(err, err_size,
+			         "--start-at %.3f passed %.3f s ago: start the "
+			         "generators with a time still ahead",
+			         o->start_at, (double)(now - at) / 1e9);
+			return false;
+		}
 	}
-	return start;
+	*mono_ns = mono + (at - now);
+	*realtime_ns_out = at;
+	return true;
+}
+
+/* Who the stream is and how it is cut, recorded in fragment.json: shards that merge must agree on
+ * every key (allocspike-report merge). */
+static json_t *stream_identity(const struct options *o, const struct querystream *qs,
+                               const struct pacer *p, const char *expanded)
+{
+	char digest[24];
+	snprintf(digest, sizeof(digest), "%016llx",
+	         (unsigned long long)fragment_queries_digest(qs));
+	json_t *targets = json_array();
+	for (unsigned i = 0; i < o->ntargets; i++)
+		json_array_append_new(targets, json_string(o->targets[i].name));
+	json_t *id = json_pack(
+	    "{s:s?,s:s?,s:s,s:f,s:I,s:I,s:s,s:i,s:f,s:f,s:b,s:i,s:i,s:i,s:o}", "schedule",
+	    o->schedule, "replay", o->replay, "expanded", expanded, "duration_s", p->end_s,
+	    "queries", (json_int_t)p->total, "file_queries", (json_int_t)qs->count,
+	    "queries_digest", digest, "clients", (int)o->clients, "tcp_share", o->tcp_share,
+	    "dot_share", o->dot_share, "tc_retry", o->tc_retry, "edns", (int)o->edns, "interval_ms",
+	    (int)o->interval_ms, "ports", (int)o->ports, "targets", targets);
+	if (o->replay &&
+	    id) { /* a replay shard holds its clients' queries only: the plan is the id */
+		json_object_del(id, "queries");
+		json_object_del(id, "file_queries");
+		json_object_del(id, "queries_digest");
+		json_object_set_new(id, "replay_speed", json_real(o->replay_speed));
+	}
+	return id;
+}
+
+/* The planned instant (seconds after the start) of the first query this shard sends. */
+static double first_planned_s(const struct pacer *p)
+{
+	const struct client_model *who = p->clients ? p->clients : p->shard;
+	for (uint64_t k = 0; k < p->total; k++)
+		if (client_model_owned(who, k, k + 1))
+			return p->replay ? (double)p->replay->at_ns[k] / 1e9
+			                 : schedule_time_of(p->schedule, k);
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -696,12 +768,19 @@ int main(int argc, char **argv)
 	static struct client_model clients;
 	if (o.replay)
 		replay_client_model(&replay, &clients);
-	if (o.replay ? clients.tcp > 0 || o.tc_retry : clients_of(&o, &clients)) {
-		/* a connection spike: the schedule's '/clients=N' phases */
-		if (!o.replay && !client_model_spans(&clients, &sched, pacer.total)) {
-			fprintf(stderr, "allocspike-loadgen: out of memory\n");
-			return 1;
-		}
+	bool connections = o.replay ? clients.tcp > 0 || o.tc_retry : clients_of(&o, &clients);
+	if (!o.replay && o.shards > 1) { /* a shard of the stream: its clients' queries only */
+		clients.shard = o.shard;
+		clients.shards = o.shards;
+		pacer.shard = &clients;
+	}
+	/* a connection spike: the schedule's '/clients=N' phases */
+	if (!o.replay && (connections || pacer.shard) &&
+	    !client_model_spans(&clients, &sched, pacer.total)) {
+		fprintf(stderr, "allocspike-loadgen: out of memory\n");
+		return 1;
+	}
+	if (connections) {
 		if (!files_for_clients(&o, &clients, o.ports, err, sizeof(err))) {
 			fprintf(stderr, "allocspike-loadgen: %s\n", err);
 			return CLI_EXIT_USAGE;
@@ -762,9 +841,18 @@ int main(int argc, char **argv)
 	/* past a file-size limit a write fails (EFBIG), as on a full disk, instead of killing us */
 	signal(SIGXFSZ, SIG_IGN);
 
-	pacer.start_ns = start_instant(o.align);
+	uint64_t start_realtime;
+	if (!start_instant(&o, &pacer.start_ns, &start_realtime, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: %s\n", err);
+		return 1;
+	}
 	static struct transport_log transports;
 	if (!transport_log_open(&transports, o.out, pacer.clients, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		return 1;
+	}
+	static struct interval_hist_log interval_hists;
+	if (!interval_hist_log_open(&interval_hists, o.sharded ? o.out : NULL, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
 		return 1;
 	}
@@ -773,6 +861,7 @@ int main(int argc, char **argv)
 	                        .schedule = &sched,
 	                        .writer = &writer,
 	                        .transports = transports.fd >= 0 ? &transports : NULL,
+	                        .interval_hists = interval_hists.fd >= 0 ? &interval_hists : NULL,
 	                        .sources = sources,
 	                        .count = ns,
 	                        .interval_ns = (uint64_t)o.interval_ms * 1000000,
@@ -780,6 +869,13 @@ int main(int argc, char **argv)
 	                        .progress = !o.no_progress && progress_enabled()};
 	char desc[256];
 	schedule_describe(&sched, desc, sizeof(desc));
+	static struct fragment fragment;
+	if (!fragment_begin(&fragment, o.sharded ? o.out : NULL, o.shard, o.shards,
+	                    stream_identity(&o, &qs, &pacer, desc), start_realtime, err,
+	                    sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		return 1;
+	}
 	runfolder_writer_event(&writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9,
 	                       "_loadgen", "started",
 	                       json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
@@ -845,6 +941,20 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].has_process)
 			proc_watch_close(&sources[i].proc);
+	interval_hist_log_close(&interval_hists);
+	/* a shard without all its interval histograms cannot be merged in full */
+	int status =
+	    feed_failed || !written || interval_hists.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+	if (!fragment_end(&fragment,
+	                  status != CLI_EXIT_OK ? "failed"
+	                  : completed           ? "completed"
+	                                        : "interrupted",
+	                  status, pacer.first_send_realtime_ns, first_planned_s(&pacer), err,
+	                  sizeof(err))) {
+		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
+		status = CLI_EXIT_FAILED;
+	}
+	fragment_free(&fragment);
 	pacer_close(&pacer);
 	phase_plan_free(&plan);
 	schedule_free(&sched);
@@ -852,5 +962,5 @@ int main(int argc, char **argv)
 	replay_free(&replay);
 	client_model_free(&clients);
 	tls_client_free(&tls);
-	return feed_failed || !written ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+	return status;
 }

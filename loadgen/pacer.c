@@ -98,15 +98,22 @@ static void pacer_send(struct pacer *p, uint64_t from, unsigned n)
 {
 	uint64_t now = realtime_ns();
 	uint32_t instance = pacer_instance(p);
+	const struct client_model *who = p->clients ? p->clients : p->shard;
+	bool any = false;
 	for (unsigned i = 0; i < p->count; i++) {
 		struct pacer_target *t = &p->targets[i];
 		if (__atomic_load_n(&t->gone, __ATOMIC_RELAXED))
 			continue;
 		t->matcher.instance_now = instance;
-		sender_send(&t->sender, p->queries, &t->matcher, p->clients, from, n, now);
+		uint64_t before = t->counters.sent;
+		sender_send(&t->sender, p->queries, &t->matcher, who, from, n, now);
 		if (p->clients && (p->clients->tcp || p->clients->dot))
 			tcp_clients_send(&t->tcp, from, n, now);
+		any = any || t->counters.sent != before;
 	}
+	/* the shards' first sends, compared across generators started at one --start-at */
+	if (any && !p->first_send_realtime_ns)
+		p->first_send_realtime_ns = now;
 }
 
 static void pacer_expire(struct pacer *p)

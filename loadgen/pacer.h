@@ -61,12 +61,16 @@ struct pacer {
 	/* --replay: each query leaves at its own instant in the plan (the schedule then only names
 	 * the phase: one baseline as long as the plan), NULL otherwise */
 	const struct replay *replay;
+	/* --shard with a query file: whose queries this generator sends (client_model_owned), when
+	 * clients is NULL (every query over UDP); NULL without --shard */
+	const struct client_model *shard;
 	volatile sig_atomic_t *stop;
 	/* read by the recorder thread (relaxed atomics) */
-	uint64_t next_k;  /* queries handed to the targets so far */
-	int state;        /* enum pacer_state */
-	uint64_t stop_ns; /* when sending ended (monotonic), 0 before */
-	uint64_t done_ns; /* when the pacer returned */
+	uint64_t next_k;                 /* queries handed to the targets so far */
+	int state;                       /* enum pacer_state */
+	uint64_t stop_ns;                /* when sending ended (monotonic), 0 before */
+	uint64_t done_ns;                /* when the pacer returned */
+	uint64_t first_send_realtime_ns; /* when the first query left (CLOCK_REALTIME), 0 before */
 };
 
 /* Opens the event loop, each target's sockets and the receiver. */

@@ -92,6 +92,9 @@ static void recorder_traffic(struct recorder *r, struct recorder_source *src,
 		row->cells[TIMELINE_COL_lat_p50_ms] = q_ms(&snap[1], 0.5);
 		row->cells[TIMELINE_COL_lat_p90_ms] = q_ms(&snap[1], 0.9);
 		row->cells[TIMELINE_COL_lat_p99_ms] = q_ms(&snap[1], 0.99);
+		if (r->interval_hists)
+			interval_hist_log_rows(r->interval_hists, row->t_s, src->name, row->phase,
+			                       row->spike, &snap[1]);
 		memcpy(src->prev_hist, &snap[0], sizeof(*snap));
 		free(snap);
 	}
@@ -271,7 +274,9 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 	double t_in = t - 1e-9 < p->end_s ? t - 1e-9 : p->end_s - 1e-9;
 	const struct schedule_phase *ph = schedule_phase_at(s, t_in);
 	double a = st->t_prev < p->end_s ? st->t_prev : p->end_s, b = t < p->end_s ? t : p->end_s;
-	uint64_t offered = schedule_due(s, b) - schedule_due(s, a);
+	/* a shard is offered its own share of the interval's queries */
+	uint64_t offered = client_model_owned(p->clients ? p->clients : p->shard,
+	                                      schedule_due(s, a), schedule_due(s, b));
 	struct progress_target ptargets[64];
 	unsigned np = 0;
 	for (unsigned i = 0; i < r->count; i++) {
@@ -303,6 +308,8 @@ static void recorder_row(struct recorder *r, struct recorder_state *st, double t
 			    .rss_kb = src->has_process ? src->rss_kb : -1};
 	}
 	runfolder_writer_flush(r->writer);
+	if (r->interval_hists)
+		interval_hist_log_flush(r->interval_hists);
 	if (r->transports)
 		transport_log_flush(r->transports);
 	recorder_write_failure(r, t);

@@ -11,6 +11,7 @@
 #include "pacer.h"
 #include "proc_sample.h"
 #include "runfolder_writer.h"
+#include "interval_hist_log.h"
 #include "transport_log.h"
 
 /* One timeline row per interval: a traffic target (with or without a process), the generator
@@ -36,7 +37,8 @@ struct recorder {
 	struct pacer *pacer;
 	const struct schedule *schedule;
 	struct runfolder_writer *writer;
-	struct transport_log *transports; /* transports.csv; NULL: not written */
+	struct transport_log *transports;         /* transports.csv; NULL: not written */
+	struct interval_hist_log *interval_hists; /* a shard's interval_hist.csv; NULL: none */
 	struct recorder_source *sources;
 	unsigned count;
 	uint64_t interval_ns;

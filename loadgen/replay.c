@@ -42,7 +42,7 @@ bool replay_load(struct replay *r, struct querystream *qs, const char *path, dou
 	int rc;
 	uint8_t msg[QUERYFEED_MESSAGE_MAX];
 	while ((rc = replay_plan_next(rp, &e)) == 1) {
-		if (e.client % shards != shard)
+		if (!client_in_shard(e.client, shard, shards))
 			continue;
 		size_t len = queryfile_wire_query(e.name, strlen(e.name), e.qtype, 0, edns_size,
 		                                  msg, sizeof(msg));

@@ -130,6 +130,12 @@ void summary_print(FILE *out, const struct pacer *p, const struct recorder *r, b
 	fprintf(out, "Generator:\n\n");
 	fprintf(out, "  Queries scheduled:    %llu (to each target)\n",
 	        (unsigned long long)scheduled);
+	const struct client_model *who = p->clients ? p->clients : p->shard;
+	if (who && who->shards > 1) /* the lines above and below count the whole stream */
+		fprintf(out,
+		        "  Shard:                %u of %u, its clients' %llu of those queries\n",
+		        who->shard + 1, who->shards,
+		        (unsigned long long)client_model_owned(who, 0, scheduled));
 	fprintf(out, "  Queries offered:      %llu (%.2f%% of scheduled)%s\n",
 	        (unsigned long long)p->next_k, pct(p->next_k, scheduled),
 	        interrupted ? ", interrupted" : "");

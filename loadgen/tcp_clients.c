@@ -66,7 +66,7 @@ void tcp_clients_send(struct tcp_clients *s, uint64_t first, unsigned n, uint64_
 	struct matcher *m = s->shared.matcher;
 	for (uint64_t k = first; k < first + n; k++) {
 		enum client_transport transport = client_model_query_transport(s->model, k);
-		if (transport == CLIENT_UDP)
+		if (transport == CLIENT_UDP || transport == CLIENT_ELSEWHERE)
 			continue;
 		if (!tcp_clients_write(s, k, now_ns)) {
 			counters_add(&m->counters->send_errors, 1);

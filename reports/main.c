@@ -19,6 +19,7 @@
 #include "json_file.h"
 #include "junit.h"
 #include "markdown.h"
+#include "merge.h"
 #include "parent_death.h"
 #include "passes.h"
 #include "run_set.h"
@@ -73,6 +74,9 @@ static void usage(FILE *f)
 	    "       allocspike-report event [--t-s S] [--unix-s S] VARIANT EVENT "
 	    "[KEY=TEXT|KEY:=JSON]...\n"
 	    "         prints one events.jsonl line\n"
+	    "       allocspike-report merge --out RUN FRAGMENT...\n"
+	    "         one run folder from the fragments of sharded generators (loadgen --shard\n"
+	    "         I/N --out): counts summed, quantiles from the added histograms\n"
 	    "       allocspike-report allocators\n"
 	    "         the allocator registry as a table (tab-separated, a header line): name,\n"
 	    "         alias, colour, cpu_objects, cpu_files, cpu_functions\n"
@@ -615,6 +619,8 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_BAD_INPUT : 0;
 	}
+	if (strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "compare") == 0)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(argv[1], "check") == 0)

@@ -37,6 +37,7 @@ commands=(
 	"allocspike-report --help"
 	"allocspike-report check RUN --list"
 	"allocspike-report event alpha started"
+	"allocspike-report merge --help"
 )
 for exe in "$B"/allocspike-resolver-*; do
 	[[ -x $exe ]] || continue
