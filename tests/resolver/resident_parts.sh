@@ -86,11 +86,13 @@ check_eq "the heap is the smaller measured figure: never above its maps' residen
 	"$(failing 'heap <= maps && heap <= own')"
 # Held (heap - live) is negative while live blocks are not all in RAM: the resolver's hash tables
 # are calloc'd fresh pages, live from the start, resident as entries land in them. By no more than
-# the pages the allocator counts but does not have in RAM; and never once the load touched them.
+# the pages the allocator counts but does not have in RAM. Not asserted: that it is never negative
+# once the load has run. On a machine with kernel 6.18 live stayed 0.4-0.9 MB above musl's resident
+# heap through this test's recovery (table pages no entry landed in, not yet in RAM), where earlier
+# machines had them all resident; why is not known (transparent huge pages set to always did not
+# change it). The reports say such bytes apart (live_not_resident_kb).
 check_eq "held below 0 only by pages the allocator counts but has not in RAM" "" \
 	"$(failing 'heap - live >= -(own - heap)')"
-check_eq "held never negative in the recovery (the last 5 samples)" "" \
-	"$(failing "NR <= $n - 5 || heap >= live")"
 # The columns the reports read: outside (anon_kb - alloc_heap_bytes) is memory, not 0 by rule. The
 # generator reads anon_kb a moment before `stats`, so a row taken while memory grows can differ.
 read -r rows positive < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
