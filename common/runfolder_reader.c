@@ -37,6 +37,22 @@ bool runfolder_is_harness(const char *target)
 	return target && target[0] == '_';
 }
 
+bool runfolder_is_generator(const char *target)
+{
+	static const char base[] = "_loadgen";
+	size_t n = sizeof(base) - 1;
+	if (!target || strncmp(target, base, n) != 0)
+		return false;
+	if (!target[n])
+		return true;
+	if (target[n] != '_' || !target[n + 1])
+		return false;
+	for (const char *p = target + n + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
 int runfolder_target_index(const struct runfolder *rf, const char *name)
 {
 	json_t *i = rf->target_index && name ? json_object_get(rf->target_index, name) : NULL;

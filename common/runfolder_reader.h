@@ -156,6 +156,10 @@ int runfolder_target_index(const struct runfolder *rf, const char *name);
  */
 bool runfolder_is_harness(const char *target);
 
+/* True for a generator's row: _loadgen, or _loadgen_I for shard I of a merged run
+ * (docs/run-folder.md, "Fragments and merge"). */
+bool runfolder_is_generator(const char *target);
+
 /* Name of a timeline column ("t_s", "anon_kb", ...). */
 const char *runfolder_column_name(enum timeline_column col);
 

@@ -126,8 +126,9 @@ json_t *analysis_harness(const struct runfolder *rf)
 			                              rounded(sum / (double)ws.n), "cpu_share_max",
 			                              rounded(max)));
 		}
-		/* The generator records its own harness_saturated events (loadgen/recorder.c). */
-		if (strcmp(rf->targets[t], "_loadgen") != 0)
+		/* A generator (or a shard's) records its own harness_saturated events
+		 * (loadgen/recorder.c). */
+		if (!runfolder_is_generator(rf->targets[t]))
 			saturated_stretches(rf->targets[t], &ws, events);
 		free(ws.v);
 	}

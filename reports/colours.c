@@ -58,7 +58,7 @@ const char *colours_layer(enum attr_part part, bool split)
 
 const char *colours_harness(const char *target)
 {
-	if (strcmp(target, "_loadgen") == 0)
+	if (runfolder_is_generator(target))
 		return "#555555";
 	if (strcmp(target, "_upstream") == 0)
 		return "#999999";
