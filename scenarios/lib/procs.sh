@@ -205,20 +205,12 @@ procs_stop_aux() {
 
 # --- processes.tsv and the runs still registered (stopping what a killed run left) ---
 
-# procs_state_dir : where running scenarios register their run folders: $ALLOCSPIKE_STATE_DIR, or a
-# folder of this user's under $XDG_RUNTIME_DIR or /tmp. Created mode 0700. Its name is fixed, so that
-# the next run finds it; so it is refused unless it, and under /tmp the allocspike-UID folder holding
-# it, are ours, no link, and writable by no one else: whoever could add an entry would choose the
-# folder whose processes.tsv this run reads, and so what it stops and which run.json it rewrites.
+# procs_state_dir : where running scenarios register their run folders (allocspike-run state-dir:
+# $ALLOCSPIKE_STATE_DIR, or a folder of this user's, refused unless it is ours alone; empty then).
 procs_state_dir() {
-	local dir=${ALLOCSPIKE_STATE_DIR:-${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/allocspike-$(id -u)/runs} d checked
-	mkdir -p -m 0700 "${dir%/*}" "$dir" 2>/dev/null || return 1
-	checked=("$dir")
-	[[ -n ${ALLOCSPIKE_STATE_DIR:-} ]] || checked+=("${dir%/*}")
-	for d in "${checked[@]}"; do
-		[[ -O $d && ! -L $d ]] && (((8#$(stat -c %a -- "$d") & 8#022) == 0)) || return 1
-	done
-	echo "$dir"
+	local run
+	run=$(sc_program allocspike-run)
+	[[ -n $run ]] && "$run" state-dir 2>/dev/null
 }
 
 # procs_file_add NAME PID START : one line of RUN/processes.tsv (docs/run-folder.md).
@@ -250,70 +242,29 @@ procs_unregister() {
 	state=$(procs_state_dir) && rm -f "$state/$BASHPID"
 }
 
-# procs_group_members PGID START : processes of process group PGID that started at START or later.
-procs_group_members() {
-	local f stat fields
-	for f in /proc/[0-9]*/stat; do
-		{ read -r stat <"$f"; } 2>/dev/null || continue
-		read -r -a fields <<<"${stat##*) }"
-		[[ ${fields[2]} == "$1" ]] && ((fields[19] >= $2)) && echo "${stat%% *}"
-	done
-}
+# The killed runs procs_clean_stale found, for procs_record_stale: one JSON line each, {run, stopped}
+# ("name:pid" strings).
+SC_PROCS_STALE=()
 
-# procs_stale_members PID START : what is left of a process a killed run recorded: PID itself and its
-# process group while PID is still that process; nothing when PID now belongs to another process
-# (reused); when PID is gone, the members of its group, which can only be its own, since the kernel
-# never reuses a PID while a process group of that number has members.
-procs_stale_members() {
-	if procs_same "$1" "$2"; then
-		echo "$1"
-		procs_group_members "$1" "$2" | grep -vx "$1"
-	elif ! procs_start_time "$1" >/dev/null; then
-		procs_group_members "$1" "$2"
-	fi
-}
-
-# The killed runs procs_clean_stale found, for procs_record_stale: each one's folder, and what was
-# stopped of it (a JSON list of "name:pid").
-SC_PROCS_STALE_RUNS=()
-SC_PROCS_STALE_STOPPED=()
-
-# procs_clean_stale : stops the processes of every registered run whose script is gone (it was
-# killed), each only if its start time is the recorded one; keeps a `stale_run` event per such run
-# (`run`, `stopped`: "name:pid" strings) for procs_record_stale, and marks that run's run.json failed
-# if it still says running. Called before this run writes anything (experiment_setup_folder).
+# procs_clean_stale : stops what every registered run whose script is gone (it was killed) left, each
+# process only if its start time is the recorded one, and marks that run's run.json failed if it still
+# says running (allocspike-run clean-stale); keeps a line per such run for procs_record_stale. Called
+# before this run writes anything (experiment_setup_folder).
 procs_clean_stale() {
-	local state entry run name pid start script_pid script_start stopped m
-	state=$(procs_state_dir) || return 0
-	for entry in "$state"/*; do
-		[[ -f $entry ]] || continue
-		run=$(head -n 1 "$entry")
-		script_pid= script_start= stopped=()
-		if [[ -r $run/processes.tsv ]]; then
-			read -r _ script_pid script_start < <(awk -F'\t' '$1 == "_scenario" { print; exit }' "$run/processes.tsv")
-			# A run whose script still runs is another scenario running now: left alone.
-			! procs_same "${script_pid:-0}" "$script_start" || continue
-			while IFS=$'\t' read -r name pid start; do
-				[[ $name != name && $name != _scenario && $pid =~ ^[0-9]+$ ]] || continue
-				for m in $(procs_stale_members "$pid" "$start"); do
-					kill -KILL "$m" 2>/dev/null && stopped+=("$name:$m")
-				done
-			done <"$run/processes.tsv"
-		fi
-		rm -f "$entry"
-		sc_say "a killed run was left behind: $run (${#stopped[@]} process(es) stopped${stopped:+: ${stopped[*]}})"
-		SC_PROCS_STALE_RUNS+=("$run")
-		SC_PROCS_STALE_STOPPED+=("$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')")
-		[[ ! -f $run/run.json || $(jq -r .status "$run/run.json" 2>/dev/null) != running ]] ||
-			SC_RUNJSON=$run/run.json runjson_finish failed "the scenario was killed (found by a later run)"
-	done
+	local run
+	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then
+		sc_say "allocspike-run is missing from $(sc_bin_dir): what a killed run left is not cleaned"
+		return 0
+	fi
+	mapfile -t SC_PROCS_STALE < <("$run" clean-stale)
 }
 
 # procs_record_stale : the `stale_run` events procs_clean_stale kept, into this run's events.
 procs_record_stale() {
-	local i
-	for i in "${!SC_PROCS_STALE_RUNS[@]}"; do
-		events_add _scenario stale_run "run=${SC_PROCS_STALE_RUNS[i]}" "stopped:=${SC_PROCS_STALE_STOPPED[i]}"
+	local line
+	for line in "${SC_PROCS_STALE[@]}"; do
+		events_add _scenario stale_run "run=$(jq -r .run <<<"$line")" "stopped:=$(jq -c .stopped <<<"$line")"
 	done
-	SC_PROCS_STALE_RUNS=() SC_PROCS_STALE_STOPPED=()
+	SC_PROCS_STALE=()
 }
