@@ -5,6 +5,7 @@
 #include "cli_parse.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "stop.h"
 #include "supervise.h"
 
 static void run_usage(FILE *out)
@@ -14,9 +15,12 @@ static void run_usage(FILE *out)
 	             "  supervise   a plan's processes started, watched and stopped\n"
 	             "  state-dir   the folder where runs in progress register\n"
 	             "  clean-stale stop what killed runs left\n"
+	             "  stop        a scenario's processes stopped on the one stop path\n"
+	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
+	stop_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -30,6 +34,10 @@ int main(int argc, char **argv)
 		return state_dir_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "clean-stale") == 0)
 		return clean_stale_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "stop") == 0)
+		return stop_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
+		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

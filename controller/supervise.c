@@ -97,10 +97,10 @@ static unsigned supervise_start_all(struct supervisor *s, const struct supervise
 		char addr[256], reason[160];
 		switch (supervisor_wait_ready(s, p, addr, sizeof(addr))) {
 		case READY_YES:
-			events_log_add(
-			    s->events, spec->name, "ready",
-			    addr[0] ? json_pack("{s:s, s:i}", "addr", addr, "pid", (int)p->pid)
-			            : json_pack("{s:i}", "pid", (int)p->pid));
+			events_log_add(s->events, spec->name, "ready",
+			               addr[0] ? json_pack("{s:s, s:i}", "addr", addr, "pid",
+			                                   (int)p->target.pid)
+			                       : json_pack("{s:i}", "pid", (int)p->target.pid));
 			ready++;
 			break;
 		case READY_TIMEOUT:
@@ -108,7 +108,7 @@ static unsigned supervise_start_all(struct supervisor *s, const struct supervise
 			         spec->ready_timeout_s);
 			fprintf(stderr,
 			        "allocspike-run: %s (pid %ld) %s; the run goes on without it\n",
-			        spec->name, (long)p->pid, reason);
+			        spec->name, (long)p->target.pid, reason);
 			events_log_add(s->events, spec->name, "failed",
 			               json_pack("{s:s}", "reason", reason));
 			supervisor_stop(s, p, 1);
@@ -213,6 +213,8 @@ int supervise_main(int argc, char **argv)
 	char leftovers[4096];
 	bool left = supervisor_leftovers_wait(&sup, leftovers, sizeof(leftovers));
 	if (left) {
+		for (char *nl = strchr(leftovers, '\n'); nl; nl = strchr(nl, '\n'))
+			*nl = nl[1] ? ' ' : '\0';
 		fprintf(stderr, "allocspike-run supervise: still running after the stop: %s\n",
 		        leftovers);
 		events_log_add(&events, "_controller", "leftover",

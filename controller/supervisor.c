@@ -11,47 +11,19 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic_write_file.h"
 #include "monotonic.h"
 #include "parent_death.h"
-#include "proc_group.h"
 #include "proc_stat.h"
+#include "proc_stop.h"
 #include "run_registry.h"
-
-/* How long a SIGKILLed process is waited for before it is reported left over. */
-#define SUPERVISOR_KILL_WAIT_S 5.0
 
 static double supervisor_now_s(void)
 {
 	return (double)monotonic_ns() / 1e9;
-}
-
-/* Through the system call: a C library without the wrapper still runs on a kernel with it. */
-static int supervisor_pidfd_open(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
-static int supervisor_pidfd_signal(int pidfd, int sig)
-{
-#ifdef SYS_pidfd_send_signal
-	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
-#else
-	(void)pidfd;
-	(void)sig;
-	errno = ENOSYS;
-	return -1;
-#endif
 }
 
 static sigset_t supervisor_signals(void)
@@ -80,8 +52,7 @@ bool supervisor_init(struct supervisor *s, struct events_log *events, int proces
 void supervisor_close(struct supervisor *s)
 {
 	for (unsigned i = 0; i < s->count; i++)
-		if (s->procs[i].pidfd >= 0)
-			close(s->procs[i].pidfd);
+		proc_target_close(&s->procs[i].target);
 	if (s->signal_fd >= 0)
 		close(s->signal_fd);
 	s->signal_fd = -1;
@@ -159,54 +130,38 @@ struct supervised *supervisor_start(struct supervisor *s, const struct plan_proc
 	struct supervised *p = &s->procs[s->count++];
 	memset(p, 0, sizeof(*p));
 	p->spec = spec;
-	p->pid = pid;
+	snprintf(p->target.name, sizeof(p->target.name), "%s", spec->name);
+	p->target.pid = pid;
 	/* our child until reaped, so its PID cannot be reused before its start time is read */
 	struct proc_stat st;
-	p->start_ticks = proc_stat_read(pid, &st) ? st.start_ticks : 0;
-	p->pidfd = supervisor_pidfd_open(pid);
-	if (!processes_file_add(s->processes_fd, spec->name, pid, p->start_ticks))
+	p->target.start_ticks = proc_stat_read(pid, &st) ? st.start_ticks : 0;
+	proc_target_open(&p->target);
+	if (!processes_file_add(s->processes_fd, spec->name, pid, p->target.start_ticks))
 		fprintf(stderr, "allocspike-run: processes.tsv: %s: %s\n", spec->name,
 		        strerror(errno));
 	events_log_add(s->events, spec->name, "started", json_pack("{s:i}", "pid", (int)pid));
 	return p;
 }
 
-/* Signal to p's group and to p itself, only while p is the process started (its start time). */
-static bool supervisor_signal(struct supervised *p, int sig)
-{
-	if (p->reaped)
-		return false;
-	if (!proc_stat_same(p->pid, p->start_ticks)) {
-		fprintf(stderr,
-		        "allocspike-run: %s: pid %ld is no longer the process the run started; not "
-		        "signalled\n",
-		        p->spec->name, (long)p->pid);
-		return false;
-	}
-	kill(-p->pid, sig);
-	if (p->pidfd < 0 || supervisor_pidfd_signal(p->pidfd, sig) != 0)
-		kill(p->pid, sig);
-	return true;
-}
-
 static void supervisor_record_exit(struct supervisor *s, struct supervised *p, int status)
 {
 	const char *name = p->spec->name;
+	pid_t pid = p->target.pid;
 	json_t *extra;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		const char *abbrev = sigabbrev_np(sig);
 		extra = json_pack("{s:i, s:s, s:i, s:b}", "signal", sig, "signal_name",
-		                  abbrev ? abbrev : "", "pid", (int)p->pid, "requested", p->asked);
+		                  abbrev ? abbrev : "", "pid", (int)pid, "requested", p->asked);
 		fprintf(stderr, "allocspike-run: %s (pid %ld) exited by signal %s\n", name,
-		        (long)p->pid, abbrev ? abbrev : "?");
+		        (long)pid, abbrev ? abbrev : "?");
 	} else {
 		int code = WEXITSTATUS(status);
-		extra = json_pack("{s:i, s:i, s:b}", "code", code, "pid", (int)p->pid, "requested",
+		extra = json_pack("{s:i, s:i, s:b}", "code", code, "pid", (int)pid, "requested",
 		                  p->asked);
 		if (code != 0 && !p->asked)
 			fprintf(stderr, "allocspike-run: %s (pid %ld) exited with code %d\n", name,
-			        (long)p->pid, code);
+			        (long)pid, code);
 	}
 	events_log_add(s->events, name, "exited", extra);
 }
@@ -220,17 +175,16 @@ static void supervisor_collect_exits(struct supervisor *s)
 		if (p->reaped)
 			continue;
 		siginfo_t info = {0};
-		if (waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
-		    info.si_pid != p->pid)
+		pid_t pid = p->target.pid;
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+		    info.si_pid != pid)
 			continue;
-		kill(-p->pid, SIGKILL);
+		kill(-pid, SIGKILL);
 		int status = 0;
-		if (waitpid(p->pid, &status, 0) != p->pid)
+		if (waitpid(pid, &status, 0) != pid)
 			continue;
 		p->reaped = true;
-		if (p->pidfd >= 0)
-			close(p->pidfd);
-		p->pidfd = -1;
+		proc_target_close(&p->target);
 		supervisor_record_exit(s, p, status);
 	}
 }
@@ -266,8 +220,9 @@ void supervisor_poll(struct supervisor *s, double timeout_s)
 	fds[n++] = (struct pollfd){.fd = s->signal_fd, .events = POLLIN};
 	/* a pidfd turns readable when its process ends; without pidfds SIGCHLD wakes the poll */
 	for (unsigned i = 0; i < s->count; i++)
-		if (!s->procs[i].reaped && s->procs[i].pidfd >= 0)
-			fds[n++] = (struct pollfd){.fd = s->procs[i].pidfd, .events = POLLIN};
+		if (!s->procs[i].reaped && s->procs[i].target.pidfd >= 0)
+			fds[n++] =
+			    (struct pollfd){.fd = s->procs[i].target.pidfd, .events = POLLIN};
 	int ms = timeout_s <= 0 ? 0 : (int)(timeout_s * 1000 + 0.5);
 	poll(fds, n, ms);
 	supervisor_read_signals(s);
@@ -312,16 +267,14 @@ enum supervisor_ready supervisor_wait_ready(struct supervisor *s, struct supervi
 	}
 }
 
-/* Polls until p is reaped, a hurry (when hurry_ends), or the deadline. */
-static void supervisor_wait_exit(struct supervisor *s, struct supervised *p, double deadline,
-                                 bool hurry_ends)
+static void supervisor_wait(void *ctx, double timeout_s)
 {
-	for (;;) {
-		double left = deadline - supervisor_now_s();
-		if (p->reaped || left <= 0 || (hurry_ends && s->hurry))
-			return;
-		supervisor_poll(s, left < 0.05 ? left : 0.05);
-	}
+	supervisor_poll(ctx, timeout_s);
+}
+
+static struct proc_stop_waiter supervisor_waiter(struct supervisor *s)
+{
+	return (struct proc_stop_waiter){.wait = supervisor_wait, .ctx = s, .hurry = &s->hurry};
 }
 
 void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s)
@@ -329,17 +282,10 @@ void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s)
 	if (p->reaped)
 		return;
 	p->asked = true;
-	if (!s->hurry && supervisor_signal(p, SIGTERM))
-		supervisor_wait_exit(s, p, supervisor_now_s() + grace_s, true);
+	struct proc_target *target = &p->target;
+	struct proc_stop_waiter w = supervisor_waiter(s);
+	proc_stop_targets(&target, 1, grace_s, &w);
 	supervisor_collect_exits(s);
-	if (p->reaped)
-		return;
-	if (!s->hurry)
-		fprintf(stderr,
-		        "allocspike-run: %s (pid %ld) ignored SIGTERM for %gs; killing it\n",
-		        p->spec->name, (long)p->pid, grace_s);
-	if (supervisor_signal(p, SIGKILL))
-		supervisor_wait_exit(s, p, supervisor_now_s() + SUPERVISOR_KILL_WAIT_S, false);
 }
 
 void supervisor_stop_all(struct supervisor *s, double grace_s)
@@ -351,31 +297,11 @@ void supervisor_stop_all(struct supervisor *s, double grace_s)
 		supervisor_stop(s, &s->procs[i], grace_s);
 }
 
-static bool supervisor_leftovers(const struct supervisor *s, char *text, size_t size)
-{
-	size_t used = 0;
-	text[0] = '\0';
-	for (unsigned i = 0; i < s->count; i++) {
-		const struct supervised *p = &s->procs[i];
-		pid_t members[64];
-		size_t n = proc_group_members(p->pid, p->start_ticks, members, 64);
-		if (!p->reaped && n == 0) {
-			members[0] = p->pid;
-			n = 1;
-		}
-		for (size_t j = 0; j < n && j < 64 && used < size; j++) {
-			int w = snprintf(text + used, size - used, "%s%s:%ld", used ? " " : "",
-			                 p->spec->name, (long)members[j]);
-			used += w > 0 ? (size_t)w : 0;
-		}
-	}
-	return text[0] != '\0';
-}
-
 bool supervisor_leftovers_wait(struct supervisor *s, char *text, size_t size)
 {
-	double deadline = supervisor_now_s() + SUPERVISOR_KILL_WAIT_S;
-	while (supervisor_leftovers(s, text, size) && supervisor_now_s() < deadline)
-		supervisor_poll(s, 0.05);
-	return text[0] != '\0';
+	struct proc_target *targets[PLAN_MAX_PROCESSES];
+	for (unsigned i = 0; i < s->count; i++)
+		targets[i] = &s->procs[i].target;
+	struct proc_stop_waiter w = supervisor_waiter(s);
+	return proc_stop_leftovers(targets, s->count, &w, text, size);
 }

@@ -9,15 +9,14 @@
 #include <sys/types.h>
 
 #include "events_log.h"
+#include "proc_target.h"
 #include "supervise_plan.h"
 
 struct supervised {
 	const struct plan_process *spec;
-	pid_t pid; /* also its process group */
-	unsigned long long start_ticks;
-	int pidfd;   /* -1 where the kernel has no pidfd_open: start times guard instead */
-	bool reaped; /* its exit recorded */
-	bool asked;  /* the controller stopped it: its exit is no crash */
+	struct proc_target target; /* its name, PID (and group), start time, pidfd */
+	bool reaped;               /* its exit recorded */
+	bool asked;                /* the controller stopped it: its exit is no crash */
 };
 
 struct supervisor {
@@ -50,15 +49,14 @@ enum supervisor_ready supervisor_wait_ready(struct supervisor *s, struct supervi
 /* Waits at most timeout_s for a signal or an exit; records every exit (the others go on). */
 void supervisor_poll(struct supervisor *s, double timeout_s);
 
-/* SIGTERM to p's group, SIGKILL after grace_s (at once once hurried), its exit waited for
- * (bounded) and recorded. */
+/* p stopped on the one stop path (controller/proc_stop.h), its exit recorded. */
 void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s);
-/* The one stop path: every process in reverse start order as above; a further signal only drops
- * the grace periods. At most count x (grace_s + 5 s). */
+/* Every process, one after the other in reverse start order, as above; a further signal only
+ * drops the grace periods. At most count x (grace_s + 5 s). */
 void supervisor_stop_all(struct supervisor *s, double grace_s);
 
-/* "name:pid ..." of every process, or member of its group, still there after at most 5 s (a
- * SIGKILLed process takes a moment to go); false when none is. */
+/* "NAME:PID" lines of every process still there, or whose group still has a member, after at
+ * most 5 s; false when none is. */
 bool supervisor_leftovers_wait(struct supervisor *s, char *text, size_t size);
 
 #endif
