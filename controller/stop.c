@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "proc_stat.h"
 #include "proc_stop.h"
 
 #define STOP_MAX_TARGETS 256
@@ -116,9 +117,11 @@ int stop_main(int argc, char **argv)
 	struct proc_target *open[STOP_MAX_TARGETS];
 	size_t opened = 0;
 	for (size_t i = 0; i < count; i++) {
+		struct proc_stat f;
 		if (proc_target_open(&targets[i]))
 			open[opened++] = &targets[i];
-		else if (!proc_target_ended(&targets[i]))
+		else if (proc_stat_read(targets[i].pid, &f) &&
+		         f.start_ticks != targets[i].start_ticks)
 			fprintf(stderr,
 			        "allocspike-run: %s: pid %ld is no longer the process the run "
 			        "started; not signalled\n",

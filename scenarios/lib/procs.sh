@@ -2,7 +2,9 @@
 # it also stops whatever it forked; tied to the script's life (lifeline.sh), so a SIGKILLed script
 # leaves nothing; recorded with its start time in the run folder's processes.tsv, so that nothing is
 # ever signalled after its PID was reused, and so that the next run can stop what a killed run left;
-# exits recorded as events; at the end, checked gone.
+# exits recorded as events. The stop path, the check that nothing is left, the state folder and the
+# cleanup of killed runs are the controller's (allocspike-run stop, leftovers, state-dir, clean-stale:
+# docs/controller.md).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
@@ -58,17 +60,6 @@ procs_running() {
 	[[ $state != Z && $state != X ]]
 }
 
-# procs_signal SIG PID : SIG to PID's process group and to PID, only if PID is still the process
-# the run started (its start time unchanged).
-procs_signal() {
-	local sig=$1 pid=$2
-	if ! procs_same "$pid" "${SC_PID_START[$pid]:-}"; then
-		sc_say "${SC_PID_NAME[$pid]:-pid $pid}: pid $pid is no longer the process the run started; not signalled"
-		return 1
-	fi
-	kill "-$sig" -- "-$pid" 2>/dev/null || kill "-$sig" "$pid" 2>/dev/null || true
-}
-
 # procs_record_exit PID STATUS REQUESTED : the `exited` event (code, or signal for statuses > 128).
 procs_record_exit() {
 	local pid=$1 st=$2 requested=$3 name=${SC_PID_NAME[$1]:-unknown}
@@ -102,32 +93,46 @@ procs_reap() {
 # procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
 procs_mark_asked() { SC_PID_ASKED[$1]=1; }
 
-# procs_stop GRACE_S PID... : SIGTERM to every PID's process group at once, SIGKILL to those still
-# running after GRACE_S (at once after procs_hurry), then each reaped and its exit recorded.
+# procs_stop GRACE_S PID... : stops those still running (allocspike-run stop: SIGTERM to each process
+# group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a PID whose start
+# time changed is never signalled), then reaps each and records its exit.
 procs_stop() {
-	local grace=$1 pid i live=() still
+	local grace=$1 pid targets=() now=()
 	shift
 	for pid in "$@"; do
-		[[ -z ${SC_PID_DONE[$pid]:-} ]] || continue
-		if procs_running "$pid"; then
-			procs_mark_asked "$pid"
-			procs_signal TERM "$pid" && live+=("$pid")
-		fi
+		[[ -z ${SC_PID_DONE[$pid]:-} && -n ${SC_PID_START[$pid]:-} ]] && procs_running "$pid" || continue
+		procs_mark_asked "$pid"
+		targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
 	done
-	for ((i = 0; i < grace * 20 && ${#live[@]} > 0 && !SC_PROCS_HURRY; i++)); do
-		sleep 0.05
-		still=()
-		for pid in "${live[@]}"; do procs_running "$pid" && still+=("$pid"); done
-		live=("${still[@]}")
-	done
-	for pid in "${live[@]}"; do
-		procs_running "$pid" || continue
-		((SC_PROCS_HURRY)) || sc_say "${SC_PID_NAME[$pid]} (pid $pid) ignored SIGTERM for ${grace}s; killing it"
-		procs_signal KILL "$pid"
-	done
+	((!SC_PROCS_HURRY)) || now=(--now)
+	((${#targets[@]} == 0)) || procs_stopper --grace "${grace}s" "${now[@]}" "${targets[@]}"
 	for pid in "$@"; do
 		[[ -n ${SC_PID_DONE[$pid]:-} ]] || procs_reap "$pid"
 	done
+}
+
+SC_PROCS_STOPPER=       # allocspike-run stop while it runs, and its start time
+SC_PROCS_STOPPER_START=
+
+# procs_stopper ARGS... : allocspike-run stop ARGS, waited for in the background, so that a signal's
+# trap runs at once (procs_hurry, which hurries it); waited for again when a trap cut the wait short.
+procs_stopper() {
+	local run seen
+	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then
+		sc_say "allocspike-run is missing from $(sc_bin_dir): the processes are killed without a grace period"
+		return 0
+	fi
+	"$run" stop "$@" </dev/null &
+	SC_PROCS_STOPPER=$!
+	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
+	SC_PROCS_STOPPER_START=$(procs_start_time "$SC_PROCS_STOPPER")
+	while :; do
+		seen=$SC_PROCS_SIGNALS
+		wait "$SC_PROCS_STOPPER" && break
+		((seen != SC_PROCS_SIGNALS)) && kill -0 "$SC_PROCS_STOPPER" 2>/dev/null || break
+	done
+	SC_PROCS_STOPPER= SC_PROCS_STOPPER_START=
 }
 
 # procs_stop_all : stops every process of the run: the generator first, so that it does not record
@@ -146,16 +151,19 @@ procs_hurry() {
 	((SC_PROCS_HURRY)) || sc_say "signal during the stop: killing what is left at once"
 	SC_PROCS_HURRY=1
 	SC_PROCS_SIGNALS=$((SC_PROCS_SIGNALS + 1))
+	# the stop under way goes on without its grace period (only while it is the stopper we started)
+	! procs_same "$SC_PROCS_STOPPER" "$SC_PROCS_STOPPER_START" || kill -TERM "$SC_PROCS_STOPPER" 2>/dev/null || true
 }
 
-# procs_leftovers : prints "name:pid" for every process group of the run that still has a member.
+# procs_leftovers : prints "name:pid" for every process of the run still there, or whose process group
+# still has a member (allocspike-run leftovers; a PID now another process's is not the run's).
 procs_leftovers() {
-	local pid
+	local run pid targets=()
+	run=$(sc_program allocspike-run)
 	for pid in "${SC_PIDS[@]}"; do
-		if kill -0 -- "-$pid" 2>/dev/null || procs_running "$pid"; then
-			echo "${SC_PID_NAME[$pid]}:$pid"
-		fi
+		[[ -z ${SC_PID_START[$pid]:-} ]] || targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
 	done
+	((${#targets[@]} == 0)) || [[ -z $run ]] || "$run" leftovers -- "${targets[@]}"
 }
 
 # procs_wait_ready NAME PID READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE;

@@ -185,6 +185,37 @@ kill -TERM "$ctl"
 wait "$ctl"
 check_eq "SIGTERM: exit 130" 130 $?
 
+# allocspike-run stop and leftovers, for processes a scenario started (not the controller's children).
+setsid sh -c "trap '' TERM; sleep 300 & echo \$! >stub.child; while :; do sleep 0.1; done" </dev/null >/dev/null 2>&1 &
+stub=$!
+setsid sleep 300 </dev/null >/dev/null 2>&1 &
+other=$!
+_test_pids+=("$stub" "$other")
+wait_until 5 test -s stub.child
+stub_child=$(cat stub.child)
+_test_pids+=("$stub_child")
+"$RUN" stop "stub:$stub:x" >/dev/null 2>err.txt
+check_eq "stop: a target that is none: exit 2" 2 $?
+check "stop: says the form" grep -q "'stub:$stub:x' is not NAME:PID:START_TICKS" err.txt
+"$RUN" stop --grace 0.2s "other:$other:$(($(start_ticks "$other") + 1))" 2>err.txt
+check_eq "stop: exit 0" 0 $?
+check "stop: a PID recorded with another start time is not signalled" alive "$other"
+check "stop: says so" grep -q "other: pid $other is no longer the process the run started; not signalled" err.txt
+check_eq "leftovers: a live process" "stub:$stub" "$("$RUN" leftovers "stub:$stub:$(start_ticks "$stub")")"
+"$RUN" stop --grace 60s "stub:$stub:$(start_ticks "$stub")" 2>err.txt &
+stopper=$!
+_test_pids+=("$stopper")
+sleep 0.5
+kill -TERM "$stopper"
+wait_until 10 gone "$stopper"
+check "stop: a signal during the grace ends the wait (the stop goes on)" gone "$stopper"
+wait "$stopper"
+check_eq "stop: exit 0 after the signal" 0 $?
+wait "$stub" 2>/dev/null
+check "stop: the process that ignored SIGTERM is gone" gone "$stub"
+check "stop: what it forked too" gone "$stub_child"
+check_eq "leftovers: nothing of it" "" "$("$RUN" leftovers "stub:$stub:1")"
+
 # The state folder: ours alone.
 check_eq "state-dir: \$ALLOCSPIKE_STATE_DIR" "$ALLOCSPIKE_STATE_DIR" "$("$RUN" state-dir)"
 t=$TEST_TMP/t
