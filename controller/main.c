@@ -14,6 +14,8 @@ static void run_usage(FILE *out)
 	             "  collect     the agents' reads into a run folder on this host's clock\n"
 	             "  supervise   a plan's processes started, watched and stopped\n"
 	             "  state-dir   the folder where runs in progress register\n"
+	             "  register    a scenario's run: processes.tsv made, the run registered\n"
+	             "  unregister  a scenario's run ended\n"
 	             "  clean-stale stop what killed runs left\n"
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
@@ -34,6 +36,10 @@ int main(int argc, char **argv)
 		return state_dir_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "clean-stale") == 0)
 		return clean_stale_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "register") == 0)
+		return register_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "unregister") == 0)
+		return unregister_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stop") == 0)
 		return stop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)

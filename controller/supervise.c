@@ -26,6 +26,9 @@ void supervise_usage(FILE *out)
 	        "  --out DIR    the run folder: events.jsonl, processes.tsv, the logs\n"
 	        "  --dry-run    print the plan and its expected duration; start nothing\n"
 	        "allocspike-run state-dir     print the folder where runs in progress register\n"
+	        "allocspike-run register --owner PID DIR   DIR/processes.tsv made, PID's run\n"
+	        "                             registered (a scenario script's)\n"
+	        "allocspike-run unregister --owner PID     that run ended, nothing left\n"
 	        "allocspike-run clean-stale   stop what killed runs left; one JSON line per run\n");
 }
 
@@ -290,5 +293,62 @@ int clean_stale_main(int argc, char **argv)
 	}
 	run_registry_clean_stale(state, clean_stale_print, NULL);
 	fflush(stdout);
+	return CLI_EXIT_OK;
+}
+
+/* --owner PID as the only option; 0 when malformed (said). */
+static pid_t registry_owner(const char *cmd, int argc, char **argv, int want_args)
+{
+	char *end;
+	long pid = argc == 3 + want_args && strcmp(argv[1], "--owner") == 0
+	               ? strtol(argv[2], &end, 10)
+	               : 0;
+	if (pid <= 1 || *end) {
+		fprintf(stderr, "allocspike-run %s: --owner PID%s is expected\n", cmd,
+		        want_args ? " and the run folder" : "");
+		return 0;
+	}
+	return (pid_t)pid;
+}
+
+int register_main(int argc, char **argv)
+{
+	pid_t owner = registry_owner("register", argc, argv, 1);
+	if (!owner)
+		return CLI_EXIT_USAGE;
+	const char *run = argv[3];
+	char err[4400], state[4096], run_abs[PATH_MAX];
+	struct proc_stat f;
+	if (!proc_stat_read(owner, &f)) {
+		fprintf(stderr, "allocspike-run register: no process %ld\n", (long)owner);
+		return CLI_EXIT_FAILED;
+	}
+	int fd = processes_file_create(run, err, sizeof(err));
+	if (fd < 0 || !processes_file_add(fd, RUN_OWNER_SCENARIO, owner, f.start_ticks)) {
+		fprintf(stderr, "allocspike-run register: %s\n", fd < 0 ? err : "processes.tsv");
+		if (fd >= 0)
+			close(fd);
+		return CLI_EXIT_FAILED;
+	}
+	close(fd);
+	if (!realpath(run, run_abs))
+		snprintf(run_abs, sizeof(run_abs), "%s", run);
+	if (!run_registry_dir(state, sizeof(state), err, sizeof(err)) ||
+	    !run_registry_add(state, owner, run_abs, err, sizeof(err)))
+		fprintf(stderr,
+		        "allocspike-run register: the state folder: %s; a kill of this run "
+		        "cannot be cleaned up by the next one\n",
+		        err);
+	return CLI_EXIT_OK;
+}
+
+int unregister_main(int argc, char **argv)
+{
+	pid_t owner = registry_owner("unregister", argc, argv, 0);
+	if (!owner)
+		return CLI_EXIT_USAGE;
+	char err[4400], state[4096];
+	if (run_registry_dir(state, sizeof(state), err, sizeof(err)))
+		run_registry_remove(state, owner);
 	return CLI_EXIT_OK;
 }

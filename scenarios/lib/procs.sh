@@ -226,28 +226,23 @@ procs_file_add() {
 	[[ -z $SC_PROCS_FILE ]] || printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SC_PROCS_FILE"
 }
 
-# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its
-# first line this script itself, and this run registered in procs_state_dir until procs_unregister.
+# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its first
+# row this script itself with its start time, and this run registered in the state folder until
+# procs_unregister (allocspike-run register).
 procs_register() {
-	local state
-	files_new "$1/processes.tsv" || return 1
+	local run
+	run=$(sc_program allocspike-run)
+	# $BASHPID here, not inside $(...), where it would be the substitution's own subshell: a start time
+	# not the script's made every later run take this live one for a killed one.
+	[[ -n $run ]] && "$run" register --owner "$BASHPID" "$1" || return 1
 	SC_PROCS_FILE=$1/processes.tsv
-	printf 'name\tpid\tstart_ticks\n' >>"$SC_PROCS_FILE"
-	# $BASHPID read here, not inside $(...), where it would be the substitution's own subshell: a
-	# start time not the script's made every later run take this live one for a killed one.
-	local me=$BASHPID
-	procs_file_add _scenario "$me" "$(procs_start_time "$me")"
-	state=$(procs_state_dir) || {
-		sc_say "cannot use the state folder ${ALLOCSPIKE_STATE_DIR:-under ${XDG_RUNTIME_DIR:-/tmp}}; a kill of this run cannot be cleaned up by the next one"
-		return 0
-	}
-	printf '%s\n' "$1" >"$state/$me"
 }
 
 # procs_unregister : this run ended; nothing of it is left to clean.
 procs_unregister() {
-	local state
-	state=$(procs_state_dir) && rm -f "$state/$BASHPID"
+	local run
+	run=$(sc_program allocspike-run)
+	[[ -z $run ]] || "$run" unregister --owner "$BASHPID"
 }
 
 # The killed runs procs_clean_stale found, for procs_record_stale: one JSON line each, {run, stopped}

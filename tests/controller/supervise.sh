@@ -216,6 +216,20 @@ check "stop: the process that ignored SIGTERM is gone" gone "$stub"
 check "stop: what it forked too" gone "$stub_child"
 check_eq "leftovers: nothing of it" "" "$("$RUN" leftovers "stub:$stub:1")"
 
+# register and unregister: a scenario's run (its script the owner).
+mkdir reg
+"$RUN" register --owner $$ reg
+check_eq "register: exit 0" 0 $?
+check_eq "register: processes.tsv with the script's row and start time" \
+	"$(printf 'name\tpid\tstart_ticks\n_scenario\t%s\t%s' $$ "$(start_ticks $$)")" "$(cat reg/processes.tsv)"
+check_eq "register: the run registered" "$TEST_TMP/reg" "$(cat "state/$$")"
+"$RUN" register --owner $$ reg 2>err.txt
+check_eq "register: a folder with a processes.tsv is refused" 1 $?
+"$RUN" register reg 2>err.txt
+check_eq "register: no --owner: exit 2" 2 $?
+"$RUN" unregister --owner $$
+check "unregister: the entry is gone" test ! -e "state/$$"
+
 # The state folder: ours alone.
 check_eq "state-dir: \$ALLOCSPIKE_STATE_DIR" "$ALLOCSPIKE_STATE_DIR" "$("$RUN" state-dir)"
 t=$TEST_TMP/t
