@@ -5,6 +5,7 @@
 #include "cli_parse.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "launch.h"
 #include "stop.h"
 #include "supervise.h"
 
@@ -17,11 +18,13 @@ static void run_usage(FILE *out)
 	             "  register    a scenario's run: processes.tsv made, the run registered\n"
 	             "  unregister  a scenario's run ended\n"
 	             "  clean-stale stop what killed runs left\n"
+	             "  launch      a scenario's process: own group, dies with its parent\n"
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
+	launch_usage(out);
 	stop_usage(out);
 }
 
@@ -40,6 +43,8 @@ int main(int argc, char **argv)
 		return register_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "unregister") == 0)
 		return unregister_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "launch") == 0)
+		return launch_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stop") == 0)
 		return stop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic_write_file.h"
+#include "launch.h"
 #include "monotonic.h"
 #include "parent_death.h"
 #include "proc_stat.h"
@@ -62,27 +62,11 @@ void supervisor_close(struct supervisor *s)
 static void supervisor_child(const struct plan_process *spec, pid_t controller, int log_fd,
                              int null_fd)
 {
-	setsid();
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* the controller died before the request took effect: no signal would ever come */
-	if (getppid() != controller)
-		_exit(125);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
 	dup2(null_fd, STDIN_FILENO);
 	dup2(log_fd, STDOUT_FILENO);
 	dup2(log_fd, STDERR_FILENO);
-	if (spec->cpus[0] && sched_setaffinity(0, sizeof(spec->cpu_set), &spec->cpu_set) != 0) {
-		dprintf(STDERR_FILENO, "allocspike-run: %s: cannot pin to CPUs %s: %s\n",
-		        spec->name, spec->cpus, strerror(errno));
-		_exit(126);
-	}
-	execvp(spec->argv[0], spec->argv);
-	dprintf(STDERR_FILENO, "allocspike-run: %s: cannot run %s: %s\n", spec->name, spec->argv[0],
-	        strerror(errno));
-	_exit(127);
+	launch_exec(controller, spec->name, spec->cpus[0] ? &spec->cpu_set : NULL, spec->cpus,
+	            (char **)spec->argv);
 }
 
 struct supervised *supervisor_start(struct supervisor *s, const struct plan_process *spec)

@@ -1,10 +1,10 @@
 # scenarios/lib/procs.sh - every process a run starts: in its own process group (setsid), so stopping
-# it also stops whatever it forked; tied to the script's life (lifeline.sh), so a SIGKILLed script
+# it also stops whatever it forked; tied to the script's life (the death signal), so a SIGKILLed script
 # leaves nothing; recorded with its start time in the run folder's processes.tsv, so that nothing is
 # ever signalled after its PID was reused, and so that the next run can stop what a killed run left;
-# exits recorded as events. The stop path, the check that nothing is left, the state folder and the
-# cleanup of killed runs are the controller's (allocspike-run stop, leftovers, state-dir, clean-stale:
-# docs/controller.md).
+# exits recorded as events. The launch, the stop path, the check that nothing is left, processes.tsv,
+# the state folder and the cleanup of killed runs are the controller's (allocspike-run launch, stop,
+# leftovers, register, state-dir, clean-stale: docs/controller.md).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
@@ -33,17 +33,18 @@ procs_start_time() { procs_stat_field "$1" 20; }
 # procs_same PID START : true while PID is still the process that started at START (no PID reuse).
 procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
 
-# procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group,
-# stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
+# procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group, killed
+# when this script dies (allocspike-run launch: setsid, PR_SET_PDEATHSIG, then exec in place), stdout
+# and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
 procs_start() {
-	local name=$1 log=$2 cpus=$3 LIFELINE
+	local name=$1 log=$2 cpus=$3 run me=$BASHPID
 	shift 3
-	lifeline_set
-	local pre=(setsid "${LIFELINE[@]}")
-	[[ -z $cpus ]] || pre+=(taskset -c "$cpus")
-	# A background child of a non-interactive bash is no group leader, so setsid execs in place
-	# and $! is the program itself.
-	"${pre[@]}" "$@" </dev/null >>"$log" 2>&1 &
+	run=$(sc_program allocspike-run)
+	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
+	# A background child of a non-interactive bash is no group leader, so setsid succeeds in place,
+	# and launch execs in place: $! is the program itself. (The words of a background command are
+	# expanded in the child: $BASHPID is read before.)
+	"$run" launch --parent "$me" --cpus "$cpus" -- "$@" </dev/null >>"$log" 2>&1 &
 	SC_LAST_PID=$!
 	SC_PID_NAME[$SC_LAST_PID]=$name
 	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
@@ -232,9 +233,13 @@ procs_file_add() {
 procs_register() {
 	local run
 	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then # the run fails when it starts a process; until then it is recorded
+		sc_say "allocspike-run is missing from $(sc_bin_dir): no processes.tsv for this run"
+		return 0
+	fi
 	# $BASHPID here, not inside $(...), where it would be the substitution's own subshell: a start time
 	# not the script's made every later run take this live one for a killed one.
-	[[ -n $run ]] && "$run" register --owner "$BASHPID" "$1" || return 1
+	"$run" register --owner "$BASHPID" "$1" || return 1
 	SC_PROCS_FILE=$1/processes.tsv
 }
 

@@ -216,6 +216,23 @@ check "stop: the process that ignored SIGTERM is gone" gone "$stub"
 check "stop: what it forked too" gone "$stub_child"
 check_eq "leftovers: nothing of it" "" "$("$RUN" leftovers "stub:$stub:1")"
 
+# launch: a scenario's process in its own group, pinned, killed when its parent dies.
+bash -c 'echo $$ >launcher.pid; "$0" launch --parent $$ --cpus 0 -- sh -c "echo \$\$ >launched.pid; echo parent=\$ALLOCSPIKE_PARENT_PID; grep Cpus_allowed_list /proc/self/status; exec sleep 300" >launch.out 2>&1 & wait' "$RUN" &
+_test_pids+=($!)
+wait_until 5 test -s launched.pid
+launched=$(cat launched.pid)
+_test_pids+=("$launched")
+check_eq "launch: execs in place, in its own process group" "$launched" "$(awk '{ sub(/.*\) /, ""); print $3 }' "/proc/$launched/stat")"
+check "launch: ALLOCSPIKE_PARENT_PID is its parent" grep -q "^parent=$(cat launcher.pid)$" launch.out
+check "launch: pinned" grep -q 'Cpus_allowed_list:[[:space:]]*0$' launch.out
+kill -KILL "$(cat launcher.pid)"
+wait_until 5 gone "$launched"
+check "launch: killed when its parent is" gone "$launched"
+"$RUN" launch --parent 999999 -- true 2>err.txt
+check_eq "launch: a parent that is not ours: exit 125" 125 $?
+"$RUN" launch --parent $$ --cpus x -- true 2>err.txt
+check_eq "launch: a CPU list that is none: exit 2" 2 $?
+
 # register and unregister: a scenario's run (its script the owner).
 mkdir reg
 "$RUN" register --owner $$ reg
