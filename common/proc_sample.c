@@ -2,6 +2,8 @@
  * reuse-safe. */
 #include "proc_sample.h"
 
+#include "proc_stat.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,43 +28,6 @@ static ssize_t proc_read(int fd, char *buf, size_t size)
 	return n;
 }
 
-struct stat_fields {
-	char state;
-	unsigned long long utime, stime, start;
-};
-
-/* The fields after the command name, which is in parentheses and may itself hold ") ". */
-static bool stat_parse(const char *text, struct stat_fields *f)
-{
-	const char *p = strrchr(text, ')');
-	if (!p)
-		return false;
-	p++;
-	/* fields from 3 on: state ppid ... utime(14) stime(15) ... starttime(22); priority and nice
-	 * may be negative, so they are skipped as words rather than scanned as numbers */
-	const char *q = p;
-	int field = 2;
-	f->state = 0;
-	while (*q && field < 22) {
-		while (*q == ' ')
-			q++;
-		field++;
-		const char *end = q;
-		while (*end && *end != ' ')
-			end++;
-		if (field == 3)
-			f->state = *q;
-		else if (field == 14)
-			f->utime = strtoull(q, NULL, 10);
-		else if (field == 15)
-			f->stime = strtoull(q, NULL, 10);
-		else if (field == 22)
-			f->start = strtoull(q, NULL, 10);
-		q = end;
-	}
-	return field == 22 && f->state;
-}
-
 static long status_field_kb(const char *text, const char *key)
 {
 	const char *p = strstr(text, key);
@@ -77,18 +42,18 @@ bool proc_watch_open(struct proc_watch *w, pid_t pid, char *err, size_t err_size
 	w->pid = pid;
 	w->status_fd = w->stat_fd = w->smaps_fd = -1;
 	char buf[1024];
-	struct stat_fields f;
+	struct proc_stat f;
 	w->stat_fd = proc_open(pid, "stat");
 	w->status_fd = proc_open(pid, "status");
 	if (w->stat_fd < 0 || w->status_fd < 0 || proc_read(w->stat_fd, buf, sizeof(buf)) < 0 ||
-	    !stat_parse(buf, &f)) {
+	    !proc_stat_parse(buf, &f)) {
 		if (err)
 			snprintf(err, err_size, "pid %ld: no such process (/proc/%ld: %s)",
 			         (long)pid, (long)pid, strerror(errno ? errno : ESRCH));
 		proc_watch_close(w);
 		return false;
 	}
-	w->start_ticks = f.start;
+	w->start_ticks = f.start_ticks;
 	w->smaps_fd =
 	    proc_open(pid, "smaps_rollup"); /* absent before Linux 4.14: Pss stays empty */
 	return true;
@@ -105,9 +70,9 @@ enum proc_sample_result proc_watch_sample(struct proc_watch *w, bool with_pss,
 	if (!ticks)
 		ticks = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	char buf[4096];
-	struct stat_fields f;
-	if (proc_read(w->stat_fd, buf, sizeof(buf)) < 0 || !stat_parse(buf, &f) ||
-	    f.start != w->start_ticks || f.state == 'Z' || f.state == 'X') {
+	struct proc_stat f;
+	if (proc_read(w->stat_fd, buf, sizeof(buf)) < 0 || !proc_stat_parse(buf, &f) ||
+	    f.start_ticks != w->start_ticks || f.state == 'Z' || f.state == 'X') {
 		w->gone = true;
 		return PROC_SAMPLE_GONE;
 	}

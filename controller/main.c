@@ -5,13 +5,27 @@
 #include "cli_parse.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "launch.h"
+#include "stop.h"
+#include "supervise.h"
 
 static void run_usage(FILE *out)
 {
 	fprintf(out, "usage: allocspike-run SUBCOMMAND [options]\n"
-	             "  collect   the agents' reads into a run folder on this host's clock\n"
-	             "  --version print the version and exit\n");
+	             "  collect     the agents' reads into a run folder on this host's clock\n"
+	             "  supervise   a plan's processes started, watched and stopped\n"
+	             "  state-dir   the folder where runs in progress register\n"
+	             "  register    a scenario's run: processes.tsv made, the run registered\n"
+	             "  unregister  a scenario's run ended\n"
+	             "  clean-stale stop what killed runs left\n"
+	             "  launch      a scenario's process: own group, dies with its parent\n"
+	             "  stop        a scenario's processes stopped on the one stop path\n"
+	             "  leftovers   which of a scenario's processes are still there\n"
+	             "  --version   print the version and exit\n");
 	collect_usage(out);
+	supervise_usage(out);
+	launch_usage(out);
+	stop_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -19,6 +33,22 @@ int main(int argc, char **argv)
 	close_stdout_at_exit("allocspike-run");
 	if (argc > 1 && strcmp(argv[1], "collect") == 0)
 		return collect_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "supervise") == 0)
+		return supervise_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "state-dir") == 0)
+		return state_dir_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "clean-stale") == 0)
+		return clean_stale_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "register") == 0)
+		return register_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "unregister") == 0)
+		return unregister_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "launch") == 0)
+		return launch_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "stop") == 0)
+		return stop_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
+		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

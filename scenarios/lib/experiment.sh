@@ -26,7 +26,7 @@ SC_RUNNABLE=()
 experiment_prepare_programs() {
 	[[ -z ${ALLOCSPIKE_BIN:-} ]] && ((!OPT_no_build)) && sc_source_tree || return 0
 	"$SC_ROOT/scripts/install-packages.sh" >&2 || sc_die "installing packages failed (scripts/install-packages.sh)"
-	local need=(allocspike-upstream allocspike-loadgen allocspike-report) name missing=0 p
+	local need=(allocspike-upstream allocspike-loadgen allocspike-report allocspike-run) name missing=0 p
 	[[ -n $OPT_queries ]] || need+=(allocspike-querydata)
 	for name in "${SC_VARIANTS[@]}"; do
 		[[ ${V_KIND[$name]} == build ]] && need+=("allocspike-resolver-$name")

@@ -1,8 +1,10 @@
 # scenarios/lib/procs.sh - every process a run starts: in its own process group (setsid), so stopping
-# it also stops whatever it forked; tied to the script's life (lifeline.sh), so a SIGKILLed script
+# it also stops whatever it forked; tied to the script's life (the death signal), so a SIGKILLed script
 # leaves nothing; recorded with its start time in the run folder's processes.tsv, so that nothing is
 # ever signalled after its PID was reused, and so that the next run can stop what a killed run left;
-# exits recorded as events; at the end, checked gone.
+# exits recorded as events. The launch, the stop path, the check that nothing is left, processes.tsv,
+# the state folder and the cleanup of killed runs are the controller's (allocspike-run launch, stop,
+# leftovers, register, state-dir, clean-stale: docs/controller.md).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
@@ -31,17 +33,18 @@ procs_start_time() { procs_stat_field "$1" 20; }
 # procs_same PID START : true while PID is still the process that started at START (no PID reuse).
 procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
 
-# procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group,
-# stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
+# procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group, killed
+# when this script dies (allocspike-run launch: setsid, PR_SET_PDEATHSIG, then exec in place), stdout
+# and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
 procs_start() {
-	local name=$1 log=$2 cpus=$3 LIFELINE
+	local name=$1 log=$2 cpus=$3 run me=$BASHPID
 	shift 3
-	lifeline_set
-	local pre=(setsid "${LIFELINE[@]}")
-	[[ -z $cpus ]] || pre+=(taskset -c "$cpus")
-	# A background child of a non-interactive bash is no group leader, so setsid execs in place
-	# and $! is the program itself.
-	"${pre[@]}" "$@" </dev/null >>"$log" 2>&1 &
+	run=$(sc_program allocspike-run)
+	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
+	# A background child of a non-interactive bash is no group leader, so setsid succeeds in place,
+	# and launch execs in place: $! is the program itself. (The words of a background command are
+	# expanded in the child: $BASHPID is read before.)
+	"$run" launch --parent "$me" --cpus "$cpus" -- "$@" </dev/null >>"$log" 2>&1 &
 	SC_LAST_PID=$!
 	SC_PID_NAME[$SC_LAST_PID]=$name
 	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
@@ -56,17 +59,6 @@ procs_running() {
 	local state
 	state=$(procs_stat_field "$1" 1) || return 1
 	[[ $state != Z && $state != X ]]
-}
-
-# procs_signal SIG PID : SIG to PID's process group and to PID, only if PID is still the process
-# the run started (its start time unchanged).
-procs_signal() {
-	local sig=$1 pid=$2
-	if ! procs_same "$pid" "${SC_PID_START[$pid]:-}"; then
-		sc_say "${SC_PID_NAME[$pid]:-pid $pid}: pid $pid is no longer the process the run started; not signalled"
-		return 1
-	fi
-	kill "-$sig" -- "-$pid" 2>/dev/null || kill "-$sig" "$pid" 2>/dev/null || true
 }
 
 # procs_record_exit PID STATUS REQUESTED : the `exited` event (code, or signal for statuses > 128).
@@ -102,32 +94,46 @@ procs_reap() {
 # procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
 procs_mark_asked() { SC_PID_ASKED[$1]=1; }
 
-# procs_stop GRACE_S PID... : SIGTERM to every PID's process group at once, SIGKILL to those still
-# running after GRACE_S (at once after procs_hurry), then each reaped and its exit recorded.
+# procs_stop GRACE_S PID... : stops those still running (allocspike-run stop: SIGTERM to each process
+# group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a PID whose start
+# time changed is never signalled), then reaps each and records its exit.
 procs_stop() {
-	local grace=$1 pid i live=() still
+	local grace=$1 pid targets=() now=()
 	shift
 	for pid in "$@"; do
-		[[ -z ${SC_PID_DONE[$pid]:-} ]] || continue
-		if procs_running "$pid"; then
-			procs_mark_asked "$pid"
-			procs_signal TERM "$pid" && live+=("$pid")
-		fi
+		[[ -z ${SC_PID_DONE[$pid]:-} && -n ${SC_PID_START[$pid]:-} ]] && procs_running "$pid" || continue
+		procs_mark_asked "$pid"
+		targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
 	done
-	for ((i = 0; i < grace * 20 && ${#live[@]} > 0 && !SC_PROCS_HURRY; i++)); do
-		sleep 0.05
-		still=()
-		for pid in "${live[@]}"; do procs_running "$pid" && still+=("$pid"); done
-		live=("${still[@]}")
-	done
-	for pid in "${live[@]}"; do
-		procs_running "$pid" || continue
-		((SC_PROCS_HURRY)) || sc_say "${SC_PID_NAME[$pid]} (pid $pid) ignored SIGTERM for ${grace}s; killing it"
-		procs_signal KILL "$pid"
-	done
+	((!SC_PROCS_HURRY)) || now=(--now)
+	((${#targets[@]} == 0)) || procs_stopper --grace "${grace}s" "${now[@]}" "${targets[@]}"
 	for pid in "$@"; do
 		[[ -n ${SC_PID_DONE[$pid]:-} ]] || procs_reap "$pid"
 	done
+}
+
+SC_PROCS_STOPPER=       # allocspike-run stop while it runs, and its start time
+SC_PROCS_STOPPER_START=
+
+# procs_stopper ARGS... : allocspike-run stop ARGS, waited for in the background, so that a signal's
+# trap runs at once (procs_hurry, which hurries it); waited for again when a trap cut the wait short.
+procs_stopper() {
+	local run seen
+	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then
+		sc_say "allocspike-run is missing from $(sc_bin_dir): the processes are killed without a grace period"
+		return 0
+	fi
+	"$run" stop "$@" </dev/null &
+	SC_PROCS_STOPPER=$!
+	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
+	SC_PROCS_STOPPER_START=$(procs_start_time "$SC_PROCS_STOPPER")
+	while :; do
+		seen=$SC_PROCS_SIGNALS
+		wait "$SC_PROCS_STOPPER" && break
+		((seen != SC_PROCS_SIGNALS)) && kill -0 "$SC_PROCS_STOPPER" 2>/dev/null || break
+	done
+	SC_PROCS_STOPPER= SC_PROCS_STOPPER_START=
 }
 
 # procs_stop_all : stops every process of the run: the generator first, so that it does not record
@@ -146,16 +152,19 @@ procs_hurry() {
 	((SC_PROCS_HURRY)) || sc_say "signal during the stop: killing what is left at once"
 	SC_PROCS_HURRY=1
 	SC_PROCS_SIGNALS=$((SC_PROCS_SIGNALS + 1))
+	# the stop under way goes on without its grace period (only while it is the stopper we started)
+	! procs_same "$SC_PROCS_STOPPER" "$SC_PROCS_STOPPER_START" || kill -TERM "$SC_PROCS_STOPPER" 2>/dev/null || true
 }
 
-# procs_leftovers : prints "name:pid" for every process group of the run that still has a member.
+# procs_leftovers : prints "name:pid" for every process of the run still there, or whose process group
+# still has a member (allocspike-run leftovers; a PID now another process's is not the run's).
 procs_leftovers() {
-	local pid
+	local run pid targets=()
+	run=$(sc_program allocspike-run)
 	for pid in "${SC_PIDS[@]}"; do
-		if kill -0 -- "-$pid" 2>/dev/null || procs_running "$pid"; then
-			echo "${SC_PID_NAME[$pid]}:$pid"
-		fi
+		[[ -z ${SC_PID_START[$pid]:-} ]] || targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
 	done
+	((${#targets[@]} == 0)) || [[ -z $run ]] || "$run" leftovers -- "${targets[@]}"
 }
 
 # procs_wait_ready NAME PID READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE;
@@ -205,20 +214,12 @@ procs_stop_aux() {
 
 # --- processes.tsv and the runs still registered (stopping what a killed run left) ---
 
-# procs_state_dir : where running scenarios register their run folders: $ALLOCSPIKE_STATE_DIR, or a
-# folder of this user's under $XDG_RUNTIME_DIR or /tmp. Created mode 0700. Its name is fixed, so that
-# the next run finds it; so it is refused unless it, and under /tmp the allocspike-UID folder holding
-# it, are ours, no link, and writable by no one else: whoever could add an entry would choose the
-# folder whose processes.tsv this run reads, and so what it stops and which run.json it rewrites.
+# procs_state_dir : where running scenarios register their run folders (allocspike-run state-dir:
+# $ALLOCSPIKE_STATE_DIR, or a folder of this user's, refused unless it is ours alone; empty then).
 procs_state_dir() {
-	local dir=${ALLOCSPIKE_STATE_DIR:-${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/allocspike-$(id -u)/runs} d checked
-	mkdir -p -m 0700 "${dir%/*}" "$dir" 2>/dev/null || return 1
-	checked=("$dir")
-	[[ -n ${ALLOCSPIKE_STATE_DIR:-} ]] || checked+=("${dir%/*}")
-	for d in "${checked[@]}"; do
-		[[ -O $d && ! -L $d ]] && (((8#$(stat -c %a -- "$d") & 8#022) == 0)) || return 1
-	done
-	echo "$dir"
+	local run
+	run=$(sc_program allocspike-run)
+	[[ -n $run ]] && "$run" state-dir 2>/dev/null
 }
 
 # procs_file_add NAME PID START : one line of RUN/processes.tsv (docs/run-folder.md).
@@ -226,94 +227,52 @@ procs_file_add() {
 	[[ -z $SC_PROCS_FILE ]] || printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SC_PROCS_FILE"
 }
 
-# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its
-# first line this script itself, and this run registered in procs_state_dir until procs_unregister.
+# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its first
+# row this script itself with its start time, and this run registered in the state folder until
+# procs_unregister (allocspike-run register).
 procs_register() {
-	local state
-	files_new "$1/processes.tsv" || return 1
-	SC_PROCS_FILE=$1/processes.tsv
-	printf 'name\tpid\tstart_ticks\n' >>"$SC_PROCS_FILE"
-	# $BASHPID read here, not inside $(...), where it would be the substitution's own subshell: a
-	# start time not the script's made every later run take this live one for a killed one.
-	local me=$BASHPID
-	procs_file_add _scenario "$me" "$(procs_start_time "$me")"
-	state=$(procs_state_dir) || {
-		sc_say "cannot use the state folder ${ALLOCSPIKE_STATE_DIR:-under ${XDG_RUNTIME_DIR:-/tmp}}; a kill of this run cannot be cleaned up by the next one"
+	local run
+	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then # the run fails when it starts a process; until then it is recorded
+		sc_say "allocspike-run is missing from $(sc_bin_dir): no processes.tsv for this run"
 		return 0
-	}
-	printf '%s\n' "$1" >"$state/$me"
+	fi
+	# $BASHPID here, not inside $(...), where it would be the substitution's own subshell: a start time
+	# not the script's made every later run take this live one for a killed one.
+	"$run" register --owner "$BASHPID" "$1" || return 1
+	SC_PROCS_FILE=$1/processes.tsv
 }
 
 # procs_unregister : this run ended; nothing of it is left to clean.
 procs_unregister() {
-	local state
-	state=$(procs_state_dir) && rm -f "$state/$BASHPID"
+	local run
+	run=$(sc_program allocspike-run)
+	[[ -z $run ]] || "$run" unregister --owner "$BASHPID"
 }
 
-# procs_group_members PGID START : processes of process group PGID that started at START or later.
-procs_group_members() {
-	local f stat fields
-	for f in /proc/[0-9]*/stat; do
-		{ read -r stat <"$f"; } 2>/dev/null || continue
-		read -r -a fields <<<"${stat##*) }"
-		[[ ${fields[2]} == "$1" ]] && ((fields[19] >= $2)) && echo "${stat%% *}"
-	done
-}
+# The killed runs procs_clean_stale found, for procs_record_stale: one JSON line each, {run, stopped}
+# ("name:pid" strings).
+SC_PROCS_STALE=()
 
-# procs_stale_members PID START : what is left of a process a killed run recorded: PID itself and its
-# process group while PID is still that process; nothing when PID now belongs to another process
-# (reused); when PID is gone, the members of its group, which can only be its own, since the kernel
-# never reuses a PID while a process group of that number has members.
-procs_stale_members() {
-	if procs_same "$1" "$2"; then
-		echo "$1"
-		procs_group_members "$1" "$2" | grep -vx "$1"
-	elif ! procs_start_time "$1" >/dev/null; then
-		procs_group_members "$1" "$2"
-	fi
-}
-
-# The killed runs procs_clean_stale found, for procs_record_stale: each one's folder, and what was
-# stopped of it (a JSON list of "name:pid").
-SC_PROCS_STALE_RUNS=()
-SC_PROCS_STALE_STOPPED=()
-
-# procs_clean_stale : stops the processes of every registered run whose script is gone (it was
-# killed), each only if its start time is the recorded one; keeps a `stale_run` event per such run
-# (`run`, `stopped`: "name:pid" strings) for procs_record_stale, and marks that run's run.json failed
-# if it still says running. Called before this run writes anything (experiment_setup_folder).
+# procs_clean_stale : stops what every registered run whose script is gone (it was killed) left, each
+# process only if its start time is the recorded one, and marks that run's run.json failed if it still
+# says running (allocspike-run clean-stale); keeps a line per such run for procs_record_stale. Called
+# before this run writes anything (experiment_setup_folder).
 procs_clean_stale() {
-	local state entry run name pid start script_pid script_start stopped m
-	state=$(procs_state_dir) || return 0
-	for entry in "$state"/*; do
-		[[ -f $entry ]] || continue
-		run=$(head -n 1 "$entry")
-		script_pid= script_start= stopped=()
-		if [[ -r $run/processes.tsv ]]; then
-			read -r _ script_pid script_start < <(awk -F'\t' '$1 == "_scenario" { print; exit }' "$run/processes.tsv")
-			# A run whose script still runs is another scenario running now: left alone.
-			! procs_same "${script_pid:-0}" "$script_start" || continue
-			while IFS=$'\t' read -r name pid start; do
-				[[ $name != name && $name != _scenario && $pid =~ ^[0-9]+$ ]] || continue
-				for m in $(procs_stale_members "$pid" "$start"); do
-					kill -KILL "$m" 2>/dev/null && stopped+=("$name:$m")
-				done
-			done <"$run/processes.tsv"
-		fi
-		rm -f "$entry"
-		sc_say "a killed run was left behind: $run (${#stopped[@]} process(es) stopped${stopped:+: ${stopped[*]}})"
-		SC_PROCS_STALE_RUNS+=("$run")
-		SC_PROCS_STALE_STOPPED+=("$(printf '%s\n' "${stopped[@]}" | jq -Rnc '[inputs | select(length > 0)]')")
-		[[ ! -f $run/run.json || $(jq -r .status "$run/run.json" 2>/dev/null) != running ]] ||
-			SC_RUNJSON=$run/run.json runjson_finish failed "the scenario was killed (found by a later run)"
-	done
+	local run
+	run=$(sc_program allocspike-run)
+	if [[ -z $run ]]; then
+		sc_say "allocspike-run is missing from $(sc_bin_dir): what a killed run left is not cleaned"
+		return 0
+	fi
+	mapfile -t SC_PROCS_STALE < <("$run" clean-stale)
 }
 
 # procs_record_stale : the `stale_run` events procs_clean_stale kept, into this run's events.
 procs_record_stale() {
-	local i
-	for i in "${!SC_PROCS_STALE_RUNS[@]}"; do
-		events_add _scenario stale_run "run=${SC_PROCS_STALE_RUNS[i]}" "stopped:=${SC_PROCS_STALE_STOPPED[i]}"
+	local line
+	for line in "${SC_PROCS_STALE[@]}"; do
+		events_add _scenario stale_run "run=$(jq -r .run <<<"$line")" "stopped:=$(jq -c .stopped <<<"$line")"
 	done
-	SC_PROCS_STALE_RUNS=() SC_PROCS_STALE_STOPPED=()
+	SC_PROCS_STALE=()
 }

@@ -25,7 +25,7 @@ STANDIN
 # scenario_require_programs : skips (77) naming every program the scenario needs that is not built.
 scenario_require_programs() {
 	local p missing=()
-	for p in allocspike-upstream allocspike-loadgen allocspike-querydata allocspike-report; do
+	for p in allocspike-upstream allocspike-loadgen allocspike-querydata allocspike-report allocspike-run; do
 		[[ -x $ALLOCSPIKE_BIN/$p ]] || missing+=("$p")
 	done
 	[[ -n $(scenario_built_variants 1) ]] || missing+=("allocspike-resolver-<any default variant>")

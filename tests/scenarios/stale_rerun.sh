@@ -8,6 +8,7 @@ set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 [[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet (it writes the events)"
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it cleans what killed runs left)"
 
 scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<SCENARIO
