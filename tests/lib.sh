@@ -134,3 +134,21 @@ while not buf.endswith(b"\n"):
 print(buf.decode().strip())
 PY
 }
+
+# start_ticks PID : when PID started (clock ticks after boot, /proc/PID/stat field 22).
+start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }
+
+# plant_leftovers PROCESSES_TSV : two live processes appended to a run's processes.tsv, as a killed
+# run leaves them: _planted with its real start time (a daemon that ignored its parent's death),
+# _reused recorded with another (its PID reused since: never to be signalled). Sets $planted and
+# $reused; both are stopped when the test ends.
+plant_leftovers() {
+	setsid sleep 300 </dev/null >/dev/null 2>&1 &
+	planted=$!
+	setsid sleep 300 </dev/null >/dev/null 2>&1 &
+	reused=$!
+	_test_pids+=("$planted" "$reused")
+	sleep 0.2
+	printf '_planted\t%s\t%s\n_reused\t%s\t%s\n' "$planted" "$(start_ticks "$planted")" \
+		"$reused" "$(($(start_ticks "$reused") - 1))" >>"$1"
+}

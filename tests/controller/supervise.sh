@@ -14,7 +14,6 @@ export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 jqs() { jq -se "$1" "$2" >/dev/null; }
 alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
 gone() { ! alive "$1"; }
-start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }
 # wait_until SECONDS COMMAND... : polls every 0.1 s
 wait_until() {
 	local i limit=$1
@@ -150,14 +149,7 @@ wait_until 5 gone "$leader"
 check "the killed controller's child died with it" gone "$leader"
 # Planted in the killed run's processes.tsv: a live process with its real start time (left as a
 # daemon ignoring its parent's death would be), and one recorded with another (its PID reused).
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-planted=$!
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-reused=$!
-_test_pids+=("$planted" "$reused")
-sleep 0.2
-printf '_planted\t%s\t%s\n_reused\t%s\t%s\n' "$planted" "$(start_ticks "$planted")" \
-	"$reused" "$(($(start_ticks "$reused") - 1))" >>killed/processes.tsv
+plant_leftovers killed/processes.tsv
 "$RUN" supervise --plan crash.json --out next >out.txt 2>err.txt
 check_eq "the next run: exit 0" 0 $?
 check "it stopped what the killed run's server forked" gone "$helper"

@@ -28,15 +28,7 @@ check_eq "the killed run's status" running "$(jq -r .status "$first/run.json")"
 
 # A process the killed run left behind (as a daemon ignoring its parent's death would be), and one
 # whose PID the killed run recorded with another start time (its PID was reused): never signalled.
-start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-planted=$!
-setsid sleep 300 </dev/null >/dev/null 2>&1 &
-reused=$!
-_test_pids+=("$planted" "$reused")
-sleep 0.2
-printf '_planted\t%s\t%s\n_reused\t%s\t%s\n' "$planted" "$(start_ticks "$planted")" \
-	"$reused" "$(($(start_ticks "$reused") - 1))" >>"$first/processes.tsv"
+plant_leftovers "$first/processes.tsv"
 
 second=$TEST_TMP/second
 # shellcheck disable=SC2046
