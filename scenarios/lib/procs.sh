@@ -121,7 +121,14 @@ procs_stopper() {
 	local run seen
 	run=$(sc_program allocspike-run)
 	if [[ -z $run ]]; then
+		# gone since it started them: no start-time check is left, only their groups' SIGKILL
 		sc_say "allocspike-run is missing from $(sc_bin_dir): the processes are killed without a grace period"
+		local t
+		for t in "$@"; do
+			[[ $t == *:*:* ]] || continue
+			t=${t#*:}
+			kill -KILL -- "-${t%%:*}" 2>/dev/null || kill -KILL "${t%%:*}" 2>/dev/null || true
+		done
 		return 0
 	fi
 	"$run" stop "$@" </dev/null &
