@@ -11,6 +11,7 @@
 
 #include "identifier.h"
 #include "json_file.h"
+#include "runfolder_agents.h"
 
 static const char *const column_names[TIMELINE_COLUMN_COUNT] = {
 #define TIMELINE_COLUMN_NAME(name) #name,
@@ -76,15 +77,12 @@ static char *path_join(const char *dir, const char *name)
 	return p;
 }
 
-/* What read_line found wrong with a line. */
-enum line_fault { LINE_OK, LINE_TOO_LONG, LINE_NUL };
-
 /* Reads one line of at most RUNFOLDER_MAX_LINE bytes; returns its length without the newline (-1
  * at end of file), and whether it had one, so a writer stopped mid-line can be told from a
  * complete last line. A longer line or one holding a NUL byte (not text: everything after it would
  * be lost to the C strings below) is read to its end and reported in *fault. */
-static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *had_newline,
-                         enum line_fault *fault)
+ssize_t runfolder_line_read(FILE *f, char **buf, size_t *cap, bool *had_newline,
+                            enum line_fault *fault)
 {
 	size_t n = 0;
 	int c;
@@ -121,10 +119,10 @@ static ssize_t read_line(FILE *f, char **buf, size_t *cap, bool *had_newline,
 	return (ssize_t)n;
 }
 
-/* Whether the line read_line returned n for must be refused: then err says why (an unreadable
- * line, an oversized one, a NUL byte). */
-static bool line_refused(ssize_t n, enum line_fault fault, const char *path, size_t lineno,
-                         char *err, size_t err_size)
+/* Whether the line runfolder_line_read returned n for must be refused: then err says why (an
+ * unreadable line, an oversized one, a NUL byte). */
+bool runfolder_line_refused(ssize_t n, enum line_fault fault, const char *path, size_t lineno,
+                            char *err, size_t err_size)
 {
 	if (n == -2)
 		set_err(err, err_size, "%s:%zu: out of memory", path, lineno);
@@ -460,14 +458,14 @@ static bool read_events(struct runfolder *rf, char *err, size_t err_size)
 	bool ok = true, had_newline;
 	enum line_fault fault;
 	ssize_t n;
-	while ((n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
+	while ((n = runfolder_line_read(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
 		if (n >= 0 && fault != LINE_OK && !had_newline) {
 			/* the writer was stopped mid-line */
 			rf->events_truncated = true;
 			break;
 		}
-		if (line_refused(n, fault, path, lineno, err, err_size)) {
+		if (runfolder_line_refused(n, fault, path, lineno, err, err_size)) {
 			ok = false;
 			break;
 		}
@@ -674,7 +672,7 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 	enum line_fault fault;
 	struct csv_header h;
 	ssize_t n;
-	while ((n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
+	while ((n = runfolder_line_read(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
 		if (n >= 0 && !had_newline) {
 			/* The writer ends every line with its newline: a line without one was cut
@@ -683,7 +681,7 @@ static bool read_timeline(struct runfolder *rf, char *err, size_t err_size)
 			rf->timeline_truncated = true;
 			break;
 		}
-		if (line_refused(n, fault, path, lineno, err, err_size)) {
+		if (runfolder_line_refused(n, fault, path, lineno, err, err_size)) {
 			ok = false;
 			break;
 		}
@@ -822,9 +820,9 @@ static bool read_instance_table(struct runfolder *rf, const struct instance_tabl
 	bool ok = true, had_newline;
 	enum line_fault fault;
 	ssize_t n;
-	while (ok && (n = read_line(f, &buf, &cap, &had_newline, &fault)) != -1) {
+	while (ok && (n = runfolder_line_read(f, &buf, &cap, &had_newline, &fault)) != -1) {
 		lineno++;
-		if (line_refused(n, fault, path, lineno, err, err_size)) {
+		if (runfolder_line_refused(n, fault, path, lineno, err, err_size)) {
 			ok = false;
 			break;
 		}
@@ -889,7 +887,8 @@ bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err
 	if (!rf->dir)
 		return set_err(err, err_size, "out of memory"), false;
 	if (read_run_json(rf, err, err_size) && read_events(rf, err, err_size) &&
-	    read_timeline(rf, err, err_size) && read_instance_tables(rf, err, err_size))
+	    read_timeline(rf, err, err_size) && read_instance_tables(rf, err, err_size) &&
+	    runfolder_agents_place(rf, err, err_size))
 		return true;
 	runfolder_free(rf);
 	return false;
@@ -947,6 +946,7 @@ void runfolder_free(struct runfolder *rf)
 	free(rf->phase_rows);
 	free(rf->hist_rows);
 	free(rf->interval_hist_rows);
+	free(rf->agents);
 	json_decref(rf->run);
 	free(rf->dir);
 	memset(rf, 0, sizeof(*rf));

@@ -6,6 +6,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "timeline_columns.h"
 
@@ -95,6 +97,20 @@ struct runfolder_event {
 	size_t line;
 };
 
+/* The reads of an agent on another host, DIR/agents/NAME.jsonl, placed on the variant NAME's
+ * timeline rows (common/runfolder_agents.h). */
+struct runfolder_agent {
+	int target;         /* the variant, an index into runfolder.targets */
+	size_t reads;       /* lines that were reads of a running target ("up" not 0) */
+	size_t intervals;   /* the variant's timeline rows */
+	size_t with_read;   /* of them, those a read's start fell in */
+	double gap_start_s; /* the longest run of rows without a read: where it starts (t_s) */
+	double gap_s;       /* and how long it is (s); 0 when there is none */
+	size_t malformed;   /* lines that were not reads, left out */
+	char first_malformed[640]; /* "agents/NAME.jsonl:LINE: why" of the first */
+	char error[640];           /* why the file was not used at all ("" when it was) */
+};
+
 struct runfolder {
 	char *dir;
 	json_t *run;        /* run.json as read */
@@ -125,6 +141,9 @@ struct runfolder {
 	struct runfolder_instance_row *interval_hist_rows;
 	size_t n_interval_hist_rows;
 	bool has_interval_hist;
+	/* DIR/agents/NAME.jsonl, one per variant that has one (runfolder_read only) */
+	struct runfolder_agent *agents;
+	size_t n_agents;
 };
 
 /* Reads DIR/run.json, DIR/events.jsonl and DIR/timeline.csv (and DIR/phases.csv and
@@ -148,6 +167,16 @@ bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, s
 bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
 void runfolder_free(struct runfolder *rf);
+
+/* For the run folder's other readers (common/runfolder_agents.c): one line of at most
+ * RUNFOLDER_MAX_LINE bytes, its length without the newline (-1 at end of file, -2 out of memory)
+ * and whether it had one; a longer line or one holding a NUL byte is read to its end and said in
+ * fault. runfolder_line_refused: whether such a line must be refused, with err "PATH:LINE: why". */
+enum line_fault { LINE_OK, LINE_TOO_LONG, LINE_NUL };
+ssize_t runfolder_line_read(FILE *f, char **buf, size_t *cap, bool *had_newline,
+                            enum line_fault *fault);
+bool runfolder_line_refused(ssize_t n, enum line_fault fault, const char *path, size_t lineno,
+                            char *err, size_t err_size);
 
 /* Index of target name in rf->targets, or -1. */
 int runfolder_target_index(const struct runfolder *rf, const char *name);

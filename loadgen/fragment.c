@@ -20,6 +20,14 @@ uint64_t fragment_queries_digest(const struct querystream *qs)
 	return h;
 }
 
+void fragment_realtime_text(uint64_t realtime_ns, char text[FRAGMENT_REALTIME_TEXT])
+{
+	/* in full: a double would round it to a quarter of a microsecond */
+	snprintf(text, FRAGMENT_REALTIME_TEXT, "%llu.%09llu",
+	         (unsigned long long)(realtime_ns / 1000000000u),
+	         (unsigned long long)(realtime_ns % 1000000000u));
+}
+
 bool fragment_begin(struct fragment *f, const char *dir, unsigned shard, unsigned shards,
                     json_t *stream, uint64_t start_realtime_ns, char *err, size_t err_size)
 {
@@ -29,11 +37,8 @@ bool fragment_begin(struct fragment *f, const char *dir, unsigned shard, unsigne
 		return true;
 	}
 	snprintf(f->path, sizeof(f->path), "%s/fragment.json", dir);
-	/* the instant as text, in full: a double would round it to a quarter of a microsecond */
-	char start[48];
-	snprintf(start, sizeof(start), "%llu.%09llu",
-	         (unsigned long long)(start_realtime_ns / 1000000000u),
-	         (unsigned long long)(start_realtime_ns % 1000000000u));
+	char start[FRAGMENT_REALTIME_TEXT];
+	fragment_realtime_text(start_realtime_ns, start);
 	f->doc =
 	    json_pack("{s:i,s:i,s:i,s:s,s:s,s:o}", "format", 1, "shard", (int)shard + 1, "shards",
 	              (int)shards, "status", "running", "start_realtime", start, "stream", stream);

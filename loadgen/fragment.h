@@ -19,6 +19,11 @@ struct fragment {
  * shards of different query files do not merge; 0 for a streamed file (not held in memory). */
 uint64_t fragment_queries_digest(const struct querystream *qs);
 
+/* An instant on CLOCK_REALTIME as text to the ns ("1796300000.250000000"): fragment.json's
+ * start_realtime and the generator's started event (docs/run-folder.md). */
+#define FRAGMENT_REALTIME_TEXT 32
+void fragment_realtime_text(uint64_t realtime_ns, char text[FRAGMENT_REALTIME_TEXT]);
+
 /* Writes DIR/fragment.json with status "running": shard (0-based) of shards, the stream's
  * identity (stream: the schedule, query file, clients and targets; taken over) and the instant the
  * schedule starts (CLOCK_REALTIME, ns). A shard killed later leaves it so: "running". dir NULL:

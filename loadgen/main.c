@@ -876,14 +876,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-loadgen: --out: %s\n", err);
 		return 1;
 	}
-	runfolder_writer_event(&writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9,
-	                       "_loadgen", "started",
-	                       json_pack("{s:i,s:s,s:s,s:I,s:f}", "pid", (int)getpid(), "schedule",
-	                                 o.schedule ? o.schedule
-	                                 : o.replay ? "replay"
-	                                            : "-Q",
-	                                 "expanded", desc, "queries", (json_int_t)pacer.total,
-	                                 "duration_s", pacer.end_s));
+	/* the schedule's start on CLOCK_REALTIME: what places reads taken on other hosts
+	 * (agents/NAME.jsonl) on the timeline */
+	char start_text[FRAGMENT_REALTIME_TEXT];
+	fragment_realtime_text(start_realtime, start_text);
+	runfolder_writer_event(
+	    &writer, ((double)monotonic_ns() - (double)pacer.start_ns) / 1e9, "_loadgen", "started",
+	    json_pack("{s:i,s:s,s:s,s:I,s:f,s:s}", "pid", (int)getpid(), "schedule",
+	              o.schedule ? o.schedule
+	              : o.replay ? "replay"
+	                         : "-Q",
+	              "expanded", desc, "queries", (json_int_t)pacer.total, "duration_s",
+	              pacer.end_s, "start_realtime", start_text));
 	for (unsigned i = 0; i < ns; i++)
 		if (sources[i].gone)
 			runfolder_writer_event(

@@ -395,6 +395,13 @@ static void html_context(struct strbuf *b, const struct page_input *in,
 		json_decref(shown_v);
 	}
 	kv_row(b, "spikes recorded", json_object_get(summary, "spike_count"));
+	/* variants sampled by an agent on another host: its host, coverage, clock offsets */
+	json_object_foreach((json_t *)json_object_get(summary, "agents"), k, v)
+	{
+		char label[160];
+		snprintf(label, sizeof(label), "agent of %s", k);
+		kv_row(b, label, json_object_get(v, "text"));
+	}
 	strbuf_append(b, "</table></div>\n");
 }
 

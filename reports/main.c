@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "advisor.h"
+#include "agent_reads.h"
 #include "allocators/allocator.h"
 #include "analysis.h"
 #include "atomic_write_file.h"
@@ -125,6 +126,7 @@ static bool run_load(const char *dir, struct runfolder *rf, json_t **summary)
 		say(NULL, err);
 		return false;
 	}
+	agent_reads_warn(rf, stderr);
 	*summary = passes_run(rf);
 	return true;
 }

@@ -4,6 +4,7 @@
 #include "passes.h"
 
 #include "advisor.h"
+#include "agent_reads.h"
 #include "aliases.h"
 #include "colours.h"
 #include "figures.h"
@@ -22,6 +23,9 @@ json_t *passes_run(const struct runfolder *rf)
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	/* per variant and transport, from transports.csv (runs with TCP or DoT clients) */
 	transports_add(sum, rf, &model);
+	/* what the agents on other hosts read (agents/NAME.jsonl): coverage, hosts, clock offsets
+	 */
+	agent_reads_add(sum, rf);
 	colours_assign(sum, &model);
 	advisor_add_run_figures(sum, &model);
 	/* what the spikes left per variant, from the advisor's figures, before any words */

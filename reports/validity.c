@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_reads.h"
 #include "harness_saturation.h"
 #include "strbuf.h"
 #include "summary_json.h"
@@ -391,6 +392,40 @@ static void check_no_figures(const struct runfolder *rf, const struct model *mod
 	strbuf_free(&b);
 }
 
+/* Variants sampled by an agent on another host whose reads fell in under AGENT_READS_MIN_SHARE of
+ * their intervals (summary "agents", set by agent_reads.c): each named with its longest gap. */
+static void check_agent_reads(const json_t *summary, json_t *reasons)
+{
+	const char *name;
+	json_t *a, *names = json_array();
+	struct strbuf text = {0};
+	json_object_foreach((json_t *)json_object_get(summary, "agents"), name, a)
+	{
+		double share = json_number_value(json_object_get(a, "share"));
+		if (share >= AGENT_READS_MIN_SHARE)
+			continue;
+		const json_t *gap = json_object_get(a, "longest_gap");
+		strbuf_printf(&text, "%s%s %.1f %%", json_array_size(names) ? "; " : "", name,
+		              100 * share);
+		if (json_is_object(gap))
+			strbuf_printf(&text, " (longest gap %.3g s from t=%.3f s)",
+			              json_number_value(json_object_get(gap, "length_s")),
+			              json_number_value(json_object_get(gap, "start_s")));
+		json_array_append_new(names, json_string(name));
+	}
+	if (json_array_size(names) == 0) {
+		json_decref(names);
+		return;
+	}
+	reason(reasons, "agent_reads_missing", names,
+	       "keep the agent's stream up and give it --record (allocspike-run collect fills "
+	       "a dropped stream from the record), or run the variant on a host with more room",
+	       "The agent's reads fell in under %.0f %% of the intervals of %s: memory is missing "
+	       "there (a gap stays a gap, nothing is interpolated).",
+	       100 * AGENT_READS_MIN_SHARE, text.s);
+	strbuf_free(&text);
+}
+
 /* What a reason that names a variant says of it, in the per-variant words. */
 static const struct {
 	const char *code, *words;
@@ -482,6 +517,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, const 
 	check_not_run(rf, reasons);
 	check_crashes(summary, model, reasons);
 	check_no_figures(rf, model, reasons);
+	check_agent_reads(summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
 		reason(

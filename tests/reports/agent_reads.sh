@@ -1,0 +1,85 @@
+#!/bin/bash
+# tests/reports/agent_reads.sh - reads of an agent on another host (agents/NAME.jsonl) placed on the
+# timeline (common/runfolder_agents.c): the minimal fixture with jemalloc's memory cells emptied, as
+# a variant sampled remotely has them, and a crafted file of reads: each interval takes the last
+# read whose start falls in it, an interval without one stays empty (a gap, never interpolated),
+# the local sampler's cells are never overwritten, a malformed line is named FILE:LINE and left out
+# while the report still builds; summary.json "agents" counts the intervals, names the host and
+# the clock offsets; under 99 % a validity reason names the variant and its longest gap.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+REPORT=$ALLOCSPIKE_BIN/allocspike-report
+command -v jq >/dev/null || skip "jq not installed"
+[[ -x $REPORT ]] || skip "allocspike-report is not built"
+
+fixture=$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal
+run=$TEST_TMP/run
+cp -r "$fixture" "$run"
+# jemalloc's memory and resolver cells empty: the figures a local sampler would have filled
+awk -F, -v OFS=, '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(rss_kb|anon_kb|pss_kb|hwm_kb|cpu_user_s|cpu_sys_s|cache_entries|cache_bytes|inflight|upstream_queries|alloc_.*|live_bytes|inflight_max|live_bytes_max)$/) blank[i] = 1; print; next }
+	$2 == "jemalloc" { for (i in blank) $i = "" }
+	{ print }' "$fixture/timeline.csv" >"$run/timeline.csv"
+# the schedule's start on CLOCK_REALTIME, as the generator records it, and the controller's clock
+# measurements of the agent
+S=1796300000
+{
+	cat "$fixture/events.jsonl"
+	echo '{"t_s": -0.05, "variant": "_loadgen", "event": "started", "pid": 1000, "start_realtime": "'$S'.000000000"}'
+	echo '{"t_s": 0.1, "variant": "jemalloc", "event": "clock", "offset_ms": 0.012, "rtt_ms": 0.031, "agent": "127.0.0.1:9110"}'
+	echo '{"t_s": 5.1, "variant": "jemalloc", "event": "clock", "offset_ms": -0.02, "rtt_ms": 0.05, "agent": "127.0.0.1:9110"}'
+} >"$run/events.jsonl"
+# read T ANON_KB: one read starting T s after the schedule's start (ns on CLOCK_REALTIME)
+read_line() {
+	local ns=$(( S * 1000000000 + $(awk -v t="$1" 'BEGIN { printf "%.0f", t * 1e9 }') ))
+	echo "{\"seq\": 0, \"t_start_ns\": $ns, \"t_end_ns\": $((ns + 50000)), \"source\": \"stream\", \"up\": 1, \"rss_bytes\": $(($2 * 1024 + 2097152)), \"anon_bytes\": $(($2 * 1024)), \"cpu_user_s\": $1, \"cpu_sys_s\": 0.1, \"live_bytes\": 123456, \"inflight\": 7}"
+}
+mkdir "$run/agents"
+{
+	read_line 0.4 4100 # interval (0.0, 0.5]
+	read_line 0.9 4200
+	read_line 1.3 9000
+	echo '{"seq": 3, "t_start_ns": "soon", "anon_bytes": 1}' # line 4: no read
+	# (1.5, 2.0]: no read, the gap
+	read_line 2.1 9999 # two in (2.0, 2.5]: the last one counts
+	read_line 2.4 7000
+	read_line 2.9 5000
+	read_line 9.0 1 # after the timeline: nowhere
+} >"$run/agents/jemalloc.jsonl"
+# glibc was sampled locally too: its cells are never overwritten (a read in every interval)
+for t in 0.4 0.9 1.4 1.9 2.4 2.9; do read_line $t 1; done >"$run/agents/glibc.jsonl"
+
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "report: exit status" 0 $?
+check "the malformed line named FILE:LINE" grep -q 'warning: agents/jemalloc.jsonl:4: t_start_ns' "$TEST_TMP/err.txt"
+S_JSON=$run/summary.json
+v() { jq -r ".variants.jemalloc.$1" "$S_JSON"; }
+a() { jq -r ".agents.jemalloc$1" "$S_JSON"; }
+check_eq "filled: the highest anon is a read's (the last of its interval, not 9999)" "9000 1.5" "$(v max_anon_kb) $(v max_anon_t_s)"
+check_eq "filled: the final anon and RSS" "5000 7048" "$(v final_anon_kb) $(v final_rss_kb)"
+check_eq "filled: CPU (user time 0.4 s at the first read, 2.9 s at the last)" 2.5 "$(v cpu_s)"
+check_eq "the gap left empty: not the fixture's 11000 at 2.0, nothing made up" 9000 "$(jq -r '[.variants.jemalloc.spikes[0].peak_anon_kb] | .[0]' "$S_JSON")"
+check_eq "glibc's local cells kept (the fixture's highest)" 12000 "$(jq -r .variants.glibc.max_anon_kb "$S_JSON")"
+check_eq "intervals with a read, of" "5 6" "$(a .intervals_with_read) $(a .intervals)"
+check_eq "reads counted (placed or not)" 7 "$(a .reads)"
+check_eq "the longest gap: where and how long" "1.5 0.5" "$(a .longest_gap.start_s) $(a .longest_gap.length_s)"
+check_eq "malformed lines counted" 1 "$(a .malformed_lines)"
+check_eq "the host" 127.0.0.1:9110 "$(a .host)"
+check_eq "clock offsets: range and count" "-0.02 0.012 2" "$(a .clock.offset_ms_min) $(a .clock.offset_ms_max) $(a .clock.measurements)"
+check_eq "validity: the reason names jemalloc only" '["jemalloc"]' "$(jq -c '.validity.reasons[] | select(.code == "agent_reads_missing") | .variants' "$S_JSON")"
+check "validity: the text says the share and the longest gap" grep -q 'jemalloc 83.3 % (longest gap 0.5 s from t=1.500 s)' <<<"$(jq -r '.validity.reasons[] | select(.code == "agent_reads_missing") | .text' "$S_JSON")"
+check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemalloc.valid "$S_JSON")"
+check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
+check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
+
+# no start to place the reads by: said, nothing placed, the report still built
+grep -v '"_loadgen", "event": "started"' "$run/events.jsonl" >"$TEST_TMP/ev" && mv "$TEST_TMP/ev" "$run/events.jsonl"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "no start_realtime: exit status" 0 $?
+check "no start_realtime: said" grep -q 'agents/jemalloc.jsonl: the run records no start_realtime' "$TEST_TMP/err.txt"
+check_eq "no start_realtime: no interval filled" 0 "$(a .intervals_with_read)"
+
+# without agents/ the summary has no "agents" key
+rm -rf "$run/agents"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "no agents/: no agents key" false "$(jq 'has("agents")' "$S_JSON")"
+finish
