@@ -2,11 +2,14 @@
 #include "runfolder_agents.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* An agent's key (docs/agent.md, "Every read") and the timeline column it fills. */
 struct agent_key {
@@ -253,6 +256,25 @@ static bool agent_file_place(struct runfolder *rf, struct runfolder_agent *a, FI
 	return true;
 }
 
+/* The file at path, read-only, when it is a regular file: a FIFO planted in the folder would hold
+ * the reader forever, a link may point anywhere. NULL with errno (ENOENT: no file). */
+static FILE *agent_file_open(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 bool runfolder_agents_place(struct runfolder *rf, char *err, size_t err_size)
 {
 	int64_t start_ns = 0;
@@ -263,7 +285,7 @@ bool runfolder_agents_place(struct runfolder *rf, char *err, size_t err_size)
 		/* names are identifiers (checked where the timeline was read): no '/' or ".." */
 		char path[4400];
 		snprintf(path, sizeof(path), "%s/agents/%s.jsonl", rf->dir, rf->targets[t]);
-		FILE *f = fopen(path, "r");
+		FILE *f = agent_file_open(path);
 		if (!f && errno == ENOENT)
 			continue;
 		struct runfolder_agent *more =
@@ -278,7 +300,8 @@ bool runfolder_agents_place(struct runfolder *rf, char *err, size_t err_size)
 		*a = (struct runfolder_agent){.target = (int)t};
 		if (!f) {
 			snprintf(a->error, sizeof(a->error), "agents/%s.jsonl: cannot open: %s",
-			         rf->targets[t], strerror(errno));
+			         rf->targets[t],
+			         errno == EINVAL ? "not a regular file" : strerror(errno));
 			continue;
 		}
 		bool ok =

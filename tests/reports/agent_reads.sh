@@ -71,6 +71,14 @@ check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemall
 check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
 check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
 
+# a FIFO in the file's place is not waited on: said, the report still built
+mv "$run/agents/glibc.jsonl" "$TEST_TMP/glibc.jsonl"
+mkfifo "$run/agents/glibc.jsonl"
+timeout 20 "$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "a FIFO: exit status" 0 $?
+check "a FIFO: said" grep -q 'agents/glibc.jsonl: cannot open: not a regular file' "$TEST_TMP/err.txt"
+rm "$run/agents/glibc.jsonl"
+
 # no start to place the reads by: said, nothing placed, the report still built
 grep -v '"_loadgen", "event": "started"' "$run/events.jsonl" >"$TEST_TMP/ev" && mv "$TEST_TMP/ev" "$run/events.jsonl"
 "$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
