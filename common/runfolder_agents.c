@@ -44,6 +44,8 @@ struct slot {
 	double lo, hi;
 	uint16_t empty;
 	double read_at;
+	double values[N_AGENT_KEYS]; /* the read's figures, put into the row once the whole file
+	                              * was read without a fault */
 };
 
 /* "S.NNNNNNNNN" (fragment.json's and the started event's start_realtime) in ns. */
@@ -171,10 +173,20 @@ static bool read_place(struct runfolder *rf, struct runfolder_agent *a, const ch
 	if (!sl || at < sl->read_at) /* outside the timeline, or an earlier read of its interval */
 		return true;
 	sl->read_at = at;
-	for (size_t c = 0; c < N_AGENT_KEYS; c++)
-		if (sl->empty & (1u << c))
-			rf->rows[sl->row].v[agent_keys[c].column] = values[c];
+	memcpy(sl->values, values, sizeof(values));
 	return true;
+}
+
+/* The placed reads into the cells of the rows the local sampler left empty. */
+static void slots_commit(struct runfolder *rf, const struct slot *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(s[i].read_at))
+			continue;
+		for (size_t c = 0; c < N_AGENT_KEYS; c++)
+			if (s[i].empty & (1u << c))
+				rf->rows[s[i].row].v[agent_keys[c].column] = s[i].values[c];
+	}
 }
 
 /* The counts and the longest gap of a placed file. */
@@ -232,8 +244,8 @@ static bool agent_file_place(struct runfolder *rf, struct runfolder_agent *a, FI
 		if (lineno > RUNFOLDER_MAX_ROWS) {
 			snprintf(
 			    a->error, sizeof(a->error),
-			    "%s:%zu: more than %d lines (docs/run-folder.md, \"Limits\"); the rest "
-			    "left out",
+			    "%s:%zu: more than %d lines (docs/run-folder.md, \"Limits\"); the file "
+			    "is refused",
 			    path, lineno, RUNFOLDER_MAX_ROWS);
 			break;
 		}
@@ -247,10 +259,19 @@ static bool agent_file_place(struct runfolder *rf, struct runfolder_agent *a, FI
 				break;
 			snprintf(bad, sizeof(bad), "%s:%zu: %s", path, lineno, why);
 		}
-		if (bad[0] && a->malformed++ == 0)
-			snprintf(a->first_malformed, sizeof(a->first_malformed), "%s", bad);
+		/* refused whole, as every damaged file of a run folder: a read that cannot be
+		 * trusted makes the file's others no more trustworthy */
+		if (bad[0]) {
+			snprintf(a->error, sizeof(a->error), "%.600s; the file is refused", bad);
+			break;
+		}
 	}
 	free(buf);
+	if (a->error[0])
+		for (size_t i = 0; i < n; i++)
+			s[i].read_at = NAN;
+	else
+		slots_commit(rf, s, n);
 	coverage_count(a, s, n);
 	free(s);
 	return true;

@@ -106,9 +106,9 @@ struct runfolder_agent {
 	size_t with_read;   /* of them, those a read's start fell in */
 	double gap_start_s; /* the longest run of rows without a read: where it starts (t_s) */
 	double gap_s;       /* and how long it is (s); 0 when there is none */
-	size_t malformed;   /* lines that were not reads, left out */
-	char first_malformed[640]; /* "agents/NAME.jsonl:LINE: why" of the first */
-	char error[640];           /* why the file was not used at all ("" when it was) */
+	char error[640];    /* why the file was not used at all ("" when it was): no start to place
+	                     * it by, not a regular file, or "agents/NAME.jsonl:LINE: why; the file
+	                     * is refused" for a line that is no read */
 };
 
 struct runfolder {

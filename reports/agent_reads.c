@@ -96,9 +96,6 @@ void agent_reads_add(json_t *summary, const struct runfolder *rf)
 		                                    summary_json_real(a->gap_start_s), "length_s",
 		                                    summary_json_real(a->gap_s))
 		                        : json_null());
-		json_object_set_new(o, "malformed_lines", json_integer((json_int_t)a->malformed));
-		json_object_set_new(o, "first_malformed",
-		                    a->malformed ? json_string(a->first_malformed) : json_null());
 		json_object_set_new(o, "error", a->error[0] ? json_string(a->error) : json_null());
 		json_object_set_new(o, "text", agent_text(a, share, host, clock));
 		json_object_set_new(o, "clock", clock);
@@ -111,12 +108,6 @@ void agent_reads_warn(const struct runfolder *rf, FILE *out)
 {
 	for (size_t i = 0; i < rf->n_agents; i++) {
 		const struct runfolder_agent *a = &rf->agents[i];
-		if (a->malformed) {
-			fputs("allocspike-report: warning: ", out);
-			terminal_text_fputs(a->first_malformed, out);
-			fprintf(out, " (%zu line%s left out: not reads)\n", a->malformed,
-			        a->malformed == 1 ? "" : "s");
-		}
 		if (a->error[0]) {
 			fputs("allocspike-report: warning: ", out);
 			terminal_text_fputs(a->error, out);

@@ -17,8 +17,8 @@
  * otherwise, so a run without agents has the summary it always had. */
 void agent_reads_add(json_t *summary, const struct runfolder *rf);
 
-/* Each agent file's malformed lines and refusals as warnings on out, escaped for a terminal:
- * "allocspike-report: warning: agents/a.jsonl:3: why (2 lines left out)". */
+/* Each agent file that was not used, and why, as a warning on out, escaped for a terminal:
+ * "allocspike-report: warning: agents/a.jsonl:3: why; the file is refused". */
 void agent_reads_warn(const struct runfolder *rf, FILE *out);
 
 #endif

@@ -3,8 +3,8 @@
 # timeline (common/runfolder_agents.c): the minimal fixture with jemalloc's memory cells emptied, as
 # a variant sampled remotely has them, and a crafted file of reads: each interval takes the last
 # read whose start falls in it, an interval without one stays empty (a gap, never interpolated),
-# the local sampler's cells are never overwritten, a malformed line is named FILE:LINE and left out
-# while the report still builds; summary.json "agents" counts the intervals, names the host and
+# the local sampler's cells are never overwritten, a file with a line that is no read is refused
+# whole, named FILE:LINE, while the report still builds; summary.json "agents" counts the intervals, names the host and
 # the clock offsets; under 99 % a validity reason names the variant and its longest gap.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
@@ -38,7 +38,6 @@ mkdir "$run/agents"
 	read_line 0.4 4100 # interval (0.0, 0.5]
 	read_line 0.9 4200
 	read_line 1.3 9000
-	echo '{"seq": 3, "t_start_ns": "soon", "anon_bytes": 1}' # line 4: no read
 	# (1.5, 2.0]: no read, the gap
 	read_line 2.1 9999 # two in (2.0, 2.5]: the last one counts
 	read_line 2.4 7000
@@ -50,7 +49,7 @@ for t in 0.4 0.9 1.4 1.9 2.4 2.9; do read_line $t 1; done >"$run/agents/glibc.js
 
 "$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
 check_eq "report: exit status" 0 $?
-check "the malformed line named FILE:LINE" grep -q 'warning: agents/jemalloc.jsonl:4: t_start_ns' "$TEST_TMP/err.txt"
+check_eq "no warning" "" "$(cat "$TEST_TMP/err.txt")"
 S_JSON=$run/summary.json
 v() { jq -r ".variants.jemalloc.$1" "$S_JSON"; }
 a() { jq -r ".agents.jemalloc$1" "$S_JSON"; }
@@ -62,7 +61,6 @@ check_eq "glibc's local cells kept (the fixture's highest)" 12000 "$(jq -r .vari
 check_eq "intervals with a read, of" "5 6" "$(a .intervals_with_read) $(a .intervals)"
 check_eq "reads counted (placed or not)" 7 "$(a .reads)"
 check_eq "the longest gap: where and how long" "1.5 0.5" "$(a .longest_gap.start_s) $(a .longest_gap.length_s)"
-check_eq "malformed lines counted" 1 "$(a .malformed_lines)"
 check_eq "the host" 127.0.0.1:9110 "$(a .host)"
 check_eq "clock offsets: range and count" "-0.02 0.012 2" "$(a .clock.offset_ms_min) $(a .clock.offset_ms_max) $(a .clock.measurements)"
 check_eq "validity: the reason names jemalloc only" '["jemalloc"]' "$(jq -c '.validity.reasons[] | select(.code == "agent_reads_missing") | .variants' "$S_JSON")"
@@ -70,6 +68,18 @@ check "validity: the text says the share and the longest gap" grep -q 'jemalloc 
 check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemalloc.valid "$S_JSON")"
 check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
 check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
+
+# a line that is no read: the file is refused whole (as every damaged run-folder file), named
+# FILE:LINE; the variant has no memory figures, a validity reason says so, the report still builds
+cp "$run/agents/jemalloc.jsonl" "$TEST_TMP/jemalloc.jsonl"
+echo '{"seq": 9, "t_start_ns": "soon", "anon_bytes": 1}' >>"$run/agents/jemalloc.jsonl"
+"$REPORT" "$run" >/dev/null 2>"$TEST_TMP/err.txt"
+check_eq "a damaged file: exit status" 0 $?
+check "a damaged file: named FILE:LINE, refused" grep -q 'warning: agents/jemalloc.jsonl:8: t_start_ns .*; the file is refused' "$TEST_TMP/err.txt"
+check_eq "a damaged file: no interval filled" 0 "$(a .intervals_with_read)"
+check_eq "a damaged file: no memory figure from it" null "$(v max_anon_kb)"
+check_eq "a damaged file: the validity reason names jemalloc" '["jemalloc"]' "$(jq -c '.validity.reasons[] | select(.code == "agent_reads_missing") | .variants' "$S_JSON")"
+cp "$TEST_TMP/jemalloc.jsonl" "$run/agents/jemalloc.jsonl"
 
 # a FIFO in the file's place is not waited on: said, the report still built
 mv "$run/agents/glibc.jsonl" "$TEST_TMP/glibc.jsonl"
