@@ -880,57 +880,50 @@ static bool read_instance_tables(struct runfolder *rf, char *err, size_t err_siz
 	return true;
 }
 
-bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size)
+typedef bool (*runfolder_part_reader)(struct runfolder *rf, char *err, size_t err_size);
+
+/* Reads the parts of DIR's folder into rf in order (status: what rf->status is without run.json,
+ * NULL where run.json is read); on any failure rf is freed. */
+static bool read_parts(const char *dir, struct runfolder *rf, const char *status,
+                       const runfolder_part_reader *parts, size_t n, char *err, size_t err_size)
 {
 	memset(rf, 0, sizeof(*rf));
 	rf->dir = strdup(dir);
 	if (!rf->dir)
 		return set_err(err, err_size, "out of memory"), false;
-	if (read_run_json(rf, err, err_size) && read_events(rf, err, err_size) &&
-	    read_timeline(rf, err, err_size) && read_instance_tables(rf, err, err_size) &&
-	    runfolder_agents_place(rf, err, err_size))
-		return true;
-	runfolder_free(rf);
-	return false;
+	rf->status = status;
+	for (size_t i = 0; i < n; i++)
+		if (!parts[i](rf, err, err_size)) {
+			runfolder_free(rf);
+			return false;
+		}
+	return true;
+}
+
+bool runfolder_read(const char *dir, struct runfolder *rf, char *err, size_t err_size)
+{
+	static const runfolder_part_reader parts[] = {read_run_json, read_events, read_timeline,
+	                                              read_instance_tables, runfolder_agents_place};
+	return read_parts(dir, rf, NULL, parts, sizeof(parts) / sizeof(*parts), err, err_size);
 }
 
 bool runfolder_read_run(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
-	memset(rf, 0, sizeof(*rf));
-	rf->dir = strdup(dir);
-	if (!rf->dir)
-		return set_err(err, err_size, "out of memory"), false;
-	if (read_run_json(rf, err, err_size))
-		return true;
-	runfolder_free(rf);
-	return false;
+	static const runfolder_part_reader parts[] = {read_run_json};
+	return read_parts(dir, rf, NULL, parts, 1, err, err_size);
 }
 
 bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
-	memset(rf, 0, sizeof(*rf));
-	rf->dir = strdup(dir);
-	if (!rf->dir)
-		return set_err(err, err_size, "out of memory"), false;
-	rf->status = "unknown";
-	if (read_timeline(rf, err, err_size))
-		return true;
-	runfolder_free(rf);
-	return false;
+	static const runfolder_part_reader parts[] = {read_timeline};
+	return read_parts(dir, rf, "unknown", parts, 1, err, err_size);
 }
 
 bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
-	memset(rf, 0, sizeof(*rf));
-	rf->dir = strdup(dir);
-	if (!rf->dir)
-		return set_err(err, err_size, "out of memory"), false;
-	rf->status = "unknown";
-	if (read_events(rf, err, err_size) && read_timeline(rf, err, err_size) &&
-	    read_instance_tables(rf, err, err_size))
-		return true;
-	runfolder_free(rf);
-	return false;
+	static const runfolder_part_reader parts[] = {read_events, read_timeline,
+	                                              read_instance_tables};
+	return read_parts(dir, rf, "unknown", parts, sizeof(parts) / sizeof(*parts), err, err_size);
 }
 
 void runfolder_free(struct runfolder *rf)
