@@ -252,18 +252,29 @@ int supervise_main(int argc, char **argv)
 	return rc;
 }
 
+/* The registry's folder into state for a subcommand that takes no arguments: CLI_EXIT_OK, or the
+ * exit status after saying why on stderr. */
+static int registry_dir_for(const char *cmd, int argc, char *state, size_t size)
+{
+	if (argc != 1) {
+		fprintf(stderr, "allocspike-run %s: no arguments are taken\n", cmd);
+		return CLI_EXIT_USAGE;
+	}
+	char err[4400];
+	if (!run_registry_dir(state, size, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run %s: %s\n", cmd, err);
+		return CLI_EXIT_FAILED;
+	}
+	return CLI_EXIT_OK;
+}
+
 int state_dir_main(int argc, char **argv)
 {
 	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "allocspike-run state-dir: no arguments are taken\n");
-		return CLI_EXIT_USAGE;
-	}
-	char state[4096], err[4400];
-	if (!run_registry_dir(state, sizeof(state), err, sizeof(err))) {
-		fprintf(stderr, "allocspike-run state-dir: %s\n", err);
-		return CLI_EXIT_FAILED;
-	}
+	char state[4096];
+	int rc = registry_dir_for("state-dir", argc, state, sizeof(state));
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	printf("%s\n", state);
 	return CLI_EXIT_OK;
 }
@@ -282,15 +293,10 @@ static void clean_stale_print(void *ctx, const char *run_dir, json_t *stopped)
 int clean_stale_main(int argc, char **argv)
 {
 	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "allocspike-run clean-stale: no arguments are taken\n");
-		return CLI_EXIT_USAGE;
-	}
-	char state[4096], err[4400];
-	if (!run_registry_dir(state, sizeof(state), err, sizeof(err))) {
-		fprintf(stderr, "allocspike-run clean-stale: %s\n", err);
-		return CLI_EXIT_FAILED;
-	}
+	char state[4096];
+	int rc = registry_dir_for("clean-stale", argc, state, sizeof(state));
+	if (rc != CLI_EXIT_OK)
+		return rc;
 	run_registry_clean_stale(state, clean_stale_print, NULL);
 	fflush(stdout);
 	return CLI_EXIT_OK;
