@@ -94,7 +94,14 @@ PY
 	"$REPORT" merge --out m$n $(for ((i = 1; i <= n; i++)); do echo s$n/$i; done) >merge.$n.out 2>merge.$n.err
 	check_eq "$n shards: merge exit status" 0 $?
 	# per 100 ms interval: offered is the schedule's (exact); sent as the one generator's, within
-	# 1 % or the queries due in 20 ms (a process woken late moves a query to the next interval)
+	# 1 % or the queries due in 20 ms (a process woken late moves a query to the next interval).
+	# Pacing, so not under the sanitizers (the suite's timing tests are left out there too): under
+	# ASan one generator fell behind by 17 queries at an interval's edge while the totals agreed.
+	if [[ ${ALLOCSPIKE_SANITIZE:-0} == 1 ]]; then
+		echo "skip (sanitizer build): $n shards: merged sent per 100 ms against the one generator's"
+		sent_total() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $2 !~ /^_/ { s += $c["sent"] } END { print s + 0 }' "$1"; }
+		check_eq "$n shards: merged sent in all equals the one generator's" "$(sent_total one/1/timeline.csv)" "$(sent_total m$n/timeline.csv)"
+	else
 	check "$n shards: merged offered and sent per 100 ms match the one generator's" \
 		python3 - one/1/timeline.csv m$n/timeline.csv <<'PY'
 import csv, sys
@@ -131,6 +138,7 @@ tot_m = sum(float(r["sent"]) for r in merged.values())
 print("sent per interval: most apart %d queries; totals %d and %d" % (worst, tot_one, tot_m))
 sys.exit(1 if bad or not tot_one == tot_m == 1800 else 0)
 PY
+	fi
 	# latency: the merged histograms are the shards' added; the quantiles are read from them
 	check "$n shards: merged latency_hist.csv is the bucket-wise sum of the shards'" \
 		python3 - m$n $(for ((i = 1; i <= n; i++)); do echo s$n/$i; done) <<'PY'
