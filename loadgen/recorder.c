@@ -25,6 +25,9 @@
  * one waits until this many times its last rewrite's duration has passed (never, for schedules of
  * tens of phases: a rewrite takes well under a millisecond). */
 #define RECORDER_PHASES_SPACING 100
+/* Reads of a target's counters and histogram before taking them as they are (at saturation an
+ * answer lands every few microseconds; a read takes about as long). */
+#define RECORDER_SNAPSHOT_TRIES 64
 
 struct recorder_state {
 	double t_prev;
@@ -84,10 +87,20 @@ static void recorder_traffic(struct recorder *r, struct recorder_source *src,
 {
 	struct counters now;
 	struct pacer_target *t = src->target;
-	counters_snapshot(&t->counters, &now);
 	struct latency_hist *snap = malloc(2 * sizeof(*snap));
-	if (snap) {
+	/* The receiving thread counts an answer, then its latency: a snapshot taken between the
+	 * two would put the answer in this interval's count and the next one's histogram (a
+	 * shard's interval_hist.csv must add up to its timeline). So the two are read again until
+	 * they hold the same answers; an answer takes well under a read's time, so this ends. */
+	for (unsigned tries = 0; tries < RECORDER_SNAPSHOT_TRIES; tries++) {
+		counters_snapshot(&t->counters, &now);
+		if (!snap)
+			break;
 		latency_hist_snapshot(&t->counters.latency, &snap[0]);
+		if (snap[0].count == now.answered)
+			break;
+	}
+	if (snap) {
 		latency_hist_diff(&snap[0], src->prev_hist, &snap[1]);
 		row->cells[TIMELINE_COL_lat_p50_ms] = q_ms(&snap[1], 0.5);
 		row->cells[TIMELINE_COL_lat_p90_ms] = q_ms(&snap[1], 0.9);
