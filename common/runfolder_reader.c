@@ -1,5 +1,6 @@
 /* common/runfolder_reader.c - the one reader of a run folder (docs/run-folder.md). */
 #include "runfolder_reader.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -430,16 +431,12 @@ static bool rows_grow(void **rows, size_t n, size_t *alloc, size_t first, size_t
 		        path, lineno, RUNFOLDER_MAX_ROWS);
 		return false;
 	}
-	if (n < *alloc)
-		return true;
-	size_t more = *alloc ? *alloc * 2 : first;
-	void *p = realloc(*rows, more * size);
+	void *p = grow_room(*rows, alloc, n, size, first);
 	if (!p) {
 		set_err(err, err_size, "%s:%zu: out of memory", path, lineno);
 		return false;
 	}
 	*rows = p;
-	*alloc = more;
 	return true;
 }
 

@@ -1,5 +1,6 @@
 /* common/schedule.c - the rate schedule (phases, ramps, repeated spikes): parser and clock math. */
 #include "schedule.h"
+#include "grow.h"
 
 #include "cli_parse.h"
 
@@ -215,16 +216,12 @@ static bool parser_push(struct parser *p, const struct schedule_phase *ph, size_
 		            SCHEDULE_MAX_PHASES);
 		return false;
 	}
-	if (p->count == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct schedule_phase *n = realloc(p->phases, cap * sizeof(*n));
-		if (!n) {
-			parser_fail(p, at, "out of memory");
-			return false;
-		}
-		p->phases = n;
-		p->cap = cap;
+	struct schedule_phase *grown = grow_room(p->phases, &p->cap, p->count, sizeof(*grown), 16);
+	if (!grown) {
+		parser_fail(p, at, "out of memory");
+		return false;
 	}
+	p->phases = grown;
 	p->phases[p->count++] = *ph;
 	return true;
 }

@@ -1,5 +1,6 @@
 /* controller/agent_series.c - the reads collected from one agent (agent_series.h). */
 #include "agent_series.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,16 +41,12 @@ enum series_add_result agent_series_add(struct agent_series *s, const char *line
 		json_decref(o);
 		return SERIES_ALREADY_THERE;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		struct series_read *p = realloc(s->reads, cap * sizeof(*p));
-		if (!p) {
-			json_decref(o);
-			return SERIES_NOT_A_READ;
-		}
-		s->reads = p;
-		s->cap = cap;
+	struct series_read *p = grow_room(s->reads, &s->cap, s->n, sizeof(*p), 1024);
+	if (!p) {
+		json_decref(o);
+		return SERIES_NOT_A_READ;
 	}
+	s->reads = p;
 	s->sorted = s->n == 0 || series_read_compare(&s->reads[s->n - 1], &r) < 0;
 	s->reads[s->n++] = r;
 	return SERIES_ADDED;

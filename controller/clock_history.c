@@ -1,19 +1,16 @@
 /* controller/clock_history.c - an agent's clock measurements over a run (clock_history.h). */
 #include "clock_history.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 bool clock_history_add(struct clock_history *h, uint64_t at_ns, const struct clock_offset *off)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 64;
-		struct clock_point *p = realloc(h->points, cap * sizeof(*p));
-		if (!p)
-			return false;
-		h->points = p;
-		h->cap = cap;
-	}
+	struct clock_point *p = grow_room(h->points, &h->cap, h->n, sizeof(*p), 64);
+	if (!p)
+		return false;
+	h->points = p;
 	h->points[h->n++] = (struct clock_point){at_ns, *off};
 	return true;
 }

@@ -5,6 +5,7 @@
  * the spike, and the size mix of what the requests held (the sampler's size classes). Writes
  * RUN/footprint.json and RUN/footprint.md. */
 #include "analysis.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -73,13 +74,10 @@ static bool polls_read(const char *run, const char *name, double origin, struct 
 		json_t *o = json_loads(line, 0, NULL);
 		double unix_s = summary_number(o, "unix_s");
 		if (json_is_object(o) && isfinite(unix_s)) {
-			if (out->n == have) {
-				have = have ? 2 * have : 64;
-				void *p = realloc(out->v, have * sizeof(*out->v));
-				ok = p != NULL;
-				if (p)
-					out->v = p;
-			}
+			void *p = grow_room(out->v, &have, out->n, sizeof(*out->v), 64);
+			ok = p != NULL;
+			if (p)
+				out->v = p;
 			if (ok) {
 				json_t *classes = json_object_get(o, "size_classes");
 				out->v[out->n++] = (struct poll){

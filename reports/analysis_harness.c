@@ -2,6 +2,7 @@
  * harness): a saturated harness is told from a saturated resolver by the rule of
  * common/harness_saturation.h. */
 #include "analysis.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -27,14 +28,10 @@ static bool windows_add(struct cpu_windows *ws, int segment, long w, double dt, 
 {
 	struct cpu_window *last = ws->n ? &ws->v[ws->n - 1] : NULL;
 	if (!last || last->segment != segment || last->w != w) {
-		if (ws->n == ws->cap) {
-			size_t cap = ws->cap ? ws->cap * 2 : 256;
-			void *p = realloc(ws->v, cap * sizeof(*ws->v));
-			if (!p)
-				return false;
-			ws->v = p;
-			ws->cap = cap;
-		}
+		void *p = grow_room(ws->v, &ws->cap, ws->n, sizeof(*ws->v), 256);
+		if (!p)
+			return false;
+		ws->v = p;
 		last = &ws->v[ws->n++];
 		*last = (struct cpu_window){.segment = segment, .w = w};
 	}

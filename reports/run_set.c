@@ -1,5 +1,6 @@
 /* reports/run_set.c - a run folder, or the repeats in a folder of repeats. */
 #include "run_set.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -66,10 +67,7 @@ void run_set_expand(const char *path, struct run_set *set)
 		        sizeof(dir) ||
 		    !has_run_json(dir))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			found = checked(realloc(found, cap * sizeof(*found)));
-		}
+		found = checked(grow_room(found, &cap, n, sizeof(*found), 8));
 		found[n++] = (struct repeat){k, checked(strdup(dir))};
 	}
 	if (d)

@@ -2,6 +2,7 @@
  * connections from transports.csv (docs/run-folder.md), and the resolver's memory per open
  * connection. */
 #include "transports.h"
+#include "grow.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -96,14 +97,10 @@ static void weighted_add(struct weighted_list *l, double value, double weight)
 {
 	if (isnan(value) || !(weight > 0))
 		return;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct weighted *grown = realloc(l->v, cap * sizeof(*grown));
-		if (!grown)
-			return;
-		l->v = grown;
-		l->cap = cap;
-	}
+	struct weighted *grown = grow_room(l->v, &l->cap, l->n, sizeof(*l->v), 64);
+	if (!grown)
+		return;
+	l->v = grown;
 	l->v[l->n++] = (struct weighted){value, weight};
 }
 
@@ -193,14 +190,11 @@ static void opens_add(struct variant_agg *va, double t_s, double open)
 		va->opens[va->n_opens - 1].open += open;
 		return;
 	}
-	if (va->n_opens == va->cap_opens) {
-		size_t cap = va->cap_opens ? 2 * va->cap_opens : 64;
-		struct open_point *grown = realloc(va->opens, cap * sizeof(*grown));
-		if (!grown)
-			return;
-		va->opens = grown;
-		va->cap_opens = cap;
-	}
+	struct open_point *grown =
+	    grow_room(va->opens, &va->cap_opens, va->n_opens, sizeof(*va->opens), 64);
+	if (!grown)
+		return;
+	va->opens = grown;
 	va->opens[va->n_opens++] = (struct open_point){t_s, open};
 }
 
