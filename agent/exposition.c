@@ -99,15 +99,20 @@ struct record_reads {
 static bool reads_add(struct record_reads *r, json_t *line)
 {
 	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 1024;
-		r->t_s = realloc(r->t_s, r->cap * sizeof(double));
-		if (!r->t_s)
+		/* the arrays grow together; one that fails leaves every array as it was, and cap
+		 * with it, so nothing is lost or read past */
+		size_t cap = r->cap ? 2 * r->cap : 1024;
+		double *t = realloc(r->t_s, cap * sizeof(double));
+		if (!t)
 			return false;
+		r->t_s = t;
 		for (size_t i = 0; i < AGENT_METRICS_COUNT; i++) {
-			r->values[i] = realloc(r->values[i], r->cap * sizeof(double));
-			if (!r->values[i])
+			double *v = realloc(r->values[i], cap * sizeof(double));
+			if (!v)
 				return false;
+			r->values[i] = v;
 		}
+		r->cap = cap;
 	}
 	r->t_s[r->n] = json_number_value(json_object_get(line, "t_start_ns")) / 1e9;
 	for (size_t i = 0; i < AGENT_METRICS_COUNT; i++) {
