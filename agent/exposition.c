@@ -99,8 +99,8 @@ struct record_reads {
 static bool reads_add(struct record_reads *r, json_t *line)
 {
 	if (r->n == r->cap) {
-		/* the arrays grow together; one that fails leaves every array as it was, and cap
-		 * with it, so nothing is lost or read past */
+		/* the arrays grow together; cap moves only once all have, so an array that could
+		 * not grow is never written past, and none is lost */
 		size_t cap = r->cap ? 2 * r->cap : 1024;
 		double *t = realloc(r->t_s, cap * sizeof(double));
 		if (!t)
