@@ -16,7 +16,7 @@ Default: about ten minutes on two cores. --quick: about four minutes.
 USAGE
 }
 
-scenario_options() { spike_options; echo clients tcp_share dot_share client_count spike_clients tcp_idle; }
+scenario_options() { spike_options; echo clients tcp_share dot_share client_count spike_clients tcp_idle dry_run; }
 
 scenario_defaults() { :; }
 
@@ -28,6 +28,8 @@ scenario_plan() {
 }
 
 scenario_expected_s() { spike_expected_s; }
+
+scenario_dry_plan() { spike_dry_plan; }
 
 scenario_after() { warmup_check "$SC_RUN"; }
 

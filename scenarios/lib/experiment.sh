@@ -5,7 +5,7 @@
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files options runjson events machine procs variants hierarchy queries schedule placement \
-	loadgen calibrate harness warmup report clients; do
+	loadgen calibrate harness warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -329,10 +329,14 @@ experiment_main() {
 		experiment_expected_s
 		exit 0
 	fi
-	((OPT_repeat == 1)) || experiment_repeat "$@"
+	((OPT_repeat == 1 || OPT_dry_run)) || experiment_repeat "$@"
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"
 	placement_choose "$OPT_cpu_placement"
+	if ((OPT_dry_run)); then
+		experiment_dry_run
+		exit
+	fi
 	experiment_prepare_programs
 	local expected
 	expected=$(experiment_expected_s)

@@ -31,23 +31,30 @@ hierarchy_world_args() {
 	fi
 }
 
-# hierarchy_start DIR CPUS PORT : starts the hierarchy on PORT (0: any free port), waits for it,
-# writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
-hierarchy_start() {
-	local dir=$1 cpus=$2 port=$3 up addr
+# hierarchy_command DIR PORT : HIERARCHY_ARGV, the hierarchy's command for a run in DIR on PORT (the
+# launch and --dry-run both use it); sets SC_ROOT_HINTS.
+hierarchy_command() {
+	local dir=$1 port=$2 up
 	sc_need up allocspike-upstream "for the simulated DNS hierarchy"
 	SC_ROOT_HINTS=$dir/root.hints
-	local args=(--hierarchy-block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
+	HIERARCHY_ARGV=("$up" --hierarchy-block "$OPT_hierarchy_block" --port "$port" --seed "$OPT_seed"
 		--root-hints "$SC_ROOT_HINTS" --control "$SC_CTL_DIR/upstream.sock"
 		--applied-summary "$dir/upstream-applied-summary.tsv" --stats-file "$dir/upstream-stats.json"
 		--ready-file "$SC_CTL_DIR/upstream.ready")
 	# the per-query log is ~20 MB gzipped for a quick run: only on request
 	if ((OPT_applied_log)); then
-		args+=(--applied-log "$dir/upstream-applied.log")
+		HIERARCHY_ARGV+=(--applied-log "$dir/upstream-applied.log")
 	fi
-	mapfile -t -O "${#args[@]}" args < <(hierarchy_world_args)
+	mapfile -t -O "${#HIERARCHY_ARGV[@]}" HIERARCHY_ARGV < <(hierarchy_world_args)
+}
+
+# hierarchy_start DIR CPUS PORT : starts the hierarchy on PORT (0: any free port), waits for it,
+# writes its root hints to DIR/root.hints; sets SC_UP_PID, SC_UP_PORT, SC_ROOT_HINTS.
+hierarchy_start() {
+	local dir=$1 cpus=$2 port=$3 addr
+	hierarchy_command "$dir" "$port"
 	rm -f "$SC_CTL_DIR/upstream.ready"
-	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "$up" "${args[@]}"
+	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "${HIERARCHY_ARGV[@]}"
 	SC_UP_PID=$SC_LAST_PID
 	addr=$(procs_wait_ready _upstream "$SC_UP_PID" "$SC_CTL_DIR/upstream.ready" 30) ||
 		sc_die "the simulated hierarchy did not start (see $dir/logs/upstream.log)"

@@ -3,30 +3,37 @@
 
 SC_LOADGEN_STATUS=
 
-# loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
-# writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
-loadgen_run() {
-	local dir=$1 schedule=$2 lg name spec
+# loadgen_command DIR SCHEDULE NAMES... : LOADGEN_ARGV, the generator's command for one schedule
+# against the named variants (their V_ADDR, V_PID, V_CONTROL); the launch and --dry-run both use it.
+loadgen_command() {
+	local dir=$1 schedule=$2 lg name spec client_args=()
 	shift 2
 	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
-	local args=(--queries "$SC_QUERIES" --schedule "$schedule" --out "$dir" --interval-ms "$OPT_interval_ms")
-	[[ -z $OPT_timeout_ms ]] || args+=(--timeout-ms "$OPT_timeout_ms")
-	local client_args=()
+	LOADGEN_ARGV=("$lg" --queries "$SC_QUERIES" --schedule "$schedule" --out "$dir" --interval-ms "$OPT_interval_ms")
+	[[ -z $OPT_timeout_ms ]] || LOADGEN_ARGV+=(--timeout-ms "$OPT_timeout_ms")
 	mapfile -t client_args < <(clients_loadgen_args) # --clients: lib/clients.sh
-	args+=("${client_args[@]}")
-	local waitpids=()
+	LOADGEN_ARGV+=("${client_args[@]}")
 	for name in "$@"; do
 		# A wrapped variant (perf stat) is sampled through the resolver, not the wrapper.
 		spec="name=$name,addr=${V_ADDR[$name]},pid=${V_SAMPLE_PID[$name]:-${V_PID[$name]}}"
 		[[ -z ${V_CONTROL[$name]:-} ]] || spec+=",control=${V_CONTROL[$name]}"
 		spec+=$(clients_target_key "$name")
-		args+=(--target "$spec")
-		waitpids+=("${V_PID[$name]}")
+		LOADGEN_ARGV+=(--target "$spec")
 	done
-	[[ -z $SC_UP_PID ]] || args+=(--watch "name=_upstream,pid=$SC_UP_PID")
+	[[ -z $SC_UP_PID ]] || LOADGEN_ARGV+=(--watch "name=_upstream,pid=$SC_UP_PID")
+}
+
+# loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
+# writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
+loadgen_run() {
+	local dir=$1 schedule=$2 name
+	shift 2
+	loadgen_command "$dir" "$schedule" "$@"
+	local waitpids=()
+	for name in "$@"; do waitpids+=("${V_PID[$name]}"); done
 	local before=0
 	[[ ! -f $dir/events.jsonl ]] || before=$(stat -c %s "$dir/events.jsonl")
-	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "$lg" "${args[@]}"
+	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
 	local lpid=$SC_LAST_PID
 	loadgen_wait_start "$dir/events.jsonl" "$before" "$lpid"
 	sc_say "generator running (pid $lpid): $schedule"

@@ -53,6 +53,7 @@ repeat|count|N|run|the same run N times into DIR/run-1..N, then a comparison pag
 interval_ms|ms|MS|run|sampling interval|
 quick|flag||run|a run of about four minutes (CI; 3 min 45 s on two cores): 3 spikes of 8s, recoveries of 20s and a baseline of 20s (each twice jemalloc's 10 s decay, so it decides the same way every run), warm-up 12s at 1500 qps, cache 2M; the calibration ramp keeps its default length; each only where not given|-
 no_build|flag||run|do not install packages or build; use the programs as they are|-
+dry_run|flag||run|print the run's plan and start nothing: rows, CPUs, schedules, expected length and every process's command, as the controller's plan (allocspike-run supervise --dry-run); what only the start decides is in capitals (RUN, PORT, ADDR, PID, R)|-
 variant|text|NAME|data|a build row of variants.tsv (runs allocspike-resolver-NAME)|
 port|count|PORT|run|UDP port the resolver listens on (0: a free one, printed)|
 listen_addr|text|ADDR|run|address the resolver listens on|
@@ -112,6 +113,7 @@ opts_defaults() {
 	OPT_applied_log=0
 	OPT_timeout_ms=''
 	OPT_no_build=0
+	OPT_dry_run=0
 	OPT_rate=''
 	OPT_count=''
 	OPT_tools=callgrind,perf

@@ -41,6 +41,15 @@ spike_expected_s() {
 	echo "$((run_s + calibration_s)) $calibration_s"
 }
 
+# spike_dry_plan : --dry-run: the calibration it would run, and SC_SCHEDULE with R for the
+# calibrated rate.
+spike_dry_plan() {
+	[[ $OPT_spike_rate != auto ]] || echo "calibration: $(schedule_calibrate "$OPT_calibrate_max") against" \
+		"fresh processes, ramped again to twice the top while the slowest row still answers there (at" \
+		"most $CALIBRATE_EXTENSIONS times); R = $OPT_spike_multiple x the slowest row's knee"
+	SC_SCHEDULE=$(schedule_spike "${OPT_spike_rate/auto/R}")
+}
+
 # spike_plan : calibrates the spike height when it is `auto`, then sets the schedule.
 spike_plan() {
 	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"

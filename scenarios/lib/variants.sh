@@ -139,26 +139,34 @@ variants_check_allocator() {
 	return 1
 }
 
+# variant_command NAME HINTS UPSTREAM_PORT : a build or env row's command: VARIANT_CMD, the resolver
+# and its options (run.json's `command`), and VARIANT_ARGV, what is started: env(1) with the row's
+# environment, its wrapper (perf stat), then VARIANT_CMD. The launch and --dry-run both use it.
+variant_command() {
+	local name=$1 hints=$2 uport=$3 envs=() wrap=() settings=() tls=()
+	mapfile -t envs < <(variants_env_args "$name")
+	mapfile -t settings < <(variants_resolver_settings)
+	mapfile -t tls < <(clients_resolver_args "$name") # --clients: DNS over TLS
+	VARIANT_CMD=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
+		--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}" "${tls[@]}"
+		--control "$SC_CTL_DIR/$name.sock" --ready-file "$SC_CTL_DIR/$name.ready")
+	[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"
+	VARIANT_ARGV=(env "${envs[@]}" "${wrap[@]}" "${VARIANT_CMD[@]}")
+}
+
 # variant_launch NAME RUN_DIR HINTS UPSTREAM_PORT CPUS : starts one row of any kind (the one loop);
 # sets V_PID. Readiness is waited for separately so that all variants start together.
 variant_launch() {
-	local name=$1 dir=$2 hints=$3 uport=$4 cpus=$5 envs=()
+	local name=$1 dir=$2 hints=$3 uport=$4 cpus=$5
 	local log="$dir/logs/$name.log"
 	V_LOG[$name]=$log
-	mapfile -t envs < <(variants_env_args "$name")
 	rm -f "$SC_CTL_DIR/$name.ready" "$SC_CTL_DIR/$name.sock"
 	case ${V_KIND[$name]} in
 	build | env)
 		V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
-		local argv wrap=() settings=() tls=()
-		mapfile -t settings < <(variants_resolver_settings)
-		mapfile -t tls < <(clients_resolver_args "$name") # --clients: DNS over TLS
-		argv=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
-			--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}" "${tls[@]}"
-			--control "${V_CONTROL[$name]}" --ready-file "$SC_CTL_DIR/$name.ready")
-		V_CMD[$name]="${argv[*]}" # for run.json, to read; never split again
-		[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"
-		procs_start "$name" "$log" "$cpus" env "${envs[@]}" "${wrap[@]}" "${argv[@]}"
+		variant_command "$name" "$hints" "$uport"
+		V_CMD[$name]="${VARIANT_CMD[*]}" # for run.json, to read; never split again
+		procs_start "$name" "$log" "$cpus" "${VARIANT_ARGV[@]}"
 		;;
 	preload | external)
 		local port workdir

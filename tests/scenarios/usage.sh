@@ -40,4 +40,26 @@ if [[ -x $ALLOCSPIKE_BIN/allocspike-loadgen ]]; then
 	check "more spikes take longer" test "$(spike_s --quick --spikes 5 | cut -d' ' -f1)" -gt "$run_s"
 	check "a longer recovery takes longer" test "$(spike_s --quick --recovery-len 1m | cut -d' ' -f1)" -gt "$run_s"
 fi
+
+# --dry-run: the plan through the controller, nothing started or written
+if [[ -x $ALLOCSPIKE_BIN/allocspike-run && -x $ALLOCSPIKE_BIN/allocspike-resolver-glibc ]]; then
+	dry() { bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --no-build --dry-run "$@" 2>&1; }
+	out=$(dry --variants glibc,musl --out "$TEST_TMP/dry")
+	check_eq "--dry-run: status" 0 $?
+	check "--dry-run: no run folder" test ! -e "$TEST_TMP/dry"
+	check "--dry-run: no process left" test -z "$(pgrep -f -- "$TEST_TMP/dry" || true)"
+	for p in _upstream glibc musl _loadgen; do
+		check "--dry-run: the plan starts $p" grep -qE "^process [0-9]+: $p( |$)" <<<"$out"
+	done
+	check "--dry-run: the calibration and R" grep -q "R = 0.8 x the slowest row's knee" <<<"$out"
+	check "--dry-run: the schedule with R" grep -q "schedule: warmup:60s@600,.*spike:20s@R" <<<"$out"
+	check "--dry-run: the expected length" grep -q "expected: about 10 min" <<<"$out"
+	check "--dry-run: the resolver's command, its port to come" grep -q -- "--upstream-port PORT" <<<"$out"
+	check "--dry-run: the generator's targets, their addresses to come" grep -q -- "name=glibc,addr=ADDR" <<<"$out"
+	out=$(dry --variants glibc --spike-rate 2000 --quick)
+	check_eq "--dry-run, a given rate: no calibration" 0 "$(grep -c "calibration:" <<<"$out")"
+	check "--dry-run, a given rate: the schedule has it" grep -q "spike:8s@2000" <<<"$out"
+	out=$(dry --variants glibc --repeat 3)
+	check "--dry-run --repeat: says so" grep -q "repeats: 3 runs" <<<"$out"
+fi
 finish
