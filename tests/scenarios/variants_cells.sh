@@ -6,6 +6,7 @@
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/variants_table.sh"
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built (it reads the table)"
 
 header=$'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote'
 build=$'glibc\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tthe build row'
@@ -48,6 +49,7 @@ mkdir -p "$root" "$bin"
 printf '#!/bin/bash\ntouch "%s/ran"\n' "$TEST_TMP" >"$TEST_TMP/evil"
 printf '#!/bin/bash\necho "{}"\n' >"$bin/allocspike-resolver-glibc"
 chmod +x "$TEST_TMP/evil" "$bin/allocspike-resolver-glibc"
+ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$bin/"
 printf '%s\n%s\n%s\n' "$header" "$build" $'bad\tenv\tglibc\tglibc\t-\tglibc\tA=1 '"$TEST_TMP/evil"$'\tno\tn' \
 	>"$root/variants.tsv"
 SC_ROOT=$root ALLOCSPIKE_BIN=$bin ALLOCSPIKE_STATE_DIR=$TEST_TMP/state \
