@@ -29,8 +29,7 @@ experiment_prepare_programs() {
 	local need=(allocspike-upstream allocspike-loadgen allocspike-report allocspike-run) name
 	[[ -n $OPT_queries ]] || need+=(allocspike-querydata)
 	for name in "${SC_VARIANTS[@]}"; do
-		[[ ${V_KIND[$name]} == build ]] && need+=("allocspike-resolver-$name")
-		[[ ${V_KIND[$name]} == env ]] && need+=("allocspike-resolver-${V_BASE[$name]}")
+		[[ ${V_KIND[$name]} != build && ${V_KIND[$name]} != env ]] || need+=("$(variants_program "$name")")
 	done
 	sc_build_missing "${need[@]}"
 }

@@ -56,20 +56,18 @@ variants_need_port53() {
 	return 1
 }
 
-# variants_binary NAME : the resolver binary a build or env row runs (empty when not built).
-variants_binary() {
-	local name=$1
-	[[ ${V_KIND[$name]} == env ]] && name=${V_BASE[$name]}
-	sc_program "allocspike-resolver-$name"
-}
+# variants_program NAME : the resolver program a build or env row runs (an env row its base's).
+variants_program() { echo "allocspike-resolver-$([[ ${V_KIND[$1]} == env ]] && echo "${V_BASE[$1]}" || echo "$1")"; }
+
+# variants_binary NAME : its path (empty when not built).
+variants_binary() { sc_program "$(variants_program "$1")"; }
 
 # variants_missing NAME : prints what this row needs and does not have (empty when runnable).
 variants_missing() {
 	local name=$1
 	case ${V_KIND[$name]} in
 	build | env)
-		[[ -n $(variants_binary "$name") ]] ||
-			echo "allocspike-resolver-$([[ ${V_KIND[$name]} == env ]] && echo "${V_BASE[$name]}" || echo "$name") in $(sc_bin_dir)"
+		[[ -n $(variants_binary "$name") ]] || echo "$(variants_program "$name") in $(sc_bin_dir)"
 		;;
 	*)
 		[[ -x $(daemon_definition "$name") ]] || echo "daemon definition $(daemon_definition "$name")"
