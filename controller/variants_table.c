@@ -69,6 +69,18 @@ static void cell_shown(const char *cell, char *out, size_t size)
 	snprintf(out + used, size - used, "'");
 }
 
+/* Length of the shell variable name (a letter or _, then letters, digits and _) that word starts
+ * with; 0 when it starts with none. */
+static size_t shell_name_length(const char *word, size_t len)
+{
+	size_t n = 0;
+	while (n < len &&
+	       (word[n] == '_' || (word[n] >= 'a' && word[n] <= 'z') ||
+	        (word[n] >= 'A' && word[n] <= 'Z') || (n && word[n] >= '0' && word[n] <= '9')))
+		n++;
+	return n;
+}
+
 /* Why an env cell is not "-" or words NAME=value (NAME a shell variable name), which env(1) would
  * otherwise run as a command; true when it is one. */
 static bool env_cell_valid(const char *cell, char *why, size_t why_size)
@@ -76,27 +88,16 @@ static bool env_cell_valid(const char *cell, char *why, size_t why_size)
 	if (strcmp(cell, "-") == 0)
 		return true;
 	size_t words = 0;
-	for (const char *p = cell; *p;) {
-		p += strspn(p, " ");
-		size_t len = strcspn(p, " ");
-		if (!len)
-			break;
-		words++;
-		size_t name = 0;
-		if ((p[0] < '0' || p[0] > '9'))
-			while (name < len &&
-			       (p[name] == '_' || (p[name] >= 'a' && p[name] <= 'z') ||
-			        (p[name] >= 'A' && p[name] <= 'Z') ||
-			        (p[name] >= '0' && p[name] <= '9')))
-				name++;
-		if (name == 0 || name == len || p[name] != '=') {
+	for (const char *p = cell + strspn(cell, " "); *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " "), name = shell_name_length(p, len);
+		if (!name || name == len || p[name] != '=') {
 			snprintf(why, why_size,
 			         "word '%.*s' is not NAME=value (NAME: letters, digits and _, not "
-			         "first a "
-			         "digit)",
+			         "first a digit)",
 			         (int)len, p);
 			return false;
 		}
+		words++;
 		p += len;
 	}
 	if (!words)
