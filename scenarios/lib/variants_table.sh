@@ -10,6 +10,7 @@ VARIANTS_TABLE_ERROR=
 # variants_table_read FILE [CONTROLLER] : fills V_NAMES and V_KIND..V_NOTE (by name) from FILE, read
 # by CONTROLLER (default: allocspike-run of the scenarios' programs, else of $ALLOCSPIKE_BIN). On a
 # malformed table returns 1 with "FILE:LINE: reason" in VARIANTS_TABLE_ERROR.
+# shellcheck disable=SC2034 # V_* and VARIANTS_TABLE_ERROR are the callers'
 variants_table_read() {
 	local file=$1 run=${2:-} out cols
 	V_NAMES=()
