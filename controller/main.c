@@ -8,6 +8,7 @@
 #include "launch.h"
 #include "stop.h"
 #include "supervise.h"
+#include "variants_plan.h"
 
 static void run_usage(FILE *out)
 {
@@ -21,11 +22,13 @@ static void run_usage(FILE *out)
 	             "  launch      a scenario's process: own group, dies with its parent\n"
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
+	             "  variants    the rows of variants.tsv a run chooses, checked\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
 	launch_usage(out);
 	stop_usage(out);
+	variants_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -47,6 +50,8 @@ int main(int argc, char **argv)
 		return launch_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stop") == 0)
 		return stop_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "variants") == 0)
+		return variants_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
 		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

@@ -83,6 +83,9 @@ spike_rate=${spike_rate:-}
 [[ -z $out ]] || problem=$(files_outdir_problem "$out") || tune_fail "--out: $problem"
 batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 
+# The table is read by the controller, built first unless spike.sh is told not to build.
+# shellcheck disable=SC2034 # read by sc_build_missing
+[[ " ${pass[*]} " != *" --no-build "* ]] || OPT_no_build=1
 variants_load "$SC_ROOT/variants.tsv"
 # tune_settings ALLOCATOR : the env rows over the allocator's build row that keep its allocator (its
 # tuning rows; an env row may preload another allocator into the binary instead).

@@ -97,18 +97,8 @@ plan_total_s() {
 		awk '{ t = 0; for (i = 1; i < NF; i += 2) t += $i * ($(i + 1) == "h" ? 3600 : $(i + 1) == "min" ? 60 : 1); print t }'
 }
 
-# variants_rows : the data rows of variants.tsv (tab-separated), through the scenarios' one reader.
-variants_rows() {
-	(
-		# shellcheck source=scenarios/lib/variants_table.sh
-		source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/variants_table.sh"
-		variants_table_read "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" || {
-			echo "$VARIANTS_TABLE_ERROR" >&2
-			exit 1
-		}
-		variants_table_rows
-	)
-}
+# variants_rows : the data rows of variants.tsv (tab-separated), as the controller reads them.
+variants_rows() { "$ALLOCSPIKE_BIN/allocspike-run" variants --table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"; }
 
 # shared_querydata : path of the real DNS-OARC sample, or empty when ../shared is not beside the checkout.
 shared_querydata() {

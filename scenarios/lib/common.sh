@@ -115,6 +115,20 @@ sc_need() {
 	printf -v "$1" '%s' "$path"
 }
 
+# sc_build_missing PROGRAM... : where the scenario builds (a checkout, no $ALLOCSPIKE_BIN, no
+# --no-build), installs the packages and builds (scripts/build.sh) when a PROGRAM is missing.
+sc_build_missing() {
+	local p
+	[[ -z ${ALLOCSPIKE_BIN:-} ]] && ((!${OPT_no_build:-0})) && sc_source_tree || return 0
+	for p; do
+		[[ -z $(sc_program "$p") ]] || continue
+		"$SC_ROOT/scripts/install-packages.sh" >&2 || sc_die "installing packages failed (scripts/install-packages.sh)"
+		sc_say "building (scripts/build.sh); the first build also builds static ldns/libevent per libc"
+		"$SC_ROOT/scripts/build.sh" >&2 || sc_die "the build failed (scripts/build.sh)"
+		return 0
+	done
+}
+
 # sc_is_uint TEXT : true when TEXT is a whole number (digits only).
 sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

@@ -26,16 +26,12 @@ SC_RUNNABLE=()
 experiment_prepare_programs() {
 	[[ -z ${ALLOCSPIKE_BIN:-} ]] && ((!OPT_no_build)) && sc_source_tree || return 0
 	"$SC_ROOT/scripts/install-packages.sh" >&2 || sc_die "installing packages failed (scripts/install-packages.sh)"
-	local need=(allocspike-upstream allocspike-loadgen allocspike-report allocspike-run) name missing=0 p
+	local need=(allocspike-upstream allocspike-loadgen allocspike-report allocspike-run) name
 	[[ -n $OPT_queries ]] || need+=(allocspike-querydata)
 	for name in "${SC_VARIANTS[@]}"; do
-		[[ ${V_KIND[$name]} == build ]] && need+=("allocspike-resolver-$name")
-		[[ ${V_KIND[$name]} == env ]] && need+=("allocspike-resolver-${V_BASE[$name]}")
+		[[ ${V_KIND[$name]} != build && ${V_KIND[$name]} != env ]] || need+=("$(variants_program "$name")")
 	done
-	for p in "${need[@]}"; do [[ -n $(sc_program "$p") ]] || missing=1; done
-	((missing)) || return 0
-	sc_say "building (scripts/build.sh); the first build also builds static ldns/libevent per libc"
-	"$SC_ROOT/scripts/build.sh" >&2 || sc_die "the build failed (scripts/build.sh)"
+	sc_build_missing "${need[@]}"
 }
 
 # experiment_setup_folder SCENARIO : stops what a killed run left, then the run folder (new, or an
@@ -152,7 +148,7 @@ experiment_ensure_timeline() {
 # experiment_check_variants : keeps the rows that can run (program present, allocator as named),
 # records their version reports in run.json; the others are recorded as failed and skipped.
 experiment_check_variants() {
-	local name missing rows=()
+	local name missing versions=()
 	SC_RUNNABLE=()
 	for name in "${SC_VARIANTS[@]}"; do
 		missing=$(variants_missing "$name")
@@ -163,9 +159,11 @@ experiment_check_variants() {
 			V_VERSION[$name]=$(variants_version "$name")
 			variants_check_allocator "$name" && SC_RUNNABLE+=("$name")
 		fi
-		rows+=("$(variants_row_json "$name")")
+		versions+=("${V_VERSION[$name]:-null}")
 	done
-	runjson_set .variants "$(printf '%s\n' "${rows[@]}" | jq -s .)"
+	# The controller's rows, each given its binary's report in its place.
+	runjson_set .variants "$(printf '%s\n' "${versions[@]}" | jq -c -s --argjson rows "$(variants_rows_json)" \
+		'[$rows, .] | transpose | map(.[0] + {version: .[1]})')"
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 

@@ -7,44 +7,44 @@ source "$(dirname "${BASH_SOURCE[0]}")/variants_table.sh"
 # shellcheck source=scenarios/daemons/lib/run.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../daemons/lib/run.sh"
 
-SC_VARIANTS=() # the rows this run uses
+SC_VARIANTS=()     # the rows this run uses
+SC_VARIANTS_RUN=   # the controller that reads the table
+SC_VARIANTS_TABLE= # and the table read
 declare -A V_PID=() V_ADDR=() V_CONTROL=() V_INDEX=() V_VERSION=() V_CMD=() V_WORKDIR=() V_LOG=()
 # V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf stat)
 declare -A V_WRAP=() V_SAMPLE_PID=()
 declare -A V_DAEMON_PROBE=() # daemon rows: the allocator probe's file
 SC_READY_TIMEOUT=30      # seconds a build or env row has to print its ready line
 
-# variants_load FILE : reads the table; a malformed row stops the run with FILE:LINE.
-variants_load() { variants_table_read "$1" || sc_die "$VARIANTS_TABLE_ERROR"; }
+# variants_load FILE : reads the table through the controller (built first where the scenario builds:
+# sc_build_missing); a malformed row stops the run with FILE:LINE.
+variants_load() {
+	sc_build_missing allocspike-run
+	sc_need SC_VARIANTS_RUN allocspike-run "to read variants.tsv$( ((!${OPT_no_build:-0})) || echo '; --no-build builds nothing')"
+	SC_VARIANTS_TABLE=$1
+	variants_table_read "$1" "$SC_VARIANTS_RUN" || sc_die "$VARIANTS_TABLE_ERROR"
+}
 
-# variants_select LIST : sets SC_VARIANTS from "a,b,c", or the default rows when LIST is empty.
+# variants_select LIST : sets SC_VARIANTS from "a,b,c", or the default rows when LIST is empty, as
+# the controller chooses them (allocspike-run variants --select).
 variants_select() {
+	local out name i
+	out=$("$SC_VARIANTS_RUN" variants --table "$SC_VARIANTS_TABLE" --select "$1" 2>&1) ||
+		opts_fail "--variants: ${out#allocspike-run variants: --select: }"
 	SC_VARIANTS=()
-	local name
-	if [[ -z $1 ]]; then
-		for name in "${V_NAMES[@]}"; do
-			[[ ${V_DEFAULT[$name]} != yes ]] || SC_VARIANTS+=("$name")
-		done
-	else
-		local wanted
-		IFS=, read -r -a wanted <<<"$1"
-		for name in "${wanted[@]}"; do
-			[[ -n $name ]] || continue
-			[[ -n ${V_KIND[$name]:-} ]] ||
-				opts_fail "--variants: no variant '$name' in variants.tsv (rows: $(
-					IFS=,
-					echo "${V_NAMES[*]}"
-				))"
-			[[ " ${SC_VARIANTS[*]} " != *" $name "* ]] || opts_fail "--variants: '$name' given twice"
-			SC_VARIANTS+=("$name")
-		done
-	fi
-	((${#SC_VARIANTS[@]} > 0)) || opts_fail "no variant chosen"
-	local i
+	while IFS=$'\t' read -r name _; do SC_VARIANTS+=("$name"); done <<<"$out"
 	for i in "${!SC_VARIANTS[@]}"; do
 		# Each variant sends upstream from its own 127.0.1.N, so the hierarchy counts them apart.
 		V_INDEX[${SC_VARIANTS[i]}]=$((i + 1))
 	done
+}
+
+# variants_rows_json : run.json's rows of the chosen variants (version null, filled by the caller).
+variants_rows_json() {
+	"$SC_VARIANTS_RUN" variants --table "$SC_VARIANTS_TABLE" --select "$(
+		IFS=,
+		echo "${SC_VARIANTS[*]}"
+	)" --format json
 }
 
 # variants_need_port53 : true when a chosen row is a daemon, which cannot change its upstream port.
@@ -56,20 +56,18 @@ variants_need_port53() {
 	return 1
 }
 
-# variants_binary NAME : the resolver binary a build or env row runs (empty when not built).
-variants_binary() {
-	local name=$1
-	[[ ${V_KIND[$name]} == env ]] && name=${V_BASE[$name]}
-	sc_program "allocspike-resolver-$name"
-}
+# variants_program NAME : the resolver program a build or env row runs (an env row its base's).
+variants_program() { echo "allocspike-resolver-$([[ ${V_KIND[$1]} == env ]] && echo "${V_BASE[$1]}" || echo "$1")"; }
+
+# variants_binary NAME : its path (empty when not built).
+variants_binary() { sc_program "$(variants_program "$1")"; }
 
 # variants_missing NAME : prints what this row needs and does not have (empty when runnable).
 variants_missing() {
 	local name=$1
 	case ${V_KIND[$name]} in
 	build | env)
-		[[ -n $(variants_binary "$name") ]] ||
-			echo "allocspike-resolver-$([[ ${V_KIND[$name]} == env ]] && echo "${V_BASE[$name]}" || echo "$name") in $(sc_bin_dir)"
+		[[ -n $(variants_binary "$name") ]] || echo "$(variants_program "$name") in $(sc_bin_dir)"
 		;;
 	*)
 		[[ -x $(daemon_definition "$name") ]] || echo "daemon definition $(daemon_definition "$name")"
@@ -107,18 +105,6 @@ variants_version() {
 		;;
 	*) echo null ;;
 	esac
-}
-
-# variants_row_json NAME : the table row plus the version report, for run.json.
-variants_row_json() {
-	local name=$1
-	jq -n --arg name "$name" --arg kind "${V_KIND[$name]}" --arg allocator "${V_ALLOC[$name]}" \
-		--arg libc "${V_LIBC[$name]}" --arg library "${V_LIB[$name]}" --arg base "${V_BASE[$name]}" \
-		--arg env "${V_ENV[$name]}" --arg note "${V_NOTE[$name]}" --argjson version "${V_VERSION[$name]:-null}" \
-		--arg upstream_source "127.0.1.${V_INDEX[$name]:-0}" --arg command "${V_CMD[$name]:-}" \
-		'{name: $name, kind: $kind, allocator: $allocator, libc: $libc, library: $library, base: $base,
-		  env: $env, note: $note, version: $version, upstream_source: $upstream_source}
-		 + (if $command != "" then {command: $command} else {} end)'
 }
 
 # variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names,

@@ -4,13 +4,16 @@
 # of another user, a path with a control character are refused with status 2 before anything is
 # written, by spike.sh, its --repeat, tune.sh and scale.sh; an empty folder still works; the files a
 # run creates in its folder are created new (a link there is never followed). No program runs: the
-# programs folder is empty, so an accepted run fails at once (no variant can run).
+# programs folder holds only the controller (it reads variants.tsv), so an accepted run fails at once
+# (no variant can run).
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 S=$ALLOCSPIKE_SOURCE_DIR/scenarios
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built (it reads variants.tsv)"
+mkdir -p "$TEST_TMP/no-programs"
+ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$TEST_TMP/no-programs/"
 export ALLOCSPIKE_BIN=$TEST_TMP/no-programs
-mkdir -p "$ALLOCSPIKE_BIN"
 outside=$TEST_TMP/outside
 mkdir -p "$outside/logs"
 echo precious >"$outside/file"

@@ -1,8 +1,12 @@
 #!/bin/bash
 # tests/scenarios/tune_usage.sh - scenarios/tune.sh: which rows an allocator's tuning runs, and bad
-# options refused with status 2 before anything runs (no program needed).
+# options refused with status 2 before anything runs (no program but the controller, which reads
+# variants.tsv).
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built (it reads variants.tsv)"
+mkdir -p "$TEST_TMP/controller-only"
+ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$TEST_TMP/controller-only/"
 TUNE=$ALLOCSPIKE_SOURCE_DIR/scenarios/tune.sh
 
 out=$(bash "$TUNE" --help 2>&1)
@@ -39,7 +43,7 @@ check "no folder for bad options" test ! -e "$TEST_TMP/out"
 # The plan's length, said before anything starts (on stderr, so --list's runs stay one a line).
 check "--list says it cannot tell the length without allocspike-loadgen" \
 	grep -q '^tune: 6 spike runs (how long they take is known once allocspike-loadgen is built)$' \
-	<<<"$(ALLOCSPIKE_BIN=$TEST_TMP/none bash "$TUNE" --allocator jemalloc --list 2>&1 >/dev/null)"
+	<<<"$(ALLOCSPIKE_BIN=$TEST_TMP/controller-only bash "$TUNE" --allocator jemalloc --list 2>&1 >/dev/null)"
 [[ -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-loadgen is not built (the plan's length needs it)"
 line=$(bash "$TUNE" --allocator jemalloc --list 2>&1 >/dev/null)
 check "--list: the runs and how long they take" \

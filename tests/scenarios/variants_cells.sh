@@ -2,10 +2,12 @@
 # tests/scenarios/variants_cells.sh - every row of variants.tsv is checked when the table is read,
 # before anything runs: env cells are - or NAME=value words (any other word was run by env(1) during
 # the version probe), name, base and allocator are names (docs/variants.md, "Names"), and each error
-# names variants.tsv, the line and the offending cell. A stand-in resolver; nothing else runs.
+# names variants.tsv, the line and the offending cell. The controller reads the table (allocspike-run
+# variants); without it a run stops before anything. A stand-in resolver; nothing else runs.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/variants_table.sh"
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built (it reads the table)"
 
 header=$'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote'
 build=$'glibc\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tthe build row'
@@ -48,6 +50,7 @@ mkdir -p "$root" "$bin"
 printf '#!/bin/bash\ntouch "%s/ran"\n' "$TEST_TMP" >"$TEST_TMP/evil"
 printf '#!/bin/bash\necho "{}"\n' >"$bin/allocspike-resolver-glibc"
 chmod +x "$TEST_TMP/evil" "$bin/allocspike-resolver-glibc"
+ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$bin/"
 printf '%s\n%s\n%s\n' "$header" "$build" $'bad\tenv\tglibc\tglibc\t-\tglibc\tA=1 '"$TEST_TMP/evil"$'\tno\tn' \
 	>"$root/variants.tsv"
 SC_ROOT=$root ALLOCSPIKE_BIN=$bin ALLOCSPIKE_STATE_DIR=$TEST_TMP/state \
@@ -58,4 +61,15 @@ check "the command in the env cell never ran" test ! -e "$TEST_TMP/ran"
 check "the error names variants.tsv, the line and the word" \
 	grep -qF "variants.tsv:3: env 'A=1 $TEST_TMP/evil': word '$TEST_TMP/evil' is not NAME=value" "$TEST_TMP/err"
 check "no run folder" test ! -e "$TEST_TMP/run"
+
+# Without the controller nothing reads the table: a --no-build run says so and writes nothing.
+mkdir -p "$TEST_TMP/empty"
+ALLOCSPIKE_BIN=$TEST_TMP/empty ALLOCSPIKE_STATE_DIR=$TEST_TMP/state \
+	bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --no-build --variants glibc --out "$TEST_TMP/run" \
+	>/dev/null 2>"$TEST_TMP/err"
+check_eq "spike.sh without allocspike-run: status" 1 $?
+check "the error names the controller and why it is needed" \
+	grep -qF "allocspike-run is missing from $TEST_TMP/empty (needed to read variants.tsv; --no-build builds nothing)" \
+	"$TEST_TMP/err"
+check "still no run folder" test ! -e "$TEST_TMP/run"
 finish

@@ -133,7 +133,7 @@ daemon_start() {
 		esac
 		shift 2
 	done
-	variants_table_read "$variants" || {
+	variants_table_read "$variants" "$build/bin/allocspike-run" || {
 		echo "daemon_start: $VARIANTS_TABLE_ERROR" >&2
 		return 1
 	}
