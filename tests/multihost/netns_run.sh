@@ -3,7 +3,7 @@
 # joined by veth pairs stand for the hosts (docs/distributed.md, "Hosts as network namespaces").
 # "gen" runs the simulated hierarchy on its loopback (127.53.0.0/16, as on one machine), the
 # generator and the controller (allocspike-run collect); "t1" and "t2" each run one resolver row
-# (glibc, jemalloc), listening on the namespace's veth address and answering the generator's
+# (glibc, jemalloc; where jemalloc is not built, another row of variants.tsv), listening on the namespace's veth address and answering the generator's
 # (--allow), and an allocspike-agent attached to it through its control socket, serving on the same
 # address. The resolvers reach the hierarchy in gen over the veth: route_localnet=1 in every
 # namespace, a route to 127.53.0.0/16 via gen, t1's and t2's own loopback narrowed to 127.0.0.1/32
@@ -27,11 +27,29 @@ command -v ip >/dev/null || skip "ip (iproute2) not installed"
 command -v kdig >/dev/null || skip "kdig not installed (knot-dnsutils)"
 ((EUID == 0)) || skip "not root: network namespaces need CAP_SYS_ADMIN"
 B=$ALLOCSPIKE_BIN
-ROWS=(glibc jemalloc) # run.json's variants come from tests/fixtures/run-minimal, which has these two
-for p in allocspike-upstream allocspike-loadgen allocspike-agent allocspike-run allocspike-report \
-	"allocspike-resolver-${ROWS[0]}" "allocspike-resolver-${ROWS[1]}"; do
+for p in allocspike-upstream allocspike-loadgen allocspike-agent allocspike-run allocspike-report; do
 	[[ -x $B/$p ]] || skip "$p is not built"
 done
+# The rows: glibc and jemalloc; where jemalloc is not built (the sanitizer build makes only the
+# glibc variant) the first other row of variants.tsv that is, an env row over glibc's binary there.
+declare -A RBIN RENV
+while IFS=$'\t' read -r name kind _ _ _ base env _; do
+	case $kind in
+	build) bin=$B/allocspike-resolver-$name ;;
+	env) bin=$B/allocspike-resolver-$base ;;
+	*) continue ;;
+	esac
+	[[ -x $bin ]] || continue
+	RBIN[$name]=$bin
+	RENV[$name]=${env#-}
+done < <(variants_rows)
+[[ -n ${RBIN[glibc]:-} ]] || skip "allocspike-resolver-glibc is not built"
+ROWS=(glibc)
+for name in jemalloc $(variants_rows | cut -f1); do
+	[[ $name != glibc && -n ${RBIN[$name]:-} ]] && ROWS+=("$name") && break
+done
+((${#ROWS[@]} == 2)) || skip "no second resolver row is built"
+echo "rows: t1 ${ROWS[0]}, t2 ${ROWS[1]} (${RBIN[${ROWS[1]}]##*/}${RENV[${ROWS[1]}]:+ with ${RENV[${ROWS[1]}]}})"
 cd "$TEST_TMP" || exit 1
 
 # The hosts. Killing what runs in a namespace before deleting it: a process left in one would keep
@@ -100,7 +118,8 @@ declare -A RADDR RCTL
 for i in 1 2; do
 	row=${ROWS[i - 1]}
 	RCTL[$row]=$TEST_TMP/$row.ctl
-	start_server "$row" "$TEST_TMP/$row.ready" ip netns exec "${NS_T[i]}" "$B/allocspike-resolver-$row" \
+	# shellcheck disable=SC2086 # RENV: VAR=value words
+	start_server "$row" "$TEST_TMP/$row.ready" ip netns exec "${NS_T[i]}" env ${RENV[$row]} "${RBIN[$row]}" \
 		--listen "$(t_addr "$i"):0" --root-hints "$TEST_TMP/root.hints" --upstream-port "$UPORT" \
 		--upstream-source "$(t_addr "$i")" --allow "$(gen_addr "$i")" --control "${RCTL[$row]}" \
 		--ready-file "$TEST_TMP/$row.ready" >"$row.addr" || exit 1
@@ -165,8 +184,11 @@ run_pass() {
 	[[ -z ${killer:-} ]] || wait "$killer"
 	wait "$collector"
 	check_eq "pass $pass: collector exit status" 0 $?
-	jq --arg s "$SCHEDULE" '.parameters.interval_ms = 100 | .parameters.schedule = $s
-		| .status = "completed"' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json" >"$out/run.json"
+	# run.json as a scenario writes it; a row the fixture has not: its glibc row renamed
+	jq --arg s "$SCHEDULE" --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" '.parameters.interval_ms = 100
+		| .parameters.schedule = $s | .status = "completed"
+		| .variants as $v | .variants = [$a, $b | . as $n | ($v | map(select(.name == $n)))[0] // ($v[0] + {name: $n})]' \
+		"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json" >"$out/run.json"
 	"$B/allocspike-report" "$out" >"report$pass.out" 2>"report$pass.err"
 	check_eq "pass $pass: report exit status" 0 $?
 }
