@@ -31,7 +31,8 @@ for p in allocspike-upstream allocspike-loadgen allocspike-agent allocspike-run 
 	[[ -x $B/$p ]] || skip "$p is not built"
 done
 # The rows: glibc and jemalloc; where jemalloc is not built (the sanitizer build makes only the
-# glibc variant) the first other row of variants.tsv that is, an env row over glibc's binary there.
+# glibc variant) the first other row of variants.tsv that is and preloads nothing (a preloaded
+# allocator would displace the sanitizers'): an env row over glibc's binary there.
 declare -A RBIN RENV
 while IFS=$'\t' read -r name kind _ _ _ base env _; do
 	case $kind in
@@ -39,7 +40,7 @@ while IFS=$'\t' read -r name kind _ _ _ base env _; do
 	env) bin=$B/allocspike-resolver-$base ;;
 	*) continue ;;
 	esac
-	[[ -x $bin ]] || continue
+	[[ -x $bin && $env != *LD_PRELOAD* ]] || continue
 	RBIN[$name]=$bin
 	RENV[$name]=${env#-}
 done < <(variants_rows)
@@ -237,14 +238,14 @@ for i in 1 2; do
 	share=$(reads_share "$TEST_TMP/pass1" "$row")
 	echo "pass 1 $row: reads $(wc -l <"$TEST_TMP/pass1/agents/$row.jsonl"), share of expected $share"
 	check "pass 1 $row: at least 99 % of the expected reads arrived" jqe -n "$share >= 0.99"
-	check "pass 1 $row: the report finds a read in 99 % of the intervals" jqe ".agents.$row.share >= 0.99" "$(S 1)"
+	check "pass 1 $row: the report finds a read in 99 % of the intervals" jqe ".agents[\"$row\"].share >= 0.99" "$(S 1)"
 	check "pass 1 $row: the report fills its memory from the agent" \
-		jqe ".variants.$row.max_anon_kb > 0 and .variants.$row.max_rss_kb > 0" "$(S 1)"
+		jqe ".variants[\"$row\"].max_anon_kb > 0 and .variants[\"$row\"].max_rss_kb > 0" "$(S 1)"
 	check "pass 1 $row: its host's clock measured, near ours (one kernel), within the bound" \
 		jqe -s "[.[] | select(.variant == \"$row\" and .event == \"clock\")]
 			| length >= 3 and all(.within_bound and (.offset_ms | fabs) < 5)" "$TEST_TMP/pass1/events.jsonl"
 	check "pass 1 $row: the report names the agent's address" \
-		jqe ".agents.$row.host == \"${AGENT_ADDR[$i]}\"" "$(S 1)"
+		jqe ".agents[\"$row\"].host == \"${AGENT_ADDR[$i]}\"" "$(S 1)"
 	check_onsets 1 "$row"
 done
 check "pass 1: no validity reason for missing reads" \
@@ -265,12 +266,12 @@ check "pass 2: the drop of $K's stream recorded" \
 check "pass 2: and that its record could not be had" \
 	jqe -s "any(.[]; .variant == \"$K\" and .event == \"record_unavailable\")" "$TEST_TMP/pass2/events.jsonl"
 check "pass 2: the report counts $K's reads under 99 % with a gap from the kill on" \
-	jqe ".agents.$K.share < 0.99 and .agents.$K.longest_gap.length_s >= 2" "$(S 2)"
+	jqe ".agents[\"$K\"].share < 0.99 and .agents[\"$K\"].longest_gap.length_s >= 2" "$(S 2)"
 check "pass 2: the validity reason agent_reads_missing names $K and only $K" \
 	jqe ".validity.reasons | map(select(.code == \"agent_reads_missing\")) | length == 1 and .[0].variants == [\"$K\"]" "$(S 2)"
-check "pass 2: ${ROWS[1]} still complete" jqe ".agents.${ROWS[1]}.share >= 0.99" "$(S 2)"
+check "pass 2: ${ROWS[1]} still complete" jqe ".agents[\"${ROWS[1]}\"].share >= 0.99" "$(S 2)"
 check_onsets 2 "${ROWS[1]}"
-echo "pass 2 $K: $(jq -c ".agents.$K | {intervals, intervals_with_read, longest_gap}" "$(S 2)")"
+echo "pass 2 $K: $(jq -c ".agents[\"$K\"] | {intervals, intervals_with_read, longest_gap}" "$(S 2)")"
 stop_agent 2
 
 # pass 3: t2's agent 250 ms ahead (faketime wraps it)
@@ -286,9 +287,9 @@ if command -v faketime >/dev/null && timeout 5 faketime -f +0.25 "$B/allocspike-
 		jqe -s 'length > 50 and all(.[]; ((.agent_t_start_ns - .t_start_ns) / 1e6 - 250 | fabs) < 5)' \
 		"$TEST_TMP/pass3/agents/$F.jsonl"
 	check "pass 3 $F: the report names the offsets" \
-		jqe ".agents.$F.clock.offset_ms_min > 245 and .agents.$F.clock.offset_ms_max < 255" "$(S 3)"
+		jqe ".agents[\"$F\"].clock.offset_ms_min > 245 and .agents[\"$F\"].clock.offset_ms_max < 255" "$(S 3)"
 	for row in "${ROWS[@]}"; do
-		check "pass 3 $row: the report finds a read in 99 % of the intervals" jqe ".agents.$row.share >= 0.99" "$(S 3)"
+		check "pass 3 $row: the report finds a read in 99 % of the intervals" jqe ".agents[\"$row\"].share >= 0.99" "$(S 3)"
 		check_onsets 3 "$row"
 	done
 	# the check above can fail: by the agent's own stamps the onsets would be 250 ms late
@@ -297,7 +298,7 @@ if command -v faketime >/dev/null && timeout 5 faketime -f +0.25 "$B/allocspike-
 	# shellcheck disable=SC2016 # awk's fields
 	check "pass 3 $F: by the agent's own stamps each onset would be 0.2 to 0.35 s late" \
 		awk '$2 == "none" || $2 < 0.2 || $2 > 0.35 { bad = 1 } END { exit bad || NR != 2 }' <<<"$unplaced"
-	echo "pass 3 $F: clock $(jq -c ".agents.$F.clock" "$(S 3)")"
+	echo "pass 3 $F: clock $(jq -c ".agents[\"$F\"].clock" "$(S 3)")"
 	stop_agent 2
 else
 	echo "note: faketime is not installed or does not run the agent here; pass 3 not run"
