@@ -115,7 +115,7 @@ start_server upstream "$TEST_TMP/upstream.ready" ip netns exec "$NS_GEN" "$B/all
 	--control "$TEST_TMP/upstream.ctl" --ready-file "$TEST_TMP/upstream.ready" >upstream.addr || exit 1
 UPORT=$(sed 's/.*://' upstream.addr)
 # t1, t2: one row each, as scenarios/lib/variants.sh launches a build row, on the veth's address
-declare -A RADDR RCTL
+declare -A RADDR RCTL RPID
 for i in 1 2; do
 	row=${ROWS[i - 1]}
 	RCTL[$row]=$TEST_TMP/$row.ctl
@@ -125,6 +125,7 @@ for i in 1 2; do
 		--upstream-source "$(t_addr "$i")" --allow "$(gen_addr "$i")" --control "${RCTL[$row]}" \
 		--ready-file "$TEST_TMP/$row.ready" >"$row.addr" || exit 1
 	RADDR[$row]=$(cat "$row.addr")
+	RPID[$row]=${_test_pids[-1]} # ip netns exec and env exec in place: the resolver's own
 	status=$(nsx "$NS_GEN" kdig @"${RADDR[$row]%:*}" -p "${RADDR[$row]##*:}" +time=4 +retry=0 \
 		www.example.com A 2>&1 | sed -n 's/.*status: \([A-Z]*\).*/\1/p')
 	check_eq "$row in ${NS_T[i]} answers gen through the hierarchy in gen" NOERROR "$status"
@@ -192,6 +193,13 @@ run_pass() {
 		"$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json" >"$out/run.json"
 	"$B/allocspike-report" "$out" >"report$pass.out" 2>"report$pass.err"
 	check_eq "pass $pass: report exit status" 0 $?
+	local row
+	for row in "${ROWS[@]}"; do
+		kill -0 "${RPID[$row]}" 2>/dev/null && continue
+		check "pass $pass: $row's resolver still running" false
+		echo "its log's end:"
+		tail -30 "$TEST_TMP/$row.log"
+	done
 }
 
 # reads_share DIR ROW: the reads that arrived of those the agent was to make between its first
@@ -304,4 +312,9 @@ else
 	echo "note: faketime is not installed or does not run the agent here; pass 3 not run"
 fi
 stop_agent 1
+if ((_test_failures)); then # what a failure needs to be understood where the folder is gone (CI)
+	for f in collect*.err lg*.err report*.err; do
+		[[ -s $f ]] && echo "--- $f" && tail -15 "$f"
+	done
+fi
 finish
