@@ -9,7 +9,7 @@
 # namespace, a route to 127.53.0.0/16 via gen, t1's and t2's own loopback narrowed to 127.0.0.1/32
 # (else 127.53.x.x would be their own), and the hierarchy's UDP served by one socket per address
 # (--udp-sockets per-address: its shared socket is bound to lo and sees nothing from a veth).
-# Three short passes (5 s of schedule, two spikes of 800 qps over 40 qps, names never asked before,
+# Four short passes (5 s of schedule, two spikes of 800 qps over 40 qps, names never asked before,
 # so that every query costs the resolver an upstream query and a spike shows in the agent's reads):
 #  1. both agents: at least 99 % of the expected reads arrive, the report finds a read in 99 % of
 #     each variant's intervals and fills its memory from them, and each spike's onset in the reads
@@ -19,6 +19,9 @@
 #     interpolated), the report's validity reason agent_reads_missing names that variant only;
 #  3. t2's agent under faketime +250 ms: the controller measures 250 ms, places its reads on its own
 #     clock, and the spikes' onsets are still within one interval.
+#  4. the same rows restarted, pass 1's queries, sampled as on one machine (the generator reads /proc
+#     and the control sockets itself, no agents): the peaks of anonymous and resident memory within
+#     5 % of pass 1's, read by the agents (at this small load mostly each resolver's base memory).
 # Skipped (exit 77, reason printed) when not root or when `ip netns add` fails. Every namespace
 # (and the veths in them) is removed on every exit path; names carry the test's PID.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -116,9 +119,15 @@ start_server upstream "$TEST_TMP/upstream.ready" ip netns exec "$NS_GEN" "$B/all
 UPORT=$(sed 's/.*://' upstream.addr)
 # t1, t2: one row each, as scenarios/lib/variants.sh launches a build row, on the veth's address
 declare -A RADDR RCTL RPID
-for i in 1 2; do
-	row=${ROWS[i - 1]}
+# start_resolver I: row I in tI, fresh (the one running stopped first); one name asked through it
+start_resolver() {
+	local i=$1 row=${ROWS[$1 - 1]} status
+	if [[ -n ${RPID[$row]:-} ]]; then
+		kill "${RPID[$row]}"
+		wait "${RPID[$row]}"
+	fi
 	RCTL[$row]=$TEST_TMP/$row.ctl
+	rm -f "$TEST_TMP/$row.ready"
 	# shellcheck disable=SC2086 # RENV: VAR=value words
 	start_server "$row" "$TEST_TMP/$row.ready" ip netns exec "${NS_T[i]}" env ${RENV[$row]} "${RBIN[$row]}" \
 		--listen "$(t_addr "$i"):0" --root-hints "$TEST_TMP/root.hints" --upstream-port "$UPORT" \
@@ -129,7 +138,9 @@ for i in 1 2; do
 	status=$(nsx "$NS_GEN" kdig @"${RADDR[$row]%:*}" -p "${RADDR[$row]##*:}" +time=4 +retry=0 \
 		www.example.com A 2>&1 | sed -n 's/.*status: \([A-Z]*\).*/\1/p')
 	check_eq "$row in ${NS_T[i]} answers gen through the hierarchy in gen" NOERROR "$status"
-done
+}
+start_resolver 1
+start_resolver 2
 
 # start_agent I PASS [PREFIX...]: tI's agent on its row through the control socket, on the veth's
 # address; sets AGENT_ADDR[I], AGENT_PID[I] (the process started: faketime's own when prefixed)
@@ -156,18 +167,27 @@ SCHEDULE='baseline:1s@40,spike:1s@800,recovery:1s@40,spike:1s@800,recovery:1s@40
 SCHEDULE_S=5
 INTERVAL_S=0.1 # the run's (the generator's timeline); the agents read twice as often
 # run_pass PASS [KILL_AGENT_I KILL_AFTER_S]: collector and generator in gen, both started for the
-# schedule's start 1.5 s ahead, then the report. Queries: names no pass asked before. A kill
-# SIGKILLs that agent KILL_AFTER_S into the schedule and writes the instant to PASS.killed_ns.
+# schedule's start 1.5 s ahead, then the report. Queries: names no pass asked before (those of pass
+# $QUERIES_OF when set). A kill SIGKILLs that agent KILL_AFTER_S into the schedule and writes the
+# instant to PASS.killed_ns. With LOCAL=1 no agents: the generator samples the resolvers itself
+# (pid= and control=, as on one machine) and there is no collector.
 run_pass() {
-	local pass=$1 kill_i=${2:-} kill_after=${3:-} out=$TEST_TMP/pass$1 start killer
-	awk -v p="$pass" 'BEGIN { for (i = 0; i < 2000; i++) printf "n%dp%d.com A\n", i, p }' >"queries$pass.txt"
+	local pass=$1 kill_i=${2:-} kill_after=${3:-} out=$TEST_TMP/pass$1 start killer collector='' i
+	awk -v p="${QUERIES_OF:-$pass}" 'BEGIN { for (i = 0; i < 2000; i++) printf "n%dp%d.com A\n", i, p }' >"queries$pass.txt"
 	start=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 1.5 }')
+	local targets=()
+	for i in 1 2; do
+		row=${ROWS[i - 1]}
+		targets+=(--target "name=$row,addr=${RADDR[$row]}${LOCAL:+,pid=${RPID[$row]},control=${RCTL[$row]}}")
+	done
 	lifeline_set
-	"${LIFELINE[@]}" ip netns exec "$NS_GEN" "$B/allocspike-run" collect --agent "${ROWS[0]}=${AGENT_ADDR[1]}" \
-		--agent "${ROWS[1]}=${AGENT_ADDR[2]}" --out "$out" --duration "$((SCHEDULE_S + 4))s" \
-		--clock-every 1s >"collect$pass.out" 2>"collect$pass.err" &
-	local collector=$!
-	_test_pids+=("$collector")
+	if [[ -z ${LOCAL:-} ]]; then
+		"${LIFELINE[@]}" ip netns exec "$NS_GEN" "$B/allocspike-run" collect --agent "${ROWS[0]}=${AGENT_ADDR[1]}" \
+			--agent "${ROWS[1]}=${AGENT_ADDR[2]}" --out "$out" --duration "$((SCHEDULE_S + 4))s" \
+			--clock-every 1s >"collect$pass.out" 2>"collect$pass.err" &
+		collector=$!
+		_test_pids+=("$collector")
+	fi
 	if [[ -n $kill_i ]]; then
 		(
 			sleep "$(awk -v s="$start" -v a="$kill_after" -v now="$(date +%s.%N)" 'BEGIN { print s + a - now }')"
@@ -177,15 +197,16 @@ run_pass() {
 		killer=$!
 	fi
 	"${LIFELINE[@]}" timeout 30 ip netns exec "$NS_GEN" "$B/allocspike-loadgen" -d "queries$pass.txt" \
-		--schedule "$SCHEDULE" --target "name=${ROWS[0]},addr=${RADDR[${ROWS[0]}]}" \
-		--target "name=${ROWS[1]},addr=${RADDR[${ROWS[1]}]}" --allow-remote \
+		--schedule "$SCHEDULE" "${targets[@]}" --allow-remote \
 		--out "$out" --start-at "$start" --no-progress >"lg$pass.out" 2>"lg$pass.err" &
 	_test_pids+=($!)
 	wait "$!"
 	check_eq "pass $pass: generator exit status" 0 $?
 	[[ -z ${killer:-} ]] || wait "$killer"
-	wait "$collector"
-	check_eq "pass $pass: collector exit status" 0 $?
+	if [[ -n $collector ]]; then
+		wait "$collector"
+		check_eq "pass $pass: collector exit status" 0 $?
+	fi
 	# run.json as a scenario writes it; a row the fixture has not: its glibc row renamed
 	jq --arg s "$SCHEDULE" --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" '.parameters.interval_ms = 100
 		| .parameters.schedule = $s | .status = "completed"
@@ -312,6 +333,22 @@ else
 	echo "note: faketime is not installed or does not run the agent here; pass 3 not run"
 fi
 stop_agent 1
+
+# pass 4: the same rows fresh, pass 1's queries, sampled on one machine's way (the generator reads
+# /proc and the control sockets itself): the memory figures within 5 % of pass 1's, by the agents
+start_resolver 1
+start_resolver 2
+LOCAL=1 QUERIES_OF=1 run_pass 4
+for row in "${ROWS[@]}"; do
+	for fig in max_anon_kb max_rss_kb; do
+		remote=$(jq ".variants[\"$row\"].$fig" "$(S 1)")
+		local_=$(jq ".variants[\"$row\"].$fig" "$(S 4)")
+		echo "$row $fig: by the agent $remote, sampled locally $local_"
+		check "$row $fig: by the agent within 5 % of the local sampler's" \
+			awk -v r="$remote" -v l="$local_" 'BEGIN { exit !(l > 0 && r > 0 && (r - l) / l <= 0.05 && (l - r) / l <= 0.05) }'
+	done
+done
+
 if ((_test_failures)); then # what a failure needs to be understood where the folder is gone (CI)
 	for f in collect*.err lg*.err report*.err; do
 		[[ -s $f ]] && echo "--- $f" && tail -15 "$f"
