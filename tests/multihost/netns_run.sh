@@ -336,10 +336,18 @@ stop_agent 1
 
 # pass 4: the same rows fresh, pass 1's queries, sampled on one machine's way (the generator reads
 # /proc and the control sockets itself): the memory figures within 5 % of pass 1's, by the agents
-start_resolver 1
-start_resolver 2
-LOCAL=1 QUERIES_OF=1 run_pass 4
-for row in "${ROWS[@]}"; do
+# (left out in the sanitizer build: there ASan's own memory, its quarantine and shadow, is most of
+# a resolver's and follows the allocations' timing; one run read 51 MB by the agent, 47 locally)
+if [[ ${ALLOCSPIKE_SANITIZE:-0} == 1 ]]; then
+	echo "note: the sanitizer build: pass 4 (remote against local memory figures) not run"
+	ROWS_COMPARED=()
+else
+	start_resolver 1
+	start_resolver 2
+	LOCAL=1 QUERIES_OF=1 run_pass 4
+	ROWS_COMPARED=("${ROWS[@]}")
+fi
+for row in "${ROWS_COMPARED[@]}"; do
 	for fig in max_anon_kb max_rss_kb; do
 		remote=$(jq ".variants[\"$row\"].$fig" "$(S 1)")
 		local_=$(jq ".variants[\"$row\"].$fig" "$(S 4)")
