@@ -82,9 +82,9 @@ static int slot_by_time(const void *a, const void *b)
 }
 
 /* The variant's rows in time order, each with the interval it closes: from the row before (the
- * first: one interval earlier, run.json's interval_ms or the next row's spacing). NULL: out of
- * memory (or no rows, *n 0). */
-static struct slot *slots_build(const struct runfolder *rf, int target, size_t *n)
+ * first: one interval earlier, *step: run.json's interval_ms or the next row's spacing). NULL: out
+ * of memory (or no rows, *n 0). */
+static struct slot *slots_build(const struct runfolder *rf, int target, size_t *n, double *step)
 {
 	*n = 0;
 	for (size_t r = 0; r < rf->n_rows; r++)
@@ -105,13 +105,13 @@ static struct slot *slots_build(const struct runfolder *rf, int target, size_t *
 		k++;
 	}
 	qsort(s, *n, sizeof(*s), slot_by_time);
-	double step = json_number_value(
-	                  json_object_get(json_object_get(rf->run, "parameters"), "interval_ms")) /
-	              1000;
-	if (!(step > 0))
-		step = *n > 1 ? s[1].hi - s[0].hi : 0.1;
+	*step = json_number_value(
+	            json_object_get(json_object_get(rf->run, "parameters"), "interval_ms")) /
+	        1000;
+	if (!(*step > 0))
+		*step = *n > 1 ? s[1].hi - s[0].hi : 0.1;
 	for (size_t i = 0; i < *n; i++)
-		s[i].lo = i ? s[i - 1].hi : s[i].hi - step;
+		s[i].lo = i ? s[i - 1].hi : s[i].hi - *step;
 	return s;
 }
 
@@ -189,26 +189,31 @@ static void slots_commit(struct runfolder *rf, const struct slot *s, size_t n)
 	}
 }
 
-/* The counts and the longest gap of a placed file. */
-static void coverage_count(struct runfolder_agent *a, const struct slot *s, size_t n)
+/* The counts and the longest gap of a placed file. A row cut short, under half the run's
+ * interval step (the generator's last, written at its exit), can fall between two reads with
+ * nothing lost: without a read it is neither expected nor part of a gap. */
+static void coverage_count(struct runfolder_agent *a, const struct slot *s, size_t n, double step)
 {
-	a->intervals = n;
-	size_t run_from = 0;
+	size_t run_from = 0, last = 0; /* last: the latest row counted */
 	bool in_gap = false;
 	for (size_t i = 0; i <= n; i++) {
 		bool filled = i < n && !isnan(s[i].read_at);
+		if (i < n && !filled && s[i].hi - s[i].lo < step / 2)
+			continue;
+		a->intervals += i < n;
 		a->with_read += filled;
 		if (i < n && !filled && !in_gap) {
 			in_gap = true;
 			run_from = i;
 		} else if ((i == n || filled) && in_gap) {
 			in_gap = false;
-			double len = s[i - 1].hi - s[run_from].lo;
+			double len = s[last].hi - s[run_from].lo;
 			if (len > a->gap_s) {
 				a->gap_s = len;
 				a->gap_start_s = s[run_from].lo;
 			}
 		}
+		last = i;
 	}
 }
 
@@ -218,7 +223,8 @@ static bool agent_file_place(struct runfolder *rf, struct runfolder_agent *a, FI
                              size_t err_size)
 {
 	size_t n;
-	struct slot *s = slots_build(rf, a->target, &n);
+	double step = 0.1;
+	struct slot *s = slots_build(rf, a->target, &n, &step);
 	if (!s && n)
 		return snprintf(err, err_size, "agents/%s.jsonl: out of memory", name), false;
 	if (!have_start)
@@ -272,7 +278,7 @@ static bool agent_file_place(struct runfolder *rf, struct runfolder_agent *a, FI
 			s[i].read_at = NAN;
 	else
 		slots_commit(rf, s, n);
-	coverage_count(a, s, n);
+	coverage_count(a, s, n, step);
 	free(s);
 	return true;
 }

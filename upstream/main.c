@@ -61,6 +61,9 @@ static void upstream_usage(FILE *out)
 	    "  --attempt-window DUR    attempt counts forgotten after this long without the\n"
 	    "                          question (default 10s; a bare number is seconds)\n"
 	    "  --servers R:T:S         servers per tier (default 4:24:96)\n"
+	    "  --udp-sockets MODEL     shared (default: one socket on lo, per-address where it\n"
+	    "                          cannot be opened) or per-address (also answers queries\n"
+	    "                          routed in from another device: docs/upstream.md)\n"
 	    "  --root-hints FILE       write the root hints (zone-file format) and go on\n"
 	    "  --control PATH          Unix socket: line commands stats, shutdown\n"
 	    "  --applied-log FILE      one line per UDP query: loss/delay applied\n"
@@ -265,6 +268,7 @@ int main(int argc, char **argv)
 		OPT_WORLD,
 		OPT_PRINT_WORLD,
 		OPT_FLAT_TLDS,
+		OPT_UDP_SOCKETS,
 		OPT_HELP,
 	};
 	static const struct option opts[] = {
@@ -298,6 +302,7 @@ int main(int argc, char **argv)
 	    {"world", required_argument, NULL, OPT_WORLD},
 	    {"print-world", no_argument, NULL, OPT_PRINT_WORLD},
 	    {"flat-tlds", required_argument, NULL, OPT_FLAT_TLDS},
+	    {"udp-sockets", required_argument, NULL, OPT_UDP_SOCKETS},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -319,6 +324,7 @@ int main(int argc, char **argv)
 	const char *mix = NULL, *mix_json = NULL, *mix_steps = NULL;
 	struct upstream u = {0};
 	bool print_world = false;
+	bool udp_shared = true; /* --udp-sockets */
 	const struct preset *world = upstream_world(argc, argv);
 	if (!world)
 		return 2;
@@ -401,6 +407,16 @@ int main(int argc, char **argv)
 		case OPT_FLAT_TLDS:
 			ok = cli_option_count("--flat-tlds", optarg, 1, FLAT_TLDS_MAX, &flat_tlds);
 			flat_tlds_given = true;
+			break;
+		case OPT_UDP_SOCKETS:
+			if (strcmp(optarg, "shared") == 0 || strcmp(optarg, "per-address") == 0) {
+				udp_shared = strcmp(optarg, "shared") == 0;
+			} else {
+				fprintf(stderr,
+				        "--udp-sockets: '%s' is neither shared nor per-address\n",
+				        optarg);
+				ok = false;
+			}
 			break;
 		case OPT_ROOT_HINTS:
 			root_hints = optarg;
@@ -534,7 +550,7 @@ int main(int argc, char **argv)
 		}
 		u.serve.applied = &applied_files;
 	}
-	u.net = net_open(u.base, &plan, (int)port, &u.serve, err, sizeof(err));
+	u.net = net_open(u.base, &plan, (int)port, udp_shared, &u.serve, err, sizeof(err));
 	if (!u.net) {
 		fprintf(stderr, "%s\n", err);
 		return 1;

@@ -503,7 +503,7 @@ static int net_bind_all(struct net *n, int port, char *err, size_t err_size)
 }
 
 struct net *net_open(struct event_base *base, const struct server_plan *plan, int port,
-                     struct serve *serve, char *err, size_t err_size)
+                     bool try_shared, struct serve *serve, char *err, size_t err_size)
 {
 	struct net *n = calloc(1, sizeof(*n));
 	if (!n) {
@@ -527,7 +527,7 @@ struct net *net_open(struct event_base *base, const struct server_plan *plan, in
 		net_close(n);
 		return NULL;
 	}
-	bool shared = true;
+	bool shared = try_shared;
 	/* port 0: the first socket picks a port; another program may hold it on some address */
 	for (int attempt = 0; attempt < 20; attempt++) {
 		int bind_port = port;

@@ -16,10 +16,12 @@ struct net;
  * another program holds it on some address). UDP: one socket for every address (0.0.0.0 on the
  * loopback device; queries to an address that is no server are counted in not_server and not
  * answered) or, when that cannot be opened (no permission, the port taken on some loopback
- * address), one socket per address, said once on stderr. TCP: one listener per address.
+ * address) or try_shared is false, one socket per address (the fallback said once on stderr).
+ * A per-address socket also takes queries that arrive on another device (route_localnet: a
+ * resolver in another network namespace). TCP: one listener per address.
  * Returns NULL with the reason in err. */
 struct net *net_open(struct event_base *base, const struct server_plan *plan, int port,
-                     struct serve *serve, char *err, size_t err_size);
+                     bool try_shared, struct serve *serve, char *err, size_t err_size);
 
 /* The port every server listens on. */
 int net_port(const struct net *n);

@@ -4,7 +4,8 @@
 # a variant sampled remotely has them, and a crafted file of reads: each interval takes the last
 # read whose start falls in it, an interval without one stays empty (a gap, never interpolated),
 # the local sampler's cells are never overwritten, a file with a line that is no read is refused
-# whole, named FILE:LINE, while the report still builds; summary.json "agents" counts the intervals, names the host and
+# whole, named FILE:LINE, while the report still builds; summary.json "agents" counts the intervals
+# (a last row cut short without a read not expected to hold one), names the host and
 # the clock offsets; under 99 % a validity reason names the variant and its longest gap.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
@@ -68,6 +69,21 @@ check "validity: the text says the share and the longest gap" grep -q 'jemalloc 
 check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemalloc.valid "$S_JSON")"
 check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
 check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
+
+# a last row cut short (the generator's, at its exit: 10 ms after the one before, under half the
+# 500 ms interval) without a read is not expected to hold one; with a read it counts
+cp "$run/timeline.csv" "$TEST_TMP/timeline.csv"
+awk -F, -v OFS=, '{ print } $1 == "3.0" && $2 != "_loadgen" { $1 = "3.01"; print }' \
+	"$TEST_TMP/timeline.csv" >"$run/timeline.csv"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "a short last row without a read: not expected" "5 6" "$(a .intervals_with_read) $(a .intervals)"
+check_eq "a short last row without a read: no gap of its own" "1.5 0.5" "$(a .longest_gap.start_s) $(a .longest_gap.length_s)"
+cp "$run/agents/jemalloc.jsonl" "$TEST_TMP/jemalloc.jsonl"
+read_line 3.005 5000 >>"$run/agents/jemalloc.jsonl"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "a short last row with a read: counted" "6 7" "$(a .intervals_with_read) $(a .intervals)"
+cp "$TEST_TMP/jemalloc.jsonl" "$run/agents/jemalloc.jsonl"
+cp "$TEST_TMP/timeline.csv" "$run/timeline.csv"
 
 # a line that is no read: the file is refused whole (as every damaged run-folder file), named
 # FILE:LINE; the variant has no memory figures, a validity reason says so, the report still builds

@@ -3,7 +3,8 @@
 # address and each reply leaves from the address its query went to (with and without delay); a
 # query to a loopback address that is no server gets no answer and is counted (not_server); when
 # the shared socket cannot be bound (the port taken on one loopback address) the hierarchy says so
-# once and serves from one socket per address, replies from the same addresses.
+# once and serves from one socket per address, replies from the same addresses; --udp-sockets
+# per-address asks for that model (for queries routed in from another device: tests/multihost).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 not installed (the test client)"
 command -v jq >/dev/null || skip "jq not installed"
@@ -143,4 +144,19 @@ check "with the reason" grep -q "0.0.0.0:$port on lo: Address already in use" "$
 # shellcheck disable=SC2086
 check_eq "per-address sockets: each reply from the address asked" \
 	"$(expected "$port" ${SERVERS//$B/$F})" "$(ask "$port" 5 ${SERVERS//$B/$F})"
+
+# asked for: one socket per address from the start, nothing said
+P=127.54.50
+start_server asked "$TEST_TMP/asked.ready" "$U" --hierarchy-block "$P.0/24" --port 0 --udp-sockets per-address \
+	--no-latency --no-loss --dead-share 0 --control "$TEST_TMP/asked.ctl" \
+	--ready-file "$TEST_TMP/asked.ready" >"$TEST_TMP/asked.addr" || exit 1
+port=$(sed 's/.*://' "$TEST_TMP/asked.addr")
+check_eq "--udp-sockets per-address: one socket per address" per-address "$(stat "$TEST_TMP/asked.ctl" udp_sockets)"
+check_eq "--udp-sockets per-address: no fallback said" 0 "$(grep -c 'instead' "$TEST_TMP/asked.log")"
+# shellcheck disable=SC2086
+check_eq "--udp-sockets per-address: each reply from the address asked" \
+	"$(expected "$port" ${SERVERS//$B/$P})" "$(ask "$port" 5 ${SERVERS//$B/$P})"
+"$U" --udp-sockets many --port 0 >/dev/null 2>"$TEST_TMP/usage.err"
+check_eq "--udp-sockets: an unknown model exits 2" 2 $?
+check "--udp-sockets: names the option and the value" grep -q "^--udp-sockets: 'many'" "$TEST_TMP/usage.err"
 finish
