@@ -267,6 +267,30 @@ static void markdown_terms(struct strbuf *b, const struct summary_input *in,
 	strbuf_append(b, "\n");
 }
 
+/* The variants an agent read on another host (summary.json agents): its host, how many of the
+ * run's intervals it read, its clock; nothing for a run sampled on one machine. The page says it
+ * in its context. */
+static void markdown_hosts(struct strbuf *b, const struct summary_input *in,
+                           const struct report_section *sec)
+{
+	const json_t *agents = json_object_get(in->summary, "agents");
+	const char *name;
+	const json_t *agent;
+	if (json_object_size(agents) == 0)
+		return;
+	markdown_heading(b, sec);
+	strbuf_append(b, "\n");
+	json_object_foreach((json_t *)agents, name, agent)
+	{
+		strbuf_append(b, "- agent of ");
+		markdown_append_text(b, name);
+		strbuf_append(b, ": ");
+		markdown_append_text(b, json_string_value(json_object_get(agent, "text")));
+		strbuf_append(b, "\n");
+	}
+	strbuf_append(b, "\n");
+}
+
 /* Nothing without transports.csv. */
 static void markdown_transports(struct strbuf *b, const struct summary_input *in,
                                 const struct report_section *sec)

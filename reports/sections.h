@@ -22,6 +22,7 @@
 	X(figures, "Figures per variant", html_figure_table, NONE)                                 \
 	X(health, "Crashes and harness saturation", html_health, NONE)                             \
 	X(context, "Run context", html_context, NONE)                                              \
+	X(hosts, "Hosts", NONE, markdown_hosts)                                                    \
 	X(variants, "Variants", html_variants, NONE)                                               \
 	X(glossary, "Terms", html_glossary, markdown_terms)                                        \
 	X(anon, "Anonymous RSS", NONE, markdown_anon_chart)                                        \

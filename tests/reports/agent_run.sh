@@ -56,5 +56,6 @@ check "no validity reason for missing reads" jq -e '[.validity.reasons[].code] |
 check "the variant's memory is the agent's" jq -e '.variants.glibc.max_anon_kb > 0 and .variants.glibc.max_rss_kb > 0' $S
 check "the clock measured and named" jq -e '.agents.glibc.clock.measurements >= 2 and .agents.glibc.host != null' $S
 check "page: the agent in the context" grep -q 'agent of glibc' run/report.html
+check "summary.md: the agent under Hosts" grep -A3 '^## Hosts' run/summary.md | grep -q -- '- agent of glibc: .*host'
 echo "agent reads: $(jq -c ".agents.glibc | {intervals, intervals_with_read, longest_gap, clock}" $S)"
 finish
