@@ -62,6 +62,7 @@ void model_spike_init(struct model_spike *sp, int number)
 	sp->ran = false;
 	sp->answered_share = NAN;
 	sp->before_live_above_heap = sp->end_live_above_heap = false;
+	sp->lost_by_all = false;
 }
 
 void model_set_share(double *share, double *raw, double value)

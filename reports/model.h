@@ -73,6 +73,10 @@ struct model_spike {
 	/* the live bytes exceeded the heap at the sample before the spike, at the end of its
 	 * recovery: the held figure there is floored at 0, not measured */
 	bool before_live_above_heap, end_live_above_heap;
+	/* set by the validity pass: every variant that ran this spike beside this one answered
+	 * under the line in it too (validity.c, "lost by all"): the machine fell behind, not one
+	 * variant's capacity */
+	bool lost_by_all;
 };
 #undef MODEL_FIELD_NUM
 #undef MODEL_FIELD_SHARE

@@ -160,11 +160,124 @@ static void check_capacity(const struct runfolder *rf, const json_t *summary,
 	strbuf_free(&b);
 }
 
-/* Whether the variant was over its capacity in the spike (answered under
- * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of the queries sent in it). */
-static bool spike_under_answered(const struct model_spike *sp)
+/* Whether the variant answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of the queries sent
+ * in the spike. */
+static bool spike_below_line(const struct model_spike *sp)
 {
 	return sp->answered_share < VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE;
+}
+
+/* Whether the variant was over its own capacity in the spike: below the line while another
+ * variant beside it was not. */
+static bool spike_under_answered(const struct model_spike *sp)
+{
+	return spike_below_line(sp) && !sp->lost_by_all;
+}
+
+/* Whether the variants ran side by side (run.json parameters.mode; a run that does not say did):
+ * in a serial run each ran the spike at another time, so losing it together means nothing. */
+static bool side_by_side(const struct runfolder *rf)
+{
+	const char *mode =
+	    json_string_value(json_object_get(json_object_get(rf->run, "parameters"), "mode"));
+	return !mode || strcmp(mode, "serial") != 0;
+}
+
+/* Marks (lost_by_all) each spike that two or more variants ran side by side and every one of them
+ * answered under the line in: on one machine they share its cores, so when all fall behind at
+ * once the machine did (the harness, another process, the host), not one allocator. */
+static void mark_lost_by_all(const struct runfolder *rf, struct model *model)
+{
+	if (!side_by_side(rf))
+		return;
+	for (size_t i = 0; i < model->n_variants; i++)
+		for (size_t k = 0; k < model->variants[i].n_spikes; k++) {
+			int number = model->variants[i].spikes[k].number;
+			size_t ran = 0, below = 0;
+			for (size_t j = 0; j < model->n_variants; j++) {
+				long kj = model_spike_index(&model->variants[j], number);
+				const struct model_spike *sp =
+				    kj >= 0 ? &model->variants[j].spikes[kj] : NULL;
+				if (!sp || isnan(sp->answered_share))
+					continue;
+				ran++;
+				below += spike_below_line(sp);
+			}
+			model->variants[i].spikes[k].lost_by_all = ran >= 2 && below == ran;
+		}
+}
+
+/* More spikes than a sentence lists (the reason's "spikes" has them all). */
+#define VALIDITY_MAX_LISTED_SPIKES 64
+
+/* The spikes every variant lost together (lost_by_all), once for the run: the spikes and the
+ * range of what the variants answered in them. */
+static void check_lost_by_all(const json_t *summary, const struct model *model, json_t *reasons)
+{
+	json_t *spikes = json_object(), *names = json_array();
+	struct strbuf list = {0};
+	double lo = INFINITY, hi = -INFINITY;
+	/* the spikes' numbers, each once, in order (a variant that crashed may lack some) */
+	int numbers[VALIDITY_MAX_LISTED_SPIKES];
+	size_t n = 0;
+	for (size_t i = 0; i < model->n_variants; i++)
+		for (size_t k = 0; k < model->variants[i].n_spikes; k++) {
+			int number = model->variants[i].spikes[k].number;
+			size_t at = 0;
+			if (!model->variants[i].spikes[k].lost_by_all)
+				continue;
+			while (at < n && numbers[at] < number)
+				at++;
+			if ((at < n && numbers[at] == number) || n == VALIDITY_MAX_LISTED_SPIKES)
+				continue;
+			memmove(&numbers[at + 1], &numbers[at], (n - at) * sizeof(*numbers));
+			numbers[at] = number;
+			n++;
+		}
+	for (size_t k = 0; k < n; k++)
+		strbuf_printf(&list, "%s%d", k == 0 ? "" : k + 1 == n ? " and " : ", ", numbers[k]);
+	size_t i;
+	json_t *name;
+	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
+	{
+		const struct model_variant *mv =
+		    model_variant_named(model, json_string_value(name));
+		json_t *lost = json_array();
+		for (size_t k = 0; mv && k < mv->n_spikes; k++) {
+			const struct model_spike *sp = &mv->spikes[k];
+			if (!sp->lost_by_all)
+				continue;
+			lo = fmin(lo, sp->answered_share);
+			hi = fmax(hi, sp->answered_share);
+			json_array_append_new(
+			    lost, json_pack("{s:i,s:o}", "spike", sp->number, "answered_share",
+			                    summary_json_number(sp->answered_share)));
+		}
+		if (json_array_size(lost)) {
+			json_array_append(names, name);
+			json_object_set_new(spikes, json_string_value(name), lost);
+		} else {
+			json_decref(lost);
+		}
+	}
+	if (n && json_array_size(names)) {
+		reason(
+		    reasons, "spikes_lost_by_all", names,
+		    "a quieter machine, fewer variants at once (--variants) or one at a time "
+		    "(--serial), or lower --spike-multiple",
+		    "Every variant answered under %.0f %% of the queries sent in spike%s %s "
+		    "(%.1f-%.1f %% answered): running side by side they fell behind together, so "
+		    "the machine was short (the harness, another process or the host), not one "
+		    "allocator; their memory in %s is that of a queue.",
+		    100 * VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE, n == 1 ? "" : "s", list.s,
+		    100 * lo, 100 * hi, n == 1 ? "it" : "them");
+		json_object_set_new(json_array_get(reasons, json_array_size(reasons) - 1), "spikes",
+		                    spikes);
+	} else {
+		json_decref(names);
+		json_decref(spikes);
+	}
+	strbuf_free(&list);
 }
 
 size_t validity_spikes_under_answered(const struct model_variant *mv)
@@ -432,6 +545,7 @@ static const struct {
 } VARIANT_WORDS[] = {
     {"spikes_over_capacity", "over its capacity"},
     {"spike_under_answered", "over its capacity"},
+    {"spikes_lost_by_all", "behind with the machine"},
     {"variant_crashed", "crashed"},
     {"variant_not_run", "not run"},
     {"variant_without_figures", "without figures"},
@@ -501,8 +615,9 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 	strbuf_free(&text);
 }
 
-json_t *validity_build(const struct runfolder *rf, const json_t *summary, const struct model *model)
+json_t *validity_build(const struct runfolder *rf, const json_t *summary, struct model *model)
 {
+	mark_lost_by_all(rf, model);
 	json_t *reasons = json_array();
 	const json_t *run = json_object_get(summary, "run");
 	if (!json_is_true(json_object_get(run, "complete")))
@@ -512,6 +627,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, const 
 	check_warmup(rf, reasons);
 	check_harness(summary, reasons);
 	check_capacity(rf, summary, model, reasons);
+	check_lost_by_all(summary, model, reasons);
 	check_each_spike(summary, model, reasons);
 	check_calibration(rf, reasons);
 	check_not_run(rf, reasons);

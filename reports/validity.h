@@ -27,14 +27,14 @@ double validity_saturated_s(const json_t *harness);
  * variant_not_run reason also "why": {VARIANT: the failed event's reason}, spike_under_answered
  * "spikes": {VARIANT: [{"spike", "answered_share"}]}) from the run folder
  * and its summary (variants and harness already computed). */
-json_t *validity_build(const struct runfolder *rf, const json_t *summary,
-                       const struct model *model);
+json_t *validity_build(const struct runfolder *rf, const json_t *summary, struct model *model);
 
 /* The reason with CODE in summary.json's validity, or NULL when the run has none. */
 const json_t *validity_reason(const json_t *summary, const char *code);
 
-/* How many spikes the variant answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of (the
- * reason spike_under_answered: over its capacity in them). */
+/* How many spikes the variant answered under VALIDITY_MIN_EACH_SPIKE_ANSWERED_SHARE of while
+ * another variant beside it did not (the reason spike_under_answered: over its capacity in them;
+ * a spike every variant lost is the reason spikes_lost_by_all's, the machine's). */
 size_t validity_spikes_under_answered(const struct model_variant *mv);
 
 /* Those spikes in words, for the reason's text and the verdict alike: "spike 3 (94.0 %

@@ -119,6 +119,45 @@ check "summary.md says it as a warning" bash -c "grep -A1 -xF '> [!WARNING]' '$c
 check "the verdict marks the variant and the spike" grep -q '^"high (tcmalloc): .*; over capacity in spike 3 (94.0 % answered)' \
 	<(j "$cap" '.verdict.sentences[0]')
 check "not the variant that answered every spike" bash -c "! jq -r '.verdict.sentences[1]' '$cap/summary.json' | grep -q 'over capacity'"
+# A spike every variant lost together (both under 95 % in spike 4), beside one only high lost
+# (spike 3): spike 4 is the machine's, said once for the run; spike 3 stays high's own.
+mach=$TEST_TMP/machine
+mkdir -p "$mach"
+cp "$d/run.json" "$d/events.jsonl" "$d/timeline.csv" "$mach/"
+{
+	echo "variant,phase,spike,sent,answered,timeouts,pending,late_or_foreign,noerror,nxdomain,servfail,rcode_other,lat_p50_ms,lat_p90_ms,lat_p99_ms,lat_p999_ms,lat_max_ms"
+	for v in high stepper; do
+		echo "$v,baseline,0,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		for k in 1 2 3 4 5 6; do
+			a=1000
+			[[ $v == high && $k == 3 ]] && a=940
+			[[ $k == 4 ]] && a=$([[ $v == high ]] && echo 900 || echo 930)
+			echo "$v,spike,$k,1000,$a,$((1000 - a)),0,0,$a,0,0,0,1,2,3,4,5"
+			echo "$v,recovery,$k,100,100,0,0,0,100,0,0,0,1,2,3,4,5"
+		done
+	done
+} >"$mach/phases.csv"
+check "report of the run with a spike every variant lost" "$REPORT" "$mach"
+check_eq "lost by all: both variants, spike 4 each" \
+	'[["high","stepper"],{"high":[{"answered_share":0.9,"spike":4}],"stepper":[{"answered_share":0.93,"spike":4}]}]' \
+	"$(j "$mach" '.validity.reasons[]|select(.code == "spikes_lost_by_all")|[.variants,.spikes]')"
+check "lost by all: said once, as the machine's" grep -q '^"Every variant answered under 95 % of the queries sent in spike 4 (90.0-93.0 % answered): running side by side they fell behind together' \
+	<(j "$mach" '[.validity.reasons[]|select(.code == "spikes_lost_by_all")|.text][0]')
+check_eq "over its capacity: high in spike 3 only" '[["high"],{"high":[{"answered_share":0.94,"spike":3}]}]' \
+	"$(j "$mach" '.validity.reasons[]|select(.code == "spike_under_answered")|[.variants,.spikes]')"
+check "high's verdict: over capacity in spike 3, not 4" grep -q '; over capacity in spike 3 (94.0 % answered);' \
+	<(j "$mach" '.verdict.sentences[0]')
+check "stepper's verdict: not over capacity" bash -c "! jq -r '.verdict.sentences[1]' '$mach/summary.json' | grep -q 'over capacity'"
+check "the per-variant words" grep -qF 'valid for no variant; high behind with the machine, over its capacity; stepper behind with the machine' \
+	<(j "$mach" '.validity.variants_text')
+check "every number true" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py" "$mach"
+# In a serial run the variants ran spike 4 apart: each lost it on its own.
+jq '.parameters.mode = "serial"' "$mach/run.json" >"$mach/run.json.new" && mv "$mach/run.json.new" "$mach/run.json"
+check "report of the same run, serial" "$REPORT" "$mach"
+check_eq "serial: no spike lost by all" 0 "$(j "$mach" '[.validity.reasons[]|select(.code == "spikes_lost_by_all")]|length')"
+check_eq "serial: spike 4 each variant's own" '{"high":[3,4],"stepper":[4]}' \
+	"$(j "$mach" '.validity.reasons[]|select(.code == "spike_under_answered")|.spikes|map_values(map(.spike))')"
+
 # Ties: an order inside the run-to-run spread (within 10 %, or 1 MB: reports/spread.h) is noise,
 # so variants that close share their place. a and b left 1.0 and 1.6 MB, c 5.9.
 ties=$TEST_TMP/ties

@@ -677,7 +677,29 @@ class _Trend2:
         return self.m["trend2"] if k == "trend" else self.m[k]
 
 
+def f_lost_by_all(m, c):
+    """The spikes every variant lost together: the line, the spikes listed, the range of shares."""
+    chk, summary = c["chk"], c["summary"]
+    equal_int(chk, "each-spike threshold", m["pct"], EACH_SPIKE_SHARE)
+    reason = next((r for r in (summary.get("validity") or {}).get("reasons", [])
+                   if r["code"] == "spikes_lost_by_all"), {})
+    lost = [u for under in (reason.get("spikes") or {}).values() for u in under]
+    listed = [int(k) for k in re.findall(r"\d+", m["list"])]
+    chk.compared += 1
+    if listed != sorted({u["spike"] for u in lost}):
+        chk.fail(f"spikes lost by all: states {listed}, validity has {sorted({u['spike'] for u in lost})}")
+    shares = [100 * u["answered_share"] for u in lost]
+    agree(chk, "lowest answered of the spikes lost by all", m["lo"], min(shares) if shares else None)
+    agree(chk, "highest answered of the spikes lost by all", m["hi"], max(shares) if shares else None)
+    for u in lost:
+        chk.compared += 1
+        if u["answered_share"] * 100 >= EACH_SPIKE_SHARE:
+            chk.fail(f"spike {u['spike']} lost by all, but a variant answered {u['answered_share']}")
+
+
 VALIDITY = [
+    (r"Every variant answered under (?P<pct>\d+) % of the queries sent in spikes? (?P<list>[\d, and]+) "
+     r"\((?P<lo>N)-(?P<hi>N) % answered\): running side by side .*", f_lost_by_all),
     (r"Only (?P<n>\d+) spikes?: growth per spike is fitted over (?P<min>\d+) or more, fewer make a trend of "
      r"noise\.", lambda m, c: (equal_int(c["chk"], "spikes", m["n"], c["summary"].get("spike_count")),
                                equal_int(c["chk"], "minimum spikes", m["min"], MIN_SPIKES))),
