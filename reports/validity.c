@@ -561,6 +561,9 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 	struct strbuf valid = {0}, other = {0};
 	size_t n_valid = 0, i;
 	json_t *name;
+	/* the words of the first marked variant, and whether every variant has the same */
+	char *shared = NULL;
+	bool all_same = true;
 	json_array_foreach(json_object_get(summary, "variant_order"), i, name)
 	{
 		json_t *codes = json_array();
@@ -581,11 +584,14 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 		json_object_set_new(v, "valid", json_boolean(json_array_size(codes) == 0));
 		json_object_set_new(v, "reasons", codes);
 		json_object_set_new(per, json_string_value(name), v);
+		const char *said = words.len ? words.s : "with a reason below";
 		if (json_array_size(codes) == 0) {
 			n_valid++;
 		} else {
-			strbuf_printf(&other, "; %s %s", json_string_value(name),
-			              words.len ? words.s : "with a reason below");
+			strbuf_printf(&other, "; %s %s", json_string_value(name), said);
+			if (!shared)
+				shared = strdup(said);
+			all_same = all_same && shared && strcmp(shared, said) == 0;
 		}
 		strbuf_free(&words);
 	}
@@ -603,8 +609,14 @@ static void validity_per_variant(const json_t *summary, const json_t *reasons, j
 		              json_string_value(name));
 	}
 	struct strbuf text = {0};
-	strbuf_printf(&text, "%s%s%s", n_valid ? "valid for " : "valid for no variant",
-	              n_valid ? valid.s : "", other.len ? other.s : "");
+	if (n_valid == 0 && all_same && shared &&
+	    json_array_size(json_object_get(summary, "variant_order")) > 1)
+		/* one reason for all (the machine fell behind): said once */
+		strbuf_printf(&text, "valid for no variant; every variant %s", shared);
+	else
+		strbuf_printf(&text, "%s%s%s", n_valid ? "valid for " : "valid for no variant",
+		              n_valid ? valid.s : "", other.len ? other.s : "");
+	free(shared);
 	json_object_set_new(o, "variants", per);
 	json_object_set_new(o, "variants_text", json_string(text.s ? text.s : ""));
 	/* Whether a reason names a variant: the page and summary.md show the words in amber then.

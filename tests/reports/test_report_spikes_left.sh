@@ -157,6 +157,13 @@ check "report of the same run, serial" "$REPORT" "$mach"
 check_eq "serial: no spike lost by all" 0 "$(j "$mach" '[.validity.reasons[]|select(.code == "spikes_lost_by_all")]|length')"
 check_eq "serial: spike 4 each variant's own" '{"high":[3,4],"stepper":[4]}' \
 	"$(j "$mach" '.validity.reasons[]|select(.code == "spike_under_answered")|.spikes|map_values(map(.spike))')"
+# Side by side again, and high keeps up in spike 3: one reason for every variant, said once.
+jq '.parameters.mode = "parallel"' "$mach/run.json" >"$mach/run.json.new" && mv "$mach/run.json.new" "$mach/run.json"
+sed -i 's/^high,spike,3,1000,940,60,/high,spike,3,1000,1000,0,/' "$mach/phases.csv"
+check "report of the run only the machine fell behind in" "$REPORT" "$mach"
+check_eq "the per-variant words, once for all" '"valid for no variant; every variant behind with the machine"' \
+	"$(j "$mach" '.validity.variants_text')"
+check "every number true there too" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py" "$mach"
 
 # Ties: an order inside the run-to-run spread (within 10 %, or 1 MB: reports/spread.h) is noise,
 # so variants that close share their place. a and b left 1.0 and 1.6 MB, c 5.9.
