@@ -174,6 +174,27 @@ static bool spike_under_answered(const struct model_spike *sp)
 	return spike_below_line(sp) && !sp->lost_by_all;
 }
 
+static bool spike_lost_by_all(const struct model_spike *sp)
+{
+	return sp->lost_by_all;
+}
+
+/* The variant's spikes that hold, as a reason's "spikes" list them: [{"spike", "answered_share"}].
+ */
+static json_t *spikes_where(const struct model_variant *mv,
+                            bool (*holds)(const struct model_spike *))
+{
+	json_t *out = json_array();
+	for (size_t k = 0; mv && k < mv->n_spikes; k++) {
+		const struct model_spike *sp = &mv->spikes[k];
+		if (holds(sp))
+			json_array_append_new(
+			    out, json_pack("{s:i,s:o}", "spike", sp->number, "answered_share",
+			                   summary_json_number(sp->answered_share)));
+	}
+	return out;
+}
+
 /* Whether the variants ran side by side (run.json parameters.mode; a run that does not say did):
  * in a serial run each ran the spike at another time, so losing it together means nothing. */
 static bool side_by_side(const struct runfolder *rf)
@@ -242,17 +263,12 @@ static void check_lost_by_all(const json_t *summary, const struct model *model, 
 	{
 		const struct model_variant *mv =
 		    model_variant_named(model, json_string_value(name));
-		json_t *lost = json_array();
-		for (size_t k = 0; mv && k < mv->n_spikes; k++) {
-			const struct model_spike *sp = &mv->spikes[k];
-			if (!sp->lost_by_all)
-				continue;
-			lo = fmin(lo, sp->answered_share);
-			hi = fmax(hi, sp->answered_share);
-			json_array_append_new(
-			    lost, json_pack("{s:i,s:o}", "spike", sp->number, "answered_share",
-			                    summary_json_number(sp->answered_share)));
-		}
+		json_t *lost = spikes_where(mv, spike_lost_by_all);
+		for (size_t k = 0; mv && k < mv->n_spikes; k++)
+			if (mv->spikes[k].lost_by_all) {
+				lo = fmin(lo, mv->spikes[k].answered_share);
+				hi = fmax(hi, mv->spikes[k].answered_share);
+			}
 		if (json_array_size(lost)) {
 			json_array_append(names, name);
 			json_object_set_new(spikes, json_string_value(name), lost);
@@ -328,17 +344,7 @@ static void check_each_spike(const json_t *summary, const struct model *model, j
 	{
 		const struct model_variant *mv =
 		    model_variant_named(model, json_string_value(name));
-		json_t *under = json_array();
-		for (size_t k = 0; k < mv->n_spikes; k++) {
-			const struct model_spike *sp = &mv->spikes[k];
-			if (!spike_under_answered(sp))
-				continue;
-			json_t *o = json_object();
-			json_object_set_new(o, "spike", json_integer(sp->number));
-			json_object_set_new(o, "answered_share",
-			                    summary_json_number(sp->answered_share));
-			json_array_append_new(under, o);
-		}
+		json_t *under = spikes_where(mv, spike_under_answered);
 		size_t n_under = json_array_size(under);
 		if (n_under) {
 			strbuf_printf(&b, "%s%s in ", b.len ? "; " : "", json_string_value(name));
