@@ -16,7 +16,7 @@ dry_run_process() {
 
 # experiment_dry_run : prints the plan of this run; exit status 0, or the controller's.
 experiment_dry_run() {
-	local rp name plan procs=() built=() expected run_s tmp st=0
+	local rp name plan procs=() expected run_s tmp st=0
 	sc_need rp allocspike-run "to print the run's plan"
 	SC_RUN=${OPT_out:-RUN}
 	SC_CTL_DIR=$SC_RUN/ctl
@@ -50,9 +50,8 @@ experiment_dry_run() {
 		esac
 		V_ADDR[$name]=ADDR
 		V_PID[$name]=PID
-		built+=("$name")
 	done
-	loadgen_command "$SC_RUN" "${SC_SCHEDULE:-SCHEDULE}" "${built[@]}"
+	loadgen_command "$SC_RUN" "${SC_SCHEDULE:-SCHEDULE}" "${SC_VARIANTS[@]}"
 	procs+=("$(dry_run_process _loadgen logs/loadgen.log "$SC_CPUS_HARNESS" "" "${LOADGEN_ARGV[@]}")")
 	plan=$(printf '%s\n' "${procs[@]}" | jq -sc --arg d "${run_s}s" \
 		'{processes: (.[:-1] + [.[-1] + {ends_run: true}])} + if $d == "s" then {} else {duration: $d} end')
