@@ -96,6 +96,32 @@ static int open_append(const char *dir, const char *name, char *err, size_t err_
 	return fd;
 }
 
+/* Creates dir/name holding its header line, unless something is there already: the header goes to
+ * a temporary file that is then linked into place, which fails when another writer got there
+ * first. Two programs that open one run folder at once (the generator and the controller's
+ * collector) then never both see an empty timeline and both write its header. */
+static bool create_with_header(const char *dir, const char *name, const char *header, char *err,
+                               size_t err_size)
+{
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = atomic_file_create_temp(path, tmp, sizeof(tmp));
+	if (fd < 0) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	size_t len = strlen(header);
+	bool ok = write(fd, header, len) == (ssize_t)len && write(fd, "\n", 1) == 1;
+	ok = close(fd) == 0 && ok;
+	if (ok && link(tmp, path) != 0 && errno != EEXIST)
+		ok = false;
+	int e = errno;
+	unlink(tmp);
+	if (!ok)
+		snprintf(err, err_size, "%s: %s", path, strerror(e));
+	return ok;
+}
+
 /* Reads the first line of dir/name into line, and counts its lines; *cut when the last one has no
  * newline. False when there is no such regular file. */
 static bool writer_scan(const char *dir, const char *name, char *line, size_t line_size,
@@ -172,6 +198,12 @@ bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *er
 	    !writer_check_existing(dir, "latency_hist.csv", runfolder_latency_hist_header, err,
 	                           err_size))
 		return false;
+	char timeline[4200];
+	struct stat st;
+	snprintf(timeline, sizeof(timeline), "%s/timeline.csv", dir);
+	if (lstat(timeline, &st) != 0 && errno == ENOENT &&
+	    !create_with_header(dir, "timeline.csv", runfolder_timeline_header(), err, err_size))
+		return false;
 	w->timeline = open_append(dir, "timeline.csv", err, err_size);
 	w->events = w->timeline >= 0 ? open_append(dir, "events.jsonl", err, err_size) : -1;
 	if (w->events < 0) {
@@ -181,7 +213,7 @@ bool runfolder_writer_open(struct runfolder_writer *w, const char *dir, char *er
 		return false;
 	}
 	w->open = true;
-	struct stat st;
+	/* an empty file found there (it has no header yet), or a character device or FIFO */
 	if (fstat(w->timeline, &st) == 0 && st.st_size == 0) {
 		char header[1100];
 		int len = snprintf(header, sizeof(header), "%s\n", runfolder_timeline_header());

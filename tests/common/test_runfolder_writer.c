@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runfolder_writer.h"
@@ -295,6 +296,49 @@ static void test_full_disk(void **state)
 	test_dir_remove(dir);
 }
 
+/* Several programs opening one new run folder at the same instant (the generator and the
+ * controller's collector do): the timeline has one header, not one per program. Each round,
+ * four children wait on one pipe and open at once. */
+static void test_open_at_once(void **state)
+{
+	for (int round = 0; round < 30; round++) {
+		char dir[] = "/tmp/test_runfolder_writer.XXXXXX";
+		assert_non_null(mkdtemp(dir));
+		int go[2];
+		assert_int_equal(pipe(go), 0);
+		pid_t kids[4];
+		for (int k = 0; k < 4; k++) {
+			kids[k] = fork();
+			assert_true(kids[k] >= 0);
+			if (kids[k] == 0) {
+				char c, err[512];
+				struct runfolder_writer w;
+				close(go[1]);
+				_exit(read(go[0], &c, 1) == 0 &&
+				              runfolder_writer_open(&w, dir, err, sizeof(err)) &&
+				              runfolder_writer_close(&w)
+				          ? 0
+				          : 1);
+			}
+		}
+		close(go[0]);
+		close(go[1]); /* every child's read returns at once */
+		for (int k = 0; k < 4; k++) {
+			int status;
+			assert_int_equal(waitpid(kids[k], &status, 0), kids[k]);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		char path[256], line[1100];
+		snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+		char *all = read_all(path);
+		assert_non_null(all);
+		snprintf(line, sizeof(line), "%s\n", runfolder_timeline_header());
+		assert_string_equal(all, line);
+		free(all);
+		test_dir_remove(dir);
+	}
+}
+
 /* A zeroed writer (no --out) writes nothing and never fails. */
 static void test_unopened(void **state)
 {
@@ -322,6 +366,7 @@ int main(void)
 	    cmocka_unit_test(test_open_failure),
 	    cmocka_unit_test(test_cut_line_refused),
 	    cmocka_unit_test(test_full_disk),
+	    cmocka_unit_test(test_open_at_once),
 	    cmocka_unit_test(test_unopened),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
