@@ -5,6 +5,7 @@
 #include "attribution.h"
 #include "harness_saturation.h"
 #include "judgement.h"
+#include "machine_busy.h"
 #include "model.h"
 #include "schedule.h"
 #include "spread.h"
@@ -1101,6 +1102,7 @@ json_t *figures_build(const struct runfolder *rf, struct model *model)
 	json_object_set_new(sum, "variant_order", order);
 	json_object_set_new(sum, "variants", variants);
 	json_object_set_new(sum, "harness", harness_figures(rf));
+	json_object_set_new(sum, "machine_busy", machine_busy_figures(rf));
 	free(spikes.num);
 	free(spikes.index);
 	free(phases.t);

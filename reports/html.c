@@ -11,6 +11,7 @@
 #include "colours.h"
 #include "fixed_point.h"
 #include "glossary.h"
+#include "machine_busy.h"
 #include "pileup.h"
 #include "spike_find.h"
 #include "spread.h"
@@ -728,6 +729,30 @@ static void html_grid(struct strbuf *b, const struct page_input *in,
 	free(numbers);
 }
 
+/* The machine's busy share in the spikes (machine_busy.h), and what it means when near full. */
+static void append_machine_busy(struct strbuf *b, const json_t *m)
+{
+	if (!json_is_object(m))
+		return;
+	double p95 = summary_number(m, "spikes_p95");
+	strbuf_printf(
+	    b,
+	    "<p id=\"machine-busy\">In the spikes the run's %.0f processes kept the "
+	    "machine's %.0f cores %.0f %% busy on average, %.0f %% at the 95th percentile "
+	    "of one-second windows.",
+	    summary_number(m, "processes"), summary_number(m, "cores"),
+	    100 * summary_number(m, "spikes_mean"), 100 * p95);
+	if (p95 >= MACHINE_BUSY_SHARE)
+		strbuf_append(
+		    b, " So busy, a short stall of the machine piles requests up at every "
+		       "variant at once: how high a spike's pile-up goes (requests in flight), "
+		       "and the held memory that follows it, varies from run to run more than "
+		       "the allocators do. Compare spikes by their pile-up (the spread table "
+		       "of <code>--repeat</code>), or run fewer variants at once "
+		       "(<code>--serial</code>) or lower <code>--spike-multiple</code>.");
+	strbuf_append(b, "</p>\n");
+}
+
 /* Traffic per query by the phase each was sent in, with the rcodes and true quantiles. */
 static void html_traffic(struct strbuf *b, const struct page_input *in,
                          const struct report_section *sec)
@@ -957,6 +982,7 @@ static void html_health(struct strbuf *b, const struct page_input *in,
 		first = false;
 	}
 	strbuf_append(b, first ? "no harness rows recorded.</p>\n" : ".</p>\n");
+	append_machine_busy(b, json_object_get(summary, "machine_busy"));
 	size_t i;
 	json_t *p;
 	if (json_array_size(json_object_get(h, "saturated_periods")) +

@@ -195,9 +195,7 @@ static json_t *spikes_where(const struct model_variant *mv,
 	return out;
 }
 
-/* Whether the variants ran side by side (run.json parameters.mode; a run that does not say did):
- * in a serial run each ran the spike at another time, so losing it together means nothing. */
-static bool side_by_side(const struct runfolder *rf)
+bool validity_side_by_side(const struct runfolder *rf)
 {
 	const char *mode =
 	    json_string_value(json_object_get(json_object_get(rf->run, "parameters"), "mode"));
@@ -209,7 +207,7 @@ static bool side_by_side(const struct runfolder *rf)
  * once the machine did (the harness, another process, the host), not one allocator. */
 static void mark_lost_by_all(const struct runfolder *rf, struct model *model)
 {
-	if (!side_by_side(rf))
+	if (!validity_side_by_side(rf))
 		return;
 	for (size_t i = 0; i < model->n_variants; i++)
 		for (size_t k = 0; k < model->variants[i].n_spikes; k++) {
