@@ -1213,6 +1213,31 @@ static void append_pileup_caption(struct strbuf *b, const struct pileup *p)
 	    p->fit.points, intercept_mb, p->fit.slope * 1000 / 1024, p->fit.r2);
 }
 
+/* When a run kept the machine busy (machine_busy.h): why its pile-ups differ, and which row to
+ * read. */
+static void append_runs_busy_caption(struct strbuf *b, const json_t *const *summaries,
+                                     size_t n_runs)
+{
+	double lo = NAN, hi = NAN;
+	for (size_t r = 0; r < n_runs; r++) {
+		double v =
+		    summary_number(json_object_get(summaries[r], "machine_busy"), "spikes_p95");
+		if (isnan(v))
+			continue;
+		lo = isnan(lo) ? v : fmin(lo, v);
+		hi = isnan(hi) ? v : fmax(hi, v);
+	}
+	if (!(hi >= MACHINE_BUSY_SHARE))
+		return;
+	strbuf_printf(
+	    b,
+	    " These runs kept the machine %.0f-%.0f %% busy at the 95th percentile of the "
+	    "spikes' seconds: a stall of the machine then piles requests up at every "
+	    "variant at once, so a spike's pile-up, and the raw held memory, differ from "
+	    "run to run; the last row is the one to compare.",
+	    100 * lo, 100 * hi);
+}
+
 /* Per spike of variant vn: per figure of spike_spread_figures and for the held memory at the
  * median pile-up, each run's value, min, median, max and spread; a count per figure of the
  * spikes whose repeats agree. */
@@ -1266,6 +1291,7 @@ static void append_spike_spread(struct strbuf *b, const json_t *const *summaries
 	}
 	strbuf_append(b, ".</p>\n<p class=\"caption\">");
 	append_pileup_caption(b, &p);
+	append_runs_busy_caption(b, summaries, n_runs);
 	strbuf_append(b, "</p>\n<div class=\"scroll\"><table class=\"cmp-spread\"><tr><th>spike: "
 	                 "figure</th>");
 	for (size_t r = 0; r < n_runs; r++)

@@ -89,4 +89,10 @@ echo '{"t_start_ns": 1000000000, "up": 1, "rss_bytes": 1000}' >"$TEST_TMP/agent/
 report "$TEST_TMP/agent"
 expect "$S" '.machine_busy' null
 expect_done
+# --- compare: runs that kept the machine busy say why their pile-ups differ; half-busy ones do not ---
+# (a spike needs a pile-up to compare: requests in flight at the spike's last row)
+"$REPORT" compare "$TEST_TMP/busy" "$TEST_TMP/over" --out "$TEST_TMP/cmp-busy.html" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
+check "compare of busy runs: the range and why" grep -q "These runs kept the machine 95-100 % busy at the 95th percentile" "$TEST_TMP/cmp-busy.html"
+"$REPORT" compare "$TEST_TMP/half" "$TEST_TMP/half" --out "$TEST_TMP/cmp-half.html" >/dev/null 2>"$TEST_TMP/err" || cat "$TEST_TMP/err"
+check "compare of half-busy runs: no such sentence" bash -c "test -s '$TEST_TMP/cmp-half.html' && ! grep -q 'These runs kept the machine' '$TEST_TMP/cmp-half.html'"
 finish
