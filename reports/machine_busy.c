@@ -6,7 +6,7 @@
 
 #include "cpu_windows.h"
 #include "spread.h"
-#include "validity.h"
+#include "run_mode.h"
 
 /* Windows of every target, summed where all of them are wholly in a spike: the windows of the
  * first target with rows say which windows there are; a window some target lacks is left out
@@ -52,7 +52,7 @@ json_t *machine_busy_figures(const struct runfolder *rf)
 {
 	double cores =
 	    json_number_value(json_object_get(json_object_get(rf->run, "machine"), "cores"));
-	if (!(cores > 0) || rf->n_agents > 0 || !validity_side_by_side(rf) || rf->n_targets == 0)
+	if (!(cores > 0) || rf->n_agents > 0 || !run_mode_side_by_side(rf) || rf->n_targets == 0)
 		return json_null();
 	struct cpu_windows *per_target = calloc(rf->n_targets, sizeof(*per_target));
 	if (!per_target)

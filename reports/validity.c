@@ -11,6 +11,7 @@
 
 #include "agent_reads.h"
 #include "harness_saturation.h"
+#include "run_mode.h"
 #include "strbuf.h"
 #include "summary_json.h"
 
@@ -195,19 +196,12 @@ static json_t *spikes_where(const struct model_variant *mv,
 	return out;
 }
 
-bool validity_side_by_side(const struct runfolder *rf)
-{
-	const char *mode =
-	    json_string_value(json_object_get(json_object_get(rf->run, "parameters"), "mode"));
-	return !mode || strcmp(mode, "serial") != 0;
-}
-
 /* Marks (lost_by_all) each spike that two or more variants ran side by side and every one of them
  * answered under the line in: on one machine they share its cores, so when all fall behind at
  * once the machine did (the harness, another process, the host), not one allocator. */
 static void mark_lost_by_all(const struct runfolder *rf, struct model *model)
 {
-	if (!validity_side_by_side(rf))
+	if (!run_mode_side_by_side(rf))
 		return;
 	for (size_t i = 0; i < model->n_variants; i++)
 		for (size_t k = 0; k < model->variants[i].n_spikes; k++) {

@@ -4,7 +4,6 @@
 #define ALLOCSPIKE_REPORTS_VALIDITY_H
 
 #include <jansson.h>
-#include <stdbool.h>
 
 #include "model.h"
 #include "runfolder_reader.h"
@@ -23,10 +22,6 @@
 /* How long the harness was saturated (s), from summary.json "harness": never less than the windows
  * its saturation was measured over (one per harness_saturated event), 0 when it never was. */
 double validity_saturated_s(const json_t *harness);
-
-/* Whether the variants ran side by side (run.json parameters.mode; a run that does not say did):
- * in a serial run each ran the spike at another time, so losing it together means nothing. */
-bool validity_side_by_side(const struct runfolder *rf);
 
 /* {"valid": bool, "reason_count": n, "reasons": [{"code", "text", "knob", "variants"}]} (the
  * variant_not_run reason also "why": {VARIANT: the failed event's reason}, spike_under_answered
