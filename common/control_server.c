@@ -1,7 +1,9 @@
 /* common/control_server.c - line-command Unix socket on libevent: bounded connections, lines and
  * idle time (since the last complete line), and an accept loop that backs off when out of file
  * descriptors. */
+#ifndef _GNU_SOURCE /* the controller's build defines it for all its files */
 #define _GNU_SOURCE /* accept4 */
+#endif
 #include "control_server.h"
 
 #include <errno.h>
@@ -24,8 +26,10 @@ struct control_conn {
 	 * timeout: that one restarts on every byte, so a client trickling a byte now and then would
 	 * hold its slot for ever. */
 	struct event *idle_ev;
+	bool held;   /* a request waits for its answer (control_conn_hold): no idle close */
+	bool broken; /* an answer could not be written: closed once the command returns */
 	size_t have;
-	char buf[CONTROL_LINE_MAX + 1];
+	char buf[]; /* line_max + 1 */
 };
 
 struct control_server {
@@ -40,6 +44,10 @@ struct control_server {
 	struct timeval idle;
 	control_stats_fn stats;
 	void *ctx;
+	size_t line_max;
+	control_command_fn command; /* lines other than stats and shutdown; NULL: unknown */
+	control_closed_fn closed;
+	void *command_ctx;
 };
 
 static void control_conn_close(struct control_conn *c)
@@ -50,6 +58,8 @@ static void control_conn_close(struct control_conn *c)
 	if (*pp)
 		*pp = c->next;
 	c->srv->n_conns--;
+	if (c->held && c->srv->closed)
+		c->srv->closed(c->srv->command_ctx, c);
 	event_free(c->ev);
 	event_free(c->idle_ev);
 	close(c->fd);
@@ -93,6 +103,10 @@ static bool control_command(struct control_conn *c, char *line)
 	}
 	if (len == 0)
 		return true;
+	if (srv->command) {
+		srv->command(srv->command_ctx, c, line);
+		return true;
+	}
 	return control_write(c->fd, "error: unknown command (try: stats, shutdown)\n");
 }
 
@@ -104,11 +118,17 @@ static void control_on_idle(evutil_socket_t fd, short what, void *arg)
 static void control_on_conn(evutil_socket_t fd, short what, void *arg)
 {
 	struct control_conn *c = arg;
-	ssize_t n = recv(fd, c->buf + c->have, CONTROL_LINE_MAX - c->have, 0);
+	size_t max = c->srv->line_max;
+	ssize_t n = recv(fd, c->buf + c->have, max - c->have, 0);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
-	if (n <= 0) {
+	/* a client gone while its request waits is told to the server (closed) */
+	if (n <= 0 || (c->held && c->have + (size_t)n == max)) {
 		control_conn_close(c);
+		return;
+	}
+	if (c->held) { /* one request at a time: what follows waits (unread) for the answer */
+		c->have += (size_t)n;
 		return;
 	}
 	c->have += (size_t)n;
@@ -122,18 +142,20 @@ static void control_on_conn(evutil_socket_t fd, short what, void *arg)
 			control_conn_close(c);
 			return;
 		}
-		if (!control_command(c, start)) {
+		if (!control_command(c, start) || c->broken) {
 			control_conn_close(c);
 			return;
 		}
 		start = nl + 1;
+		if (c->held)
+			break;
 	}
 	/* a complete line came: the idle time starts over */
-	if (start != c->buf)
+	if (start != c->buf && !c->held)
 		event_add(c->idle_ev, &c->srv->idle);
 	c->have -= (size_t)(start - c->buf);
 	memmove(c->buf, start, c->have);
-	if (c->have == CONTROL_LINE_MAX) {
+	if (c->have == max) {
 		control_write(c->fd, "error: line too long\n");
 		control_conn_close(c);
 	}
@@ -164,7 +186,7 @@ static void control_on_accept(evutil_socket_t fd, short what, void *arg)
 		close(cfd);
 		return;
 	}
-	struct control_conn *c = calloc(1, sizeof(*c));
+	struct control_conn *c = calloc(1, sizeof(*c) + srv->line_max + 1);
 	if (!c) {
 		close(cfd);
 		return;
@@ -258,6 +280,7 @@ struct control_server *control_server_open(struct event_base *base, const char *
 	srv->stats = stats;
 	srv->ctx = ctx;
 	srv->idle.tv_sec = CONTROL_IDLE_SECONDS;
+	srv->line_max = CONTROL_LINE_MAX;
 	if (control_clear_path(path, err, err_size) < 0 || control_listen(srv, err, err_size) < 0)
 		goto fail;
 	srv->accept_ev = event_new(base, srv->fd, EV_READ | EV_PERSIST, control_on_accept, srv);
@@ -285,6 +308,35 @@ void control_server_set_idle_ms(struct control_server *srv, unsigned idle_ms)
 {
 	srv->idle.tv_sec = idle_ms / 1000;
 	srv->idle.tv_usec = (suseconds_t)(idle_ms % 1000) * 1000;
+}
+
+void control_server_set_commands(struct control_server *srv, size_t line_max,
+                                 control_command_fn command, control_closed_fn closed, void *ctx)
+{
+	srv->line_max = line_max;
+	srv->command = command;
+	srv->closed = closed;
+	srv->command_ctx = ctx;
+}
+
+void control_conn_hold(struct control_conn *c)
+{
+	c->held = true;
+	event_del(c->idle_ev);
+}
+
+void control_conn_reply(struct control_conn *c, const char *line)
+{
+	bool ok = control_write(c->fd, line) && control_write(c->fd, "\n");
+	bool was_held = c->held;
+	c->held = false;
+	if (!ok && was_held) {
+		control_conn_close(c);
+		return;
+	}
+	c->broken = !ok;
+	if (was_held)
+		event_add(c->idle_ev, &c->srv->idle);
 }
 
 void control_server_close(struct control_server *srv)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "ask.h"
 #include "close_stdout.h"
 #include "collect.h"
 #include "launch.h"
@@ -15,6 +16,7 @@ static void run_usage(FILE *out)
 	fprintf(out, "usage: allocspike-run SUBCOMMAND [options]\n"
 	             "  collect     the agents' reads into a run folder on this host's clock\n"
 	             "  supervise   a plan's processes started, watched and stopped\n"
+	             "  ask         a request to a served run (supervise --serve)\n"
 	             "  state-dir   the folder where runs in progress register\n"
 	             "  register    a scenario's run: processes.tsv made, the run registered\n"
 	             "  unregister  a scenario's run ended\n"
@@ -26,6 +28,7 @@ static void run_usage(FILE *out)
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
+	ask_usage(out);
 	launch_usage(out);
 	stop_usage(out);
 	variants_usage(out);
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
 		return collect_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "supervise") == 0)
 		return supervise_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ask") == 0)
+		return ask_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "state-dir") == 0)
 		return state_dir_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "clean-stale") == 0)

@@ -15,6 +15,7 @@
 #include "parent_death.h"
 #include "proc_stat.h"
 #include "run_registry.h"
+#include "serve.h"
 #include "supervise_plan.h"
 #include "supervisor.h"
 
@@ -22,7 +23,10 @@ void supervise_usage(FILE *out)
 {
 	fprintf(out,
 	        "allocspike-run supervise --plan FILE --out DIR [--dry-run]\n"
+	        "allocspike-run supervise --serve SOCKET --out DIR\n"
 	        "  --plan FILE  the processes to run, in order (JSON: docs/controller.md)\n"
+	        "  --serve SOCKET  start, wait for and stop processes as asked over SOCKET\n"
+	        "               (allocspike-run ask) until `shutdown`: a scenario's whole run\n"
 	        "  --out DIR    the run folder: events.jsonl, processes.tsv, the logs\n"
 	        "  --dry-run    print the plan and its expected duration; start nothing\n"
 	        "allocspike-run state-dir     print the folder where runs in progress register\n"
@@ -33,16 +37,17 @@ void supervise_usage(FILE *out)
 }
 
 struct supervise_options {
-	const char *plan, *out;
+	const char *plan, *out, *serve;
 	bool dry_run;
 };
 
 /* CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
 static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 {
-	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP };
+	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP, OPT_SERVE };
 	static const struct option opts[] = {
 	    {"plan", required_argument, NULL, OPT_PLAN},
+	    {"serve", required_argument, NULL, OPT_SERVE},
 	    {"out", required_argument, NULL, OPT_OUT},
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {"help", no_argument, NULL, OPT_HELP},
@@ -57,6 +62,9 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 		case OPT_OUT:
 			o->out = optarg;
 			break;
+		case OPT_SERVE:
+			o->serve = optarg;
+			break;
 		case OPT_DRY_RUN:
 			o->dry_run = true;
 			break;
@@ -68,9 +76,10 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || !o->plan || !o->out) {
+	if (optind < argc || !o->plan == !o->serve || !o->out || (o->serve && o->dry_run)) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
-		        optind < argc ? "unexpected argument" : "--plan and --out are required");
+		        optind < argc ? "unexpected argument"
+		                      : "--plan and --out are required (or --serve and --out)");
 		supervise_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
@@ -118,7 +127,8 @@ static unsigned supervise_start_all(struct supervisor *s, const struct supervise
 			break;
 		case READY_EXITED:
 		case READY_SIGNAL:
-			break; /* the exit is recorded; a signal ends the run */
+		case READY_NOT_YET: /* never: the wait ends otherwise */
+			break;      /* the exit is recorded; a signal ends the run */
 		}
 	}
 	return ready;
@@ -148,6 +158,8 @@ int supervise_main(int argc, char **argv)
 	int rc = supervise_parse(&o, argc, argv);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (o.serve)
+		return serve_main(o.serve, o.out);
 	static struct supervise_plan plan; /* 32 processes of 4 kB paths: not on the stack */
 	char err[4400];
 	if (!supervise_plan_load(&plan, o.plan, o.out, err, sizeof(err))) {

@@ -71,8 +71,11 @@ static void supervisor_child(const struct plan_process *spec, pid_t controller, 
 
 struct supervised *supervisor_start(struct supervisor *s, const struct plan_process *spec)
 {
-	if (s->count >= PLAN_MAX_PROCESSES)
+	if (s->count >= SUPERVISOR_MAX_PROCESSES) {
+		fprintf(stderr, "allocspike-run: %s: more than %d processes in one run\n",
+		        spec->name, SUPERVISOR_MAX_PROCESSES);
 		return NULL;
+	}
 	int log_fd = file_open_for_writing(spec->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
 	if (log_fd < 0 && errno == ENOENT) {
 		/* logs/NAME.log in a new run folder: its folder made once */
@@ -123,12 +126,17 @@ struct supervised *supervisor_start(struct supervisor *s, const struct plan_proc
 	if (!processes_file_add(s->processes_fd, spec->name, pid, p->target.start_ticks))
 		fprintf(stderr, "allocspike-run: processes.tsv: %s: %s\n", spec->name,
 		        strerror(errno));
-	events_log_add(s->events, spec->name, "started", json_pack("{s:i}", "pid", (int)pid));
+	if (s->events)
+		events_log_add(s->events, spec->name, "started",
+		               json_pack("{s:i}", "pid", (int)pid));
 	return p;
 }
 
 static void supervisor_record_exit(struct supervisor *s, struct supervised *p, int status)
 {
+	p->status = status;
+	if (!s->events)
+		return;
 	const char *name = p->spec->name;
 	pid_t pid = p->target.pid;
 	json_t *extra;
@@ -199,7 +207,7 @@ static void supervisor_read_signals(struct supervisor *s)
 
 void supervisor_poll(struct supervisor *s, double timeout_s)
 {
-	struct pollfd fds[PLAN_MAX_PROCESSES + 1];
+	struct pollfd fds[SUPERVISOR_MAX_PROCESSES + 1];
 	nfds_t n = 0;
 	fds[n++] = (struct pollfd){.fd = s->signal_fd, .events = POLLIN};
 	/* a pidfd turns readable when its process ends; without pidfds SIGCHLD wakes the poll */
@@ -231,18 +239,24 @@ static bool supervisor_ready_line(const char *path, char *addr, size_t addr_size
 	return found;
 }
 
-enum supervisor_ready supervisor_wait_ready(struct supervisor *s, struct supervised *p, char *addr,
-                                            size_t addr_size)
+enum supervisor_ready supervisor_ready_now(struct supervised *p, char *addr, size_t addr_size)
 {
 	addr[0] = '\0';
 	if (!p->spec->ready_file[0])
 		return p->reaped ? READY_EXITED : READY_YES;
+	if (supervisor_ready_line(p->spec->ready_file, addr, addr_size))
+		return READY_YES;
+	return p->reaped ? READY_EXITED : READY_NOT_YET;
+}
+
+enum supervisor_ready supervisor_wait_ready(struct supervisor *s, struct supervised *p, char *addr,
+                                            size_t addr_size)
+{
 	double deadline = supervisor_now_s() + p->spec->ready_timeout_s;
 	for (;;) {
-		if (supervisor_ready_line(p->spec->ready_file, addr, addr_size))
-			return READY_YES;
-		if (p->reaped)
-			return READY_EXITED;
+		enum supervisor_ready now = supervisor_ready_now(p, addr, addr_size);
+		if (now != READY_NOT_YET)
+			return now;
 		if (s->signal)
 			return READY_SIGNAL;
 		if (supervisor_now_s() >= deadline)
@@ -261,15 +275,27 @@ static struct proc_stop_waiter supervisor_waiter(struct supervisor *s)
 	return (struct proc_stop_waiter){.wait = supervisor_wait, .ctx = s, .hurry = &s->hurry};
 }
 
+void supervisor_stop_some(struct supervisor *s, struct supervised **ps, size_t count,
+                          double grace_s)
+{
+	struct proc_target *targets[SUPERVISOR_MAX_PROCESSES];
+	size_t n = 0;
+	for (size_t i = 0; i < count && n < SUPERVISOR_MAX_PROCESSES; i++) {
+		if (ps[i]->reaped)
+			continue;
+		ps[i]->asked = true;
+		targets[n++] = &ps[i]->target;
+	}
+	if (n == 0)
+		return;
+	struct proc_stop_waiter w = supervisor_waiter(s);
+	proc_stop_targets(targets, n, grace_s, &w);
+	supervisor_collect_exits(s);
+}
+
 void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s)
 {
-	if (p->reaped)
-		return;
-	p->asked = true;
-	struct proc_target *target = &p->target;
-	struct proc_stop_waiter w = supervisor_waiter(s);
-	proc_stop_targets(&target, 1, grace_s, &w);
-	supervisor_collect_exits(s);
+	supervisor_stop_some(s, &p, 1, grace_s);
 }
 
 void supervisor_stop_all(struct supervisor *s, double grace_s)
@@ -283,7 +309,7 @@ void supervisor_stop_all(struct supervisor *s, double grace_s)
 
 bool supervisor_leftovers_wait(struct supervisor *s, char *text, size_t size)
 {
-	struct proc_target *targets[PLAN_MAX_PROCESSES];
+	struct proc_target *targets[SUPERVISOR_MAX_PROCESSES];
 	for (unsigned i = 0; i < s->count; i++)
 		targets[i] = &s->procs[i].target;
 	struct proc_stop_waiter w = supervisor_waiter(s);

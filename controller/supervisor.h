@@ -17,11 +17,18 @@ struct supervised {
 	struct proc_target target; /* its name, PID (and group), start time, pidfd */
 	bool reaped;               /* its exit recorded */
 	bool asked;                /* the controller stopped it: its exit is no crash */
+	int status;                /* waitpid's, once reaped */
 };
 
+/* A plan has at most PLAN_MAX_PROCESSES; a served run (supervise --serve) starts its processes
+ * as the scenario asks, several times over with calibration passes and serial groups. */
+#define SUPERVISOR_MAX_PROCESSES 256
+
 struct supervisor {
-	struct supervised procs[PLAN_MAX_PROCESSES];
+	struct supervised procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
+	/* the run's events; NULL when the caller records the exits (a served run, whose scenario
+	 * writes its events): then no `started` or `exited` event and no word on stderr */
 	struct events_log *events;
 	int processes_fd; /* RUN/processes.tsv */
 	int signal_fd;    /* INT, TERM, HUP and CHLD, blocked and read here */
@@ -40,7 +47,10 @@ void supervisor_close(struct supervisor *s);
  * processes.tsv and its `started` event. Returns it, or NULL (said on stderr). */
 struct supervised *supervisor_start(struct supervisor *s, const struct plan_process *spec);
 
-enum supervisor_ready { READY_YES, READY_EXITED, READY_TIMEOUT, READY_SIGNAL };
+enum supervisor_ready { READY_YES, READY_EXITED, READY_TIMEOUT, READY_SIGNAL, READY_NOT_YET };
+/* Whether it is ready now (ADDR:PORT into addr), has exited, or READY_NOT_YET; waits for nothing.
+ */
+enum supervisor_ready supervisor_ready_now(struct supervised *p, char *addr, size_t addr_size);
 /* Waits for "ready ADDR:PORT" in its ready file (ADDR:PORT into addr), at most its timeout, while
  * it runs and no signal comes. */
 enum supervisor_ready supervisor_wait_ready(struct supervisor *s, struct supervised *p, char *addr,
@@ -51,6 +61,9 @@ void supervisor_poll(struct supervisor *s, double timeout_s);
 
 /* p stopped on the one stop path (controller/proc_stop.h), its exit recorded. */
 void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s);
+/* The same for several at once: SIGTERM to each, one grace period for all. */
+void supervisor_stop_some(struct supervisor *s, struct supervised **ps, size_t count,
+                          double grace_s);
 /* Every process, one after the other in reverse start order, as above; a further signal only
  * drops the grace periods. At most count x (grace_s + 5 s). */
 void supervisor_stop_all(struct supervisor *s, double grace_s);

@@ -26,43 +26,31 @@ loadgen_command() {
 # loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
 # writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
 loadgen_run() {
-	local dir=$1 schedule=$2 name
+	local dir=$1 schedule=$2 before=0 lpid
 	shift 2
 	loadgen_command "$dir" "$schedule" "$@"
-	local waitpids=()
-	for name in "$@"; do waitpids+=("${V_PID[$name]}"); done
-	local before=0
 	[[ ! -f $dir/events.jsonl ]] || before=$(stat -c %s "$dir/events.jsonl")
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
-	local lpid=$SC_LAST_PID
+	lpid=$SC_LAST_PID
 	loadgen_wait_start "$dir/events.jsonl" "$before" "$lpid"
 	sc_say "generator running (pid $lpid): $schedule"
-	local done_pid st
+	# Until the generator ends, recording any variant that dies meanwhile (the controller's waits are
+	# bounded: asked again after each minute).
+	local names=("$@") keep n
+	SC_LOADGEN_STATUS=1
 	while :; do
-		done_pid=
-		st=0
-		wait -n -p done_pid "$lpid" "${waitpids[@]}" 2>/dev/null || st=$?
-		if [[ -z $done_pid ]]; then
-			# Nothing left to wait for, or the wait was cut short: look again.
-			if ! procs_running "$lpid"; then
-				wait "$lpid" 2>/dev/null
-				st=$?
-				procs_record_exit "$lpid" "$st" false
-				break
-			fi
-			sleep 0.2
-			continue
+		if ! procs_wait_any 60s _loadgen "${names[@]}"; then
+			[[ $REPLY == timeout ]] && continue
+			break # the controller is gone, and the generator with it
 		fi
-		if [[ $done_pid == "$lpid" ]]; then
-			procs_record_exit "$lpid" "$st" false
+		if [[ $SC_PROCS_EXIT_NAME == _loadgen ]]; then
+			SC_LOADGEN_STATUS=$SC_PROCS_EXIT_STATUS
 			break
 		fi
-		procs_record_exit "$done_pid" "$st" false
-		local keep=() p
-		for p in "${waitpids[@]}"; do [[ $p == "$done_pid" ]] || keep+=("$p"); done
-		waitpids=("${keep[@]}")
+		keep=()
+		for n in "${names[@]}"; do [[ $n == "$SC_PROCS_EXIT_NAME" ]] || keep+=("$n"); done
+		names=("${keep[@]}")
 	done
-	SC_LOADGEN_STATUS=$st
 }
 
 # loadgen_wait_start EVENTS OFFSET PID : the schedule's clock is the generator's: it appends a

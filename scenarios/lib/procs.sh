@@ -1,22 +1,27 @@
-# scenarios/lib/procs.sh - every process a run starts: in its own process group (setsid), so stopping
-# it also stops whatever it forked; tied to the script's life (the death signal), so a SIGKILLed script
-# leaves nothing; recorded with its start time in the run folder's processes.tsv, so that nothing is
-# ever signalled after its PID was reused, and so that the next run can stop what a killed run left;
-# exits recorded as events. The launch, the stop path, the check that nothing is left, processes.tsv,
-# the state folder and the cleanup of killed runs are the controller's (allocspike-run launch, stop,
-# leftovers, register, state-dir, clean-stale: docs/controller.md).
+# scenarios/lib/procs.sh - every process a run starts is a child of the run's controller
+# (allocspike-run supervise --serve, started by procs_register under this script's death signal),
+# which starts each in its own process group tied to its own life, records it with its start time in
+# processes.tsv before any signal, reaps it, and stops it on its one stop path; this file asks it
+# (allocspike-run ask: docs/controller.md, "A served run") and writes the exits it answers as
+# events (the events' clock is still the scenario's). The state folder and the cleanup of killed runs
+# are the controller's too (state-dir, register, clean-stale).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
 declare -A SC_PID_NAME=()  # pid -> name in the run (variant, _upstream, _loadgen)
 declare -A SC_PID_START=() # pid -> start time (clock ticks after boot, /proc/PID/stat field 22)
 declare -A SC_PID_DONE=()  # pid -> 1 once its exit was recorded
-declare -A SC_PID_ASKED=() # pid -> 1 when the scenario asked it to stop (its exit is no crash)
-SC_PIDS=()                 # in start order; stopped in reverse
+SC_PIDS=()                 # in start order
 SC_LAST_PID=
-SC_PROCS_FILE=  # RUN/processes.tsv once procs_register ran
+SC_PROCS_RUN=        # allocspike-run, its socket, its PID and start time once procs_register ran
+SC_PROCS_SOCKET=
+SC_PROCS_CONTROLLER=
+SC_PROCS_CONTROLLER_START=
+SC_PROCS_ASKER=     # a request under way (allocspike-run ask, in the background)
 SC_PROCS_HURRY=0    # 1 after a signal during the final stop: no more grace periods
 SC_PROCS_SIGNALS=0  # signals received during the final stop
+SC_PROCS_EXIT_NAME= # the last exit procs_record wrote: its name, and its status as bash's $?
+SC_PROCS_EXIT_STATUS=
 
 # procs_stat_field PID N : field N (counted after the command name, state = 1) of /proc/PID/stat.
 procs_stat_field() {
@@ -33,27 +38,6 @@ procs_start_time() { procs_stat_field "$1" 20; }
 # procs_same PID START : true while PID is still the process that started at START (no PID reuse).
 procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
 
-# procs_start NAME LOG CPUS COMMAND... : starts COMMAND in the background in a new process group, killed
-# when this script dies (allocspike-run launch: setsid, PR_SET_PDEATHSIG, then exec in place), stdout
-# and stderr appended to LOG, pinned to CPUS (taskset list) unless empty.
-procs_start() {
-	local name=$1 log=$2 cpus=$3 run me=$BASHPID
-	shift 3
-	run=$(sc_program allocspike-run)
-	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
-	# A background child of a non-interactive bash is no group leader, so setsid succeeds in place,
-	# and launch execs in place: $! is the program itself. (The words of a background command are
-	# expanded in the child: $BASHPID is read before.)
-	"$run" launch --parent "$me" --cpus "$cpus" -- "$@" </dev/null >>"$log" 2>&1 &
-	SC_LAST_PID=$!
-	SC_PID_NAME[$SC_LAST_PID]=$name
-	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
-	SC_PID_START[$SC_LAST_PID]=$(procs_start_time "$SC_LAST_PID")
-	SC_PIDS+=("$SC_LAST_PID")
-	procs_file_add "$name" "$SC_LAST_PID" "${SC_PID_START[$SC_LAST_PID]}"
-	events_add "$name" started "pid:=$SC_LAST_PID"
-}
-
 # procs_running PID : true while PID runs (a zombie waiting to be reaped counts as gone).
 procs_running() {
 	local state
@@ -61,139 +45,145 @@ procs_running() {
 	[[ $state != Z && $state != X ]]
 }
 
-# procs_record_exit PID STATUS REQUESTED : the `exited` event (code, or signal for statuses > 128).
-procs_record_exit() {
-	local pid=$1 st=$2 requested=$3 name=${SC_PID_NAME[$1]:-unknown}
-	[[ -z ${SC_PID_DONE[$pid]:-} ]] || return 0
-	SC_PID_DONE[$pid]=1
-	if ((st > 128)); then
-		events_add "$name" exited "signal:=$((st - 128))" "signal_name=$(kill -l $((st - 128)) 2>/dev/null)" \
-			"pid:=$pid" "requested:=$requested"
-		sc_say "$name (pid $pid) exited by signal $(kill -l $((st - 128)) 2>/dev/null)"
-	else
-		events_add "$name" exited "code:=$st" "pid:=$pid" "requested:=$requested"
-		((st == 0)) || [[ $requested == true ]] || sc_say "$name (pid $pid) exited with code $st"
-	fi
-}
-
-# procs_reap PID : waits for an exited PID and records its exit (a crash or early exit, unless the
-# scenario had asked it to stop: procs_mark_asked). What it forked dies with it: its group is
-# killed while its zombie still holds the PID, so the group cannot be someone else's.
-procs_reap() {
-	local st seen
-	kill -KILL -- "-$1" 2>/dev/null || true
+# procs_ask REQUEST WORD... : the controller's answer in REPLY; fails when it is an error (said on
+# stderr) or none came. Waited for in the background, so that a signal's trap runs at once; waited
+# for again when a trap (procs_hurry) cut the wait short.
+procs_ask() {
+	local seen st
+	[[ -n $SC_PROCS_SOCKET ]] || return 1
+	"$SC_PROCS_RUN" ask "$SC_PROCS_SOCKET" "$@" </dev/null >"$SC_PROCS_SOCKET.reply" &
+	SC_PROCS_ASKER=$!
 	while :; do
 		seen=$SC_PROCS_SIGNALS st=0
-		wait "$1" 2>/dev/null || st=$?
-		# A signal during the final stop cuts `wait` short (status > 128, child not reaped): again.
-		((st > 128 && seen != SC_PROCS_SIGNALS)) && kill -0 "$1" 2>/dev/null || break
+		wait "$SC_PROCS_ASKER" || st=$?
+		((st > 128 && seen != SC_PROCS_SIGNALS)) && kill -0 "$SC_PROCS_ASKER" 2>/dev/null || break
 	done
-	procs_record_exit "$1" "$st" "$([[ -n ${SC_PID_ASKED[$1]:-} ]] && echo true || echo false)"
+	SC_PROCS_ASKER=
+	REPLY=$(<"$SC_PROCS_SOCKET.reply")
+	return "$st"
+}
+
+# procs_start NAME LOG CPUS COMMAND... : the controller starts COMMAND (its own process group, killed
+# when the controller dies), stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless
+# empty; sets SC_LAST_PID.
+procs_start() {
+	local name=$1 log=$2 cpus=$3 start
+	shift 3
+	[[ -n $SC_PROCS_SOCKET ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
+	procs_ask start "$name" "$log" "$cpus" -- "$@" || sc_die "the run's controller did not start $name"
+	read -r _ SC_LAST_PID start <<<"$REPLY"
+	SC_PID_NAME[$SC_LAST_PID]=$name
+	SC_PID_START[$SC_LAST_PID]=$start
+	SC_PIDS+=("$SC_LAST_PID")
+	events_add "$name" started "pid:=$SC_LAST_PID"
+}
+
+# procs_record WORD... : the `exited` event of each exit an answer lists (NAME PID code=N|signal=N
+# requested=BOOL, after its first word), once per process.
+procs_record() {
+	local name pid st req sig
+	shift
+	while (($# >= 4)); do
+		name=$1 pid=$2 st=$3 req=${4#requested=}
+		shift 4
+		SC_PROCS_EXIT_NAME=$name SC_PROCS_EXIT_STATUS=${st#code=}
+		[[ $st != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${st#signal=}))
+		[[ -z ${SC_PID_DONE[$pid]:-} ]] || continue
+		SC_PID_DONE[$pid]=1
+		if [[ $st == signal=* ]]; then
+			sig=$(kill -l "${st#signal=}" 2>/dev/null)
+			events_add "$name" exited "signal:=${st#signal=}" "signal_name=$sig" "pid:=$pid" "requested:=$req"
+			sc_say "$name (pid $pid) exited by signal $sig"
+		else
+			events_add "$name" exited "code:=${st#code=}" "pid:=$pid" "requested:=$req"
+			[[ $st == code=0 || $req == true ]] || sc_say "$name (pid $pid) exited with code ${st#code=}"
+		fi
+	done
+}
+
+# procs_reap PID : waits (at most 10 s) for an exited PID and records its exit (a crash or early
+# exit, unless it was asked to stop). The controller killed what it forked before reaping it.
+procs_reap() {
+	[[ -z ${SC_PID_DONE[$1]:-} ]] || return 0
+	# shellcheck disable=SC2086 # the answer's words
+	! procs_ask wait-any 10s "${SC_PID_NAME[$1]}" || procs_record $REPLY
+}
+
+# procs_wait_any TIMEOUT NAME... : waits (bounded) until one of them exits and records it
+# (SC_PROCS_EXIT_NAME, SC_PROCS_EXIT_STATUS); fails when the time ran out or the controller is gone.
+procs_wait_any() {
+	procs_ask wait-any "$@" && [[ $REPLY == exited\ * ]] || return 1
+	# shellcheck disable=SC2086 # the answer's words
+	procs_record $REPLY
 }
 
 # procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
-procs_mark_asked() { SC_PID_ASKED[$1]=1; }
+procs_mark_asked() { procs_ask asked "${SC_PID_NAME[$1]}" >/dev/null; }
 
-# procs_stop GRACE_S PID... : stops those still running (allocspike-run stop: SIGTERM to each process
-# group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a PID whose start
-# time changed is never signalled), then reaps each and records its exit.
+# procs_stop GRACE_S PID... : stops those still running on the controller's stop path (SIGTERM to
+# each process group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a
+# PID whose start time changed is never signalled) and records their exits.
 procs_stop() {
-	local grace=$1 pid targets=() now=()
+	local grace=$1 pid names=()
 	shift
 	for pid in "$@"; do
-		[[ -z ${SC_PID_DONE[$pid]:-} && -n ${SC_PID_START[$pid]:-} ]] && procs_running "$pid" || continue
-		procs_mark_asked "$pid"
-		targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
+		[[ -n ${SC_PID_DONE[$pid]:-} || -z ${SC_PID_NAME[$pid]:-} ]] || names+=("${SC_PID_NAME[$pid]}")
 	done
-	((!SC_PROCS_HURRY)) || now=(--now)
-	((${#targets[@]} == 0)) || procs_stopper --grace "${grace}s" "${now[@]}" "${targets[@]}"
-	for pid in "$@"; do
-		[[ -n ${SC_PID_DONE[$pid]:-} ]] || procs_reap "$pid"
-	done
+	((${#names[@]} > 0)) || return 0
+	((!SC_PROCS_HURRY)) || grace=0
+	# shellcheck disable=SC2086 # the answer's words
+	! procs_ask stop "${grace}s" "${names[@]}" || procs_record $REPLY
 }
 
-SC_PROCS_STOPPER=       # allocspike-run stop while it runs, and its start time
-SC_PROCS_STOPPER_START=
-
-# procs_stopper ARGS... : allocspike-run stop ARGS, waited for in the background, so that a signal's
-# trap runs at once (procs_hurry, which hurries it); waited for again when a trap cut the wait short.
-procs_stopper() {
-	local run seen
-	run=$(sc_program allocspike-run)
-	if [[ -z $run ]]; then
-		# gone since it started them: no start-time check is left, only their groups' SIGKILL
-		sc_say "allocspike-run is missing from $(sc_bin_dir): the processes are killed without a grace period"
-		local t
-		for t in "$@"; do
-			[[ $t == *:*:* ]] || continue
-			t=${t#*:}
-			kill -KILL -- "-${t%%:*}" 2>/dev/null || kill -KILL "${t%%:*}" 2>/dev/null || true
-		done
-		return 0
-	fi
-	"$run" stop "$@" </dev/null &
-	SC_PROCS_STOPPER=$!
-	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
-	SC_PROCS_STOPPER_START=$(procs_start_time "$SC_PROCS_STOPPER")
-	while :; do
-		seen=$SC_PROCS_SIGNALS
-		wait "$SC_PROCS_STOPPER" && break
-		((seen != SC_PROCS_SIGNALS)) && kill -0 "$SC_PROCS_STOPPER" 2>/dev/null || break
-	done
-	SC_PROCS_STOPPER= SC_PROCS_STOPPER_START=
-}
-
-# procs_stop_all : stops every process of the run: the generator first, so that it does not record
-# the others vanishing, then all the rest at once (at most 5 s of grace each time, not per process).
+# procs_stop_all : stops every process of the run, the last started (the generator) first, so that
+# it does not record the others vanishing; a request still under way is dropped first.
 procs_stop_all() {
-	local pid watchers=() rest=()
-	for pid in "${SC_PIDS[@]}"; do
-		if [[ ${SC_PID_NAME[$pid]} == _loadgen ]]; then watchers+=("$pid"); else rest+=("$pid"); fi
-	done
-	((${#watchers[@]} == 0)) || procs_stop 5 "${watchers[@]}"
-	((${#rest[@]} == 0)) || procs_stop 5 "${rest[@]}"
+	if [[ -n $SC_PROCS_ASKER ]]; then # our child until waited for: no other process's PID
+		kill -KILL "$SC_PROCS_ASKER" 2>/dev/null
+		wait "$SC_PROCS_ASKER" 2>/dev/null
+		SC_PROCS_ASKER=
+	fi
+	# shellcheck disable=SC2086 # the answer's words
+	! procs_ask stop-all || procs_record $REPLY
 }
 
-# procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods.
+# procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods
+# (the controller takes a signal for that).
 procs_hurry() {
 	((SC_PROCS_HURRY)) || sc_say "signal during the stop: killing what is left at once"
 	SC_PROCS_HURRY=1
 	SC_PROCS_SIGNALS=$((SC_PROCS_SIGNALS + 1))
-	# the stop under way goes on without its grace period (only while it is the stopper we started)
-	! procs_same "$SC_PROCS_STOPPER" "$SC_PROCS_STOPPER_START" || kill -TERM "$SC_PROCS_STOPPER" 2>/dev/null || true
+	! procs_same "$SC_PROCS_CONTROLLER" "$SC_PROCS_CONTROLLER_START" || kill -TERM "$SC_PROCS_CONTROLLER" 2>/dev/null || true
 }
 
 # procs_leftovers : prints "name:pid" for every process of the run still there, or whose process group
-# still has a member (allocspike-run leftovers; a PID now another process's is not the run's).
+# still has a member; asked of allocspike-run leftovers when the controller is gone.
 procs_leftovers() {
-	local run pid targets=()
-	run=$(sc_program allocspike-run)
+	local pid targets=()
+	if procs_ask leftovers; then
+		# shellcheck disable=SC2086 # the answer's words
+		[[ $REPLY == ok ]] || printf '%s\n' ${REPLY#ok }
+		return 0
+	fi
 	for pid in "${SC_PIDS[@]}"; do
 		[[ -z ${SC_PID_START[$pid]:-} ]] || targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
 	done
-	((${#targets[@]} == 0)) || [[ -z $run ]] || "$run" leftovers -- "${targets[@]}"
+	((${#targets[@]} == 0)) || [[ -z $SC_PROCS_RUN ]] || "$SC_PROCS_RUN" leftovers -- "${targets[@]}"
 }
 
 # procs_wait_ready NAME PID READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE;
-# prints ADDR:PORT; fails (and records the exit) when the process ends first or the time runs out.
+# prints ADDR:PORT; fails when the process ends first (its exit is recorded by the stop that
+# follows) or the time runs out.
 procs_wait_ready() {
-	local name=$1 pid=$2 file=$3 timeout=$4 i line
-	for ((i = 0; i < timeout * 20; i++)); do
-		if [[ -s $file ]]; then
-			line=$(sed -n 's/^ready //p' "$file" | head -1)
-			if [[ -n $line ]]; then
-				echo "$line"
-				return 0
-			fi
-		fi
-		if ! procs_running "$pid"; then
-			procs_reap "$pid"
-			return 1
-		fi
-		sleep 0.05
-	done
-	sc_say "$name (pid $pid) not ready within ${timeout}s"
-	return 1
+	procs_ask ready "$1" "$3" "${4}s" || return 1
+	case $REPLY in
+	ok\ *) echo "${REPLY#ok }" ;;
+	timeout)
+		sc_say "$1 (pid $2) not ready within ${4}s"
+		return 1
+		;;
+	*) return 1 ;;
+	esac
 }
 
 SC_AUX_PID=
@@ -229,29 +219,37 @@ procs_state_dir() {
 	[[ -n $run ]] && "$run" state-dir 2>/dev/null
 }
 
-# procs_file_add NAME PID START : one line of RUN/processes.tsv (docs/run-folder.md).
-procs_file_add() {
-	[[ -z $SC_PROCS_FILE ]] || printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SC_PROCS_FILE"
-}
-
 # procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its first
-# row this script itself with its start time, and this run registered in the state folder until
-# procs_unregister (allocspike-run register).
+# row this script itself with its start time, this run registered in the state folder until
+# procs_unregister (allocspike-run register), and the run's controller started (its socket in the
+# control folder), killed when this script dies.
 procs_register() {
-	local run
+	local run me=$BASHPID
 	run=$(sc_program allocspike-run)
 	if [[ -z $run ]]; then # the run fails when it starts a process; until then it is recorded
 		sc_say "allocspike-run is missing from $(sc_bin_dir): no processes.tsv for this run"
 		return 0
 	fi
-	# $BASHPID here, not inside $(...), where it would be the substitution's own subshell: a start time
-	# not the script's made every later run take this live one for a killed one.
-	"$run" register --owner "$BASHPID" "$1" || return 1
-	SC_PROCS_FILE=$1/processes.tsv
+	# $BASHPID read here, not inside $(...) or a background command's words, where it would be
+	# another process's: a start time not the script's made every later run take this one for killed.
+	"$run" register --owner "$me" "$1" || return 1
+	SC_PROCS_RUN=$run SC_PROCS_SOCKET=${SC_CTL_DIR:-$1}/run.sock
+	"$run" launch --parent "$me" -- "$run" supervise --serve "$SC_PROCS_SOCKET" --out "$1" </dev/null >/dev/null &
+	SC_PROCS_CONTROLLER=$!
+	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
+	SC_PROCS_CONTROLLER_START=$(procs_start_time "$SC_PROCS_CONTROLLER")
+	procs_ask stats >/dev/null || {
+		SC_PROCS_SOCKET=
+		return 1
+	}
 }
 
-# procs_unregister : this run ended; nothing of it is left to clean.
+# procs_unregister : this run ended; nothing of it is left to clean: its controller ends too.
 procs_unregister() {
+	if procs_ask shutdown; then
+		wait "$SC_PROCS_CONTROLLER" 2>/dev/null
+		SC_PROCS_SOCKET=
+	fi
 	local run
 	run=$(sc_program allocspike-run)
 	[[ -z $run ]] || "$run" unregister --owner "$BASHPID"

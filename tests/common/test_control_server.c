@@ -1,6 +1,6 @@
 /* tests/common/test_control_server.c - the shared control socket: mode 0600, what it replaces and
  * removes, line and connection limits, commands, the idle time counted from the last complete line,
- * and the pause in accept when out of descriptors. */
+ * the pause in accept when out of descriptors, and answers held for later. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -298,6 +298,61 @@ static void test_emfile_backs_off(void **state)
 	control_server_close(srv);
 }
 
+/* More commands (the controller's served run): a long line, an answer at once, one held and given
+ * later (no further line read meanwhile, no idle close), and a client gone while held told. */
+static struct control_conn *held_conn;
+static int closed_count;
+
+static void more_command(void *ctx, struct control_conn *conn, char *line)
+{
+	if (strcmp(line, "later") == 0) {
+		held_conn = conn;
+		control_conn_hold(conn);
+		return;
+	}
+	char reply[64];
+	snprintf(reply, sizeof(reply), "len %zu", strlen(line));
+	control_conn_reply(conn, reply);
+}
+
+static void more_closed(void *ctx, struct control_conn *conn)
+{
+	if (conn == held_conn)
+		held_conn = NULL;
+	closed_count++;
+}
+
+static void test_held_answers(void **state)
+{
+	struct control_server *srv = open_server();
+	control_server_set_commands(srv, 4096, more_command, more_closed, NULL);
+	control_server_set_idle_ms(srv, 100);
+	int fd = client();
+	char line[2001];
+	memset(line, 'x', 2000);
+	line[2000] = '\n';
+	assert_int_equal(send(fd, line, sizeof(line), 0), (ssize_t)sizeof(line));
+	assert_string_equal(ask(fd, NULL), "len 2000\n");
+	assert_string_equal(ask(fd, "stats\n"), "{\"queries\":7}\n");
+	assert_string_equal(ask(fd, "later\n"), "");
+	assert_non_null(held_conn);
+	usleep(200 * 1000); /* past the idle time: a held connection stays */
+	assert_string_equal(ask(fd, "stats\n"), "");
+	control_conn_reply(held_conn, "done");
+	held_conn = NULL;
+	assert_string_equal(ask(fd, NULL), "done\n");
+	close(fd);
+
+	fd = client();
+	assert_string_equal(ask(fd, "later\n"), "");
+	assert_non_null(held_conn);
+	close(fd);
+	pump();
+	assert_null(held_conn);
+	assert_int_equal(closed_count, 1);
+	control_server_close(srv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +360,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_commands_and_limits, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_idle_counts_lines, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_emfile_backs_off, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_held_answers, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,419 @@
+/* controller/serve.c - the requests of a served run (serve.h): each a line of words
+ * (request_words.h) answered by one line; the waits (`ready`, `wait-any`) held while the loop
+ * goes on reaping, answering and stopping. */
+#include "serve.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_parse.h"
+#include "control_server.h"
+#include "identifier.h"
+#include "monotonic.h"
+#include "parent_death.h"
+#include "proc_stat.h"
+#include "request_words.h"
+#include "run_registry.h"
+#include "supervisor.h"
+
+#define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
+#define SERVE_TICK_MS 50 /* how often ready files and deadlines are looked at */
+#define SERVE_STOP_ALL_GRACE_S 5.0
+
+/* A request waiting for its answer. */
+struct serve_wait {
+	struct control_conn *conn; /* NULL: a free slot */
+	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
+	double deadline_s;
+	unsigned procs[SUPERVISOR_MAX_PROCESSES];
+	unsigned count;
+};
+
+struct serve {
+	struct supervisor sup;
+	struct plan_process *specs[SUPERVISOR_MAX_PROCESSES]; /* sup.procs[i].spec, owned here */
+	struct serve_wait waits[CONTROL_MAX_CONNS];
+	struct event_base *base;
+};
+
+static double serve_now_s(void)
+{
+	return (double)monotonic_ns() / 1e9;
+}
+
+/* The latest process started under name, or -1. */
+static int serve_find(const struct serve *s, const char *name)
+{
+	for (unsigned i = s->sup.count; i-- > 0;)
+		if (strcmp(s->sup.procs[i].spec->name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Each name's latest process into idx; false (the answer in reply) when one is unknown. */
+static bool serve_find_all(const struct serve *s, char **names, size_t count, unsigned *idx,
+                           char *reply, size_t size)
+{
+	if (count > SUPERVISOR_MAX_PROCESSES) {
+		snprintf(reply, size, "error: more than %d names", SUPERVISOR_MAX_PROCESSES);
+		return false;
+	}
+	for (size_t i = 0; i < count; i++) {
+		char why[160];
+		const char *name = names[i];
+		if (!identifier_valid(name[0] == '_' ? name + 1 : name, why, sizeof(why))) {
+			snprintf(reply, size, "error: NAME: %s", why);
+			return false;
+		}
+		int at = serve_find(s, name);
+		if (at < 0) {
+			snprintf(reply, size, "error: no process '%.64s' in this run", names[i]);
+			return false;
+		}
+		idx[i] = (unsigned)at;
+	}
+	return true;
+}
+
+/* " NAME PID code=N|signal=N requested=true|false" of a reaped process, appended to reply. */
+static void serve_exit_record(const struct supervised *p, char *reply, size_t size)
+{
+	size_t len = strlen(reply);
+	int st = p->status;
+	snprintf(reply + len, size - len, " %s %ld %s=%d requested=%s", p->spec->name,
+	         (long)p->target.pid, WIFSIGNALED(st) ? "signal" : "code",
+	         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), p->asked ? "true" : "false");
+}
+
+/* "ok" and the exit of each of them that has ended. */
+static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t count, char *reply,
+                              size_t size)
+{
+	snprintf(reply, size, "ok");
+	for (size_t i = 0; i < count; i++)
+		if (s->sup.procs[idx[i]].reaped)
+			serve_exit_record(&s->sup.procs[idx[i]], reply, size);
+}
+
+/* The answer to a held wait, or false while it still waits. */
+static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char *reply, size_t size)
+{
+	if (w->ready) {
+		struct supervised *p = &s->sup.procs[w->procs[0]];
+		char addr[256];
+		switch (supervisor_ready_now(p, addr, sizeof(addr))) {
+		case READY_YES:
+			snprintf(reply, size, addr[0] ? "ok %s" : "ok", addr);
+			return true;
+		case READY_EXITED:
+			snprintf(reply, size, "exited");
+			serve_exit_record(p, reply, size);
+			return true;
+		default:
+			break;
+		}
+	} else {
+		for (unsigned i = 0; i < w->count; i++)
+			if (s->sup.procs[w->procs[i]].reaped) {
+				snprintf(reply, size, "exited");
+				serve_exit_record(&s->sup.procs[w->procs[i]], reply, size);
+				return true;
+			}
+	}
+	if (serve_now_s() < w->deadline_s)
+		return false;
+	snprintf(reply, size, "timeout");
+	return true;
+}
+
+/* Answers every held wait that can be answered now. */
+static void serve_check_waits(struct serve *s)
+{
+	static char reply[SERVE_LINE_MAX];
+	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++) {
+		struct serve_wait *w = &s->waits[i];
+		if (!w->conn || !serve_wait_answer(s, w, reply, sizeof(reply)))
+			continue;
+		struct control_conn *conn = w->conn;
+		w->conn = NULL; /* before the reply: a client gone is told to serve_closed */
+		control_conn_reply(conn, reply);
+	}
+}
+
+/* The answer now, or the request held (a free slot taken) until serve_check_waits answers it. */
+static void serve_wait_or_answer(struct serve *s, struct control_conn *conn, struct serve_wait *w)
+{
+	static char reply[SERVE_LINE_MAX];
+	if (serve_wait_answer(s, w, reply, sizeof(reply))) {
+		control_conn_reply(conn, reply);
+		return;
+	}
+	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++)
+		if (!s->waits[i].conn) {
+			s->waits[i] = *w;
+			s->waits[i].conn = conn;
+			control_conn_hold(conn);
+			return;
+		}
+	control_conn_reply(conn, "error: too many requests waiting");
+}
+
+static void serve_closed(void *ctx, struct control_conn *conn)
+{
+	struct serve *s = ctx;
+	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++)
+		if (s->waits[i].conn == conn)
+			s->waits[i].conn = NULL;
+}
+
+static bool serve_duration(const char *what, const char *text, double *out, char *reply,
+                           size_t size)
+{
+	char err[256];
+	if (cli_parse_duration(what, text, 1, 0, 24 * 3600, out, err, sizeof(err)))
+		return true;
+	snprintf(reply, size, "error: %s", err);
+	return false;
+}
+
+/* start NAME LOG CPUS [READY_FILE TIMEOUT] -- ARGV... */
+static void serve_start(struct serve *s, char **w, int n, char *reply, size_t size)
+{
+	int dashes = 0;
+	while (dashes < n && strcmp(w[dashes], "--") != 0)
+		dashes++;
+	if ((dashes != 4 && dashes != 6) || dashes + 1 >= n || n - dashes - 1 > PLAN_MAX_ARGS) {
+		snprintf(
+		    reply, size,
+		    "error: start NAME LOG CPUS [READY_FILE TIMEOUT] -- COMMAND... is expected");
+		return;
+	}
+	const char *name = w[1];
+	char why[160];
+	if (!identifier_valid(name[0] == '_' ? name + 1 : name, why, sizeof(why))) {
+		snprintf(reply, size, "error: start: NAME: %s", why);
+		return;
+	}
+	int running = serve_find(s, name);
+	if (running >= 0 && !s->sup.procs[running].reaped) {
+		snprintf(reply, size, "error: start: %s is running (pid %ld)", name,
+		         (long)s->sup.procs[running].target.pid);
+		return;
+	}
+	struct plan_process *spec = calloc(1, sizeof(*spec));
+	if (!spec) {
+		snprintf(reply, size, "error: out of memory");
+		return;
+	}
+	snprintf(spec->name, sizeof(spec->name), "%s", name);
+	snprintf(spec->log, sizeof(spec->log), "%s", w[2]);
+	snprintf(spec->cpus, sizeof(spec->cpus), "%s", w[3]);
+	bool ok = w[2][0] != '\0';
+	if (!ok)
+		snprintf(reply, size, "error: start: LOG: a file name is expected");
+	if (ok && spec->cpus[0] && !supervise_plan_cpus(spec->cpus, &spec->cpu_set)) {
+		snprintf(reply, size, "error: start: CPUS: '%.200s' is not a CPU list (e.g. 0-1,3)",
+		         w[3]);
+		ok = false;
+	}
+	if (ok && dashes == 6) {
+		snprintf(spec->ready_file, sizeof(spec->ready_file), "%s", w[4]);
+		ok = serve_duration("TIMEOUT", w[5], &spec->ready_timeout_s, reply, size);
+	}
+	for (int i = dashes + 1; ok && i < n; i++) {
+		spec->argv[spec->argc] = strdup(w[i]);
+		ok = spec->argv[spec->argc++] != NULL;
+	}
+	struct supervised *p = ok ? supervisor_start(&s->sup, spec) : NULL;
+	if (!p) {
+		if (ok)
+			snprintf(reply, size, "error: start: %s could not be started", name);
+		for (unsigned i = 0; i < spec->argc; i++)
+			free(spec->argv[i]);
+		free(spec);
+		return;
+	}
+	s->specs[s->sup.count - 1] = spec;
+	snprintf(reply, size, "ok %ld %llu", (long)p->target.pid, p->target.start_ticks);
+}
+
+/* The request in words: answered into reply, or held (reply left empty). */
+static void serve_request(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                          size_t size)
+{
+	struct serve_wait wait = {0};
+	const char *req = w[0];
+	if (strcmp(req, "start") == 0) {
+		serve_start(s, w, n, reply, size);
+	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
+		if (!serve_find_all(s, w + 1, 1, wait.procs, reply, size))
+			return;
+		if (n == 4) { /* READY_FILE TIMEOUT given now rather than at the start */
+			struct plan_process *spec = s->specs[wait.procs[0]];
+			if (!serve_duration("ready TIMEOUT", w[3], &spec->ready_timeout_s, reply,
+			                    size))
+				return;
+			snprintf(spec->ready_file, sizeof(spec->ready_file), "%s", w[2]);
+		}
+		wait.ready = true;
+		wait.count = 1;
+		wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
+		serve_wait_or_answer(s, conn, &wait);
+	} else if (strcmp(req, "wait-any") == 0 && n >= 3) {
+		double timeout;
+		if (!serve_duration("wait-any TIMEOUT", w[1], &timeout, reply, size) ||
+		    !serve_find_all(s, w + 2, (size_t)(n - 2), wait.procs, reply, size))
+			return;
+		wait.count = (unsigned)(n - 2);
+		wait.deadline_s = serve_now_s() + timeout;
+		serve_wait_or_answer(s, conn, &wait);
+	} else if (strcmp(req, "stop") == 0 && n >= 3) {
+		double grace;
+		unsigned idx[SERVE_MAX_WORDS];
+		if (!serve_duration("stop GRACE", w[1], &grace, reply, size) ||
+		    !serve_find_all(s, w + 2, (size_t)(n - 2), idx, reply, size))
+			return;
+		struct supervised *ps[SERVE_MAX_WORDS];
+		for (int i = 0; i < n - 2; i++)
+			ps[i] = &s->sup.procs[idx[i]];
+		supervisor_stop_some(&s->sup, ps, (size_t)(n - 2), grace);
+		serve_exits_reply(s, idx, (size_t)(n - 2), reply, size);
+	} else if (strcmp(req, "stop-all") == 0 && n == 1) {
+		supervisor_stop_all(&s->sup, SERVE_STOP_ALL_GRACE_S);
+		unsigned idx[SUPERVISOR_MAX_PROCESSES];
+		for (unsigned i = 0; i < s->sup.count; i++)
+			idx[i] = i;
+		serve_exits_reply(s, idx, s->sup.count, reply, size);
+	} else if (strcmp(req, "asked") == 0 && n == 2) {
+		unsigned idx;
+		if (!serve_find_all(s, w + 1, 1, &idx, reply, size))
+			return;
+		s->sup.procs[idx].asked = true;
+		snprintf(reply, size, "ok");
+	} else if (strcmp(req, "leftovers") == 0 && n == 1) {
+		char text[8192];
+		snprintf(reply, size, "ok");
+		if (supervisor_leftovers_wait(&s->sup, text, sizeof(text)))
+			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
+	} else {
+		snprintf(
+		    reply, size,
+		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
+		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown)",
+		    req);
+	}
+	/* what a stop or a start waited through may answer a held wait */
+	serve_check_waits(s);
+}
+
+static void serve_command(void *ctx, struct control_conn *conn, char *line)
+{
+	struct serve *s = ctx;
+	static char *words[SERVE_MAX_WORDS];
+	static char reply[SERVE_LINE_MAX];
+	reply[0] = '\0';
+	int n = request_words_decode(line, words, SERVE_MAX_WORDS);
+	if (n < 0)
+		snprintf(reply, sizeof(reply),
+		         "error: malformed request (more than %d words, or a %% not followed by "
+		         "two hex digits)",
+		         SERVE_MAX_WORDS);
+	else
+		serve_request(s, conn, words, n, reply, sizeof(reply));
+	if (reply[0])
+		control_conn_reply(conn, reply);
+}
+
+static char *serve_stats(void *ctx)
+{
+	struct serve *s = ctx;
+	unsigned running = 0;
+	for (unsigned i = 0; i < s->sup.count; i++)
+		running += !s->sup.procs[i].reaped;
+	json_t *o = json_pack("{s:i, s:i}", "started", (int)s->sup.count, "running", (int)running);
+	char *text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	return text;
+}
+
+/* Exits reaped, signals read (each only hurries a stop), ready files and deadlines looked at. */
+static void serve_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct serve *s = arg;
+	supervisor_poll(&s->sup, 0);
+	serve_check_waits(s);
+}
+
+/* DIR/processes.tsv, which `register` made, for appending; -1 (said) when it is not there. */
+static int serve_processes_file(const char *out_dir)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/processes.tsv", out_dir);
+	int fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		fprintf(stderr, "allocspike-run supervise: %s: %s (made by register)\n", path,
+		        strerror(errno));
+	return fd;
+}
+
+int serve_main(const char *socket_path, const char *out_dir)
+{
+	parent_death_arm("allocspike-run");
+	signal(SIGPIPE, SIG_IGN);
+	static struct serve s;
+	int processes_fd = serve_processes_file(out_dir);
+	if (processes_fd < 0)
+		return CLI_EXIT_FAILED;
+	/* the scenario does the interrupting: a signal here only drops the grace of stops */
+	if (!supervisor_init(&s.sup, NULL, processes_fd)) {
+		fprintf(stderr, "allocspike-run supervise: cannot take the signals\n");
+		close(processes_fd);
+		return CLI_EXIT_FAILED;
+	}
+	s.sup.stopping = true;
+	struct proc_stat self;
+	processes_file_add(processes_fd, RUN_OWNER_CONTROLLER, getpid(),
+	                   proc_stat_read(getpid(), &self) ? self.start_ticks : 0);
+	char err[4400];
+	s.base = event_base_new();
+	struct control_server *ctl =
+	    s.base ? control_server_open(s.base, socket_path, serve_stats, &s, err, sizeof(err))
+	           : NULL;
+	int rc = CLI_EXIT_OK;
+	if (!ctl) {
+		fprintf(stderr, "allocspike-run supervise: %s\n", s.base ? err : "libevent");
+		rc = CLI_EXIT_FAILED;
+	} else {
+		control_server_set_commands(ctl, SERVE_LINE_MAX, serve_command, serve_closed, &s);
+		struct event *tick = event_new(s.base, -1, EV_PERSIST, serve_tick, &s);
+		struct event *sig =
+		    event_new(s.base, s.sup.signal_fd, EV_READ | EV_PERSIST, serve_tick, &s);
+		struct timeval every = {0, SERVE_TICK_MS * 1000};
+		event_add(tick, &every);
+		event_add(sig, NULL);
+		event_base_dispatch(s.base); /* until `shutdown` */
+		event_free(tick);
+		event_free(sig);
+		control_server_close(ctl);
+	}
+	supervisor_stop_all(&s.sup, SERVE_STOP_ALL_GRACE_S);
+	supervisor_close(&s.sup);
+	close(processes_fd);
+	for (unsigned i = 0; i < s.sup.count; i++) {
+		for (unsigned a = 0; a < s.specs[i]->argc; a++)
+			free(s.specs[i]->argv[a]);
+		free(s.specs[i]);
+	}
+	if (s.base)
+		event_base_free(s.base);
+	return rc;
+}

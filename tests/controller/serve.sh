@@ -1,0 +1,144 @@
+#!/bin/bash
+# tests/controller/serve.sh - allocspike-run supervise --serve and ask: a served run's requests
+# (docs/controller.md, "A served run"). A malformed or unknown request, a request naming no process
+# of the run: a clear error, exit 1, the controller goes on; start (its row in processes.tsv, its
+# own process group, spaces in a word), ready (the address; a process that exits first; a timeout),
+# wait-any (bounded; the first exit; not blocking a stop meanwhile), stop (SIGKILL after the grace
+# for one that ignores SIGTERM, what it forked gone too, requested: true), stop-all, leftovers; the
+# controller SIGKILLed: every child dies with it.
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+RUN="$ALLOCSPIKE_BIN/allocspike-run"
+cd "$TEST_TMP" || exit 1
+export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+gone() { ! alive "$1"; }
+wait_until() {
+	local i limit=$1
+	shift
+	for ((i = 0; i < limit * 10; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+ask() { "$RUN" ask "$SOCK" "$@"; }
+
+# serve DIR : a run folder registered for this shell, and its controller serving on $SOCK.
+serve() {
+	local me=$BASHPID
+	mkdir -p "$1"
+	"$RUN" register --owner "$me" "$1" || return 1
+	SOCK=$1/run.sock
+	"$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$SOCK" --out "$1" 2>"$1/controller.err" &
+	CONTROLLER=$!
+	_test_pids+=("$CONTROLLER")
+}
+
+"$RUN" supervise --serve x.sock >/dev/null 2>err.txt
+check_eq "--serve without --out: exit 2" 2 $?
+"$RUN" supervise --serve x.sock --out no-such-run 2>err.txt
+check_eq "a run folder without processes.tsv: exit 1" 1 $?
+check "says which file" grep -q 'no-such-run/processes.tsv' err.txt
+"$RUN" ask 2>err.txt
+check_eq "ask without a request: exit 2" 2 $?
+"$RUN" ask "$TEST_TMP/none.sock" stats 2>err.txt
+check_eq "ask with nothing listening: exit 1" 1 $?
+check "names the socket" grep -q 'none.sock' err.txt
+
+serve "$TEST_TMP/run"
+out=$(ask stats)
+check_eq "stats of an empty run" '{"started":0,"running":0}' "$out"
+check "the controller's row in processes.tsv" grep -q "^_controller	$CONTROLLER	" run/processes.tsv
+
+ask frobnicate 2>err.txt
+check_eq "an unknown request: exit 1" 1 $?
+check "says what the requests are" grep -q "unknown request or wrong number of words: 'frobnicate' (requests: start" err.txt
+out=$(python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"start %zz\n"); print(s.recv(4096).decode().strip())' "$SOCK")
+check "a malformed word: an error" grep -q '^error: malformed request' <<<"$out"
+ask start a a.log "" 2>err.txt
+check_eq "start without a command: exit 1" 1 $?
+check "says the form" grep -q 'start NAME LOG CPUS \[READY_FILE TIMEOUT\] -- COMMAND... is expected' err.txt
+ask start ../a a.log "" -- true 2>err.txt
+check_eq "a name that is no identifier: exit 1" 1 $?
+ask start a a.log 1-0 -- true 2>err.txt
+check "a CPU list that is none: said" grep -q "CPUS: '1-0' is not a CPU list" err.txt
+ask ready nobody 2>err.txt
+check_eq "ready of an unknown name: exit 1" 1 $?
+check "names it" grep -q "no process 'nobody' in this run" err.txt
+ask stop 1s nobody 2>err.txt
+check_eq "stop of an unknown name: exit 1" 1 $?
+ask wait-any 1s nobody 2>err.txt
+check_eq "wait-any of an unknown name: exit 1" 1 $?
+
+# A server that forks a helper into its group and ignores SIGTERM; its words with a space.
+mkdir -p "$TEST_TMP/with space"
+# shellcheck disable=SC2016 # $1, $2 and $! are the inner shell's
+reply=$(ask start srv "$TEST_TMP/with space/srv.log" 0 "$TEST_TMP/srv.ready" 10s -- \
+	sh -c 'trap "" TERM; sleep 300 & echo $! >"$1.child"; echo "ready 127.0.0.1:5353" >"$1"; echo "arg: $2"; wait' \
+	sh "$TEST_TMP/srv.ready" "two words")
+check_eq "start: exit 0" 0 $?
+read -r _ srv_pid srv_start <<<"$reply"
+check_eq "start answers ok PID START_TICKS" "ok $srv_pid $(start_ticks "$srv_pid")" "$reply"
+check "its row in processes.tsv" grep -q "^srv	$srv_pid	$srv_start\$" run/processes.tsv
+check_eq "its own process group" "$srv_pid" "$(ps -o pgid= -p "$srv_pid" | tr -d ' ')"
+check_eq "the controller's child" "$CONTROLLER" "$(ps -o ppid= -p "$srv_pid" | tr -d ' ')"
+check_eq "ready: its address" "ok 127.0.0.1:5353" "$(ask ready srv)"
+check "the words reached it whole" grep -q '^arg: two words$' "$TEST_TMP/with space/srv.log"
+check_eq "pinned to CPU 0" 0 "$(taskset -cp "$srv_pid" | sed 's/.*: //')"
+ask start srv x.log "" -- true 2>err.txt
+check "a second start of a running name is refused" grep -q 'srv is running' err.txt
+
+# ready: a process that exits first; one that never is ready
+check_eq "ready of one that exits first: its exit" "exited quick $(ask start quick quick.log "" -- sh -c 'exit 3' | cut -d' ' -f2) code=3 requested=false" \
+	"$(ask ready quick "$TEST_TMP/quick.ready" 5s)"
+ask start slow slow.log "" -- sleep 300 >/dev/null
+check_eq "ready of one that never is: timeout" timeout "$(ask ready slow "$TEST_TMP/slow.ready" 0.5s)"
+
+# wait-any: bounded; held while a stop is answered and an exit reaped
+check_eq "wait-any: timeout" timeout "$(ask wait-any 0.3s srv slow)"
+ask wait-any 30s srv slow >waited.txt &
+waiter=$!
+sleep 0.3
+reply=$(ask stop 1s srv)
+check "stop: the exit, asked for" grep -q "^ok srv $srv_pid signal=9 requested=true\$" <<<"$reply"
+check "what it forked is gone too" wait_until 5 gone "$(cat "$TEST_TMP/srv.ready.child")"
+check "the waiting request was answered with that exit" wait_until 5 grep -q "^exited srv $srv_pid signal=9 requested=true\$" waited.txt
+wait "$waiter"
+check_eq "wait-any answers an exit that came before at once" "exited srv $srv_pid signal=9 requested=true" "$(ask wait-any 10s srv)"
+ask asked slow >/dev/null
+kill -TERM "$(awk '$1 == "slow" { print $2 }' run/processes.tsv)"
+check_eq "asked: its exit is no crash" "exited slow $(awk '$1 == "slow" { print $2 }' run/processes.tsv) signal=15 requested=true" \
+	"$(ask wait-any 10s slow)"
+
+# stop-all and leftovers; the name used again once it ended
+reply=$(ask start srv srv2.log "" -- sleep 300)
+srv2=$(cut -d' ' -f2 <<<"$reply")
+ask start other other.log "" -- sleep 300 >/dev/null
+reply=$(ask stop-all)
+check "stop-all: every exit" grep -q "srv $srv2 signal=15 requested=true other [0-9]* signal=15 requested=true" <<<"$reply"
+check_eq "leftovers: none" ok "$(ask leftovers)"
+check_eq "stats" '{"started":5,"running":0}' "$(ask stats)"
+check_eq "shutdown" ok "$(ask shutdown)"
+check "the controller ends" wait_until 5 gone "$CONTROLLER"
+
+# The controller SIGKILLed: every child dies with it.
+serve "$TEST_TMP/run2"
+a=$(ask start a a.log "" -- sleep 300 | cut -d' ' -f2)
+b=$(ask start b b.log "" -- sh -c 'trap "" TERM; sleep 300' | cut -d' ' -f2)
+kill -KILL "$CONTROLLER"
+check "its children die with it" wait_until 5 eval "gone $a && gone $b"
+ask stats 2>err.txt
+check_eq "a request to a gone controller: exit 1" 1 $?
+
+# The script that started it gone: the controller goes, and its children with it.
+bash -c '
+	RUN=$1 dir=$2
+	mkdir -p "$dir"
+	"$RUN" register --owner $$ "$dir"
+	"$RUN" launch --parent $$ -- "$RUN" supervise --serve "$dir/run.sock" --out "$dir" &
+	"$RUN" ask "$dir/run.sock" start c c.log "" -- sleep 300 | cut -d" " -f2 >"$dir/c.pid"
+	kill -KILL $$' sh "$RUN" "$TEST_TMP/run3"
+check "its owner SIGKILLed: the child of its controller dies too" wait_until 5 gone "$(cat run3/c.pid)"
+finish
