@@ -91,11 +91,16 @@ static int controller_fail(const char *what, const char *text)
 
 /* ---- values ---- */
 
-/* The shell reads a value as the rest of one tab-separated line. */
+/* The shell reads a value as the rest of one tab-separated line: no newline, no tab, and no other
+ * control character either (none belongs in a name, a number or a path). */
 static void set_value(int i, const char *value)
 {
-	if (strpbrk(value, "\n\t"))
-		scenario_fail("%s: a value cannot hold a newline or a tab", option_flag(i));
+	for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			scenario_fail(
+			    "%s: the value holds a control character (a newline, a tab, ...); "
+			    "give a plain one",
+			    option_flag(i));
 	opts[i].value = value;
 }
 

@@ -52,7 +52,7 @@ opts_load() {
 opts_controller() {
 	[[ " $* " != *" --no-build "* ]] || OPT_no_build=1
 	sc_build_missing allocspike-run
-	sc_need OPTS_RUN allocspike-run "to read the scenario's options"
+	sc_need OPTS_RUN allocspike-run "to read the scenario's options$( ((!${OPT_no_build:-0})) || echo '; --no-build builds nothing')"
 }
 
 # opts_read ARGS... : the scenario's options parsed and checked; a bad one exits 2 (its message is

@@ -96,12 +96,12 @@ check_eq "flat: no loss" 0 "$(value loss)"
 out=$(scenario serve --layout=kresd 2>&1 >/dev/null)
 check_eq "renamed: the warning" "serve: warning: --layout is now --memory-layout; the old name goes in the next release" "$out"
 check_eq "renamed: the value" kresd "$(value memory_layout)"
-# a value with spaces is fine; one with a newline cannot be read back
+# a value with spaces is fine; one with a newline or another control character is refused
 scenario spike --queries "$TEST_TMP/bin/allocspike-run" --hierarchy-block 127.1.0.0/16 >/dev/null 2>&1
 check_eq "a readable file" "$TEST_TMP/bin/allocspike-run" "$(value queries)"
 out=$(scenario spike --variants $'a\nb' 2>&1)
 check_eq "a newline: status" 2 $?
-check "a newline: said" grep -qF -- "spike: --variants: a value cannot hold a newline or a tab" <<<"$out"
+check "a newline: said" grep -qF -- "spike: --variants: the value holds a control character (a newline" <<<"$out"
 # the controller's own command line: a name not in the table is the scenario's mistake
 out=$("$RUN" options --scenario x --uses "spikes nope" -- 2>&1)
 check_eq "--uses with an unknown name: status" 2 $?
