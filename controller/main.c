@@ -7,6 +7,7 @@
 #include "close_stdout.h"
 #include "collect.h"
 #include "launch.h"
+#include "scenario_options.h"
 #include "stop.h"
 #include "supervise.h"
 #include "variants_plan.h"
@@ -25,6 +26,7 @@ static void run_usage(FILE *out)
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  variants    the rows of variants.tsv a run chooses, checked\n"
+	             "  options     a scenario's options parsed and checked, or its --help\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
 		return stop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "variants") == 0)
 		return variants_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "options") == 0)
+		return scenario_options_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
 		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

@@ -21,13 +21,10 @@ USAGE
 scenario_options() { echo "$OPTS_EXPERIMENT" rate count tools; }
 
 scenario_defaults() {
-	OPT_world=lan # one latency for every server: the work does not hang on which servers a name meets
-	OPT_latency_ms=5,20
-	OPT_loss=0
-	OPT_rate=200
-	OPT_count=6000
-	SC_OPT_HELP[rate]='the rate the queries are sent at'
-	SC_OPT_HELP[quick]='1000 queries instead of --count'
+	# lan: one latency for every server: the work does not hang on which servers a name meets
+	OPTS_ARGS+=(--default world=lan --default latency_ms=5,20 --default loss=0 --default rate=200
+		--default count=6000 --quick-default count=1000 --default serial=1
+		--help-text 'rate=the rate the queries are sent at' --help-text 'quick=1000 queries instead of --count')
 }
 
 # What counts as allocator code, the figures and cpu.md are allocspike-report cpu's (from the
@@ -102,12 +99,7 @@ scenario_report() {
 }
 
 cpu_main() {
-	opts_defaults
-	scenario_defaults
-	opts_parse "$@"
-	if ((OPT_quick)); then opts_default_unset count 1000; fi
-	opts_validate
-	OPT_serial=1
+	opts_read "$@"
 	SC_READY_TIMEOUT=120
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"

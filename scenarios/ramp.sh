@@ -19,21 +19,15 @@ USAGE
 scenario_options() { echo "$OPTS_EXPERIMENT" rate baseline_rate warmup_rate warmup_len calibrate_len serial repeat; }
 
 scenario_defaults() {
-	OPT_calibrate_len=60s
-	OPT_warmup_len=30s
-	OPT_rate=10000
-	SC_OPT_HELP[rate]='the top of the ramp'
-	SC_OPT_HELP[baseline_rate]='the start of the ramp'
-	SC_OPT_HELP[calibrate_len]='the ramp'
+	OPTS_ARGS+=(--default calibrate_len=60s --default warmup_len=30s --default rate=10000
+		--help-text 'rate=the top of the ramp' --help-text 'baseline_rate=the start of the ramp'
+		--help-text 'calibrate_len=the ramp')
 }
 
 ramp_top() { echo "${OPT_rate:-10000}"; }
 
 scenario_query_count() {
-	local ms_w ms_r
-	ms_w=$(sc_duration_ms "$OPT_warmup_len")
-	ms_r=$(sc_duration_ms "$OPT_calibrate_len")
-	echo $(((ms_w * OPT_warmup_rate + ms_r * (OPT_baseline_rate + $(ramp_top)) / 2) / 1000))
+	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_calibrate_len_ms * (OPT_baseline_rate + $(ramp_top)) / 2) / 1000))
 }
 
 scenario_plan() { SC_SCHEDULE=$(schedule_ramp "$(ramp_top)"); }

@@ -19,10 +19,8 @@ scenario_options() {
 	echo variant port listen_addr memory_layout cache_size hierarchy_block seed no_latency no_loss
 }
 
-opts_defaults
-OPT_cache_size=64M
-opts_parse "$@"
-opts_validate
+OPTS_ARGS=(--default cache_size=64M)
+opts_read "$@"
 variant=$OPT_variant port=$OPT_port layout=$OPT_memory_layout listen=$OPT_listen_addr
 block=$OPT_hierarchy_block cache_size=$OPT_cache_size
 upstream_args=(--seed "$OPT_seed")

@@ -16,19 +16,14 @@ USAGE
 scenario_options() { echo "$OPTS_EXPERIMENT" rate baseline_rate warmup_rate warmup_len baseline_len serial repeat; }
 
 scenario_defaults() {
-	OPT_baseline_len=10m
-	SC_OPT_HELP[rate]='the constant rate after the warm-up'
-	SC_OPT_DEFAULT[rate]='--baseline-rate'
-	SC_OPT_HELP[baseline_len]='how long the constant rate runs'
+	OPTS_ARGS+=(--default baseline_len=10m --help-text 'rate=the constant rate after the warm-up'
+		--default-text rate=--baseline-rate --help-text 'baseline_len=how long the constant rate runs')
 }
 
 steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
 
 scenario_query_count() {
-	local ms_w ms_b
-	ms_w=$(sc_duration_ms "$OPT_warmup_len")
-	ms_b=$(sc_duration_ms "$OPT_baseline_len")
-	echo $(((ms_w * OPT_warmup_rate + ms_b * $(steady_rate)) / 1000))
+	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_baseline_len_ms * $(steady_rate)) / 1000))
 }
 
 scenario_plan() { SC_SCHEDULE=$(schedule_steady "$(steady_rate)"); }

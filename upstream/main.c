@@ -313,7 +313,8 @@ int main(int argc, char **argv)
 	                                  .dead_share = 0.02};
 	struct netem_config ncfg = {
 	    .seed = 1, .latency = true, .loss = true, .slow_factor = 4, .window_s = 10};
-	/* the scenarios' defaults too (scenarios/lib/options.sh; tests/upstream/defaults.sh) */
+	/* the scenarios' defaults too (controller/scenario_options_table.c;
+	 * tests/upstream/defaults.sh) */
 	double median = 20, p99 = 200, loss = 0.03;
 	double v;
 	const char *tiers[8];

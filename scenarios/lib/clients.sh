@@ -12,22 +12,6 @@ declare -A V_DOT_ADDR=()
 # clients_on : true in a --clients run.
 clients_on() { [[ ${OPT_clients:-0} == 1 ]]; }
 
-# clients_validate : the options of --clients are shares from 0 to 1, at most 1 together, and go
-# with --clients only.
-clients_validate() {
-	local name
-	if ! clients_on; then
-		for name in tcp_share dot_share client_count spike_clients tcp_idle; do
-			[[ -z ${OPT_SET[$name]:-} ]] || opts_fail "--${name//_/-} goes with --clients"
-		done
-		return 0
-	fi
-	awk -v t="$OPT_tcp_share" -v d="$OPT_dot_share" 'BEGIN { exit !(t >= 0 && t <= 1 && d >= 0 && d <= 1 && t + d <= 1) }' ||
-		opts_fail "--tcp-share and --dot-share: each from 0 to 1, at most 1 together (got $OPT_tcp_share and $OPT_dot_share)"
-	((OPT_client_count >= 1 && OPT_client_count <= 1000000)) || opts_fail "--client-count: from 1 to 1000000"
-	((OPT_spike_clients >= 1 && OPT_spike_clients <= 1000000)) || opts_fail "--spike-clients: from 1 to 1000000"
-}
-
 # clients_phase_option : what a spike phase of the schedule adds (docs/schedule.md).
 clients_phase_option() {
 	clients_on || return 0

@@ -20,30 +20,6 @@ sc_now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
 # sc_iso_now : UTC time in ISO 8601 for run.json.
 sc_iso_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
-# The command lines' grammar (common/cli_parse.c, docs/cli.md), for values checked before any
-# program is built; tests/scenarios/grammar.sh holds the two to the same answers.
-SC_NUMBER_RE='([0-9]+(\.[0-9]*)?|\.[0-9]+)'
-
-# sc_duration_ms TEXT [BARE_MS [MIN_MS]] : "500ms", "20s", "1.5m", "2h" -> whole milliseconds
-# (rounded); a bare number counts BARE_MS milliseconds when given, else it is refused (a unit is
-# required). Empty on bad input, below MIN_MS (default 1) or over a week.
-sc_duration_ms() {
-	local t=$1 bare=${2:-} min=${3:-1} n unit
-	if [[ $t =~ ^$SC_NUMBER_RE(ms|s|m|h)?$ && ${#t} -lt 64 ]]; then
-		n=${BASH_REMATCH[1]}
-		case ${BASH_REMATCH[3]} in
-		ms) unit=1 ;;
-		s) unit=1000 ;;
-		m) unit=60000 ;;
-		h) unit=3600000 ;;
-		*) unit=$bare ;;
-		esac
-		[[ -n $unit ]] || return 0
-		awk -v n="$n" -v u="$unit" -v min="$min" 'BEGIN { ms = n * u; r = int(ms + 0.5)
-			if (ms >= min && ms <= 604800000) print r }'
-	fi
-}
-
 # sc_ms_text MS : milliseconds written the way the schedule syntax reads them (whole seconds as "Ns").
 sc_ms_text() {
 	if (($1 % 1000 == 0)); then echo "$(($1 / 1000))s"; else echo "${1}ms"; fi
@@ -61,19 +37,6 @@ sc_seconds_text() {
 	else
 		echo "$((s / 60)) min"
 	fi
-}
-
-# sc_size_bytes TEXT : "64M", "512k", "1GiB", "1.5G" or plain bytes -> bytes (rounded down); the
-# units are binary, the letter in either case, with an optional "B" or "iB". Empty on bad input.
-sc_size_bytes() {
-	local t=$1 mult=1
-	[[ $t =~ ^$SC_NUMBER_RE(([KkMmGg])(iB|B)?)?$ && ${#t} -lt 64 ]] || return 0
-	case ${BASH_REMATCH[4]^^} in
-	K) mult=1024 ;;
-	M) mult=1048576 ;;
-	G) mult=1073741824 ;;
-	esac
-	awk -v n="${BASH_REMATCH[1]}" -v m="$mult" 'BEGIN { printf "%.0f\n", int(n * m) }'
 }
 
 # sc_source_tree : true when the scripts run from a checkout (not from `cmake --install`'s tree).
@@ -128,6 +91,10 @@ sc_build_missing() {
 		return 0
 	done
 }
+
+# The options' values are checked by the controller (allocspike-run options, docs/cli.md); these two
+# check figures that come from elsewhere (scale.sh's own options, a run.json read back).
+SC_NUMBER_RE='([0-9]+(\.[0-9]*)?|\.[0-9]+)'
 
 # sc_is_uint TEXT : true when TEXT is a whole number (digits only).
 sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }

@@ -1,7 +1,7 @@
 # scenarios/lib/experiment.sh - the flow every load scenario shares (spike.sh, ramp.sh, steady.sh):
 # options, programs, run folder, hierarchy, variants in parallel or one at a time, generator, and an
 # end that always stops everything, checks nothing is left, finishes run.json and makes the report.
-# A scenario defines scenario_usage, scenario_defaults, scenario_query_count, scenario_plan (sets
+# A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files options runjson events machine procs variants hierarchy queries schedule placement \
@@ -169,7 +169,7 @@ experiment_check_variants() {
 
 # experiment_parameters : what the run used, in run.json's parameters.
 experiment_parameters() {
-	# opts_validate wrote MEDIAN,P99; null where the world sets them (docs/upstream.md, "Worlds")
+	# the controller wrote MEDIAN,P99; null where the world sets them (docs/upstream.md, "Worlds")
 	local median=null p99=null loss=null
 	if hierarchy_sets latency_ms; then
 		median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
@@ -186,9 +186,9 @@ experiment_parameters() {
 			options: $options}' \
 		--arg serial "$OPT_serial" --argjson seed "$OPT_seed" --argjson median "$median" --argjson p99 "$p99" \
 		--argjson loss "$loss" --arg block "$OPT_hierarchy_block" --arg world "$OPT_world" \
-		--argjson cache "$(sc_size_bytes "$OPT_cache_size")" --argjson inflight "$OPT_max_inflight" \
+		--argjson cache "$OPT_cache_size_bytes" --argjson inflight "$OPT_max_inflight" \
 		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
-		--argjson interval "$OPT_interval_ms" --argjson options "$(opts_json)"
+		--argjson interval "$OPT_interval_ms" --argjson options "$OPTS_JSON"
 	experiment_record_repeat
 }
 
@@ -317,10 +317,7 @@ experiment_expected_s() {
 
 # experiment_main ARGS... : the whole scenario.
 experiment_main() {
-	opts_defaults
-	scenario_defaults
-	opts_parse "$@"
-	opts_validate
+	opts_read "$@"
 	# tune.sh and scale.sh ask whether the options they pass on are good, and how long a run with
 	# them takes, before they run anything (scenarios/lib/plan.sh)
 	if [[ -n ${SC_PLAN_ONLY:-} ]]; then

@@ -16,12 +16,8 @@ schedule_calibrate() {
 
 # schedule_queries SCHEDULE_RATE : how many queries a spike schedule at that spike rate sends.
 schedule_queries() {
-	local ms_w ms_b ms_s ms_r
-	ms_w=$(sc_duration_ms "$OPT_warmup_len")
-	ms_b=$(sc_duration_ms "$OPT_baseline_len")
-	ms_s=$(sc_duration_ms "$OPT_spike_len")
-	ms_r=$(sc_duration_ms "$OPT_recovery_len")
-	echo $(((ms_w * OPT_warmup_rate + ms_b * OPT_baseline_rate + OPT_spikes * (ms_s * $1 + ms_r * OPT_baseline_rate)) / 1000))
+	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_baseline_len_ms * OPT_baseline_rate + OPT_spikes *
+		(OPT_spike_len_ms * $1 + OPT_recovery_len_ms * OPT_baseline_rate)) / 1000))
 }
 
 # schedule_round_count N : a query-file size for N queries: whole hundred thousands, at most 2 million

@@ -87,7 +87,7 @@ variants_env_args() {
 # variants_resolver_settings : the run's options to our resolver, one a line: the same for its launch
 # and its --version --json, so the overload policy that reports is the one the resolver runs with.
 variants_resolver_settings() {
-	printf '%s\n' --cache-size "$(sc_size_bytes "$OPT_cache_size")" --max-inflight "$OPT_max_inflight" \
+	printf '%s\n' --cache-size "$OPT_cache_size_bytes" --max-inflight "$OPT_max_inflight" \
 		--memory-layout "$OPT_memory_layout"
 }
 
@@ -165,7 +165,7 @@ variant_launch() {
 		local DAEMON_TLS=()
 		clients_daemon_tls "$name" # --clients: DNS over TLS where the definition serves it
 		# The one launch path of daemon rows (scenarios/daemons/lib/run.sh), as the tests use it.
-		if ! daemon_command "$name" "$workdir" "${V_ADDR[$name]}" "$hints" "$(sc_size_bytes "$OPT_cache_size")" \
+		if ! daemon_command "$name" "$workdir" "${V_ADDR[$name]}" "$hints" "$OPT_cache_size_bytes" \
 			"127.0.1.${V_INDEX[$name]}" "$(dirname "$(sc_bin_dir)")" "${V_CONTROL[$name]}" 2>>"$log"; then
 			sc_say "variant $name: $DAEMON_FAILURE (see logs/$name.log)"
 			events_add "$name" failed "reason=$DAEMON_FAILURE"

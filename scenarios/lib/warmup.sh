@@ -14,7 +14,7 @@ warmup_check() {
 		sc_say "allocspike-report is missing from $(sc_bin_dir): the warm-up was not checked"
 		return 0
 	}
-	cap=$(sc_size_bytes "$OPT_cache_size")
+	cap=$OPT_cache_size_bytes
 	result=$("$rp" warmup "$dir" --cap-bytes "$cap") || {
 		sc_say "allocspike-report warmup failed (its message is above): the warm-up was not checked"
 		return 0

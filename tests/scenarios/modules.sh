@@ -12,16 +12,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet"
 
-check_eq "500ms" 500 "$(sc_duration_ms 500ms)"
-check_eq "20s" 20000 "$(sc_duration_ms 20s)"
-check_eq "2m" 120000 "$(sc_duration_ms 2m)"
-check_eq "1.5m (the schedule's grammar)" 90000 "$(sc_duration_ms 1.5m)"
-check_eq "a bare number needs a unit" "" "$(sc_duration_ms 7)"
-check_eq "a bare number where the option names its unit" 7 "$(sc_duration_ms 7 1)"
-check_eq "bad duration" "" "$(sc_duration_ms 3x)"
-check_eq "4M" 4194304 "$(sc_size_bytes 4M)"
-check_eq "512k" 524288 "$(sc_size_bytes 512k)"
-check_eq "bad size" "" "$(sc_size_bytes lots)"
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
 OPT_warmup_rate=600
@@ -105,7 +95,7 @@ done | crafted_rows >>"$wl/timeline.csv"
 runjson_init "$wl/run.json" modules
 events_init "$wl/events.jsonl"
 events_origin_set "$(sc_now)"
-OPT_cache_size=1M
+OPT_cache_size=1M OPT_cache_size_bytes=1048576
 warmup_check "$wl" 2>/dev/null
 check "full cache is steady" jq_true '.warmup.full.steady == true' "$wl/run.json"
 check "filling cache is not" jq_true '.warmup.filling.steady == false' "$wl/run.json"

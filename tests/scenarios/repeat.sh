@@ -15,6 +15,7 @@ cat >"$bin/allocspike-report" <<EOF
 echo "\$*" >"$TEST_TMP/compare-args"
 EOF
 chmod +x "$bin/allocspike-report"
+ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$bin/" # it reads the options
 
 # The stand-in scenario: the spike experiment's options and experiment_repeat, then in place of a run a
 # run.json with the rate it ran at; "calibrating" gives 1000 more each time.

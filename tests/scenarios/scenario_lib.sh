@@ -16,9 +16,7 @@ SC_PROG=spike
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh"
 scenario_options() { spike_options; }
-opts_defaults
-opts_parse "\$@"
-opts_validate
+opts_read "\$@"
 STANDIN
 }
 

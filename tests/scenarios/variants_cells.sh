@@ -62,14 +62,15 @@ check "the error names variants.tsv, the line and the word" \
 	grep -qF "variants.tsv:3: env 'A=1 $TEST_TMP/evil': word '$TEST_TMP/evil' is not NAME=value" "$TEST_TMP/err"
 check "no run folder" test ! -e "$TEST_TMP/run"
 
-# Without the controller nothing reads the table: a --no-build run says so and writes nothing.
+# Without the controller nothing reads the options or the table: a --no-build run says so and writes
+# nothing.
 mkdir -p "$TEST_TMP/empty"
 ALLOCSPIKE_BIN=$TEST_TMP/empty ALLOCSPIKE_STATE_DIR=$TEST_TMP/state \
 	bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh" --no-build --variants glibc --out "$TEST_TMP/run" \
 	>/dev/null 2>"$TEST_TMP/err"
 check_eq "spike.sh without allocspike-run: status" 1 $?
 check "the error names the controller and why it is needed" \
-	grep -qF "allocspike-run is missing from $TEST_TMP/empty (needed to read variants.tsv; --no-build builds nothing)" \
+	grep -qF "allocspike-run is missing from $TEST_TMP/empty (needed to read the scenario's options; --no-build builds nothing)" \
 	"$TEST_TMP/err"
 check "still no run folder" test ! -e "$TEST_TMP/run"
 finish

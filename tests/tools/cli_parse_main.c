@@ -1,7 +1,6 @@
 /* tests/tools/cli_parse_main.c - allocspike-test-cli-parse KIND TEXT [BARE]: one value through
- * common/cli_parse.c, printed the way the scenarios' shell checks print it (durations in whole
- * milliseconds, sizes in bytes), so that tests/scenarios/grammar.sh can hold the two grammars to
- * the same answers. Exit 2 when the value is refused. */
+ * common/cli_parse.c, durations in whole milliseconds, sizes in bytes (tests/build/stdout_full.sh
+ * runs it into /dev/full). Exit 2 when the value is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +19,7 @@ int main(int argc, char **argv)
 	const char *kind = argv[1], *text = argv[2];
 	bool ok;
 	if (strcmp(kind, "duration") == 0) {
-		/* BARE_MS: milliseconds a bare number counts, as sc_duration_ms's second argument
-		 */
+		/* BARE_MS: milliseconds a bare number counts */
 		double bare = argc == 4 ? atof(argv[3]) / 1000 : CLI_UNIT_REQUIRED, s = 0;
 		ok = cli_option_duration("duration", text, bare, 0.001, 604800, &s);
 		if (ok)

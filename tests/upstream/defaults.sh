@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/upstream/defaults.sh - the hierarchy's default latency and loss are the scenarios' defaults
-# (scenarios/lib/options.sh), as both --help texts say (docs/cli.md); the flat world's too.
+# (allocspike-run options, controller/scenario_options_table.c), as both --help texts say (docs/cli.md); the flat world's too.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/common.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/options.sh"
 opts_defaults
 help=$("$ALLOCSPIKE_BIN/allocspike-upstream" --help)
@@ -20,8 +21,7 @@ check "spike.sh --help shows the same loss" grep -qF "(default: $loss)" <<<"$sce
 # the flat world: a fixed delay and its own loss, which the scenarios pass when not given
 flat_latency=$(sed -n 's/.*flat world: .*(default \([0-9.]*\)).*/\1/p' <<<"${flat%%--loss*}")
 flat_loss=$(tr -s ' \n' ' ' <<<"$help" | sed -n 's/.*--loss X .*; flat world \([0-9.]*\)).*/\1/p')
-OPT_SET=()
-opts_flat_defaults
+opts_defaults --world flat
 check_eq "flat latency: the hierarchy's default is the scenarios'" "$flat_latency,$flat_latency" "$OPT_latency_ms"
 check_eq "flat loss: the hierarchy's default is the scenarios'" "$flat_loss" "$OPT_loss"
 flat_tlds=$(sed -n 's/.*--flat-tlds N .*(default \([0-9]*\)).*/\1/p' <<<"$help")
