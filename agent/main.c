@@ -234,10 +234,11 @@ static void agent_metrics(struct evhttp_request *req, void *arg)
 static void agent_time(struct evhttp_request *req, void *arg)
 {
 	uint64_t t2 = realtime_ns();
-	if (!agent_authorized(req, arg, true))
+	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
 		return;
-	char text[64];
-	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns());
+	char text[128];
+	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns(), a->labels.host);
 	agent_reply(req, "text/plain", text, (size_t)n);
 }
 
@@ -347,8 +348,10 @@ static int agent_clock_main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;
 	}
-	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u}\n",
-	       agent, off.offset_ms, off.rtt_ms, off.exchanges);
+	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u, "
+	       "\"host\": %s%s%s}\n",
+	       agent, off.offset_ms, off.rtt_ms, off.exchanges, off.host[0] ? "\"" : "",
+	       off.host[0] ? off.host : "null", off.host[0] ? "\"" : "");
 	if (!clock_offset_within(&off, bound_s * 1000, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cli_parse.h"
 #include "variants_table.h"
@@ -35,10 +36,14 @@ static void print_tsv(const struct variants_table *table, const size_t *chosen, 
 }
 
 /* run.json's rows: the cells by column name, version null until the scenario has asked the binary,
- * and the source address the row's N-th place gives it (each row its own, so the hierarchy counts
- * them apart). */
+ * the source address the row's N-th place gives it (each row its own, so the hierarchy counts
+ * them apart), and the host it runs on: this machine's name (run.json machine.hostname, uname -n),
+ * as the scenarios launch every row here; a row an agent samples elsewhere is named by the
+ * collector's clock events (docs/run-folder.md). */
 static bool print_json(const struct variants_table *table, const size_t *chosen, size_t count)
 {
+	struct utsname uts;
+	const char *host = uname(&uts) == 0 ? uts.nodename : NULL;
 	json_t *rows = json_array();
 	for (size_t i = 0; rows && i < count; i++) {
 		json_t *row = json_object();
@@ -50,6 +55,7 @@ static bool print_json(const struct variants_table *table, const size_t *chosen,
 				                    json_string(table->rows[chosen[i]].cells[c]));
 		if (!row || json_object_set_new(row, "version", json_null()) ||
 		    json_object_set_new(row, "upstream_source", json_string(source)) ||
+		    json_object_set_new(row, "host", host ? json_string(host) : json_null()) ||
 		    json_array_append_new(rows, row)) {
 			json_decref(rows);
 			return false;

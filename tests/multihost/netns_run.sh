@@ -280,10 +280,14 @@ for i in 1 2; do
 			| length >= 3 and all(.within_bound and (.offset_ms | fabs) < 5)" "$TEST_TMP/pass1/events.jsonl"
 	check "pass 1 $row: the report names the agent's address" \
 		jqe ".agents[\"$row\"].host == \"${AGENT_ADDR[$i]}\"" "$(S 1)"
+	check "pass 1 $row: the variant's host is its agent's --host, as the collector saw it" \
+		jqe ".variants[\"$row\"].host == \"${NS_T[i]}\"" "$(S 1)"
 	check_onsets 1 "$row"
 done
 check "pass 1: no validity reason for missing reads" \
 	jqe '[.validity.reasons[].code] | index("agent_reads_missing") == null' "$(S 1)"
+check "pass 1: summary.md names each variant's host" \
+	grep -q "^- ${ROWS[0]} ran on ${NS_T[1]}\$" "$TEST_TMP/pass1/summary.md"
 stop_agent 1
 stop_agent 2
 

@@ -6,7 +6,8 @@
 # the local sampler's cells are never overwritten, a file with a line that is no read is refused
 # whole, named FILE:LINE, while the report still builds; summary.json "agents" counts the intervals
 # (a last row cut short without a read not expected to hold one), names the host and
-# the clock offsets; under 99 % a validity reason names the variant and its longest gap.
+# the clock offsets; under 99 % a validity reason names the variant and its longest gap. Each
+# variant's host: its agent's (the clock events' host), else run.json's row's, else the machine's.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
 command -v jq >/dev/null || skip "jq not installed"
@@ -26,7 +27,7 @@ S=1796300000
 {
 	cat "$fixture/events.jsonl"
 	echo '{"t_s": -0.05, "variant": "_loadgen", "event": "started", "pid": 1000, "start_realtime": "'$S'.000000000"}'
-	echo '{"t_s": 0.1, "variant": "jemalloc", "event": "clock", "offset_ms": 0.012, "rtt_ms": 0.031, "agent": "127.0.0.1:9110"}'
+	echo '{"t_s": 0.1, "variant": "jemalloc", "event": "clock", "offset_ms": 0.012, "rtt_ms": 0.031, "agent": "127.0.0.1:9110", "host": "t2-host"}'
 	echo '{"t_s": 5.1, "variant": "jemalloc", "event": "clock", "offset_ms": -0.02, "rtt_ms": 0.05, "agent": "127.0.0.1:9110"}'
 } >"$run/events.jsonl"
 # read T ANON_KB: one read starting T s after the schedule's start (ns on CLOCK_REALTIME)
@@ -67,8 +68,30 @@ check_eq "clock offsets: range and count" "-0.02 0.012 2" "$(a .clock.offset_ms_
 check_eq "validity: the reason names jemalloc only" '["jemalloc"]' "$(jq -c '.validity.reasons[] | select(.code == "agent_reads_missing") | .variants' "$S_JSON")"
 check "validity: the text says the share and the longest gap" grep -q 'jemalloc 83.3 % (longest gap 0.5 s from t=1.500 s)' <<<"$(jq -r '.validity.reasons[] | select(.code == "agent_reads_missing") | .text' "$S_JSON")"
 check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemalloc.valid "$S_JSON")"
-check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
+check "page: the agent in the context, its host and address" grep -q 'agent of jemalloc.*host t2-host (agent at 127.0.0.1:9110)' "$run/report.html"
 check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
+
+# each variant's host: jemalloc's its agent's (the clock event's host), glibc's its run.json row's;
+# two hosts, so summary.md's Hosts and the page's context name each
+check_eq "hosts: jemalloc on its agent's host, glibc on run.json's" "t2-host fixture-host" "$(v host) $(jq -r .variants.glibc.host "$S_JSON")"
+check_eq "hosts: the run's hosts" '["fixture-host","t2-host"]' "$(jq -c .hosts "$S_JSON")"
+check "hosts: the agent's text names its host and address" grep -q 'host t2-host (agent at 127.0.0.1:9110); reads in' <<<"$(a .text)"
+check "summary.md: each variant's host" grep -q '^- jemalloc ran on t2-host$' "$run/summary.md"
+check "summary.md: glibc's too" grep -q '^- glibc ran on fixture-host$' "$run/summary.md"
+check "page: each variant's host in the context" grep -q '<th>host of glibc</th><td>fixture-host' "$run/report.html"
+# an older run.json without the rows' hosts: the machine's name stands for them; without that
+# either, none is known (null), and a run on one host says nothing of hosts
+cp "$run/run.json" "$TEST_TMP/run.json"
+jq 'del(.variants[].host)' "$TEST_TMP/run.json" >"$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "no host in run.json's rows: the machine's" "t2-host fixture-host" "$(v host) $(jq -r .variants.glibc.host "$S_JSON")"
+jq 'del(.variants[].host) | del(.machine.hostname)' "$TEST_TMP/run.json" >"$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "no host at all: null, the run's hosts the agent's" 'null ["t2-host"]' "$(jq -r .variants.glibc.host "$S_JSON") $(jq -c .hosts "$S_JSON")"
+check "one known host: summary.md names no variant's host" bash -c "! grep -q 'ran on' '$run/summary.md'"
+check "one known host: nor does the page" bash -c "! grep -q '<th>host of' '$run/report.html'"
+cp "$TEST_TMP/run.json" "$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
 
 # a last row cut short (the generator's, at its exit: 10 ms after the one before, under half the
 # 500 ms interval) without a read is not expected to hold one; with a read it counts
