@@ -93,6 +93,35 @@ check "one known host: nor does the page" bash -c "! grep -q '<th>host of' '$run
 cp "$TEST_TMP/run.json" "$run/run.json"
 "$REPORT" "$run" >/dev/null 2>&1
 
+# the agent's clock during the run: measurements within the bound and steady give no reason; one
+# known only beyond the bound, one that failed, or an offset that moved more than an interval (the
+# fixture's 500 ms) between two measurements each make agent_clock_unbounded, naming the variant,
+# its host, the time and the figure
+check_eq "clock within the bound: no agent_clock_unbounded" 0 "$(jq '[.validity.reasons[] | select(.code == "agent_clock_unbounded")] | length' "$S_JSON")"
+cp "$run/events.jsonl" "$TEST_TMP/events.jsonl"
+clock_reason() { jq -c '.validity.reasons[] | select(.code == "agent_clock_unbounded")' "$S_JSON"; }
+clock_case() { # NAME EVENT_LINE: the fixture's events and that line, then the report
+	{ cat "$TEST_TMP/events.jsonl"; echo "$2"; } >"$run/events.jsonl"
+	"$REPORT" "$run" >/dev/null 2>&1
+	check_eq "$1: the reason names jemalloc only" '["jemalloc"]' "$(clock_reason | jq -c .variants)"
+	check_eq "$1: jemalloc not valid, glibc still" "false true" "$(jq -r '"\(.validity.variants.jemalloc.valid) \(.validity.variants.glibc.valid)"' "$S_JSON")"
+	! command -v python3 >/dev/null ||
+		check "$1: the truth checker finds the figures said" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py" "$run"
+}
+clock_case "beyond the bound" '{"t_s": 3.2, "variant": "jemalloc", "event": "clock", "offset_ms": 0.3, "rtt_ms": 14, "exchanges": 8, "bound_ms": 5, "within_bound": false, "agent": "127.0.0.1:9110", "host": "t2-host"}'
+check "beyond the bound: host, time and figure said" grep -qF 'jemalloc on t2-host at t=3.200 s: offset known only within +-7.000 ms, over the bound of 5.000 ms (1 of its 3 measurements)' <<<"$(clock_reason | jq -r .text)"
+check_eq "beyond the bound: its figures in the reason" '{"bound_ms":5,"count":1,"host":"t2-host","kind":"uncertainty","measurements":3,"t_s":3.2,"uncertainty_ms":7}' "$(clock_reason | jq -cS .clocks.jemalloc)"
+check "beyond the bound: the page says it" grep -q 'offset known only within +-7.000 ms' "$run/report.html"
+clock_case "a failed measurement" '{"t_s": 4.0, "variant": "jemalloc", "event": "clock_failed", "reason": "connect: Connection refused", "agent": "127.0.0.1:9110"}'
+check "a failed measurement: said with its reason" grep -qF 'jemalloc on t2-host at t=4.000 s: the measurement failed (connect: Connection refused) (1 of its 3 measurements)' <<<"$(clock_reason | jq -r .text)"
+clock_case "an offset that moved more than an interval" '{"t_s": 6.0, "variant": "jemalloc", "event": "clock", "offset_ms": 650.5, "rtt_ms": 0.04, "exchanges": 8, "bound_ms": 5, "within_bound": true, "agent": "127.0.0.1:9110", "host": "t2-host"}'
+check "moved: from, to and the interval said" grep -qF 'jemalloc on t2-host at t=6.000 s: offset moved 650.520 ms (from -0.020 to 650.500 ms), more than one interval (500 ms)' <<<"$(clock_reason | jq -r .text)"
+{ cat "$TEST_TMP/events.jsonl"; echo '{"t_s": 6.0, "variant": "jemalloc", "event": "clock", "offset_ms": 400, "rtt_ms": 0.04, "bound_ms": 5, "within_bound": true, "agent": "127.0.0.1:9110"}'; } >"$run/events.jsonl"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "moved less than an interval: no reason" "" "$(clock_reason)"
+cp "$TEST_TMP/events.jsonl" "$run/events.jsonl"
+"$REPORT" "$run" >/dev/null 2>&1
+
 # a last row cut short (the generator's, at its exit: 10 ms after the one before, under half the
 # 500 ms interval) without a read is not expected to hold one; with a read it counts
 cp "$run/timeline.csv" "$TEST_TMP/timeline.csv"
