@@ -23,6 +23,7 @@
 #include "exposition.h"
 #include "monotonic.h"
 #include "record.h"
+#include "row_start.h"
 #include "sampler.h"
 #include "sockaddr_parse.h"
 
@@ -32,6 +33,11 @@
 /* A control socket that has not answered in this share of the interval is a failed read: the
  * next read must not queue behind it. */
 #define AGENT_CONTROL_TIMEOUT_SHARE 0.8
+
+/* --start: how long the row has to print its ready line (the scenarios' SC_READY_TIMEOUT), and to
+ * end after SIGTERM when the agent stops */
+#define AGENT_ROW_READY_S 30
+#define AGENT_ROW_GRACE_S 5
 
 /* Controllers reading /samples at once: one is the design, a few leave room for a dashboard. */
 #define AGENT_MAX_STREAMS 4
@@ -54,12 +60,19 @@ static void agent_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: allocspike-agent --pid PID | --pid-from-control [options]\n"
+	    "usage: allocspike-agent --pid PID | --pid-from-control | --start ROW [options]\n"
 	    "  --pid PID          the process to sample (a resolver row on this host)\n"
 	    "  --pid-from-control the process serving --control (waiting up to %d s for it):\n"
 	    "                     a sidecar sharing a Pod's process namespace\n"
 	    "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
 	    "                     in flight (default: none, /proc only)\n"
+	    "  --start ROW        start that build or env row of --variants-table FILE here\n"
+	    "                     (the resolver beside this program, the row's environment,\n"
+	    "                     its control socket --control, ready file CONTROL.ready), in\n"
+	    "                     a process group of its own that dies with the agent; then\n"
+	    "                     sample it. With --root-hints F, --upstream-port P,\n"
+	    "                     --upstream-source A, --resolver-listen A (default\n"
+	    "                     127.0.0.1:0), and the run's resolver options after --\n"
 	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
 	    "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
 	    "  --run ID           the run label of every series (default: none)\n"
@@ -82,6 +95,14 @@ static void agent_usage(FILE *out)
 	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
 	    "docs/agent.md\n",
 	    AGENT_PEER_WAIT_S, AGENT_DEFAULT_PORT);
+}
+
+/* The agent's end: the row it started (--start) stopped first; rc passed on. */
+static int agent_row_end(pid_t row_pid, int rc)
+{
+	if (row_pid > 0)
+		row_stop(row_pid, AGENT_ROW_GRACE_S);
+	return rc;
 }
 
 /* One read, then its line to the record and to every /samples stream. */
@@ -234,10 +255,11 @@ static void agent_metrics(struct evhttp_request *req, void *arg)
 static void agent_time(struct evhttp_request *req, void *arg)
 {
 	uint64_t t2 = realtime_ns();
-	if (!agent_authorized(req, arg, true))
+	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
 		return;
-	char text[64];
-	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns());
+	char text[128];
+	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns(), a->labels.host);
 	agent_reply(req, "text/plain", text, (size_t)n);
 }
 
@@ -347,8 +369,10 @@ static int agent_clock_main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;
 	}
-	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u}\n",
-	       agent, off.offset_ms, off.rtt_ms, off.exchanges);
+	printf("{\"agent\": \"%s\", \"offset_ms\": %.3f, \"rtt_ms\": %.3f, \"exchanges\": %u, "
+	       "\"host\": %s%s%s}\n",
+	       agent, off.offset_ms, off.rtt_ms, off.exchanges, off.host[0] ? "\"" : "",
+	       off.host[0] ? off.host : "null", off.host[0] ? "\"" : "");
 	if (!clock_offset_within(&off, bound_s * 1000, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-agent clock: agent %s: %s\n", agent, err);
 		return CLI_EXIT_FAILED;
@@ -421,12 +445,24 @@ int main(int argc, char **argv)
 		OPT_TOKEN_FILE,
 		OPT_TOKEN_METRICS,
 		OPT_PID_FROM_CONTROL,
+		OPT_START,
+		OPT_VARIANTS_TABLE,
+		OPT_ROOT_HINTS,
+		OPT_UPSTREAM_PORT,
+		OPT_UPSTREAM_SOURCE,
+		OPT_RESOLVER_LISTEN,
 		OPT_VERSION,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"pid-from-control", no_argument, NULL, OPT_PID_FROM_CONTROL},
+	    {"start", required_argument, NULL, OPT_START},
+	    {"variants-table", required_argument, NULL, OPT_VARIANTS_TABLE},
+	    {"root-hints", required_argument, NULL, OPT_ROOT_HINTS},
+	    {"upstream-port", required_argument, NULL, OPT_UPSTREAM_PORT},
+	    {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
+	    {"resolver-listen", required_argument, NULL, OPT_RESOLVER_LISTEN},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -447,6 +483,8 @@ int main(int argc, char **argv)
 	double interval_s = 0.1, duration_s = 0;
 	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL,
 	           *token_file = NULL;
+	struct row_start_plan row = {0};
+	pid_t row_pid = 0;
 	char hostname[256] = "";
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
 	                  .record_fd = -1};
@@ -462,6 +500,24 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PID_FROM_CONTROL:
 			pid_from_control = true;
+			break;
+		case OPT_START:
+			row.row = optarg;
+			break;
+		case OPT_VARIANTS_TABLE:
+			row.table = optarg;
+			break;
+		case OPT_ROOT_HINTS:
+			row.root_hints = optarg;
+			break;
+		case OPT_UPSTREAM_PORT:
+			row.upstream_port = optarg;
+			break;
+		case OPT_UPSTREAM_SOURCE:
+			row.upstream_source = optarg;
+			break;
+		case OPT_RESOLVER_LISTEN:
+			row.listen = optarg;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
@@ -508,9 +564,29 @@ int main(int argc, char **argv)
 		if (!ok)
 			return CLI_EXIT_USAGE;
 	}
+	/* --start: the run's resolver options after "--", passed on to the row */
+	if (row.row && optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		row.options = argv + optind;
+		row.n_options = (size_t)(argc - optind);
+		optind = argc;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "allocspike-agent: unexpected argument '%s'\n", argv[optind]);
 		agent_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *start_problem =
+	    !row.row ? (row.table || row.root_hints || row.upstream_port || row.upstream_source ||
+	                        row.listen
+	                    ? "--variants-table, --root-hints, --upstream-port, --upstream-source "
+	                      "and --resolver-listen go with --start"
+	                    : NULL)
+	    : pid != 0 || pid_from_control ? "--start takes no --pid or --pid-from-control"
+	    : !row.table                   ? "--start needs --variants-table FILE"
+	    : !control                     ? "--start needs --control PATH (the row's socket)"
+	                                   : NULL;
+	if (start_problem) {
+		fprintf(stderr, "allocspike-agent: %s\n", start_problem);
 		return CLI_EXIT_USAGE;
 	}
 	if (pid_from_control && (pid != 0 || !control)) {
@@ -518,14 +594,14 @@ int main(int argc, char **argv)
 		        "allocspike-agent: --pid-from-control needs --control and no --pid\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (pid == 0 && !pid_from_control) {
+	if (pid == 0 && !pid_from_control && !row.row) {
 		fprintf(stderr, "allocspike-agent: --pid is required\n");
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	struct sockaddr_storage listen_addr;
 	socklen_t listen_len;
-	char err[256];
+	char err[4096]; /* a table's FILE:LINE: reason, for --start */
 	if (!sockaddr_parse(listen_text, AGENT_DEFAULT_PORT, &listen_addr, &listen_len, err,
 	                    sizeof(err))) {
 		fprintf(stderr, "allocspike-agent: --listen: %s\n", err);
@@ -543,6 +619,13 @@ int main(int argc, char **argv)
 	if (a.labels.host == hostname && gethostname(hostname, sizeof(hostname) - 1) != 0)
 		snprintf(hostname, sizeof(hostname), "unknown");
 
+	row.control = control;
+	bool refused = false;
+	if (row.row && !row_start(&row, AGENT_ROW_READY_S, &row_pid, &refused, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --start %s: %s\n", row.row, err);
+		return refused ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
+	}
+	pid = row_pid ? (unsigned long long)row_pid : pid;
 	if (pid_from_control && (pid = (unsigned long long)control_peer_pid(
 	                             control, AGENT_PEER_WAIT_S, err, sizeof(err))) == 0) {
 		fprintf(stderr, "allocspike-agent: --pid-from-control: %s\n", err);
@@ -552,14 +635,14 @@ int main(int argc, char **argv)
 	                        (int)(interval_s * 1000 * AGENT_CONTROL_TIMEOUT_SHARE) + 1, err,
 	                        sizeof(err))) {
 		fprintf(stderr, "allocspike-agent: --pid %llu: %s\n", pid, err);
-		return CLI_EXIT_FAILED;
+		return agent_row_end(row_pid, CLI_EXIT_FAILED);
 	}
 	/* appended to: an agent restarted in a run goes on in the same record, its gap visible */
 	a.record_path = record;
 	if (record && (a.record_fd = record_open(record, &a.next_seq)) < 0) {
 		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
 		agent_sampler_close(&a.sampler);
-		return CLI_EXIT_FAILED;
+		return agent_row_end(row_pid, CLI_EXIT_FAILED);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	a.base = event_base_new();
@@ -570,7 +653,7 @@ int main(int argc, char **argv)
 		agent_sampler_close(&a.sampler);
 		if (a.base)
 			event_base_free(a.base);
-		return CLI_EXIT_FAILED;
+		return agent_row_end(row_pid, CLI_EXIT_FAILED);
 	}
 	struct event *tick = event_new(a.base, -1, EV_PERSIST, agent_tick, &a);
 	struct event *term = evsignal_new(a.base, SIGTERM, agent_stop, a.base);
@@ -618,5 +701,5 @@ int main(int argc, char **argv)
 		rc = CLI_EXIT_FAILED;
 	}
 	agent_sampler_close(&a.sampler);
-	return rc;
+	return agent_row_end(row_pid, rc);
 }

@@ -15,9 +15,21 @@
 
 #define CLOCK_IO_TIMEOUT_S 2
 
-int clock_format_reply(char *buf, size_t size, uint64_t t2_ns, uint64_t t3_ns)
+int clock_format_reply(char *buf, size_t size, uint64_t t2_ns, uint64_t t3_ns, const char *host)
 {
-	return snprintf(buf, size, "%" PRIu64 " %" PRIu64 "\n", t2_ns, t3_ns);
+	bool named = host && identifier_valid(host, NULL, 0);
+	return snprintf(buf, size, "%" PRIu64 " %" PRIu64 "%s%s\n", t2_ns, t3_ns, named ? " " : "",
+	                named ? host : "");
+}
+
+/* The host label after the two timestamps, when it is an identifier (the agent's own check made
+ * again: the reply is the agent's word, untrusted). */
+static void clock_reply_host(const char *body, char *host, size_t host_size)
+{
+	char word[IDENTIFIER_MAX_LEN + 2] = "";
+	host[0] = '\0';
+	if (sscanf(body, "%*s %*s %65s", word) == 1 && identifier_valid(word, NULL, 0))
+		snprintf(host, host_size, "%s", word);
 }
 
 /* Reads one HTTP/1.1 reply with a Content-Length body from fd; the body into body. */
@@ -85,6 +97,7 @@ bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned cou
 	}
 	out->exchanges = 0;
 	out->rtt_ms = out->offset_ms = 0;
+	out->host[0] = '\0';
 	bool ok = true;
 	for (unsigned i = 0; ok && i < count; i++) {
 		char body[128];
@@ -106,6 +119,7 @@ bool clock_measure(const struct sockaddr *addr, socklen_t addr_len, unsigned cou
 		if (out->exchanges == 0 || rtt < out->rtt_ms) {
 			out->rtt_ms = rtt;
 			out->offset_ms = offset;
+			clock_reply_host(body, out->host, sizeof(out->host));
 		}
 		out->exchanges++;
 	}

@@ -9,15 +9,21 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "identifier.h"
+
 struct clock_offset {
 	double offset_ms; /* the agent's CLOCK_REALTIME minus ours */
 	double rtt_ms; /* the round trip of the exchange it comes from, the agent's time excluded */
 	unsigned exchanges;
+	/* the agent's host label (its --host) as its reply names it; "" when it names none (an
+	 * older agent, or a label that is no identifier) */
+	char host[IDENTIFIER_MAX_LEN + 1];
 };
 
 /* The body of GET /time: the agent's realtime when the request reached the handler (t2) and when
- * the reply left it (t3), in ns. */
-int clock_format_reply(char *buf, size_t size, uint64_t t2_ns, uint64_t t3_ns);
+ * the reply left it (t3), in ns, then its host label when host is an identifier (a controller
+ * records each row's host by it; docs/agent.md, "The clock"). */
+int clock_format_reply(char *buf, size_t size, uint64_t t2_ns, uint64_t t3_ns, const char *host);
 
 /* Makes count exchanges over one connection to addr and keeps the one with the shortest round
  * trip: its offset is wrong by at most half that round trip. token: sent as a bearer token, or

@@ -304,6 +304,15 @@ static bool run_json_check(struct runfolder *rf, const char *path, char *err, si
 			        name ? bad : "missing or not a string");
 			return false;
 		}
+		/* the row's host (optional: runs before it was recorded have none) */
+		const json_t *host = json_object_get(json_array_get(variants, i), "host");
+		if (host && !json_is_null(host) &&
+		    (!json_is_string(host) ||
+		     !identifier_valid(json_string_value(host), bad, sizeof(bad)))) {
+			set_err(err, err_size, "%s: \"variants\"[%zu].host: %s", path, i,
+			        json_is_string(host) ? bad : "not a string");
+			return false;
+		}
 		bool repeated = false;
 		for (size_t j = 0; j < i && !repeated; j++)
 			repeated = strcmp(name, json_string_value(json_object_get(
@@ -921,6 +930,21 @@ bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, s
 	static const runfolder_part_reader parts[] = {read_events, read_timeline,
 	                                              read_instance_tables};
 	return read_parts(dir, rf, "unknown", parts, sizeof(parts) / sizeof(*parts), err, err_size);
+}
+
+const char *runfolder_row_host(const struct runfolder *rf, const char *variant)
+{
+	const json_t *variants = json_object_get(rf->run, "variants");
+	for (size_t i = 0; i < json_array_size(variants); i++) {
+		const json_t *row = json_array_get(variants, i);
+		const char *host = json_string_value(json_object_get(row, "host"));
+		const char *name = json_string_value(json_object_get(row, "name"));
+		if (host && name && strcmp(name, variant) == 0)
+			return host; /* checked by run_json_check */
+	}
+	const char *machine =
+	    json_string_value(json_object_get(json_object_get(rf->run, "machine"), "hostname"));
+	return machine && identifier_valid(machine, NULL, 0) ? machine : NULL;
 }
 
 void runfolder_free(struct runfolder *rf)

@@ -178,6 +178,12 @@ ssize_t runfolder_line_read(FILE *f, char **buf, size_t *cap, bool *had_newline,
 bool runfolder_line_refused(ssize_t n, enum line_fault fault, const char *path, size_t lineno,
                             char *err, size_t err_size);
 
+/* The host run.json's row of variant names (its "host"), or for a row without one (runs from before
+ * it was recorded) the machine's (machine.hostname, when it is an identifier); NULL when neither is
+ * known. A row sampled by an agent on another host is named by the collector's clock events instead
+ * (reports/hosts.c; docs/run-folder.md, "run.json"). */
+const char *runfolder_row_host(const struct runfolder *rf, const char *variant);
+
 /* Index of target name in rf->targets, or -1. */
 int runfolder_target_index(const struct runfolder *rf, const char *name);
 

@@ -53,10 +53,13 @@ bool agent_link_measure(struct agent_link *link, unsigned count, double bound_ms
 		return false;
 	}
 	bool within = clock_offset_within(&off, bound_ms, err, err_size);
-	link_event(link, "clock",
-	           json_pack("{s:f, s:f, s:i, s:f, s:b}", "offset_ms", off.offset_ms, "rtt_ms",
-	                     off.rtt_ms, "exchanges", (int)off.exchanges, "bound_ms", bound_ms,
-	                     "within_bound", within));
+	json_t *extra = json_pack("{s:f, s:f, s:i, s:f, s:b}", "offset_ms", off.offset_ms, "rtt_ms",
+	                          off.rtt_ms, "exchanges", (int)off.exchanges, "bound_ms", bound_ms,
+	                          "within_bound", within);
+	/* the agent's host label: the host of the row it samples (docs/run-folder.md, run.json) */
+	if (extra && off.host[0])
+		json_object_set_new(extra, "host", json_string(off.host));
+	link_event(link, "clock", extra);
 	if (within && !clock_history_add(&link->clock, realtime_ns(), &off)) {
 		snprintf(err, err_size, "out of memory");
 		return false;

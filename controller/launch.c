@@ -1,42 +1,12 @@
-/* controller/launch.c - a run's process made ready and exec'd (launch.h). */
+/* controller/launch.c - allocspike-run launch (launch.h). */
 #include "launch.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 #include "cli_parse.h"
 #include "parent_death.h"
 #include "supervise_plan.h"
-
-void launch_exec(pid_t launcher, const char *name, const cpu_set_t *cpus, const char *cpus_text,
-                 char **argv)
-{
-	setsid();
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != launcher) {
-		dprintf(STDERR_FILENO,
-		        "allocspike-run: %s: the process that started it (pid %ld) is gone\n", name,
-		        (long)launcher);
-		_exit(125);
-	}
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus) != 0) {
-		dprintf(STDERR_FILENO, "allocspike-run: %s: cannot pin to CPUs %s: %s\n", name,
-		        cpus_text, strerror(errno));
-		_exit(126);
-	}
-	execvp(argv[0], argv);
-	dprintf(STDERR_FILENO, "allocspike-run: %s: cannot run %s: %s\n", name, argv[0],
-	        strerror(errno));
-	_exit(127);
-}
 
 void launch_usage(FILE *out)
 {

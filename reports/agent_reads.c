@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hosts.h"
 #include "strbuf.h"
 #include "summary_json.h"
 #include "terminal_text.h"
@@ -42,13 +43,18 @@ static json_t *clock_range(const struct runfolder *rf, const char *name, const c
 	                 summary_json_real(rtt_hi));
 }
 
-/* The context's words for one agent: host, coverage, clock. */
-static json_t *agent_text(const struct runfolder_agent *a, double share, const char *host,
-                          const json_t *clock)
+/* The context's words for one agent: its host label and address, coverage, clock. */
+static json_t *agent_text(const struct runfolder_agent *a, double share, const char *label,
+                          const char *host, const json_t *clock)
 {
 	struct strbuf b = {0};
-	strbuf_printf(&b, "%s%s%sreads in %zu of %zu intervals (%.1f %%)", host ? "host " : "",
-	              host ? host : "", host ? "; " : "", a->with_read, a->intervals, 100 * share);
+	if (label)
+		strbuf_printf(&b, "host %s%s%s%s; ", label, host ? " (agent at " : "",
+		              host ? host : "", host ? ")" : "");
+	else if (host)
+		strbuf_printf(&b, "host %s; ", host);
+	strbuf_printf(&b, "reads in %zu of %zu intervals (%.1f %%)", a->with_read, a->intervals,
+	              100 * share);
 	if (a->gap_s > 0)
 		strbuf_printf(&b, ", longest gap %.3g s from t=%.3f s", a->gap_s, a->gap_start_s);
 	if (json_is_object(clock))
@@ -97,7 +103,8 @@ void agent_reads_add(json_t *summary, const struct runfolder *rf)
 		                                    summary_json_real(a->gap_s))
 		                        : json_null());
 		json_object_set_new(o, "error", a->error[0] ? json_string(a->error) : json_null());
-		json_object_set_new(o, "text", agent_text(a, share, host, clock));
+		json_object_set_new(o, "text",
+		                    agent_text(a, share, hosts_of_agent(rf, name), host, clock));
 		json_object_set_new(o, "clock", clock);
 		json_object_set_new(all, name, o);
 	}

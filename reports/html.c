@@ -396,6 +396,17 @@ static void html_context(struct strbuf *b, const struct page_input *in,
 		json_decref(shown_v);
 	}
 	kv_row(b, "spikes recorded", json_object_get(summary, "spike_count"));
+	/* the run on more than one host: where each variant ran */
+	if (json_array_size(json_object_get(summary, "hosts")) > 1)
+		json_object_foreach((json_t *)json_object_get(summary, "variants"), k, v)
+		{
+			char label[160];
+			snprintf(label, sizeof(label), "host of %s", k);
+			json_t *host = json_object_get(v, "host");
+			json_t *unknown = json_is_string(host) ? NULL : json_string("unknown");
+			kv_row(b, label, unknown ? unknown : host);
+			json_decref(unknown);
+		}
 	/* variants sampled by an agent on another host: its host, coverage, clock offsets */
 	json_object_foreach((json_t *)json_object_get(summary, "agents"), k, v)
 	{

@@ -267,19 +267,31 @@ static void markdown_terms(struct strbuf *b, const struct summary_input *in,
 	strbuf_append(b, "\n");
 }
 
-/* The variants an agent read on another host (summary.json agents): its host, how many of the
- * run's intervals it read, its clock; nothing for a run sampled on one machine. The page says it
- * in its context. */
+/* Where the variants ran: each variant's host when the run had more than one (summary.json
+ * variants.NAME.host, hosts), then the variants an agent read on another host (summary.json
+ * agents): its host, how many of the run's intervals it read, its clock. Nothing for a run on one
+ * machine. The page says it in its context. */
 static void markdown_hosts(struct strbuf *b, const struct summary_input *in,
                            const struct report_section *sec)
 {
 	const json_t *agents = json_object_get(in->summary, "agents");
+	bool several = json_array_size(json_object_get(in->summary, "hosts")) > 1;
 	const char *name;
-	const json_t *agent;
-	if (json_object_size(agents) == 0)
+	const json_t *agent, *v;
+	if (json_object_size(agents) == 0 && !several)
 		return;
 	markdown_heading(b, sec);
 	strbuf_append(b, "\n");
+	if (several)
+		json_object_foreach((json_t *)json_object_get(in->summary, "variants"), name, v)
+		{
+			const char *host = json_string_value(json_object_get(v, "host"));
+			strbuf_append(b, "- ");
+			markdown_append_text(b, name);
+			strbuf_append(b, " ran on ");
+			markdown_append_text(b, host ? host : "an unknown host");
+			strbuf_append(b, "\n");
+		}
 	json_object_foreach((json_t *)agents, name, agent)
 	{
 		strbuf_append(b, "- agent of ");

@@ -10,6 +10,7 @@
 #include "figures.h"
 #include "findings.h"
 #include "hierarchy_applied.h"
+#include "hosts.h"
 #include "model.h"
 #include "spike_shape.h"
 #include "transports.h"
@@ -23,6 +24,8 @@ json_t *passes_run(const struct runfolder *rf)
 	json_object_set_new(sum, "hierarchy_applied", hierarchy_applied_read(rf->dir));
 	/* per variant and transport, from transports.csv (runs with TCP or DoT clients) */
 	transports_add(sum, rf, &model);
+	/* the host each variant ran on: its agent's, or run.json's */
+	hosts_add(sum, rf);
 	/* what the agents on other hosts read (agents/NAME.jsonl): coverage, hosts, clock offsets
 	 */
 	agent_reads_add(sum, rf);

@@ -537,6 +537,130 @@ static void check_agent_reads(const json_t *summary, json_t *reasons)
 	strbuf_free(&text);
 }
 
+/* The first clock measurement of variant name's agent that could not place its reads (events.jsonl
+ * "clock" and "clock_failed", written by allocspike-run collect): failed, known only beyond its
+ * bound (half the round trip), or moved by more than one interval since the one before (reads
+ * between them would be placed wrong by that much). NULL when every one was fine; *count: how many
+ * were not, *total: of how many. */
+static json_t *clock_trouble(const struct runfolder *rf, const char *name, double interval_ms,
+                             size_t *count, size_t *total)
+{
+	json_t *first = NULL;
+	double prev = NAN;
+	*count = *total = 0;
+	for (size_t i = 0; i < rf->n_events; i++) {
+		const struct runfolder_event *e = &rf->events[i];
+		bool failed = strcmp(e->event, "clock_failed") == 0;
+		if ((!failed && strcmp(e->event, "clock") != 0) || strcmp(e->variant, name) != 0)
+			continue;
+		(*total)++;
+		json_t *o = e->obj, *trouble = NULL;
+		double off = json_number_value(json_object_get(o, "offset_ms"));
+		double half_rtt = json_number_value(json_object_get(o, "rtt_ms")) / 2;
+		const json_t *bound = json_object_get(o, "bound_ms");
+		if (failed) {
+			const char *why = json_string_value(json_object_get(o, "reason"));
+			trouble =
+			    json_pack("{s:s, s:s}", "kind", "failed", "reason", why ? why : "");
+		} else if (json_is_false(json_object_get(o, "within_bound")) ||
+		           (json_is_number(bound) && half_rtt > json_number_value(bound))) {
+			trouble = json_pack(
+			    "{s:s, s:o, s:o}", "kind", "uncertainty", "uncertainty_ms",
+			    summary_json_real(half_rtt), "bound_ms",
+			    json_is_number(bound) ? summary_json_real(json_number_value(bound))
+			                          : json_null());
+		} else if (isfinite(off)) {
+			if (isfinite(prev) && fabs(off - prev) > interval_ms)
+				trouble = json_pack("{s:s, s:o, s:o, s:o, s:o}", "kind", "moved",
+				                    "moved_ms", summary_json_real(fabs(off - prev)),
+				                    "from_ms", summary_json_real(prev), "to_ms",
+				                    summary_json_real(off), "interval_ms",
+				                    summary_json_real(interval_ms));
+			prev = off;
+		}
+		if (!trouble)
+			continue;
+		(*count)++;
+		if (first) {
+			json_decref(trouble);
+			continue;
+		}
+		first = trouble;
+		json_object_set_new(first, "t_s", summary_json_real(e->t_s));
+	}
+	return first;
+}
+
+/* What one measurement beyond the bound says, into b. */
+static void clock_trouble_text(struct strbuf *b, const json_t *t)
+{
+	const char *kind = json_string_value(json_object_get(t, "kind"));
+	double x = json_number_value(json_object_get(t, "uncertainty_ms"));
+	if (strcmp(kind, "failed") == 0)
+		strbuf_printf(b, "the measurement failed (%.120s)",
+		              json_string_value(json_object_get(t, "reason")));
+	else if (strcmp(kind, "uncertainty") == 0 && json_is_number(json_object_get(t, "bound_ms")))
+		strbuf_printf(b, "offset known only within +-%.3f ms, over the bound of %.3f ms", x,
+		              json_number_value(json_object_get(t, "bound_ms")));
+	else if (strcmp(kind, "uncertainty") == 0)
+		strbuf_printf(b, "offset known only within +-%.3f ms, over its bound", x);
+	else
+		strbuf_printf(b,
+		              "offset moved %.3f ms (from %.3f to %.3f ms), more than one interval "
+		              "(%.0f ms)",
+		              json_number_value(json_object_get(t, "moved_ms")),
+		              json_number_value(json_object_get(t, "from_ms")),
+		              json_number_value(json_object_get(t, "to_ms")),
+		              json_number_value(json_object_get(t, "interval_ms")));
+}
+
+/* Variants whose agent's clock was not known within the bound during the run, or moved by more
+ * than an interval between two measurements: their reads may be placed wrong (docs/controller.md,
+ * "The clock"). Each named with its host, the time, and the figure of its first such
+ * measurement. */
+static void check_agent_clocks(const struct runfolder *rf, const json_t *summary, json_t *reasons)
+{
+	double interval_ms = 1000 * json_number_value(json_object_get(summary, "interval_s"));
+	if (!(interval_ms > 0))
+		interval_ms = 100; /* the run's default interval */
+	const char *name;
+	json_t *v, *names = json_array(), *clocks = json_object();
+	struct strbuf text = {0};
+	json_object_foreach((json_t *)json_object_get(summary, "variants"), name, v)
+	{
+		size_t count, total;
+		json_t *t = clock_trouble(rf, name, interval_ms, &count, &total);
+		if (!t)
+			continue;
+		const char *host = json_string_value(json_object_get(v, "host"));
+		json_object_set_new(t, "host", host ? json_string(host) : json_null());
+		json_object_set_new(t, "count", json_integer((json_int_t)count));
+		json_object_set_new(t, "measurements", json_integer((json_int_t)total));
+		strbuf_printf(&text, "%s%s on %s at t=%.3f s: ", json_array_size(names) ? "; " : "",
+		              name, host ? host : "an unknown host",
+		              json_number_value(json_object_get(t, "t_s")));
+		clock_trouble_text(&text, t);
+		strbuf_printf(&text, " (%zu of its %zu measurements)", count, total);
+		json_array_append_new(names, json_string(name));
+		json_object_set_new(clocks, name, t);
+	}
+	if (json_array_size(names) == 0) {
+		json_decref(names);
+		json_decref(clocks);
+		return;
+	}
+	reason(reasons, "agent_clock_unbounded", names,
+	       "keep the hosts' clocks disciplined (chrony) and the path to the agents quiet, or "
+	       "measure more often (allocspike-run collect --clock-every)",
+	       "The clock of an agent was not known within its bound during the run, or moved by "
+	       "more than an interval between two measurements, so its reads may be placed wrong "
+	       "on the timeline: %s. t is the collection's time (the controller's events).",
+	       text.s);
+	json_object_set_new(json_array_get(reasons, json_array_size(reasons) - 1), "clocks",
+	                    clocks);
+	strbuf_free(&text);
+}
+
 /* What a reason that names a variant says of it, in the per-variant words. */
 static const struct {
 	const char *code, *words;
@@ -549,6 +673,7 @@ static const struct {
     {"variant_without_figures", "without figures"},
     {"warmup_not_steady", "its cache still filling"},
     {"calibration_capped", "its capacity only a bound"},
+    {"agent_clock_unbounded", "its agent's clock beyond the bound"},
 };
 
 /* Per variant, whether any reason names it and which ({NAME: {valid, reasons[]}}), and the words
@@ -644,6 +769,7 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, struct
 	check_crashes(summary, model, reasons);
 	check_no_figures(rf, model, reasons);
 	check_agent_reads(summary, reasons);
+	check_agent_clocks(rf, summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
 		reason(

@@ -127,17 +127,22 @@ variants_check_allocator() {
 
 # variant_command NAME HINTS UPSTREAM_PORT : a build or env row's command: VARIANT_CMD, the resolver
 # and its options (run.json's `command`), and VARIANT_ARGV, what is started: env(1) with the row's
-# environment, its wrapper (perf stat), then VARIANT_CMD. The launch and --dry-run both use it.
+# environment, its wrapper (perf stat), then VARIANT_CMD. The launch and --dry-run both use it. The
+# environment and the command come from the controller's one builder (allocspike-run variants
+# --command, common/variant_command.c), the one allocspike-agent --start runs a row with.
 variant_command() {
-	local name=$1 hints=$2 uport=$3 envs=() wrap=() settings=() tls=()
-	mapfile -t envs < <(variants_env_args "$name")
+	local name=$1 hints=$2 uport=$3 words=() wrap=() settings=() tls=() i
 	mapfile -t settings < <(variants_resolver_settings)
 	mapfile -t tls < <(clients_resolver_args "$name") # --clients: DNS over TLS
-	VARIANT_CMD=("$(variants_binary "$name")" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport"
-		--upstream-source "127.0.1.${V_INDEX[$name]}" "${settings[@]}" "${tls[@]}"
-		--control "$SC_CTL_DIR/$name.sock" --ready-file "$SC_CTL_DIR/$name.ready")
+	mapfile -t words < <("$SC_VARIANTS_RUN" variants --table "$SC_VARIANTS_TABLE" --command "$name" \
+		--bin-dir "$(sc_bin_dir)" --listen 127.0.0.1:0 --root-hints "$hints" --upstream-port "$uport" \
+		--upstream-source "127.0.1.${V_INDEX[$name]}" --control "$SC_CTL_DIR/$name.sock" \
+		--ready-file "$SC_CTL_DIR/$name.ready" -- "${settings[@]}" "${tls[@]}")
+	for ((i = 0; i < ${#words[@]}; i++)); do [[ ${words[i]} != -- ]] || break; done
+	((i < ${#words[@]})) || sc_die "variant $name: allocspike-run variants --command gave no command"
+	VARIANT_CMD=("${words[@]:i+1}")
 	[[ -z ${V_WRAP[$name]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$name]}"
-	VARIANT_ARGV=(env "${envs[@]}" "${wrap[@]}" "${VARIANT_CMD[@]}")
+	VARIANT_ARGV=(env "${words[@]:0:i}" "${wrap[@]}" "${VARIANT_CMD[@]}")
 }
 
 # variant_launch NAME RUN_DIR HINTS UPSTREAM_PORT CPUS : starts one row of any kind (the one loop);

@@ -76,7 +76,35 @@ static void test_fixture(void **state)
 	assert_true(rf.events[7].t_s == 3.0);
 	assert_false(rf.timeline_truncated);
 	assert_false(rf.events_truncated);
+	/* each row's host (docs/run-folder.md, run.json) */
+	assert_string_equal(runfolder_row_host(&rf, "glibc"), "fixture-host");
+	assert_string_equal(runfolder_row_host(&rf, "jemalloc"), "fixture-host");
 	runfolder_free(&rf);
+}
+
+/* A row's host: its own; a row without one (a run from before it was recorded) the machine's; NULL
+ * when neither is known or the machine's is no name. */
+static void test_row_host(void **state)
+{
+	char *dir =
+	    make_run("{\"machine\":{\"hostname\":\"m1\"},\"variants\":[{\"name\":\"a\","
+	             "\"host\":\"t1.lan\"},{\"name\":\"b\"},{\"name\":\"c\",\"host\":null}]}",
+	             "", HEADER);
+	struct runfolder rf;
+	char err[512] = "";
+	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
+	assert_string_equal(runfolder_row_host(&rf, "a"), "t1.lan");
+	assert_string_equal(runfolder_row_host(&rf, "b"), "m1");
+	assert_string_equal(runfolder_row_host(&rf, "c"), "m1");
+	assert_string_equal(runfolder_row_host(&rf, "not-a-row"), "m1");
+	runfolder_free(&rf);
+	remove_run(dir);
+	dir = make_run("{\"machine\":{\"hostname\":\"a b\"},\"variants\":[{\"name\":\"a\"}]}", "",
+	               HEADER);
+	assert_true(runfolder_read(dir, &rf, err, sizeof(err)));
+	assert_null(runfolder_row_host(&rf, "a"));
+	runfolder_free(&rf);
+	remove_run(dir);
 }
 
 static void test_columns_by_name_and_quotes(void **state)
@@ -324,6 +352,10 @@ static void test_names_are_identifiers(void **state)
 	             "run.json", "\"variants\"[1].name");
 	expect_error("{\"variants\":[{\"kind\":\"build\"}]}", "", ok_tl, "run.json",
 	             "\"variants\"[0].name");
+	expect_error("{\"variants\":[{\"name\":\"glibc\",\"host\":\"a/b\"}]}", "", ok_tl,
+	             "run.json", "\"variants\"[0].host");
+	expect_error("{\"variants\":[{\"name\":\"glibc\",\"host\":7}]}", "", ok_tl, "run.json",
+	             "\"variants\"[0].host: not a string");
 	expect_error("{\"warmup\":{\"a/b\":{\"steady\":false}}}", "", ok_tl, "run.json",
 	             "\"warmup\"");
 }
@@ -407,6 +439,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fixture),
+	    cmocka_unit_test(test_row_host),
 	    cmocka_unit_test(test_columns_by_name_and_quotes),
 	    cmocka_unit_test(test_high_water_columns),
 	    cmocka_unit_test(test_truncated_last_lines),

@@ -3,7 +3,7 @@
 # chooses"): the project's table read whole; a table with a bad name, an env cell that is no
 # NAME=value words, a missing column, a row twice, an env row over no build row refused with
 # FILE:LINE and exit 2, nothing printed; --select: the default rows, a list in its own order, an
-# unknown or repeated name refused (2); --format json: run.json's rows with their source addresses.
+# unknown or repeated name refused (2); --format json: run.json's rows with their source addresses and this machine as their host.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
@@ -34,8 +34,9 @@ check_eq "every row, its cells as written" "$rows"$'\nstatus 0' "$(variants --ta
 check_eq "the default rows, in table order" $'glibc\njemalloc' "$("$RUN" variants --table "$T" --select '' | cut -f1)"
 check_eq "a list, in its order, empty items skipped" $'kresd\nglibc-trim\nglibc' \
 	"$("$RUN" variants --table "$T" --select ',kresd,,glibc-trim,glibc,' | cut -f1)"
-check_eq "json: run.json's rows, each its own source address" \
-	'[{"name":"kresd","kind":"external","allocator":"jemalloc","libc":"glibc","library":"-","base":"kresd","env":"-","note":"a daemon","version":null,"upstream_source":"127.0.1.1"},{"name":"glibc","kind":"build","allocator":"glibc","libc":"glibc","library":"-","base":"-","env":"-","note":"the build row","version":null,"upstream_source":"127.0.1.2"}]' \
+H=$(jq -n --arg h "$(uname -n)" '$h') # each row's host: this machine's, as run.json machine.hostname
+check_eq "json: run.json's rows, each its own source address and this machine as its host" \
+	'[{"name":"kresd","kind":"external","allocator":"jemalloc","libc":"glibc","library":"-","base":"kresd","env":"-","note":"a daemon","version":null,"upstream_source":"127.0.1.1","host":'"$H"'},{"name":"glibc","kind":"build","allocator":"glibc","libc":"glibc","library":"-","base":"-","env":"-","note":"the build row","version":null,"upstream_source":"127.0.1.2","host":'"$H"'}]' \
 	"$("$RUN" variants --table "$T" --select kresd,glibc --format json)"
 
 check_eq "an unknown name" \

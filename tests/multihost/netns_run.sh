@@ -280,10 +280,16 @@ for i in 1 2; do
 			| length >= 3 and all(.within_bound and (.offset_ms | fabs) < 5)" "$TEST_TMP/pass1/events.jsonl"
 	check "pass 1 $row: the report names the agent's address" \
 		jqe ".agents[\"$row\"].host == \"${AGENT_ADDR[$i]}\"" "$(S 1)"
+	check "pass 1 $row: the variant's host is its agent's --host, as the collector saw it" \
+		jqe ".variants[\"$row\"].host == \"${NS_T[i]}\"" "$(S 1)"
 	check_onsets 1 "$row"
 done
 check "pass 1: no validity reason for missing reads" \
 	jqe '[.validity.reasons[].code] | index("agent_reads_missing") == null' "$(S 1)"
+check "pass 1: nor for the agents' clocks (every measurement within the bound, none moved)" \
+	jqe '[.validity.reasons[].code] | index("agent_clock_unbounded") == null' "$(S 1)"
+check "pass 1: summary.md names each variant's host" \
+	grep -q "^- ${ROWS[0]} ran on ${NS_T[1]}\$" "$TEST_TMP/pass1/summary.md"
 stop_agent 1
 stop_agent 2
 
@@ -303,6 +309,8 @@ check "pass 2: the report counts $K's reads under 99 % with a gap from the kill 
 	jqe ".agents[\"$K\"].share < 0.99 and .agents[\"$K\"].longest_gap.length_s >= 2" "$(S 2)"
 check "pass 2: the validity reason agent_reads_missing names $K and only $K" \
 	jqe ".validity.reasons | map(select(.code == \"agent_reads_missing\")) | length == 1 and .[0].variants == [\"$K\"]" "$(S 2)"
+check "pass 2: the killed agent's failed clock measurements a validity reason naming $K only" \
+	jqe ".validity.reasons | map(select(.code == \"agent_clock_unbounded\")) | length == 1 and .[0].variants == [\"$K\"] and .[0].clocks[\"$K\"].kind == \"failed\"" "$(S 2)"
 check "pass 2: ${ROWS[1]} still complete" jqe ".agents[\"${ROWS[1]}\"].share >= 0.99" "$(S 2)"
 check_onsets 2 "${ROWS[1]}"
 echo "pass 2 $K: $(jq -c ".agents[\"$K\"] | {intervals, intervals_with_read, longest_gap}" "$(S 2)")"

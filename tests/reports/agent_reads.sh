@@ -6,7 +6,8 @@
 # the local sampler's cells are never overwritten, a file with a line that is no read is refused
 # whole, named FILE:LINE, while the report still builds; summary.json "agents" counts the intervals
 # (a last row cut short without a read not expected to hold one), names the host and
-# the clock offsets; under 99 % a validity reason names the variant and its longest gap.
+# the clock offsets; under 99 % a validity reason names the variant and its longest gap. Each
+# variant's host: its agent's (the clock events' host), else run.json's row's, else the machine's.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 REPORT=$ALLOCSPIKE_BIN/allocspike-report
 command -v jq >/dev/null || skip "jq not installed"
@@ -26,7 +27,7 @@ S=1796300000
 {
 	cat "$fixture/events.jsonl"
 	echo '{"t_s": -0.05, "variant": "_loadgen", "event": "started", "pid": 1000, "start_realtime": "'$S'.000000000"}'
-	echo '{"t_s": 0.1, "variant": "jemalloc", "event": "clock", "offset_ms": 0.012, "rtt_ms": 0.031, "agent": "127.0.0.1:9110"}'
+	echo '{"t_s": 0.1, "variant": "jemalloc", "event": "clock", "offset_ms": 0.012, "rtt_ms": 0.031, "agent": "127.0.0.1:9110", "host": "t2-host"}'
 	echo '{"t_s": 5.1, "variant": "jemalloc", "event": "clock", "offset_ms": -0.02, "rtt_ms": 0.05, "agent": "127.0.0.1:9110"}'
 } >"$run/events.jsonl"
 # read T ANON_KB: one read starting T s after the schedule's start (ns on CLOCK_REALTIME)
@@ -67,8 +68,59 @@ check_eq "clock offsets: range and count" "-0.02 0.012 2" "$(a .clock.offset_ms_
 check_eq "validity: the reason names jemalloc only" '["jemalloc"]' "$(jq -c '.validity.reasons[] | select(.code == "agent_reads_missing") | .variants' "$S_JSON")"
 check "validity: the text says the share and the longest gap" grep -q 'jemalloc 83.3 % (longest gap 0.5 s from t=1.500 s)' <<<"$(jq -r '.validity.reasons[] | select(.code == "agent_reads_missing") | .text' "$S_JSON")"
 check_eq "validity: jemalloc not valid" false "$(jq -r .validity.variants.jemalloc.valid "$S_JSON")"
-check "page: the agent in the context" grep -q 'agent of jemalloc.*host 127.0.0.1:9110' "$run/report.html"
+check "page: the agent in the context, its host and address" grep -q 'agent of jemalloc.*host t2-host (agent at 127.0.0.1:9110)' "$run/report.html"
 check "page: the amber reason" grep -q 'under 99 % of the intervals of jemalloc' "$run/report.html"
+
+# each variant's host: jemalloc's its agent's (the clock event's host), glibc's its run.json row's;
+# two hosts, so summary.md's Hosts and the page's context name each
+check_eq "hosts: jemalloc on its agent's host, glibc on run.json's" "t2-host fixture-host" "$(v host) $(jq -r .variants.glibc.host "$S_JSON")"
+check_eq "hosts: the run's hosts" '["fixture-host","t2-host"]' "$(jq -c .hosts "$S_JSON")"
+check "hosts: the agent's text names its host and address" grep -q 'host t2-host (agent at 127.0.0.1:9110); reads in' <<<"$(a .text)"
+check "summary.md: each variant's host" grep -q '^- jemalloc ran on t2-host$' "$run/summary.md"
+check "summary.md: glibc's too" grep -q '^- glibc ran on fixture-host$' "$run/summary.md"
+check "page: each variant's host in the context" grep -q '<th>host of glibc</th><td>fixture-host' "$run/report.html"
+# an older run.json without the rows' hosts: the machine's name stands for them; without that
+# either, none is known (null), and a run on one host says nothing of hosts
+cp "$run/run.json" "$TEST_TMP/run.json"
+jq 'del(.variants[].host)' "$TEST_TMP/run.json" >"$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "no host in run.json's rows: the machine's" "t2-host fixture-host" "$(v host) $(jq -r .variants.glibc.host "$S_JSON")"
+jq 'del(.variants[].host) | del(.machine.hostname)' "$TEST_TMP/run.json" >"$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "no host at all: null, the run's hosts the agent's" 'null ["t2-host"]' "$(jq -r .variants.glibc.host "$S_JSON") $(jq -c .hosts "$S_JSON")"
+check "one known host: summary.md names no variant's host" bash -c "! grep -q 'ran on' '$run/summary.md'"
+check "one known host: nor does the page" bash -c "! grep -q '<th>host of' '$run/report.html'"
+cp "$TEST_TMP/run.json" "$run/run.json"
+"$REPORT" "$run" >/dev/null 2>&1
+
+# the agent's clock during the run: measurements within the bound and steady give no reason; one
+# known only beyond the bound, one that failed, or an offset that moved more than an interval (the
+# fixture's 500 ms) between two measurements each make agent_clock_unbounded, naming the variant,
+# its host, the time and the figure
+check_eq "clock within the bound: no agent_clock_unbounded" 0 "$(jq '[.validity.reasons[] | select(.code == "agent_clock_unbounded")] | length' "$S_JSON")"
+cp "$run/events.jsonl" "$TEST_TMP/events.jsonl"
+clock_reason() { jq -c '.validity.reasons[] | select(.code == "agent_clock_unbounded")' "$S_JSON"; }
+clock_case() { # NAME EVENT_LINE: the fixture's events and that line, then the report
+	{ cat "$TEST_TMP/events.jsonl"; echo "$2"; } >"$run/events.jsonl"
+	"$REPORT" "$run" >/dev/null 2>&1
+	check_eq "$1: the reason names jemalloc only" '["jemalloc"]' "$(clock_reason | jq -c .variants)"
+	check_eq "$1: jemalloc not valid, glibc still" "false true" "$(jq -r '"\(.validity.variants.jemalloc.valid) \(.validity.variants.glibc.valid)"' "$S_JSON")"
+	! command -v python3 >/dev/null ||
+		check "$1: the truth checker finds the figures said" python3 "$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py" "$run"
+}
+clock_case "beyond the bound" '{"t_s": 3.2, "variant": "jemalloc", "event": "clock", "offset_ms": 0.3, "rtt_ms": 14, "exchanges": 8, "bound_ms": 5, "within_bound": false, "agent": "127.0.0.1:9110", "host": "t2-host"}'
+check "beyond the bound: host, time and figure said" grep -qF 'jemalloc on t2-host at t=3.200 s: offset known only within +-7.000 ms, over the bound of 5.000 ms (1 of its 3 measurements)' <<<"$(clock_reason | jq -r .text)"
+check_eq "beyond the bound: its figures in the reason" '{"bound_ms":5,"count":1,"host":"t2-host","kind":"uncertainty","measurements":3,"t_s":3.2,"uncertainty_ms":7}' "$(clock_reason | jq -cS .clocks.jemalloc)"
+check "beyond the bound: the page says it" grep -q 'offset known only within +-7.000 ms' "$run/report.html"
+clock_case "a failed measurement" '{"t_s": 4.0, "variant": "jemalloc", "event": "clock_failed", "reason": "connect: Connection refused", "agent": "127.0.0.1:9110"}'
+check "a failed measurement: said with its reason" grep -qF 'jemalloc on t2-host at t=4.000 s: the measurement failed (connect: Connection refused) (1 of its 3 measurements)' <<<"$(clock_reason | jq -r .text)"
+clock_case "an offset that moved more than an interval" '{"t_s": 6.0, "variant": "jemalloc", "event": "clock", "offset_ms": 650.5, "rtt_ms": 0.04, "exchanges": 8, "bound_ms": 5, "within_bound": true, "agent": "127.0.0.1:9110", "host": "t2-host"}'
+check "moved: from, to and the interval said" grep -qF 'jemalloc on t2-host at t=6.000 s: offset moved 650.520 ms (from -0.020 to 650.500 ms), more than one interval (500 ms)' <<<"$(clock_reason | jq -r .text)"
+{ cat "$TEST_TMP/events.jsonl"; echo '{"t_s": 6.0, "variant": "jemalloc", "event": "clock", "offset_ms": 400, "rtt_ms": 0.04, "bound_ms": 5, "within_bound": true, "agent": "127.0.0.1:9110"}'; } >"$run/events.jsonl"
+"$REPORT" "$run" >/dev/null 2>&1
+check_eq "moved less than an interval: no reason" "" "$(clock_reason)"
+cp "$TEST_TMP/events.jsonl" "$run/events.jsonl"
+"$REPORT" "$run" >/dev/null 2>&1
 
 # a last row cut short (the generator's, at its exit: 10 ms after the one before, under half the
 # 500 ms interval) without a read is not expected to hold one; with a read it counts

@@ -55,6 +55,9 @@ check "reads in at least 99 % of the intervals" jq -e '.agents.glibc.share >= 0.
 check "no validity reason for missing reads" jq -e '[.validity.reasons[].code] | index("agent_reads_missing") == null' $S
 check "the variant's memory is the agent's" jq -e '.variants.glibc.max_anon_kb > 0 and .variants.glibc.max_rss_kb > 0' $S
 check "the clock measured and named" jq -e '.agents.glibc.clock.measurements >= 2 and .agents.glibc.host != null' $S
+# the agent's --host label (by default this machine's name) reaches the collector's clock events
+check_eq "the variant's host: its agent's label, as the collector saw it" "$(uname -n)" "$(jq -r .variants.glibc.host $S)"
+check "every clock event names the agent's host" jq -se "[.[] | select(.event == \"clock\")] | length >= 2 and all(.host == \"$(uname -n)\")" run/events.jsonl
 check "page: the agent in the context" grep -q 'agent of glibc' run/report.html
 check "summary.md: the agent under Hosts" grep -A3 '^## Hosts' run/summary.md | grep -q -- '- agent of glibc: .*host'
 echo "agent reads: $(jq -c ".agents.glibc | {intervals, intervals_with_read, longest_gap, clock}" $S)"

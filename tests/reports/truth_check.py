@@ -697,6 +697,53 @@ def f_lost_by_all(m, c):
             chk.fail(f"spike {u['spike']} lost by all, but a variant answered {u['answered_share']}")
 
 
+def f_clock_unbounded(m, c):
+    """Each agent's clock beyond its bound: the variant, its host, the time, the figure and the
+    counts stated are those of the reason's clocks, and the figure is beyond what it claims."""
+    chk, summary = c["chk"], c["summary"]
+    reason = next((r for r in (summary.get("validity") or {}).get("reasons", [])
+                   if r["code"] == "agent_clock_unbounded"), {})
+    clocks = reason.get("clocks") or {}
+    named = []
+    for p in re.finditer(r"(?:^|; )(\S+) on (.+?) at t=(-?[\d.]+) s: (.*?) \((\d+) of its (\d+) "
+                         r"measurements\)", m["list"]):
+        name, host, t, what = p[1], p[2], p[3], p[4]
+        cl = clocks.get(name) or {}
+        named.append(name)
+        chk.compared += 1
+        if host != (cl.get("host") or "an unknown host") or host != (
+                (summary.get("variants", {}).get(name) or {}).get("host") or "an unknown host"):
+            chk.fail(f"clock of {name}: states host {host}, the figures say {cl.get('host')}")
+        agree(chk, f"clock of {name}: time", t, cl.get("t_s"))
+        equal_int(chk, f"clock of {name}: measurements beyond", p[5], cl.get("count"))
+        equal_int(chk, f"clock of {name}: measurements", p[6], cl.get("measurements"))
+        kind = cl.get("kind")
+        u = re.fullmatch(fix_n(r"offset known only within \+-(?P<x>N) ms, over (?:the bound of (?P<b>N) ms|its bound)"), what)
+        mv = re.fullmatch(fix_n(r"offset moved (?P<x>N) ms \(from (?P<a>N) to (?P<b>N) ms\), more than one "
+                                r"interval \((?P<i>N) ms\)"), what)
+        if kind == "uncertainty" and u:
+            agree(chk, f"clock of {name}: uncertainty", u["x"], cl.get("uncertainty_ms"))
+            if u["b"] is not None:
+                agree(chk, f"clock of {name}: bound", u["b"], cl.get("bound_ms"))
+                chk.compared += 1
+                if not cl.get("uncertainty_ms", 0) > cl.get("bound_ms", 0):
+                    chk.fail(f"clock of {name}: uncertainty {cl.get('uncertainty_ms')} within the bound")
+        elif kind == "moved" and mv:
+            agree(chk, f"clock of {name}: moved", mv["x"], cl.get("moved_ms"))
+            agree(chk, f"clock of {name}: from", mv["a"], cl.get("from_ms"))
+            agree(chk, f"clock of {name}: to", mv["b"], cl.get("to_ms"))
+            agree(chk, f"clock of {name}: interval", mv["i"], 1000 * (summary.get("interval_s") or 0))
+            chk.compared += 1
+            if not (abs(cl.get("to_ms", 0) - cl.get("from_ms", 0)) > cl.get("interval_ms", 0)
+                    and abs(abs(cl["to_ms"] - cl["from_ms"]) - cl["moved_ms"]) < 1e-6):
+                chk.fail(f"clock of {name}: moved {cl.get('moved_ms')} is no move beyond an interval")
+        elif not (kind == "failed" and what.startswith("the measurement failed (")):
+            chk.fail(f"clock of {name}: '{what}' does not say its {kind} measurement")
+    chk.compared += 1
+    if sorted(named) != sorted(reason.get("variants") or []):
+        chk.fail(f"agent_clock_unbounded: states {sorted(named)}, names {reason.get('variants')}")
+
+
 VALIDITY = [
     (r"Every variant answered under (?P<pct>\d+) % of the queries sent in spikes? (?P<list>[\d, and]+) "
      r"\((?P<lo>N)-(?P<hi>N) % answered\): running side by side .*", f_lost_by_all),
@@ -714,6 +761,10 @@ VALIDITY = [
     (r"Not run: .*", nothing),
     (r".* crashed: its figures stop at the crash, .*", nothing),
     (r"No memory figures for .*", nothing),
+    (r"The agent's reads fell in under \d+ % of the intervals of .*", nothing),
+    (r"The clock of an agent was not known within its bound during the run, or moved by more than an "
+     r"interval between two measurements, so its reads may be placed wrong on the timeline: (?P<list>.*)\. "
+     r"t is the collection's time \(the controller's events\)\.", f_clock_unbounded),
 ]
 VALIDITY_FORMS = [(re.compile(fix_n(rx), re.S), fn) for rx, fn in VALIDITY]
 

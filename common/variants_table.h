@@ -1,9 +1,9 @@
-/* controller/variants_table.h - the variants table (variants.tsv, docs/variants.md) read and
+/* common/variants_table.h - the variants table (variants.tsv, docs/variants.md) read and
  * checked row by row, and the rows a run chooses (the scenarios' --variants): the one reader of the
  * table outside CMake, for allocspike-run variants (variants_plan.c) and the scenarios through it.
  */
-#ifndef ALLOCSPIKE_CONTROLLER_VARIANTS_TABLE_H
-#define ALLOCSPIKE_CONTROLLER_VARIANTS_TABLE_H
+#ifndef ALLOCSPIKE_COMMON_VARIANTS_TABLE_H
+#define ALLOCSPIKE_COMMON_VARIANTS_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

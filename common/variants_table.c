@@ -1,4 +1,4 @@
-/* controller/variants_table.c - reading, checking and choosing rows of variants.tsv
+/* common/variants_table.c - reading, checking and choosing rows of variants.tsv
  * (variants_table.h). */
 #include "variants_table.h"
 

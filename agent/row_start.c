@@ -1,0 +1,122 @@
+/* agent/row_start.c - a row started by the agent (row_start.h). */
+#include "row_start.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launch_exec.h"
+#include "monotonic.h"
+#include "parent_death.h"
+#include "variant_command.h"
+
+static void row_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Whether path holds the resolver's "ready ADDR:PORT" line. */
+static bool row_ready(const char *path)
+{
+	char line[160] = "";
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool ok = fgets(line, sizeof(line), f) && strncmp(line, "ready ", 6) == 0;
+	fclose(f);
+	return ok;
+}
+
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
+               char *err, size_t err_size)
+{
+	*refused = true;
+	struct variants_table table;
+	if (!variants_table_read(&table, plan->table, err, err_size))
+		return false;
+	char bin_dir[4096], ready[4200];
+	snprintf(ready, sizeof(ready), "%s.ready", plan->control);
+	struct variant_launch launch = {.bin_dir = bin_dir,
+	                                .listen = plan->listen ? plan->listen : "127.0.0.1:0",
+	                                .root_hints = plan->root_hints,
+	                                .upstream_port = plan->upstream_port,
+	                                .upstream_source = plan->upstream_source,
+	                                .control = plan->control,
+	                                .ready_file = ready,
+	                                .options = plan->options,
+	                                .n_options = plan->n_options};
+	struct variant_command cmd;
+	bool found = variant_command_bin_dir(bin_dir, sizeof(bin_dir));
+	if (!found)
+		snprintf(err, err_size, "cannot find the agent's own folder (/proc/self/exe)");
+	bool built =
+	    found && variant_command_build(&table, plan->row, &launch, &cmd, err, err_size);
+	variants_table_free(&table);
+	if (!built)
+		return false;
+	*refused = false;
+	/* a ready file left by an earlier start is not this one's */
+	if (unlink(ready) != 0 && errno != ENOENT) {
+		snprintf(err, err_size, "%s: %s", ready, strerror(errno));
+		variant_command_free(&cmd);
+		return false;
+	}
+	pid_t agent = getpid();
+	*pid = fork();
+	if (*pid == 0) {
+		for (size_t i = 0; i < cmd.n_env; i++)
+			putenv(cmd.env[i]);
+		/* our resolver arms the same death signal itself, against the agent */
+		char text[32];
+		snprintf(text, sizeof(text), "%ld", (long)agent);
+		setenv(PARENT_DEATH_ENV, text, 1);
+		launch_exec(agent, plan->row, NULL, NULL, cmd.argv);
+	}
+	int fork_errno = errno;
+	variant_command_free(&cmd);
+	if (*pid < 0) {
+		snprintf(err, err_size, "fork: %s", strerror(fork_errno));
+		return false;
+	}
+	double until = ((double)monotonic_ns() / 1e9) + timeout_s;
+	for (;;) {
+		int status;
+		if (waitpid(*pid, &status, WNOHANG) == *pid) {
+			snprintf(err, err_size, "row %s ended before it was ready (%s %d)",
+			         plan->row, WIFSIGNALED(status) ? "signal" : "exit status",
+			         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+			return false;
+		}
+		if (row_ready(ready))
+			return true;
+		if (((double)monotonic_ns() / 1e9) > until) {
+			snprintf(err, err_size,
+			         "row %s was not ready within %g s (no 'ready' in %s)", plan->row,
+			         timeout_s, ready);
+			row_stop(*pid, 1);
+			return false;
+		}
+		row_sleep_ms(20);
+	}
+}
+
+void row_stop(pid_t pid, double grace_s)
+{
+	kill(-pid, SIGTERM);
+	double until = ((double)monotonic_ns() / 1e9) + grace_s;
+	while (((double)monotonic_ns() / 1e9) < until) {
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			kill(-pid, SIGKILL); /* what it forked */
+			return;
+		}
+		row_sleep_ms(20);
+	}
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}

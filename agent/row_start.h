@@ -1,0 +1,35 @@
+/* agent/row_start.h - a build or env row of variants.tsv started by the agent on its own host
+ * (--start, docs/agent.md "Starting a row"): the row's command from the table the agent was started
+ * with (common/variant_command.h; nothing else is ever run), its binary from the agent's own bin
+ * folder, in a process group of its own that is killed when the agent dies; its ready file waited
+ * for, and the row stopped when the agent ends. */
+#ifndef ALLOCSPIKE_AGENT_ROW_START_H
+#define ALLOCSPIKE_AGENT_ROW_START_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct row_start_plan {
+	const char *row;             /* its name in the table */
+	const char *table;           /* variants.tsv */
+	const char *root_hints;      /* the hierarchy's root hints (--root-hints) */
+	const char *upstream_port;   /* NULL: the resolver's default */
+	const char *upstream_source; /* NULL: none */
+	const char *listen;          /* where it serves DNS (default 127.0.0.1:0) */
+	const char *control;         /* its control socket; its ready file is CONTROL.ready */
+	char *const *options;        /* the run's resolver options, passed on */
+	size_t n_options;
+};
+
+/* Starts the row and waits up to timeout_s for its ready file; its PID into *pid. False with the
+ * reason in err: *refused set when the table refuses the row (unknown, a daemon row, a table that
+ * does not read: a usage error), clear when it could not be started or was not ready in time (it
+ * is stopped then). */
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
+               char *err, size_t err_size);
+
+/* SIGTERM to the row's process group, up to grace_s for it to end, then SIGKILL; reaped. */
+void row_stop(pid_t pid, double grace_s);
+
+#endif
