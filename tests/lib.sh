@@ -125,6 +125,22 @@ print(buf.decode().strip())
 PY
 }
 
+# alive PID : PID runs (a zombie waiting to be reaped counts as gone); gone PID : it does not.
+alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+gone() { ! alive "$1"; }
+
+# wait_until SECONDS COMMAND... : polls COMMAND every 0.1 s until it holds, at most SECONDS.
+wait_until() {
+	local i limit=$1
+	shift
+	for ((i = 0; i < limit * 10; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+
 # start_ticks PID : when PID started (clock ticks after boot, /proc/PID/stat field 22).
 start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }
 

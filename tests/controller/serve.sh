@@ -10,17 +10,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN="$ALLOCSPIKE_BIN/allocspike-run"
 cd "$TEST_TMP" || exit 1
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
-alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
-gone() { ! alive "$1"; }
-wait_until() {
-	local i limit=$1
-	shift
-	for ((i = 0; i < limit * 10; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 ask() { "$RUN" ask "$SOCK" "$@"; }
 
 # serve DIR : a run folder registered for this shell, and its controller serving on $SOCK.

@@ -12,18 +12,6 @@ cd "$TEST_TMP" || exit 1
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 # jqs FILTER FILE : whether jq's filter over FILE's lines (slurped) holds
 jqs() { jq -se "$1" "$2" >/dev/null; }
-alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
-gone() { ! alive "$1"; }
-# wait_until SECONDS COMMAND... : polls every 0.1 s
-wait_until() {
-	local i limit=$1
-	shift
-	for ((i = 0; i < limit * 10; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # A server: writes its ready line, forks a helper into its group (its pid into FILE.child), waits.
 server() { printf '["sh", "-c", "sleep 300 & echo $! >%s.child; echo ready 127.0.0.1:%s >%s; wait"]' "$1" "$2" "$1"; }
