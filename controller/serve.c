@@ -1,6 +1,7 @@
 /* controller/serve.c - the requests of a served run (serve.h): each a line of words
  * (request_words.h) answered by one line; the waits (`ready`, `wait-any`) held while the loop
- * goes on reaping, answering and stopping. */
+ * goes on reaping, answering and stopping; the events and their clock (serve_events.h), where the
+ * processes' `started` and `exited` go too. */
 #include "serve.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "proc_stat.h"
 #include "request_words.h"
 #include "run_registry.h"
+#include "serve_events.h"
 #include "supervisor.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
@@ -42,6 +44,8 @@ struct serve {
 	struct plan_process *specs[SUPERVISOR_MAX_PROCESSES]; /* sup.procs[i].spec, owned here */
 	struct serve_wait waits[CONTROL_MAX_CONNS];
 	struct event_base *base;
+	struct run_events events; /* the scenario's events.jsonl and its clock */
+	struct events_log log;    /* the supervisor's events, handed to events */
 };
 
 static double serve_now_s(void)
@@ -304,12 +308,12 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		if (supervisor_leftovers_wait(&s->sup, text, sizeof(text)))
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
-	} else {
-		snprintf(
-		    reply, size,
-		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
-		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown)",
-		    req);
+	} else if (!serve_events_request(&s->events, w, n, reply, size)) {
+		snprintf(reply, size,
+		         "error: unknown request or wrong number of words: '%.64s' (requests: start, "
+		         "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
+		         "%s)",
+		         req, SERVE_EVENTS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -373,8 +377,10 @@ int serve_main(const char *socket_path, const char *out_dir)
 	int processes_fd = serve_processes_file(out_dir);
 	if (processes_fd < 0)
 		return CLI_EXIT_FAILED;
+	run_events_init(&s.events);
+	s.log = (struct events_log){.hand_over = run_events_hand_over, .ctx = &s.events};
 	/* the scenario does the interrupting: a signal here only drops the grace of stops */
-	if (!supervisor_init(&s.sup, NULL, processes_fd)) {
+	if (!supervisor_init(&s.sup, &s.log, processes_fd)) {
 		fprintf(stderr, "allocspike-run supervise: cannot take the signals\n");
 		close(processes_fd);
 		return CLI_EXIT_FAILED;
@@ -407,6 +413,7 @@ int serve_main(const char *socket_path, const char *out_dir)
 	}
 	supervisor_stop_all(&s.sup, SERVE_STOP_ALL_GRACE_S);
 	supervisor_close(&s.sup);
+	run_events_free(&s.events); /* what is still pending written */
 	close(processes_fd);
 	for (unsigned i = 0; i < s.sup.count; i++) {
 		for (unsigned a = 0; a < s.specs[i]->argc; a++)

@@ -8,15 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_line.h"
 #include "terminal_text.h"
 
 /* As every subcommand (allocspike-report --help): 1 the output could not be written, 2 bad usage
  * or a run folder that cannot be read. */
 enum { EXIT_WRITE_FAILED = 1, EXIT_USAGE = 2, EXIT_RUN_UNREADABLE = 2 };
-
-/* The way every line of events.jsonl is written: one line, ", " and ": " between items, keys in
- * the order given, numbers to 16 digits (a wall-clock time keeps its microseconds). */
-#define EVENT_LINE_FLAGS (JSON_INDENT(0) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(16))
 
 static int usage_error(const char *cmd, const char *usage, const char *why, const char *arg)
 {
@@ -120,39 +117,6 @@ int analysis_cmd_warmup(int argc, char **argv)
 	return on_timeline(argv[0], analysis_warmup, cap);
 }
 
-static bool reserved_key(const char *key)
-{
-	static const char *const keys[] = {"t_s", "variant", "event", "unix_s"};
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return true;
-	return false;
-}
-
-/* KEY=TEXT (a string, any bytes escaped) or KEY:=JSON (a value written as JSON) into o. */
-static const char *event_field(json_t *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || (eq == arg + 1 && arg[0] == ':'))
-		return "not KEY=TEXT or KEY:=JSON:";
-	bool raw = eq[-1] == ':';
-	char *key = strndup(arg, (size_t)(eq - arg) - (raw ? 1 : 0));
-	json_t *value = NULL;
-	const char *why = NULL;
-	if (!key)
-		why = "out of memory at";
-	else if (reserved_key(key))
-		why = "t_s, variant, event and unix_s are set by their own arguments, not";
-	else if (raw && !(value = json_loads(eq + 1, JSON_DECODE_ANY, NULL)))
-		why = "the value after := is not JSON:";
-	else if (!raw && !(value = json_string(eq + 1)))
-		why = "the value is not UTF-8:";
-	if (!why)
-		json_object_set_new(o, key, value);
-	free(key);
-	return why;
-}
-
 int analysis_cmd_event(int argc, char **argv)
 {
 	static const char usage[] =
@@ -170,29 +134,19 @@ int analysis_cmd_event(int argc, char **argv)
 	}
 	if (argc - i < 2)
 		return usage_error("event", usage, NULL, NULL);
-	json_t *line = json_object(), *variant = json_string(argv[i]),
-	       *event = json_string(argv[i + 1]);
-	if (!variant || !event) {
-		json_decref(line);
-		json_decref(variant);
-		json_decref(event);
+	const char *variant = argv[i], *event = argv[i + 1];
+	if (!event_line_names_valid(variant, event))
 		return usage_error("event", usage, "VARIANT and EVENT must be UTF-8", NULL);
-	}
-	if (!isnan(t_s))
-		json_object_set_new(line, "t_s", json_real(round(t_s * 1000) / 1000));
-	json_object_set_new(line, "variant", variant);
-	json_object_set_new(line, "event", event);
+	json_t *fields = json_object();
 	for (i += 2; i < argc; i++) {
-		const char *why = event_field(line, argv[i]);
+		const char *why = event_line_field(fields, argv[i]);
 		if (why) {
-			json_decref(line);
+			json_decref(fields);
 			return usage_error("event", usage, why, argv[i]);
 		}
 	}
-	if (!isnan(unix_s))
-		json_object_set_new(line, "unix_s", json_real(unix_s));
-	char *text = json_dumps(line, EVENT_LINE_FLAGS);
-	json_decref(line);
+	char *text = event_line_text(t_s, variant, event, fields, unix_s);
+	json_decref(fields);
 	/* One line in one write: the scenario appends it to a file the generator appends to too. */
 	int rc = text && printf("%s\n", text) > 0 && fflush(stdout) == 0 ? 0 : EXIT_WRITE_FAILED;
 	free(text);
