@@ -55,9 +55,13 @@ experiment_setup_folder() {
 		mkdir -- "$SC_CTL_DIR" || sc_die "cannot create $SC_CTL_DIR"
 	fi
 	runjson_init "$SC_RUN/run.json" "$1" || sc_die "cannot write $SC_RUN/run.json"
-	events_init "$SC_RUN/events.jsonl" || sc_die "cannot create $SC_RUN/events.jsonl"
-	procs_record_stale
 	procs_register "$SC_RUN" || sc_die "cannot create $SC_RUN/processes.tsv"
+	# The controller writes the events (its clock: events.sh).
+	events_init "$SC_RUN/events.jsonl" || {
+		procs_unregister
+		sc_die "cannot create $SC_RUN/events.jsonl"
+	}
+	procs_record_stale
 }
 
 # experiment_traps : from here on, every way out goes through experiment_on_exit; Ctrl-C, SIGTERM
@@ -98,8 +102,8 @@ experiment_on_exit() {
 		reason=${SC_FAIL_REASON:-exit status $st}
 	fi
 	procs_stop_all
-	# Interrupted during the calibration or a cpu.sh pass: close that folder's events first.
-	[[ -z $SC_EVENTS_SAVED_FILE ]] || events_pop
+	# Interrupted during the calibration or a cpu.sh pass: back to the run's own events first.
+	while ((SC_EVENTS_PUSHED > 0)); do events_pop; done
 	leftovers=$(procs_leftovers)
 	if [[ -n $leftovers ]]; then
 		sc_say "still running after the stop: $leftovers"
@@ -108,14 +112,14 @@ experiment_on_exit() {
 			status=failed
 			reason="processes left running: $leftovers"
 		}
-	else
-		procs_unregister # else the next run finds and stops them
 	fi
 	case $status in
 	interrupted) events_add _scenario interrupted "signal=SIG$SC_INTERRUPTED" ;;
 	failed) events_add _scenario failed "reason=$reason" ;;
 	esac
 	events_close
+	# With its controller (which writes the events); left over: the next run finds and stops them.
+	[[ -n $leftovers ]] || procs_unregister
 	# One line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable (zcat).
 	[[ ! -s $SC_RUN/upstream-applied.log ]] || gzip -1 -f "$SC_RUN/upstream-applied.log" || true
 	declare -F scenario_report >/dev/null || experiment_ensure_timeline "$SC_RUN"

@@ -54,18 +54,20 @@ loadgen_run() {
 }
 
 # loadgen_wait_start EVENTS OFFSET PID : the schedule's clock is the generator's: it appends a
-# `started` event (t_s slightly below 0) once its query file is read and the schedule begins. Waits
-# for that line (bounded, while the generator runs) and sets the events' origin from it, so that the
-# scenario's events before the start get the negative t_s of the same clock.
+# `started` event with start_realtime (t_s 0 on the wall clock) once its query file is read and the
+# schedule begins. Waits for that line (bounded, while the generator runs) and gives it to the
+# controller as the events' origin, so that the scenario's events before the start get the negative
+# t_s of the same clock (now when the generator said nothing).
 loadgen_wait_start() {
-	local file=$1 offset=$2 pid=$3 i t=
+	local file=$1 offset=$2 pid=$3 i start=
 	for ((i = 0; i < 6000; i++)); do
 		# A line being appended may be incomplete: jq skips what does not parse (fromjson?).
-		t=$(tail -c +$((offset + 1)) "$file" 2>/dev/null |
-			jq -R 'fromjson? | select(.variant == "_loadgen" and .event == "started") | .t_s' | head -n 1)
-		[[ -z $t ]] || break
+		start=$(tail -c +$((offset + 1)) "$file" 2>/dev/null | jq -R -r 'fromjson? |
+			select(.variant == "_loadgen" and .event == "started") | .start_realtime // "now"' | head -n 1)
+		[[ -z $start ]] || break
 		procs_running "$pid" || break
 		sleep 0.01
 	done
-	events_origin_set "$(awk -v now="$(sc_now)" -v t="${t:-0}" 'BEGIN { printf "%.6f", now - t }')"
+	[[ $start != now ]] || start=
+	events_origin_set ${start:+"$start"}
 }

@@ -75,29 +75,17 @@ procs_start() {
 	SC_PID_NAME[$SC_LAST_PID]=$name
 	SC_PID_START[$SC_LAST_PID]=$start
 	SC_PIDS+=("$SC_LAST_PID")
-	events_add "$name" started "pid:=$SC_LAST_PID"
 }
 
-# procs_record WORD... : the `exited` event of each exit an answer lists (NAME PID code=N|signal=N
-# requested=BOOL, after its first word), once per process.
+# procs_record WORD... : the exits an answer lists (NAME PID code=N|signal=N requested=BOOL, after its
+# first word; the controller wrote each as an event and said a crash): the last one's name and status
+# as bash's $? (SC_PROCS_EXIT_NAME, SC_PROCS_EXIT_STATUS).
 procs_record() {
-	local name pid st req sig
 	shift
 	while (($# >= 4)); do
-		name=$1 pid=$2 st=$3 req=${4#requested=}
+		SC_PID_DONE[$2]=1 SC_PROCS_EXIT_NAME=$1 SC_PROCS_EXIT_STATUS=${3#code=}
+		[[ $3 != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${3#signal=}))
 		shift 4
-		SC_PROCS_EXIT_NAME=$name SC_PROCS_EXIT_STATUS=${st#code=}
-		[[ $st != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${st#signal=}))
-		[[ -z ${SC_PID_DONE[$pid]:-} ]] || continue
-		SC_PID_DONE[$pid]=1
-		if [[ $st == signal=* ]]; then
-			sig=$(kill -l "${st#signal=}" 2>/dev/null)
-			events_add "$name" exited "signal:=${st#signal=}" "signal_name=$sig" "pid:=$pid" "requested:=$req"
-			sc_say "$name (pid $pid) exited by signal $sig"
-		else
-			events_add "$name" exited "code:=${st#code=}" "pid:=$pid" "requested:=$req"
-			[[ $st == code=0 || $req == true ]] || sc_say "$name (pid $pid) exited with code ${st#code=}"
-		fi
 	done
 }
 

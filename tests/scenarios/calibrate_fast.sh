@@ -9,7 +9,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 SC_PROG=calibrate_fast
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
-for p in allocspike-bench-responder allocspike-loadgen allocspike-report; do
+for p in allocspike-bench-responder allocspike-loadgen allocspike-report allocspike-run; do
 	[[ -x $ALLOCSPIKE_BIN/$p ]] || skip "$p is not built yet"
 done
 
@@ -31,11 +31,13 @@ experiment_drive() {
 run=$TEST_TMP/run
 mkdir -p "$run"
 runjson_init "$run/run.json" calibrate_fast
+procs_register "$run" # its controller writes the events
 events_init "$run/events.jsonl"
 SC_RUNNABLE=(fast)
 OPT_calibrate_max=6000 OPT_calibrate_len=4s OPT_baseline_rate=300 OPT_spike_multiple=1.2
 calibrate_run "$run"
 events_close
+procs_unregister
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$run/run.json")
 echo "ramps: $(tr '\n' ' ' <"$TEST_TMP/schedules")"
 check "knee above 6000 qps: $knee" test "$knee" -gt 6000

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/scenarios/modules.sh - the scenario modules on crafted input, no program but allocspike-report
-# (which does the analysis and writes the events): durations and sizes, the calibration's knee and its
+# (which does the analysis) and the run's controller (which writes the events): durations and sizes, the calibration's knee and its
 # extension past --calibrate-max, the harness and warm-up checks, events on the generator's clock,
 # run.json updates, the variants table's errors.
 set -uo pipefail
@@ -11,6 +11,11 @@ SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet"
+[[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
+# The run's controller, which writes the events, serves the whole test.
+pr=$TEST_TMP/procs
+mkdir -p "$pr"
+procs_register "$pr"
 
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
@@ -170,13 +175,9 @@ check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) 
 check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
 # The script's own line in processes.tsv carries its start time, so a later run sees it running and
 # leaves it alone (a start time of another process made later runs kill live ones).
-pr=$TEST_TMP/procs
-mkdir -p "$pr"
-procs_register "$pr"
 read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
 check_eq "the script's pid" "$BASHPID" "$spid"
 check "its start time: a later run takes it for running" procs_same "$spid" "$sstart"
-procs_unregister
 
 # Our resolver's row in run.json: the overload policy the run's options give it (here the kresd
 # layout's), as its --version --json states it, and the launched command runs with the same one.
@@ -206,4 +207,5 @@ if [[ -n $resolver_row ]]; then
 else
 	echo "note: no resolver built, its run.json row not checked"
 fi
+procs_unregister
 finish
