@@ -15,8 +15,8 @@ const char *event_line_field(json_t *fields, const char *arg);
 bool event_line_names_valid(const char *variant, const char *event);
 
 /* The line, without its newline (free it; NULL when a name is not UTF-8 or out of memory): t_s
- * (rounded to the millisecond) first unless NAN, variant, event, fields' keys in their order (fields
- * may be NULL), unix_s last unless NAN. */
+ * (rounded to the millisecond) first unless NAN, variant, event, fields' keys in their order
+ * (fields may be NULL), unix_s last unless NAN. */
 char *event_line_text(double t_s, const char *variant, const char *event, const json_t *fields,
                       double unix_s);
 

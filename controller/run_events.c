@@ -75,8 +75,8 @@ static void run_events_file_close(struct run_events_file *f)
 	f->fd = -1;
 }
 
-static bool run_events_file_open(struct run_events_file *f, const char *path, int flags,
-                                 char *err, size_t err_size)
+static bool run_events_file_open(struct run_events_file *f, const char *path, int flags, char *err,
+                                 size_t err_size)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags, 0644);
 	if (fd < 0) {
@@ -147,8 +147,10 @@ void run_events_add(struct run_events *ev, const char *variant, const char *even
 			size_t cap = f->pending_cap ? 2 * f->pending_cap : 32;
 			struct run_event *more = realloc(f->pending, cap * sizeof(*more));
 			if (!more) {
-				fprintf(stderr, "allocspike-run: event %s of %s not recorded (out of memory)\n",
-				        event, variant);
+				fprintf(
+				    stderr,
+				    "allocspike-run: event %s of %s not recorded (out of memory)\n",
+				    event, variant);
 				json_decref(fields);
 				return;
 			}
@@ -195,5 +197,8 @@ void run_events_close(struct run_events *ev)
 
 void run_events_hand_over(void *ctx, const char *variant, const char *event, json_t *extra)
 {
-	run_events_add(ctx, variant, event, extra);
+	if (run_events_ready(ctx))
+		run_events_add(ctx, variant, event, extra);
+	else /* a run that keeps no events (the scenario never asked for a file) */
+		json_decref(extra);
 }

@@ -58,7 +58,8 @@ void run_events_origin_clear(struct run_events *ev);
 /* Every pushed file popped; what is pending written (against now where no origin was set). */
 void run_events_close(struct run_events *ev);
 
-/* events_log's hand_over for the supervisor's `started` and `exited` (ctx: the run_events). */
+/* events_log's hand_over for the supervisor's `started` and `exited` (ctx: the run_events);
+ * dropped while there is no file. */
 void run_events_hand_over(void *ctx, const char *variant, const char *event, json_t *extra);
 
 #endif

@@ -309,11 +309,12 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
 	} else if (!serve_events_request(&s->events, w, n, reply, size)) {
-		snprintf(reply, size,
-		         "error: unknown request or wrong number of words: '%.64s' (requests: start, "
-		         "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
-		         "%s)",
-		         req, SERVE_EVENTS_REQUESTS);
+		snprintf(
+		    reply, size,
+		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
+		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
+		    "%s)",
+		    req, SERVE_EVENTS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

@@ -9,7 +9,8 @@
 #include "run_events.h"
 
 /* The names of the requests below, for the message of an unknown one. */
-#define SERVE_EVENTS_REQUESTS "events, events-push, events-pop, events-close, origin, origin-clear, event"
+#define SERVE_EVENTS_REQUESTS                                                                      \
+	"events, events-push, events-pop, events-close, origin, origin-clear, event"
 
 /* Answers request w[0..n) into reply when it is one of these; false when it is none of them. */
 bool serve_events_request(struct run_events *ev, char **w, int n, char *reply, size_t size);

@@ -140,6 +140,8 @@ wait_until() {
 	return 1
 }
 
+# jq_true [jq options] FILTER FILE : true when FILTER gives true on FILE (quiet, for check).
+jq_true() { jq -e "$@" >/dev/null 2>&1; }
 
 # start_ticks PID : when PID started (clock ticks after boot, /proc/PID/stat field 22).
 start_ticks() { awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$1/stat"; }

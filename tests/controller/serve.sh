@@ -5,7 +5,9 @@
 # own process group, spaces in a word), ready (the address; a process that exits first; a timeout),
 # wait-any (bounded; the first exit; not blocking a stop meanwhile), stop (SIGKILL after the grace
 # for one that ignores SIGTERM, what it forked gone too, requested: true), stop-all, leftovers; the
-# controller SIGKILLed: every child dies with it.
+# controller SIGKILLed: every child dies with it. The events (docs/controller.md, "The events'
+# clock"): kept before the origin and written with negative t_s, the controller's own started and
+# exited, a pushed file and back, refusals (no file yet, a file there or a link, a bad origin or field).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN="$ALLOCSPIKE_BIN/allocspike-run"
 cd "$TEST_TMP" || exit 1
@@ -109,6 +111,58 @@ reply=$(ask stop-all)
 check "stop-all: every exit" grep -q "srv $srv2 signal=15 requested=true other [0-9]* signal=15 requested=true" <<<"$reply"
 check_eq "leftovers: none" ok "$(ask leftovers)"
 check_eq "stats" '{"started":5,"running":0}' "$(ask stats)"
+check_eq "shutdown" ok "$(ask shutdown)"
+check "the controller ends" wait_until 5 gone "$CONTROLLER"
+
+# The events and their clock: pending before the origin, then written with negative t_s; the
+# controller's own started and exited among them; a pushed file and back; refusals said.
+serve "$TEST_TMP/run4"
+ev=run4/events.jsonl
+ask event glibc started pid:=42 2>err.txt
+check_eq "an event before any events file: exit 1" 1 $?
+check "says to ask events first" grep -q 'no events file (ask `events FILE` first)' err.txt
+check_eq "events FILE" ok "$(ask events "$TEST_TMP/$ev")"
+ln -s "$TEST_TMP/elsewhere.jsonl" run4/link.jsonl
+for f in "$TEST_TMP/$ev" "$TEST_TMP/run4/link.jsonl"; do
+	ask events "$f" 2>err.txt
+	st=$?
+	check_eq "events of a file that is there ($(basename "$f")): exit 1" 1 "$st"
+	check "names it" grep -q "events: $f: " err.txt
+done
+check "the link was not followed" test ! -e "$TEST_TMP/elsewhere.jsonl"
+ask event glibc started pid:=42 >/dev/null
+p=$(ask start p p.log "" -- sleep 300 | cut -d' ' -f2)
+check_eq "nothing written before the origin" 0 "$(wc -l <"$ev")"
+ask origin soon 2>err.txt
+check_eq "an origin that is no time: exit 1" 1 $?
+check "names the word" grep -q "origin: UNIX_S: 'soon' is not a wall-clock time" err.txt
+ask event v e nokey 2>err.txt
+check "a field that is no KEY=TEXT or KEY:=JSON: said" grep -q "event: not KEY=TEXT or KEY:=JSON: 'nokey'" err.txt
+ask event v e 't_s:=1' 2>err.txt
+check "t_s as a field: refused" grep -q "t_s, variant, event and unix_s are set by their own arguments" err.txt
+check_eq "origin in 5 s" ok "$(ask origin "$(($(date +%s) + 5)).25")"
+check_eq "the pending events written" 2 "$(wc -l <"$ev")"
+check "negative t_s, in their order, t_s first, unix_s kept" jq_true -s --argjson p "$p" \
+	'.[0].pid == 42 and .[1].event == "started" and .[1].variant == "p" and .[1].pid == $p and
+	 all(.[]; .t_s < -4 and .t_s > -6 and (keys_unsorted[0] == "t_s") and .unix_s > 1e9)' "$ev"
+check_eq "events-push" ok "$(ask events-push "$TEST_TMP/run4/sub.jsonl")"
+ask event x ready addr=1.2.3.4:5 >/dev/null
+ask stop 1s p >/dev/null
+check_eq "the pushed file waits for its own origin" 0 "$(wc -l <run4/sub.jsonl)"
+check_eq "events-pop" ok "$(ask events-pop)"
+check "the pushed file got its events, the exit the controller's" jq_true -s --argjson p "$p" \
+	'length == 2 and .[0].addr == "1.2.3.4:5" and .[1].event == "exited" and .[1].pid == $p and
+	 .[1].signal == 15 and .[1].signal_name == "TERM" and .[1].requested == true' run4/sub.jsonl
+ask event glibc exited code:=0 >/dev/null
+check "back to the first file, on its clock" jq_true -s 'length == 3 and .[2].t_s < -4' "$ev"
+ask events-pop 2>err.txt
+check "a pop with nothing pushed: said" grep -q 'events-pop: no file is pushed' err.txt
+ask origin-clear >/dev/null
+ask event late one >/dev/null
+check_eq "after origin-clear, pending again" 3 "$(wc -l <"$ev")"
+ask events-close >/dev/null
+check "events-close writes it (against now)" jq_true -s 'length == 4 and .[3].event == "one" and .[3].t_s <= 0' "$ev"
+check "every line one JSON object" jq_true -s 'all(.[]; type == "object")' "$ev"
 check_eq "shutdown" ok "$(ask shutdown)"
 check "the controller ends" wait_until 5 gone "$CONTROLLER"
 

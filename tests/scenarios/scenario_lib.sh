@@ -118,6 +118,3 @@ scenario_spikes_unanswered() {
 		for (s in spikes) for (k = 1; k <= n; k++) if (ans[vs[k], s] + 0 == 0) print vs[k], s
 	}' "$1/timeline.csv"
 }
-
-# jq_true [jq options] FILTER FILE : true when FILTER gives true on FILE (quiet, for check).
-jq_true() { jq -e "$@" >/dev/null 2>&1; }
