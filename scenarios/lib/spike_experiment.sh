@@ -11,9 +11,9 @@ spike_options() {
 # calibration can ask for.
 spike_query_count() {
 	if [[ $OPT_spike_rate == auto ]]; then
-		schedule_queries "$(awk -v c="$(calibrate_highest_top)" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
+		schedule_count "$(schedule_spike $(($(calibrate_highest_top) * OPT_spike_multiple_milli / 1000)))"
 	else
-		schedule_queries "$OPT_spike_rate"
+		schedule_count "$(schedule_spike "$OPT_spike_rate")"
 	fi
 }
 
