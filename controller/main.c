@@ -8,6 +8,7 @@
 #include "collect.h"
 #include "launch.h"
 #include "scenario_options.h"
+#include "settings_check.h"
 #include "stop.h"
 #include "supervise.h"
 #include "variants_plan.h"
@@ -27,6 +28,7 @@ static void run_usage(FILE *out)
 	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  variants    the rows of variants.tsv a run chooses, checked\n"
 	             "  options     a scenario's options parsed and checked, or its --help\n"
+	             "  settings    whether a row's allocator settings took\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
 	supervise_usage(out);
@@ -34,6 +36,7 @@ static void run_usage(FILE *out)
 	launch_usage(out);
 	stop_usage(out);
 	variants_usage(out);
+	settings_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -61,6 +64,8 @@ int main(int argc, char **argv)
 		return variants_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "options") == 0)
 		return scenario_options_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "settings") == 0)
+		return settings_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
 		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

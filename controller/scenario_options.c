@@ -4,6 +4,7 @@
 #include "scenario_options.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,9 @@ void scenario_options_usage(FILE *out)
 	    "                       [--quick-default NAME=VALUE]... -- ARGS...\n"
 	    "  a scenario's options: ARGS parsed, --quick applied, every value checked; prints\n"
 	    "  'opt NAME VALUE' lines (tab-separated; durations also as NAME_ms, sizes as\n"
-	    "  NAME_bytes), 'set NAME' for each option given, 'json OBJECT' for run.json; on\n"
-	    "  --help the values, then 'help' and the scenario's option list\n");
+	    "  NAME_bytes, numbers in thousandths as NAME_milli), 'set NAME' for each option\n"
+	    "  given, 'json OBJECT' for run.json; on --help the values, then 'help' and the\n"
+	    "  scenario's option list\n");
 }
 
 /* A bad command line of allocspike-run options itself (the scenario's own code is wrong). */
@@ -134,6 +136,12 @@ static void print_values(void)
 		if (o->kind == OPTION_SIZE &&
 		    cli_parse_size("", v, 0, ~0ULL, &bytes, err, sizeof(err)))
 			printf("opt\t%s_bytes\t%llu\n", o->name, bytes);
+		/* the shell has integers only: a multiple in thousandths keeps its products in bash
+		 */
+		double x;
+		if (o->kind == OPTION_NUMBER &&
+		    cli_parse_number("", v, 0, 1e12, &x, err, sizeof(err)))
+			printf("opt\t%s_milli\t%lld\n", o->name, llround(x * 1000));
 	}
 	for (size_t i = 0; i < scenario_option_count; i++)
 		if (option_states[i].set)

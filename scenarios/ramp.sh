@@ -26,9 +26,7 @@ scenario_defaults() {
 
 ramp_top() { echo "${OPT_rate:-10000}"; }
 
-scenario_query_count() {
-	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_calibrate_len_ms * (OPT_baseline_rate + $(ramp_top)) / 2) / 1000))
-}
+scenario_query_count() { schedule_count "$(schedule_ramp "$(ramp_top)")"; }
 
 scenario_plan() { SC_SCHEDULE=$(schedule_ramp "$(ramp_top)"); }
 

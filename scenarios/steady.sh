@@ -22,9 +22,7 @@ scenario_defaults() {
 
 steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
 
-scenario_query_count() {
-	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_baseline_len_ms * $(steady_rate)) / 1000))
-}
+scenario_query_count() { schedule_count "$(schedule_steady "$(steady_rate)")"; }
 
 scenario_plan() { SC_SCHEDULE=$(schedule_steady "$(steady_rate)"); }
 

@@ -35,6 +35,20 @@ struct allocator_cpu_symbols {
 	const char *functions; /* "je_[a-z_0-9]+" */
 };
 
+/* How one variable of a row's env cell sets several of this allocator's settings at once
+ * (env_settings.h; docs/variants.md "Settings"): GLIBC_TUNABLES=a=1:b=2 sets a and b. A variable
+ * no adapter names here sets the one setting of its own name (gperftools and mimalloc read theirs
+ * from variables of those names). */
+struct allocator_env_list {
+	const char *var;    /* "GLIBC_TUNABLES", or NULL: this allocator has no such variable */
+	char item_sep;      /* between items: ':' */
+	char value_sep;     /* between an item's name and value: '=' */
+	const char *prefix; /* put before each name to give the reported setting's ("opt.") */
+	/* What the allocator reports as 0 when nobody set it ("an unset tunable"), so that asking
+	 * for 0 cannot be shown to take; NULL when 0 is reported only when set. */
+	const char *zero_when_unset;
+};
+
 /* Every operation reads the allocator through weak references (alloc_symbols.h), so each is safe
  * to call whichever allocator serves the process; a NULL operation means "has none". */
 struct allocator_adapter {
@@ -43,6 +57,7 @@ struct allocator_adapter {
 	const char *colour; /* its fixed report colour (reports/README.md "Colours") */
 	struct allocator_words words;
 	struct allocator_cpu_symbols cpu;
+	struct allocator_env_list env;
 	/* Whether the shared object malloc was found in (its base name) is this allocator's. */
 	bool (*serves_object)(const char *base);
 	/* Whether its own symbols are bound in this process (a statically linked executable). */

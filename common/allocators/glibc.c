@@ -70,6 +70,8 @@ const struct allocator_adapter allocator_glibc = {
             .functions = "__libc_(malloc|free|calloc|realloc|memalign)|_int_[a-z_]+|"
                          "malloc_consolidate|sysmalloc|systrim|unlink_chunk|tcache_[a-z_]+|"
                          "ptmalloc_init.*|alloc_perturb|__malloc_[a-z_]+"},
+    /* glibc lists every tunable, and one nobody set as 0 */
+    .env = {"GLIBC_TUNABLES", ':', '=', "", "an unset tunable"},
     .serves_object = glibc_serves_object,
     .present = glibc_present,
     .version = glibc_version,

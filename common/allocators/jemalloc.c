@@ -145,6 +145,8 @@ const struct allocator_adapter allocator_jemalloc = {
               "metadata and page rounding", "retained", "held by jemalloc (no breakdown)",
               "the run recorded no breakdown"},
     .cpu = {.objects = "libjemalloc", .functions = "je_[a-z_0-9]+"},
+    /* MALLOC_CONF=k:v,... sets the options mallctl reads back as opt.k */
+    .env = {"MALLOC_CONF", ',', ':', "opt.", NULL},
     .serves_object = jemalloc_serves_object,
     .present = jemalloc_present,
     .version = jemalloc_version,

@@ -1,7 +1,8 @@
 # scenarios/lib/options.sh - the scenarios' options, read from the controller. `allocspike-run
 # options` (controller/scenario_options.c) holds the one table of options, parses the command line,
 # applies --quick, checks every value (docs/cli.md) and prints --help; this reads its lines into
-# OPT_<name> (durations also as OPT_<name>_ms, sizes as OPT_<name>_bytes), OPT_SET[<name>] for what
+# OPT_<name> (durations also as OPT_<name>_ms, sizes as OPT_<name>_bytes, numbers in thousandths
+# as OPT_<name>_milli), OPT_SET[<name>] for what
 # the user gave, and OPTS_JSON (run.json's parameters.options). A scenario lists its options
 # (scenario_options), may add its defaults and texts to OPTS_ARGS in scenario_defaults
 # (--default NAME=VALUE, --help-text NAME=TEXT, --default-text NAME=TEXT, --quick-default

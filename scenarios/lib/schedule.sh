@@ -14,15 +14,23 @@ schedule_calibrate() {
 	printf 'calibrate:%s@%s..%s' "$OPT_calibrate_len" "$OPT_baseline_rate" "$1"
 }
 
-# schedule_queries SCHEDULE_RATE : how many queries a spike schedule at that spike rate sends.
-schedule_queries() {
-	echo $(((OPT_warmup_len_ms * OPT_warmup_rate + OPT_baseline_len_ms * OPT_baseline_rate + OPT_spikes *
-		(OPT_spike_len_ms * $1 + OPT_recovery_len_ms * OPT_baseline_rate)) / 1000))
+# schedule_count SCHEDULE : how many queries SCHEDULE sends, as the generator counts them
+# (allocspike-loadgen --plan, docs/loadgen.md); empty while the generator is not built.
+schedule_count() {
+	local loadgen
+	loadgen=$(sc_program allocspike-loadgen)
+	[[ -n $loadgen ]] || return 0
+	"$loadgen" --plan --schedule "$1" | jq -r .queries
 }
 
 # schedule_round_count N : a query-file size for N queries: whole hundred thousands, at most 2 million
-# (the generator wraps around; the cache keys files by size, so few sizes means few files).
+# (the generator wraps around; the cache keys files by size, so few sizes means few files). COUNT
+# for an N not known (a dry run before the generator is built).
 schedule_round_count() {
+	[[ -n $1 ]] || {
+		echo COUNT
+		return 0
+	}
 	local n=$((($1 + 99999) / 100000 * 100000))
 	((n >= 100000)) || n=100000
 	((n <= 2000000)) || n=2000000

@@ -11,9 +11,9 @@ spike_options() {
 # calibration can ask for.
 spike_query_count() {
 	if [[ $OPT_spike_rate == auto ]]; then
-		schedule_queries "$(awk -v c="$(calibrate_highest_top)" -v m="$OPT_spike_multiple" 'BEGIN { printf "%d", c * m }')"
+		schedule_count "$(schedule_spike $(($(calibrate_highest_top) * OPT_spike_multiple_milli / 1000)))"
 	else
-		schedule_queries "$OPT_spike_rate"
+		schedule_count "$(schedule_spike "$OPT_spike_rate")"
 	fi
 }
 
@@ -33,7 +33,8 @@ spike_expected_s() {
 	[[ -n $loadgen ]] || return 0
 	# the spike height does not change the length: auto's stand-in is the ramp's top
 	run_s=$("$loadgen" --plan --schedule "$(schedule_spike "${OPT_spike_rate/auto/$OPT_calibrate_max}")" |
-		jq --argjson o "$SPIKE_OVERHEAD_S" '.duration_s + $o | round') || return 0
+		jq '.duration_s | round') || return 0
+	run_s=$((run_s + SPIKE_OVERHEAD_S))
 	if [[ $OPT_spike_rate == auto ]]; then
 		calibration_s=$("$loadgen" --plan --schedule "$(schedule_calibrate "$OPT_calibrate_max")" |
 			jq '.duration_s | round') || return 0

@@ -108,7 +108,7 @@ variants_version() {
 }
 
 # variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names,
-# or allocator settings other than its env cell asks for (scenarios/lib/settings.sh).
+# or allocator settings other than its env cell asks for (allocspike-run settings, docs/controller.md).
 variants_check_allocator() {
 	local name=$1 got
 	[[ ${V_VERSION[$name]:-null} != null ]] || return 0
@@ -119,7 +119,7 @@ variants_check_allocator() {
 		return 1
 	fi
 	# A setting that did not take would measure the allocator's defaults under the row's name.
-	got=$(bash "$SC_ROOT/scenarios/lib/settings.sh" check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
+	got=$("$SC_VARIANTS_RUN" settings check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
 	sc_say "variant $name: ${got//$'\n'/; }; not run"
 	events_add "$name" failed "reason=allocator setting did not take"
 	return 1

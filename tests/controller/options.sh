@@ -64,14 +64,18 @@ while IFS='|' read -r -a words; do
 	check_eq "error case $n (${words[*]})" "$want" "$(printf 'status %s\n%s' "$st" "$got")"
 done <"$F/error-cases.txt"
 
-# what the shell reads: every value, durations in ms, sizes in bytes, the names given
-scenario spike --spike-len 1.5m --warmup-len=500ms --cache-size 512k --interval-ms 2s --variants glibc >/dev/null 2>&1
+# what the shell reads: every value, durations in ms, sizes in bytes, numbers in thousandths, the
+# names given
+scenario spike --spike-len 1.5m --warmup-len=500ms --cache-size 512k --interval-ms 2s --variants glibc \
+	--spike-multiple 0.8375 >/dev/null 2>&1
+check_eq "0.8375 in thousandths, rounded" 838 "$(value spike_multiple_milli)"
+check_eq "the default loss, 0.03, in thousandths" 30 "$(value loss_milli)"
 check_eq "1.5m in ms" 90000 "$(value spike_len_ms)"
 check_eq "500ms in ms" 500 "$(value warmup_len_ms)"
 check_eq "20s in ms" 20000 "$(value baseline_len_ms)"
 check_eq "512k in bytes" 524288 "$(value cache_size_bytes)"
 check_eq "an ms option with a unit: whole ms" 2000 "$(value interval_ms)"
-check_eq "the names given" "cache_size interval_ms spike_len variants warmup_len" \
+check_eq "the names given" "cache_size interval_ms spike_len spike_multiple variants warmup_len" \
 	"$(awk -F'\t' '$1 == "set" { print $2 }' "$TEST_TMP/options.out" | sort | paste -sd' ')"
 check_eq "warm-up rate: twice the baseline" 600 "$(value warmup_rate)"
 # --quick: the preset only where not given

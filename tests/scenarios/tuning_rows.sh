@@ -1,11 +1,11 @@
 #!/bin/bash
 # tests/scenarios/tuning_rows.sh - every row of variants.tsv with allocator settings really applies
 # them: its binary, run with the row's environment, reports each setting back in --version --json
-# (allocator_settings), kresd rows through the allocator probe, and scenarios/lib/settings.sh
+# (allocator_settings), kresd rows through the allocator probe, and `allocspike-run settings`
 # refuses settings that did not take.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
-SETTINGS=$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/settings.sh
+SETTINGS=("$ALLOCSPIKE_BIN/allocspike-run" settings)
 
 # version ROW_BINARY ENV_CELL : the binary's --version --json under the cell's environment.
 version() {
@@ -36,11 +36,11 @@ while IFS=$'\t' read -r name k allocator libc library base env default note; do
 	v=$(version "$bin" "$env")
 	check_eq "$name: its binary reports allocator $allocator" "$allocator" "$(jq -r .allocator <<<"$v")"
 	[[ $env == - ]] && continue
-	check "$name: every setting of '$env' takes" bash "$SETTINGS" check "$env" "$v"
+	check "$name: every setting of '$env' takes" "${SETTINGS[@]}" check "$env" "$v"
 	# Each setting is reported by the allocator, so the check compared real values.
 	while read -r setting want; do
 		check "$name: the allocator reports $setting" jq -e --arg s "$setting" '.allocator_settings | has($s)' <<<"$v" >/dev/null
-	done < <(bash "$SETTINGS" expected "$env")
+	done < <("${SETTINGS[@]}" expected "$env")
 	tested=$((tested + 1))
 done < <(variants_rows)
 ((tested > 0)) || skip "no resolver binary of a row with settings is built"
@@ -57,7 +57,7 @@ if command -v kresd >/dev/null && [[ -e $ALLOCSPIKE_BUILD_DIR/lib/liballocspike-
 		timeout 20 env "${pairs[@]}" LD_PRELOAD="$preload" ALLOCSPIKE_ALLOC_PROBE="$TEST_TMP/alloc.json" \
 			kresd --version >/dev/null 2>&1
 		check_eq "$name: the probe reports allocator $allocator" "$allocator" "$(jq -r .allocator "$TEST_TMP/alloc.json")"
-		check "$name: every setting of '$env' takes in kresd" bash "$SETTINGS" check "$env" "$(cat "$TEST_TMP/alloc.json")"
+		check "$name: every setting of '$env' takes in kresd" "${SETTINGS[@]}" check "$env" "$(cat "$TEST_TMP/alloc.json")"
 	done < <(variants_rows)
 fi
 
@@ -65,7 +65,7 @@ fi
 refused() {
 	local bin=$1 cell=$2 expect=$3 out
 	[[ -x $ALLOCSPIKE_BIN/allocspike-resolver-$bin ]] || return 0
-	out=$(bash "$SETTINGS" check "$cell" "$(version "$bin" "$cell")")
+	out=$("${SETTINGS[@]}" check "$cell" "$(version "$bin" "$cell")")
 	check_eq "$bin with '$cell' is refused" 1 "$?"
 	check "the refusal says why ($expect)" grep -qF "$expect" <<<"$out"
 }
@@ -91,11 +91,11 @@ ALLOCSPIKE_TRIM_INTERVAL_MS=soon timeout 10 "$ALLOCSPIKE_BIN/allocspike-resolver
 check_eq "a bad ALLOCSPIKE_TRIM_INTERVAL_MS stops the resolver" 2 "$?"
 check "it names the variable" grep -qF "ALLOCSPIKE_TRIM_INTERVAL_MS='soon'" "$TEST_TMP/trim.err"
 check_eq "a malformed version report is refused" 1 "$(
-	bash "$SETTINGS" check "TCMALLOC_RELEASE_RATE=10" "not json" >/dev/null
+	"${SETTINGS[@]}" check "TCMALLOC_RELEASE_RATE=10" "not json" >/dev/null
 	echo $?
 )"
 check_eq "a row without settings passes" 0 "$(
-	bash "$SETTINGS" check - '{}'
+	"${SETTINGS[@]}" check - '{}'
 	echo $?
 )"
 finish

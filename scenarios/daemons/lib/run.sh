@@ -86,10 +86,9 @@ daemon_alive() {
 # daemon_wait_ready NAME PID LISTEN : polls the row's probe until the daemon answers on LISTEN.
 # Returns 0 once it does, 1 when it exited first, 2 after DAEMON_READY_TIMEOUT_S.
 daemon_wait_ready() {
-	local name=$1 pid=$2 listen=$3 def i tries
+	local name=$1 pid=$2 listen=$3 def deadline=$((SECONDS + DAEMON_READY_TIMEOUT_S))
 	def=$(daemon_definition "$name")
-	tries=$(awk -v t="$DAEMON_READY_TIMEOUT_S" -v s="$DAEMON_PROBE_INTERVAL_S" 'BEGIN { printf "%d", t / s }')
-	for ((i = 0; i < tries; i++)); do
+	while ((SECONDS < deadline)); do
 		daemon_alive "$pid" || return 1
 		"$def" probe "$listen" >/dev/null 2>&1 && return 0
 		sleep "$DAEMON_PROBE_INTERVAL_S"
