@@ -27,8 +27,8 @@ struct supervised {
 struct supervisor {
 	struct supervised procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
-	/* the run's events; NULL when the caller records the exits (a served run, whose scenario
-	 * writes its events): then no `started` or `exited` event and no word on stderr */
+	/* the run's events (a served run's hand them over to the scenario's file and clock); NULL:
+	 * no `started` or `exited` event and no word on stderr */
 	struct events_log *events;
 	int processes_fd; /* RUN/processes.tsv */
 	int signal_fd;    /* INT, TERM, HUP and CHLD, blocked and read here */
