@@ -1,10 +1,10 @@
 # scenarios/lib/procs.sh - every process a run starts is a child of the run's controller
 # (allocspike-run supervise --serve, started by procs_register under this script's death signal),
 # which starts each in its own process group tied to its own life, records it with its start time in
-# processes.tsv before any signal, reaps it, and stops it on its one stop path; this file asks it
-# (allocspike-run ask: docs/controller.md, "A served run") and writes the exits it answers as
-# events (the events' clock is still the scenario's). The state folder and the cleanup of killed runs
-# are the controller's too (state-dir, register, clean-stale).
+# processes.tsv before any signal, reaps it (its `started` and `exited` events are the controller's:
+# events.sh), and stops it on its one stop path; this file asks it (allocspike-run ask:
+# docs/controller.md, "A served run"). The state folder and the cleanup of killed runs are the
+# controller's too (state-dir, register, clean-stale).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
