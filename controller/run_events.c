@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "event_line.h"
@@ -176,6 +177,43 @@ void run_events_origin(struct run_events *ev, double unix_s)
 	f->has_origin = true;
 	f->origin_unix_s = unix_s;
 	run_events_flush(f, unix_s);
+}
+
+off_t run_events_size(const struct run_events *ev)
+{
+	struct stat st;
+	const struct run_events_file *f = &ev->files[ev->depth];
+	return f->fd >= 0 && fstat(f->fd, &st) == 0 ? st.st_size : -1;
+}
+
+/* The generator's `started` line (one of its first few) is looked for this far past from. */
+#define RUN_EVENTS_START_SCAN 65536
+
+bool run_events_find_start(const struct run_events *ev, off_t from, const char *variant,
+                           double *unix_s)
+{
+	const struct run_events_file *f = &ev->files[ev->depth];
+	static char text[RUN_EVENTS_START_SCAN + 1];
+	int fd = f->fd >= 0 && from >= 0 ? open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	ssize_t n = fd >= 0 ? pread(fd, text, RUN_EVENTS_START_SCAN, from) : -1;
+	if (fd >= 0)
+		close(fd);
+	bool found = false;
+	text[n > 0 ? n : 0] = '\0';
+	/* whole lines only: the last one may still be being written */
+	for (char *line = text, *nl; !found && (nl = strchr(line, '\n')); line = nl + 1) {
+		json_t *o = json_loadb(line, (size_t)(nl - line), 0, NULL);
+		const char *v = json_string_value(json_object_get(o, "variant"));
+		const char *e = json_string_value(json_object_get(o, "event"));
+		const char *start = json_string_value(json_object_get(o, "start_realtime"));
+		char *end;
+		if (v && e && start && strcmp(v, variant) == 0 && strcmp(e, "started") == 0) {
+			*unix_s = strtod(start, &end);
+			found = end != start && *end == '\0' && isfinite(*unix_s);
+		}
+		json_decref(o);
+	}
+	return found;
 }
 
 void run_events_origin_clear(struct run_events *ev)

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define RUN_EVENTS_PUSH_MAX 4 /* files pushed over the run's own */
 #define RUN_EVENTS_PATH_MAX 4096
@@ -53,6 +54,13 @@ bool run_events_ready(const struct run_events *ev);
 void run_events_add(struct run_events *ev, const char *variant, const char *event, json_t *fields);
 /* The schedule started at unix_s (wall-clock seconds; NAN: now): the pending events are written. */
 void run_events_origin(struct run_events *ev, double unix_s);
+/* The length of the file events go to now (-1 without one): where a generator started now
+ * appends its lines. */
+off_t run_events_size(const struct run_events *ev);
+/* The origin a generator named variant gave in that file past offset from: the `start_realtime`
+ * of its `started` line (wall-clock seconds); false while it has written none. */
+bool run_events_find_start(const struct run_events *ev, off_t from, const char *variant,
+                           double *unix_s);
 /* The next schedule (serial mode, a cpu.sh pass) starts a new clock: events wait for it. */
 void run_events_origin_clear(struct run_events *ev);
 /* Every pushed file popped; what is pending written (against now where no origin was set). */

@@ -8,6 +8,7 @@
 #include <event2/event.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
+	bool origin;               /* `origin-from` procs[0] */
 	double deadline_s;
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
@@ -44,8 +46,9 @@ struct serve {
 	struct plan_process *specs[SUPERVISOR_MAX_PROCESSES]; /* sup.procs[i].spec, owned here */
 	struct serve_wait waits[CONTROL_MAX_CONNS];
 	struct event_base *base;
-	struct run_events events; /* the scenario's events.jsonl and its clock */
-	struct events_log log;    /* the supervisor's events, handed to events */
+	struct run_events events;                  /* the scenario's events.jsonl and its clock */
+	off_t events_at[SUPERVISOR_MAX_PROCESSES]; /* its length when each process started */
+	struct events_log log;                     /* the supervisor's events, handed to events */
 };
 
 static double serve_now_s(void)
@@ -110,6 +113,22 @@ static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t
 /* The answer to a held wait, or false while it still waits. */
 static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char *reply, size_t size)
 {
+	if (w->origin) {
+		const struct supervised *p = &s->sup.procs[w->procs[0]];
+		double unix_s;
+		if (run_events_find_start(&s->events, s->events_at[w->procs[0]], p->spec->name,
+		                          &unix_s)) {
+			run_events_origin(&s->events, unix_s);
+			snprintf(reply, size, "ok %.6f", unix_s);
+			return true;
+		}
+		if (!p->reaped && serve_now_s() < w->deadline_s)
+			return false;
+		/* it said nothing: the schedule counts from now */
+		run_events_origin(&s->events, NAN);
+		snprintf(reply, size, "ok now");
+		return true;
+	}
 	if (w->ready) {
 		struct supervised *p = &s->sup.procs[w->procs[0]];
 		char addr[256];
@@ -236,6 +255,7 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 		spec->argv[spec->argc] = strdup(w[i]);
 		ok = spec->argv[spec->argc++] != NULL;
 	}
+	off_t events_at = run_events_size(&s->events); /* before it can write there */
 	struct supervised *p = ok ? supervisor_start(&s->sup, spec) : NULL;
 	if (!p) {
 		if (ok)
@@ -246,6 +266,7 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 		return;
 	}
 	s->specs[s->sup.count - 1] = spec;
+	s->events_at[s->sup.count - 1] = events_at;
 	snprintf(reply, size, "ok %ld %llu", (long)p->target.pid, p->target.start_ticks);
 }
 
@@ -270,6 +291,15 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		wait.ready = true;
 		wait.count = 1;
 		wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
+		serve_wait_or_answer(s, conn, &wait);
+	} else if (strcmp(req, "origin-from") == 0 && n == 3) {
+		double timeout;
+		if (!serve_find_all(s, w + 1, 1, wait.procs, reply, size) ||
+		    !serve_duration("origin-from TIMEOUT", w[2], &timeout, reply, size))
+			return;
+		wait.origin = true;
+		wait.count = 1;
+		wait.deadline_s = serve_now_s() + timeout;
 		serve_wait_or_answer(s, conn, &wait);
 	} else if (strcmp(req, "wait-any") == 0 && n >= 3) {
 		double timeout;
@@ -313,7 +343,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
-		    "%s)",
+		    "origin-from, %s)",
 		    req, SERVE_EVENTS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */

@@ -26,13 +26,15 @@ loadgen_command() {
 # loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
 # writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
 loadgen_run() {
-	local dir=$1 schedule=$2 before=0 lpid
+	local dir=$1 schedule=$2 lpid
 	shift 2
 	loadgen_command "$dir" "$schedule" "$@"
-	[[ ! -f $dir/events.jsonl ]] || before=$(stat -c %s "$dir/events.jsonl")
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
 	lpid=$SC_LAST_PID
-	loadgen_wait_start "$dir/events.jsonl" "$before" "$lpid"
+	# The schedule's clock is the generator's: the controller sets the events' origin from the
+	# `started` line it appends (start_realtime) once its query file is read, so that the events
+	# before the start get the negative t_s of the same clock.
+	procs_ask origin-from _loadgen 60s
 	sc_say "generator running (pid $lpid): $schedule"
 	# Until the generator ends, recording any variant that dies meanwhile (the controller's waits are
 	# bounded: asked again after each minute).
@@ -51,23 +53,4 @@ loadgen_run() {
 		for n in "${names[@]}"; do [[ $n == "$SC_PROCS_EXIT_NAME" ]] || keep+=("$n"); done
 		names=("${keep[@]}")
 	done
-}
-
-# loadgen_wait_start EVENTS OFFSET PID : the schedule's clock is the generator's: it appends a
-# `started` event with start_realtime (t_s 0 on the wall clock) once its query file is read and the
-# schedule begins. Waits for that line (bounded, while the generator runs) and gives it to the
-# controller as the events' origin, so that the scenario's events before the start get the negative
-# t_s of the same clock (now when the generator said nothing).
-loadgen_wait_start() {
-	local file=$1 offset=$2 pid=$3 i start=
-	for ((i = 0; i < 6000; i++)); do
-		# A line being appended may be incomplete: jq skips what does not parse (fromjson?).
-		start=$(tail -c +$((offset + 1)) "$file" 2>/dev/null | jq -R -r 'fromjson? |
-			select(.variant == "_loadgen" and .event == "started") | .start_realtime // "now"' | head -n 1)
-		[[ -z $start ]] || break
-		procs_running "$pid" || break
-		sleep 0.01
-	done
-	[[ $start != now ]] || start=
-	events_origin_set ${start:+"$start"}
 }

@@ -163,6 +163,26 @@ check_eq "after origin-clear, pending again" 3 "$(wc -l <"$ev")"
 ask events-close >/dev/null
 check "events-close writes it (against now)" jq_true -s 'length == 4 and .[3].event == "one" and .[3].t_s <= 0' "$ev"
 check "every line one JSON object" jq_true -s 'all(.[]; type == "object")' "$ev"
+# origin-from: the origin is the start_realtime of the `started` line a generator appends.
+gen=$TEST_TMP/run4/gen.jsonl
+ask events-push "$gen" >/dev/null
+ask event glibc ready addr=x >/dev/null
+t0=$(($(date +%s) + 5))
+# shellcheck disable=SC2016 # the inner shell's words
+ask start _loadgen gen.log "" -- sh -c 'sleep 0.3
+	printf "{\"variant\": \"_loadgen\", \"event\": \"started\", \"start_realtime\": \"%s.500000000\"}\n" "$1" >>"$2"
+	sleep 300' sh "$t0" "$gen" >/dev/null
+check_eq "origin-from: the generator's start_realtime" "ok $t0.500000" "$(ask origin-from _loadgen 10s)"
+check "the pending events on its clock, after its line" jq_true -s \
+	'length == 3 and .[1].event == "ready" and .[2].event == "started" and
+	 .[1].t_s < -4 and .[1].t_s > -6 and .[2].t_s < -4' "$gen"
+ask stop 1s _loadgen >/dev/null
+ask origin-clear >/dev/null
+ask start _loadgen gen2.log "" -- true >/dev/null
+check_eq "origin-from of one that ends saying nothing: now" "ok now" "$(ask origin-from _loadgen 10s)"
+ask origin-from nobody 1s 2>err.txt
+check "origin-from of an unknown name: said" grep -q "no process 'nobody' in this run" err.txt
+ask events-pop >/dev/null
 check_eq "shutdown" ok "$(ask shutdown)"
 check "the controller ends" wait_until 5 gone "$CONTROLLER"
 
