@@ -356,6 +356,9 @@ experiment_main() {
 	fi
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
 	runjson_update '.parameters.hierarchy.port = $p' --argjson p "$SC_UP_PORT"
+	# here, not in the $(...) below, so that a generator missing ends the run with its name
+	local loadgen
+	sc_need loadgen allocspike-loadgen "to count the schedule's queries and send them"
 	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$(scenario_query_count)")}"
 	scenario_plan
 	runjson_update '.parameters.schedule = $s' --arg s "$SC_SCHEDULE"

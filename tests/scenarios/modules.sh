@@ -10,7 +10,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
-[[ -x $ALLOCSPIKE_BIN/allocspike-report ]] || skip "allocspike-report is not built yet"
+[[ -x $ALLOCSPIKE_BIN/allocspike-report && -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-report or allocspike-loadgen is not built yet"
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
 # The run's controller, which writes the events, serves the whole test.
 pr=$TEST_TMP/procs
@@ -21,7 +21,7 @@ check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
 OPT_warmup_rate=600
 check_eq "spike schedule" "warmup:60s@600,baseline:20s@300,8*(spike:20s@3000,recovery:40s@300)" "$(schedule_spike 3000)"
-check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40 * 300))) "$(schedule_queries 3000)"
+check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40 * 300))) "$(schedule_count "$(schedule_spike 3000)")"
 
 # A ramp over 10 one-second windows: a keeps up to 2000 qps then answers 1500, b keeps up throughout.
 tl=$TEST_TMP/timeline.csv
