@@ -21,8 +21,8 @@ static void row_sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Whether path holds the resolver's "ready ADDR:PORT" line. */
-static bool row_ready(const char *path)
+/* Whether path holds the resolver's "ready ADDR:PORT" line; ADDR:PORT into addr. */
+static bool row_ready(const char *path, char *addr, size_t addr_size)
 {
 	char line[160] = "";
 	FILE *f = fopen(path, "re");
@@ -30,11 +30,13 @@ static bool row_ready(const char *path)
 		return false;
 	bool ok = fgets(line, sizeof(line), f) && strncmp(line, "ready ", 6) == 0;
 	fclose(f);
+	if (ok)
+		snprintf(addr, addr_size, "%.*s", (int)strcspn(line + 6, "\n"), line + 6);
 	return ok;
 }
 
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
-               char *err, size_t err_size)
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size)
 {
 	*refused = true;
 	struct variants_table table;
@@ -93,7 +95,7 @@ bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, 
 			         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 			return false;
 		}
-		if (row_ready(ready))
+		if (row_ready(ready, addr, addr_size))
 			return true;
 		if (((double)monotonic_ns() / 1e9) > until) {
 			snprintf(err, err_size,

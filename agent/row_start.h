@@ -22,12 +22,13 @@ struct row_start_plan {
 	size_t n_options;
 };
 
-/* Starts the row and waits up to timeout_s for its ready file; its PID into *pid. False with the
+/* Starts the row and waits up to timeout_s for its ready file; its PID into *pid, the address it
+ * serves DNS on (its ready line's ADDR:PORT) into addr. False with the
  * reason in err: *refused set when the table refuses the row (unknown, a daemon row, a table that
  * does not read: a usage error), clear when it could not be started or was not ready in time (it
  * is stopped then). */
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
-               char *err, size_t err_size);
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size);
 
 /* SIGTERM to the row's process group, up to grace_s for it to end, then SIGKILL; reaped. */
 void row_stop(pid_t pid, double grace_s);
