@@ -344,10 +344,10 @@ static bool agent_sampling_start(struct agent *a, pid_t pid, const char *control
 /* What the controller is told of a started plan: where the row serves, for the generator. */
 static char *agent_plan_answer(const struct agent *a, const char *resolver)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f}", "row", a->plan.row, "run",
-	                      a->plan.run, "variant", a->plan.variant, "host", a->labels.host,
-	                      "resolver", resolver, "pid", (json_int_t)a->row_pid, "interval_s",
-	                      a->interval_s);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f}", "row", a->plan.row, "run", a->plan.run,
+	              "variant", a->plan.variant, "host", a->labels.host, "resolver", resolver,
+	              "pid", (json_int_t)a->row_pid, "interval_s", a->interval_s);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return text;
@@ -370,11 +370,13 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 		bool same = strcmp(p.canonical, a->plan.canonical) == 0;
 		plan_request_free(&p);
 		if (same)
-			agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+			agent_reply(req, "application/json", a->plan_answer,
+			            strlen(a->plan_answer));
 		else {
-			snprintf(err, sizeof(err),
-			         "this agent took a plan already (row %s of run %s), and takes one only",
-			         a->plan.row, a->plan.run);
+			snprintf(
+			    err, sizeof(err),
+			    "this agent took a plan already (row %s of run %s), and takes one only",
+			    a->plan.row, a->plan.run);
 			agent_refuse(req, 409, err);
 		}
 		return;
@@ -476,9 +478,9 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 		evhttp_set_cb(http, "/plan", agent_plan, a);
 	evhttp_set_gencb(http, agent_not_found, a);
 	evhttp_set_max_body_size(http, AGENT_PLAN_MAX_BYTES);
-	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
-	                                     (a->await_plan ? EVHTTP_REQ_POST | EVHTTP_REQ_DELETE
-	                                                    : 0)); /* else 405 */
+	evhttp_set_allowed_methods(
+	    http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
+	              (a->await_plan ? EVHTTP_REQ_POST | EVHTTP_REQ_DELETE : 0)); /* else 405 */
 	return http;
 }
 
@@ -771,12 +773,12 @@ int main(int argc, char **argv)
 	           : !control       ? "--await-plan needs --control PATH (the row's socket)"
 	           : !token_file    ? "--await-plan needs --token-file F: a plan starts a process"
 	                            : NULL)
-	    : !row->row ? (row->table || row->root_hints || row->upstream_port ||
-	                           row->upstream_source || row->listen
-	                       ? "--variants-table, --root-hints, --upstream-port, "
-	                         "--upstream-source and --resolver-listen go with --start or "
-	                         "--await-plan"
-	                       : NULL)
+	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
+                                   row->upstream_source || row->listen
+	                                          ? "--variants-table, --root-hints, --upstream-port, "
+	                                            "--upstream-source and --resolver-listen go with --start or "
+	                                            "--await-plan"
+	                                          : NULL)
 	    : pid != 0 || pid_from_control ? "--start takes no --pid or --pid-from-control"
 	    : !row->table                  ? "--start needs --variants-table FILE"
 	    : !control                     ? "--start needs --control PATH (the row's socket)"

@@ -9,8 +9,8 @@
 #include "cli_parse.h"
 
 /* The resolver's tuning options (docs/resolver.md). Left out on purpose: --listen, --root,
- * --root-hints, --upstream-port, --upstream-source (where the resolver serves and which hierarchy it
- * asks: the agent's host decides, on its command line), --control, --ready-file, --tls-cert,
+ * --root-hints, --upstream-port, --upstream-source (where the resolver serves and which hierarchy
+ * it asks: the agent's host decides, on its command line), --control, --ready-file, --tls-cert,
  * --tls-key (files), --tls-listen, --version, --help. */
 static const struct {
 	const char *name;
@@ -104,8 +104,7 @@ static bool plan_identifier(json_t *root, const char *key, char *out, size_t siz
 
 static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size_t err_size)
 {
-	static const char *const keys[] = {"row", "run", "variant", "interval",
-	                                   "resolver_options"};
+	static const char *const keys[] = {"row", "run", "variant", "interval", "resolver_options"};
 	const char *key;
 	json_t *value;
 	json_object_foreach(root, key, value)
@@ -129,10 +128,10 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 		snprintf(plan->variant, sizeof(plan->variant), "%s", plan->row);
 	json_t *interval = json_object_get(root, "interval");
 	plan->interval_s = 0.1;
-	if (interval && (!json_is_string(interval) ||
-	                 !cli_parse_duration("\"interval\"", json_string_value(interval),
-	                                     CLI_UNIT_REQUIRED, 0.01, 60, &plan->interval_s, err,
-	                                     err_size))) {
+	if (interval &&
+	    (!json_is_string(interval) ||
+	     !cli_parse_duration("\"interval\"", json_string_value(interval), CLI_UNIT_REQUIRED,
+	                         0.01, 60, &plan->interval_s, err, err_size))) {
 		if (!json_is_string(interval))
 			snprintf(err, err_size, "\"interval\": a duration such as \"100ms\"");
 		return false;
@@ -175,8 +174,8 @@ bool plan_request_parse(const char *body, size_t len, struct plan_request *plan,
 		return false;
 	}
 	bool ok = plan_fields(root, plan, err, err_size);
-	/* the interval and variant as read, so "0.1s" and "100ms", or a variant left out and one named
-	 * as its row, are the same plan */
+	/* the interval and variant as read, so "0.1s" and "100ms", or a variant left out and one
+	 * named as its row, are the same plan */
 	json_object_set_new(root, "interval", json_real(plan->interval_s));
 	json_object_set_new(root, "variant", json_string(plan->variant));
 	if (ok && !(plan->canonical = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS))) {

@@ -1,6 +1,6 @@
 /* agent/plan_request.h - the plan a controller sends an agent started with --await-plan (POST
- * /plan, docs/agent.md "Taking the row from a controller"): which row of the agent's table to start,
- * the run's labels, the interval, and the run's resolver options, each checked against an
+ * /plan, docs/agent.md "Taking the row from a controller"): which row of the agent's table to
+ * start, the run's labels, the interval, and the run's resolver options, each checked against an
  * allow-list of tuning options (nothing that names a file, a program or where the resolver listens
  * or asks: those are the agent's own command line). */
 #ifndef ALLOCSPIKE_AGENT_PLAN_REQUEST_H
