@@ -208,6 +208,14 @@ static bool place_clocks(struct place_row *rows, size_t n, const struct place_op
 		                  PLACE_CLOCK_EXCHANGES, o->token, &rows[i].clock, err,
 		                  sizeof(err)) &&
 		    clock_offset_within(&rows[i].clock, o->clock_bound_s * 1000, err, sizeof(err));
+		/* the report names each row's host by its agent's label: a line whose address is
+		 * another host's agent would put the row on the wrong host */
+		if (ok && rows[i].clock.host[0] && strcmp(rows[i].clock.host, e->host) != 0) {
+			snprintf(err, sizeof(err),
+			         "the agent there names its host %s (its --host), not %s",
+			         rows[i].clock.host, e->host);
+			ok = false;
+		}
 		if (!ok) {
 			fprintf(stderr,
 			        "allocspike-run place: host %s (agent %s): %s; the placement is "

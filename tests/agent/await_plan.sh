@@ -161,6 +161,10 @@ check "names it" grep -q "host host2 (agent 127.0.0.1:1): connect: Connection re
 check "the other was sent no plan" bash -c "! grep -q 'plan taken' c1.log"
 
 start_agent d2 2 || exit 1
+printf 'host1 %s glibc\nhost2 %s glibc-trim\n' "$(cat d2.addr)" "$(cat c1.addr)" >swapped.hosts
+place --hosts swapped.hosts
+check_eq "place: a hosts file with two agents' addresses swapped: exit 1" 1 $?
+check "names the host and the agent's own name" grep -q "host host1 (agent $(cat d2.addr)): the agent there names its host host2 (its --host), not host1; the placement is refused" place.err
 printf 'host1 %s glibc\nhost2 %s glibc-trim # the env row\n' "$(cat c1.addr)" "$(cat d2.addr)" >d.hosts
 before=$(date +%s%N)
 place --hosts d.hosts --out "$TEST_TMP/run" -- --allow 127.0.0.0/8
