@@ -70,8 +70,11 @@ struct agent {
 	/* --await-plan: the launch from the command line, the plan's row and options added */
 	bool await_plan;
 	struct row_start_plan row;
-	struct plan_request plan; /* .canonical NULL: no plan taken yet */
-	char *plan_answer;        /* the JSON answered to it, again to an identical one */
+	struct plan_request plan;        /* .canonical NULL: no plan taken yet */
+	struct evhttp_request *plan_req; /* its answer, held while the row starts */
+	struct event *plan_poll;         /* the row's readiness polled meanwhile */
+	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
+	char *plan_answer;               /* the JSON answered to it, again to an identical one */
 };
 
 static void agent_usage(FILE *out)
@@ -353,8 +356,62 @@ static char *agent_plan_answer(const struct agent *a, const char *resolver)
 	return text;
 }
 
-/* POST /plan: the one plan taken, its row started and read; the answer held until the row is ready
- * (the agent answers nothing else meanwhile, at most AGENT_ROW_READY_S). */
+/* A plan's answer still held is answered (503, the reason), so that its request is freed. */
+static void agent_plan_end_held(struct agent *a, const char *reason)
+{
+	if (!a->plan_req)
+		return;
+	event_del(a->plan_poll);
+	agent_refuse(a->plan_req, 503, reason);
+	a->plan_req = NULL;
+}
+
+/* The plan not taken after all: its row gone, another plan may come. */
+static void agent_plan_drop(struct agent *a)
+{
+	plan_request_free(&a->plan);
+	a->row.row = NULL;
+	a->row.options = NULL;
+	a->row.n_options = 0;
+	a->row_pid = 0;
+}
+
+/* Every ROW_POLL_MS while the plan's row starts: once it is ready, it is read and the held answer
+ * sent; if it failed, the refusal. */
+static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	char resolver[160] = "", err[4096];
+	enum row_state state = row_poll(&a->row, a->row_pid, a->plan_deadline_ns, resolver,
+	                                sizeof(resolver), err, sizeof(err));
+	if (state == ROW_STARTING)
+		return;
+	event_del(a->plan_poll);
+	struct evhttp_request *req = a->plan_req;
+	a->plan_req = NULL;
+	if (state == ROW_FAILED) {
+		agent_plan_drop(a);
+		agent_refuse(req, 500, err);
+		return;
+	}
+	a->labels.run = a->plan.run;
+	a->labels.variant = a->plan.variant;
+	if (agent_sampling_start(a, a->row_pid, a->row.control, err, sizeof(err)) &&
+	    !(a->plan_answer = agent_plan_answer(a, resolver)))
+		snprintf(err, sizeof(err), "out of memory");
+	if (!a->plan_answer) {
+		agent_refuse(req, 500, err);
+		event_base_loopbreak(
+		    a->base); /* a half-started agent serves nobody; its row stops */
+		return;
+	}
+	fprintf(stderr, "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s\n",
+	        a->plan.row, a->plan.run, resolver);
+	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+}
+
+/* POST /plan: the one plan taken, its row started; the answer held until the row is ready (at most
+ * AGENT_ROW_READY_S), the agent serving meanwhile. */
 static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
@@ -369,49 +426,38 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 	if (a->plan.canonical) {
 		bool same = strcmp(p.canonical, a->plan.canonical) == 0;
 		plan_request_free(&p);
-		if (same)
+		if (same && a->plan_answer)
 			agent_reply(req, "application/json", a->plan_answer,
 			            strlen(a->plan_answer));
 		else {
 			snprintf(
 			    err, sizeof(err),
-			    "this agent took a plan already (row %s of run %s), and takes one only",
-			    a->plan.row, a->plan.run);
+			    "this agent %s a plan already (row %s of run %s), and takes one only",
+			    a->plan_answer ? "took" : "is starting", a->plan.row, a->plan.run);
 			agent_refuse(req, 409, err);
 		}
-		return;
-	}
-	a->row.row = p.row;
-	a->row.options = p.options;
-	a->row.n_options = p.n_options;
-	a->interval_s = p.interval_s;
-	char resolver[160] = "";
-	bool refused = false;
-	if (!row_start(&a->row, AGENT_ROW_READY_S, &a->row_pid, resolver, sizeof(resolver),
-	               &refused, err, sizeof(err))) {
-		a->row_pid = 0;
-		plan_request_free(&p);
-		agent_refuse(req, refused ? 422 : 500, err);
 		return;
 	}
 	a->plan = p;
 	a->row.row = a->plan.row;
 	a->row.options = a->plan.options;
-	a->labels.run = a->plan.run;
-	a->labels.variant = a->plan.variant;
-	if (agent_sampling_start(a, a->row_pid, a->row.control, err, sizeof(err)) &&
-	    !(a->plan_answer = agent_plan_answer(a, resolver)))
-		snprintf(err, sizeof(err), "out of memory");
-	if (!a->plan_answer) {
-		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
-		a->row_pid = 0;
-		agent_refuse(req, 500, err);
-		event_base_loopbreak(a->base); /* a half-started agent serves nobody */
+	a->row.n_options = a->plan.n_options;
+	a->interval_s = a->plan.interval_s;
+	bool refused = false;
+	struct timeval poll = agent_timeval(ROW_POLL_MS / 1000.0);
+	if (!row_spawn(&a->row, &a->row_pid, &refused, err, sizeof(err))) {
+		agent_plan_drop(a);
+		agent_refuse(req, refused ? 422 : 500, err);
 		return;
 	}
-	fprintf(stderr, "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s\n",
-	        a->plan.row, a->plan.run, resolver);
-	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+	a->plan_req = req;
+	a->plan_deadline_ns = monotonic_ns() + (uint64_t)AGENT_ROW_READY_S * 1000000000u;
+	if (event_add(a->plan_poll, &poll) != 0) {
+		a->plan_req = NULL;
+		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
+		agent_plan_drop(a);
+		agent_refuse(req, 500, "libevent could not add the row's readiness timer");
+	}
 }
 
 /* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped and
@@ -427,13 +473,15 @@ static void agent_plan(struct evhttp_request *req, void *arg)
 	else if ((m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD) && a->plan_answer)
 		agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
 	else if (m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD)
-		agent_refuse(req, 404, "no plan taken yet");
+		agent_refuse(req, 404,
+		             a->plan_req ? "the plan's row is starting" : "no plan taken yet");
 	else if (m == EVHTTP_REQ_DELETE) {
 		fprintf(stderr, "allocspike-agent: plan withdrawn%s; ending\n",
 		        a->row_pid ? ", its row stopped" : "");
 		if (a->row_pid)
 			row_stop(a->row_pid, AGENT_ROW_GRACE_S);
 		a->row_pid = 0;
+		agent_plan_end_held(a, "the plan was withdrawn before its row was ready");
 		agent_reply(req, "text/plain", "withdrawn\n", 10);
 		struct timeval soon = agent_timeval(AGENT_WITHDRAW_DELAY_S);
 		event_base_loopexit(a->base, &soon);
@@ -851,10 +899,11 @@ int main(int argc, char **argv)
 	struct evhttp *http =
 	    a.base ? agent_listen(&a, &listen_addr, listen_len, bound, sizeof(bound)) : NULL;
 	a.tick = a.base ? event_new(a.base, -1, EV_PERSIST, agent_tick, &a) : NULL;
+	a.plan_poll = a.base ? event_new(a.base, -1, EV_PERSIST, agent_plan_poll, &a) : NULL;
 	struct event *term = a.base ? evsignal_new(a.base, SIGTERM, agent_stop, a.base) : NULL;
 	struct event *intr = a.base ? evsignal_new(a.base, SIGINT, agent_stop, a.base) : NULL;
 	int rc = CLI_EXIT_OK;
-	if (!http || !a.tick || !term || !intr || event_add(term, NULL) != 0 ||
+	if (!http || !a.tick || !a.plan_poll || !term || !intr || event_add(term, NULL) != 0 ||
 	    event_add(intr, NULL) != 0) {
 		if (http)
 			fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
@@ -881,8 +930,11 @@ int main(int argc, char **argv)
 	        a.sampler.samples, a.sampler.control_failures,
 	        a.sampler.control_failures ? "; the last: " : "",
 	        a.sampler.control_failures ? a.sampler.control_error : "", a.scrapes);
+	agent_plan_end_held(&a, "the agent is ending");
 	if (a.tick)
 		event_free(a.tick);
+	if (a.plan_poll)
+		event_free(a.plan_poll);
 	if (term)
 		event_free(term);
 	if (intr)

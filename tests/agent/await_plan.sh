@@ -116,6 +116,15 @@ wait "$APID"
 check_eq "the agent ends: exit 0" 0 $?
 check "its row stopped" gone "$RPID"
 
+# a row that ends before it is ready (its DNS address cannot be bound): 500, and the agent serves on
+start_server e1 "$TEST_TMP/e1.ready" "$AGENT" --await-plan --variants-table "$T" \
+	--resolver-listen 192.0.2.1:0 --root-hints "$TEST_TMP/root.hints" --control "$TEST_TMP/e1-row.ctl" \
+	--token-file "$TEST_TMP/token" --listen 127.0.0.1:0 --duration 60s --ready-file "$TEST_TMP/e1.ready" >e1.addr || exit 1
+plan "$(cat e1.addr)" '{"row":"glibc","run":"r1"}'
+check_eq "a row that ends before it is ready: 500" 500 "$(cat status.txt)"
+check "says so" grep -q "row glibc ended before it was ready" body.txt
+check_eq "the agent serves on, no plan taken" 404 "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer the-token' "http://$(cat e1.addr)/plan")"
+
 # allocspike-run place over two loopback agents
 place() { "$RUN" place --table "$T" --run r2 --token-file token --interval 50ms --lead 1s "$@" >place.out 2>place.err; }
 printf 'host1 127.0.0.1:1 glibc\nhost1 bad-address glibc-trim\n' >bad.hosts
