@@ -262,7 +262,8 @@ static bool place_report(struct place_row *rows, size_t n, const struct place_op
 	char t0[48];
 	snprintf(t0, sizeof(t0), "%" PRIu64 ".%09" PRIu64, t0_ns / 1000000000u,
 	         t0_ns % 1000000000u);
-	/* the placement's events on the schedule's clock: t_s 0 is T0, where the generator starts */
+	/* the placement's events on the schedule's clock: t_s 0 is T0, where the generator starts
+	 */
 	if (log)
 		log->t0_ns = t0_ns;
 	json_t *list = json_array();
