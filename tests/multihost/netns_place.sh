@@ -77,6 +77,8 @@ pass_generate 1 "$T0" "${targets[@]}"
 wait "$collector"
 check_eq "pass 1: collector exit status" 0 $?
 pass_report 1
+echo "pass 1: the generator's start minus T0 (ms): $(jq -rs --arg t0 "$T0" 'map(select(.variant == "_loadgen" and .event == "started"))[0].start_realtime
+	| (tonumber - ($t0 | tonumber)) * 1000' "$TEST_TMP/pass1/events.jsonl")"
 check "the generator started at the placement's T0 (within 5 ms)" \
 	jqe -s --arg t0 "$T0" 'map(select(.variant == "_loadgen" and .event == "started"))[0].start_realtime
 		| (tonumber - ($t0 | tonumber)) | fabs < 0.005' "$TEST_TMP/pass1/events.jsonl"
