@@ -7,6 +7,7 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,10 +23,12 @@
 #include "control_peer.h"
 #include "exposition.h"
 #include "monotonic.h"
+#include "plan_request.h"
 #include "record.h"
 #include "row_start.h"
 #include "sampler.h"
 #include "sockaddr_parse.h"
+#include "variants_table.h"
 
 #define AGENT_DEFAULT_PORT 9110
 /* --pid-from-control: how long a sidecar waits for the resolver beside it to open its socket */
@@ -42,6 +45,11 @@
 /* Controllers reading /samples at once: one is the design, a few leave room for a dashboard. */
 #define AGENT_MAX_STREAMS 4
 
+/* A plan is a few hundred bytes; a body beyond this is no plan. */
+#define AGENT_PLAN_MAX_BYTES 65536
+/* DELETE /plan: the agent ends this long after answering, so the answer leaves first. */
+#define AGENT_WITHDRAW_DELAY_S 0.2
+
 struct agent {
 	struct event_base *base;
 	struct agent_sampler sampler;
@@ -54,13 +62,27 @@ struct agent {
 	char token[BEARER_TOKEN_MAX + 1]; /* "": no --token-file, nothing asks for one */
 	bool token_metrics;               /* /metrics asks for it too */
 	struct evhttp_request *streams[AGENT_MAX_STREAMS]; /* NULL: a free place */
+
+	bool sampler_open;  /* a target to read: from the start, or once a plan started its row */
+	double interval_s;  /* between reads */
+	struct event *tick; /* the reads, added once there is a target */
+	pid_t row_pid;      /* the row it started (--start, or a plan), 0: none */
+	/* --await-plan: the launch from the command line, the plan's row and options added */
+	bool await_plan;
+	struct row_start_plan row;
+	struct plan_request plan;        /* .canonical NULL: no plan taken yet */
+	struct evhttp_request *plan_req; /* its answer, held while the row starts */
+	struct event *plan_poll;         /* the row's readiness polled meanwhile */
+	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
+	char *plan_answer;               /* the JSON answered to it, again to an identical one */
 };
 
 static void agent_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: allocspike-agent --pid PID | --pid-from-control | --start ROW [options]\n"
+	    "usage: allocspike-agent --pid PID | --pid-from-control | --start ROW |\n"
+	    "                        --await-plan [options]\n"
 	    "  --pid PID          the process to sample (a resolver row on this host)\n"
 	    "  --pid-from-control the process serving --control (waiting up to %d s for it):\n"
 	    "                     a sidecar sharing a Pod's process namespace\n"
@@ -73,6 +95,11 @@ static void agent_usage(FILE *out)
 	    "                     sample it. With --root-hints F, --upstream-port P,\n"
 	    "                     --upstream-source A, --resolver-listen A (default\n"
 	    "                     127.0.0.1:0), and the run's resolver options after --\n"
+	    "  --await-plan       serve, and start the row a controller's plan names (POST\n"
+	    "                     /plan: row, run, variant, interval, resolver options) with\n"
+	    "                     --variants-table, --control and the launch options above;\n"
+	    "                     needs --token-file (docs/agent.md, \"Taking the row from a\n"
+	    "                     controller\")\n"
 	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
 	    "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
 	    "  --run ID           the run label of every series (default: none)\n"
@@ -161,11 +188,21 @@ static bool agent_authorized(struct evhttp_request *req, const struct agent *a, 
 	return false;
 }
 
+/* Only /plan takes POST and DELETE (with --await-plan); every other path is read. */
+static bool agent_method_read(struct evhttp_request *req)
+{
+	enum evhttp_cmd_type m = evhttp_request_get_command(req);
+	if (m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD)
+		return true;
+	evhttp_send_error(req, 405, "Method Not Allowed");
+	return false;
+}
+
 /* GET /samples: every read from now on as one line (record.h), until the client goes. */
 static void agent_samples(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
-	if (!agent_authorized(req, a, true))
+	if (!agent_method_read(req) || !agent_authorized(req, a, true))
 		return;
 	for (int i = 0; i < AGENT_MAX_STREAMS; i++) {
 		if (a->streams[i])
@@ -202,7 +239,7 @@ static bool agent_reply(struct evhttp_request *req, const char *type, const char
 static void agent_record(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
-	if (!agent_authorized(req, a, true))
+	if (!agent_method_read(req) || !agent_authorized(req, a, true))
 		return;
 	if (a->record_fd < 0) {
 		evhttp_send_error(req, 404, "this agent keeps no record (--record)");
@@ -234,7 +271,7 @@ static void agent_record(struct evhttp_request *req, void *arg)
 static void agent_metrics(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
-	if (!agent_authorized(req, a, a->token_metrics))
+	if (!agent_method_read(req) || !agent_authorized(req, a, a->token_metrics))
 		return;
 	char *text = NULL;
 	size_t len = 0;
@@ -256,7 +293,7 @@ static void agent_time(struct evhttp_request *req, void *arg)
 {
 	uint64_t t2 = realtime_ns();
 	struct agent *a = arg;
-	if (!agent_authorized(req, a, true))
+	if (!agent_method_read(req) || !agent_authorized(req, a, true))
 		return;
 	char text[128];
 	int n = clock_format_reply(text, sizeof(text), t2, realtime_ns(), a->labels.host);
@@ -265,7 +302,191 @@ static void agent_time(struct evhttp_request *req, void *arg)
 
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
-	evhttp_send_error(req, 404, "the agent serves /metrics, /samples, /record and /time only");
+	evhttp_send_error(req, 404,
+	                  "the agent serves /metrics, /samples, /record, /time and /plan only");
+}
+
+/* A refusal with its reason as the body (a controller shows it), said on stderr too. */
+static void agent_refuse(struct evhttp_request *req, int status, const char *reason)
+{
+	fprintf(stderr, "allocspike-agent: /plan: %d: %s\n", status, reason);
+	struct evbuffer *body = evbuffer_new();
+	if (body && evbuffer_add_printf(body, "%s\n", reason) >= 0) {
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+		                  "text/plain; charset=utf-8");
+		evhttp_send_reply(req, status, NULL, body);
+	} else
+		evhttp_send_error(req, 500, "out of memory");
+	if (body)
+		evbuffer_free(body);
+}
+
+static struct timeval agent_timeval(double s)
+{
+	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
+}
+
+/* Opens the target and starts the reads at the interval, a first one at once. */
+static bool agent_sampling_start(struct agent *a, pid_t pid, const char *control, char *err,
+                                 size_t err_size)
+{
+	if (!agent_sampler_open(&a->sampler, pid, control,
+	                        (int)(a->interval_s * 1000 * AGENT_CONTROL_TIMEOUT_SHARE) + 1, err,
+	                        err_size))
+		return false;
+	a->sampler_open = true;
+	struct timeval every = agent_timeval(a->interval_s);
+	if (event_add(a->tick, &every) != 0) {
+		snprintf(err, err_size, "libevent could not add the reads' timer");
+		return false;
+	}
+	agent_tick(-1, 0, a); /* a first read before anyone can scrape */
+	return true;
+}
+
+/* What the controller is told of a started plan: where the row serves, for the generator. */
+static char *agent_plan_answer(const struct agent *a, const char *resolver)
+{
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f}", "row", a->plan.row, "run", a->plan.run,
+	              "variant", a->plan.variant, "host", a->labels.host, "resolver", resolver,
+	              "pid", (json_int_t)a->row_pid, "interval_s", a->interval_s);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return text;
+}
+
+/* A plan's answer still held is answered (503, the reason), so that its request is freed. */
+static void agent_plan_end_held(struct agent *a, const char *reason)
+{
+	if (!a->plan_req)
+		return;
+	event_del(a->plan_poll);
+	agent_refuse(a->plan_req, 503, reason);
+	a->plan_req = NULL;
+}
+
+/* The plan not taken after all: its row gone, another plan may come. */
+static void agent_plan_drop(struct agent *a)
+{
+	plan_request_free(&a->plan);
+	a->row.row = NULL;
+	a->row.options = NULL;
+	a->row.n_options = 0;
+	a->row_pid = 0;
+}
+
+/* Every ROW_POLL_MS while the plan's row starts: once it is ready, it is read and the held answer
+ * sent; if it failed, the refusal. */
+static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	char resolver[160] = "", err[4096];
+	enum row_state state = row_poll(&a->row, a->row_pid, a->plan_deadline_ns, resolver,
+	                                sizeof(resolver), err, sizeof(err));
+	if (state == ROW_STARTING)
+		return;
+	event_del(a->plan_poll);
+	struct evhttp_request *req = a->plan_req;
+	a->plan_req = NULL;
+	if (state == ROW_FAILED) {
+		agent_plan_drop(a);
+		agent_refuse(req, 500, err);
+		return;
+	}
+	a->labels.run = a->plan.run;
+	a->labels.variant = a->plan.variant;
+	if (agent_sampling_start(a, a->row_pid, a->row.control, err, sizeof(err)) &&
+	    !(a->plan_answer = agent_plan_answer(a, resolver)))
+		snprintf(err, sizeof(err), "out of memory");
+	if (!a->plan_answer) {
+		agent_refuse(req, 500, err);
+		event_base_loopbreak(
+		    a->base); /* a half-started agent serves nobody; its row stops */
+		return;
+	}
+	fprintf(stderr, "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s\n",
+	        a->plan.row, a->plan.run, resolver);
+	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+}
+
+/* POST /plan: the one plan taken, its row started; the answer held until the row is ready (at most
+ * AGENT_ROW_READY_S), the agent serving meanwhile. */
+static void agent_plan_take(struct evhttp_request *req, struct agent *a)
+{
+	struct evbuffer *in = evhttp_request_get_input_buffer(req);
+	size_t len = evbuffer_get_length(in);
+	const char *body = len ? (const char *)evbuffer_pullup(in, -1) : "";
+	struct plan_request p;
+	char err[4096];
+	if (!plan_request_parse(body ? body : "", len, &p, err, sizeof(err))) {
+		agent_refuse(req, 400, err);
+		return;
+	}
+	if (a->plan.canonical) {
+		bool same = strcmp(p.canonical, a->plan.canonical) == 0;
+		plan_request_free(&p);
+		if (same && a->plan_answer)
+			agent_reply(req, "application/json", a->plan_answer,
+			            strlen(a->plan_answer));
+		else {
+			snprintf(
+			    err, sizeof(err),
+			    "this agent %s a plan already (row %s of run %s), and takes one only",
+			    a->plan_answer ? "took" : "is starting", a->plan.row, a->plan.run);
+			agent_refuse(req, 409, err);
+		}
+		return;
+	}
+	a->plan = p;
+	a->row.row = a->plan.row;
+	a->row.options = a->plan.options;
+	a->row.n_options = a->plan.n_options;
+	a->interval_s = a->plan.interval_s;
+	bool refused = false;
+	struct timeval poll = agent_timeval(ROW_POLL_MS / 1000.0);
+	if (!row_spawn(&a->row, &a->row_pid, &refused, err, sizeof(err))) {
+		agent_plan_drop(a);
+		agent_refuse(req, refused ? 422 : 500, err);
+		return;
+	}
+	a->plan_req = req;
+	a->plan_deadline_ns = monotonic_ns() + (uint64_t)AGENT_ROW_READY_S * 1000000000u;
+	if (event_add(a->plan_poll, &poll) != 0) {
+		a->plan_req = NULL;
+		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
+		agent_plan_drop(a);
+		agent_refuse(req, 500, "libevent could not add the row's readiness timer");
+	}
+}
+
+/* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped and
+ * the agent ends (a placement that failed elsewhere). */
+static void agent_plan(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
+		return;
+	enum evhttp_cmd_type m = evhttp_request_get_command(req);
+	if (m == EVHTTP_REQ_POST)
+		agent_plan_take(req, a);
+	else if ((m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD) && a->plan_answer)
+		agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+	else if (m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD)
+		agent_refuse(req, 404,
+		             a->plan_req ? "the plan's row is starting" : "no plan taken yet");
+	else if (m == EVHTTP_REQ_DELETE) {
+		fprintf(stderr, "allocspike-agent: plan withdrawn%s; ending\n",
+		        a->row_pid ? ", its row stopped" : "");
+		if (a->row_pid)
+			row_stop(a->row_pid, AGENT_ROW_GRACE_S);
+		a->row_pid = 0;
+		agent_plan_end_held(a, "the plan was withdrawn before its row was ready");
+		agent_reply(req, "text/plain", "withdrawn\n", 10);
+		struct timeval soon = agent_timeval(AGENT_WITHDRAW_DELAY_S);
+		event_base_loopexit(a->base, &soon);
+	} else
+		evhttp_send_error(req, 405, "Method Not Allowed");
 }
 
 static void agent_stop(evutil_socket_t sig, short what, void *arg)
@@ -301,8 +522,13 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	evhttp_set_cb(http, "/time", agent_time, a);
 	evhttp_set_cb(http, "/samples", agent_samples, a);
 	evhttp_set_cb(http, "/record", agent_record, a);
+	if (a->await_plan)
+		evhttp_set_cb(http, "/plan", agent_plan, a);
 	evhttp_set_gencb(http, agent_not_found, a);
-	evhttp_set_allowed_methods(http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD); /* else 405 */
+	evhttp_set_max_body_size(http, AGENT_PLAN_MAX_BYTES);
+	evhttp_set_allowed_methods(
+	    http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
+	              (a->await_plan ? EVHTTP_REQ_POST | EVHTTP_REQ_DELETE : 0)); /* else 405 */
 	return http;
 }
 
@@ -451,6 +677,7 @@ int main(int argc, char **argv)
 		OPT_UPSTREAM_PORT,
 		OPT_UPSTREAM_SOURCE,
 		OPT_RESOLVER_LISTEN,
+		OPT_AWAIT_PLAN,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -463,6 +690,7 @@ int main(int argc, char **argv)
 	    {"upstream-port", required_argument, NULL, OPT_UPSTREAM_PORT},
 	    {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
 	    {"resolver-listen", required_argument, NULL, OPT_RESOLVER_LISTEN},
+	    {"await-plan", no_argument, NULL, OPT_AWAIT_PLAN},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -480,14 +708,15 @@ int main(int argc, char **argv)
 	};
 	unsigned long long pid = 0;
 	bool pid_from_control = false;
-	double interval_s = 0.1, duration_s = 0;
+	double duration_s = 0;
 	const char *control = NULL, *listen_text = "127.0.0.1", *ready_file = NULL, *record = NULL,
 	           *token_file = NULL;
-	struct row_start_plan row = {0};
-	pid_t row_pid = 0;
 	char hostname[256] = "";
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
-	                  .record_fd = -1};
+	                  .record_fd = -1,
+	                  .interval_s = 0.1};
+	struct row_start_plan *row = &a.row;
+	bool planned_option = false; /* --interval, --run or --variant: a plan's to say */
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
@@ -502,38 +731,44 @@ int main(int argc, char **argv)
 			pid_from_control = true;
 			break;
 		case OPT_START:
-			row.row = optarg;
+			row->row = optarg;
 			break;
 		case OPT_VARIANTS_TABLE:
-			row.table = optarg;
+			row->table = optarg;
 			break;
 		case OPT_ROOT_HINTS:
-			row.root_hints = optarg;
+			row->root_hints = optarg;
 			break;
 		case OPT_UPSTREAM_PORT:
-			row.upstream_port = optarg;
+			row->upstream_port = optarg;
 			break;
 		case OPT_UPSTREAM_SOURCE:
-			row.upstream_source = optarg;
+			row->upstream_source = optarg;
 			break;
 		case OPT_RESOLVER_LISTEN:
-			row.listen = optarg;
+			row->listen = optarg;
+			break;
+		case OPT_AWAIT_PLAN:
+			a.await_plan = true;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
-			                         &interval_s);
+			                         &a.interval_s);
+			planned_option = true;
 			break;
 		case OPT_LISTEN:
 			listen_text = optarg;
 			break;
 		case OPT_RUN:
 			a.labels.run = optarg;
+			planned_option = true;
 			break;
 		case OPT_HOST:
 			a.labels.host = optarg;
 			break;
 		case OPT_VARIANT:
 			a.labels.variant = optarg;
+			planned_option = true;
 			break;
 		case OPT_DURATION:
 			ok = cli_option_duration("--duration", optarg, CLI_UNIT_REQUIRED, 0.01,
@@ -565,9 +800,9 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 	}
 	/* --start: the run's resolver options after "--", passed on to the row */
-	if (row.row && optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
-		row.options = argv + optind;
-		row.n_options = (size_t)(argc - optind);
+	if (row->row && optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		row->options = argv + optind;
+		row->n_options = (size_t)(argc - optind);
 		optind = argc;
 	}
 	if (optind < argc) {
@@ -576,13 +811,24 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	const char *start_problem =
-	    !row.row ? (row.table || row.root_hints || row.upstream_port || row.upstream_source ||
-	                        row.listen
-	                    ? "--variants-table, --root-hints, --upstream-port, --upstream-source "
-	                      "and --resolver-listen go with --start"
-	                    : NULL)
+	    a.await_plan
+	        ? (row->row || pid != 0 || pid_from_control
+	               ? "--await-plan takes no --start, --pid or --pid-from-control: the plan "
+	                 "names the row"
+	           : planned_option ? "--await-plan takes no --interval, --run or --variant: the "
+	                              "plan names them"
+	           : !row->table    ? "--await-plan needs --variants-table FILE"
+	           : !control       ? "--await-plan needs --control PATH (the row's socket)"
+	           : !token_file    ? "--await-plan needs --token-file F: a plan starts a process"
+	                            : NULL)
+	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
+                                   row->upstream_source || row->listen
+	                                          ? "--variants-table, --root-hints, --upstream-port, "
+	                                            "--upstream-source and --resolver-listen go with --start or "
+	                                            "--await-plan"
+	                                          : NULL)
 	    : pid != 0 || pid_from_control ? "--start takes no --pid or --pid-from-control"
-	    : !row.table                   ? "--start needs --variants-table FILE"
+	    : !row->table                  ? "--start needs --variants-table FILE"
 	    : !control                     ? "--start needs --control PATH (the row's socket)"
 	                                   : NULL;
 	if (start_problem) {
@@ -594,7 +840,7 @@ int main(int argc, char **argv)
 		        "allocspike-agent: --pid-from-control needs --control and no --pid\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (pid == 0 && !pid_from_control && !row.row) {
+	if (pid == 0 && !pid_from_control && !row->row && !a.await_plan) {
 		fprintf(stderr, "allocspike-agent: --pid is required\n");
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
@@ -619,54 +865,54 @@ int main(int argc, char **argv)
 	if (a.labels.host == hostname && gethostname(hostname, sizeof(hostname) - 1) != 0)
 		snprintf(hostname, sizeof(hostname), "unknown");
 
-	row.control = control;
+	row->control = control;
+	if (a.await_plan) { /* the table must read now, not when the plan comes */
+		struct variants_table table;
+		if (!variants_table_read(&table, row->table, err, sizeof(err))) {
+			fprintf(stderr, "allocspike-agent: --variants-table %s\n", err);
+			return CLI_EXIT_USAGE;
+		}
+		variants_table_free(&table);
+	}
 	bool refused = false;
-	if (row.row && !row_start(&row, AGENT_ROW_READY_S, &row_pid, &refused, err, sizeof(err))) {
-		fprintf(stderr, "allocspike-agent: --start %s: %s\n", row.row, err);
+	char resolver[160];
+	if (row->row && !row_start(row, AGENT_ROW_READY_S, &a.row_pid, resolver, sizeof(resolver),
+	                           &refused, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --start %s: %s\n", row->row, err);
 		return refused ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
-	pid = row_pid ? (unsigned long long)row_pid : pid;
+	pid = a.row_pid ? (unsigned long long)a.row_pid : pid;
 	if (pid_from_control && (pid = (unsigned long long)control_peer_pid(
 	                             control, AGENT_PEER_WAIT_S, err, sizeof(err))) == 0) {
 		fprintf(stderr, "allocspike-agent: --pid-from-control: %s\n", err);
 		return CLI_EXIT_FAILED;
 	}
-	if (!agent_sampler_open(&a.sampler, (pid_t)pid, control,
-	                        (int)(interval_s * 1000 * AGENT_CONTROL_TIMEOUT_SHARE) + 1, err,
-	                        sizeof(err))) {
-		fprintf(stderr, "allocspike-agent: --pid %llu: %s\n", pid, err);
-		return agent_row_end(row_pid, CLI_EXIT_FAILED);
-	}
 	/* appended to: an agent restarted in a run goes on in the same record, its gap visible */
 	a.record_path = record;
 	if (record && (a.record_fd = record_open(record, &a.next_seq)) < 0) {
 		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
-		agent_sampler_close(&a.sampler);
-		return agent_row_end(row_pid, CLI_EXIT_FAILED);
+		return agent_row_end(a.row_pid, CLI_EXIT_FAILED);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	a.base = event_base_new();
 	char bound[96];
 	struct evhttp *http =
 	    a.base ? agent_listen(&a, &listen_addr, listen_len, bound, sizeof(bound)) : NULL;
-	if (!http) {
-		agent_sampler_close(&a.sampler);
-		if (a.base)
-			event_base_free(a.base);
-		return agent_row_end(row_pid, CLI_EXIT_FAILED);
-	}
-	struct event *tick = event_new(a.base, -1, EV_PERSIST, agent_tick, &a);
-	struct event *term = evsignal_new(a.base, SIGTERM, agent_stop, a.base);
-	struct event *intr = evsignal_new(a.base, SIGINT, agent_stop, a.base);
-	struct timeval every = {(time_t)interval_s,
-	                        (suseconds_t)((interval_s - (time_t)interval_s) * 1e6)};
+	a.tick = a.base ? event_new(a.base, -1, EV_PERSIST, agent_tick, &a) : NULL;
+	a.plan_poll = a.base ? event_new(a.base, -1, EV_PERSIST, agent_plan_poll, &a) : NULL;
+	struct event *term = a.base ? evsignal_new(a.base, SIGTERM, agent_stop, a.base) : NULL;
+	struct event *intr = a.base ? evsignal_new(a.base, SIGINT, agent_stop, a.base) : NULL;
 	int rc = CLI_EXIT_OK;
-	if (!tick || !term || !intr || event_add(tick, &every) != 0 || event_add(term, NULL) != 0 ||
+	if (!http || !a.tick || !a.plan_poll || !term || !intr || event_add(term, NULL) != 0 ||
 	    event_add(intr, NULL) != 0) {
-		fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
+		if (http)
+			fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
+		rc = CLI_EXIT_FAILED;
+	} else if (!a.await_plan &&
+	           !agent_sampling_start(&a, (pid_t)pid, control, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-agent: --pid %llu: %s\n", pid, err);
 		rc = CLI_EXIT_FAILED;
 	} else {
-		agent_tick(-1, 0, &a); /* a first read before anyone can scrape */
 		if (ready_file && !agent_write_ready(ready_file, bound))
 			rc = CLI_EXIT_FAILED;
 		else {
@@ -684,8 +930,11 @@ int main(int argc, char **argv)
 	        a.sampler.samples, a.sampler.control_failures,
 	        a.sampler.control_failures ? "; the last: " : "",
 	        a.sampler.control_failures ? a.sampler.control_error : "", a.scrapes);
-	if (tick)
-		event_free(tick);
+	agent_plan_end_held(&a, "the agent is ending");
+	if (a.tick)
+		event_free(a.tick);
+	if (a.plan_poll)
+		event_free(a.plan_poll);
 	if (term)
 		event_free(term);
 	if (intr)
@@ -694,12 +943,17 @@ int main(int argc, char **argv)
 		if (a.streams[i])
 			evhttp_send_reply_end(
 			    a.streams[i]); /* the last chunk, or the detached one freed */
-	evhttp_free(http);
-	event_base_free(a.base);
+	if (http)
+		evhttp_free(http);
+	if (a.base)
+		event_base_free(a.base);
 	if (a.record_fd >= 0 && close(a.record_fd) != 0 && !a.record_failed) {
 		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
 		rc = CLI_EXIT_FAILED;
 	}
-	agent_sampler_close(&a.sampler);
-	return agent_row_end(row_pid, rc);
+	if (a.sampler_open)
+		agent_sampler_close(&a.sampler);
+	plan_request_free(&a.plan);
+	free(a.plan_answer);
+	return agent_row_end(a.row_pid, rc);
 }

@@ -21,8 +21,8 @@ static void row_sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Whether path holds the resolver's "ready ADDR:PORT" line. */
-static bool row_ready(const char *path)
+/* Whether path holds the resolver's "ready ADDR:PORT" line; ADDR:PORT into addr. */
+static bool row_ready(const char *path, char *addr, size_t addr_size)
 {
 	char line[160] = "";
 	FILE *f = fopen(path, "re");
@@ -30,11 +30,13 @@ static bool row_ready(const char *path)
 		return false;
 	bool ok = fgets(line, sizeof(line), f) && strncmp(line, "ready ", 6) == 0;
 	fclose(f);
+	if (ok)
+		snprintf(addr, addr_size, "%.*s", (int)strcspn(line + 6, "\n"), line + 6);
 	return ok;
 }
 
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
-               char *err, size_t err_size)
+bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, char *err,
+               size_t err_size)
 {
 	*refused = true;
 	struct variants_table table;
@@ -84,26 +86,43 @@ bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, 
 		snprintf(err, err_size, "fork: %s", strerror(fork_errno));
 		return false;
 	}
-	double until = ((double)monotonic_ns() / 1e9) + timeout_s;
-	for (;;) {
-		int status;
-		if (waitpid(*pid, &status, WNOHANG) == *pid) {
-			snprintf(err, err_size, "row %s ended before it was ready (%s %d)",
-			         plan->row, WIFSIGNALED(status) ? "signal" : "exit status",
-			         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-			return false;
-		}
-		if (row_ready(ready))
-			return true;
-		if (((double)monotonic_ns() / 1e9) > until) {
-			snprintf(err, err_size,
-			         "row %s was not ready within %g s (no 'ready' in %s)", plan->row,
-			         timeout_s, ready);
-			row_stop(*pid, 1);
-			return false;
-		}
-		row_sleep_ms(20);
+	return true;
+}
+
+enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t deadline_ns,
+                        char *addr, size_t addr_size, char *err, size_t err_size)
+{
+	char ready[4200];
+	snprintf(ready, sizeof(ready), "%s.ready", plan->control);
+	int status;
+	if (waitpid(pid, &status, WNOHANG) == pid) {
+		snprintf(err, err_size, "row %s ended before it was ready (%s %d)", plan->row,
+		         WIFSIGNALED(status) ? "signal" : "exit status",
+		         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		return ROW_FAILED;
 	}
+	if (row_ready(ready, addr, addr_size))
+		return ROW_READY;
+	if (monotonic_ns() > deadline_ns) {
+		snprintf(err, err_size, "row %s was not ready in time (no 'ready' in %s)",
+		         plan->row, ready);
+		row_stop(pid, 1);
+		return ROW_FAILED;
+	}
+	return ROW_STARTING;
+}
+
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size)
+{
+	if (!row_spawn(plan, pid, refused, err, err_size))
+		return false;
+	uint64_t deadline = monotonic_ns() + (uint64_t)(timeout_s * 1e9);
+	enum row_state state;
+	while ((state = row_poll(plan, *pid, deadline, addr, addr_size, err, err_size)) ==
+	       ROW_STARTING)
+		row_sleep_ms(ROW_POLL_MS);
+	return state == ROW_READY;
 }
 
 void row_stop(pid_t pid, double grace_s)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct row_start_plan {
@@ -22,12 +23,24 @@ struct row_start_plan {
 	size_t n_options;
 };
 
-/* Starts the row and waits up to timeout_s for its ready file; its PID into *pid. False with the
+/* Starts the row and waits up to timeout_s for its ready file; its PID into *pid, the address it
+ * serves DNS on (its ready line's ADDR:PORT) into addr. False with the
  * reason in err: *refused set when the table refuses the row (unknown, a daemon row, a table that
  * does not read: a usage error), clear when it could not be started or was not ready in time (it
  * is stopped then). */
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, bool *refused,
-               char *err, size_t err_size);
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size);
+
+/* The two halves of row_start, for a caller with an event loop (--await-plan): row_spawn builds the
+ * command and forks the row (false as row_start, *refused alike), then row_poll, every
+ * ROW_POLL_MS, says whether it is ready (its address into addr), still starting, or failed (ended,
+ * or not ready by deadline_ns on the monotonic clock: then stopped; the reason in err). */
+#define ROW_POLL_MS 20
+enum row_state { ROW_STARTING, ROW_READY, ROW_FAILED };
+bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, char *err,
+               size_t err_size);
+enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t deadline_ns,
+                        char *addr, size_t addr_size, char *err, size_t err_size);
 
 /* SIGTERM to the row's process group, up to grace_s for it to end, then SIGKILL; reaped. */
 void row_stop(pid_t pid, double grace_s);

@@ -7,6 +7,7 @@
 #include "close_stdout.h"
 #include "collect.h"
 #include "launch.h"
+#include "place.h"
 #include "scenario_options.h"
 #include "settings_check.h"
 #include "stop.h"
@@ -17,6 +18,7 @@ static void run_usage(FILE *out)
 {
 	fprintf(out, "usage: allocspike-run SUBCOMMAND [options]\n"
 	             "  collect     the agents' reads into a run folder on this host's clock\n"
+	             "  place       rows started on remote agents by a hosts file, one start time\n"
 	             "  supervise   a plan's processes started, watched and stopped\n"
 	             "  ask         a request to a served run (supervise --serve)\n"
 	             "  state-dir   the folder where runs in progress register\n"
@@ -31,6 +33,7 @@ static void run_usage(FILE *out)
 	             "  settings    whether a row's allocator settings took\n"
 	             "  --version   print the version and exit\n");
 	collect_usage(out);
+	place_usage(out);
 	supervise_usage(out);
 	ask_usage(out);
 	launch_usage(out);
@@ -44,6 +47,8 @@ int main(int argc, char **argv)
 	close_stdout_at_exit("allocspike-run");
 	if (argc > 1 && strcmp(argv[1], "collect") == 0)
 		return collect_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "place") == 0)
+		return place_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "supervise") == 0)
 		return supervise_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "ask") == 0)

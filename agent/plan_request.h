@@ -1,0 +1,37 @@
+/* agent/plan_request.h - the plan a controller sends an agent started with --await-plan (POST
+ * /plan, docs/agent.md "Taking the row from a controller"): which row of the agent's table to
+ * start, the run's labels, the interval, and the run's resolver options, each checked against an
+ * allow-list of tuning options (nothing that names a file, a program or where the resolver listens
+ * or asks: those are the agent's own command line). */
+#ifndef ALLOCSPIKE_AGENT_PLAN_REQUEST_H
+#define ALLOCSPIKE_AGENT_PLAN_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "identifier.h"
+
+struct plan_request {
+	char row[IDENTIFIER_MAX_LEN + 1];
+	char run[IDENTIFIER_MAX_LEN + 1];
+	char variant[IDENTIFIER_MAX_LEN + 1];
+	double interval_s;
+	char **options; /* the resolver options, NULL-terminated */
+	size_t n_options;
+	char *canonical; /* the plan as compact JSON with sorted keys: two plans are the same plan
+	                    when these are equal */
+};
+
+/* Parses and checks a plan's body (a JSON object: "row", "run", "variant", "interval" a duration
+ * such as "100ms", "resolver_options" an array of words). False with the reason in err for
+ * anything else, an unknown key, or a resolver option not in the allow-list. The row is checked
+ * against the table when it is started (agent/row_start.c). */
+bool plan_request_parse(const char *body, size_t len, struct plan_request *plan, char *err,
+                        size_t err_size);
+
+void plan_request_free(struct plan_request *plan);
+
+/* The resolver options a plan may carry, for the usage text and the docs. */
+extern const char *const plan_request_allowed_options;
+
+#endif

@@ -1,0 +1,128 @@
+/* controller/hosts_file.c - the hosts file read and checked (hosts_file.h). */
+#include "hosts_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sockaddr_parse.h"
+
+#define HOSTS_FIELDS 3
+
+/* Splits line in place at blanks; the fields (at most max + 1, to tell too many) into f. */
+static size_t hosts_split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	for (char *save = NULL, *w = strtok_r(line, " \t\r\n", &save); w && n <= max;
+	     w = strtok_r(NULL, " \t\r\n", &save))
+		f[n++] = w;
+	return n;
+}
+
+/* One line's fields into e, checked alone and against the lines before; the reason into why. */
+static bool hosts_entry_parse(struct hosts_entry *e, char **f, const struct hosts_file *hosts,
+                              const struct variants_table *table, int default_port, char *why,
+                              size_t why_size)
+{
+	char reason[256];
+	if (!identifier_valid(f[0], reason, sizeof(reason))) {
+		snprintf(why, why_size, "host name %s", reason);
+		return false;
+	}
+	if (!sockaddr_parse(f[1], default_port, &e->addr, &e->addr_len, reason, sizeof(reason))) {
+		snprintf(why, why_size, "agent address '%.100s': %s", f[1], reason);
+		return false;
+	}
+	const struct variant_row *row = variants_table_find(table, f[2]);
+	if (!row) {
+		snprintf(why, why_size, "no variant '%.64s' in %s", f[2], table->path);
+		return false;
+	}
+	const char *kind = row->cells[VARIANT_KIND];
+	if (strcmp(kind, "build") != 0 && strcmp(kind, "env") != 0) {
+		snprintf(why, why_size,
+		         "variant '%s' is of kind %s: an agent starts build and env rows only",
+		         f[2], kind);
+		return false;
+	}
+	snprintf(e->host, sizeof(e->host), "%s", f[0]);
+	snprintf(e->row, sizeof(e->row), "%s", f[2]);
+	sockaddr_format((struct sockaddr *)&e->addr, e->addr_text, sizeof(e->addr_text));
+	for (size_t i = 0; i < hosts->count; i++) {
+		const struct hosts_entry *o = &hosts->entries[i];
+		if (strcmp(o->row, e->row) == 0) {
+			snprintf(why, why_size, "row %s is placed already, on host %s (line %u)",
+			         e->row, o->host, o->line);
+			return false;
+		}
+		if (strcmp(o->addr_text, e->addr_text) == 0) {
+			snprintf(why, why_size,
+			         "agent %s is on line %u already (an agent starts one row)",
+			         e->addr_text, o->line);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct variants_table *table,
+                     int default_port, char *err, size_t err_size)
+{
+	*hosts = (struct hosts_file){0};
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	char *line = NULL, why[512];
+	size_t cap = 0;
+	unsigned number = 0;
+	bool ok = true;
+	while (ok && getline(&line, &cap, f) >= 0) {
+		number++;
+		line[strcspn(line, "#")] = '\0'; /* a comment to the line's end */
+		char *fields[HOSTS_FIELDS + 1];
+		size_t n = hosts_split(line, fields, HOSTS_FIELDS);
+		if (n == 0)
+			continue;
+		struct hosts_entry e = {.line = number};
+		if (n != HOSTS_FIELDS) {
+			snprintf(why, sizeof(why),
+			         "%s fields: a line is HOST AGENT-ADDR[:PORT] ROW",
+			         n < HOSTS_FIELDS ? "too few" : "too many");
+			ok = false;
+		} else
+			ok = hosts_entry_parse(&e, fields, hosts, table, default_port, why,
+			                       sizeof(why));
+		struct hosts_entry *grown =
+		    ok ? realloc(hosts->entries, (hosts->count + 1) * sizeof(*grown)) : NULL;
+		if (ok && !grown)
+			snprintf(why, sizeof(why), "out of memory");
+		ok = ok && grown;
+		if (ok) {
+			hosts->entries = grown;
+			hosts->entries[hosts->count++] = e;
+		} else
+			snprintf(err, err_size, "%s:%u: %s", path, number, why);
+	}
+	if (ok && ferror(f)) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		ok = false;
+	}
+	if (ok && hosts->count == 0) {
+		snprintf(err, err_size, "%s: no agent lines (HOST AGENT-ADDR[:PORT] ROW)", path);
+		ok = false;
+	}
+	free(line);
+	fclose(f);
+	if (!ok)
+		hosts_file_free(hosts);
+	return ok;
+}
+
+void hosts_file_free(struct hosts_file *hosts)
+{
+	free(hosts->entries);
+	*hosts = (struct hosts_file){0};
+}

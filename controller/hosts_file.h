@@ -1,0 +1,35 @@
+/* controller/hosts_file.h - the hosts file of a placement (allocspike-run place, docs/controller.md
+ * "The hosts file"): one line per agent, its host's name, its address and the row of variants.tsv
+ * it starts; each row on one agent only, each agent once. */
+#ifndef ALLOCSPIKE_CONTROLLER_HOSTS_FILE_H
+#define ALLOCSPIKE_CONTROLLER_HOSTS_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "identifier.h"
+#include "variants_table.h"
+
+struct hosts_entry {
+	char host[IDENTIFIER_MAX_LEN + 1];
+	char row[IDENTIFIER_MAX_LEN + 1];
+	char addr_text[96]; /* ADDR:PORT as sockaddr_format gives it back */
+	struct sockaddr_storage addr;
+	socklen_t addr_len;
+	unsigned line;
+};
+
+struct hosts_file {
+	struct hosts_entry *entries; /* in the file's order */
+	size_t count;
+};
+
+/* Reads and checks path against table (its rows: a build or env row, each once); on the first
+ * problem false with "FILE:LINE: reason" in err and nothing kept. default_port: an address's port
+ * when the line gives none (the agent's). */
+bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct variants_table *table,
+                     int default_port, char *err, size_t err_size);
+void hosts_file_free(struct hosts_file *hosts);
+
+#endif

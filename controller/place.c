@@ -1,0 +1,397 @@
+/* controller/place.c - allocspike-run place (place.h). */
+#include "place.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bearer_token.h"
+#include "cli_parse.h"
+#include "clock_exchange.h"
+#include "events_log.h"
+#include "hosts_file.h"
+#include "identifier.h"
+#include "monotonic.h"
+#include "plan_client.h"
+#include "variants_table.h"
+
+#ifndef ALLOCSPIKE_VARIANTS_FILE
+#define ALLOCSPIKE_VARIANTS_FILE "variants.tsv"
+#endif
+#define PLACE_AGENT_PORT 9110 /* the agent's (docs/agent.md) */
+#define PLACE_CLOCK_EXCHANGES 8
+/* A withdrawal is answered at once; this bounds one that is not. */
+#define PLACE_WITHDRAW_TIMEOUT_S 5
+
+struct place_options {
+	const char *hosts_path, *table_path, *run, *token_file, *out;
+	char token[BEARER_TOKEN_MAX + 1];
+	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
+	char **resolver_options;
+	size_t n_resolver_options;
+};
+
+/* One agent's placement: its line, its clock, its plan and answer. */
+struct place_row {
+	const struct hosts_entry *entry;
+	struct clock_offset clock;
+	struct plan_call call;
+	char *plan_body;
+	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
+};
+
+void place_usage(FILE *out)
+{
+	fprintf(out,
+	        "usage: allocspike-run place --hosts FILE --run ID --token-file F [options]\n"
+	        "                            [-- RESOLVER-OPTION...]\n"
+	        "  --hosts FILE         one line per agent: HOST AGENT-ADDR[:PORT] ROW (port\n"
+	        "                       default %d; docs/controller.md, \"The hosts file\")\n"
+	        "  --run ID             the run's id, every agent's run label\n"
+	        "  --token-file F       the agents' bearer token (mode 0600 or stricter)\n"
+	        "  --table FILE         the variants table the rows are checked against\n"
+	        "                       (default %s)\n"
+	        "  --interval DUR       the agents' reads (default 100ms)\n"
+	        "  --lead DUR           T0 this long after every row is ready (default 3s)\n"
+	        "  --ready-timeout DUR  every row ready within this, or the placement fails\n"
+	        "                       (default 40s)\n"
+	        "  --clock-bound DUR    refuse an agent whose offset is not known within this\n"
+	        "                       (half the best round trip; default 5ms)\n"
+	        "  --out DIR            the placement as events of DIR/events.jsonl\n"
+	        "  -- RESOLVER-OPTION   the run's resolver options, in every plan (an agent\n"
+	        "                       takes its allow-list only: docs/agent.md)\n"
+	        "Prints the placement as JSON (each row's host, agent, resolver address, the\n"
+	        "clock; t0 for --start-at). Exit: 0 placed, 1 refused or failed (every row\n"
+	        "started stopped), 2 usage\n",
+	        PLACE_AGENT_PORT, ALLOCSPIKE_VARIANTS_FILE);
+}
+
+/* Options into o; CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
+static int place_parse(struct place_options *o, int argc, char **argv)
+{
+	enum {
+		OPT_HOSTS = 256,
+		OPT_RUN,
+		OPT_TOKEN_FILE,
+		OPT_TABLE,
+		OPT_INTERVAL,
+		OPT_LEAD,
+		OPT_READY_TIMEOUT,
+		OPT_CLOCK_BOUND,
+		OPT_OUT,
+		OPT_HELP
+	};
+	static const struct option opts[] = {
+	    {"hosts", required_argument, NULL, OPT_HOSTS},
+	    {"run", required_argument, NULL, OPT_RUN},
+	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	    {"table", required_argument, NULL, OPT_TABLE},
+	    {"interval", required_argument, NULL, OPT_INTERVAL},
+	    {"lead", required_argument, NULL, OPT_LEAD},
+	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
+	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
+	    {"out", required_argument, NULL, OPT_OUT},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		bool ok = true;
+		switch (c) {
+		case OPT_HOSTS:
+			o->hosts_path = optarg;
+			break;
+		case OPT_RUN:
+			o->run = optarg;
+			break;
+		case OPT_TOKEN_FILE:
+			o->token_file = optarg;
+			break;
+		case OPT_TABLE:
+			o->table_path = optarg;
+			break;
+		case OPT_INTERVAL:
+			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
+			                         &o->interval_s);
+			break;
+		case OPT_LEAD:
+			ok = cli_option_duration("--lead", optarg, CLI_UNIT_REQUIRED, 0, 3600,
+			                         &o->lead_s);
+			break;
+		case OPT_READY_TIMEOUT:
+			ok = cli_option_duration("--ready-timeout", optarg, CLI_UNIT_REQUIRED, 1,
+			                         3600, &o->ready_timeout_s);
+			break;
+		case OPT_CLOCK_BOUND:
+			ok = cli_option_duration("--clock-bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
+			                         &o->clock_bound_s);
+			break;
+		case OPT_OUT:
+			o->out = optarg;
+			break;
+		case OPT_HELP:
+			place_usage(stdout);
+			return -1;
+		default:
+			place_usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+		if (!ok)
+			return CLI_EXIT_USAGE;
+	}
+	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		o->resolver_options = argv + optind;
+		o->n_resolver_options = (size_t)(argc - optind);
+		optind = argc;
+	}
+	const char *missing = !o->hosts_path   ? "--hosts"
+	                      : !o->run        ? "--run"
+	                      : !o->token_file ? "--token-file"
+	                                       : NULL;
+	if (optind < argc || missing) {
+		if (optind < argc)
+			fprintf(stderr, "allocspike-run place: unexpected argument '%s'\n",
+			        argv[optind]);
+		else
+			fprintf(stderr, "allocspike-run place: %s is required\n", missing);
+		place_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	char why[160], err[512];
+	if (!identifier_valid(o->run, why, sizeof(why))) {
+		fprintf(stderr, "allocspike-run place: --run: the id %s\n", why);
+		return CLI_EXIT_USAGE;
+	}
+	if (!bearer_token_load(o->token_file, o->token, sizeof(o->token), err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run place: --token-file %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* The plan each agent is sent (docs/agent.md, "Taking the row from a controller"). */
+static char *place_plan_body(const struct place_options *o, const char *row)
+{
+	char interval[32];
+	snprintf(interval, sizeof(interval), "%.3fms", o->interval_s * 1000);
+	json_t *words = json_array();
+	for (size_t i = 0; words && i < o->n_resolver_options; i++)
+		json_array_append_new(words, json_string(o->resolver_options[i]));
+	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:o}", "row", row, "run", o->run, "variant",
+	                         row, "interval", interval, "resolver_options", words);
+	char *text = plan ? json_dumps(plan, JSON_COMPACT) : NULL;
+	json_decref(plan);
+	return text;
+}
+
+static void place_event(struct events_log *log, const char *variant, const char *event,
+                        json_t *extra)
+{
+	if (log)
+		events_log_add(log, variant, event, extra);
+	else
+		json_decref(extra);
+}
+
+/* Every agent's clock within the bound, or the placement refused naming the host. */
+static bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
+                         struct events_log *log)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct hosts_entry *e = rows[i].entry;
+		char err[512];
+		bool ok =
+		    clock_measure((const struct sockaddr *)&e->addr, e->addr_len,
+		                  PLACE_CLOCK_EXCHANGES, o->token, &rows[i].clock, err,
+		                  sizeof(err)) &&
+		    clock_offset_within(&rows[i].clock, o->clock_bound_s * 1000, err, sizeof(err));
+		/* the report names each row's host by its agent's label: a line whose address is
+		 * another host's agent would put the row on the wrong host */
+		if (ok && rows[i].clock.host[0] && strcmp(rows[i].clock.host, e->host) != 0) {
+			snprintf(err, sizeof(err),
+			         "the agent there names its host %s (its --host), not %s",
+			         rows[i].clock.host, e->host);
+			ok = false;
+		}
+		if (!ok) {
+			fprintf(stderr,
+			        "allocspike-run place: host %s (agent %s): %s; the placement is "
+			        "refused\n",
+			        e->host, e->addr_text, err);
+			place_event(log, "_controller", "placement_failed",
+			            json_pack("{s:s, s:s, s:s}", "host", e->host, "agent",
+			                      e->addr_text, "reason", err));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether call's answer is the row started as asked, kept in row->answer; the reason in err. */
+static bool place_answer_ok(struct place_row *row, char *err, size_t err_size)
+{
+	const struct plan_call *c = &row->call;
+	if (c->status == 0) {
+		snprintf(err, err_size, "%s", c->error);
+		return false;
+	}
+	if (c->status != 200) {
+		snprintf(err, err_size, "plan refused (HTTP %d): %s", c->status,
+		         c->answer ? c->answer : "");
+		return false;
+	}
+	row->answer = json_loads(c->answer ? c->answer : "", 0, NULL);
+	const char *got = json_string_value(json_object_get(row->answer, "row"));
+	if (!got || strcmp(got, row->entry->row) != 0 ||
+	    !json_string_value(json_object_get(row->answer, "resolver"))) {
+		snprintf(err, err_size, "its answer is not the row started: %.200s",
+		         c->answer ? c->answer : "");
+		return false;
+	}
+	return true;
+}
+
+/* The placement printed and recorded once every row is ready: T0 = now + lead. */
+static bool place_report(struct place_row *rows, size_t n, const struct place_options *o,
+                         struct events_log *log)
+{
+	uint64_t t0_ns = realtime_ns() + (uint64_t)(o->lead_s * 1e9);
+	char t0[48];
+	snprintf(t0, sizeof(t0), "%" PRIu64 ".%09" PRIu64, t0_ns / 1000000000u,
+	         t0_ns % 1000000000u);
+	/* the placement's events on the schedule's clock: t_s 0 is T0, where the generator starts
+	 */
+	if (log)
+		log->t0_ns = t0_ns;
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < n; i++) {
+		const struct hosts_entry *e = rows[i].entry;
+		json_t *r = json_pack("{s:s, s:s, s:s, s:O, s:O, s:f, s:f}", "row", e->row, "host",
+		                      e->host, "agent", e->addr_text, "resolver",
+		                      json_object_get(rows[i].answer, "resolver"), "pid",
+		                      json_object_get(rows[i].answer, "pid"), "offset_ms",
+		                      rows[i].clock.offset_ms, "rtt_ms", rows[i].clock.rtt_ms);
+		json_array_append(list, r);
+		place_event(log, e->row, "placed", r);
+	}
+	json_t *out = json_pack("{s:s, s:s, s:I, s:f, s:o}", "run", o->run, "t0", t0, "t0_ns",
+	                        (json_int_t)t0_ns, "lead_s", o->lead_s, "rows", list);
+	place_event(
+	    log, "_controller", "placement",
+	    json_pack("{s:s, s:I, s:i}", "t0", t0, "t0_ns", (json_int_t)t0_ns, "rows", (int)n));
+	char *text = out ? json_dumps(out, JSON_INDENT(2)) : NULL;
+	json_decref(out);
+	if (!text) {
+		fprintf(stderr, "allocspike-run place: out of memory\n");
+		return false;
+	}
+	printf("%s\n", text);
+	free(text);
+	return true;
+}
+
+/* Plans to every agent at once; the barrier: every answer a started row, or every agent told to
+ * withdraw. */
+static bool place_rows(struct place_row *rows, size_t n, const struct place_options *o,
+                       struct events_log *log)
+{
+	struct plan_call *calls = calloc(n, sizeof(*calls));
+	bool ok = calls != NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		ok = (rows[i].plan_body = place_plan_body(o, rows[i].entry->row)) != NULL;
+		calls[i] = (struct plan_call){.addr = (const struct sockaddr *)&rows[i].entry->addr,
+		                              .addr_text = rows[i].entry->addr_text,
+		                              .body = rows[i].plan_body};
+	}
+	ok = ok && plan_client_call_all(calls, n, o->token, o->ready_timeout_s);
+	if (!ok)
+		fprintf(stderr, "allocspike-run place: out of memory, or libevent failed\n");
+	for (size_t i = 0; ok && i < n; i++)
+		rows[i].call = calls[i];
+	bool all_ready = ok;
+	for (size_t i = 0; ok && i < n; i++) {
+		char err[768];
+		if (place_answer_ok(&rows[i], err, sizeof(err)))
+			continue;
+		all_ready = false;
+		fprintf(stderr, "allocspike-run place: host %s (agent %s), row %s: %s\n",
+		        rows[i].entry->host, rows[i].entry->addr_text, rows[i].entry->row, err);
+		place_event(log, rows[i].entry->row, "placement_failed",
+		            json_pack("{s:s, s:s, s:s}", "host", rows[i].entry->host, "agent",
+		                      rows[i].entry->addr_text, "reason", err));
+	}
+	if (ok && !all_ready) {
+		/* one host failing fails them all: every agent withdraws, its row stopped (the
+		 * answers to the plans stay the rows') */
+		for (size_t i = 0; i < n; i++)
+			calls[i] = (struct plan_call){.addr = rows[i].call.addr,
+			                              .addr_text = rows[i].call.addr_text};
+		plan_client_call_all(calls, n, o->token, PLACE_WITHDRAW_TIMEOUT_S);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
+			        rows[i].entry->host, rows[i].entry->addr_text,
+			        calls[i].status == 200 ? "withdrawn, its row stopped"
+			                               : "could not be told to withdraw");
+			plan_call_free(&calls[i]);
+		}
+		fprintf(stderr, "allocspike-run place: the placement failed\n");
+	}
+	free(calls);
+	return ok && all_ready;
+}
+
+int place_main(int argc, char **argv)
+{
+	struct place_options o = {.table_path = ALLOCSPIKE_VARIANTS_FILE,
+	                          .interval_s = 0.1,
+	                          .lead_s = 3,
+	                          .ready_timeout_s = 40,
+	                          .clock_bound_s = 0.005};
+	int rc = place_parse(&o, argc, argv);
+	if (rc != CLI_EXIT_OK)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	struct variants_table table;
+	struct hosts_file hosts;
+	char err[4400];
+	if (!variants_table_read(&table, o.table_path, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run place: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	bool read =
+	    hosts_file_read(&hosts, o.hosts_path, &table, PLACE_AGENT_PORT, err, sizeof(err));
+	variants_table_free(&table);
+	if (!read) {
+		fprintf(stderr, "allocspike-run place: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	struct events_log log = {.t0_ns = realtime_ns()};
+	bool logging = o.out && runfolder_writer_open(&log.writer, o.out, err, sizeof(err));
+	if (o.out && !logging) {
+		fprintf(stderr, "allocspike-run place: %s\n", err);
+		hosts_file_free(&hosts);
+		return CLI_EXIT_FAILED;
+	}
+	struct place_row *rows = calloc(hosts.count, sizeof(*rows));
+	for (size_t i = 0; rows && i < hosts.count; i++)
+		rows[i].entry = &hosts.entries[i];
+	struct events_log *events = logging ? &log : NULL;
+	bool ok = rows && place_clocks(rows, hosts.count, &o, events) &&
+	          place_rows(rows, hosts.count, &o, events) &&
+	          place_report(rows, hosts.count, &o, events);
+	for (size_t i = 0; rows && i < hosts.count; i++) {
+		free(rows[i].plan_body);
+		plan_call_free(&rows[i].call);
+		json_decref(rows[i].answer);
+	}
+	free(rows);
+	hosts_file_free(&hosts);
+	if (logging && !runfolder_writer_close(&log.writer)) {
+		fprintf(stderr, "allocspike-run place: %s\n",
+		        runfolder_writer_failure(&log.writer));
+		ok = false;
+	}
+	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}

@@ -1,0 +1,134 @@
+/* controller/plan_client.c - requests to the agents' /plan (plan_client.h). */
+#include "plan_client.h"
+
+#include <arpa/inet.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sockaddr_parse.h"
+
+struct plan_calls {
+	struct event_base *base;
+	size_t pending;
+};
+
+struct plan_slot {
+	struct plan_call *call;
+	struct plan_calls *all;
+	struct evhttp_connection *conn;
+	bool answered;
+};
+
+static void plan_done(struct evhttp_request *req, void *arg)
+{
+	struct plan_slot *slot = arg;
+	struct plan_call *call = slot->call;
+	slot->answered = true;
+	int code = req ? evhttp_request_get_response_code(req) : 0;
+	if (code == 0)
+		snprintf(call->error, sizeof(call->error),
+		         "no answer (cannot connect, or it closed)");
+	struct evbuffer *in = req && code ? evhttp_request_get_input_buffer(req) : NULL;
+	size_t len = in ? evbuffer_get_length(in) : 0;
+	if (code && (call->answer = malloc(len + 1))) {
+		evbuffer_copyout(in, call->answer, len);
+		while (len > 0 && (call->answer[len - 1] == '\n' || call->answer[len - 1] == '\r'))
+			len--; /* the agent's reasons end in a newline; ours are printed after a
+			          colon */
+		call->answer[len] = '\0';
+	}
+	call->status = code;
+	if (--slot->all->pending == 0)
+		event_base_loopbreak(slot->all->base);
+}
+
+static void plan_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	event_base_loopbreak(arg);
+}
+
+/* Opens the connection and sends the request; false (with the reason in the call) if it cannot. */
+static bool plan_send(struct plan_slot *slot, const char *token, double timeout_s)
+{
+	struct plan_call *call = slot->call;
+	char host[INET6_ADDRSTRLEN] = "";
+	const void *bytes =
+	    call->addr->sa_family == AF_INET
+	        ? (const void *)&((const struct sockaddr_in *)call->addr)->sin_addr
+	        : (const void *)&((const struct sockaddr_in6 *)call->addr)->sin6_addr;
+	inet_ntop(call->addr->sa_family, bytes, host, sizeof(host));
+	slot->conn = evhttp_connection_base_new(slot->all->base, NULL, host,
+	                                        (unsigned short)sockaddr_port(call->addr));
+	struct evhttp_request *req = slot->conn ? evhttp_request_new(plan_done, slot) : NULL;
+	if (!req) {
+		snprintf(call->error, sizeof(call->error), "libevent could not make the request");
+		return false;
+	}
+	struct timeval tv = {(time_t)timeout_s,
+	                     (suseconds_t)((timeout_s - (time_t)timeout_s) * 1e6)};
+	evhttp_connection_set_timeout_tv(slot->conn, &tv);
+	evhttp_connection_set_retries(slot->conn, 0);
+	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+	char value[300];
+	snprintf(value, sizeof(value), "Bearer %s", token);
+	evhttp_add_header(h, "Host", call->addr_text);
+	evhttp_add_header(h, "Authorization", value);
+	if (call->body) {
+		evhttp_add_header(h, "Content-Type", "application/json");
+		evbuffer_add(evhttp_request_get_output_buffer(req), call->body, strlen(call->body));
+	}
+	if (evhttp_make_request(slot->conn, req, call->body ? EVHTTP_REQ_POST : EVHTTP_REQ_DELETE,
+	                        "/plan") != 0) {
+		snprintf(call->error, sizeof(call->error), "the request could not be sent");
+		return false; /* libevent freed req */
+	}
+	return true;
+}
+
+bool plan_client_call_all(struct plan_call *calls, size_t n, const char *token, double timeout_s)
+{
+	struct plan_calls all = {.base = event_base_new()};
+	struct plan_slot *slots = calloc(n ? n : 1, sizeof(*slots));
+	struct event *end = all.base ? evtimer_new(all.base, plan_timeout, all.base) : NULL;
+	if (!slots || !end) {
+		free(slots);
+		if (all.base)
+			event_base_free(all.base);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		calls[i].status = 0;
+		calls[i].answer = NULL;
+		snprintf(calls[i].error, sizeof(calls[i].error), "no answer within %g s",
+		         timeout_s);
+		slots[i] = (struct plan_slot){.call = &calls[i], .all = &all};
+		if (plan_send(&slots[i], token, timeout_s))
+			all.pending++;
+		else
+			slots[i].answered = true;
+	}
+	/* a little past the connections' own timeout, which answers each call first */
+	struct timeval wait = {(time_t)timeout_s + 1, 0};
+	if (all.pending > 0 && evtimer_add(end, &wait) == 0)
+		event_base_dispatch(all.base);
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].conn)
+			evhttp_connection_free(
+			    slots[i].conn); /* a request still out is freed with it */
+	event_free(end);
+	event_base_free(all.base);
+	free(slots);
+	return true;
+}
+
+void plan_call_free(struct plan_call *call)
+{
+	free(call->answer);
+	call->answer = NULL;
+}
