@@ -48,19 +48,6 @@ struct slot {
 	                              * was read without a fault */
 };
 
-/* "S.NNNNNNNNN" (fragment.json's and the started event's start_realtime) in ns. */
-static bool realtime_text_ns(const char *text, int64_t *ns)
-{
-	if (!text)
-		return false;
-	size_t whole = strspn(text, "0123456789");
-	if (whole == 0 || whole > 11 || text[whole] != '.' || strlen(text + whole + 1) != 9 ||
-	    strspn(text + whole + 1, "0123456789") != 9)
-		return false;
-	*ns = strtoll(text, NULL, 10) * 1000000000 + strtoll(text + whole + 1, NULL, 10);
-	return true;
-}
-
 /* The schedule's start on CLOCK_REALTIME: the generator's started event, or run.json's (a merged
  * run: allocspike-report merge copies the shards' one). */
 static bool schedule_start_ns(const struct runfolder *rf, int64_t *ns)
@@ -68,11 +55,12 @@ static bool schedule_start_ns(const struct runfolder *rf, int64_t *ns)
 	for (size_t i = 0; i < rf->n_events; i++) {
 		const struct runfolder_event *e = &rf->events[i];
 		if (runfolder_is_generator(e->variant) && strcmp(e->event, "started") == 0 &&
-		    realtime_text_ns(json_string_value(json_object_get(e->obj, "start_realtime")),
-		                     ns))
+		    runfolder_realtime_ns(
+		        json_string_value(json_object_get(e->obj, "start_realtime")), ns))
 			return true;
 	}
-	return realtime_text_ns(json_string_value(json_object_get(rf->run, "start_realtime")), ns);
+	return runfolder_realtime_ns(json_string_value(json_object_get(rf->run, "start_realtime")),
+	                             ns);
 }
 
 static int slot_by_time(const void *a, const void *b)

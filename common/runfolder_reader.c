@@ -39,6 +39,18 @@ bool runfolder_is_harness(const char *target)
 	return target && target[0] == '_';
 }
 
+bool runfolder_realtime_ns(const char *text, int64_t *ns)
+{
+	if (!text)
+		return false;
+	size_t whole = strspn(text, "0123456789");
+	if (whole == 0 || whole > 11 || text[whole] != '.' || strlen(text + whole + 1) != 9 ||
+	    strspn(text + whole + 1, "0123456789") != 9)
+		return false;
+	*ns = strtoll(text, NULL, 10) * 1000000000 + strtoll(text + whole + 1, NULL, 10);
+	return true;
+}
+
 bool runfolder_is_generator(const char *target)
 {
 	static const char base[] = "_loadgen";

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -194,6 +195,10 @@ bool runfolder_is_harness(const char *target);
 /* True for a generator's row: _loadgen, or _loadgen_I for shard I of a merged run
  * (docs/run-folder.md, "Fragments and merge"). */
 bool runfolder_is_generator(const char *target);
+
+/* A generator's start_realtime ("S.NNNNNNNNN": its started event's, fragment.json's, run.json's)
+ * in nanoseconds on CLOCK_REALTIME; false for NULL or any other form. */
+bool runfolder_realtime_ns(const char *text, int64_t *ns);
 
 /* Name of a timeline column ("t_s", "anon_kb", ...). */
 const char *runfolder_column_name(enum timeline_column col);

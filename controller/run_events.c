@@ -12,6 +12,7 @@
 
 #include "event_line.h"
 #include "monotonic.h"
+#include "runfolder_reader.h"
 
 static double run_events_now(void)
 {
@@ -205,11 +206,12 @@ bool run_events_find_start(const struct run_events *ev, off_t from, const char *
 		json_t *o = json_loadb(line, (size_t)(nl - line), 0, NULL);
 		const char *v = json_string_value(json_object_get(o, "variant"));
 		const char *e = json_string_value(json_object_get(o, "event"));
-		const char *start = json_string_value(json_object_get(o, "start_realtime"));
-		char *end;
-		if (v && e && start && strcmp(v, variant) == 0 && strcmp(e, "started") == 0) {
-			*unix_s = strtod(start, &end);
-			found = end != start && *end == '\0' && isfinite(*unix_s);
+		int64_t ns;
+		if (v && e && strcmp(v, variant) == 0 && strcmp(e, "started") == 0 &&
+		    runfolder_realtime_ns(json_string_value(json_object_get(o, "start_realtime")),
+		                          &ns)) {
+			*unix_s = (double)ns / 1e9;
+			found = true;
 		}
 		json_decref(o);
 	}
