@@ -149,6 +149,15 @@ pass_report() {
 reads_share() {
 	jq -s 'map(.t_start_ns) | ((length) / (((.[-1] - .[0]) / 5e7 | round) + 1))' "$1/agents/$2.jsonl"
 }
+# check_reads PASS ROW: at least 99 % of the agent's reads arrived, and the report finds one in 99 %
+# of the intervals
+check_reads() {
+	local share
+	share=$(reads_share "$TEST_TMP/pass$1" "$2")
+	echo "pass $1 $2: reads $(wc -l <"$TEST_TMP/pass$1/agents/$2.jsonl"), share of expected $share"
+	check "pass $1 $2: at least 99 % of the expected reads arrived" jqe -n "$share >= 0.99"
+	check "pass $1 $2: the report finds a read in 99 % of the intervals" jqe ".agents[\"$2\"].share >= 0.99" "$(S "$1")"
+}
 # onsets DIR ROW [FIELD]: per spike of events.jsonl, "SPIKE_T_S ONSET_MINUS_SPIKE_S": the onset is the first
 # read from 0.5 s before the spike on whose upstream queries grew at 300/s or more since the read
 # before (the baseline's names cost at most 80/s, a spike's at least 800/s), the read placed on the
