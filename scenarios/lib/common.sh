@@ -14,9 +14,6 @@ sc_die() {
 	exit 1
 }
 
-# sc_now : seconds since the epoch with microseconds (bash's own clock, no fork).
-sc_now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
-
 # sc_iso_now : UTC time in ISO 8601 for run.json.
 sc_iso_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 

@@ -34,7 +34,7 @@ loadgen_run() {
 	# The schedule's clock is the generator's: the controller sets the events' origin from the
 	# `started` line it appends (start_realtime) once its query file is read, so that the events
 	# before the start get the negative t_s of the same clock.
-	procs_ask origin-from _loadgen 60s
+	events_origin_from _loadgen 60s
 	sc_say "generator running (pid $lpid): $schedule"
 	# Until the generator ends, recording any variant that dies meanwhile (the controller's waits are
 	# bounded: asked again after each minute).

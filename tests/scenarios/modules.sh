@@ -53,7 +53,7 @@ runjson_init "$run/run.json" modules
 events_init "$run/events.jsonl"
 events_add glibc started pid:=42
 check_eq "nothing written before the origin" 0 "$(grep -c . "$run/events.jsonl")"
-events_origin_set "$(awk -v n="$(sc_now)" 'BEGIN { printf "%.6f", n + 5 }')"
+events_origin_set "$(awk -v n="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.6f", n + 5 }')"
 check "pending event written with a negative t_s" jq_true -s '.[0].t_s < -4 and .[0].pid == 42' "$run/events.jsonl"
 events_push "$run/sub.jsonl"
 events_add x ready 'addr=1.2.3.4:5'
@@ -99,7 +99,7 @@ for ((i = 1; i <= 50; i++)); do
 done | crafted_rows >>"$wl/timeline.csv"
 runjson_init "$wl/run.json" modules
 events_init "$wl/events.jsonl"
-events_origin_set "$(sc_now)"
+events_origin_set "${EPOCHREALTIME/,/.}"
 OPT_cache_size=1M OPT_cache_size_bytes=1048576
 warmup_check "$wl" 2>/dev/null
 check "full cache is steady" jq_true '.warmup.full.steady == true' "$wl/run.json"
@@ -118,7 +118,7 @@ mkdir -p "$ev"
 events_init "$ev/events.jsonl"
 odd=$'say "hi"\\ and\nbye\ttab'
 events_add 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
-events_origin_set "$(sc_now)"
+events_origin_set "${EPOCHREALTIME/,/.}"
 events_add 'v"1\' ready "addr=$odd"
 check_eq "two lines" 2 "$(wc -l <"$ev/events.jsonl")"
 check "every line parses" jq_true -s 'length == 2' "$ev/events.jsonl"
