@@ -1,17 +1,16 @@
 /* controller/agent_link.c - the controller's side of one agent (agent_link.h). */
 #include "agent_link.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
 #include <inttypes.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_http.h"
 #include "monotonic.h"
 #include "sockaddr_parse.h"
 
@@ -71,17 +70,7 @@ bool agent_link_measure(struct agent_link *link, unsigned count, double bound_ms
 static struct evhttp_request *link_request(struct agent_link *link,
                                            void (*done)(struct evhttp_request *, void *))
 {
-	struct evhttp_request *req = evhttp_request_new(done, link);
-	if (!req)
-		return NULL;
-	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-	evhttp_add_header(h, "Host", link->addr_text);
-	if (link->token) {
-		char value[300];
-		snprintf(value, sizeof(value), "Bearer %s", link->token);
-		evhttp_add_header(h, "Authorization", value);
-	}
-	return req;
+	return agent_http_request(done, link, link->addr_text, link->token);
 }
 
 /* Appends one read, placed with the latest measurement, to agents/NAME.jsonl as it arrives (the
@@ -173,16 +162,7 @@ static void link_stream_open(struct agent_link *link)
 /* A connection to the agent (made when a request is sent on it). */
 static bool link_connect(struct agent_link *link)
 {
-	char host[INET6_ADDRSTRLEN] = "";
-	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&link->addr;
-	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&link->addr;
-	if (link->addr.ss_family == AF_INET)
-		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
-	else
-		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
-	link->conn = evhttp_connection_base_new(
-	    link->base, NULL, host,
-	    (unsigned short)sockaddr_port((const struct sockaddr *)&link->addr));
+	link->conn = agent_http_connect(link->base, (const struct sockaddr *)&link->addr);
 	if (link->conn)
 		evhttp_connection_set_timeout(link->conn, LINK_STREAM_TIMEOUT_S);
 	return link->conn != NULL;

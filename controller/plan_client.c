@@ -1,16 +1,15 @@
 /* controller/plan_client.c - requests to the agents' /plan (plan_client.h). */
 #include "plan_client.h"
 
-#include <arpa/inet.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_http.h"
 #include "sockaddr_parse.h"
 
 struct plan_calls {
@@ -57,15 +56,9 @@ static void plan_timeout(evutil_socket_t fd, short what, void *arg)
 static bool plan_send(struct plan_slot *slot, const char *token, double timeout_s)
 {
 	struct plan_call *call = slot->call;
-	char host[INET6_ADDRSTRLEN] = "";
-	const void *bytes =
-	    call->addr->sa_family == AF_INET
-	        ? (const void *)&((const struct sockaddr_in *)call->addr)->sin_addr
-	        : (const void *)&((const struct sockaddr_in6 *)call->addr)->sin6_addr;
-	inet_ntop(call->addr->sa_family, bytes, host, sizeof(host));
-	slot->conn = evhttp_connection_base_new(slot->all->base, NULL, host,
-	                                        (unsigned short)sockaddr_port(call->addr));
-	struct evhttp_request *req = slot->conn ? evhttp_request_new(plan_done, slot) : NULL;
+	slot->conn = agent_http_connect(slot->all->base, call->addr);
+	struct evhttp_request *req =
+	    slot->conn ? agent_http_request(plan_done, slot, call->addr_text, token) : NULL;
 	if (!req) {
 		snprintf(call->error, sizeof(call->error), "libevent could not make the request");
 		return false;
@@ -74,13 +67,9 @@ static bool plan_send(struct plan_slot *slot, const char *token, double timeout_
 	                     (suseconds_t)((timeout_s - (time_t)timeout_s) * 1e6)};
 	evhttp_connection_set_timeout_tv(slot->conn, &tv);
 	evhttp_connection_set_retries(slot->conn, 0);
-	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
-	char value[300];
-	snprintf(value, sizeof(value), "Bearer %s", token);
-	evhttp_add_header(h, "Host", call->addr_text);
-	evhttp_add_header(h, "Authorization", value);
 	if (call->body) {
-		evhttp_add_header(h, "Content-Type", "application/json");
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+		                  "application/json");
 		evbuffer_add(evhttp_request_get_output_buffer(req), call->body, strlen(call->body));
 	}
 	if (evhttp_make_request(slot->conn, req, call->body ? EVHTTP_REQ_POST : EVHTTP_REQ_DELETE,
