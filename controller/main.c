@@ -8,6 +8,7 @@
 #include "collect.h"
 #include "launch.h"
 #include "place.h"
+#include "rows_check.h"
 #include "scenario_options.h"
 #include "settings_check.h"
 #include "stop.h"
@@ -29,6 +30,7 @@ static void run_usage(FILE *out)
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  variants    the rows of variants.tsv a run chooses, checked\n"
+	             "  rows-check  which chosen rows can run (program, allocator, settings)\n"
 	             "  options     a scenario's options parsed and checked, or its --help\n"
 	             "  settings    whether a row's allocator settings took\n"
 	             "  --version   print the version and exit\n");
@@ -39,6 +41,7 @@ static void run_usage(FILE *out)
 	launch_usage(out);
 	stop_usage(out);
 	variants_usage(out);
+	rows_check_usage(out);
 	settings_usage(out);
 }
 
@@ -67,6 +70,8 @@ int main(int argc, char **argv)
 		return stop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "variants") == 0)
 		return variants_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "rows-check") == 0)
+		return rows_check_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "options") == 0)
 		return scenario_options_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "settings") == 0)

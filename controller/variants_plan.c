@@ -47,7 +47,7 @@ static void print_tsv(const struct variants_table *table, const size_t *chosen, 
  * them apart), and the host it runs on: this machine's name (run.json machine.hostname, uname -n),
  * as the scenarios launch every row here; a row an agent samples elsewhere is named by the
  * collector's clock events (docs/run-folder.md). */
-static bool print_json(const struct variants_table *table, const size_t *chosen, size_t count)
+json_t *variants_rows_json(const struct variants_table *table, const size_t *chosen, size_t count)
 {
 	struct utsname uts;
 	const char *host = uname(&uts) == 0 ? uts.nodename : NULL;
@@ -65,9 +65,20 @@ static bool print_json(const struct variants_table *table, const size_t *chosen,
 		    json_object_set_new(row, "host", host ? json_string(host) : json_null()) ||
 		    json_array_append_new(rows, row)) {
 			json_decref(rows);
-			return false;
+			return NULL;
 		}
 	}
+	return rows;
+}
+
+const char *variants_plan_default_table(void)
+{
+	return ALLOCSPIKE_VARIANTS_FILE;
+}
+
+static bool print_json(const struct variants_table *table, const size_t *chosen, size_t count)
+{
+	json_t *rows = variants_rows_json(table, chosen, count);
 	char *text = rows ? json_dumps(rows, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(rows);
 	if (text)
@@ -142,7 +153,7 @@ int variants_main(int argc, char **argv)
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *path = ALLOCSPIKE_VARIANTS_FILE, *list = NULL, *format = "tsv", *row = NULL;
+	const char *path = variants_plan_default_table(), *list = NULL, *format = "tsv", *row = NULL;
 	struct variant_launch launch = {0};
 	const char **launch_option[] = {
 	    [OPT_BIN_DIR - OPT_BIN_DIR] = &launch.bin_dir,

@@ -149,25 +149,27 @@ experiment_ensure_timeline() {
 	head -n 1 "$fixture" >"$1/timeline.csv"
 }
 
-# experiment_check_variants : keeps the rows that can run (program present, allocator as named),
-# records their version reports in run.json; the others are recorded as failed and skipped.
+# experiment_check_variants : keeps the rows that can run (program present, allocator and settings as
+# the row names: allocspike-run rows-check), records their version reports in run.json; the others
+# are recorded as failed and skipped.
 experiment_check_variants() {
-	local name missing versions=()
+	local what name a b rows=
 	SC_RUNNABLE=()
-	for name in "${SC_VARIANTS[@]}"; do
-		missing=$(variants_missing "$name")
-		if [[ -n $missing ]]; then
-			sc_say "variant $name cannot run: missing $missing"
-			events_add "$name" failed "reason=missing $missing"
-		else
-			V_VERSION[$name]=$(variants_version "$name")
-			variants_check_allocator "$name" && SC_RUNNABLE+=("$name")
-		fi
-		versions+=("${V_VERSION[$name]:-null}")
-	done
-	# The controller's rows, each given its binary's report in its place.
-	runjson_set .variants "$(printf '%s\n' "${versions[@]}" | jq -c -s --argjson rows "$(variants_rows_json)" \
-		'[$rows, .] | transpose | map(.[0] + {version: .[1]})')"
+	while IFS=$'\t' read -r what name a b; do
+		case $what in
+		runnable)
+			SC_RUNNABLE+=("$name")
+			V_VERSION[$name]=$a
+			;;
+		failed)
+			sc_say "$b"
+			events_add "$name" failed "reason=$a"
+			;;
+		rows) rows=$name ;;
+		esac
+	done < <(variants_rows_check)
+	[[ -n $rows ]] || sc_die "allocspike-run rows-check gave no rows"
+	runjson_set .variants "$rows"
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 

@@ -39,12 +39,16 @@ variants_select() {
 	done
 }
 
-# variants_rows_json : run.json's rows of the chosen variants (version null, filled by the caller).
-variants_rows_json() {
-	"$SC_VARIANTS_RUN" variants --table "$SC_VARIANTS_TABLE" --select "$(
+# variants_rows_check : which chosen rows can run, and run.json's rows (allocspike-run rows-check:
+# each build or env binary asked its --version --json with the row's environment and the run's
+# resolver settings, so the report is of the allocator and overload policy the row runs with).
+variants_rows_check() {
+	local settings=()
+	mapfile -t settings < <(variants_resolver_settings)
+	"$SC_VARIANTS_RUN" rows-check --table "$SC_VARIANTS_TABLE" --select "$(
 		IFS=,
 		echo "${SC_VARIANTS[*]}"
-	)" --format json
+	)" --bin-dir "$(sc_bin_dir)" --daemons-dir "$DAEMON_RUN_DIR/.." -- "${settings[@]}"
 }
 
 # variants_need_port53 : true when a chosen row is a daemon, which cannot change its upstream port.
@@ -59,31 +63,6 @@ variants_need_port53() {
 # variants_program NAME : the resolver program a build or env row runs (an env row its base's).
 variants_program() { echo "allocspike-resolver-$([[ ${V_KIND[$1]} == env ]] && echo "${V_BASE[$1]}" || echo "$1")"; }
 
-# variants_binary NAME : its path (empty when not built).
-variants_binary() { sc_program "$(variants_program "$1")"; }
-
-# variants_missing NAME : prints what this row needs and does not have (empty when runnable).
-variants_missing() {
-	local name=$1
-	case ${V_KIND[$name]} in
-	build | env)
-		[[ -n $(variants_binary "$name") ]] || echo "$(variants_program "$name") in $(sc_bin_dir)"
-		;;
-	*)
-		[[ -x $(daemon_definition "$name") ]] || echo "daemon definition $(daemon_definition "$name")"
-		;;
-	esac
-}
-
-# variants_env_args NAME : the row's environment as env(1) arguments, one a line.
-variants_env_args() {
-	local name=$1 pairs p
-	[[ ${V_ENV[$name]} == - ]] || {
-		read -r -a pairs <<<"${V_ENV[$name]}"
-		for p in "${pairs[@]}"; do echo "$p"; done
-	}
-}
-
 # variants_resolver_settings : the run's options to our resolver, one a line: the same for its launch
 # and its --version --json, so the overload policy that reports is the one the resolver runs with.
 variants_resolver_settings() {
@@ -91,37 +70,16 @@ variants_resolver_settings() {
 		--memory-layout "$OPT_memory_layout"
 }
 
-# variants_version NAME : the binary's --version --json, run with the row's environment, so an env
-# or preload row reports the allocator that really serves malloc under that environment, and with
-# the run's resolver settings, so it reports the overload policy they give.
-variants_version() {
-	local name=$1 envs=() settings=()
-	mapfile -t envs < <(variants_env_args "$name")
-	mapfile -t settings < <(variants_resolver_settings)
-	case ${V_KIND[$name]} in
-	build | env)
-		timeout 10 env "${envs[@]}" "$(variants_binary "$name")" "${settings[@]}" --version --json 2>/dev/null </dev/null |
-			jq -c . 2>/dev/null || echo null
-		;;
-	*) echo null ;;
-	esac
-}
-
-# variants_check_allocator NAME : refuses a row whose binary reports another allocator than the row names,
-# or allocator settings other than its env cell asks for (allocspike-run settings, docs/controller.md).
+# variants_check_allocator NAME : refuses a row whose report (V_VERSION) names another allocator than
+# the row, or allocator settings other than its env cell asks for (allocspike-run rows-check --row).
 variants_check_allocator() {
-	local name=$1 got
+	local name=$1 line reason message
 	[[ ${V_VERSION[$name]:-null} != null ]] || return 0
-	got=$(jq -r '.allocator // empty' <<<"${V_VERSION[$name]}")
-	if [[ -n $got && $got != "${V_ALLOC[$name]}" ]]; then
-		sc_say "variant $name: its binary reports allocator '$got', the table says '${V_ALLOC[$name]}'; not run"
-		events_add "$name" failed "reason=allocator is $got, expected ${V_ALLOC[$name]}"
-		return 1
-	fi
-	# A setting that did not take would measure the allocator's defaults under the row's name.
-	got=$("$SC_VARIANTS_RUN" settings check "${V_ENV[$name]}" "${V_VERSION[$name]}") && return 0
-	sc_say "variant $name: ${got//$'\n'/; }; not run"
-	events_add "$name" failed "reason=allocator setting did not take"
+	line=$("$SC_VARIANTS_RUN" rows-check --table "$SC_VARIANTS_TABLE" --row "$name" \
+		--version-json "${V_VERSION[$name]}") && return 0
+	IFS=$'\t' read -r _ _ reason message <<<"$line"
+	sc_say "${message:-variant $name: its allocator could not be checked; not run}"
+	events_add "$name" failed "reason=${reason:-allocator not checked}"
 	return 1
 }
 

@@ -1,0 +1,333 @@
+/* controller/rows_check.c - allocspike-run rows-check (rows_check.h). */
+#include "rows_check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <poll.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_parse.h"
+#include "env_settings.h"
+#include "monotonic.h"
+#include "variant_command.h"
+#include "variants_plan.h"
+#include "variants_table.h"
+
+/* How long a binary has to print its --version --json (it only reads its options and exits). */
+#define ROWS_CHECK_VERSION_TIMEOUT_MS 10000
+/* A version report is a few hundred bytes; more is not one. */
+#define ROWS_CHECK_VERSION_MAX 65536
+
+void rows_check_usage(FILE *out)
+{
+	fprintf(out,
+	        "allocspike-run rows-check [--table FILE] [--select LIST] [--bin-dir DIR]\n"
+	        "      [--daemons-dir DIR] [-- RESOLVER-OPTION...]\n"
+	        "  which chosen rows can run, one tab-separated line a row: 'runnable NAME VERSION'\n"
+	        "  (the binary's --version --json under the row's environment and the options, or\n"
+	        "  null) or 'failed NAME REASON MESSAGE'; then 'rows JSON': run.json's rows\n"
+	        "or: allocspike-run rows-check [--table FILE] --row NAME --version-json JSON\n"
+	        "  the same judgement of a report got elsewhere (a daemon's allocator probe): a\n"
+	        "  'failed' line and status 1, or nothing and 0\n");
+}
+
+/* Why a row cannot run, as its `failed` event's reason and as the message for the person. */
+struct verdict {
+	bool failed;
+	char reason[8192];
+	char message[8192];
+};
+
+static void verdict_print(const char *name, const struct verdict *v)
+{
+	printf("failed\t%s\t%s\t%s\n", name, v->reason, v->message);
+}
+
+/* lines as one line, joined by "; " (a last newline dropped). */
+static void join_lines(const char *lines, char *out, size_t size)
+{
+	size_t o = 0;
+	for (const char *p = lines; *p && o + 3 < size; p++) {
+		if (*p != '\n') {
+			out[o++] = *p;
+		} else if (p[1]) {
+			out[o++] = ';';
+			out[o++] = ' ';
+		}
+	}
+	out[o] = '\0';
+}
+
+/* The report's allocator and settings against the row's (no report, nothing to judge). */
+static void judge_report(const struct variant_row *row, const char *name, const json_t *version,
+                         struct verdict *v)
+{
+	if (!json_is_object(version))
+		return;
+	const char *got = json_string_value(json_object_get(version, "allocator"));
+	const char *want = row->cells[VARIANT_ALLOCATOR];
+	if (got && *got && strcmp(got, want) != 0) {
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "allocator is %s, expected %s", got, want);
+		snprintf(v->message, sizeof(v->message),
+		         "variant %s: its binary reports allocator '%s', the table says '%s'; not run",
+		         name, got, want);
+		return;
+	}
+	/* A setting that did not take would measure the allocator's defaults under the row's name. */
+	char *text = json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER), *lines = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&lines, &size);
+	int bad = text && out ? env_settings_check(row->cells[VARIANT_ENV], text, out) : 0;
+	if (out)
+		fclose(out);
+	if (bad > 0) {
+		char joined[768];
+		join_lines(lines ? lines : "", joined, sizeof(joined));
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "allocator setting did not take");
+		snprintf(v->message, sizeof(v->message), "variant %s: %s; not run", name, joined);
+	}
+	free(lines);
+	free(text);
+}
+
+/* Runs argv with env added (as env(1) would), stdin and stderr /dev/null, and returns what it
+ * printed on stdout within the timeout, parsed as JSON; NULL when it did not answer in time, failed
+ * or printed no JSON. */
+static json_t *run_for_json(char **env, size_t n_env, char **argv)
+{
+	int pipefd[2];
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 2) < 0 || dup2(pipefd[1], 1) < 0)
+			_exit(127);
+		for (size_t i = 0; i < n_env; i++)
+			if (putenv(env[i]) != 0)
+				_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		return NULL;
+	}
+	char *buf = malloc(ROWS_CHECK_VERSION_MAX + 1);
+	size_t used = 0;
+	uint64_t deadline = monotonic_ns() + ROWS_CHECK_VERSION_TIMEOUT_MS * 1000000ull;
+	bool in_time = buf != NULL;
+	while (in_time) {
+		uint64_t now = monotonic_ns();
+		struct pollfd p = {pipefd[0], POLLIN, 0};
+		int r = now < deadline ? poll(&p, 1, (int)((deadline - now) / 1000000) + 1) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			in_time = false;
+			break;
+		}
+		ssize_t n = read(pipefd[0], buf + used, ROWS_CHECK_VERSION_MAX - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || (used += (size_t)n) == ROWS_CHECK_VERSION_MAX)
+			break;
+	}
+	close(pipefd[0]);
+	if (!in_time)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	json_t *json = NULL;
+	if (in_time && buf && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		buf[used] = '\0';
+		json = json_loads(buf, JSON_DECODE_ANY, NULL);
+	}
+	free(buf);
+	return json;
+}
+
+/* Where the check finds the programs. */
+struct rows_places {
+	const char *bin_dir;
+	const char *daemons_dir;
+	char *const *options; /* the run's resolver settings, as its launch passes them */
+	size_t n_options;
+};
+
+/* One chosen row: what it lacks, else its binary's report judged. *version is set to the report
+ * (NULL: none). */
+static void check_row(const struct variants_table *table, const struct variant_row *row,
+                      const struct rows_places *at, json_t **version, struct verdict *v)
+{
+	const char *name = row->cells[VARIANT_NAME], *kind = row->cells[VARIANT_KIND];
+	bool ours = strcmp(kind, "build") == 0 || strcmp(kind, "env") == 0;
+	char path[4096], missing[4200];
+	*version = NULL;
+	if (ours)
+		snprintf(path, sizeof(path), "%s/allocspike-resolver-%s", at->bin_dir,
+		         strcmp(kind, "env") == 0 ? row->cells[VARIANT_BASE] : name);
+	else
+		snprintf(path, sizeof(path), "%s/%s.sh", at->daemons_dir, row->cells[VARIANT_BASE]);
+	if (access(path, X_OK) != 0) {
+		if (ours)
+			snprintf(missing, sizeof(missing), "%s in %s", strrchr(path, '/') + 1,
+			         at->bin_dir);
+		else
+			snprintf(missing, sizeof(missing), "daemon definition %s", path);
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "missing %s", missing);
+		snprintf(v->message, sizeof(v->message), "variant %s cannot run: missing %s", name,
+		         missing);
+		return;
+	}
+	if (!ours) /* a daemon reports through its allocator probe once started */
+		return;
+	struct variant_launch launch = {.bin_dir = at->bin_dir, .options = at->options,
+	                                .n_options = at->n_options};
+	struct variant_command cmd;
+	char err[512];
+	if (!variant_command_build(table, name, &launch, &cmd, err, sizeof(err))) {
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "%s", err);
+		snprintf(v->message, sizeof(v->message), "variant %s: %s", name, err);
+		return;
+	}
+	char **argv = calloc(cmd.argc + 3, sizeof(*argv));
+	if (argv) {
+		memcpy(argv, cmd.argv, cmd.argc * sizeof(*argv));
+		argv[cmd.argc] = "--version";
+		argv[cmd.argc + 1] = "--json";
+		*version = run_for_json(cmd.env, cmd.n_env, argv);
+	}
+	free(argv);
+	variant_command_free(&cmd);
+	judge_report(row, name, *version, v);
+}
+
+/* Every chosen row checked, its line printed; then run.json's rows with their reports. */
+static int check_chosen(const struct variants_table *table, const char *list,
+                        const struct rows_places *at)
+{
+	size_t *chosen = calloc(table->count + 1, sizeof(*chosen)), count = 0;
+	char err[1024];
+	if (!chosen)
+		return CLI_EXIT_FAILED;
+	if (!variants_table_select(table, list, chosen, &count, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run rows-check: --select: %s\n", err);
+		free(chosen);
+		return CLI_EXIT_USAGE;
+	}
+	json_t *rows = variants_rows_json(table, chosen, count);
+	for (size_t i = 0; rows && i < count; i++) {
+		const struct variant_row *row = &table->rows[chosen[i]];
+		struct verdict v = {0};
+		json_t *version = NULL;
+		check_row(table, row, at, &version, &v);
+		char *text = version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+		if (v.failed)
+			verdict_print(row->cells[VARIANT_NAME], &v);
+		else
+			printf("runnable\t%s\t%s\n", row->cells[VARIANT_NAME], text ? text : "null");
+		free(text);
+		json_object_set_new(json_array_get(rows, i), "version",
+		                    version ? version : json_null());
+	}
+	char *text = rows ? json_dumps(rows, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (text)
+		printf("rows\t%s\n", text);
+	free(text);
+	json_decref(rows);
+	free(chosen);
+	return text ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}
+
+int rows_check_main(int argc, char **argv)
+{
+	enum { OPT_TABLE = 256, OPT_SELECT, OPT_BIN_DIR, OPT_DAEMONS_DIR, OPT_ROW, OPT_VERSION, OPT_HELP };
+	static const struct option opts[] = {
+	    {"table", required_argument, NULL, OPT_TABLE},
+	    {"select", required_argument, NULL, OPT_SELECT},
+	    {"bin-dir", required_argument, NULL, OPT_BIN_DIR},
+	    {"daemons-dir", required_argument, NULL, OPT_DAEMONS_DIR},
+	    {"row", required_argument, NULL, OPT_ROW},
+	    {"version-json", required_argument, NULL, OPT_VERSION},
+	    {"help", no_argument, NULL, OPT_HELP},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *path = variants_plan_default_table(), *list = "", *row_name = NULL,
+	           *version_text = NULL;
+	char bin_dir[4096] = "";
+	struct rows_places at = {.bin_dir = NULL, .daemons_dir = "scenarios/daemons"};
+	int c;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TABLE: path = optarg; break;
+		case OPT_SELECT: list = optarg; break;
+		case OPT_BIN_DIR: at.bin_dir = optarg; break;
+		case OPT_DAEMONS_DIR: at.daemons_dir = optarg; break;
+		case OPT_ROW: row_name = optarg; break;
+		case OPT_VERSION: version_text = optarg; break;
+		case OPT_HELP: rows_check_usage(stdout); return CLI_EXIT_OK;
+		default: rows_check_usage(stderr); return CLI_EXIT_USAGE;
+		}
+	}
+	bool after_dashes = optind > 0 && strcmp(argv[optind - 1], "--") == 0;
+	if ((optind < argc && (!after_dashes || row_name)) || !row_name != !version_text) {
+		fprintf(stderr, "allocspike-run rows-check: %s\n",
+		        !row_name != !version_text ? "--row and --version-json go together"
+		                                   : "resolver options come after '--', without --row");
+		rows_check_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!at.bin_dir && !row_name) {
+		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir))) {
+			fprintf(stderr, "allocspike-run rows-check: cannot find this program's folder; "
+			                "give --bin-dir\n");
+			return CLI_EXIT_FAILED;
+		}
+		at.bin_dir = bin_dir;
+	}
+	at.options = argv + optind;
+	at.n_options = (size_t)(argc - optind);
+	struct variants_table table;
+	char err[8192];
+	if (!variants_table_read(&table, path, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run rows-check: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	int status;
+	if (row_name) {
+		const struct variant_row *row = variants_table_find(&table, row_name);
+		json_t *version = json_loads(version_text, JSON_DECODE_ANY, NULL);
+		struct verdict v = {0};
+		if (!row) {
+			fprintf(stderr, "allocspike-run rows-check: --row: no variant '%s' in %s\n",
+			        row_name, path);
+			status = CLI_EXIT_USAGE;
+		} else {
+			judge_report(row, row_name, version, &v);
+			if (v.failed)
+				verdict_print(row_name, &v);
+			status = v.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+		}
+		json_decref(version);
+	} else {
+		status = check_chosen(&table, list, &at);
+	}
+	variants_table_free(&table);
+	return status;
+}
