@@ -29,15 +29,16 @@
 
 void rows_check_usage(FILE *out)
 {
-	fprintf(out,
-	        "allocspike-run rows-check [--table FILE] [--select LIST] [--bin-dir DIR]\n"
-	        "      [--daemons-dir DIR] [-- RESOLVER-OPTION...]\n"
-	        "  which chosen rows can run, one tab-separated line a row: 'runnable NAME VERSION'\n"
-	        "  (the binary's --version --json under the row's environment and the options, or\n"
-	        "  null) or 'failed NAME REASON MESSAGE'; then 'rows JSON': run.json's rows\n"
-	        "or: allocspike-run rows-check [--table FILE] --row NAME --version-json JSON\n"
-	        "  the same judgement of a report got elsewhere (a daemon's allocator probe): a\n"
-	        "  'failed' line and status 1, or nothing and 0\n");
+	fprintf(
+	    out,
+	    "allocspike-run rows-check [--table FILE] [--select LIST] [--bin-dir DIR]\n"
+	    "      [--daemons-dir DIR] [-- RESOLVER-OPTION...]\n"
+	    "  which chosen rows can run, one tab-separated line a row: 'runnable NAME VERSION'\n"
+	    "  (the binary's --version --json under the row's environment and the options, or\n"
+	    "  null) or 'failed NAME REASON MESSAGE'; then 'rows JSON': run.json's rows\n"
+	    "or: allocspike-run rows-check [--table FILE] --row NAME --version-json JSON\n"
+	    "  the same judgement of a report got elsewhere (a daemon's allocator probe): a\n"
+	    "  'failed' line and status 1, or nothing and 0\n");
 }
 
 /* Why a row cannot run, as its `failed` event's reason and as the message for the person. */
@@ -78,12 +79,14 @@ static void judge_report(const struct variant_row *row, const char *name, const 
 	if (got && *got && strcmp(got, want) != 0) {
 		v->failed = true;
 		snprintf(v->reason, sizeof(v->reason), "allocator is %s, expected %s", got, want);
-		snprintf(v->message, sizeof(v->message),
-		         "variant %s: its binary reports allocator '%s', the table says '%s'; not run",
-		         name, got, want);
+		snprintf(
+		    v->message, sizeof(v->message),
+		    "variant %s: its binary reports allocator '%s', the table says '%s'; not run",
+		    name, got, want);
 		return;
 	}
-	/* A setting that did not take would measure the allocator's defaults under the row's name. */
+	/* A setting that did not take would measure the allocator's defaults under the row's name.
+	 */
 	char *text = json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER), *lines = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&lines, &size);
@@ -196,8 +199,8 @@ static void check_row(const struct variants_table *table, const struct variant_r
 	}
 	if (!ours) /* a daemon reports through its allocator probe once started */
 		return;
-	struct variant_launch launch = {.bin_dir = at->bin_dir, .options = at->options,
-	                                .n_options = at->n_options};
+	struct variant_launch launch = {
+	    .bin_dir = at->bin_dir, .options = at->options, .n_options = at->n_options};
 	struct variant_command cmd;
 	char err[512];
 	if (!variant_command_build(table, name, &launch, &cmd, err, sizeof(err))) {
@@ -237,11 +240,13 @@ static int check_chosen(const struct variants_table *table, const char *list,
 		struct verdict v = {0};
 		json_t *version = NULL;
 		check_row(table, row, at, &version, &v);
-		char *text = version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+		char *text =
+		    version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 		if (v.failed)
 			verdict_print(row->cells[VARIANT_NAME], &v);
 		else
-			printf("runnable\t%s\t%s\n", row->cells[VARIANT_NAME], text ? text : "null");
+			printf("runnable\t%s\t%s\n", row->cells[VARIANT_NAME],
+			       text ? text : "null");
 		free(text);
 		json_object_set_new(json_array_get(rows, i), "version",
 		                    version ? version : json_null());
@@ -257,7 +262,15 @@ static int check_chosen(const struct variants_table *table, const char *list,
 
 int rows_check_main(int argc, char **argv)
 {
-	enum { OPT_TABLE = 256, OPT_SELECT, OPT_BIN_DIR, OPT_DAEMONS_DIR, OPT_ROW, OPT_VERSION, OPT_HELP };
+	enum {
+		OPT_TABLE = 256,
+		OPT_SELECT,
+		OPT_BIN_DIR,
+		OPT_DAEMONS_DIR,
+		OPT_ROW,
+		OPT_VERSION,
+		OPT_HELP
+	};
 	static const struct option opts[] = {
 	    {"table", required_argument, NULL, OPT_TABLE},
 	    {"select", required_argument, NULL, OPT_SELECT},
@@ -275,28 +288,46 @@ int rows_check_main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_TABLE: path = optarg; break;
-		case OPT_SELECT: list = optarg; break;
-		case OPT_BIN_DIR: at.bin_dir = optarg; break;
-		case OPT_DAEMONS_DIR: at.daemons_dir = optarg; break;
-		case OPT_ROW: row_name = optarg; break;
-		case OPT_VERSION: version_text = optarg; break;
-		case OPT_HELP: rows_check_usage(stdout); return CLI_EXIT_OK;
-		default: rows_check_usage(stderr); return CLI_EXIT_USAGE;
+		case OPT_TABLE:
+			path = optarg;
+			break;
+		case OPT_SELECT:
+			list = optarg;
+			break;
+		case OPT_BIN_DIR:
+			at.bin_dir = optarg;
+			break;
+		case OPT_DAEMONS_DIR:
+			at.daemons_dir = optarg;
+			break;
+		case OPT_ROW:
+			row_name = optarg;
+			break;
+		case OPT_VERSION:
+			version_text = optarg;
+			break;
+		case OPT_HELP:
+			rows_check_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			rows_check_usage(stderr);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	bool after_dashes = optind > 0 && strcmp(argv[optind - 1], "--") == 0;
 	if ((optind < argc && (!after_dashes || row_name)) || !row_name != !version_text) {
 		fprintf(stderr, "allocspike-run rows-check: %s\n",
-		        !row_name != !version_text ? "--row and --version-json go together"
-		                                   : "resolver options come after '--', without --row");
+		        !row_name != !version_text
+		            ? "--row and --version-json go together"
+		            : "resolver options come after '--', without --row");
 		rows_check_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
 	if (!at.bin_dir && !row_name) {
 		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir))) {
-			fprintf(stderr, "allocspike-run rows-check: cannot find this program's folder; "
-			                "give --bin-dir\n");
+			fprintf(stderr,
+			        "allocspike-run rows-check: cannot find this program's folder; "
+			        "give --bin-dir\n");
 			return CLI_EXIT_FAILED;
 		}
 		at.bin_dir = bin_dir;

@@ -153,7 +153,8 @@ int variants_main(int argc, char **argv)
 	    {"ready-file", required_argument, NULL, OPT_READY_FILE},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *path = variants_plan_default_table(), *list = NULL, *format = "tsv", *row = NULL;
+	const char *path = variants_plan_default_table(), *list = NULL, *format = "tsv",
+	           *row = NULL;
 	struct variant_launch launch = {0};
 	const char **launch_option[] = {
 	    [OPT_BIN_DIR - OPT_BIN_DIR] = &launch.bin_dir,
