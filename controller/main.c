@@ -9,6 +9,7 @@
 #include "launch.h"
 #include "place.h"
 #include "rows_check.h"
+#include "run_context.h"
 #include "scenario_options.h"
 #include "settings_check.h"
 #include "stop.h"
@@ -31,6 +32,8 @@ static void run_usage(FILE *out)
 	             "  leftovers   which of a scenario's processes are still there\n"
 	             "  variants    the rows of variants.tsv a run chooses, checked\n"
 	             "  rows-check  which chosen rows can run (program, allocator, settings)\n"
+	             "  machine     run.json's machine: what on this host can change a curve\n"
+	             "  programs    run.json's programs: the harness programs and their reports\n"
 	             "  options     a scenario's options parsed and checked, or its --help\n"
 	             "  settings    whether a row's allocator settings took\n"
 	             "  --version   print the version and exit\n");
@@ -42,6 +45,7 @@ static void run_usage(FILE *out)
 	stop_usage(out);
 	variants_usage(out);
 	rows_check_usage(out);
+	run_context_usage(out);
 	settings_usage(out);
 }
 
@@ -70,6 +74,10 @@ int main(int argc, char **argv)
 		return stop_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "variants") == 0)
 		return variants_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "machine") == 0)
+		return machine_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "programs") == 0)
+		return programs_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rows-check") == 0)
 		return rows_check_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "options") == 0)

@@ -1,31 +1,22 @@
 /* controller/rows_check.c - allocspike-run rows-check (rows_check.h). */
 #include "rows_check.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <poll.h>
-#include <stdint.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli_parse.h"
 #include "env_settings.h"
-#include "monotonic.h"
+#include "program_json.h"
 #include "variant_command.h"
 #include "variants_plan.h"
 #include "variants_table.h"
 
 /* How long a binary has to print its --version --json (it only reads its options and exits). */
 #define ROWS_CHECK_VERSION_TIMEOUT_MS 10000
-/* A version report is a few hundred bytes; more is not one. */
-#define ROWS_CHECK_VERSION_MAX 65536
 
 void rows_check_usage(FILE *out)
 {
@@ -104,65 +95,6 @@ static void judge_report(const struct variant_row *row, const char *name, const 
 	free(text);
 }
 
-/* Runs argv with env added (as env(1) would), stdin and stderr /dev/null, and returns what it
- * printed on stdout within the timeout, parsed as JSON; NULL when it did not answer in time, failed
- * or printed no JSON. */
-static json_t *run_for_json(char **env, size_t n_env, char **argv)
-{
-	int pipefd[2];
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 2) < 0 || dup2(pipefd[1], 1) < 0)
-			_exit(127);
-		for (size_t i = 0; i < n_env; i++)
-			if (putenv(env[i]) != 0)
-				_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	if (pid < 0) {
-		close(pipefd[0]);
-		return NULL;
-	}
-	char *buf = malloc(ROWS_CHECK_VERSION_MAX + 1);
-	size_t used = 0;
-	uint64_t deadline = monotonic_ns() + ROWS_CHECK_VERSION_TIMEOUT_MS * 1000000ull;
-	bool in_time = buf != NULL;
-	while (in_time) {
-		uint64_t now = monotonic_ns();
-		struct pollfd p = {pipefd[0], POLLIN, 0};
-		int r = now < deadline ? poll(&p, 1, (int)((deadline - now) / 1000000) + 1) : 0;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			in_time = false;
-			break;
-		}
-		ssize_t n = read(pipefd[0], buf + used, ROWS_CHECK_VERSION_MAX - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || (used += (size_t)n) == ROWS_CHECK_VERSION_MAX)
-			break;
-	}
-	close(pipefd[0]);
-	if (!in_time)
-		kill(pid, SIGKILL);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	json_t *json = NULL;
-	if (in_time && buf && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		buf[used] = '\0';
-		json = json_loads(buf, JSON_DECODE_ANY, NULL);
-	}
-	free(buf);
-	return json;
-}
-
 /* Where the check finds the programs. */
 struct rows_places {
 	const char *bin_dir;
@@ -214,7 +146,7 @@ static void check_row(const struct variants_table *table, const struct variant_r
 		memcpy(argv, cmd.argv, cmd.argc * sizeof(*argv));
 		argv[cmd.argc] = "--version";
 		argv[cmd.argc + 1] = "--json";
-		*version = run_for_json(cmd.env, cmd.n_env, argv);
+		*version = program_json(cmd.env, cmd.n_env, argv, ROWS_CHECK_VERSION_TIMEOUT_MS);
 	}
 	free(argv);
 	variant_command_free(&cmd);

@@ -198,18 +198,9 @@ experiment_parameters() {
 	experiment_record_repeat
 }
 
-# experiment_programs : the harness programs' paths and, where they answer it, --version --json.
-experiment_programs() {
-	local p path v out='{}'
-	for p in allocspike-upstream allocspike-loadgen allocspike-querydata allocspike-report; do
-		path=$(sc_program "$p")
-		v=null
-		[[ -z $path ]] || v=$(timeout 5 "$path" --version --json 2>/dev/null </dev/null | jq -c . 2>/dev/null) || v=null
-		[[ -n $v ]] || v=null
-		out=$(jq -c --arg p "$p" --arg path "$path" --argjson v "$v" '.[$p] = {path: $path, version: $v}' <<<"$out")
-	done
-	runjson_set .programs "$out"
-}
+# experiment_programs : the harness programs' paths and, where they answer it, --version --json
+# (allocspike-run programs).
+experiment_programs() { runjson_set .programs "$("$SC_VARIANTS_RUN" programs --bin-dir "$(sc_bin_dir)")"; }
 
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).

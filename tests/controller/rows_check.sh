@@ -4,6 +4,8 @@
 # not take is `failed` with its reason and message; the others are `runnable` with the report their
 # binary gave under the row's environment and the run's options (or null when it gave none); run.json's
 # rows carry the reports; --row judges a report got elsewhere; bad use is refused with status 2.
+# Beside it, run.json's context: `machine` (this host as it is) and `programs` (each harness program's
+# path and report, "" and null for one not built).
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
@@ -82,4 +84,18 @@ check_eq "an unknown row chosen: status 2" 2 \
 	"$("$RUN" rows-check --table "$T" --select nope --bin-dir "$BIN" 2>/dev/null; echo $?)"
 check_eq "a word that is not after '--': status 2" 2 \
 	"$("$RUN" rows-check --table "$T" --bin-dir "$BIN" stray 2>/dev/null; echo $?)"
+
+# machine and programs: run.json's context.
+m=$("$RUN" machine --open-files 4096)
+check_eq "machine: every key, the limit as given, the cores this process may use" \
+	"cores,memory_kb,kernel,thp,thp_defrag,open_files_limit,cpu_model,hostname,libc,overcommit_memory 4096 $(nproc) $(uname -n)" \
+	"$(jq -r '[(keys_unsorted | join(",")), .open_files_limit, .cores, .hostname] | join(" ")' <<<"$m")"
+check_eq "machine: its memory as /proc/meminfo says" "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" "$(jq .memory_kb <<<"$m")"
+check_eq "machine: a limit that is no number: status 2" 2 "$("$RUN" machine --open-files many 2>/dev/null; echo $?)"
+printf '#!/bin/sh\necho %s\n' "'{\"program\":\"allocspike-loadgen\"}'" >"$BIN/allocspike-loadgen"
+printf '#!/bin/sh\nexit 3\n' >"$BIN/allocspike-report"
+chmod +x "$BIN/allocspike-loadgen" "$BIN/allocspike-report"
+check_eq "programs: a report, a program that gives none, programs not built" \
+	'{"allocspike-upstream":{"path":"","version":null},"allocspike-loadgen":{"path":"'"$BIN"'/allocspike-loadgen","version":{"program":"allocspike-loadgen"}},"allocspike-querydata":{"path":"","version":null},"allocspike-report":{"path":"'"$BIN"'/allocspike-report","version":null}}' \
+	"$("$RUN" programs --bin-dir "$BIN")"
 finish
