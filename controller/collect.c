@@ -7,6 +7,7 @@
 #include <event2/event.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct collect_plan {
 	char token[BEARER_TOKEN_MAX + 1];
 	double duration_s; /* 0: until SIGINT or SIGTERM */
 	double clock_bound_s, clock_every_s;
+	double start_at; /* --start-at: the run's t_s 0, seconds since the epoch; 0: the start */
 	bool dry_run;
 };
 
@@ -59,6 +61,9 @@ void collect_usage(FILE *out)
 	        "                            within this (half the best round trip; default 5ms)\n"
 	        "  --clock-every DUR         measure the offsets again this often (default 5s)\n"
 	        "  --token-file F            the agents' bearer token (mode 0600 or stricter)\n"
+	        "  --start-at T              the schedule's start (seconds since the epoch, as\n"
+	        "                            place prints it): t_s 0 of the events\n"
+	        "                            (default: when the collection starts)\n"
 	        "  --dry-run                 print what would be done, contact nothing\n"
 	        "Exit: 0 done, 1 refused or failed, 2 usage (docs/controller.md)\n",
 	        COLLECT_DEFAULT_PORT);
@@ -108,6 +113,7 @@ static int collect_parse(struct collect_plan *plan, int argc, char **argv)
 		OPT_CLOCK_BOUND,
 		OPT_CLOCK_EVERY,
 		OPT_TOKEN_FILE,
+		OPT_START_AT,
 		OPT_DRY_RUN,
 		OPT_HELP
 	};
@@ -118,6 +124,7 @@ static int collect_parse(struct collect_plan *plan, int argc, char **argv)
 	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
 	    {"clock-every", required_argument, NULL, OPT_CLOCK_EVERY},
 	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+	    {"start-at", required_argument, NULL, OPT_START_AT},
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
@@ -146,6 +153,9 @@ static int collect_parse(struct collect_plan *plan, int argc, char **argv)
 			break;
 		case OPT_TOKEN_FILE:
 			plan->token_file = optarg;
+			break;
+		case OPT_START_AT: /* the generator's grammar for the same time */
+			ok = cli_option_number("--start-at", optarg, 1, 1e11, &plan->start_at);
 			break;
 		case OPT_DRY_RUN:
 			plan->dry_run = true;
@@ -191,6 +201,10 @@ static void collect_print_plan(const struct collect_plan *plan)
 	       "%gs\n",
 	       COLLECT_CLOCK_EXCHANGES, plan->clock_bound_s * 1000, plan->clock_every_s);
 	printf("token: %s\n", plan->token_file ? plan->token_file : "none");
+	if (plan->start_at > 0)
+		printf("events: t_s 0 at %.9f (--start-at)\n", plan->start_at);
+	else
+		printf("events: t_s 0 when the collection starts\n");
 	for (unsigned i = 0; i < plan->agent_count; i++)
 		printf("agent %s at %s: GET /time, GET /samples -> %s/agents/%s.jsonl; on a drop "
 		       "reconnect, then GET /record at the end\n",
@@ -341,7 +355,9 @@ int collect_main(int argc, char **argv)
 		fprintf(stderr, "allocspike-run collect: %s\n", err);
 		return CLI_EXIT_FAILED;
 	}
-	run.events.t0_ns = realtime_ns();
+	/* the schedule's clock when it is known, so these events line up with the generator's */
+	run.events.t0_ns =
+	    plan.start_at > 0 ? (uint64_t)llround(plan.start_at * 1e9) : realtime_ns();
 	for (unsigned i = 0; i < plan.agent_count; i++) {
 		plan.agents[i].events = &run.events;
 		plan.agents[i].token = plan.token_file ? plan.token : NULL;

@@ -4,8 +4,8 @@
 # namespaces"), "gen" running the hierarchy, the controller and the generator, "t1" and "t2" each an
 # allocspike-agent started with --await-plan and no row. `allocspike-run place` reads a hosts file
 # (t1: glibc, t2: jemalloc or the second row netns_lib.sh chooses), measures both agents' clocks,
-# sends each its plan, waits for both rows to be ready (the barrier) and prints T0; the collector and
-# the generator start at T0 (--start-at), then the report:
+# sends each its plan, waits for both rows to be ready (the barrier) and prints T0; the collector
+# (its events counted from T0) and the generator start at T0 (--start-at), then the report:
 #  1. at least 99 % of the expected reads arrive and the report finds a read in 99 % of each
 #     variant's intervals; each variant's host is the hosts file's name; the generator started at
 #     T0; each spike's onset in the reads is within one interval of its time in events.jsonl; the
@@ -70,7 +70,7 @@ done
 lifeline_set
 "${LIFELINE[@]}" ip netns exec "$NS_GEN" "$B/allocspike-run" collect --agent "${ROWS[0]}=${AGENT_ADDR[1]}" \
 	--agent "${ROWS[1]}=${AGENT_ADDR[2]}" --out "$TEST_TMP/pass1" --duration "$((SCHEDULE_S + 4))s" \
-	--clock-every 1s --token-file "$TEST_TMP/token" >collect1.out 2>collect1.err &
+	--clock-every 1s --token-file "$TEST_TMP/token" --start-at "$T0" >collect1.out 2>collect1.err &
 collector=$!
 _test_pids+=("$collector")
 pass_generate 1 "$T0" "${targets[@]}"
@@ -91,6 +91,10 @@ for i in 1 2; do
 			and .agent and .resolver and (.offset_ms | fabs) < 5)' "$TEST_TMP/pass1/events.jsonl"
 	check_onsets 1 "$row"
 done
+# The collector counts its events from T0 (--start-at), as place and the generator do: its first
+# clock measurement, made during place's 2 s lead, is before the schedule's start.
+check "pass 1: the collector's events on the schedule's clock (first clock measurement before T0)" \
+	jqe -s '[.[] | select(.event == "clock")][0].t_s | . < 0 and . > -3' "$TEST_TMP/pass1/events.jsonl"
 check "pass 1: T0 recorded" jqe -s --arg t0 "$T0" 'any(.[]; .event == "placement" and .t0 == $t0)' "$TEST_TMP/pass1/events.jsonl"
 check "pass 1: no validity reason for missing reads or the clocks" \
 	jqe '[.validity.reasons[].code] | (index("agent_reads_missing") == null and index("agent_clock_unbounded") == null)' "$(S 1)"
