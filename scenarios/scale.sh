@@ -9,6 +9,7 @@ SC_PROG=scale
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/options.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
 scale_usage() {
@@ -74,8 +75,7 @@ done
 IFS=, read -r -a multiples <<<"$steps"
 ((${#multiples[@]})) || scale_fail "--steps wants multiples like 0.5,1,2, got '$steps'"
 for m in "${multiples[@]}"; do
-	sc_is_number "$m" && awk -v m="$m" 'BEGIN { exit !(m > 0) }' ||
-		scale_fail "--steps wants positive multiples like 0.5,1,2, got '$m'"
+	sc_is_number "$m" && ! sc_is_zero "$m" || scale_fail "--steps wants positive multiples like 0.5,1,2, got '$m'"
 done
 [[ -z $knee ]] || { sc_is_uint "$knee" && ((knee > 0)); } ||
 	scale_fail "--knee wants a rate in queries per second, got '$knee'"
@@ -85,8 +85,19 @@ IFS=, read -r -a world_list <<<"$worlds"
 ((${#world_list[@]})) || world_list=('')
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-scale}
 
-# scale_rate KNEE MULTIPLE : the spike height, truncated as spike.sh's calibration does.
-scale_rate() { awk -v k="$1" -v m="$2" 'BEGIN { printf "%d", k * m }'; }
+# scale_rate KNEE MULTIPLE : the spike height KNEE x MULTIPLE, truncated, the multiple read in
+# thousandths by spike.sh's own option parser (allocspike-run options, as its --spike-multiple).
+scale_rate() {
+	local key name value milli=
+	while IFS=$'\t' read -r key name value; do
+		[[ $key != opt || $name != spike_multiple_milli ]] || milli=$value
+	done < <("$OPTS_RUN" options --scenario spike --uses spike_multiple -- --spike-multiple "$2")
+	[[ -n $milli ]] || sc_die "the multiple '$2' was not read (allocspike-run options)"
+	echo $(($1 * milli / 1000))
+}
+
+# The controller reads the multiples (scale_rate); spike.sh would build it as well (plan_spike_say).
+opts_controller "${pass[@]}"
 
 # The plan: per world, per multiple, a folder name and spike.sh's height options; a step whose knee
 # is still to be calibrated says so ("knee*M", resolved when its world's first step has run).

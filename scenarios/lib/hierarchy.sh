@@ -23,7 +23,7 @@ hierarchy_world_args() {
 		fi
 	fi
 	if hierarchy_sets loss; then
-		if awk -v x="$OPT_loss" 'BEGIN { exit !(x == 0) }'; then
+		if sc_is_zero "$OPT_loss"; then
 			echo --no-loss
 		else
 			printf '%s\n' --loss "$OPT_loss"

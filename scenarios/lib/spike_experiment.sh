@@ -23,6 +23,13 @@ spike_query_count() {
 # 108 s of schedules), rounded up.
 SPIKE_OVERHEAD_S=35
 
+# spike_plan_s LOADGEN SCHEDULE : the schedule's length in whole seconds, as the generator reads it.
+spike_plan_s() {
+	local s
+	s=$("$1" --plan --schedule "$2" | jq -r .duration_s) && [[ -n $s ]] || return 1
+	LC_ALL=C printf '%.0f' "$s" # the generator writes a dot, whatever the user's locale
+}
+
 # spike_expected_s : about how many seconds one spike run with these options takes, then how many of
 # them its calibration takes (0 with a given spike rate): the schedules as allocspike-loadgen --plan
 # reads them (one calibration ramp; a ramp extended past --calibrate-max adds one more each time),
@@ -32,12 +39,10 @@ spike_expected_s() {
 	loadgen=$(sc_program allocspike-loadgen)
 	[[ -n $loadgen ]] || return 0
 	# the spike height does not change the length: auto's stand-in is the ramp's top
-	run_s=$("$loadgen" --plan --schedule "$(schedule_spike "${OPT_spike_rate/auto/$OPT_calibrate_max}")" |
-		jq '.duration_s | round') || return 0
+	run_s=$(spike_plan_s "$loadgen" "$(schedule_spike "${OPT_spike_rate/auto/$OPT_calibrate_max}")") || return 0
 	run_s=$((run_s + SPIKE_OVERHEAD_S))
 	if [[ $OPT_spike_rate == auto ]]; then
-		calibration_s=$("$loadgen" --plan --schedule "$(schedule_calibrate "$OPT_calibrate_max")" |
-			jq '.duration_s | round') || return 0
+		calibration_s=$(spike_plan_s "$loadgen" "$(schedule_calibrate "$OPT_calibrate_max")") || return 0
 	fi
 	echo "$((run_s + calibration_s)) $calibration_s"
 }
