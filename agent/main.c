@@ -67,6 +67,8 @@ struct agent {
 	double interval_s;  /* between reads */
 	struct event *tick; /* the reads, added once there is a target */
 	pid_t row_pid;      /* the row it started (--start, or a plan), 0: none */
+	pid_t sampled_pid;  /* what it samples of that row: the row, or the daemon its launcher
+	                       started */
 	/* --await-plan: the launch from the command line, the plan's row and options added */
 	bool await_plan;
 	struct row_start_plan row;
@@ -88,13 +90,17 @@ static void agent_usage(FILE *out)
 	    "                     a sidecar sharing a Pod's process namespace\n"
 	    "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
 	    "                     in flight (default: none, /proc only)\n"
-	    "  --start ROW        start that build or env row of --variants-table FILE here\n"
-	    "                     (the resolver beside this program, the row's environment,\n"
-	    "                     its control socket --control, ready file CONTROL.ready), in\n"
-	    "                     a process group of its own that dies with the agent; then\n"
-	    "                     sample it. With --root-hints F, --upstream-port P,\n"
-	    "                     --upstream-source A, --resolver-listen A (default\n"
-	    "                     127.0.0.1:0), and the run's resolver options after --\n"
+	    "  --start ROW        start that row of --variants-table FILE here (a build or\n"
+	    "                     env row: the resolver beside this program, the row's\n"
+	    "                     environment; a daemon row: its definition in\n"
+	    "                     --daemons-dir; its control socket --control, ready file\n"
+	    "                     CONTROL.ready), in a process group of its own that dies\n"
+	    "                     with the agent; then sample it. With --root-hints F,\n"
+	    "                     --upstream-port P, --upstream-source A, --resolver-listen\n"
+	    "                     A (default 127.0.0.1:0), and the run's resolver options\n"
+	    "                     after --\n"
+	    "  --daemons-dir DIR  the daemon definitions a daemon row is started by (default\n"
+	    "                     %s)\n"
 	    "  --await-plan       serve, and start the row a controller's plan names (POST\n"
 	    "                     /plan: row, run, variant, interval, resolver options) with\n"
 	    "                     --variants-table, --control and the launch options above;\n"
@@ -121,7 +127,7 @@ static void agent_usage(FILE *out)
 	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
 	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
 	    "docs/agent.md\n",
-	    AGENT_PEER_WAIT_S, AGENT_DEFAULT_PORT);
+	    AGENT_PEER_WAIT_S, ALLOCSPIKE_DAEMONS_DIR, AGENT_DEFAULT_PORT);
 }
 
 /* The agent's end: the row it started (--start) stopped first; rc passed on. */
@@ -350,7 +356,7 @@ static char *agent_plan_answer(const struct agent *a, const char *resolver)
 	json_t *o =
 	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f}", "row", a->plan.row, "run", a->plan.run,
 	              "variant", a->plan.variant, "host", a->labels.host, "resolver", resolver,
-	              "pid", (json_int_t)a->row_pid, "interval_s", a->interval_s);
+	              "pid", (json_int_t)a->sampled_pid, "interval_s", a->interval_s);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return text;
@@ -383,7 +389,7 @@ static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
 	struct agent *a = arg;
 	char resolver[160] = "", err[4096];
 	enum row_state state = row_poll(&a->row, a->row_pid, a->plan_deadline_ns, resolver,
-	                                sizeof(resolver), err, sizeof(err));
+	                                sizeof(resolver), &a->sampled_pid, err, sizeof(err));
 	if (state == ROW_STARTING)
 		return;
 	event_del(a->plan_poll);
@@ -396,7 +402,7 @@ static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
 	}
 	a->labels.run = a->plan.run;
 	a->labels.variant = a->plan.variant;
-	if (agent_sampling_start(a, a->row_pid, a->row.control, err, sizeof(err)) &&
+	if (agent_sampling_start(a, a->sampled_pid, a->row.control, err, sizeof(err)) &&
 	    !(a->plan_answer = agent_plan_answer(a, resolver)))
 		snprintf(err, sizeof(err), "out of memory");
 	if (!a->plan_answer) {
@@ -678,6 +684,7 @@ int main(int argc, char **argv)
 		OPT_UPSTREAM_SOURCE,
 		OPT_RESOLVER_LISTEN,
 		OPT_AWAIT_PLAN,
+		OPT_DAEMONS_DIR,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -691,6 +698,7 @@ int main(int argc, char **argv)
 	    {"upstream-source", required_argument, NULL, OPT_UPSTREAM_SOURCE},
 	    {"resolver-listen", required_argument, NULL, OPT_RESOLVER_LISTEN},
 	    {"await-plan", no_argument, NULL, OPT_AWAIT_PLAN},
+	    {"daemons-dir", required_argument, NULL, OPT_DAEMONS_DIR},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -716,6 +724,7 @@ int main(int argc, char **argv)
 	                  .record_fd = -1,
 	                  .interval_s = 0.1};
 	struct row_start_plan *row = &a.row;
+	row->daemons_dir = ALLOCSPIKE_DAEMONS_DIR;
 	bool planned_option = false; /* --interval, --run or --variant: a plan's to say */
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -750,6 +759,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_AWAIT_PLAN:
 			a.await_plan = true;
+			break;
+		case OPT_DAEMONS_DIR:
+			row->daemons_dir = optarg;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
@@ -876,12 +888,12 @@ int main(int argc, char **argv)
 	}
 	bool refused = false;
 	char resolver[160];
-	if (row->row && !row_start(row, AGENT_ROW_READY_S, &a.row_pid, resolver, sizeof(resolver),
-	                           &refused, err, sizeof(err))) {
+	if (row->row && !row_start(row, AGENT_ROW_READY_S, &a.row_pid, &a.sampled_pid, resolver,
+	                           sizeof(resolver), &refused, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-agent: --start %s: %s\n", row->row, err);
 		return refused ? CLI_EXIT_USAGE : CLI_EXIT_FAILED;
 	}
-	pid = a.row_pid ? (unsigned long long)a.row_pid : pid;
+	pid = a.row_pid ? (unsigned long long)a.sampled_pid : pid;
 	if (pid_from_control && (pid = (unsigned long long)control_peer_pid(
 	                             control, AGENT_PEER_WAIT_S, err, sizeof(err))) == 0) {
 		fprintf(stderr, "allocspike-agent: --pid-from-control: %s\n", err);

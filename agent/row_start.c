@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_row.h"
 #include "launch_exec.h"
 #include "monotonic.h"
 #include "parent_death.h"
@@ -21,18 +22,32 @@ static void row_sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Whether path holds the resolver's "ready ADDR:PORT" line; ADDR:PORT into addr. */
-static bool row_ready(const char *path, char *addr, size_t addr_size)
+/* Whether path holds the row's "ready ADDR:PORT" line; ADDR:PORT into addr, and the PID of a
+ * "pid N" line after it (a daemon's launcher names the daemon) into *sample, else left as it is. */
+static bool row_ready(const char *path, char *addr, size_t addr_size, pid_t *sample)
 {
 	char line[160] = "";
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return false;
 	bool ok = fgets(line, sizeof(line), f) && strncmp(line, "ready ", 6) == 0;
-	fclose(f);
 	if (ok)
 		snprintf(addr, addr_size, "%.*s", (int)strcspn(line + 6, "\n"), line + 6);
+	long n;
+	char end;
+	while (ok && fgets(line, sizeof(line), f))
+		if (sscanf(line, "pid %ld%c", &n, &end) == 2 && end == '\n' && n > 0)
+			*sample = (pid_t)n;
+	fclose(f);
 	return ok;
+}
+
+/* Whether the table's row is a daemon (preload, external), which its definition starts. */
+static bool row_is_daemon(const struct variants_table *table, const char *name)
+{
+	const struct variant_row *r = variants_table_find(table, name);
+	return r && (strcmp(r->cells[VARIANT_KIND], "preload") == 0 ||
+	             strcmp(r->cells[VARIANT_KIND], "external") == 0);
 }
 
 bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, char *err,
@@ -53,12 +68,16 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 	                                .ready_file = ready,
 	                                .options = plan->options,
 	                                .n_options = plan->n_options};
-	struct variant_command cmd;
+	struct variant_command cmd = {0};
+	char **daemon_argv = NULL;
 	bool found = variant_command_bin_dir(bin_dir, sizeof(bin_dir));
 	if (!found)
 		snprintf(err, err_size, "cannot find the agent's own folder (/proc/self/exe)");
+	bool daemon = found && plan->daemons_dir && row_is_daemon(&table, plan->row);
 	bool built =
-	    found && variant_command_build(&table, plan->row, &launch, &cmd, err, err_size);
+	    found &&
+	    (daemon ? daemon_row_command(plan, ready, bin_dir, &daemon_argv, refused, err, err_size)
+	            : variant_command_build(&table, plan->row, &launch, &cmd, err, err_size));
 	variants_table_free(&table);
 	if (!built)
 		return false;
@@ -67,6 +86,7 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 	if (unlink(ready) != 0 && errno != ENOENT) {
 		snprintf(err, err_size, "%s: %s", ready, strerror(errno));
 		variant_command_free(&cmd);
+		daemon_row_free(daemon_argv);
 		return false;
 	}
 	pid_t agent = getpid();
@@ -78,10 +98,11 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 		char text[32];
 		snprintf(text, sizeof(text), "%ld", (long)agent);
 		setenv(PARENT_DEATH_ENV, text, 1);
-		launch_exec(agent, plan->row, NULL, NULL, cmd.argv);
+		launch_exec(agent, plan->row, NULL, NULL, daemon ? daemon_argv : cmd.argv);
 	}
 	int fork_errno = errno;
 	variant_command_free(&cmd);
+	daemon_row_free(daemon_argv);
 	if (*pid < 0) {
 		snprintf(err, err_size, "fork: %s", strerror(fork_errno));
 		return false;
@@ -90,7 +111,7 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 }
 
 enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t deadline_ns,
-                        char *addr, size_t addr_size, char *err, size_t err_size)
+                        char *addr, size_t addr_size, pid_t *sample, char *err, size_t err_size)
 {
 	char ready[4200];
 	snprintf(ready, sizeof(ready), "%s.ready", plan->control);
@@ -101,7 +122,8 @@ enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t d
 		         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 		return ROW_FAILED;
 	}
-	if (row_ready(ready, addr, addr_size))
+	*sample = pid;
+	if (row_ready(ready, addr, addr_size, sample))
 		return ROW_READY;
 	if (monotonic_ns() > deadline_ns) {
 		snprintf(err, err_size, "row %s was not ready in time (no 'ready' in %s)",
@@ -112,14 +134,14 @@ enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t d
 	return ROW_STARTING;
 }
 
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, char *addr,
-               size_t addr_size, bool *refused, char *err, size_t err_size)
+bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, pid_t *sample,
+               char *addr, size_t addr_size, bool *refused, char *err, size_t err_size)
 {
 	if (!row_spawn(plan, pid, refused, err, err_size))
 		return false;
 	uint64_t deadline = monotonic_ns() + (uint64_t)(timeout_s * 1e9);
 	enum row_state state;
-	while ((state = row_poll(plan, *pid, deadline, addr, addr_size, err, err_size)) ==
+	while ((state = row_poll(plan, *pid, deadline, addr, addr_size, sample, err, err_size)) ==
 	       ROW_STARTING)
 		row_sleep_ms(ROW_POLL_MS);
 	return state == ROW_READY;

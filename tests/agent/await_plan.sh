@@ -5,7 +5,7 @@
 # answers once it is ready, with the address it serves DNS on; GET /plan says it, an identical
 # plan gets the same answer, another is refused (409); DELETE /plan stops the row and ends the
 # agent. Refused with the reason in the body and on stderr: no token or a wrong one (401), a row
-# not in the table or a daemon row (422), an option off the allow-list, an unknown key, a body that
+# not in the table or a daemon row the agent cannot start (its upstream port is not 53: 422), an option off the allow-list, an unknown key, a body that
 # is no JSON (400). Usage errors exit 2. `allocspike-run place` over loopback agents: the hosts
 # file's errors (FILE:LINE, exit 2), a refused plan failing the placement and withdrawing the other
 # agent's row, an unreachable agent named (exit 1), and a placement whose rows answer DNS.
@@ -73,7 +73,8 @@ check_eq "a row not in the agent's table: 422" 422 "$(cat status.txt)"
 check "says so, naming the table" grep -q "no variant 'nope' in $T" body.txt
 check "on the agent's stderr too" grep -q "/plan: 422: no variant 'nope'" a1.log
 plan "$A1" '{"row":"kresd","run":"r1"}'
-check_eq "a daemon row: 422" 422 "$(cat status.txt)"
+check_eq "a daemon row on an agent whose upstream port is not 53: 422" 422 "$(cat status.txt)"
+check "says a daemon sends upstream to port 53 only" grep -q "row kresd is a daemon, which sends upstream to port 53 only" body.txt
 plan "$A1" '{"row":"glibc","run":"r1","resolver_options":["--control","/tmp/x"]}'
 check_eq "a resolver option off the allow-list: 400" 400 "$(cat status.txt)"
 check "names it and the allowed ones" grep -q "resolver option '--control' is not one a plan may set (allowed: --cache-size" body.txt

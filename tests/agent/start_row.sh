@@ -3,8 +3,9 @@
 # variants.tsv on its own host (the resolver beside it in its bin folder, the row's environment, the
 # launch options and the run's resolver options after --), waits for its ready file and samples it
 # as with --pid; the resolver is the agent's child in a process group of its own, stopped with the
-# agent (SIGTERM) and killed when the agent is (its death signal). An unknown row, a daemon row and
-# --start beside --pid are refused (exit 2). `allocspike-run variants --command` prints the same
+# agent (SIGTERM) and killed when the agent is (its death signal). An unknown row, a daemon row
+# without root hints (tests/agent/start_daemon.sh starts one) and --start beside --pid are refused
+# (exit 2). `allocspike-run variants --command` prints the same
 # command from the same builder (common/variant_command.c), environment first.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.56.57
@@ -50,8 +51,8 @@ agent_start nope
 check_eq "--start of a row not in the table: exit 2" 2 $?
 check "names the row and the table" grep -q "no variant 'nope' in $T" err.txt
 agent_start kresd
-check_eq "--start of a daemon row: exit 2" 2 $?
-check "says it is a daemon's" grep -q "'kresd' is of kind external" err.txt
+check_eq "--start of a daemon row without the hierarchy's root hints: exit 2" 2 $?
+check "says a daemon needs them (start_daemon.sh starts one)" grep -q "row kresd is a daemon: it needs the hierarchy's root hints" err.txt
 agent_start glibc --pid 1
 check_eq "--start with --pid: exit 2" 2 $?
 "$AGENT" --start glibc --control x.ctl >/dev/null 2>err.txt

@@ -1,0 +1,130 @@
+/* agent/daemon_row.c - a daemon row's command (daemon_row.h). */
+#include "daemon_row.h"
+
+#include <libgen.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sockaddr_parse.h"
+
+/* The daemon's cache when the plan gives none: our resolver's default (resolver/resolver.c). */
+#define DAEMON_ROW_CACHE_DEFAULT "64M"
+
+/* A port free for both UDP and TCP on addr (a daemon serves both), into addr's port. The port may
+ * be taken by another before the daemon binds it: the daemon then fails to start, said as such. */
+static bool pick_free_port(struct sockaddr_storage *addr, socklen_t len)
+{
+	for (int attempt = 0; attempt < 20; attempt++) {
+		int udp = socket(addr->ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		int tcp = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		struct sockaddr_storage bound = *addr;
+		socklen_t blen = len;
+		bool ok = udp >= 0 && tcp >= 0 && bind(udp, (struct sockaddr *)&bound, len) == 0 &&
+		          getsockname(udp, (struct sockaddr *)&bound, &blen) == 0 &&
+		          bind(tcp, (struct sockaddr *)&bound, blen) == 0;
+		if (udp >= 0)
+			close(udp);
+		if (tcp >= 0)
+			close(tcp);
+		if (ok) {
+			*addr = bound;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The value of the plan's --cache-size (as "--cache-size V" or "--cache-size=V"), or NULL. */
+static const char *plan_cache_size(const struct row_start_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_options; i++) {
+		const char *w = plan->options[i];
+		if (strncmp(w, "--cache-size=", 13) == 0)
+			return w + 13;
+		if (strcmp(w, "--cache-size") == 0 && i + 1 < plan->n_options)
+			return plan->options[i + 1];
+	}
+	return NULL;
+}
+
+static bool add(char ***argv, size_t *n, const char *word)
+{
+	char **grown = realloc(*argv, (*n + 2) * sizeof(**argv));
+	if (!grown)
+		return false;
+	*argv = grown;
+	grown[*n] = strdup(word);
+	grown[*n + 1] = NULL;
+	return grown[(*n)++] != NULL;
+}
+
+bool daemon_row_command(const struct row_start_plan *plan, const char *ready, const char *bin_dir,
+                        char ***argv, bool *refused, char *err, size_t err_size)
+{
+	*argv = NULL;
+	*refused = true;
+	if (plan->upstream_port && strcmp(plan->upstream_port, "53") != 0) {
+		snprintf(err, err_size,
+		         "row %s is a daemon, which sends upstream to port 53 only (the plan's "
+		         "upstream port is %s)",
+		         plan->row, plan->upstream_port);
+		return false;
+	}
+	if (!plan->root_hints) {
+		snprintf(err, err_size, "row %s is a daemon: it needs the hierarchy's root hints",
+		         plan->row);
+		return false;
+	}
+	struct sockaddr_storage addr;
+	socklen_t len;
+	char listen[96], why[128];
+	if (!sockaddr_parse(plan->listen ? plan->listen : "127.0.0.1", 0, &addr, &len, why,
+	                    sizeof(why))) {
+		snprintf(err, err_size, "row %s: listen address: %s", plan->row, why);
+		return false;
+	}
+	*refused = false;
+	if (sockaddr_port((struct sockaddr *)&addr) == 0 && !pick_free_port(&addr, len)) {
+		snprintf(err, err_size, "row %s: no free port on %s for the daemon", plan->row,
+		         plan->listen ? plan->listen : "127.0.0.1");
+		return false;
+	}
+	sockaddr_format((struct sockaddr *)&addr, listen, sizeof(listen));
+	char launcher[4200], workdir[4200], build[4096];
+	snprintf(launcher, sizeof(launcher), "%s/lib/row.sh", plan->daemons_dir);
+	snprintf(workdir, sizeof(workdir), "%s.daemon", plan->control);
+	snprintf(build, sizeof(build), "%s", bin_dir);
+	const char *cache = plan_cache_size(plan);
+	const char *words[] = {launcher,       plan->row,
+	                       "--ready-file", ready,
+	                       "--listen",     listen,
+	                       "--root-hints", plan->root_hints,
+	                       "--cache-size", cache ? cache : DAEMON_ROW_CACHE_DEFAULT,
+	                       "--workdir",    workdir,
+	                       "--build",      dirname(build),
+	                       "--variants",   plan->table,
+	                       "--sampler",    plan->control};
+	size_t n = 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < sizeof(words) / sizeof(*words); i++)
+		ok = add(argv, &n, words[i]);
+	if (ok && plan->upstream_source)
+		ok = add(argv, &n, "--upstream-source") && add(argv, &n, plan->upstream_source);
+	if (!ok) {
+		daemon_row_free(*argv);
+		*argv = NULL;
+		snprintf(err, err_size, "out of memory");
+	}
+	return ok;
+}
+
+void daemon_row_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# scenarios/daemons/lib/row.sh - one preload or external row started as a program, for a caller that
+# is not a scenario: allocspike-agent starts a daemon row on its own host with it (docs/agent.md,
+# "Starting a row"). The steps are daemon_start's (run.sh): the definition's prepare, the preloads,
+# the daemon under a lifeline, its probe until it answers, the allocator check, the sampler's sidecar;
+# then READY_FILE gets "ready LISTEN" and "pid PID" (the daemon's, which the caller samples), and this
+# script waits for the daemon and ends with it; SIGTERM stops it.
+# Usage: row.sh NAME --ready-file F and daemon_start's options (--listen, --root-hints, --cache-size,
+# --workdir, --build, --variants, --upstream-source, --sampler, --tls-*).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+
+name=${1:?usage: row.sh NAME --ready-file F [daemon_start options]}
+shift
+ready= listen= args=()
+while (($# >= 2)); do
+	case $1 in
+	--ready-file) ready=$2 ;;
+	--listen) listen=$2 args+=("$1" "$2") ;;
+	*) args+=("$1" "$2") ;;
+	esac
+	shift 2
+done
+[[ $# == 0 && -n $ready && -n $listen ]] || {
+	echo "row.sh: options go in pairs, and --ready-file and --listen are required" >&2
+	exit 2
+}
+DAEMON_PID=
+trap '[[ -z $DAEMON_PID ]] || daemon_stop "$DAEMON_PID"; exit 143' TERM INT
+daemon_start "$name" "${args[@]}" || exit 1
+# written beside and renamed: the caller never reads half of it
+printf 'ready %s\npid %s\n' "$listen" "$DAEMON_PID" >"$ready.tmp" &&
+	mv -f -- "$ready.tmp" "$ready" || {
+	daemon_stop "$DAEMON_PID"
+	exit 1
+}
+wait "$DAEMON_PID"
