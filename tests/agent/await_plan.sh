@@ -5,8 +5,8 @@
 # answers once it is ready, with the address it serves DNS on; GET /plan says it, an identical
 # plan gets the same answer, another is refused (409); DELETE /plan stops the row and ends the
 # agent. Refused with the reason in the body and on stderr: no token or a wrong one (401), a row
-# not in the table or a daemon row the agent cannot start (its upstream port is not 53: 422), an option off the allow-list, an unknown key, a body that
-# is no JSON (400). Usage errors exit 2. `allocspike-run place` over loopback agents: the hosts
+# not in the table or a daemon row the agent cannot start (its upstream port is not 53: 422), an
+# option off the allow-list, an unknown key, a body that is no JSON (400). Usage errors exit 2. `allocspike-run place` over loopback agents: the hosts
 # file's errors (FILE:LINE, exit 2), a refused plan failing the placement and withdrawing the other
 # agent's row, an unreachable agent named (exit 1), and a placement whose rows answer DNS.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
