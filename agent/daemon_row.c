@@ -114,6 +114,9 @@ bool daemon_row_command(const struct row_start_plan *plan, const char *ready, co
 		ok = add(argv, &n, words[i]);
 	if (ok && plan->upstream_source)
 		ok = add(argv, &n, "--upstream-source") && add(argv, &n, plan->upstream_source);
+	/* an address off loopback was the agent's operator's to give: the definition may serve it */
+	if (ok && !sockaddr_is_loopback((struct sockaddr *)&addr))
+		ok = add(argv, &n, "--remote") && add(argv, &n, "yes");
 	if (!ok) {
 		daemon_row_free(*argv);
 		*argv = NULL;

@@ -39,13 +39,6 @@ static bool hosts_entry_parse(struct hosts_entry *e, char **f, const struct host
 		snprintf(why, why_size, "no variant '%.64s' in %s", f[2], table->path);
 		return false;
 	}
-	const char *kind = row->cells[VARIANT_KIND];
-	if (strcmp(kind, "build") != 0 && strcmp(kind, "env") != 0) {
-		snprintf(why, why_size,
-		         "variant '%s' is of kind %s: an agent starts build and env rows only",
-		         f[2], kind);
-		return false;
-	}
 	snprintf(e->host, sizeof(e->host), "%s", f[0]);
 	snprintf(e->row, sizeof(e->row), "%s", f[2]);
 	sockaddr_format((struct sockaddr *)&e->addr, e->addr_text, sizeof(e->addr_text));

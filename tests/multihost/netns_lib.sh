@@ -104,9 +104,10 @@ setup_hosts 2>setup.err || {
 check "t1 routes the hierarchy's block through gen" \
 	bash -c "ip -n ${NS_T[1]} route get 127.53.0.1 | grep -q 'via $(gen_addr 1) dev ${P}t1$ID'"
 
-# gen: the hierarchy, no loss (a lost upstream query would hold a spike's queries up to the timeout)
+# gen: the hierarchy, no loss (a lost upstream query would hold a spike's queries up to the timeout),
+# on port 53, which a daemon row cannot change (gen's own port space: no other test's)
 start_server upstream "$TEST_TMP/upstream.ready" ip netns exec "$NS_GEN" "$B/allocspike-upstream" \
-	--udp-sockets per-address --port 0 --seed 30 --no-loss --root-hints "$TEST_TMP/root.hints" \
+	--udp-sockets per-address --port 53 --seed 30 --no-loss --root-hints "$TEST_TMP/root.hints" \
 	--control "$TEST_TMP/upstream.ctl" --ready-file "$TEST_TMP/upstream.ready" >upstream.addr || exit 1
 UPORT=$(sed 's/.*://' upstream.addr)
 

@@ -28,9 +28,11 @@ definition_bytes() {
 	echo $((digits * mult))
 }
 
-# definition_loopback ADDR : true for 127.0.0.0/8 and ::1, the only addresses we may talk to.
-definition_loopback() {
-	[[ $1 =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ || $1 == ::1 ]]
+# definition_address_ok ADDR : true for 127.0.0.0/8 and ::1, the only addresses a scenario may talk
+# to; for any address on an agent's host that was given one to serve on (ALLOCSPIKE_DAEMON_REMOTE=1,
+# set by scenarios/daemons/lib/row.sh --remote: docs/agent.md, "A daemon row").
+definition_address_ok() {
+	[[ ${ALLOCSPIKE_DAEMON_REMOTE:-0} == 1 || $1 =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ || $1 == ::1 ]]
 }
 
 # definition_split ADDR:PORT OPTION : sets DEF_ADDR and DEF_PORT ([::1]:PORT for IPv6).
@@ -42,7 +44,7 @@ definition_split() {
 	else
 		definition_die "$option: '$text' is not ADDR:PORT (IPv4, or [::1]:PORT)"
 	fi
-	definition_loopback "$DEF_ADDR" || definition_die "$option: $DEF_ADDR is not a loopback address"
+	definition_address_ok "$DEF_ADDR" || definition_die "$option: $DEF_ADDR is not a loopback address"
 	((DEF_PORT > 0 && DEF_PORT < 65536)) || definition_die "$option: port $DEF_PORT out of range"
 }
 
@@ -60,7 +62,7 @@ definition_check_hints() {
 		addr=${!#}
 		case " $* " in
 		*" A "* | *" AAAA "*)
-			definition_loopback "$addr" ||
+			definition_address_ok "$addr" ||
 				definition_die "--root-hints: $file:$n: $addr is not a loopback address"
 			count=$((count + 1))
 			;;
@@ -92,7 +94,7 @@ definition_parse_prepare() {
 		--root-hints) DEF_ROOT_HINTS=$2 ;;
 		--cache-size) DEF_CACHE_BYTES=$(definition_bytes "$2" --cache-size) || exit 2 ;;
 		--upstream-source)
-			definition_loopback "$2" || definition_die "--upstream-source: $2 is not a loopback address"
+			definition_address_ok "$2" || definition_die "--upstream-source: $2 is not a loopback address"
 			DEF_UPSTREAM_SOURCE=$2
 			;;
 		*) definition_die "unknown option $1 (see docs/daemons.md)" ;;

@@ -5,8 +5,10 @@
 # the daemon under a lifeline, its probe until it answers, the allocator check, the sampler's sidecar;
 # then READY_FILE gets "ready LISTEN" and "pid PID" (the daemon's, which the caller samples), and this
 # script waits for the daemon and ends with it; SIGTERM stops it.
-# Usage: row.sh NAME --ready-file F and daemon_start's options (--listen, --root-hints, --cache-size,
-# --workdir, --build, --variants, --upstream-source, --sampler, --tls-*).
+# Usage: row.sh NAME --ready-file F [--remote yes] and daemon_start's options (--listen, --root-hints,
+# --cache-size, --workdir, --build, --variants, --upstream-source, --sampler, --tls-*). --remote yes:
+# the caller was given an address off loopback to serve on (an agent on its own host), so the
+# definition takes one (ALLOCSPIKE_DAEMON_REMOTE, definition.sh).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
 
@@ -16,6 +18,7 @@ ready= listen= args=()
 while (($# >= 2)); do
 	case $1 in
 	--ready-file) ready=$2 ;;
+	--remote) [[ $2 != yes ]] || export ALLOCSPIKE_DAEMON_REMOTE=1 ;;
 	--listen) listen=$2 args+=("$1" "$2") ;;
 	*) args+=("$1" "$2") ;;
 	esac
