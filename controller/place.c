@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bearer_token.h"
 #include "cli_parse.h"
@@ -15,6 +16,7 @@
 #include "hosts_file.h"
 #include "identifier.h"
 #include "monotonic.h"
+#include "place_run.h"
 #include "plan_client.h"
 #include "variants_table.h"
 
@@ -25,23 +27,6 @@
 #define PLACE_CLOCK_EXCHANGES 8
 /* A withdrawal is answered at once; this bounds one that is not. */
 #define PLACE_WITHDRAW_TIMEOUT_S 5
-
-struct place_options {
-	const char *hosts_path, *table_path, *run, *token_file, *out;
-	char token[BEARER_TOKEN_MAX + 1];
-	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
-	char **resolver_options;
-	size_t n_resolver_options;
-};
-
-/* One agent's placement: its line, its clock, its plan and answer. */
-struct place_row {
-	const struct hosts_entry *entry;
-	struct clock_offset clock;
-	struct plan_call call;
-	char *plan_body;
-	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
-};
 
 void place_usage(FILE *out)
 {
@@ -61,6 +46,11 @@ void place_usage(FILE *out)
 	        "  --clock-bound DUR    refuse an agent whose offset is not known within this\n"
 	        "                       (half the best round trip; default 5ms)\n"
 	        "  --out DIR            the placement as events of DIR/events.jsonl\n"
+	        "  --schedule S --queries F  then the run itself (needs --out): the collector\n"
+	        "                       and the generator (F's queries on schedule S) from T0,\n"
+	        "                       supervised; the agents withdrawn after it; DIR/run.json\n"
+	        "  --timeline-interval DUR  the run's timeline interval, the generator's\n"
+	        "                       (default 100ms; the agents read at --interval)\n"
 	        "  -- RESOLVER-OPTION   the run's resolver options, in every plan (an agent\n"
 	        "                       takes its allow-list only: docs/agent.md)\n"
 	        "Prints the placement as JSON (each row's host, agent, resolver address, the\n"
@@ -82,6 +72,9 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		OPT_READY_TIMEOUT,
 		OPT_CLOCK_BOUND,
 		OPT_OUT,
+		OPT_SCHEDULE,
+		OPT_QUERIES,
+		OPT_TIMELINE_INTERVAL,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
@@ -94,6 +87,9 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
 	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
 	    {"out", required_argument, NULL, OPT_OUT},
+	    {"schedule", required_argument, NULL, OPT_SCHEDULE},
+	    {"queries", required_argument, NULL, OPT_QUERIES},
+	    {"timeline-interval", required_argument, NULL, OPT_TIMELINE_INTERVAL},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -132,6 +128,16 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		case OPT_OUT:
 			o->out = optarg;
 			break;
+		case OPT_SCHEDULE:
+			o->schedule = optarg;
+			break;
+		case OPT_QUERIES:
+			o->queries = optarg;
+			break;
+		case OPT_TIMELINE_INTERVAL: /* the generator's range */
+			ok = cli_option_duration("--timeline-interval", optarg, CLI_UNIT_REQUIRED,
+			                         0.01, 60, &o->timeline_s);
+			break;
 		case OPT_HELP:
 			place_usage(stdout);
 			return -1;
@@ -147,10 +153,14 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		o->n_resolver_options = (size_t)(argc - optind);
 		optind = argc;
 	}
-	const char *missing = !o->hosts_path   ? "--hosts"
-	                      : !o->run        ? "--run"
-	                      : !o->token_file ? "--token-file"
-	                                       : NULL;
+	bool running = o->schedule || o->queries;
+	const char *missing = !o->hosts_path            ? "--hosts"
+	                      : !o->run                 ? "--run"
+	                      : !o->token_file          ? "--token-file"
+	                      : running && !o->schedule ? "--schedule (with --queries)"
+	                      : running && !o->queries  ? "--queries (with --schedule)"
+	                      : running && !o->out      ? "--out (with --schedule)"
+	                                                : NULL;
 	if (optind < argc || missing) {
 		if (optind < argc)
 			fprintf(stderr, "allocspike-run place: unexpected argument '%s'\n",
@@ -254,9 +264,10 @@ static bool place_answer_ok(struct place_row *row, char *err, size_t err_size)
 	return true;
 }
 
-/* The placement printed and recorded once every row is ready: T0 = now + lead. */
-static bool place_report(struct place_row *rows, size_t n, const struct place_options *o,
-                         struct events_log *log)
+/* The placement recorded once every row is ready, T0 = now + lead; returned (NULL: out of
+ * memory). */
+static json_t *place_report(struct place_row *rows, size_t n, const struct place_options *o,
+                            struct events_log *log)
 {
 	uint64_t t0_ns = realtime_ns() + (uint64_t)(o->lead_s * 1e9);
 	char t0[48];
@@ -282,15 +293,29 @@ static bool place_report(struct place_row *rows, size_t n, const struct place_op
 	place_event(
 	    log, "_controller", "placement",
 	    json_pack("{s:s, s:I, s:i}", "t0", t0, "t0_ns", (json_int_t)t0_ns, "rows", (int)n));
-	char *text = out ? json_dumps(out, JSON_INDENT(2)) : NULL;
-	json_decref(out);
-	if (!text) {
+	if (!out)
 		fprintf(stderr, "allocspike-run place: out of memory\n");
-		return false;
+	return out;
+}
+
+/* Every agent told to withdraw (DELETE /plan: its row stopped, the agent ended), each said. */
+static void place_withdraw(const struct place_row *rows, size_t n, const char *token)
+{
+	struct plan_call *calls = calloc(n, sizeof(*calls));
+	if (!calls)
+		return;
+	for (size_t i = 0; i < n; i++)
+		calls[i] = (struct plan_call){.addr = (const struct sockaddr *)&rows[i].entry->addr,
+		                              .addr_text = rows[i].entry->addr_text};
+	plan_client_call_all(calls, n, token, PLACE_WITHDRAW_TIMEOUT_S);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
+		        rows[i].entry->host, rows[i].entry->addr_text,
+		        calls[i].status == 200 ? "withdrawn, its row stopped"
+		                               : "could not be told to withdraw");
+		plan_call_free(&calls[i]);
 	}
-	printf("%s\n", text);
-	free(text);
-	return true;
+	free(calls);
 }
 
 /* Plans to every agent at once; the barrier: every answer a started row, or every agent told to
@@ -324,19 +349,8 @@ static bool place_rows(struct place_row *rows, size_t n, const struct place_opti
 		                      rows[i].entry->addr_text, "reason", err));
 	}
 	if (ok && !all_ready) {
-		/* one host failing fails them all: every agent withdraws, its row stopped (the
-		 * answers to the plans stay the rows') */
-		for (size_t i = 0; i < n; i++)
-			calls[i] = (struct plan_call){.addr = rows[i].call.addr,
-			                              .addr_text = rows[i].call.addr_text};
-		plan_client_call_all(calls, n, o->token, PLACE_WITHDRAW_TIMEOUT_S);
-		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
-			        rows[i].entry->host, rows[i].entry->addr_text,
-			        calls[i].status == 200 ? "withdrawn, its row stopped"
-			                               : "could not be told to withdraw");
-			plan_call_free(&calls[i]);
-		}
+		/* one host failing fails them all: every agent withdraws, its row stopped */
+		place_withdraw(rows, n, o->token);
 		fprintf(stderr, "allocspike-run place: the placement failed\n");
 	}
 	free(calls);
@@ -346,7 +360,9 @@ static bool place_rows(struct place_row *rows, size_t n, const struct place_opti
 int place_main(int argc, char **argv)
 {
 	struct place_options o = {.table_path = ALLOCSPIKE_VARIANTS_FILE,
+	                          .started = time(NULL),
 	                          .interval_s = 0.1,
+	                          .timeline_s = 0.1,
 	                          .lead_s = 3,
 	                          .ready_timeout_s = 40,
 	                          .clock_bound_s = 0.005};
@@ -378,9 +394,28 @@ int place_main(int argc, char **argv)
 	for (size_t i = 0; rows && i < hosts.count; i++)
 		rows[i].entry = &hosts.entries[i];
 	struct events_log *events = logging ? &log : NULL;
+	json_t *placement = NULL;
 	bool ok = rows && place_clocks(rows, hosts.count, &o, events) &&
 	          place_rows(rows, hosts.count, &o, events) &&
-	          place_report(rows, hosts.count, &o, events);
+	          (placement = place_report(rows, hosts.count, &o, events)) != NULL;
+	char *text = placement ? json_dumps(placement, JSON_INDENT(2)) : NULL;
+	if (text)
+		printf("%s\n", text);
+	fflush(stdout);
+	free(text);
+	if (logging && !runfolder_writer_close(&log.writer)) {
+		fprintf(stderr, "allocspike-run place: %s\n",
+		        runfolder_writer_failure(&log.writer));
+		ok = false;
+	}
+	int status = ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	if (ok && o.schedule) { /* the run itself, then the agents withdrawn whatever it did */
+		status = place_run_schedule(&o, placement, rows, hosts.count);
+		place_withdraw(rows, hosts.count, o.token);
+		if (!place_run_record(&o, placement, rows, hosts.count, status))
+			status = CLI_EXIT_FAILED;
+	}
+	json_decref(placement);
 	for (size_t i = 0; rows && i < hosts.count; i++) {
 		free(rows[i].plan_body);
 		plan_call_free(&rows[i].call);
@@ -388,10 +423,5 @@ int place_main(int argc, char **argv)
 	}
 	free(rows);
 	hosts_file_free(&hosts);
-	if (logging && !runfolder_writer_close(&log.writer)) {
-		fprintf(stderr, "allocspike-run place: %s\n",
-		        runfolder_writer_failure(&log.writer));
-		ok = false;
-	}
-	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	return status;
 }

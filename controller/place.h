@@ -5,7 +5,35 @@
 #ifndef ALLOCSPIKE_CONTROLLER_PLACE_H
 #define ALLOCSPIKE_CONTROLLER_PLACE_H
 
+#include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <time.h>
+
+#include "bearer_token.h"
+#include "clock_exchange.h"
+#include "hosts_file.h"
+#include "plan_client.h"
+
+struct place_options {
+	const char *hosts_path, *table_path, *run, *token_file, *out;
+	const char *schedule, *queries; /* the run after the placement, or NULL */
+	char token[BEARER_TOKEN_MAX + 1];
+	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
+	double timeline_s; /* the run's timeline interval (the generator's --interval-ms) */
+	char **resolver_options;
+	size_t n_resolver_options;
+	time_t started;
+};
+
+/* One agent's placement: its line, its clock, its plan and answer. */
+struct place_row {
+	const struct hosts_entry *entry;
+	struct clock_offset clock;
+	struct plan_call call;
+	char *plan_body;
+	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
+};
 
 /* argv[0] is "place"; returns the exit status (docs/cli.md). */
 int place_main(int argc, char **argv);

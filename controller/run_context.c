@@ -76,17 +76,8 @@ static void read_thp(const char *path, char *out, size_t size)
 		out[0] = '\0';
 }
 
-int machine_main(int argc, char **argv)
+json_t *run_context_machine(unsigned long long open_files)
 {
-	unsigned long long nofile = 0;
-	char err[256];
-	if (argc != 3 || strcmp(argv[1], "--open-files") != 0 ||
-	    !cli_parse_count("--open-files", argv[2], 0, ~0ULL, &nofile, err, sizeof(err))) {
-		if (argc == 3 && strcmp(argv[1], "--open-files") == 0)
-			fprintf(stderr, "allocspike-run machine: %s\n", err);
-		run_context_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
 	cpu_set_t set;
 	long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
 	                                                          : sysconf(_SC_NPROCESSORS_ONLN);
@@ -101,12 +92,25 @@ int machine_main(int argc, char **argv)
 #endif
 	struct utsname uts;
 	bool named = uname(&uts) == 0;
-	json_t *m =
-	    json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:s}", "cores",
-	              (json_int_t)cores, "memory_kb", (json_int_t)strtoll(mem, NULL, 10), "kernel",
-	              named ? uts.release : "", "thp", thp, "thp_defrag", defrag,
-	              "open_files_limit", (json_int_t)nofile, "cpu_model", cpu, "hostname",
-	              named ? uts.nodename : "", "libc", libc, "overcommit_memory", overcommit);
+	return json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:s}", "cores",
+	                 (json_int_t)cores, "memory_kb", (json_int_t)strtoll(mem, NULL, 10),
+	                 "kernel", named ? uts.release : "", "thp", thp, "thp_defrag", defrag,
+	                 "open_files_limit", (json_int_t)open_files, "cpu_model", cpu, "hostname",
+	                 named ? uts.nodename : "", "libc", libc, "overcommit_memory", overcommit);
+}
+
+int machine_main(int argc, char **argv)
+{
+	unsigned long long nofile = 0;
+	char err[256];
+	if (argc != 3 || strcmp(argv[1], "--open-files") != 0 ||
+	    !cli_parse_count("--open-files", argv[2], 0, ~0ULL, &nofile, err, sizeof(err))) {
+		if (argc == 3 && strcmp(argv[1], "--open-files") == 0)
+			fprintf(stderr, "allocspike-run machine: %s\n", err);
+		run_context_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	json_t *m = run_context_machine(nofile);
 	char *text = m ? json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (text)
 		puts(text);

@@ -3,10 +3,12 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_parse.h"
@@ -22,12 +24,14 @@
 void supervise_usage(FILE *out)
 {
 	fprintf(out,
-	        "allocspike-run supervise --plan FILE --out DIR [--dry-run]\n"
+	        "allocspike-run supervise --plan FILE --out DIR [--start-at T] [--dry-run]\n"
 	        "allocspike-run supervise --serve SOCKET --out DIR\n"
 	        "  --plan FILE  the processes to run, in order (JSON: docs/controller.md)\n"
 	        "  --serve SOCKET  start, wait for and stop processes as asked over SOCKET\n"
 	        "               (allocspike-run ask) until `shutdown`: a scenario's whole run\n"
 	        "  --out DIR    the run folder: events.jsonl, processes.tsv, the logs\n"
+	        "  --start-at T t_s 0 of the events: the schedule's start (seconds since the\n"
+	        "               epoch; default: when the controller starts)\n"
 	        "  --dry-run    print the plan and its expected duration; start nothing\n"
 	        "allocspike-run state-dir     print the folder where runs in progress register\n"
 	        "allocspike-run register --owner PID DIR   DIR/processes.tsv made, PID's run\n"
@@ -38,24 +42,30 @@ void supervise_usage(FILE *out)
 
 struct supervise_options {
 	const char *plan, *out, *serve;
+	double start_at; /* 0: none */
 	bool dry_run;
 };
 
 /* CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
 static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 {
-	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP, OPT_SERVE };
+	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP, OPT_SERVE, OPT_START_AT };
 	static const struct option opts[] = {
 	    {"plan", required_argument, NULL, OPT_PLAN},
 	    {"serve", required_argument, NULL, OPT_SERVE},
 	    {"out", required_argument, NULL, OPT_OUT},
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	    {"start-at", required_argument, NULL, OPT_START_AT},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_START_AT: /* the generator's grammar for the same time */
+			if (!cli_option_number("--start-at", optarg, 1, 1e11, &o->start_at))
+				return CLI_EXIT_USAGE;
+			break;
 		case OPT_PLAN:
 			o->plan = optarg;
 			break;
@@ -76,7 +86,8 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || !o->plan == !o->serve || !o->out || (o->serve && o->dry_run)) {
+	if (optind < argc || !o->plan == !o->serve || !o->out ||
+	    (o->serve && (o->dry_run || o->start_at > 0))) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
 		        optind < argc ? "unexpected argument"
 		                      : "--plan and --out are required (or --serve and --out)");
@@ -152,6 +163,23 @@ static void supervise_wait(struct supervisor *s, const struct supervise_plan *pl
 	}
 }
 
+/* Whether a process whose exit ends the run (the generator) failed on its own: not stopped by
+ * the controller, and not exit status 0; why into err. */
+static bool supervise_ender_failed(const struct supervisor *s, char *err, size_t err_size)
+{
+	for (unsigned i = 0; i < s->count; i++) {
+		const struct supervised *p = &s->procs[i];
+		if (!p->spec->ends_run || !p->reaped || p->asked ||
+		    (WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0))
+			continue;
+		snprintf(err, err_size, "%s %s %d", p->spec->name,
+		         WIFSIGNALED(p->status) ? "died of signal" : "exited with status",
+		         WIFSIGNALED(p->status) ? WTERMSIG(p->status) : WEXITSTATUS(p->status));
+		return true;
+	}
+	return false;
+}
+
 int supervise_main(int argc, char **argv)
 {
 	struct supervise_options o = {0};
@@ -203,7 +231,8 @@ int supervise_main(int argc, char **argv)
 		supervise_plan_free(&plan);
 		return CLI_EXIT_FAILED;
 	}
-	events.t0_ns = realtime_ns();
+	/* the schedule's clock when it is known, so these events line up with the generator's */
+	events.t0_ns = o.start_at > 0 ? (uint64_t)llround(o.start_at * 1e9) : realtime_ns();
 	sup.processes_fd = processes_fd;
 	/* the registry names the folder whatever the next run's working directory */
 	char out_abs[PATH_MAX];
@@ -243,11 +272,12 @@ int supervise_main(int argc, char **argv)
 		events_log_add(&events, "_controller", "interrupted",
 		               json_pack("{s:s}", "signal", name));
 		rc = 130;
-	} else if (ready == 0 || left) {
-		events_log_add(
-		    &events, "_controller", "failed",
-		    json_pack("{s:s}", "reason",
-		              left ? "processes left running" : "no process became ready"));
+	} else if (ready == 0 || left || supervise_ender_failed(&sup, err, sizeof(err))) {
+		events_log_add(&events, "_controller", "failed",
+		               json_pack("{s:s}", "reason",
+		                         left         ? "processes left running"
+		                         : ready == 0 ? "no process became ready"
+		                                      : err));
 		rc = CLI_EXIT_FAILED;
 	} else {
 		events_log_add(&events, "_controller", "ended", NULL);

@@ -118,13 +118,17 @@ SCHEDULE_S=5
 INTERVAL_S=0.1 # the run's (the generator's timeline); the agents read twice as often
 # pass_start_at: a schedule start 1.5 s ahead, as --start-at takes it
 pass_start_at() { awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 1.5 }'; }
+# pass_queries PASS: queries$PASS.txt, names no pass asked before (those of pass $QUERIES_OF when set)
+pass_queries() {
+	awk -v p="${QUERIES_OF:-$1}" 'BEGIN { for (i = 0; i < 2000; i++) printf "n%dp%d.com A\n", i, p }' >"queries$1.txt"
+}
 # pass_generate PASS START TARGET-OPTION...: the generator in gen for the schedule starting at START
 # (--start-at), into $TEST_TMP/passPASS; queries: names no pass asked before (those of pass
 # $QUERIES_OF when set). Checks its exit status.
 pass_generate() {
 	local pass=$1 start=$2 LIFELINE
 	shift 2
-	awk -v p="${QUERIES_OF:-$pass}" 'BEGIN { for (i = 0; i < 2000; i++) printf "n%dp%d.com A\n", i, p }' >"queries$pass.txt"
+	pass_queries "$pass"
 	lifeline_set
 	"${LIFELINE[@]}" timeout 30 ip netns exec "$NS_GEN" "$B/allocspike-loadgen" -d "queries$pass.txt" \
 		--schedule "$SCHEDULE" "$@" --allow-remote \
@@ -155,7 +159,8 @@ reads_share() {
 check_reads() {
 	local share
 	share=$(reads_share "$TEST_TMP/pass$1" "$2")
-	echo "pass $1 $2: reads $(wc -l <"$TEST_TMP/pass$1/agents/$2.jsonl"), share of expected $share"
+	echo "pass $1 $2: reads $(wc -l <"$TEST_TMP/pass$1/agents/$2.jsonl"), share of expected $share," \
+		"the report's $(jq -c ".agents[\"$2\"] | {share, gaps}" "$(S "$1")" 2>/dev/null)"
 	check "pass $1 $2: at least 99 % of the expected reads arrived" jqe -n "$share >= 0.99"
 	check "pass $1 $2: the report finds a read in 99 % of the intervals" jqe ".agents[\"$2\"].share >= 0.99" "$(S "$1")"
 }

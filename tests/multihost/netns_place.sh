@@ -14,9 +14,10 @@
 #     both withdraw); a row not in t2's agent's table (t1's row started, then stopped when t2
 #     refused); a wrong token (the host named, no plan sent); a hosts file with a bad line
 #     (FILE:LINE, exit 2); an unreachable agent (named, exit 1, the other agent sent no plan);
-#  3. (before 2, where kresd is installed) a daemon row on its own host: t1's agent starts
-#     kresd-glibc through its definition (the hierarchy is on port 53 in gen), the reads arrive and
-#     carry its live bytes, its host is t1, and it stops with its agent.
+#  3. (before 2, where kresd is installed) a daemon row on its own host, the run made by
+#     `place --schedule` itself: t1's agent starts kresd-glibc through its definition (the
+#     hierarchy is on port 53 in gen); run.json completed with each row's host, the generator at
+#     T0, the reads arrive and carry its live bytes, both agents withdrawn and ended after the run.
 # Skipped (exit 77, reason printed) when not root or when `ip netns add` fails.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NETNS_PREFIX=ap
@@ -108,45 +109,39 @@ for i in 1 2; do
 	check_eq "t$i's agent ends on SIGTERM (exit 0)" 0 $?
 done
 
-# 3: a daemon row on its own host (kresd, the case that drowned beside the harness on one machine):
-# t1's agent starts kresd-glibc through its definition, on a port it picks on t1's address
+# 3: a daemon row on its own host (kresd, the case that drowned beside the harness on one machine),
+# the run made by place itself (--schedule): t1's agent starts kresd-glibc through its definition,
+# on a port it picks on t1's address; the collector and the generator are place's, from T0
 if command -v kresd >/dev/null; then
 	start_agent 1 k1
 	start_agent 2 k2
 	printf 't1 %s kresd-glibc\nt2 %s %s\n' "${AGENT_ADDR[1]}" "${AGENT_ADDR[2]}" "${ROWS[1]}" >daemon.hosts
-	place placed daemon.hosts --token-file "$TEST_TMP/token" --out "$TEST_TMP/pass3" "${ALLOW[@]}"
+	pass_queries 3
+	place placed daemon.hosts --token-file "$TEST_TMP/token" --out "$TEST_TMP/pass3" \
+		--schedule "$SCHEDULE" --queries "$TEST_TMP/queries3.txt" "${ALLOW[@]}"
 	st=$?
-	check_eq "pass 3: kresd-glibc placed on t1 beside ${ROWS[1]} on t2 (exit 0)" 0 "$st"
-	((st == 0)) || tail -n 20 placed.err k1.log
+	check_eq "pass 3: place --schedule: kresd-glibc on t1 beside ${ROWS[1]} on t2, placed and run (exit 0)" 0 "$st"
+	((st == 0)) || tail -n 20 placed.err k1.log "$TEST_TMP/pass3/logs/"*.log
 	T0=$(jq -r .t0 placed.out)
 	check "pass 3: the daemon serves on t1's address" \
 		jqe --arg a "$(t_addr 1)" '.rows[] | select(.row == "kresd-glibc") | .resolver | startswith($a + ":")' placed.out
-	targets=()
-	for row in kresd-glibc "${ROWS[1]}"; do
-		targets+=(--target "name=$row,addr=$(jq -r --arg r "$row" '.rows[] | select(.row == $r) | .resolver' placed.out)")
-	done
-	lifeline_set
-	"${LIFELINE[@]}" ip netns exec "$NS_GEN" "$B/allocspike-run" collect --agent "kresd-glibc=${AGENT_ADDR[1]}" \
-		--agent "${ROWS[1]}=${AGENT_ADDR[2]}" --out "$TEST_TMP/pass3" --duration "$((SCHEDULE_S + 4))s" \
-		--clock-every 1s --token-file "$TEST_TMP/token" --start-at "$T0" >collect3.out 2>collect3.err &
-	collector=$!
-	_test_pids+=("$collector")
-	pass_generate 3 "$T0" "${targets[@]}"
-	wait "$collector"
-	check_eq "pass 3: collector exit status" 0 $?
-	saved=("${ROWS[@]}")
-	ROWS=(kresd-glibc "${ROWS[1]}")
-	pass_report 3
-	check_reads 3 kresd-glibc
-	ROWS=("${saved[@]}")
+	check "pass 3: run.json completed, each row with its host and agent" \
+		jqe --arg b "${ROWS[1]}" '.status == "completed" and ([.variants[] | [.name, .host]] == [["kresd-glibc", "t1"], [$b, "t2"]])
+			and all(.variants[]; .agent != null)' "$TEST_TMP/pass3/run.json"
+	check "pass 3: the generator started at T0 (within 5 ms)" \
+		jqe -s --arg t0 "$T0" 'map(select(.variant == "_loadgen" and .event == "started" and .start_realtime))[0]
+			| .start_realtime | (tonumber - ($t0 | tonumber)) | fabs < 0.005' "$TEST_TMP/pass3/events.jsonl"
+	check "pass 3: the generator's end ended the run, the collector stopped after it" \
+		jqe -s '[.[] | select(.event == "exited") | .variant] == ["_loadgen", "_collect"]' "$TEST_TMP/pass3/events.jsonl"
+	"$B/allocspike-report" "$TEST_TMP/pass3" >report3.out 2>report3.err
+	check_eq "pass 3: report exit status" 0 $?
+	for row in kresd-glibc "${ROWS[1]}"; do check_reads 3 "$row"; done
 	check "pass 3 kresd-glibc: the daemon's host is t1" jqe '.variants["kresd-glibc"].host == "t1"' "$(S 3)"
 	check "pass 3 kresd-glibc: its live bytes read through the preloaded sampler" \
 		jqe -s 'map(.live_bytes // 0) | max > 0' "$TEST_TMP/pass3/agents/kresd-glibc.jsonl"
-	for i in 1 2; do
-		kill "${AGENT_PID[$i]}"
-		wait "${AGENT_PID[$i]}"
-	done
-	check "pass 3: the daemon stopped with t1's agent" bash -c "! pgrep -x kresd >/dev/null || ! ip netns pids ${NS_T[1]} | grep -q ."
+	check "pass 3: both agents withdrawn after the run, and ended" \
+		bash -c "$(declare -f alive gone wait_until); wait_until 10 gone ${AGENT_PID[1]} && wait_until 10 gone ${AGENT_PID[2]}"
+	check "pass 3: no kresd left on t1" bash -c "! ip netns pids ${NS_T[1]} | grep -q ."
 else
 	echo "skip pass 3: kresd not installed (apt-get install knot-resolver)"
 fi
