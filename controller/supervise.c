@@ -23,10 +23,11 @@ void supervise_usage(FILE *out)
 {
 	fprintf(out,
 	        "allocspike-run supervise --plan FILE --out DIR [--dry-run]\n"
-	        "allocspike-run supervise --serve SOCKET --out DIR\n"
+	        "allocspike-run supervise --serve SOCKET [--out DIR]\n"
 	        "  --plan FILE  the processes to run, in order (JSON: docs/controller.md)\n"
 	        "  --serve SOCKET  start, wait for and stop processes as asked over SOCKET\n"
-	        "               (allocspike-run ask) until `shutdown`: a scenario's whole run\n"
+	        "               (allocspike-run ask) until `shutdown`: a scenario's whole run;\n"
+	        "               without --out, its folder is made by the request `begin`\n"
 	        "  --out DIR    the run folder: events.jsonl, processes.tsv, the logs\n"
 	        "  --dry-run    print the plan and its expected duration; start nothing\n"
 	        "allocspike-run state-dir     print the folder where runs in progress register\n"
@@ -76,10 +77,11 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || !o->plan == !o->serve || !o->out || (o->serve && o->dry_run)) {
+	if (optind < argc || !o->plan == !o->serve || (!o->out && !o->serve) ||
+	    (o->serve && o->dry_run)) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
 		        optind < argc ? "unexpected argument"
-		                      : "--plan and --out are required (or --serve and --out)");
+		                      : "--plan and --out are required (or --serve)");
 		supervise_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
