@@ -203,7 +203,7 @@ bool run_json_create(const char *path, const char *scenario, char *err, size_t e
 		snprintf(err, err_size, "run.json: SCENARIO is not UTF-8");
 		return false;
 	}
-	bool ok = json_file_write_atomic(path, doc, err, err_size);
+	bool ok = json_file_write_atomic_as(path, doc, RUN_JSON_FLAGS, err, err_size);
 	json_decref(doc);
 	return ok;
 }

@@ -19,6 +19,9 @@ bool run_json_path_set(json_t *doc, const char *path, json_t *value, char *err, 
 bool run_json_fields_set(json_t *doc, const char *path, char **fields, int count, char *err,
                          size_t err_size);
 
+/* How run.json is written: its keys in the order they were set, as jq kept them. */
+#define RUN_JSON_FLAGS JSON_INDENT(2)
+
 /* A new run.json at path: format 1, status "running", scenario, started now, the rest empty. */
 bool run_json_create(const char *path, const char *scenario, char *err, size_t err_size);
 

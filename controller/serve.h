@@ -8,7 +8,7 @@
 #define SERVE_LINE_MAX 65536
 
 /* Serves on socket_path for the run folder out_dir (its processes.tsv made by `register`), or,
- * out_dir NULL, for the folder the request `begin` makes;
+ * out_dir NULL (--begin), for the folder the request `begin` makes;
  * returns the exit status once asked to `shutdown`. */
 int serve_main(const char *socket_path, const char *out_dir);
 

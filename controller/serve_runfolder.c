@@ -34,7 +34,7 @@ static bool rf_runjson_change(struct serve_runfolder *rf, const char *req, char 
 		         req);
 		return false;
 	}
-	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
+	json_t *doc = json_file_load(rf->run_json, err, sizeof(err)); /* keys kept in order */
 	bool ok = doc != NULL;
 	if (ok && strcmp(req, "runjson-set") == 0) {
 		json_error_t jerr;
@@ -52,7 +52,7 @@ static bool rf_runjson_change(struct serve_runfolder *rf, const char *req, char 
 		if (!ok)
 			snprintf(err, sizeof(err), "STATUS and REASON must be UTF-8");
 	}
-	ok = ok && json_file_write_atomic(rf->run_json, doc, err, sizeof(err));
+	ok = ok && json_file_write_atomic_as(rf->run_json, doc, RUN_JSON_FLAGS, err, sizeof(err));
 	json_decref(doc);
 	if (ok)
 		snprintf(reply, size, "ok");
