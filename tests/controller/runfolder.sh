@@ -95,7 +95,7 @@ check "JSON that does not parse is refused" grep -q "error: runjson-set: JSON" e
 ask runjson-fields .x 'novalue' >/dev/null 2>err.txt
 check "a field that is not KEY=TEXT or KEY:=JSON is refused" grep -q "not KEY=TEXT or KEY:=JSON" err.txt
 check_eq "run.json unchanged by the refusals" "$before" "$(cat run/run.json)"
-ask runjson-finish done >/dev/null 2>err.txt
+ask runjson-finish ended >/dev/null 2>err.txt
 check "runjson-finish: an unknown status is refused" grep -q "STATUS" err.txt
 
 # --- finish ---

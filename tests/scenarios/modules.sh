@@ -49,7 +49,7 @@ run=$TEST_TMP/run
 mkdir -p "$run"
 cp "$tl" "$run/timeline.csv"
 procs_ask runjson "$run/run.json" modules
-events_init "$run/events.jsonl"
+procs_ask events "$run/events.jsonl"
 events_add glibc started pid:=42
 check_eq "nothing written before the origin" 0 "$(grep -c . "$run/events.jsonl")"
 events_origin_set "$(awk -v n="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.6f", n + 5 }')"
@@ -97,7 +97,7 @@ for ((i = 1; i <= 50; i++)); do
 	echo "t_s=$i variant=filling phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))"
 done | crafted_rows >>"$wl/timeline.csv"
 procs_ask runjson "$wl/run.json" modules
-events_init "$wl/events.jsonl"
+procs_ask events "$wl/events.jsonl"
 events_origin_set "${EPOCHREALTIME/,/.}"
 OPT_cache_size=1M OPT_cache_size_bytes=1048576
 warmup_check "$wl" 2>/dev/null
@@ -114,7 +114,7 @@ check "the real table loads; default rows chosen" grep -q glibc "$TEST_TMP/sel"
 # Events with names and values holding quotes, backslashes and newlines stay one valid line each.
 ev=$TEST_TMP/escape
 mkdir -p "$ev"
-events_init "$ev/events.jsonl"
+procs_ask events "$ev/events.jsonl"
 odd=$'say "hi"\\ and\nbye\ttab'
 events_add 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
 events_origin_set "${EPOCHREALTIME/,/.}"
@@ -151,7 +151,7 @@ experiment_drive() {
 cr=$TEST_TMP/calrun
 mkdir -p "$cr"
 procs_ask runjson "$cr/run.json" modules
-events_init "$cr/events.jsonl"
+procs_ask events "$cr/events.jsonl"
 SC_RUNNABLE=(fast faster)
 OPT_calibrate_max=6000 OPT_calibrate_len=10s OPT_baseline_rate=300 OPT_spike_multiple=1.2
 calibrate_run "$cr" 2>"$TEST_TMP/cal.err"
@@ -168,7 +168,7 @@ FAKE_CAPACITY[fast]=10000000 FAKE_CAPACITY[faster]=10000000
 cr2=$TEST_TMP/calrun2
 mkdir -p "$cr2"
 procs_ask runjson "$cr2/run.json" modules
-events_init "$cr2/events.jsonl"
+procs_ask events "$cr2/events.jsonl"
 calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
 check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$TEST_TMP/schedules")"
 check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
@@ -185,7 +185,7 @@ if [[ -n $resolver_row ]]; then
 	ov=$TEST_TMP/overload
 	mkdir -p "$ov/logs"
 	procs_ask runjson "$ov/run.json" modules
-	events_init "$ov/events.jsonl"
+	procs_ask events "$ov/events.jsonl"
 	variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
 	variants_select "$resolver_row"
 	OPT_memory_layout=kresd SC_CTL_DIR=$ov
