@@ -118,21 +118,24 @@ wait "$controller"
 check_eq "the controller ends when asked" 0 $?
 
 # Interrupted and failed runs: their events, their status; timeline=no: no timeline.csv.
-finished() { # STATUS WORDS... : a new run begun and finished; its answer
-	local dir=$TEST_TMP/fin-$1
+finished() { # STATUS WORDS... : a new run begun and finished; its answer in answer.txt (not run
+	# in $(...): the controller's parent must be this shell)
+	local dir=$TEST_TMP/fin-$2
 	"$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$sock" --begin 2>>controller.err &
 	controller=$!
 	_test_pids+=("$controller")
 	ask begin "$me" spike "$dir" >/dev/null
-	ask "$@"
+	ask "$@" >answer.txt
 	ask shutdown >/dev/null
 	wait "$controller"
 }
-check_eq "interrupted: its answer" "ok interrupted" "$(finished interrupted finish interrupted signal=SIGINT timeline=no)"
+finished finish interrupted signal=SIGINT timeline=no
+check_eq "interrupted: its answer" "ok interrupted" "$(cat answer.txt)"
 check "its event" jq_true -s 'any(.[]; .event == "interrupted" and .signal == "SIGINT")' fin-interrupted/events.jsonl
 check_eq "its run.json" interrupted "$(jq -r .status fin-interrupted/run.json)"
 check "timeline=no: no timeline.csv" test ! -e fin-interrupted/timeline.csv
-check_eq "failed: its answer" "ok failed" "$(finished failed finish failed "reason=it broke")"
+finished finish failed "reason=it broke"
+check_eq "failed: its answer" "ok failed" "$(cat answer.txt)"
 check "its event" jq_true -s 'any(.[]; .event == "failed" and .reason == "it broke")' fin-failed/events.jsonl
 check_eq "its run.json" "failed it broke" "$(jq -r '"\(.status) \(.failure)"' fin-failed/run.json)"
 finish
