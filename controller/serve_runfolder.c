@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,11 @@ static int rf_run(char *const argv[], char **out)
 		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* the controller's signalfd mask and ignored SIGPIPE are not the program's */
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
 		if (out)
 			dup2(pipefd[1], STDOUT_FILENO);
 		int null = open("/dev/null", O_RDONLY);
