@@ -9,7 +9,8 @@
 
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size)
 {
-	return json_file_write_atomic_as(path, value, JSON_INDENT(2) | JSON_SORT_KEYS, err, err_size);
+	return json_file_write_atomic_as(path, value, JSON_INDENT(2) | JSON_SORT_KEYS, err,
+	                                 err_size);
 }
 
 bool json_file_write_atomic_as(const char *path, const json_t *value, size_t flags, char *err,

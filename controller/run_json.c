@@ -105,8 +105,9 @@ bool run_json_path_set(json_t *doc, const char *path, json_t *value, char *err, 
 		bool last = *p == '\0';
 		if (key[0]) {
 			if (!json_is_object(at)) {
-				snprintf(err, err_size, "PATH '%.200s': .%s of something not an object",
-				         path, key);
+				snprintf(err, err_size,
+				         "PATH '%.200s': .%s of something not an object", path,
+				         key);
 				json_decref(value);
 				return false;
 			}
@@ -122,10 +123,11 @@ bool run_json_path_set(json_t *doc, const char *path, json_t *value, char *err, 
 			size_t index = 0;
 			json_t *next = json_is_array(at) ? path_select(at, sel, &index) : NULL;
 			if (!next) {
-				snprintf(err, err_size,
-				         "PATH '%.200s': no element [%s] (a list's index, or the first "
-				         "row whose KEY is TEXT)",
-				         path, sel);
+				snprintf(
+				    err, err_size,
+				    "PATH '%.200s': no element [%s] (a list's index, or the first "
+				    "row whose KEY is TEXT)",
+				    path, sel);
 				json_decref(value);
 				return false;
 			}
@@ -195,10 +197,10 @@ bool run_json_create(const char *path, const char *scenario, char *err, size_t e
 {
 	char started[32];
 	run_json_now(started, sizeof(started));
-	json_t *doc = json_pack("{s:i, s:s, s:s, s:s, s:n, s:{}, s:[], s:{}, s:n, s:n}", "format", 1,
-	                        "status", "running", "scenario", scenario, "started", started,
-	                        "ended", "parameters", "variants", "machine", "queryfile",
-	                        "calibration");
+	json_t *doc =
+	    json_pack("{s:i, s:s, s:s, s:s, s:n, s:{}, s:[], s:{}, s:n, s:n}", "format", 1,
+	              "status", "running", "scenario", scenario, "started", started, "ended",
+	              "parameters", "variants", "machine", "queryfile", "calibration");
 	if (!doc) {
 		snprintf(err, err_size, "run.json: SCENARIO is not UTF-8");
 		return false;

@@ -82,9 +82,10 @@ bool run_outdir_ok(const char *path, char *why, size_t size)
 	else if (!S_ISDIR(st.st_mode))
 		snprintf(why, size, "%s exists and is not a folder", dir);
 	else if (st.st_uid != geteuid())
-		snprintf(why, size,
-		         "%s is not owned by you (uid %ld); a run writes only into a folder of yours",
-		         dir, (long)geteuid());
+		snprintf(
+		    why, size,
+		    "%s is not owned by you (uid %ld); a run writes only into a folder of yours",
+		    dir, (long)geteuid());
 	else if (access(dir, R_OK | X_OK) != 0)
 		snprintf(why, size, "%s cannot be listed, so it cannot be shown to be empty", dir);
 	else if (!dir_empty(dir))
@@ -135,8 +136,8 @@ bool run_outdir_make(const char *path, char *why, size_t size)
 	}
 	/* not -p: a folder (or link) that appeared since the check is not taken */
 	if (mkdir(dir, 0777) != 0) {
-		snprintf(why, size, "cannot create %s (it exists now, or its parent is not writable)",
-		         dir);
+		snprintf(why, size,
+		         "cannot create %s (it exists now, or its parent is not writable)", dir);
 		return false;
 	}
 	return true;

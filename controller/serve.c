@@ -341,7 +341,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
 	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
-	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply, size)) {
+	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
+	                                    size)) {
 		snprintf(
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
@@ -450,7 +451,7 @@ int serve_main(const char *socket_path, const char *out_dir)
 	}
 	supervisor_stop_all(&s.sup, SERVE_STOP_ALL_GRACE_S);
 	supervisor_close(&s.sup);
-	run_events_free(&s.events); /* what is still pending written */
+	run_events_free(&s.events);  /* what is still pending written */
 	if (s.sup.processes_fd >= 0) /* the one given, or `begin`'s */
 		close(s.sup.processes_fd);
 	for (unsigned i = 0; i < s.sup.count; i++) {

@@ -31,8 +31,8 @@ static bool rf_runjson_change(struct serve_runfolder *rf, const char *req, char 
 {
 	char err[8192];
 	if (!rf->run_json[0]) {
-		snprintf(reply, size, "error: %s: no run.json (ask `begin` or `runjson FILE` first)",
-		         req);
+		snprintf(reply, size,
+		         "error: %s: no run.json (ask `begin` or `runjson FILE` first)", req);
 		return false;
 	}
 	json_t *doc = json_file_load(rf->run_json, err, sizeof(err)); /* keys kept in order */
@@ -97,7 +97,8 @@ static int rf_run(char *const argv[], char **out)
 		close(pipefd[1]);
 		for (;;) {
 			if (len + 4096 > cap) {
-				char *bigger = cap < RF_REPORT_OUT_MAX ? realloc(text, cap + 65536) : NULL;
+				char *bigger =
+				    cap < RF_REPORT_OUT_MAX ? realloc(text, cap + 65536) : NULL;
 				if (!bigger)
 					break;
 				text = bigger;
@@ -139,7 +140,8 @@ static void rf_harness_scan(struct serve_runfolder *rf, const char *dir, const c
 {
 	const char *who = rf->scenario[0] ? rf->scenario : "allocspike-run";
 	if (!report[0]) {
-		fprintf(stderr, "%s: allocspike-report is missing: the harness's CPU was not checked\n",
+		fprintf(stderr,
+		        "%s: allocspike-report is missing: the harness's CPU was not checked\n",
 		        who);
 		return;
 	}
@@ -162,7 +164,8 @@ static void rf_harness_scan(struct serve_runfolder *rf, const char *dir, const c
 	json_t *ev;
 	json_array_foreach(json_object_get(scan, "saturated"), i, ev)
 	{
-		/* written by the report's writer with its own t_s (a window's start): kept as it is */
+		/* written by the report's writer with its own t_s (a window's start): kept as it is
+		 */
 		char *line = json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		if (line && fd >= 0) {
 			size_t len = strlen(line);
@@ -175,8 +178,8 @@ static void rf_harness_scan(struct serve_runfolder *rf, const char *dir, const c
 		rf_number(json_object_get(ev, "cpu_share"), share, sizeof(share));
 		rf_number(json_object_get(ev, "duration_s"), dur, sizeof(dur));
 		rf_number(json_object_get(ev, "t_s"), t, sizeof(t));
-		fprintf(stderr, "%s: harness saturated: %s used %s of a core for %ss from t=%ss\n", who,
-		        json_string_value(json_object_get(ev, "variant")), share, dur, t);
+		fprintf(stderr, "%s: harness saturated: %s used %s of a core for %ss from t=%ss\n",
+		        who, json_string_value(json_object_get(ev, "variant")), share, dur, t);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -217,10 +220,11 @@ static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct 
 	if (run_registry_dir(rf->state, sizeof(rf->state), err, sizeof(err))) {
 		run_registry_clean_stale(rf->state, rf_keep_stale, stale);
 	} else {
-		fprintf(stderr,
-		        "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
-		        "up by the next one\n",
-		        err);
+		fprintf(
+		    stderr,
+		    "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
+		    "up by the next one\n",
+		    err);
 		rf->state[0] = '\0';
 	}
 	if (!run_outdir_make(w[3], err, sizeof(err))) {
@@ -243,17 +247,20 @@ static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct 
 	snprintf(rf->run_json, sizeof(rf->run_json), "%s/run.json", rf->dir);
 	ok = ok && run_json_create(rf->run_json, w[2], err, sizeof(err));
 	int fd = ok ? processes_file_create(rf->dir, err, sizeof(err)) : -1;
-	ok = fd >= 0 && processes_file_add(fd, RUN_OWNER_SCENARIO, rf->owner, owner_stat.start_ticks) &&
+	ok = fd >= 0 &&
+	     processes_file_add(fd, RUN_OWNER_SCENARIO, rf->owner, owner_stat.start_ticks) &&
 	     processes_file_add(fd, RUN_OWNER_CONTROLLER, getpid(),
 	                        proc_stat_read(getpid(), &self) ? self.start_ticks : 0);
 	if (fd >= 0 && !ok)
 		snprintf(err, sizeof(err), "%s/processes.tsv: %s", rf->dir, strerror(errno));
 	sup->processes_fd = fd;
-	if (ok && rf->state[0] && !run_registry_add(rf->state, rf->owner, rf->dir, err, sizeof(err))) {
-		fprintf(stderr,
-		        "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
-		        "up by the next one\n",
-		        err);
+	if (ok && rf->state[0] &&
+	    !run_registry_add(rf->state, rf->owner, rf->dir, err, sizeof(err))) {
+		fprintf(
+		    stderr,
+		    "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
+		    "up by the next one\n",
+		    err);
 		rf->state[0] = '\0';
 	}
 	snprintf(path, sizeof(path), "%s/events.jsonl", rf->dir);
@@ -266,10 +273,13 @@ static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct 
 			run_events_add(ev, RUN_OWNER_SCENARIO, "stale_run", json_incref(run));
 	}
 	json_decref(stale);
-	if (ok)
+	if (ok) {
 		snprintf(reply, size, "ok %s", rf->dir);
-	else
-		snprintf(reply, size, "error: begin: %s", err);
+		return;
+	}
+	snprintf(reply, size, "error: begin: %s", err);
+	if (rf->state[0]) /* nothing runs yet: nothing for a later run to clean */
+		run_registry_remove(rf->state, rf->owner);
 }
 
 /* --- the end --- */
@@ -332,7 +342,8 @@ static void rf_finish(struct serve_runfolder *rf, struct supervisor *sup, struct
 	}
 	char err[PATH_MAX + 256], left[8192], why[8400];
 	supervisor_stop_all(sup, RF_STOP_ALL_GRACE_S);
-	/* interrupted during the calibration or a cpu.sh pass: back to the run's own events first */
+	/* interrupted during the calibration or a cpu.sh pass: back to the run's own events first
+	 */
 	while (ev->depth > 0 && run_events_pop(ev, err, sizeof(err))) {
 	}
 	bool leftovers = supervisor_leftovers_wait(sup, left, sizeof(left));
@@ -341,7 +352,8 @@ static void rf_finish(struct serve_runfolder *rf, struct supervisor *sup, struct
 		while (len > 0 && left[len - 1] == '\n')
 			left[--len] = '\0';
 		fprintf(stderr, "%s: still running after the stop: %s\n", rf->scenario, left);
-		run_events_add(ev, RUN_OWNER_SCENARIO, "leftover", json_pack("{s:s}", "processes", left));
+		run_events_add(ev, RUN_OWNER_SCENARIO, "leftover",
+		               json_pack("{s:s}", "processes", left));
 		if (strcmp(status, "completed") == 0) {
 			status = "failed";
 			snprintf(why, sizeof(why), "processes left running: %s", left);
@@ -352,12 +364,14 @@ static void rf_finish(struct serve_runfolder *rf, struct supervisor *sup, struct
 		run_events_add(ev, RUN_OWNER_SCENARIO, "interrupted",
 		               json_pack("{s:s}", "signal", signame));
 	else if (strcmp(status, "failed") == 0)
-		run_events_add(ev, RUN_OWNER_SCENARIO, "failed", json_pack("{s:s}", "reason", reason));
+		run_events_add(ev, RUN_OWNER_SCENARIO, "failed",
+		               json_pack("{s:s}", "reason", reason));
 	run_events_close(ev);
 	/* left over: the next run finds them and stops them */
 	if (!leftovers && rf->state[0])
 		run_registry_remove(rf->state, rf->owner);
-	/* one line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable */
+	/* one line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable
+	 */
 	char path[PATH_MAX + 32];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/upstream-applied.log", rf->dir);

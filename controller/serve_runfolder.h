@@ -18,11 +18,11 @@
 	"begin, finish, runjson, runjson-set, runjson-fields, runjson-finish, harness-scan"
 
 struct serve_runfolder {
-	char dir[PATH_MAX];            /* the run's folder once begun, "" before */
-	char run_json[PATH_MAX + 16];  /* the run.json the runjson requests change, "" before */
-	char scenario[64];             /* the scenario's name, as its messages start */
-	char state[4096];              /* the state folder the run is registered in, "" if not */
-	pid_t owner;                   /* the scenario's process, registered as the run's owner */
+	char dir[PATH_MAX];           /* the run's folder once begun, "" before */
+	char run_json[PATH_MAX + 16]; /* the run.json the runjson requests change, "" before */
+	char scenario[64];            /* the scenario's name, as its messages start */
+	char state[4096];             /* the state folder the run is registered in, "" if not */
+	pid_t owner;                  /* the scenario's process, registered as the run's owner */
 };
 
 /* Answers request w[0..n) into reply when it is one of these; false when it is none of them. */

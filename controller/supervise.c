@@ -84,9 +84,10 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 	if (optind < argc || !o->plan == !o->serve || !o->out == !(o->serve && o->begin) ||
 	    (o->serve && o->dry_run) || (o->begin && !o->serve)) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
-		        optind < argc ? "unexpected argument"
-		                      : "--plan and --out are required (or --serve and --out, or --serve "
-		                        "and --begin)");
+		        optind < argc
+		            ? "unexpected argument"
+		            : "--plan and --out are required (or --serve and --out, or --serve "
+		              "and --begin)");
 		supervise_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
