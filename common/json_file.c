@@ -9,10 +9,17 @@
 
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size)
 {
+	return json_file_write_atomic_as(path, value, JSON_INDENT(2) | JSON_SORT_KEYS, err,
+	                                 err_size);
+}
+
+bool json_file_write_atomic_as(const char *path, const json_t *value, size_t flags, char *err,
+                               size_t err_size)
+{
 	struct atomic_file af;
 	if (!atomic_file_open(&af, path, err, err_size))
 		return false;
-	bool ok = json_dumpf(value, af.f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+	bool ok = json_dumpf(value, af.f, flags) == 0;
 	if (!ok)
 		snprintf(err, err_size, "%s: cannot write: %s", af.path, strerror(errno));
 	return atomic_file_commit(&af, ok, err, err_size) && ok;

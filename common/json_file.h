@@ -9,6 +9,10 @@
 
 /* Writes value to path through a temporary file and rename(), so readers never see half a file. */
 bool json_file_write_atomic(const char *path, const json_t *value, char *err, size_t err_size);
+/* The same with jansson's dump flags (json_file_write_atomic's: JSON_INDENT(2) | JSON_SORT_KEYS).
+ */
+bool json_file_write_atomic_as(const char *path, const json_t *value, size_t flags, char *err,
+                               size_t err_size);
 /* The same for text (an HTML page). */
 bool text_file_write_atomic(const char *path, const char *text, char *err, size_t err_size);
 

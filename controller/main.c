@@ -10,6 +10,7 @@
 #include "place.h"
 #include "rows_check.h"
 #include "run_context.h"
+#include "run_outdir.h"
 #include "scenario_options.h"
 #include "settings_check.h"
 #include "stop.h"
@@ -30,6 +31,7 @@ static void run_usage(FILE *out)
 	             "  launch      a scenario's process: own group, dies with its parent\n"
 	             "  stop        a scenario's processes stopped on the one stop path\n"
 	             "  leftovers   which of a scenario's processes are still there\n"
+	             "  outdir      a run's folder made, new or an empty one of yours\n"
 	             "  variants    the rows of variants.tsv a run chooses, checked\n"
 	             "  rows-check  which chosen rows can run (program, allocator, settings)\n"
 	             "  machine     run.json's machine: what on this host can change a curve\n"
@@ -42,6 +44,7 @@ static void run_usage(FILE *out)
 	supervise_usage(out);
 	ask_usage(out);
 	launch_usage(out);
+	run_outdir_usage(out);
 	stop_usage(out);
 	variants_usage(out);
 	rows_check_usage(out);
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
 		return scenario_options_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "settings") == 0)
 		return settings_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "outdir") == 0)
+		return run_outdir_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
 		return leftovers_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

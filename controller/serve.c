@@ -25,6 +25,7 @@
 #include "request_words.h"
 #include "run_registry.h"
 #include "serve_events.h"
+#include "serve_runfolder.h"
 #include "supervisor.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
@@ -49,6 +50,7 @@ struct serve {
 	struct run_events events;                  /* the scenario's events.jsonl and its clock */
 	off_t events_at[SUPERVISOR_MAX_PROCESSES]; /* its length when each process started */
 	struct events_log log;                     /* the supervisor's events, handed to events */
+	struct serve_runfolder runfolder;          /* its folder, run.json, beginning and end */
 };
 
 static double serve_now_s(void)
@@ -338,13 +340,15 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		if (supervisor_leftovers_wait(&s->sup, text, sizeof(text)))
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
-	} else if (!serve_events_request(&s->events, w, n, reply, size)) {
+	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
+	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
+	                                    size)) {
 		snprintf(
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
-		    "origin-from, %s)",
-		    req, SERVE_EVENTS_REQUESTS);
+		    "origin-from, %s, %s)",
+		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -405,21 +409,24 @@ int serve_main(const char *socket_path, const char *out_dir)
 	parent_death_arm("allocspike-run");
 	signal(SIGPIPE, SIG_IGN);
 	static struct serve s;
-	int processes_fd = serve_processes_file(out_dir);
-	if (processes_fd < 0)
+	/* without a folder yet, `begin` makes it and its processes.tsv */
+	int processes_fd = out_dir ? serve_processes_file(out_dir) : -1;
+	if (out_dir && processes_fd < 0)
 		return CLI_EXIT_FAILED;
 	run_events_init(&s.events);
 	s.log = (struct events_log){.hand_over = run_events_hand_over, .ctx = &s.events};
 	/* the scenario does the interrupting: a signal here only drops the grace of stops */
 	if (!supervisor_init(&s.sup, &s.log, processes_fd)) {
 		fprintf(stderr, "allocspike-run supervise: cannot take the signals\n");
-		close(processes_fd);
+		if (processes_fd >= 0)
+			close(processes_fd);
 		return CLI_EXIT_FAILED;
 	}
 	s.sup.stopping = true;
 	struct proc_stat self;
-	processes_file_add(processes_fd, RUN_OWNER_CONTROLLER, getpid(),
-	                   proc_stat_read(getpid(), &self) ? self.start_ticks : 0);
+	if (processes_fd >= 0)
+		processes_file_add(processes_fd, RUN_OWNER_CONTROLLER, getpid(),
+		                   proc_stat_read(getpid(), &self) ? self.start_ticks : 0);
 	char err[4400];
 	s.base = event_base_new();
 	struct control_server *ctl =
@@ -444,8 +451,9 @@ int serve_main(const char *socket_path, const char *out_dir)
 	}
 	supervisor_stop_all(&s.sup, SERVE_STOP_ALL_GRACE_S);
 	supervisor_close(&s.sup);
-	run_events_free(&s.events); /* what is still pending written */
-	close(processes_fd);
+	run_events_free(&s.events);  /* what is still pending written */
+	if (s.sup.processes_fd >= 0) /* the one given, or `begin`'s */
+		close(s.sup.processes_fd);
 	for (unsigned i = 0; i < s.sup.count; i++) {
 		for (unsigned a = 0; a < s.specs[i]->argc; a++)
 			free(s.specs[i]->argv[a]);

@@ -7,7 +7,8 @@
 /* The longest request or answer line: a generator's command with a target per variant. */
 #define SERVE_LINE_MAX 65536
 
-/* Serves on socket_path for the run folder out_dir (its processes.tsv made by `register`);
+/* Serves on socket_path for the run folder out_dir (its processes.tsv made by `register`), or,
+ * out_dir NULL (--begin), for the folder the request `begin` makes;
  * returns the exit status once asked to `shutdown`. */
 int serve_main(const char *socket_path, const char *out_dir);
 

@@ -25,10 +25,11 @@ void supervise_usage(FILE *out)
 {
 	fprintf(out,
 	        "allocspike-run supervise --plan FILE --out DIR [--start-at T] [--dry-run]\n"
-	        "allocspike-run supervise --serve SOCKET --out DIR\n"
+	        "allocspike-run supervise --serve SOCKET --out DIR | --begin\n"
 	        "  --plan FILE  the processes to run, in order (JSON: docs/controller.md)\n"
 	        "  --serve SOCKET  start, wait for and stop processes as asked over SOCKET\n"
 	        "               (allocspike-run ask) until `shutdown`: a scenario's whole run\n"
+	        "  --begin      (with --serve) the run folder is made by the request `begin`\n"
 	        "  --out DIR    the run folder: events.jsonl, processes.tsv, the logs\n"
 	        "  --start-at T t_s 0 of the events: the schedule's start (seconds since the\n"
 	        "               epoch; default: when the controller starts)\n"
@@ -43,17 +44,18 @@ void supervise_usage(FILE *out)
 struct supervise_options {
 	const char *plan, *out, *serve;
 	double start_at; /* 0: none */
-	bool dry_run;
+	bool dry_run, begin;
 };
 
 /* CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
 static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 {
-	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP, OPT_SERVE, OPT_START_AT };
+	enum { OPT_PLAN = 256, OPT_OUT, OPT_DRY_RUN, OPT_HELP, OPT_SERVE, OPT_BEGIN, OPT_START_AT };
 	static const struct option opts[] = {
 	    {"plan", required_argument, NULL, OPT_PLAN},
 	    {"serve", required_argument, NULL, OPT_SERVE},
 	    {"out", required_argument, NULL, OPT_OUT},
+	    {"begin", no_argument, NULL, OPT_BEGIN},
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {"start-at", required_argument, NULL, OPT_START_AT},
 	    {"help", no_argument, NULL, OPT_HELP},
@@ -78,6 +80,9 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 		case OPT_DRY_RUN:
 			o->dry_run = true;
 			break;
+		case OPT_BEGIN:
+			o->begin = true;
+			break;
 		case OPT_HELP:
 			supervise_usage(stdout);
 			return -1;
@@ -86,11 +91,13 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || !o->plan == !o->serve || !o->out ||
-	    (o->serve && (o->dry_run || o->start_at > 0))) {
+	if (optind < argc || !o->plan == !o->serve || !o->out == !(o->serve && o->begin) ||
+	    (o->serve && (o->dry_run || o->start_at > 0)) || (o->begin && !o->serve)) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
-		        optind < argc ? "unexpected argument"
-		                      : "--plan and --out are required (or --serve and --out)");
+		        optind < argc
+		            ? "unexpected argument"
+		            : "--plan and --out are required (or --serve and --out, or --serve "
+		              "and --begin)");
 		supervise_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}

@@ -112,7 +112,7 @@ cpu_main() {
 	local nofile port=0
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true
-	runjson_set .machine "$(machine_json "$nofile")"
+	machine_record "$nofile"
 	experiment_parameters
 	experiment_programs
 	experiment_check_variants
@@ -120,8 +120,7 @@ cpu_main() {
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
 	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$OPT_count")}"
 	SC_SCHEDULE=$(printf 'baseline:%sms@%s' $((OPT_count * 1000 / OPT_rate)) "$OPT_rate")
-	runjson_update '.parameters.schedule = $s | .parameters.count = $c | .parameters.tools = $t' \
-		--arg s "$SC_SCHEDULE" --argjson c "$OPT_count" --arg t "$OPT_tools"
+	runjson_fields .parameters "schedule=$SC_SCHEDULE" "count:=$OPT_count" "tools=$OPT_tools"
 	local tool
 	IFS=, read -r -a tools <<<"$OPT_tools"
 	for tool in "${tools[@]}"; do

@@ -40,7 +40,7 @@ scenario_after() {
 		printf '%-20s %12s %18s %s\n' "$v" "$cap" "$peak" "$share" >&2
 	done < <(calibrate_knees "$SC_RUN" |
 		jq -r '.variants[] | "\(.variant) \(.knee_qps) \(.peak_answered_qps) \(.top_answered_share)"')
-	runjson_update '.capacity = $c' --argjson c "$caps"
+	runjson_set .capacity "$caps"
 	warmup_check "$SC_RUN"
 }
 

@@ -7,7 +7,6 @@
 set -uo pipefail
 SC_PROG=scale
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/options.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
@@ -145,8 +144,8 @@ if ((list)); then
 fi
 # --out's rule (docs/cli.md): a folder holding a sweep, or anything else, is refused; each step
 # gets a new folder in it.
-problem=$(files_outdir_problem "$out") || scale_fail "--out: $problem"
-problem=$(files_outdir_make "$out") || sc_die "the sweep's folder: $problem"
+problem=$(sc_outdir --check "$out") || scale_fail "--out: $problem"
+problem=$(sc_outdir "$out") || sc_die "the sweep's folder: $problem"
 out=$(realpath "$out")
 
 child=

@@ -6,7 +6,6 @@
 set -uo pipefail
 SC_PROG=tune
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-source "$(dirname "${BASH_SOURCE[0]}")/lib/files.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/variants.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
@@ -80,7 +79,7 @@ spike_rate=${spike_rate:-}
 [[ -z $allocator || -z $variants ]] || tune_fail "--allocator and --variants exclude each other"
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || tune_fail "--repeat: '$repeat' is not a count"
 [[ -z $batch || $batch =~ ^[1-9][0-9]*$ ]] || tune_fail "--batch: '$batch' is not a count"
-[[ -z $out ]] || problem=$(files_outdir_problem "$out") || tune_fail "--out: $problem"
+[[ -z $out ]] || problem=$(sc_outdir --check "$out") || tune_fail "--out: $problem"
 batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 
 # The table is read by the controller, built first unless spike.sh is told not to build.
@@ -159,7 +158,7 @@ fi
 
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-tune-${allocator:-variants}}
 # --out's rule (docs/cli.md): each run gets a new folder in it (run-R-B).
-problem=$(files_outdir_make "$out") || sc_die "the advisor's folder: $problem"
+problem=$(sc_outdir "$out") || sc_die "the advisor's folder: $problem"
 out=$(realpath "$out")
 child=
 trap '[[ -z $child ]] || kill -TERM "$child" 2>/dev/null; wait $child 2>/dev/null; exit 130' INT TERM

@@ -71,13 +71,13 @@ calibrate_run() {
 	min=$(jq .capacity_of_slowest_qps <<<"$decision")
 	((min > 0)) || sc_die "calibration: variant $slowest answered nothing (see $1/calibration/logs/$slowest.log)"
 	OPT_spike_rate=$(jq .spike_rate_qps <<<"$decision")
-	runjson_update '.calibration = {schedule: $p[0].schedule, window_s: 1,
+	runjson_set .calibration "$(jq -c -n '{schedule: $p[0].schedule, window_s: 1,
 		capacity_qps: ($d.variants | map_values(.capacity_qps)),
 		peak_answered_qps: ($d.variants | map_values(.peak_answered_qps)),
 		still_answering_at_top: ($d.variants | map_values(.still_answering_at_top)),
 		slowest: $d.slowest, capacity_of_slowest_qps: $d.capacity_of_slowest_qps, multiple: $m,
 		spike_rate_qps: $d.spike_rate_qps, folder: "calibration", passes: $p}' \
-		--argjson d "$decision" --argjson p "$passes" --argjson m "$OPT_spike_multiple"
+		--argjson d "$decision" --argjson p "$passes" --argjson m "$OPT_spike_multiple")"
 	events_add _scenario calibrated "rate_qps:=$OPT_spike_rate" "capacity_qps:=$min" "slowest=$slowest" \
 		"multiple:=$OPT_spike_multiple"
 	sc_say "calibrated: slowest variant $slowest answers $min qps; spikes at $OPT_spike_rate qps"

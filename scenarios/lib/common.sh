@@ -58,6 +58,18 @@ sc_program() {
 	[[ -x $p ]] && echo "$p" || true
 }
 
+# sc_outdir [--check] DIR : DIR made a run's folder, new or an empty one of ours (allocspike-run
+# outdir: docs/cli.md, "--out"); with --check only whether it can be. Prints why not and fails.
+sc_outdir() {
+	local run
+	run=$(sc_program allocspike-run)
+	[[ -n $run ]] || {
+		echo "allocspike-run is missing from $(sc_bin_dir) (it checks the folder)"
+		return 1
+	}
+	"$run" outdir "$@"
+}
+
 # sc_require NAME WHY : the program's path, or a clear failure naming the missing program.
 sc_require() {
 	local p

@@ -3,11 +3,6 @@
 # schedule, so events before it wait in the controller and get their negative t_s once the origin is
 # set (docs/controller.md, "The events' clock"). The processes' `started` and `exited` are its own.
 
-SC_EVENTS_PUSHED=0 # files pushed over the run's (events_push), popped by an interrupted run's end
-
-# events_init FILE : events go to FILE, created new (fails when anything, a link included, is there).
-events_init() { procs_ask events "$1"; }
-
 # events_add VARIANT EVENT [KEY=TEXT | KEY:=JSON]... : one event. TEXT is written as a JSON string
 # (any quote, backslash or newline escaped), JSON as the value it is (numbers, true, null, lists).
 events_add() { procs_ask event "$@" || sc_say "event $2 of $1 not recorded"; }
@@ -24,15 +19,8 @@ events_origin_from() { procs_ask origin-from "$1" "$2"; }
 # events_origin_clear : the next schedule (serial mode, calibration) starts a new clock.
 events_origin_clear() { procs_ask origin-clear; }
 
-# events_close : writes what is still pending (relative to now when no schedule ever started).
-events_close() { procs_ask events-close; }
-
 # events_push FILE : later events go to FILE with a clock of their own (the calibration's folder, a
-# cpu.sh pass) until events_pop, which writes what is pending there and goes back to the file before.
-events_push() {
-	procs_ask events-push "$1" && SC_EVENTS_PUSHED=$((SC_EVENTS_PUSHED + 1))
-}
-events_pop() {
-	((SC_EVENTS_PUSHED == 0)) || SC_EVENTS_PUSHED=$((SC_EVENTS_PUSHED - 1))
-	procs_ask events-pop
-}
+# cpu.sh pass) until events_pop, which writes what is pending there and goes back to the file before
+# (an interrupted run's end pops what is left: procs_finish).
+events_push() { procs_ask events-push "$1"; }
+events_pop() { procs_ask events-pop; }

@@ -5,7 +5,7 @@
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files options runjson events machine procs variants hierarchy queries schedule placement \
-	loadgen calibrate harness warmup report clients dry_run; do
+	loadgen calibrate warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -13,7 +13,6 @@ unset _m
 
 SC_RUN=
 SC_CTL_DIR=
-SC_CTL_TMP=
 SC_COMPLETED=0
 SC_INTERRUPTED=
 SC_EXITING=0
@@ -34,34 +33,15 @@ experiment_prepare_programs() {
 	sc_build_missing "${need[@]}"
 }
 
-# experiment_setup_folder SCENARIO : stops what a killed run left, then the run folder (new, or an
-# empty one of ours: docs/cli.md, "--out"), run.json, events.jsonl and the control-socket folder.
+# experiment_setup_folder SCENARIO : the run's controller begins the run (procs_begin): what a
+# killed run left stopped, then the run folder (new, or an empty one of ours: docs/cli.md, "--out"),
+# run.json, processes.tsv and events.jsonl.
 experiment_setup_folder() {
-	local problem
 	SC_RUN=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$1}
-	# Before this run writes anything: a killed run's folder may be this very path (deleted since),
-	# and a run.json of this run there would be taken for the killed run's and marked failed.
-	procs_clean_stale
-	problem=$(files_outdir_make "$SC_RUN") || sc_die "the run folder: $problem"
-	SC_RUN=$(realpath "$SC_RUN")
-	# Everything the run creates here is new: nothing (no link) is followed out of the folder.
-	mkdir -- "$SC_RUN/logs" || sc_die "cannot create $SC_RUN/logs"
-	# Unix socket paths are limited to 108 bytes; deep run folders get their sockets in /tmp.
-	if ((${#SC_RUN} > 60)); then
-		SC_CTL_TMP=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX")
-		SC_CTL_DIR=$SC_CTL_TMP
-	else
-		SC_CTL_DIR=$SC_RUN/ctl
-		mkdir -- "$SC_CTL_DIR" || sc_die "cannot create $SC_CTL_DIR"
-	fi
-	runjson_init "$SC_RUN/run.json" "$1" || sc_die "cannot write $SC_RUN/run.json"
-	procs_register "$SC_RUN" || sc_die "cannot create $SC_RUN/processes.tsv"
-	# The controller writes the events (its clock: events.sh).
-	events_init "$SC_RUN/events.jsonl" || {
-		procs_unregister
-		sc_die "cannot create $SC_RUN/events.jsonl"
+	procs_begin "$1" "$SC_RUN" || {
+		procs_end
+		sc_die "the run could not begin in $SC_RUN (see above)"
 	}
-	procs_record_stale
 }
 
 # experiment_traps : from here on, every way out goes through experiment_on_exit; Ctrl-C, SIGTERM
@@ -85,68 +65,36 @@ experiment_on_signal() {
 	exit $((128 + $(kill -l "$1")))
 }
 
-# experiment_on_exit : runs on every way out once the run folder exists.
+# experiment_on_exit : runs on every way out once the run folder exists: the controller ends the run
+# (procs_finish), then the report.
 experiment_on_exit() {
-	local st=$? status reason='' leftovers report
+	local st=$? end=() report
 	SC_EXITING=1
 	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
 	# grace periods. (A SIGKILL still ends the script; then the processes die with it: lifeline.sh.)
 	trap procs_hurry INT TERM HUP
 	procs_stop_aux
 	if ((SC_COMPLETED)); then
-		status=completed
+		end=(completed)
 	elif [[ -n $SC_INTERRUPTED ]]; then
-		status=interrupted
+		end=(interrupted "signal=SIG$SC_INTERRUPTED")
 	else
-		status=failed
-		reason=${SC_FAIL_REASON:-exit status $st}
+		end=(failed "reason=${SC_FAIL_REASON:-exit status $st}")
 	fi
-	procs_stop_all
-	# Interrupted during the calibration or a cpu.sh pass: back to the run's own events first.
-	while ((SC_EVENTS_PUSHED > 0)); do events_pop; done
-	leftovers=$(procs_leftovers)
-	if [[ -n $leftovers ]]; then
-		sc_say "still running after the stop: $leftovers"
-		events_add _scenario leftover "processes=$leftovers"
-		[[ $status != completed ]] || {
-			status=failed
-			reason="processes left running: $leftovers"
-		}
-	fi
-	case $status in
-	interrupted) events_add _scenario interrupted "signal=SIG$SC_INTERRUPTED" ;;
-	failed) events_add _scenario failed "reason=$reason" ;;
-	esac
-	events_close
-	# With its controller (which writes the events); left over: the next run finds and stops them.
-	[[ -n $leftovers ]] || procs_unregister
-	# One line per upstream query: hundreds of MB over a default run; gzip -1 keeps it readable (zcat).
-	[[ ! -s $SC_RUN/upstream-applied.log ]] || gzip -1 -f "$SC_RUN/upstream-applied.log" || true
-	declare -F scenario_report >/dev/null || experiment_ensure_timeline "$SC_RUN"
-	harness_scan "$SC_RUN"
-	runjson_finish "$status" "$reason"
-	sc_say "run $status: $SC_RUN"
+	# a scenario with its own report does without the header-only timeline.csv
+	! declare -F scenario_report >/dev/null || end+=(timeline=no)
+	procs_finish "${end[@]}"
+	sc_say "run $SC_PROCS_STATUS: $SC_RUN"
 	if declare -F scenario_report >/dev/null; then
 		report=$(scenario_report "$SC_RUN") && echo "$report"
 	elif report=$(report_make "$SC_RUN"); then
 		echo "$report"
 	fi
-	[[ -z $SC_CTL_TMP ]] || rm -rf "$SC_CTL_TMP"
-	[[ -n $SC_CTL_TMP ]] || rm -rf "$SC_RUN/ctl"
-	case $status in
+	case $SC_PROCS_STATUS in
 	completed) exit 0 ;;
 	interrupted) exit 130 ;;
 	*) exit 1 ;;
 	esac
-}
-
-# experiment_ensure_timeline DIR : a run stopped before the generator started still gets a (header-only)
-# timeline.csv, so that the report can say what happened. The header is the fixture's, which the
-# generator's own tests keep equal to common/timeline_columns.h.
-experiment_ensure_timeline() {
-	local fixture=$SC_ROOT/tests/fixtures/run-minimal/timeline.csv
-	[[ ! -e $1/timeline.csv && -r $fixture ]] || return 0
-	head -n 1 "$fixture" >"$1/timeline.csv"
 }
 
 # experiment_check_variants : keeps the rows that can run (program present, allocator and settings as
@@ -181,20 +129,13 @@ experiment_parameters() {
 		median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
 	fi
 	! hierarchy_sets loss || loss=$OPT_loss
-	runjson_update '.parameters = {
-			schedule: null,
-			mode: (if $serial == "1" then "serial" else "parallel" end),
-			hierarchy: {seed: $seed, latency_ms_median: $median, latency_ms_p99: $p99, loss: $loss,
-				block: $block, world: $world},
-			resolver: {cache_size_bytes: $cache, max_inflight: $inflight, memory_layout: $layout},
-			cpu_placement: $placement,
-			interval_ms: $interval,
-			options: $options}' \
-		--arg serial "$OPT_serial" --argjson seed "$OPT_seed" --argjson median "$median" --argjson p99 "$p99" \
-		--argjson loss "$loss" --arg block "$OPT_hierarchy_block" --arg world "$OPT_world" \
-		--argjson cache "$OPT_cache_size_bytes" --argjson inflight "$OPT_max_inflight" \
-		--arg layout "$OPT_memory_layout" --argjson placement "$(placement_json)" \
-		--argjson interval "$OPT_interval_ms" --argjson options "$OPTS_JSON"
+	runjson_set .parameters '{"schedule": null}'
+	runjson_fields .parameters "mode=$( ((OPT_serial)) && echo serial || echo parallel)" \
+		"cpu_placement:=$(placement_json)" "interval_ms:=$OPT_interval_ms" "options:=$OPTS_JSON"
+	runjson_fields .parameters.hierarchy "seed:=$OPT_seed" "latency_ms_median:=$median" "latency_ms_p99:=$p99" \
+		"loss:=$loss" "block=$OPT_hierarchy_block" "world=$OPT_world"
+	runjson_fields .parameters.resolver "cache_size_bytes:=$OPT_cache_size_bytes" \
+		"max_inflight:=$OPT_max_inflight" "memory_layout=$OPT_memory_layout"
 	experiment_record_repeat
 }
 
@@ -259,7 +200,7 @@ experiment_repeat() {
 	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
 	local rate_from=null rate count problem
 	# The folder of the repeats follows --out's rule; each run gets a new one in it (run-1, ...).
-	problem=$(files_outdir_make "$out") || sc_die "the folder of the repeats: $problem"
+	problem=$(sc_outdir "$out") || sc_die "the folder of the repeats: $problem"
 	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
 	for ((i = 1; i <= OPT_repeat; i++)); do
 		sc_say "repeat $i of $OPT_repeat"
@@ -301,7 +242,7 @@ experiment_repeat() {
 # for a run that calibrated or was given its rate).
 experiment_record_repeat() {
 	[[ -n ${ALLOCSPIKE_REPEAT:-} ]] || return 0
-	runjson_update '.parameters.repeat = $r' --argjson r "$ALLOCSPIKE_REPEAT"
+	runjson_set .parameters.repeat "$ALLOCSPIKE_REPEAT"
 }
 
 # experiment_expected_s : the seconds a run of this scenario is expected to take, then the part of
@@ -338,7 +279,7 @@ experiment_main() {
 	local nofile
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true
-	runjson_set .machine "$(machine_json "$nofile")"
+	machine_record "$nofile"
 	experiment_parameters
 	experiment_programs
 	experiment_check_variants
@@ -348,13 +289,13 @@ experiment_main() {
 		sc_say "a daemon variant is chosen: the hierarchy listens on port 53"
 	fi
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
-	runjson_update '.parameters.hierarchy.port = $p' --argjson p "$SC_UP_PORT"
+	runjson_set .parameters.hierarchy.port "$SC_UP_PORT"
 	# here, not in the $(...) below, so that a generator missing ends the run with its name
 	local loadgen
 	sc_need loadgen allocspike-loadgen "to count the schedule's queries and send them"
 	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$(scenario_query_count)")}"
 	scenario_plan
-	runjson_update '.parameters.schedule = $s' --arg s "$SC_SCHEDULE"
+	runjson_fields .parameters "schedule=$SC_SCHEDULE"
 	sc_say "run folder $SC_RUN; variants ${SC_RUNNABLE[*]}; $([[ $OPT_serial == 1 ]] && echo serial || echo parallel)"
 	experiment_drive "$SC_RUN" "$SC_SCHEDULE"
 	scenario_after

@@ -7,6 +7,6 @@ machine_raise_nofile() {
 	ulimit -n
 }
 
-# machine_json NOFILE : cores, memory, kernel, transparent huge pages and allocator-relevant settings
-# (allocspike-run machine).
-machine_json() { "$SC_VARIANTS_RUN" machine --open-files "$1"; }
+# machine_record NOFILE : run.json's machine: cores, memory, kernel, transparent huge pages and
+# allocator-relevant settings (allocspike-run machine).
+machine_record() { runjson_set .machine "$("$SC_VARIANTS_RUN" machine --open-files "$1")"; }

@@ -66,7 +66,7 @@ opts_read() {
 		--default-text "out=$SC_ROOT/runs/<UTC YYYYmmdd-HHMMSS>-$SC_PROG" "${OPTS_ARGS[@]}" -- "$@") || exit
 	opts_load "$out"
 	if opts_uses out && [[ -n $OPT_out ]]; then
-		problem=$(files_outdir_problem "$OPT_out") || opts_fail "--out: $problem"
+		problem=$(sc_outdir --check "$OPT_out") || opts_fail "--out: $problem"
 	fi
 }
 

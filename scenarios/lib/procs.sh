@@ -1,10 +1,10 @@
 # scenarios/lib/procs.sh - every process a run starts is a child of the run's controller
-# (allocspike-run supervise --serve, started by procs_register under this script's death signal),
+# (allocspike-run supervise --serve, started by procs_begin under this script's death signal),
 # which starts each in its own process group tied to its own life, records it with its start time in
 # processes.tsv before any signal, reaps it (its `started` and `exited` events are the controller's:
 # events.sh), and stops it on its one stop path; this file asks it (allocspike-run ask:
-# docs/controller.md, "A served run"). The state folder and the cleanup of killed runs are the
-# controller's too (state-dir, register, clean-stale).
+# docs/controller.md, "A served run"). The run's beginning and end are the controller's too (begin,
+# finish: the run folder, its registration and the cleanup of what killed runs left).
 
 source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
 
@@ -13,7 +13,7 @@ declare -A SC_PID_START=() # pid -> start time (clock ticks after boot, /proc/PI
 declare -A SC_PID_DONE=()  # pid -> 1 once its exit was recorded
 SC_PIDS=()                 # in start order
 SC_LAST_PID=
-SC_PROCS_RUN=        # allocspike-run, its socket, its PID and start time once procs_register ran
+SC_PROCS_RUN=        # allocspike-run, its socket, its PID and start time once procs_begin ran
 SC_PROCS_SOCKET=
 SC_PROCS_CONTROLLER=
 SC_PROCS_CONTROLLER_START=
@@ -22,6 +22,7 @@ SC_PROCS_HURRY=0    # 1 after a signal during the final stop: no more grace peri
 SC_PROCS_SIGNALS=0  # signals received during the final stop
 SC_PROCS_EXIT_NAME= # the last exit procs_record wrote: its name, and its status as bash's $?
 SC_PROCS_EXIT_STATUS=
+SC_PROCS_STATUS= # the run's final status, once procs_finish ran
 
 # procs_stat_field PID N : field N (counted after the command name, state = 1) of /proc/PID/stat.
 procs_stat_field() {
@@ -123,18 +124,6 @@ procs_stop() {
 	! procs_ask stop "${grace}s" "${names[@]}" || procs_record $REPLY
 }
 
-# procs_stop_all : stops every process of the run, the last started (the generator) first, so that
-# it does not record the others vanishing; a request still under way is dropped first.
-procs_stop_all() {
-	if [[ -n $SC_PROCS_ASKER ]]; then # our child until waited for: no other process's PID
-		kill -KILL "$SC_PROCS_ASKER" 2>/dev/null
-		wait "$SC_PROCS_ASKER" 2>/dev/null
-		SC_PROCS_ASKER=
-	fi
-	# shellcheck disable=SC2086 # the answer's words
-	! procs_ask stop-all || procs_record $REPLY
-}
-
 # procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods
 # (the controller takes a signal for that).
 procs_hurry() {
@@ -142,21 +131,6 @@ procs_hurry() {
 	SC_PROCS_HURRY=1
 	SC_PROCS_SIGNALS=$((SC_PROCS_SIGNALS + 1))
 	! procs_same "$SC_PROCS_CONTROLLER" "$SC_PROCS_CONTROLLER_START" || kill -TERM "$SC_PROCS_CONTROLLER" 2>/dev/null || true
-}
-
-# procs_leftovers : prints "name:pid" for every process of the run still there, or whose process group
-# still has a member; asked of allocspike-run leftovers when the controller is gone.
-procs_leftovers() {
-	local pid targets=()
-	if procs_ask leftovers; then
-		# shellcheck disable=SC2086 # the answer's words
-		[[ $REPLY == ok ]] || printf '%s\n' ${REPLY#ok }
-		return 0
-	fi
-	for pid in "${SC_PIDS[@]}"; do
-		[[ -z ${SC_PID_START[$pid]:-} ]] || targets+=("${SC_PID_NAME[$pid]}:$pid:${SC_PID_START[$pid]}")
-	done
-	((${#targets[@]} == 0)) || [[ -z $SC_PROCS_RUN ]] || "$SC_PROCS_RUN" leftovers -- "${targets[@]}"
 }
 
 # procs_wait_ready NAME PID READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE;
@@ -207,65 +181,48 @@ procs_state_dir() {
 	[[ -n $run ]] && "$run" state-dir 2>/dev/null
 }
 
-# procs_register RUN_DIR : RUN_DIR/processes.tsv (created new; fails when anything is there), its first
-# row this script itself with its start time, this run registered in the state folder until
-# procs_unregister (allocspike-run register), and the run's controller started (its socket in the
-# control folder), killed when this script dies.
-procs_register() {
+# procs_begin SCENARIO DIR : the run's controller started, killed when this script dies, its sockets
+# (and the run's: 108 bytes at most) in a control folder of their own in $TMPDIR (SC_CTL_DIR), and
+# asked to begin the run in DIR (docs/controller.md, "The run folder": what killed runs left stopped,
+# the folder made, new or an empty one of ours, logs/, run.json, processes.tsv with this script and
+# its start time first, the run registered, events.jsonl); SC_RUN set to the folder's real path.
+procs_begin() {
 	local run me=$BASHPID
 	run=$(sc_program allocspike-run)
-	if [[ -z $run ]]; then # the run fails when it starts a process; until then it is recorded
-		sc_say "allocspike-run is missing from $(sc_bin_dir): no processes.tsv for this run"
-		return 0
-	fi
+	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it makes the run folder and runs the run)"
+	SC_CTL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX") || sc_die "cannot create a control folder"
+	SC_PROCS_RUN=$run SC_PROCS_SOCKET=$SC_CTL_DIR/run.sock
 	# $BASHPID read here, not inside $(...) or a background command's words, where it would be
 	# another process's: a start time not the script's made every later run take this one for killed.
-	"$run" register --owner "$me" "$1" || return 1
-	SC_PROCS_RUN=$run SC_PROCS_SOCKET=${SC_CTL_DIR:-$1}/run.sock
-	"$run" launch --parent "$me" -- "$run" supervise --serve "$SC_PROCS_SOCKET" --out "$1" </dev/null >/dev/null &
+	"$run" launch --parent "$me" -- "$run" supervise --serve "$SC_PROCS_SOCKET" --begin </dev/null >/dev/null &
 	SC_PROCS_CONTROLLER=$!
 	# Our child until we reap it, so its PID cannot be reused before this reads its start time.
 	SC_PROCS_CONTROLLER_START=$(procs_start_time "$SC_PROCS_CONTROLLER")
-	procs_ask stats >/dev/null || {
-		SC_PROCS_SOCKET=
-		return 1
-	}
+	procs_ask begin "$me" "$1" "$2" || return 1
+	SC_RUN=${REPLY#ok }
 }
 
-# procs_unregister : this run ended; nothing of it is left to clean: its controller ends too.
-procs_unregister() {
+# procs_finish STATUS [reason=TEXT] [signal=NAME] [timeline=no] : the run's end (the controller's
+# `finish`: everything stopped, leftovers and the end recorded, the harness checked, run.json
+# finished, the run unregistered unless something is left); the final status in SC_PROCS_STATUS
+# (failed when the controller is gone). A request still under way is dropped first.
+procs_finish() {
+	if [[ -n $SC_PROCS_ASKER ]]; then # our child until waited for: no other process's PID
+		kill -KILL "$SC_PROCS_ASKER" 2>/dev/null
+		wait "$SC_PROCS_ASKER" 2>/dev/null
+		SC_PROCS_ASKER=
+	fi
+	SC_PROCS_STATUS=failed
+	! procs_ask finish "$@" "report=$(sc_program allocspike-report)" || SC_PROCS_STATUS=${REPLY#ok }
+	procs_end
+}
+
+# procs_end : the controller ends (after its `finish`, or a `begin` that failed), its folder removed.
+procs_end() {
 	if procs_ask shutdown; then
 		wait "$SC_PROCS_CONTROLLER" 2>/dev/null
 		SC_PROCS_SOCKET=
 	fi
-	local run
-	run=$(sc_program allocspike-run)
-	[[ -z $run ]] || "$run" unregister --owner "$BASHPID"
-}
-
-# The killed runs procs_clean_stale found, for procs_record_stale: one JSON line each, {run, stopped}
-# ("name:pid" strings).
-SC_PROCS_STALE=()
-
-# procs_clean_stale : stops what every registered run whose script is gone (it was killed) left, each
-# process only if its start time is the recorded one, and marks that run's run.json failed if it still
-# says running (allocspike-run clean-stale); keeps a line per such run for procs_record_stale. Called
-# before this run writes anything (experiment_setup_folder).
-procs_clean_stale() {
-	local run
-	run=$(sc_program allocspike-run)
-	if [[ -z $run ]]; then
-		sc_say "allocspike-run is missing from $(sc_bin_dir): what a killed run left is not cleaned"
-		return 0
-	fi
-	mapfile -t SC_PROCS_STALE < <("$run" clean-stale)
-}
-
-# procs_record_stale : the `stale_run` events procs_clean_stale kept, into this run's events.
-procs_record_stale() {
-	local line
-	for line in "${SC_PROCS_STALE[@]}"; do
-		events_add _scenario stale_run "run=$(jq -r .run <<<"$line")" "stopped:=$(jq -c .stopped <<<"$line")"
-	done
-	SC_PROCS_STALE=()
+	[[ -z $SC_CTL_DIR ]] || rm -rf -- "$SC_CTL_DIR"
+	SC_CTL_DIR=
 }

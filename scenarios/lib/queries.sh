@@ -39,6 +39,5 @@ queries_prepare() {
 		stats=$(jq -c . "$dir/queryfile-stats.json" 2>/dev/null) || stats=null
 		[[ -n $stats ]] || stats=null
 	fi
-	runjson_update '.queryfile = {path: $p, generated: $g, stats: $s}' \
-		--arg p "$SC_QUERIES" --argjson g "$generated" --argjson s "$stats"
+	runjson_fields .queryfile "path=$SC_QUERIES" "generated:=$generated" "stats:=$stats"
 }

@@ -1,30 +1,10 @@
-# scenarios/lib/runjson.sh - owns run.json (docs/run-folder.md): every change is a jq filter over the
-# current document written to a temporary file and renamed over it (files_replace), so a reader never
-# sees half a file.
+# scenarios/lib/runjson.sh - run.json (docs/run-folder.md) is written by the run's controller
+# (docs/controller.md, "The run folder"): each change a request, the file replaced whole. PATH is
+# .key.key, with [N] or a row selector [name=glibc] (the first object whose name is glibc).
 
-SC_RUNJSON=
+# runjson_set PATH JSON : one value, e.g. runjson_set '.variants[name=glibc].version' "$v".
+runjson_set() { procs_ask runjson-set "$1" "$2" >/dev/null; }
 
-# runjson_init FILE SCENARIO : a new run.json with status "running".
-runjson_init() {
-	SC_RUNJSON=$1
-	files_replace "$SC_RUNJSON" jq -n --arg scenario "$2" --arg started "$(sc_iso_now)" \
-		'{format: 1, status: "running", scenario: $scenario, started: $started, ended: null,
-		  parameters: {}, variants: [], machine: {}, queryfile: null, calibration: null}'
-}
-
-# runjson_update FILTER [jq options...] : applies FILTER (with --arg/--argjson options) atomically.
-runjson_update() {
-	[[ -n $SC_RUNJSON && -f $SC_RUNJSON ]] || return 0
-	local filter=$1
-	shift
-	files_replace "$SC_RUNJSON" jq "$@" "$filter" "$SC_RUNJSON"
-}
-
-# runjson_set PATH JSON : sets one value, e.g. runjson_set .machine '{"cores": 2}'.
-runjson_set() { runjson_update "$1 = \$v" --argjson v "$2"; }
-
-# runjson_finish STATUS [REASON] : the final status, end time and (for failures) the reason.
-runjson_finish() {
-	runjson_update '.status = $s | .ended = $e | if $r != "" then .failure = $r else . end' \
-		--arg s "$1" --arg e "$(sc_iso_now)" --arg r "${2:-}"
-}
+# runjson_fields PATH KEY=TEXT|KEY:=JSON... : keys of the object at PATH (made when missing), TEXT
+# as a string, JSON as the value it is (as events_add takes them).
+runjson_fields() { procs_ask runjson-fields "$@" >/dev/null; }

@@ -60,5 +60,5 @@ spike_dry_plan() {
 spike_plan() {
 	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"
 	SC_SCHEDULE=$(schedule_spike "$OPT_spike_rate")
-	runjson_update '.parameters.spike_rate_qps = $r' --argjson r "$OPT_spike_rate"
+	runjson_set .parameters.spike_rate_qps "$OPT_spike_rate"
 }

@@ -141,7 +141,7 @@ variant_launch() {
 	esac
 	V_PID[$name]=$SC_LAST_PID
 	# run.json's rows were written before any launch: the command, known now, joins its row.
-	runjson_update '(.variants[] | select(.name == $n)) |= . + {command: $c}' --arg n "$name" --arg c "${V_CMD[$name]}"
+	runjson_fields ".variants[name=$name]" "command=${V_CMD[$name]}"
 }
 
 # variant_wait_ready NAME : waits (bounded) until the row answers; records `ready` with its address.
@@ -172,8 +172,7 @@ variant_wait_ready() {
 		fi
 		sampler_sidecar "$(daemon_definition "$name")" "${V_WORKDIR[$name]}" "$pid"
 		V_VERSION[$name]=$(jq -c . "$probe" 2>/dev/null || echo null)
-		runjson_update '(.variants[] | select(.name == $n) | .version) = $v' \
-			--arg n "$name" --argjson v "${V_VERSION[$name]}"
+		runjson_set ".variants[name=$name].version" "${V_VERSION[$name]}"
 		# The row's settings, as the daemon's allocator reports them through the probe.
 		variants_check_allocator "$name" || return 1
 		;;

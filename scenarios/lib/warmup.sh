@@ -24,5 +24,5 @@ warmup_check() {
 		events_add "$v" warmup_not_steady "cache_bytes:=$bytes" "cap_bytes:=$cap" "entries_growth:=$growth"
 	done < <(jq -r 'to_entries[] | select(.value.steady | not) |
 		"\(.key) \(.value.cache_bytes_end) \(.value.growth_last_fifth)"' <<<"$result")
-	runjson_update '.warmup = $w' --argjson w "$result"
+	runjson_set .warmup "$result"
 }

@@ -29,15 +29,11 @@ experiment_drive() {
 }
 
 run=$TEST_TMP/run
-mkdir -p "$run"
-runjson_init "$run/run.json" calibrate_fast
-procs_register "$run" # its controller writes the events
-events_init "$run/events.jsonl"
+procs_begin calibrate_fast "$run" # its controller writes run.json and the events
 SC_RUNNABLE=(fast)
 OPT_calibrate_max=6000 OPT_calibrate_len=4s OPT_baseline_rate=300 OPT_spike_multiple=1.2
 calibrate_run "$run"
-events_close
-procs_unregister
+procs_finish completed timeline=no
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$run/run.json")
 echo "ramps: $(tr '\n' ' ' <"$TEST_TMP/schedules")"
 check "knee above 6000 qps: $knee" test "$knee" -gt 6000

@@ -14,8 +14,7 @@ opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
 # The run's controller, which writes the events, serves the whole test.
 pr=$TEST_TMP/procs
-mkdir -p "$pr"
-procs_register "$pr"
+procs_begin modules "$pr"
 
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
@@ -49,8 +48,8 @@ check_eq "b still answering at the top" true "$(jq '.variants[] | select(.varian
 run=$TEST_TMP/run
 mkdir -p "$run"
 cp "$tl" "$run/timeline.csv"
-runjson_init "$run/run.json" modules
-events_init "$run/events.jsonl"
+procs_ask runjson "$run/run.json" modules
+procs_ask events "$run/events.jsonl"
 events_add glibc started pid:=42
 check_eq "nothing written before the origin" 0 "$(grep -c . "$run/events.jsonl")"
 events_origin_set "$(awk -v n="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.6f", n + 5 }')"
@@ -63,7 +62,7 @@ events_add glibc exited code:=0
 check_eq "back to the first file" 2 "$(grep -c . "$run/events.jsonl")"
 
 # The hierarchy at 95 % of a core and more for two seconds: one harness_saturated event.
-harness_scan "$run"
+procs_ask harness-scan "$run" "$ALLOCSPIKE_BIN/allocspike-report"
 check_eq "harness_saturated events" 1 "$(grep -c '"harness_saturated"' "$run/events.jsonl")"
 check "event says 2 s" jq_true -s 'map(select(.event == "harness_saturated"))[0] | .duration_s == 2 and .variant == "_upstream"' "$run/events.jsonl"
 check "CPU share recorded" jq_true '.parameters.harness_cpu._upstream.cpu_share_max > 0.9' "$run/run.json"
@@ -85,7 +84,7 @@ check_eq "internet with --loss 0" "--world|internet|--no-loss" "$(hierarchy_worl
 OPT_loss=0.03
 unset 'OPT_SET[loss]'
 
-runjson_finish failed "because"
+procs_ask runjson-finish failed "because"
 check "run.json finished" jq_true '.status == "failed" and .failure == "because" and .ended != null' "$run/run.json"
 check "no temporary file left" test ! -e "$run/run.json.tmp"
 
@@ -97,8 +96,8 @@ for ((i = 1; i <= 50; i++)); do
 	echo "t_s=$i variant=full phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 10)) cache_bytes=1048576"
 	echo "t_s=$i variant=filling phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))"
 done | crafted_rows >>"$wl/timeline.csv"
-runjson_init "$wl/run.json" modules
-events_init "$wl/events.jsonl"
+procs_ask runjson "$wl/run.json" modules
+procs_ask events "$wl/events.jsonl"
 events_origin_set "${EPOCHREALTIME/,/.}"
 OPT_cache_size=1M OPT_cache_size_bytes=1048576
 warmup_check "$wl" 2>/dev/null
@@ -115,7 +114,7 @@ check "the real table loads; default rows chosen" grep -q glibc "$TEST_TMP/sel"
 # Events with names and values holding quotes, backslashes and newlines stay one valid line each.
 ev=$TEST_TMP/escape
 mkdir -p "$ev"
-events_init "$ev/events.jsonl"
+procs_ask events "$ev/events.jsonl"
 odd=$'say "hi"\\ and\nbye\ttab'
 events_add 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
 events_origin_set "${EPOCHREALTIME/,/.}"
@@ -151,8 +150,8 @@ experiment_drive() {
 }
 cr=$TEST_TMP/calrun
 mkdir -p "$cr"
-runjson_init "$cr/run.json" modules
-events_init "$cr/events.jsonl"
+procs_ask runjson "$cr/run.json" modules
+procs_ask events "$cr/events.jsonl"
 SC_RUNNABLE=(fast faster)
 OPT_calibrate_max=6000 OPT_calibrate_len=10s OPT_baseline_rate=300 OPT_spike_multiple=1.2
 calibrate_run "$cr" 2>"$TEST_TMP/cal.err"
@@ -168,8 +167,8 @@ check "each pass kept its folder" test -s "$cr/calibration/extend-2/timeline.csv
 FAKE_CAPACITY[fast]=10000000 FAKE_CAPACITY[faster]=10000000
 cr2=$TEST_TMP/calrun2
 mkdir -p "$cr2"
-runjson_init "$cr2/run.json" modules
-events_init "$cr2/events.jsonl"
+procs_ask runjson "$cr2/run.json" modules
+procs_ask events "$cr2/events.jsonl"
 calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
 check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$TEST_TMP/schedules")"
 check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
@@ -185,8 +184,8 @@ resolver_row=$(scenario_built_variants 1)
 if [[ -n $resolver_row ]]; then
 	ov=$TEST_TMP/overload
 	mkdir -p "$ov/logs"
-	runjson_init "$ov/run.json" modules
-	events_init "$ov/events.jsonl"
+	procs_ask runjson "$ov/run.json" modules
+	procs_ask events "$ov/events.jsonl"
 	variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
 	variants_select "$resolver_row"
 	OPT_memory_layout=kresd SC_CTL_DIR=$ov
@@ -207,5 +206,5 @@ if [[ -n $resolver_row ]]; then
 else
 	echo "note: no resolver built, its run.json row not checked"
 fi
-procs_unregister
+procs_finish completed
 finish

@@ -91,13 +91,18 @@ check "its run.json" test -f "$TEST_TMP/new/deeper/run.json"
 spike --out "$TEST_TMP/new/deeper"
 check_eq "a folder that holds a run: status 2" 2 $?
 
-# Inside the folder, files are created new: a link planted where one goes fails the creation.
-source "$S/lib/files.sh"
+# Inside the folder, files are created new: a link planted where one goes fails the creation (the
+# run's controller makes them: here its events file).
+SC_PROG=outdir
+source "$S/lib/experiment.sh"
+procs_begin outdir "$TEST_TMP/controller"
 ln -s "$outside/file" "$TEST_TMP/planted"
-check "files_new refuses a link" bash -c '! (source "$1" && files_new "$2") 2>/dev/null' _ "$S/lib/files.sh" "$TEST_TMP/planted"
+check "a new file refuses a link" bash -c '! "$@" >/dev/null 2>&1' _ "$ALLOCSPIKE_BIN/allocspike-run" ask "$SC_PROCS_SOCKET" events "$TEST_TMP/planted"
 ln -s "$outside/nothing-yet" "$TEST_TMP/dangling"
-check "files_new refuses a dangling link" bash -c '! (source "$1" && files_new "$2") 2>/dev/null' _ "$S/lib/files.sh" "$TEST_TMP/dangling"
+check "a new file refuses a dangling link" bash -c '! "$@" >/dev/null 2>&1' _ "$ALLOCSPIKE_BIN/allocspike-run" ask "$SC_PROCS_SOCKET" events "$TEST_TMP/dangling"
 check "and creates nothing through it" test ! -e "$outside/nothing-yet"
-check "files_new creates a new file" files_new "$TEST_TMP/fresh"
+check "a new file is created" procs_ask events "$TEST_TMP/fresh"
+check "there" test -f "$TEST_TMP/fresh" -a ! -L "$TEST_TMP/fresh"
 check_eq "the target is untouched" precious "$(cat "$outside/file")"
+procs_finish completed timeline=no
 finish

@@ -23,8 +23,7 @@ scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<EOF
 ((OPT_repeat == 1)) || experiment_repeat "\$@"
 echo "\$*" >>"$TEST_TMP/calls"
-mkdir -p "\$OPT_out"
-runjson_init "\$OPT_out/run.json" spike
+experiment_setup_folder spike
 experiment_record_repeat
 # the default query file's length follows the rate (auto: the highest a calibration could ask for)
 count=999999
@@ -35,8 +34,9 @@ if [[ \$OPT_spike_rate == auto ]]; then
 else
 	count=\$((OPT_spike_rate * 100))
 fi
-runjson_update '.parameters.spike_rate_qps = \$r' --argjson r "\$OPT_spike_rate"
-runjson_update '.queryfile = {generated: {seed: 1, count: \$c}}' --argjson c "\${OPT_query_count:-\$count}"
+runjson_set .parameters.spike_rate_qps "\$OPT_spike_rate"
+runjson_set .queryfile "{\"generated\": {\"seed\": 1, \"count\": \${OPT_query_count:-\$count}}}"
+procs_finish completed timeline=no
 EOF
 
 export ALLOCSPIKE_BIN=$bin ALLOCSPIKE_STATE_DIR=$TEST_TMP/state

@@ -14,8 +14,7 @@ scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<SCENARIO
 experiment_setup_folder spike
 jq -c '{status, failure}' "\$SC_RUN/run.json" >"$TEST_TMP/status-after-setup"
-events_close
-procs_unregister
+procs_finish completed timeline=no
 SCENARIO
 
 # killed_run DIR : registers DIR as the folder of a run whose script was killed (its pid gone).

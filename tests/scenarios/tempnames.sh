@@ -18,7 +18,8 @@ run=$TEST_TMP/run
 mkdir -p "$run"
 echo precious >"$TEST_TMP/outside"
 ln -s "$TEST_TMP/outside" "$run/run.json.tmp"
-runjson_init "$run/run.json" tempnames
+procs_begin tempnames "$TEST_TMP/controller" # it writes run.json
+procs_ask runjson "$run/run.json" tempnames
 runjson_set .machine '{"cores": 2}'
 check_eq "the link's target is untouched" precious "$(cat "$TEST_TMP/outside")"
 check "run.json is a file, not the link" test -f "$run/run.json" -a ! -L "$run/run.json"
@@ -43,4 +44,5 @@ t=$TEST_TMP/t3
 mkdir -p "$t" "$TEST_TMP/elsewhere"
 ln -s "$TEST_TMP/elsewhere" "$t/allocspike-$(id -u)"
 check "refused when its allocspike-UID folder is a link" test -z "$(state_dir "$t")"
+procs_finish completed timeline=no
 finish
