@@ -11,6 +11,8 @@
 # definition takes one (ALLOCSPIKE_DAEMON_REMOTE, definition.sh).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+# shellcheck source=scenarios/lib/files.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/files.sh"
 
 name=${1:?usage: row.sh NAME --ready-file F [daemon_start options]}
 shift
@@ -32,8 +34,7 @@ DAEMON_PID=
 trap '[[ -z $DAEMON_PID ]] || daemon_stop "$DAEMON_PID"; exit 143' TERM INT
 daemon_start "$name" "${args[@]}" || exit 1
 # written beside and renamed: the caller never reads half of it
-printf 'ready %s\npid %s\n' "$listen" "$DAEMON_PID" >"$ready.tmp" &&
-	mv -f -- "$ready.tmp" "$ready" || {
+files_replace "$ready" printf 'ready %s\npid %s\n' "$listen" "$DAEMON_PID" || {
 	daemon_stop "$DAEMON_PID"
 	exit 1
 }
