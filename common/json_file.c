@@ -1,6 +1,8 @@
 /* common/json_file.c - JSON file helpers shared by the run-folder writer, reader and reports. */
 #include "json_file.h"
 
+#include <stdlib.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,4 +46,13 @@ json_t *json_file_load(const char *path, char *err, size_t err_size)
 	if (!value)
 		snprintf(err, err_size, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
 	return value;
+}
+
+bool json_print_line(FILE *out, const char *prefix, const json_t *value)
+{
+	char *text = value ? json_dumps(value, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (text)
+		fprintf(out, "%s%s\n", prefix, text);
+	free(text);
+	return text != NULL;
 }

@@ -10,6 +10,7 @@
 
 #include "cli_parse.h"
 #include "env_settings.h"
+#include "json_file.h"
 #include "program_json.h"
 #include "variant_command.h"
 #include "variants_plan.h"
@@ -183,13 +184,10 @@ static int check_chosen(const struct variants_table *table, const char *list,
 		json_object_set_new(json_array_get(rows, i), "version",
 		                    version ? version : json_null());
 	}
-	char *text = rows ? json_dumps(rows, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-	if (text)
-		printf("rows\t%s\n", text);
-	free(text);
+	bool printed = json_print_line(stdout, "rows\t", rows);
 	json_decref(rows);
 	free(chosen);
-	return text ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	return printed ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
 int rows_check_main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
+#include "json_file.h"
 #include "program_json.h"
 #include "variant_command.h"
 
@@ -111,12 +112,9 @@ int machine_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	json_t *m = run_context_machine(nofile);
-	char *text = m ? json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-	if (text)
-		puts(text);
-	free(text);
+	bool ok = json_print_line(stdout, "", m);
 	json_decref(m);
-	return text ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
 int programs_main(int argc, char **argv)
@@ -140,10 +138,7 @@ int programs_main(int argc, char **argv)
 		                    json_pack("{s:s, s:o}", "path", built ? path : "", "version",
 		                              version ? version : json_null()));
 	}
-	char *text = all ? json_dumps(all, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-	if (text)
-		puts(text);
-	free(text);
+	bool ok = json_print_line(stdout, "", all);
 	json_decref(all);
-	return text ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "json_file.h"
 #include "scenario_options_state.h"
 
 void scenario_options_usage(FILE *out)
@@ -169,13 +170,10 @@ static bool print_json(void)
 		ok = json_object_set_new(
 		         obj, sorted[i]->name,
 		         json_string(option_states[sorted[i] - scenario_option_table].value)) == 0;
-	char *text = ok ? json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-	if (text)
-		printf("json\t%s\n", text);
-	free(text);
+	ok = ok && json_print_line(stdout, "json\t", obj);
 	json_decref(obj);
 	free(sorted);
-	return text != NULL;
+	return ok;
 }
 
 /* ---- allocspike-run options ---- */

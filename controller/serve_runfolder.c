@@ -200,6 +200,16 @@ static void rf_keep_stale(void *ctx, const char *run_dir, json_t *stopped)
 }
 
 /* begin OWNER_PID SCENARIO DIR */
+/* The state folder could not be had or written: the run goes on, unregistered, said once. */
+static void rf_state_lost(struct serve_runfolder *rf, const char *why)
+{
+	fprintf(stderr,
+	        "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned up by "
+	        "the next one\n",
+	        why);
+	rf->state[0] = '\0';
+}
+
 static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct run_events *ev,
                      char **w, char *reply, size_t size)
 {
@@ -220,12 +230,7 @@ static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct 
 	if (run_registry_dir(rf->state, sizeof(rf->state), err, sizeof(err))) {
 		run_registry_clean_stale(rf->state, rf_keep_stale, stale);
 	} else {
-		fprintf(
-		    stderr,
-		    "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
-		    "up by the next one\n",
-		    err);
-		rf->state[0] = '\0';
+		rf_state_lost(rf, err);
 	}
 	if (!run_outdir_make(w[3], err, sizeof(err))) {
 		snprintf(reply, size, "error: begin: the run folder: %s", err);
@@ -256,12 +261,7 @@ static void rf_begin(struct serve_runfolder *rf, struct supervisor *sup, struct 
 	sup->processes_fd = fd;
 	if (ok && rf->state[0] &&
 	    !run_registry_add(rf->state, rf->owner, rf->dir, err, sizeof(err))) {
-		fprintf(
-		    stderr,
-		    "allocspike-run: the state folder: %s; a kill of this run cannot be cleaned "
-		    "up by the next one\n",
-		    err);
-		rf->state[0] = '\0';
+		rf_state_lost(rf, err);
 	}
 	snprintf(path, sizeof(path), "%s/events.jsonl", rf->dir);
 	ok = ok && run_events_open(ev, path, err, sizeof(err));

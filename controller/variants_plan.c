@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "cli_parse.h"
+#include "json_file.h"
 #include "variant_command.h"
 #include "variants_table.h"
 
@@ -79,12 +80,9 @@ const char *variants_plan_default_table(void)
 static bool print_json(const struct variants_table *table, const size_t *chosen, size_t count)
 {
 	json_t *rows = variants_rows_json(table, chosen, count);
-	char *text = rows ? json_dumps(rows, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	bool ok = json_print_line(stdout, "", rows);
 	json_decref(rows);
-	if (text)
-		puts(text);
-	free(text);
-	return text != NULL;
+	return ok;
 }
 
 /* --command ROW: the row's environment words, "--", then its command, one a line (the scenarios
