@@ -51,7 +51,7 @@ scenario_ready() {
 scenario_stop_variant() {
 	local name=$1 i child=${V_SAMPLE_PID[$1]:-}
 	[[ $CPU_TOOL == perf && -n $child ]] || return 0
-	procs_mark_asked "${V_PID[$name]}"
+	procs_mark_asked "$name"
 	! procs_same "$child" "${CPU_CHILD_START[$name]:-}" || kill -TERM "$child" 2>/dev/null || true
 	for ((i = 0; i < 300; i++)); do
 		procs_running "${V_PID[$name]}" || break

@@ -26,11 +26,11 @@ loadgen_command() {
 # loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
 # writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
 loadgen_run() {
-	local dir=$1 schedule=$2 lpid
+	local dir=$1 schedule=$2
 	shift 2
 	loadgen_command "$dir" "$schedule" "$@"
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
-	lpid=$SC_LAST_PID
+	local lpid=$SC_LAST_PID
 	# The schedule's clock is the generator's: the controller sets the events' origin from the
 	# `started` line it appends (start_realtime) once its query file is read, so that the events
 	# before the start get the negative t_s of the same clock.
