@@ -34,13 +34,6 @@ procs_start_time() { procs_stat_field "$1" 20; }
 # procs_same PID START : true while PID is still the process that started at START (no PID reuse).
 procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
 
-# procs_running PID : true while PID runs (a zombie waiting to be reaped counts as gone).
-procs_running() {
-	local state
-	state=$(procs_stat_field "$1" 1) || return 1
-	[[ $state != Z && $state != X ]]
-}
-
 # procs_ask REQUEST WORD... : the controller's answer in REPLY; fails when it is an error (said on
 # stderr) or none came. Waited for in the background, so that a signal's trap runs at once; waited
 # for again when a trap (procs_hurry) cut the wait short.
@@ -87,8 +80,14 @@ procs_wait_any() {
 # (a crash or early exit, unless it was asked to stop) is recorded before the run goes on.
 procs_reap() { procs_wait_any 10s "$1" || true; }
 
-# procs_mark_asked NAME : the scenario is stopping NAME by other means (e.g. through its child).
-procs_mark_asked() { procs_ask asked "$1" >/dev/null; }
+# procs_stop_child GRACE_S NAME : stops NAME, a wrapper (perf stat, which writes its count only when
+# its child exits), through its child: SIGTERM to the child alone, NAME waited for up to GRACE_S (none
+# after procs_hurry), then stopped as procs_stop does if it still runs.
+procs_stop_child() {
+	local grace=$1
+	((!SC_PROCS_HURRY)) || grace=0
+	procs_ask stop-child "${grace}s" "$2" >/dev/null || true
+}
 
 # procs_stop GRACE_S NAME... : stops those still running on the controller's stop path (SIGTERM to
 # each process group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a
