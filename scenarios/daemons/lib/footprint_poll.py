@@ -9,10 +9,12 @@ into our builds has no daemon figures) too, and appends one JSON line to OUT_DIR
 {"unix_s", "live_bytes", "live_blocks", "inflight", "inflight_age_s", "size_classes"}, where
 inflight_age_s is how old the daemon's figure is (the sidecar's file; 0 for our builds, asked at
 once). A socket that does not answer
-within a second is skipped for that round. Stops after MAX_S seconds or when its parent goes.
+within a second is skipped for that round. Stops after MAX_S seconds or when its parent goes;
+SIGTERM (the run's stop) ends it with status 0, between two lines.
 """
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -50,6 +52,8 @@ def main(argv):
             return 2
         targets.append((name, sampler, control or None))
     os.makedirs(out_dir, exist_ok=True)
+    # asked to stop: no exit by a signal, which the run's controller would report as one
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     files = {name: open(os.path.join(out_dir, name + ".jsonl"), "a", encoding="utf-8") for name, _, _ in targets}
     parent, start = os.getppid(), time.monotonic()
     while time.monotonic() - start < max_s and os.getppid() == parent:
