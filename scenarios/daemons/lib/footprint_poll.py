@@ -38,6 +38,14 @@ def ask(path):
         return None
 
 
+def stop(*_):
+    """SIGTERM: asked to stop, no exit by a signal (the run's controller would report one). The stop
+    signals the process and its group, so a second SIGTERM may follow: blocked, it stays pending
+    through the interpreter's exit, whose handlers are the default ones again by then."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    sys.exit(0)
+
+
 def main(argv):
     if len(argv) < 5:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -52,8 +60,7 @@ def main(argv):
             return 2
         targets.append((name, sampler, control or None))
     os.makedirs(out_dir, exist_ok=True)
-    # asked to stop: no exit by a signal, which the run's controller would report as one
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGTERM, stop)
     files = {name: open(os.path.join(out_dir, name + ".jsonl"), "a", encoding="utf-8") for name, _, _ in targets}
     parent, start = os.getppid(), time.monotonic()
     while time.monotonic() - start < max_s and os.getppid() == parent:
