@@ -26,6 +26,8 @@ bool proc_stat_parse(const char *text, struct proc_stat *f)
 			end++;
 		if (field == 3)
 			f->state = *q;
+		else if (field == 4)
+			f->ppid = strtol(q, NULL, 10);
 		else if (field == 5)
 			f->pgrp = strtol(q, NULL, 10);
 		else if (field == 14)

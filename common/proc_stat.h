@@ -1,4 +1,4 @@
-/* common/proc_stat.h - the fields of /proc/PID/stat the harness reads: state, process group,
+/* common/proc_stat.h - the fields of /proc/PID/stat the harness reads: state, parent, process group,
  * CPU time and start time (what tells one process from a later one given the same PID). */
 #ifndef ALLOCSPIKE_PROC_STAT_H
 #define ALLOCSPIKE_PROC_STAT_H
@@ -8,6 +8,7 @@
 
 struct proc_stat {
 	char state;                      /* field 3: R S D Z X ... */
+	long ppid;                       /* field 4: the parent */
 	long pgrp;                       /* field 5: the process group */
 	unsigned long long utime, stime; /* fields 14, 15: clock ticks */
 	unsigned long long start_ticks;  /* field 22: clock ticks after boot */

@@ -31,6 +31,18 @@ size_t proc_group_members(pid_t pgid, unsigned long long start_ticks, pid_t *out
 	return n;
 }
 
+pid_t proc_group_child(pid_t leader, unsigned long long start_ticks)
+{
+	pid_t members[256];
+	size_t n = proc_group_members(leader, start_ticks, members, 256);
+	for (size_t i = 0; i < n && i < 256; i++) {
+		struct proc_stat f;
+		if (members[i] != leader && proc_stat_read(members[i], &f) && f.ppid == (long)leader)
+			return members[i];
+	}
+	return 0;
+}
+
 size_t proc_group_stale(pid_t pid, unsigned long long start_ticks, pid_t *out, size_t max)
 {
 	struct proc_stat f;

@@ -11,6 +11,10 @@
  * returns how many were found (possibly more than max). */
 size_t proc_group_members(pid_t pgid, unsigned long long start_ticks, pid_t *out, size_t max);
 
+/* The first living member of the group of leader (started at start_ticks) that is leader's child
+ * (what a wrapper such as perf stat runs), or 0 when there is none. */
+pid_t proc_group_child(pid_t leader, unsigned long long start_ticks);
+
 /* What is left of a process a run recorded (pid, start_ticks) whose launcher is gone: pid itself
  * and its group while pid is still that process; nothing when pid belongs to another process now
  * (reused); when pid is gone, the members of its group, which can only be its own, since the

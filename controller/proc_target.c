@@ -82,6 +82,17 @@ bool proc_target_signal(const struct proc_target *t, int sig)
 	return true;
 }
 
+bool proc_target_signal_alone(const struct proc_target *t, int sig)
+{
+	if (!proc_stat_same(t->pid, t->start_ticks)) {
+		target_say_other(t);
+		return false;
+	}
+	if (t->pidfd < 0 || target_pidfd_signal(t->pidfd, sig) != 0)
+		kill(t->pid, sig);
+	return true;
+}
+
 bool proc_target_left(const struct proc_target *t)
 {
 	pid_t member;

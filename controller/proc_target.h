@@ -28,6 +28,10 @@ bool proc_target_ended(const struct proc_target *t);
  * zombie, holds the PID: the kernel never reuses a PID while a group of that number has members. */
 bool proc_target_signal(const struct proc_target *t, int sig);
 
+/* sig to it alone (not its group), only while it is the process recorded (said on stderr when
+ * not); false when nothing was signalled. */
+bool proc_target_signal_alone(const struct proc_target *t, int sig);
+
 /* It has not ended, or a member of its group (started after it) lives on. */
 bool proc_target_left(const struct proc_target *t);
 

@@ -17,6 +17,7 @@
 #include "json_file.h"
 #include "proc_group.h"
 #include "proc_stat.h"
+#include "processes_file.h"
 
 /* mkdir -p, new folders mode 0700. */
 static bool registry_mkdirs(const char *path)
@@ -143,49 +144,21 @@ static void registry_mark_failed(const char *run_dir)
 /* One killed run's processes.tsv: its owner gone? then its processes stopped into stopped. */
 static bool registry_stop_leftovers(const char *run_dir, json_t *stopped)
 {
-	char path[4200], line[512];
-	snprintf(path, sizeof(path), "%s/processes.tsv", run_dir);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	static struct proc_target rows[256];
+	bool owner_alive;
+	long count = processes_file_read(run_dir, rows, 256, &owner_alive);
+	if (count < 0)
 		return true; /* nothing recorded: nothing to stop */
-	struct row {
-		char name[128];
-		long pid;
-		unsigned long long start;
-	};
-	struct row rows[256];
-	size_t count = 0;
-	bool owner_alive = false;
-	while (fgets(line, sizeof(line), f) && count < 256) {
-		struct row r;
-		char *end;
-		char *tab = strchr(line, '\t');
-		if (!tab || (size_t)(tab - line) >= sizeof(r.name))
-			continue;
-		snprintf(r.name, sizeof(r.name), "%.*s", (int)(tab - line), line);
-		r.pid = strtol(tab + 1, &end, 10);
-		if (*end != '\t' || r.pid <= 1)
-			continue; /* the header, or a row cut off */
-		r.start = strtoull(end + 1, NULL, 10);
-		if (strcmp(r.name, RUN_OWNER_SCENARIO) == 0 ||
-		    strcmp(r.name, RUN_OWNER_CONTROLLER) == 0) {
-			/* an owner still running is another run in progress */
-			owner_alive = owner_alive || proc_stat_same((pid_t)r.pid, r.start);
-			continue;
-		}
-		rows[count++] = r;
-	}
-	fclose(f);
 	if (owner_alive)
-		return false;
-	for (size_t i = 0; i < count; i++) {
+		return false; /* another run in progress */
+	for (long i = 0; i < count; i++) {
 		pid_t members[256];
-		size_t n = proc_group_stale((pid_t)rows[i].pid, rows[i].start, members, 256);
+		size_t n = proc_group_stale(rows[i].pid, rows[i].start_ticks, members, 256);
 		for (size_t j = 0; j < n && j < 256; j++) {
 			if (kill(members[j], SIGKILL) != 0)
 				continue;
 			char text[160];
-			snprintf(text, sizeof(text), "%.127s:%ld", rows[i].name, (long)members[j]);
+			snprintf(text, sizeof(text), "%.64s:%ld", rows[i].name, (long)members[j]);
 			json_array_append_new(stopped, json_string(text));
 		}
 	}

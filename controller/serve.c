@@ -26,6 +26,7 @@
 #include "run_registry.h"
 #include "serve_events.h"
 #include "serve_runfolder.h"
+#include "stop_child.h"
 #include "supervisor.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
@@ -322,6 +323,14 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 			ps[i] = &s->sup.procs[idx[i]];
 		supervisor_stop_some(&s->sup, ps, (size_t)(n - 2), grace);
 		serve_exits_reply(s, idx, (size_t)(n - 2), reply, size);
+	} else if (strcmp(req, "stop-child") == 0 && n == 3) {
+		double grace;
+		unsigned idx;
+		if (!serve_duration("stop-child GRACE", w[1], &grace, reply, size) ||
+		    !serve_find_all(s, w + 2, 1, &idx, reply, size))
+			return;
+		supervisor_stop_child(&s->sup, &s->sup.procs[idx], grace);
+		serve_exits_reply(s, &idx, 1, reply, size);
 	} else if (strcmp(req, "stop-all") == 0 && n == 1) {
 		supervisor_stop_all(&s->sup, SERVE_STOP_ALL_GRACE_S);
 		unsigned idx[SUPERVISOR_MAX_PROCESSES];
@@ -346,7 +355,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		snprintf(
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
-		    "ready, wait-any, stop, stop-all, asked, leftovers, stats, shutdown, "
+		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, shutdown, "
 		    "origin-from, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS);
 	}

@@ -12,6 +12,7 @@
 #include "cli_parse.h"
 #include "proc_stat.h"
 #include "proc_stop.h"
+#include "processes_file.h"
 
 #define STOP_MAX_TARGETS 256
 
@@ -24,7 +25,9 @@ void stop_usage(FILE *out)
 	    "  once); a PID whose start time changed is never signalled; INT, TERM or HUP\n"
 	    "  during the stop only drop the grace\n"
 	    "allocspike-run leftovers NAME:PID:START_TICKS...\n"
-	    "  prints NAME:PID of each process, or its group, still there\n");
+	    "allocspike-run leftovers --run DIR\n"
+	    "  prints NAME:PID of each process, or its group, still there (--run: each row of\n"
+	    "  DIR/processes.tsv but the script's and the controller's)\n");
 }
 
 struct stop_state {
@@ -140,13 +143,25 @@ int stop_main(int argc, char **argv)
 
 int leftovers_main(int argc, char **argv)
 {
-	optind = 1;
-	if (argc > 1 && strcmp(argv[1], "--") == 0)
-		optind = 2;
 	static struct proc_target targets[STOP_MAX_TARGETS];
 	size_t count;
-	if (!stop_parse_targets("leftovers", argc, argv, targets, &count))
-		return CLI_EXIT_USAGE;
+	if (argc == 3 && strcmp(argv[1], "--run") == 0) {
+		/* the run's controller is gone: its rows are what it started */
+		bool owner_alive;
+		long rows = processes_file_read(argv[2], targets, STOP_MAX_TARGETS, &owner_alive);
+		if (rows < 0) {
+			fprintf(stderr, "allocspike-run leftovers: %s/processes.tsv cannot be read\n",
+			        argv[2]);
+			return CLI_EXIT_FAILED;
+		}
+		count = (size_t)rows;
+	} else {
+		optind = 1;
+		if (argc > 1 && strcmp(argv[1], "--") == 0)
+			optind = 2;
+		if (!stop_parse_targets("leftovers", argc, argv, targets, &count))
+			return CLI_EXIT_USAGE;
+	}
 	struct proc_target *list[STOP_MAX_TARGETS];
 	for (size_t i = 0; i < count; i++)
 		list[i] = &targets[i];

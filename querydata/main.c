@@ -29,7 +29,7 @@ static void main_usage(FILE *out)
 	    "           [--world flat [--flat-tlds N] [--pool N] [--zipf S] [--fresh-share X]\n"
 	    "            [--nxdomain-share X]]\n"
 	    "       allocspike-querydata extend --count N [--seed N] [--out FILE] FILE\n"
-	    "       allocspike-querydata stats [--json] FILE\n"
+	    "       allocspike-querydata stats [--json] [--out FILE] FILE\n"
 	    "       allocspike-querydata capture [--json] [--port N] [--queries FILE] [--plan "
 	    "FILE]\n"
 	    "           CAPTURE\n"
@@ -212,13 +212,19 @@ static int main_generate_or_extend(int argc, char **argv, bool extend)
 
 static int main_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+	                                     {"out", required_argument, NULL, 'o'},
+	                                     {"output", required_argument, NULL, 'O'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
 	bool json = false;
+	const char *output = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
 		if (c == 'j') {
 			json = true;
+		} else if (c == 'o' || c == 'O') {
+			output = optarg;
 		} else if (c == 'h') {
 			main_usage(stdout);
 			return 0;
@@ -237,13 +243,24 @@ static int main_stats(int argc, char **argv)
 		fprintf(stderr, "allocspike-querydata stats: %s\n", err);
 		return 1;
 	}
+	struct atomic_file af;
+	FILE *out = main_open_output(output, &af);
+	if (!out)
+		return 1;
+	bool ok = true;
 	if (json) {
 		json_t *o = stats_to_json(&st, argv[optind]);
-		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-		fputc('\n', stdout);
+		ok = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 &&
+		     fputc('\n', out) != EOF;
 		json_decref(o);
 	} else {
-		stats_print_text(&st, argv[optind], stdout);
+		stats_print_text(&st, argv[optind], out);
+	}
+	if (!main_close_output(out, &af, ok && !ferror(out))) {
+		/* standard output that cannot be written is said once, by close_stdout at exit */
+		if (out != stdout)
+			fprintf(stderr, "allocspike-querydata stats: %s not written\n", output);
+		return 1;
 	}
 	return 0;
 }

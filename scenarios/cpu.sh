@@ -37,26 +37,20 @@ cpu_callgrind_listing() {
 }
 
 CPU_TOOL=
-declare -A CPU_CHILD_START=() # perf's child (the resolver) -> its start time, checked before signalling it
+# The generator samples perf's child, the resolver.
 scenario_ready() {
 	local name
 	[[ $CPU_TOOL == perf ]] || return 0
 	for name in "$@"; do
 		V_SAMPLE_PID[$name]=$(pgrep -P "${V_PID[$name]}" | head -1)
-		CPU_CHILD_START[$name]=$(procs_start_time "${V_SAMPLE_PID[$name]:-0}")
 	done
 }
 
-# perf stat writes its count only when its child exits: stop the resolver, not perf.
+# perf stat writes its count only when its child exits: the controller stops the resolver, not perf,
+# and waits for perf (at most 15 s).
 scenario_stop_variant() {
-	local name=$1 i child=${V_SAMPLE_PID[$1]:-}
-	[[ $CPU_TOOL == perf && -n $child ]] || return 0
-	procs_mark_asked "${V_PID[$name]}"
-	! procs_same "$child" "${CPU_CHILD_START[$name]:-}" || kill -TERM "$child" 2>/dev/null || true
-	for ((i = 0; i < 300; i++)); do
-		procs_running "${V_PID[$name]}" || break
-		sleep 0.05
-	done
+	[[ $CPU_TOOL == perf && -n ${V_SAMPLE_PID[$1]:-} ]] || return 0
+	procs_stop_child 15 "$1"
 }
 
 # cpu_pass TOOL : every runnable variant in turn under TOOL, into RUN/TOOL/.

@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/experiment.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/spike_experiment.sh"
 
 FP_POLL_PERIOD_S=${FOOTPRINT_POLL_PERIOD_S:-0.5}
-FP_POLLER=
+FP_POLLING=0
 
 scenario_usage() {
 	cat <<'USAGE'
@@ -43,28 +43,26 @@ scenario_plan() {
 	done
 }
 
-# Starts the poller once every row answers; it stops after the schedule or with this script.
+# Starts the poller, a process of the run, once every row answers; it stops after the schedule.
 scenario_ready() {
-	local name targets=() LIFELINE
+	local name targets=()
 	for name in "$@"; do
 		case ${V_KIND[$name]} in
 		build | env) targets+=("$name=$(fp_sampler_socket "$name"),${V_CONTROL[$name]}") ;;
 		*) targets+=("$name=${V_CONTROL[$name]}") ;;
 		esac
 	done
-	lifeline_set
-	"${LIFELINE[@]}" python3 "$SC_ROOT/scenarios/daemons/lib/footprint_poll.py" "$SC_RUN/sizes" \
-		"$FP_POLL_PERIOD_S" 14400 "${targets[@]}" </dev/null >>"$SC_RUN/logs/footprint-poll.log" 2>&1 &
-	FP_POLLER=$!
+	procs_start _footprint_poll "$SC_RUN/logs/footprint-poll.log" "" python3 \
+		"$SC_ROOT/scenarios/daemons/lib/footprint_poll.py" "$SC_RUN/sizes" "$FP_POLL_PERIOD_S" 14400 "${targets[@]}"
+	FP_POLLING=1
 }
 
 scenario_stop_variant() {
-	[[ -n $FP_POLLER ]] || return 0
-	kill -TERM "$FP_POLLER" 2>/dev/null
-	wait "$FP_POLLER" 2>/dev/null
-	FP_POLLER=
+	((FP_POLLING)) || return 0
+	procs_stop 5 _footprint_poll
+	FP_POLLING=0
 	# The poller's clock is the wall clock; the timeline's starts with the schedule.
-	echo "$SC_EVENTS_ORIGIN" >"$SC_RUN/sizes/origin_unix_s"
+	echo "$SC_LOADGEN_ORIGIN" >"$SC_RUN/sizes/origin_unix_s"
 }
 
 scenario_after() {

@@ -4,8 +4,8 @@
 # A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
-for _m in common files options runjson events machine procs variants hierarchy queries schedule placement \
-	loadgen calibrate warmup report clients dry_run; do
+for _m in common files options runjson events machine lifeline procs variants hierarchy queries schedule \
+	placement loadgen calibrate warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -73,7 +73,6 @@ experiment_on_exit() {
 	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
 	# grace periods. (A SIGKILL still ends the script; then the processes die with it: lifeline.sh.)
 	trap procs_hurry INT TERM HUP
-	procs_stop_aux
 	if ((SC_COMPLETED)); then
 		end=(completed)
 	elif [[ -n $SC_INTERRUPTED ]]; then
@@ -174,18 +173,16 @@ experiment_drive_group() {
 			ready+=("$name")
 		else
 			sc_say "variant $name did not become ready (see $dir/logs/$name.log); the run goes on without it"
-			procs_stop 1 "${V_PID[$name]}"
+			procs_stop 1 "$name"
 		fi
 	done
 	((${#ready[@]} > 0)) || return 1
 	! declare -F scenario_ready >/dev/null || scenario_ready "${ready[@]}"
 	loadgen_run "$dir" "$schedule" "${ready[@]}"
-	local pids=()
 	for name in "${ready[@]}"; do
 		! declare -F scenario_stop_variant >/dev/null || scenario_stop_variant "$name"
-		pids+=("${V_PID[$name]}")
 	done
-	procs_stop 15 "${pids[@]}"
+	procs_stop 15 "${ready[@]}"
 	((SC_LOADGEN_STATUS == 0)) ||
 		sc_die "the generator exited with status $SC_LOADGEN_STATUS (see $dir/logs/loadgen.log)"
 	return 0

@@ -56,7 +56,7 @@ hierarchy_start() {
 	rm -f "$SC_CTL_DIR/upstream.ready"
 	procs_start _upstream "$dir/logs/upstream.log" "$cpus" "${HIERARCHY_ARGV[@]}"
 	SC_UP_PID=$SC_LAST_PID
-	addr=$(procs_wait_ready _upstream "$SC_UP_PID" "$SC_CTL_DIR/upstream.ready" 30) ||
+	addr=$(procs_wait_ready _upstream "$SC_CTL_DIR/upstream.ready" 30) ||
 		sc_die "the simulated hierarchy did not start (see $dir/logs/upstream.log)"
 	SC_UP_PORT=${addr##*:}
 	[[ -s $SC_ROOT_HINTS ]] || sc_die "the hierarchy wrote no root hints to $SC_ROOT_HINTS"

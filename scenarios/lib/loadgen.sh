@@ -2,6 +2,7 @@
 # any variant that dies meanwhile (the run goes on with the others).
 
 SC_LOADGEN_STATUS=
+SC_LOADGEN_ORIGIN= # the wall-clock second of the last schedule's t_s = 0 (the controller's origin)
 
 # loadgen_command DIR SCHEDULE NAMES... : LOADGEN_ARGV, the generator's command for one schedule
 # against the named variants (their V_ADDR, V_PID, V_CONTROL); the launch and --dry-run both use it.
@@ -24,17 +25,21 @@ loadgen_command() {
 }
 
 # loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants; the generator
-# writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS.
+# writes DIR/timeline.csv and appends to DIR/events.jsonl. Sets SC_LOADGEN_STATUS and SC_LOADGEN_ORIGIN.
 loadgen_run() {
-	local dir=$1 schedule=$2 lpid
+	local dir=$1 schedule=$2
 	shift 2
 	loadgen_command "$dir" "$schedule" "$@"
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
-	lpid=$SC_LAST_PID
+	local lpid=$SC_LAST_PID
 	# The schedule's clock is the generator's: the controller sets the events' origin from the
 	# `started` line it appends (start_realtime) once its query file is read, so that the events
 	# before the start get the negative t_s of the same clock.
-	events_origin_from _loadgen 60s
+	if events_origin_from _loadgen 60s && [[ $REPLY == ok\ [0-9]* ]]; then
+		SC_LOADGEN_ORIGIN=${REPLY#ok }
+	else # it said nothing: the controller counts from now
+		SC_LOADGEN_ORIGIN=$EPOCHREALTIME
+	fi
 	sc_say "generator running (pid $lpid): $schedule"
 	# Until the generator ends, recording any variant that dies meanwhile (the controller's waits are
 	# bounded: asked again after each minute).

@@ -3,24 +3,20 @@
 # which starts each in its own process group tied to its own life, records it with its start time in
 # processes.tsv before any signal, reaps it (its `started` and `exited` events are the controller's:
 # events.sh), and stops it on its one stop path; this file asks it (allocspike-run ask:
-# docs/controller.md, "A served run"). The run's beginning and end are the controller's too (begin,
-# finish: the run folder, its registration and the cleanup of what killed runs left).
+# docs/controller.md, "A served run"). The scenario names each process (a variant, _upstream,
+# _loadgen, _querydata); the controller keeps the rest: PIDs, start times, exits. The run's beginning
+# and end are the controller's too (begin, finish: the run folder, its registration and the cleanup
+# of what killed runs left).
 
-source "$(dirname "${BASH_SOURCE[0]}")/lifeline.sh"
-
-declare -A SC_PID_NAME=()  # pid -> name in the run (variant, _upstream, _loadgen)
-declare -A SC_PID_START=() # pid -> start time (clock ticks after boot, /proc/PID/stat field 22)
-declare -A SC_PID_DONE=()  # pid -> 1 once its exit was recorded
-SC_PIDS=()                 # in start order
-SC_LAST_PID=
-SC_PROCS_RUN=        # allocspike-run, its socket, its PID and start time once procs_begin ran
+SC_LAST_PID=        # the PID of the process procs_start started last (the controller's answer)
+SC_PROCS_RUN=       # allocspike-run, its socket, its PID and start time once procs_begin ran
 SC_PROCS_SOCKET=
 SC_PROCS_CONTROLLER=
 SC_PROCS_CONTROLLER_START=
 SC_PROCS_ASKER=     # a request under way (allocspike-run ask, in the background)
 SC_PROCS_HURRY=0    # 1 after a signal during the final stop: no more grace periods
 SC_PROCS_SIGNALS=0  # signals received during the final stop
-SC_PROCS_EXIT_NAME= # the last exit procs_record wrote: its name, and its status as bash's $?
+SC_PROCS_EXIT_NAME= # the exit procs_wait_any was answered: its name, and its status as bash's $?
 SC_PROCS_EXIT_STATUS=
 SC_PROCS_STATUS= # the run's final status, once procs_finish ran
 
@@ -38,13 +34,6 @@ procs_start_time() { procs_stat_field "$1" 20; }
 
 # procs_same PID START : true while PID is still the process that started at START (no PID reuse).
 procs_same() { [[ -n $2 && $(procs_start_time "$1") == "$2" ]]; }
-
-# procs_running PID : true while PID runs (a zombie waiting to be reaped counts as gone).
-procs_running() {
-	local state
-	state=$(procs_stat_field "$1" 1) || return 1
-	[[ $state != Z && $state != X ]]
-}
 
 # procs_ask REQUEST WORD... : the controller's answer in REPLY; fails when it is an error (said on
 # stderr) or none came. Waited for in the background, so that a signal's trap runs at once; waited
@@ -66,62 +55,50 @@ procs_ask() {
 
 # procs_start NAME LOG CPUS COMMAND... : the controller starts COMMAND (its own process group, killed
 # when the controller dies), stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless
-# empty; sets SC_LAST_PID.
+# empty. The scenario names it from then on; SC_LAST_PID is its PID, for what needs one (the
+# generator's --target, a daemon's probe and sampler, the `ready` event).
 procs_start() {
-	local name=$1 log=$2 cpus=$3 start
+	local name=$1 log=$2 cpus=$3
 	shift 3
 	[[ -n $SC_PROCS_SOCKET ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
 	procs_ask start "$name" "$log" "$cpus" -- "$@" || sc_die "the run's controller did not start $name"
-	read -r _ SC_LAST_PID start <<<"$REPLY"
-	SC_PID_NAME[$SC_LAST_PID]=$name
-	SC_PID_START[$SC_LAST_PID]=$start
-	SC_PIDS+=("$SC_LAST_PID")
+	read -r _ SC_LAST_PID _ <<<"$REPLY"
 }
 
-# procs_record WORD... : the exits an answer lists (NAME PID code=N|signal=N requested=BOOL, after its
-# first word; the controller wrote each as an event and said a crash): the last one's name and status
-# as bash's $? (SC_PROCS_EXIT_NAME, SC_PROCS_EXIT_STATUS).
-procs_record() {
-	shift
-	while (($# >= 4)); do
-		SC_PID_DONE[$2]=1 SC_PROCS_EXIT_NAME=$1 SC_PROCS_EXIT_STATUS=${3#code=}
-		[[ $3 != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${3#signal=}))
-		shift 4
-	done
-}
-
-# procs_reap PID : waits (at most 10 s) for an exited PID and records its exit (a crash or early
-# exit, unless it was asked to stop). The controller killed what it forked before reaping it.
-procs_reap() {
-	[[ -z ${SC_PID_DONE[$1]:-} ]] || return 0
-	# shellcheck disable=SC2086 # the answer's words
-	! procs_ask wait-any 10s "${SC_PID_NAME[$1]}" || procs_record $REPLY
-}
-
-# procs_wait_any TIMEOUT NAME... : waits (bounded) until one of them exits and records it
-# (SC_PROCS_EXIT_NAME, SC_PROCS_EXIT_STATUS); fails when the time ran out or the controller is gone.
+# procs_wait_any TIMEOUT NAME... : waits (bounded) until one of them has exited (at once if one has;
+# the controller wrote the exit as an event and said a crash); its name and its status as bash's $?
+# in SC_PROCS_EXIT_NAME and SC_PROCS_EXIT_STATUS. Fails when the time ran out (REPLY is `timeout`)
+# or the controller is gone.
 procs_wait_any() {
+	local exit_name exit_how
 	procs_ask wait-any "$@" && [[ $REPLY == exited\ * ]] || return 1
-	# shellcheck disable=SC2086 # the answer's words
-	procs_record $REPLY
+	read -r _ exit_name _ exit_how _ <<<"$REPLY" # exited NAME PID code=N|signal=N requested=BOOL
+	SC_PROCS_EXIT_NAME=$exit_name SC_PROCS_EXIT_STATUS=${exit_how#code=}
+	[[ $exit_how != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${exit_how#signal=}))
 }
 
-# procs_mark_asked PID : the scenario is stopping PID by other means (e.g. through its child).
-procs_mark_asked() { procs_ask asked "${SC_PID_NAME[$1]}" >/dev/null; }
+# procs_reap NAME : waits (at most 10 s) for NAME, which has ended, to be reaped, so that its exit
+# (a crash or early exit, unless it was asked to stop) is recorded before the run goes on.
+procs_reap() { procs_wait_any 10s "$1" || true; }
 
-# procs_stop GRACE_S PID... : stops those still running on the controller's stop path (SIGTERM to
-# each process group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a
-# PID whose start time changed is never signalled) and records their exits.
-procs_stop() {
-	local grace=$1 pid names=()
-	shift
-	for pid in "$@"; do
-		[[ -n ${SC_PID_DONE[$pid]:-} || -z ${SC_PID_NAME[$pid]:-} ]] || names+=("${SC_PID_NAME[$pid]}")
-	done
-	((${#names[@]} > 0)) || return 0
+# procs_stop_child GRACE_S NAME : stops NAME, a wrapper (perf stat, which writes its count only when
+# its child exits), through its child: SIGTERM to the child alone, NAME waited for up to GRACE_S (none
+# after procs_hurry), then stopped as procs_stop does if it still runs.
+procs_stop_child() {
+	local grace=$1
 	((!SC_PROCS_HURRY)) || grace=0
-	# shellcheck disable=SC2086 # the answer's words
-	! procs_ask stop "${grace}s" "${names[@]}" || procs_record $REPLY
+	procs_ask stop-child "${grace}s" "$2" >/dev/null || true
+}
+
+# procs_stop GRACE_S NAME... : stops those still running on the controller's stop path (SIGTERM to
+# each process group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a
+# PID whose start time changed is never signalled); the controller records their exits.
+procs_stop() {
+	local grace=$1
+	shift
+	(($# > 0)) || return 0
+	((!SC_PROCS_HURRY)) || grace=0
+	procs_ask stop "${grace}s" "$@" >/dev/null || true
 }
 
 # procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods
@@ -133,42 +110,36 @@ procs_hurry() {
 	! procs_same "$SC_PROCS_CONTROLLER" "$SC_PROCS_CONTROLLER_START" || kill -TERM "$SC_PROCS_CONTROLLER" 2>/dev/null || true
 }
 
-# procs_wait_ready NAME PID READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE;
-# prints ADDR:PORT; fails when the process ends first (its exit is recorded by the stop that
-# follows) or the time runs out.
+# procs_wait_ready NAME READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE; prints
+# ADDR:PORT; fails when the process ends first (its exit is recorded by the stop that follows) or
+# the time runs out.
 procs_wait_ready() {
-	procs_ask ready "$1" "$3" "${4}s" || return 1
+	procs_ask ready "$1" "$2" "${3}s" || return 1
 	case $REPLY in
 	ok\ *) echo "${REPLY#ok }" ;;
 	timeout)
-		sc_say "$1 (pid $2) not ready within ${4}s"
+		sc_say "$1 not ready within ${3}s"
 		return 1
 		;;
 	*) return 1 ;;
 	esac
 }
 
-SC_AUX_PID=
-
-# procs_run_aux COMMAND... : runs a helper of the scenario (query generation, statistics) in the
-# background and waits for it, so that Ctrl-C or SIGTERM is handled at once instead of after it;
-# the EXIT path stops it (procs_stop_aux). Redirect the call, not the command, to capture output.
+# procs_run_aux NAME LOG TIMEOUT COMMAND... : runs a helper of the scenario (query generation,
+# statistics) as a process of the run (NAME, stdout and stderr appended to LOG: the helper writes its
+# results to files of its own, e.g. --out) and waits for it, at most TIMEOUT (a duration; then it is
+# stopped and this fails); returns its exit status. The wait is a request like any other: Ctrl-C or
+# SIGTERM is handled at once, and the EXIT path's stop-all stops the helper with the rest.
 procs_run_aux() {
-	local st=0 LIFELINE
-	lifeline_set
-	"${LIFELINE[@]}" "$@" </dev/null &
-	SC_AUX_PID=$!
-	wait "$SC_AUX_PID" || st=$?
-	SC_AUX_PID=
-	return "$st"
-}
-
-# procs_stop_aux : stops the helper procs_run_aux was waiting for, if any.
-procs_stop_aux() {
-	[[ -n $SC_AUX_PID ]] || return 0
-	kill -TERM "$SC_AUX_PID" 2>/dev/null || true
-	wait "$SC_AUX_PID" 2>/dev/null || true
-	SC_AUX_PID=
+	local name=$1 log=$2 timeout=$3
+	shift 3
+	procs_start "$name" "$log" "" "$@"
+	if ! procs_wait_any "$timeout" "$name"; then
+		[[ $REPLY != timeout ]] || sc_say "$name did not end within $timeout; stopping it"
+		procs_stop 5 "$name"
+		return 1
+	fi
+	return "$SC_PROCS_EXIT_STATUS"
 }
 
 # --- processes.tsv and the runs still registered (stopping what a killed run left) ---

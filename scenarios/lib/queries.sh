@@ -3,7 +3,8 @@
 
 SC_QUERIES=
 
-# queries_prepare RUN_DIR COUNT : sets SC_QUERIES and records the file and its statistics in run.json.
+# queries_prepare RUN_DIR COUNT : sets SC_QUERIES and records the file and its statistics in run.json;
+# allocspike-querydata runs as a process of the run (_querydata, procs_run_aux).
 queries_prepare() {
 	local dir=$1 count=$2 qd generated=null
 	qd=$(sc_program allocspike-querydata)
@@ -25,9 +26,11 @@ queries_prepare() {
 		SC_QUERIES=$cache/queries-${kind}seed$OPT_query_seed-$count-$model.txt
 		if [[ ! -s $SC_QUERIES ]]; then
 			sc_say "generating $count queries (seed $OPT_query_seed${kind:+, the flat world mix}) into $SC_QUERIES"
-			# Written beside, then renamed: a run stopped midway leaves no half file under the cache's name.
-			files_replace "$SC_QUERIES" procs_run_aux "$qd" generate --seed "$OPT_query_seed" --count "$count" \
-				"${world[@]}" 2>>"$dir/logs/querydata.log" ||
+			# --out writes beside, then renames: a run stopped midway leaves no half file under the
+			# cache's name. At most 10 minutes (2 million queries, the most a schedule asks for, take
+			# about a second).
+			procs_run_aux _querydata "$dir/logs/querydata.log" 600s "$qd" generate --seed "$OPT_query_seed" \
+				--count "$count" "${world[@]}" --out "$SC_QUERIES" ||
 				sc_die "allocspike-querydata generate failed (see $dir/logs/querydata.log)"
 		fi
 		generated=$(jq -n --argjson seed "$OPT_query_seed" --argjson count "$count" --arg mix "${kind:+flat}" \
@@ -35,7 +38,8 @@ queries_prepare() {
 	fi
 	local stats=null
 	if [[ -n $qd ]]; then
-		procs_run_aux "$qd" stats --json "$SC_QUERIES" >"$dir/queryfile-stats.json" 2>>"$dir/logs/querydata.log"
+		# At most 10 minutes: a --queries file of the user's may be far longer, and compressed.
+		procs_run_aux _querydata "$dir/logs/querydata.log" 600s "$qd" stats --json --out "$dir/queryfile-stats.json" "$SC_QUERIES"
 		stats=$(jq -c . "$dir/queryfile-stats.json" 2>/dev/null) || stats=null
 		[[ -n $stats ]] || stats=null
 	fi

@@ -104,7 +104,8 @@ variant_command() {
 }
 
 # variant_launch NAME RUN_DIR HINTS UPSTREAM_PORT CPUS : starts one row of any kind (the one loop);
-# sets V_PID. Readiness is waited for separately so that all variants start together.
+# sets V_PID (the PID the controller answered: the generator samples it, a daemon's probe and sampler
+# watch it). Readiness is waited for separately so that all variants start together.
 variant_launch() {
 	local name=$1 dir=$2 hints=$3 uport=$4 cpus=$5
 	local log="$dir/logs/$name.log"
@@ -149,7 +150,7 @@ variant_wait_ready() {
 	local name=$1 addr pid=${V_PID[$1]}
 	case ${V_KIND[$name]} in
 	build | env)
-		addr=$(procs_wait_ready "$name" "$pid" "$SC_CTL_DIR/$name.ready" "$SC_READY_TIMEOUT") || return 1
+		addr=$(procs_wait_ready "$name" "$SC_CTL_DIR/$name.ready" "$SC_READY_TIMEOUT") || return 1
 		V_ADDR[$name]=$addr
 		clients_ready "$name" "$SC_CTL_DIR/$name.ready"
 		;;
@@ -157,7 +158,7 @@ variant_wait_ready() {
 		local st=0
 		daemon_wait_ready "$name" "$pid" "${V_ADDR[$name]}" || st=$?
 		if ((st == 1)); then
-			procs_reap "$pid"
+			procs_reap "$name"
 			return 1
 		elif ((st == 2)); then
 			sc_say "$name did not answer within $DAEMON_READY_TIMEOUT_S s"

@@ -111,6 +111,13 @@ reply=$(ask stop-all)
 check "stop-all: every exit" grep -q "srv $srv2 signal=15 requested=true other [0-9]* signal=15 requested=true" <<<"$reply"
 check_eq "leftovers: none" ok "$(ask leftovers)"
 check_eq "stats" '{"started":5,"running":0}' "$(ask stats)"
+# stop-child: the wrapper's child alone gets SIGTERM (perf stat writes its count when its child
+# exits), the wrapper is waited for and ends by itself, its exit asked for.
+reply=$(ask start wrap wrap.log "" -- sh -c 'sleep 300; echo "the wrapper goes on" >&2')
+wrap=$(cut -d' ' -f2 <<<"$reply")
+wait_until 5 pgrep -P "$wrap" >/dev/null
+check_eq "stop-child: the wrapper's own exit" "ok wrap $wrap code=0 requested=true" "$(ask stop-child 10s wrap)"
+check "the wrapper was not signalled: it went on after its child" grep -q "the wrapper goes on" wrap.log
 check_eq "shutdown" ok "$(ask shutdown)"
 check "the controller ends" wait_until 5 gone "$CONTROLLER"
 

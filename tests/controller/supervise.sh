@@ -182,6 +182,15 @@ check_eq "stop: exit 0" 0 $?
 check "stop: a PID recorded with another start time is not signalled" alive "$other"
 check "stop: says so" grep -q "other: pid $other is no longer the process the run started; not signalled" err.txt
 check_eq "leftovers: a live process" "stub:$stub" "$("$RUN" leftovers "stub:$stub:$(start_ticks "$stub")")"
+# --run: what processes.tsv records (a run whose controller is gone), the owners' rows left out.
+mkdir -p lrun
+printf 'name\tpid\tstart_ticks\n_scenario\t%s\t%s\nstub\t%s\t%s\nother\t%s\t%s\n' "$$" "$(start_ticks $$)" \
+	"$stub" "$(start_ticks "$stub")" "$other" "$(($(start_ticks "$other") + 1))" >lrun/processes.tsv
+check_eq "leftovers --run: the rows of processes.tsv, the owner's and a reused PID's left out" \
+	"stub:$stub" "$("$RUN" leftovers --run lrun)"
+"$RUN" leftovers --run nowhere 2>err.txt
+check_eq "leftovers --run: no processes.tsv: exit 1" 1 $?
+check "leftovers --run: says so" grep -q "nowhere/processes.tsv cannot be read" err.txt
 "$RUN" stop --grace 60s "stub:$stub:$(start_ticks "$stub")" 2>err.txt &
 stopper=$!
 _test_pids+=("$stopper")

@@ -14,6 +14,12 @@ check "skipped lines counted" grep -q "queries: 2 (malformed lines skipped: 3)" 
 gzip -c "$TEST_TMP/q.txt" >"$TEST_TMP/q.gz"
 check "stdin and gzip read the same" cmp -s <("$QD" stats --json - <"$TEST_TMP/q.txt" 2>/dev/null | grep -v '"file"') \
 	<("$QD" stats --json "$TEST_TMP/q.gz" 2>/dev/null | grep -v '"file"')
+"$QD" stats --json --out "$TEST_TMP/stats.json" "$TEST_TMP/q.gz" >"$TEST_TMP/out2" 2>/dev/null
+check_eq "stats --out: exit 0" 0 $?
+check "stats --out: the same statistics as on stdout" cmp -s "$TEST_TMP/stats.json" \
+	<("$QD" stats --json "$TEST_TMP/q.gz" 2>/dev/null)
+check "stats --out: nothing on stdout" test ! -s "$TEST_TMP/out2"
+check "stats: unwritable --out refused" bash -c "! '$QD' stats --out /nonexistent/dir/s.json '$TEST_TMP/q.txt' 2>/dev/null"
 
 for i in $(seq 1 30); do echo "junk$i.example."; done >"$TEST_TMP/junk.txt"
 "$QD" stats "$TEST_TMP/junk.txt" >/dev/null 2>"$TEST_TMP/junk.err"

@@ -9,10 +9,12 @@ into our builds has no daemon figures) too, and appends one JSON line to OUT_DIR
 {"unix_s", "live_bytes", "live_blocks", "inflight", "inflight_age_s", "size_classes"}, where
 inflight_age_s is how old the daemon's figure is (the sidecar's file; 0 for our builds, asked at
 once). A socket that does not answer
-within a second is skipped for that round. Stops after MAX_S seconds or when its parent goes.
+within a second is skipped for that round. Stops after MAX_S seconds or when its parent goes;
+SIGTERM (the run's stop) ends it with status 0, between two lines.
 """
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -36,6 +38,14 @@ def ask(path):
         return None
 
 
+def stop(*_):
+    """SIGTERM: asked to stop, no exit by a signal (the run's controller would report one). The stop
+    signals the process and its group, so a second SIGTERM may follow: blocked, it stays pending
+    through the interpreter's exit, whose handlers are the default ones again by then."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    sys.exit(0)
+
+
 def main(argv):
     if len(argv) < 5:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -50,6 +60,7 @@ def main(argv):
             return 2
         targets.append((name, sampler, control or None))
     os.makedirs(out_dir, exist_ok=True)
+    signal.signal(signal.SIGTERM, stop)
     files = {name: open(os.path.join(out_dir, name + ".jsonl"), "a", encoding="utf-8") for name, _, _ in targets}
     parent, start = os.getppid(), time.monotonic()
     while time.monotonic() - start < max_s and os.getppid() == parent:
