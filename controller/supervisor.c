@@ -145,8 +145,9 @@ static void supervisor_record_exit(struct supervisor *s, struct supervised *p, i
 		const char *abbrev = sigabbrev_np(sig);
 		extra = json_pack("{s:i, s:s, s:i, s:b}", "signal", sig, "signal_name",
 		                  abbrev ? abbrev : "", "pid", (int)pid, "requested", p->asked);
-		fprintf(stderr, "allocspike-run: %s (pid %ld) exited by signal %s\n", name,
-		        (long)pid, abbrev ? abbrev : "?");
+		if (!p->asked) /* a crash: what the controller stopped is no news */
+			fprintf(stderr, "allocspike-run: %s (pid %ld) exited by signal %s\n", name,
+			        (long)pid, abbrev ? abbrev : "?");
 	} else {
 		int code = WEXITSTATUS(status);
 		extra = json_pack("{s:i, s:i, s:b}", "code", code, "pid", (int)pid, "requested",

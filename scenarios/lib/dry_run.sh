@@ -2,8 +2,8 @@
 # the rows, the schedules, the expected length, and every process the run starts as the
 # controller's plan (allocspike-run supervise --dry-run, docs/controller.md), made by the same
 # functions the launch uses. What is known only once the run starts is in capitals: RUN (the run
-# folder), QUERIES (the generated query file), PORT (the hierarchy's port), ADDR and PID (a row's),
-# R (a calibrated spike rate).
+# folder), /CTL (its control folder, made at the start in the state folder), QUERIES (the generated
+# query file), PORT (the hierarchy's port), ADDR and PID (a row's), R (a calibrated spike rate).
 
 # dry_run_process NAME LOG CPUS READY_FILE ARGV... : one process of the plan as a JSON object.
 dry_run_process() {
@@ -19,7 +19,7 @@ experiment_dry_run() {
 	local rp name plan procs=() expected run_s tmp st=0
 	sc_need rp allocspike-run "to print the run's plan"
 	SC_RUN=${OPT_out:-RUN}
-	SC_CTL_DIR=$SC_RUN/ctl
+	SC_CTL_DIR=/CTL
 	SC_QUERIES=${OPT_queries:-QUERIES}
 	SC_UP_PID=PID
 	echo "dry run of $SC_PROG: nothing is started or written"
@@ -38,12 +38,12 @@ experiment_dry_run() {
 	run_s=
 	[[ -z $expected ]] || run_s=$((${expected%% *} - ${expected##* }))
 	hierarchy_command "$SC_RUN" 0
-	procs+=("$(dry_run_process _upstream logs/upstream.log "$SC_CPUS_HARNESS" ctl/upstream.ready "${HIERARCHY_ARGV[@]}")")
+	procs+=("$(dry_run_process _upstream logs/upstream.log "$SC_CPUS_HARNESS" /CTL/upstream.ready "${HIERARCHY_ARGV[@]}")")
 	for name in "${SC_VARIANTS[@]}"; do
 		case ${V_KIND[$name]} in
 		build | env)
 			variant_command "$name" "$SC_ROOT_HINTS" PORT
-			procs+=("$(dry_run_process "$name" "logs/$name.log" "$SC_CPUS_RESOLVERS" "ctl/$name.ready" "${VARIANT_ARGV[@]}")")
+			procs+=("$(dry_run_process "$name" "logs/$name.log" "$SC_CPUS_RESOLVERS" "/CTL/$name.ready" "${VARIANT_ARGV[@]}")")
 			V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
 			;;
 		*) echo "row $name (${V_KIND[$name]}): its command is made at the start by $(daemon_definition "$name")" ;;

@@ -153,7 +153,7 @@ procs_state_dir() {
 }
 
 # procs_begin SCENARIO DIR : the run's controller started, killed when this script dies, its sockets
-# (and the run's: 108 bytes at most) in a control folder of their own in $TMPDIR (SC_CTL_DIR), and
+# (and the run's: 108 bytes at most) in a control folder of their own (SC_CTL_DIR), and
 # asked to begin the run in DIR (docs/controller.md, "The run folder": what killed runs left stopped,
 # the folder made, new or an empty one of ours, logs/, run.json, processes.tsv with this script and
 # its start time first, the run registered, events.jsonl); SC_RUN set to the folder's real path.
@@ -161,7 +161,15 @@ procs_begin() {
 	local run me=$BASHPID
 	run=$(sc_program allocspike-run)
 	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it makes the run folder and runs the run)"
-	SC_CTL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX") || sc_die "cannot create a control folder"
+	# In the state folder, named by this script's PID, where the next run removes it if this one is
+	# killed (clean-stale); without a state folder, in $TMPDIR.
+	local state
+	state=$(procs_state_dir)
+	if [[ -n $state ]]; then
+		SC_CTL_DIR=$(mktemp -d "$state/ctl-$me.XXXXXX")
+	else
+		SC_CTL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX")
+	fi || sc_die "cannot create a control folder"
 	SC_PROCS_RUN=$run SC_PROCS_SOCKET=$SC_CTL_DIR/run.sock
 	# $BASHPID read here, not inside $(...) or a background command's words, where it would be
 	# another process's: a start time not the script's made every later run take this one for killed.

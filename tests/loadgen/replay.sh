@@ -114,13 +114,16 @@ p99=$(awk '{ v[NR] = $1 } END { printf "%d", v[int(NR * 0.99 + 0.5)] }' deviatio
 max=$(tail -1 deviation_us.txt | awk '{ printf "%d", $1 }')
 echo "round trip timing deviation: p50 ${p50} us, p99 ${p99} us, max ${max} us (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 # the same with the two captures aligned on their median offset instead of on the first query, whose
-# own lateness otherwise shifts every other query (printed for the docs' figures, not asserted)
+# own lateness otherwise shifts every other query
 paste -d' ' <(grep -v '^#' first.plan | cut -d' ' -f1) <(grep -v '^#' second.plan | cut -d' ' -f1) |
 	awk '{ print $2 - $1 }' >offset_s.txt
 median_offset=$(sort -g offset_s.txt | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-aligned=$(awk -v m="$median_offset" '{ x = $1 - m; if (x < 0) x = -x; if (x > w) w = x }
-	END { printf "%d", w * 1e6 }' offset_s.txt)
-echo "round trip timing deviation aligned on the median offset: max ${aligned} us"
-check "round trip: the median query within 1 ms of its time (${p50} us)" test "$p50" -le 1000
+awk -v m="$median_offset" '{ x = $1 - m; if (x < 0) x = -x; print x * 1e6 }' offset_s.txt | sort -n >aligned_us.txt
+aligned_p50=$(awk '{ v[NR] = $1 } END { printf "%d", v[int((NR + 1) / 2)] }' aligned_us.txt)
+aligned=$(tail -1 aligned_us.txt | awk '{ printf "%d", $1 }')
+echo "round trip timing deviation aligned on the median offset: p50 ${aligned_p50} us, max ${aligned} us"
+# Asserted aligned: a first query late by a few ms (a sanitizer build under ctest -j2 saw 3.9 ms)
+# shifts every other query's offset by as much, which says nothing of the pacing between them.
+check "round trip: the median query within 1 ms of its time, aligned (${aligned_p50} us)" test "$aligned_p50" -le 1000
 check "round trip: every query within 20 ms on a busy machine (max ${max} us)" test "$max" -le 20000
 finish

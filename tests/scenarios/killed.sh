@@ -2,7 +2,8 @@
 # tests/scenarios/killed.sh - spike.sh SIGKILLed mid-spike leaves no process of its run within 5 s;
 # the next run reports the killed run (a `stale_run` event), stops what it left (a process planted in
 # its processes.tsv, with its real start time; one recorded with another start time is left alone)
-# and marks it failed; SIGHUP ends that next run as interrupted (exit 130), not failed.
+# and marks it failed, and removes its control folder; SIGHUP ends that next run as interrupted
+# (exit 130), not failed.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
@@ -24,6 +25,9 @@ scenario_wait_for "the killed run's processes to die" 5 no_leftovers "$first"
 check "no process of the killed run within 5 s" no_leftovers "$first"
 [[ -z $(scenario_leftovers "$first") ]] || scenario_leftovers "$first"
 check "the killed run is registered" test -s "$ALLOCSPIKE_STATE_DIR/$pid"
+ctl_of() { compgen -G "$ALLOCSPIKE_STATE_DIR/ctl-$1.*" >/dev/null; }
+no_ctl_of() { ! ctl_of "$1"; }
+check "its control folder is in the state folder, by its PID" ctl_of "$pid"
 check_eq "the killed run's status" running "$(jq -r .status "$first/run.json")"
 
 # A process the killed run left behind (as a daemon ignoring its parent's death would be), and one
@@ -56,5 +60,7 @@ check "stale_run does not list it" jq_true -s --arg p "_reused:$reused" \
 check_eq "the killed run is marked failed" failed "$(jq -r .status "$first/run.json")"
 check "the killed run is no longer registered" test ! -e "$ALLOCSPIKE_STATE_DIR/$pid"
 check "the second run is no longer registered" test ! -e "$ALLOCSPIKE_STATE_DIR/$pid2"
+check "the killed run's control folder removed by the second" no_ctl_of "$pid"
+check "the second run's removed at its end" no_ctl_of "$pid2"
 check "no process of the second run left" test -z "$(scenario_leftovers "$second")"
 finish
