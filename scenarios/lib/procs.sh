@@ -162,10 +162,10 @@ procs_begin() {
 	run=$(sc_program allocspike-run)
 	[[ -n $run ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it makes the run folder and runs the run)"
 	# In the state folder, named by this script's PID, where the next run removes it if this one is
-	# killed (clean-stale); without a state folder, in $TMPDIR.
+	# killed (clean-stale); without one, or one too deep for the sockets' 108 bytes, in $TMPDIR.
 	local state
 	state=$(procs_state_dir)
-	if [[ -n $state ]]; then
+	if [[ -n $state ]] && ((${#state} <= 60)); then
 		SC_CTL_DIR=$(mktemp -d "$state/ctl-$me.XXXXXX")
 	else
 		SC_CTL_DIR=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-ctl.XXXXXX")
