@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sockaddr_parse.h"
+#include "variant_command.h"
 
 /* The daemon's cache when the plan gives none: our resolver's default (resolver/resolver.c). */
 #define DAEMON_ROW_CACHE_DEFAULT "64M"
@@ -49,17 +50,6 @@ static const char *plan_cache_size(const struct row_start_plan *plan)
 			return plan->options[i + 1];
 	}
 	return NULL;
-}
-
-static bool add(char ***argv, size_t *n, const char *word)
-{
-	char **grown = realloc(*argv, (*n + 2) * sizeof(**argv));
-	if (!grown)
-		return false;
-	*argv = grown;
-	grown[*n] = strdup(word);
-	grown[*n + 1] = NULL;
-	return grown[(*n)++] != NULL;
 }
 
 bool daemon_row_command(const struct row_start_plan *plan, const char *ready, const char *bin_dir,
@@ -111,12 +101,14 @@ bool daemon_row_command(const struct row_start_plan *plan, const char *ready, co
 	size_t n = 0;
 	bool ok = true;
 	for (size_t i = 0; ok && i < sizeof(words) / sizeof(*words); i++)
-		ok = add(argv, &n, words[i]);
+		ok = variant_words_add(argv, &n, words[i]);
 	if (ok && plan->upstream_source)
-		ok = add(argv, &n, "--upstream-source") && add(argv, &n, plan->upstream_source);
-	/* an address off loopback was the agent's operator's to give: the definition may serve it */
+		ok = variant_words_add(argv, &n, "--upstream-source") &&
+		     variant_words_add(argv, &n, plan->upstream_source);
+	/* an address off loopback was the agent's operator's to give: the definition may serve it
+	 */
 	if (ok && !sockaddr_is_loopback((struct sockaddr *)&addr))
-		ok = add(argv, &n, "--remote") && add(argv, &n, "yes");
+		ok = variant_words_add(argv, &n, "--remote") && variant_words_add(argv, &n, "yes");
 	if (!ok) {
 		daemon_row_free(*argv);
 		*argv = NULL;

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Appends a copy of word to the NULL-terminated list (*list, *n); false when out of memory. */
-static bool list_add(char ***list, size_t *n, const char *word)
+bool variant_words_add(char ***list, size_t *n, const char *word)
 {
 	char **grown = realloc(*list, (*n + 2) * sizeof(**list));
 	if (!grown)
@@ -22,8 +21,8 @@ static bool list_add(char ***list, size_t *n, const char *word)
 /* The option and its value, when there is one. */
 static bool option_add(struct variant_command *cmd, const char *option, const char *value)
 {
-	return !value || (list_add(&cmd->argv, &cmd->argc, option) &&
-	                  list_add(&cmd->argv, &cmd->argc, value));
+	return !value || (variant_words_add(&cmd->argv, &cmd->argc, option) &&
+	                  variant_words_add(&cmd->argv, &cmd->argc, value));
 }
 
 /* The env cell's words ("-": none), split at blanks as the scenarios always split it. */
@@ -35,7 +34,7 @@ static bool env_add(struct variant_command *cmd, const char *cell)
 	bool ok = copy != NULL;
 	for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; ok && w;
 	     w = strtok_r(NULL, " \t", &save))
-		ok = list_add(&cmd->env, &cmd->n_env, w);
+		ok = variant_words_add(&cmd->env, &cmd->n_env, w);
 	free(copy);
 	return ok;
 }
@@ -64,13 +63,13 @@ bool variant_command_build(const struct variants_table *table, const char *name,
 	snprintf(binary, sizeof(binary), "%s/allocspike-resolver-%s", launch->bin_dir,
 	         env_row ? row->cells[VARIANT_BASE] : name);
 	bool ok = env_add(out, row->cells[VARIANT_ENV]) &&
-	          list_add(&out->argv, &out->argc, binary) &&
+	          variant_words_add(&out->argv, &out->argc, binary) &&
 	          option_add(out, "--listen", launch->listen) &&
 	          option_add(out, "--root-hints", launch->root_hints) &&
 	          option_add(out, "--upstream-port", launch->upstream_port) &&
 	          option_add(out, "--upstream-source", launch->upstream_source);
 	for (size_t i = 0; ok && i < launch->n_options; i++)
-		ok = list_add(&out->argv, &out->argc, launch->options[i]);
+		ok = variant_words_add(&out->argv, &out->argc, launch->options[i]);
 	ok = ok && option_add(out, "--control", launch->control) &&
 	     option_add(out, "--ready-file", launch->ready_file);
 	if (!ok) {

@@ -41,6 +41,10 @@ bool variant_command_build(const struct variants_table *table, const char *name,
                            char *err, size_t err_size);
 void variant_command_free(struct variant_command *cmd);
 
+/* Appends a copy of word to the NULL-terminated list (*list, *n), as the commands are built; false
+ * when out of memory. */
+bool variant_words_add(char ***list, size_t *n, const char *word);
+
 /* The folder of the running program (/proc/self/exe): the resolvers are built beside
  * allocspike-run and allocspike-agent. False when it cannot be read. */
 bool variant_command_bin_dir(char *dir, size_t size);
