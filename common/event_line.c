@@ -41,6 +41,23 @@ const char *event_line_field(json_t *fields, const char *arg)
 	return why;
 }
 
+json_t *event_line_fields(char *const *args, int count, const char **why, const char **bad)
+{
+	json_t *fields = json_object();
+	for (int i = 0; fields && i < count; i++) {
+		if ((*why = event_line_field(fields, args[i])) != NULL) {
+			*bad = args[i];
+			json_decref(fields);
+			return NULL;
+		}
+	}
+	if (!fields) {
+		*why = "out of memory at";
+		*bad = count > 0 ? args[0] : "";
+	}
+	return fields;
+}
+
 bool event_line_names_valid(const char *variant, const char *event)
 {
 	json_t *v = json_string(variant), *e = json_string(event);

@@ -11,6 +11,10 @@
  * why arg is refused (the text goes before the argument: "not KEY=TEXT or KEY:=JSON:"). */
 const char *event_line_field(json_t *fields, const char *arg);
 
+/* Every one of args (count of them) as event_line_field reads it, into a new object, keys in their
+ * order; NULL when one is refused: event_line_field's reason in *why, that arg in *bad. */
+json_t *event_line_fields(char *const *args, int count, const char **why, const char **bad);
+
 /* Whether variant and event can be written (UTF-8). */
 bool event_line_names_valid(const char *variant, const char *event);
 

@@ -109,7 +109,7 @@ static int place_run_child(char **argv, int *signalled)
 int place_run_schedule(const struct place_options *o, const json_t *placement,
                        const struct place_row *rows, size_t n)
 {
-	char self[4096], bin_dir[4096], err[4400], plan_path[4200], exe[4200];
+	char self[4096], bin_dir[4096], err[4400], plan_path[4200];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0 || !variant_command_bin_dir(bin_dir, sizeof(bin_dir))) {
 		fprintf(stderr,
@@ -117,7 +117,6 @@ int place_run_schedule(const struct place_options *o, const json_t *placement,
 		return CLI_EXIT_FAILED;
 	}
 	self[len] = '\0';
-	snprintf(exe, sizeof(exe), "%s", self);
 	json_t *plan = place_run_plan(o, placement, rows, n, self, bin_dir);
 	snprintf(plan_path, sizeof(plan_path), "%s/plan.json", o->out);
 	if (!plan || !json_file_write_atomic(plan_path, plan, err, sizeof(err))) {
@@ -127,8 +126,8 @@ int place_run_schedule(const struct place_options *o, const json_t *placement,
 	}
 	json_decref(plan);
 	const char *t0 = json_string_value(json_object_get(placement, "t0"));
-	char *argv[] = {exe,          "supervise", "--plan", plan_path, "--out", (char *)o->out,
-	                "--start-at", (char *)t0,  NULL};
+	char *argv[] = {self,           "supervise",  "--plan",   plan_path, "--out",
+	                (char *)o->out, "--start-at", (char *)t0, NULL};
 	fprintf(stderr, "allocspike-run place: the run: collector and generator from T0 %s (%s)\n",
 	        t0, plan_path);
 	int signalled = 0, status = place_run_child(argv, &signalled);

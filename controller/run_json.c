@@ -158,14 +158,11 @@ static json_t *path_get(json_t *doc, const char *path)
 bool run_json_fields_set(json_t *doc, const char *path, char **fields, int count, char *err,
                          size_t err_size)
 {
-	json_t *add = json_object();
-	for (int i = 0; i < count; i++) {
-		const char *why = event_line_field(add, fields[i]);
-		if (why) {
-			snprintf(err, err_size, "%s '%.200s'", why, fields[i]);
-			json_decref(add);
-			return false;
-		}
+	const char *why, *bad;
+	json_t *add = event_line_fields(fields, count, &why, &bad);
+	if (!add) {
+		snprintf(err, err_size, "%s '%.200s'", why, bad);
+		return false;
 	}
 	/* the object there, its other keys kept; made when missing */
 	json_t *target = json_incref(path_get(doc, path));

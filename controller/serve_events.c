@@ -27,14 +27,11 @@ static void serve_events_add(struct run_events *ev, char **w, int n, char *reply
 		snprintf(reply, size, "error: event: VARIANT and EVENT must be UTF-8");
 		return;
 	}
-	json_t *fields = json_object();
-	for (int i = 3; i < n; i++) {
-		const char *why = event_line_field(fields, w[i]);
-		if (why) {
-			snprintf(reply, size, "error: event: %s '%.200s'", why, w[i]);
-			json_decref(fields);
-			return;
-		}
+	const char *why, *bad;
+	json_t *fields = event_line_fields(w + 3, n - 3, &why, &bad);
+	if (!fields) {
+		snprintf(reply, size, "error: event: %s '%.200s'", why, bad);
+		return;
 	}
 	run_events_add(ev, w[1], w[2], fields);
 	snprintf(reply, size, "ok");

@@ -137,14 +137,10 @@ int analysis_cmd_event(int argc, char **argv)
 	const char *variant = argv[i], *event = argv[i + 1];
 	if (!event_line_names_valid(variant, event))
 		return usage_error("event", usage, "VARIANT and EVENT must be UTF-8", NULL);
-	json_t *fields = json_object();
-	for (i += 2; i < argc; i++) {
-		const char *why = event_line_field(fields, argv[i]);
-		if (why) {
-			json_decref(fields);
-			return usage_error("event", usage, why, argv[i]);
-		}
-	}
+	const char *why, *bad;
+	json_t *fields = event_line_fields(argv + i + 2, argc - i - 2, &why, &bad);
+	if (!fields)
+		return usage_error("event", usage, why, bad);
 	char *text = event_line_text(t_s, variant, event, fields, unix_s);
 	json_decref(fields);
 	/* One line in one write: the scenario appends it to a file the generator appends to too. */
