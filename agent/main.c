@@ -28,6 +28,7 @@
 #include "row_start.h"
 #include "sampler.h"
 #include "sockaddr_parse.h"
+#include "systemd_unit.h"
 #include "variants_table.h"
 
 #define AGENT_DEFAULT_PORT 9110
@@ -77,17 +78,27 @@ struct agent {
 	struct event *plan_poll;         /* the row's readiness polled meanwhile */
 	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
 	char *plan_answer;               /* the JSON answered to it, again to an identical one */
+	/* --systemd-unit: the unit whose main process is read, asked again (at most once a second)
+	 * while that process is gone, so that a restart is followed; NULL: none */
+	const char *unit;
+	uint64_t unit_asked_ns; /* monotonic: when systemd was last asked */
 };
+
+/* How often a unit whose main process is gone is asked for its new one. */
+#define AGENT_UNIT_ASK_EVERY_NS 1000000000ull
 
 static void agent_usage(FILE *out)
 {
 	fprintf(
 	    out,
-	    "usage: allocspike-agent --pid PID | --pid-from-control | --start ROW |\n"
+	    "usage: allocspike-agent --pid PID | --pid-from-control | --systemd-unit U |\n"
+	    "                        --start ROW |\n"
 	    "                        --await-plan [options]\n"
 	    "  --pid PID          the process to sample (a resolver row on this host)\n"
 	    "  --pid-from-control the process serving --control (waiting up to %d s for it):\n"
 	    "                     a sidecar sharing a Pod's process namespace\n"
+	    "  --systemd-unit U   the main process of systemd unit U (systemctl show\n"
+	    "                     --property=MainPID), followed when the unit restarts\n"
 	    "  --control PATH     its control socket: live bytes, allocator figures, requests\n"
 	    "                     in flight (default: none, /proc only)\n"
 	    "  --start ROW        start that row of --variants-table FILE here (a build or\n"
@@ -138,11 +149,29 @@ static int agent_row_end(pid_t row_pid, int rc)
 	return rc;
 }
 
+/* --systemd-unit: the target gone, the unit asked for its main process (at most once a second);
+ * a new one (the unit restarted) is read from the next read on. The reads in between stay down:
+ * the gap is the restart's. */
+static void agent_unit_follow(struct agent *a)
+{
+	uint64_t now = monotonic_ns();
+	if (!a->unit || a->sampler.last.up || now - a->unit_asked_ns < AGENT_UNIT_ASK_EVERY_NS)
+		return;
+	a->unit_asked_ns = now;
+	char err[256];
+	pid_t pid = systemd_unit_main_pid(a->unit, err, sizeof(err));
+	if (pid > 0 && pid != a->sampler.watch.pid &&
+	    agent_sampler_retarget(&a->sampler, pid, err, sizeof(err)))
+		fprintf(stderr, "allocspike-agent: unit %s: its main process is now PID %d\n",
+		        a->unit, (int)pid);
+}
+
 /* One read, then its line to the record and to every /samples stream. */
 static void agent_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct agent *a = arg;
 	agent_sampler_read(&a->sampler);
+	agent_unit_follow(a);
 	char line[RECORD_LINE_MAX];
 	size_t len = record_format(line, sizeof(line), a->next_seq, &a->sampler.last);
 	if (len >= sizeof(line))
@@ -677,6 +706,7 @@ int main(int argc, char **argv)
 		OPT_TOKEN_FILE,
 		OPT_TOKEN_METRICS,
 		OPT_PID_FROM_CONTROL,
+		OPT_SYSTEMD_UNIT,
 		OPT_START,
 		OPT_VARIANTS_TABLE,
 		OPT_ROOT_HINTS,
@@ -691,6 +721,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"pid-from-control", no_argument, NULL, OPT_PID_FROM_CONTROL},
+	    {"systemd-unit", required_argument, NULL, OPT_SYSTEMD_UNIT},
 	    {"start", required_argument, NULL, OPT_START},
 	    {"variants-table", required_argument, NULL, OPT_VARIANTS_TABLE},
 	    {"root-hints", required_argument, NULL, OPT_ROOT_HINTS},
@@ -735,6 +766,16 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CONTROL:
 			control = optarg;
+			break;
+		case OPT_SYSTEMD_UNIT:
+			a.unit = optarg;
+			if (!(ok = systemd_unit_name_valid(optarg)))
+				fprintf(
+				    stderr,
+				    "allocspike-agent: --systemd-unit '%s': not a unit name "
+				    "(letters, "
+				    "digits and :-_.@\\ only, with its type: kresd@1.service)\n",
+				    optarg);
 			break;
 		case OPT_PID_FROM_CONTROL:
 			pid_from_control = true;
@@ -822,6 +863,12 @@ int main(int argc, char **argv)
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (a.unit && (pid != 0 || pid_from_control || row->row || a.await_plan)) {
+		fprintf(stderr,
+		        "allocspike-agent: --systemd-unit takes no --pid, --pid-from-control, "
+		        "--start or --await-plan: the unit names the process\n");
+		return CLI_EXIT_USAGE;
+	}
 	const char *start_problem =
 	    a.await_plan
 	        ? (row->row || pid != 0 || pid_from_control
@@ -852,7 +899,7 @@ int main(int argc, char **argv)
 		        "allocspike-agent: --pid-from-control needs --control and no --pid\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (pid == 0 && !pid_from_control && !row->row && !a.await_plan) {
+	if (pid == 0 && !pid_from_control && !a.unit && !row->row && !a.await_plan) {
 		fprintf(stderr, "allocspike-agent: --pid is required\n");
 		agent_usage(stderr);
 		return CLI_EXIT_USAGE;
@@ -899,6 +946,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: --pid-from-control: %s\n", err);
 		return CLI_EXIT_FAILED;
 	}
+	if (a.unit &&
+	    (pid = (unsigned long long)systemd_unit_main_pid(a.unit, err, sizeof(err))) == 0) {
+		fprintf(stderr, "allocspike-agent: --systemd-unit %s: %s\n", a.unit, err);
+		return CLI_EXIT_FAILED;
+	}
+	a.unit_asked_ns = monotonic_ns();
 	/* appended to: an agent restarted in a run goes on in the same record, its gap visible */
 	a.record_path = record;
 	if (record && (a.record_fd = record_open(record, &a.next_seq)) < 0) {

@@ -30,6 +30,16 @@ void agent_sampler_read(struct agent_sampler *s)
 	s->samples++;
 }
 
+bool agent_sampler_retarget(struct agent_sampler *s, pid_t pid, char *err, size_t err_size)
+{
+	struct proc_watch next;
+	if (!proc_watch_open(&next, pid, err, err_size))
+		return false;
+	proc_watch_close(&s->watch);
+	s->watch = next;
+	return true;
+}
+
 void agent_sampler_close(struct agent_sampler *s)
 {
 	proc_watch_close(&s->watch);

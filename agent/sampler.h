@@ -40,6 +40,10 @@ bool agent_sampler_open(struct agent_sampler *s, pid_t pid, const char *control,
  * is never read as the target. */
 void agent_sampler_read(struct agent_sampler *s);
 
+/* The reads go on from another process (a systemd unit's after its restart), the counts kept;
+ * false with the reason in err, the old target kept, when pid is not there. */
+bool agent_sampler_retarget(struct agent_sampler *s, pid_t pid, char *err, size_t err_size);
+
 void agent_sampler_close(struct agent_sampler *s);
 
 #endif

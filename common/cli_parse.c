@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,16 @@ bool cli_option_number(const char *option, const char *text, double min, double 
 {
 	char err[512];
 	return complain(cli_parse_number(option, text, min, max, out, err, sizeof(err)), err);
+}
+
+bool cli_option_epoch(const char *option, const char *text, uint64_t *ns)
+{
+	double s = 0;
+	/* 1e11 s: past the year 5000, far beyond any real clock; the bound only refuses nonsense */
+	if (!cli_option_number(option, text, 1, 1e11, &s))
+		return false;
+	*ns = (uint64_t)llround(s * 1e9);
+	return true;
 }
 
 bool cli_option_size(const char *option, const char *text, unsigned long long min,

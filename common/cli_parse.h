@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Exit statuses of every program and scenario (docs/cli.md). */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILED = 1, CLI_EXIT_USAGE = 2 };
@@ -51,6 +52,9 @@ bool cli_parse_duration(const char *option, const char *text, double bare_unit, 
 bool cli_option_count(const char *option, const char *text, unsigned long long min,
                       unsigned long long max, unsigned long long *out);
 bool cli_option_number(const char *option, const char *text, double min, double max, double *out);
+/* A moment given as seconds since the epoch, fractions allowed (--start-at: the time every host of
+ * a run counts from), in nanoseconds, never 0. */
+bool cli_option_epoch(const char *option, const char *text, uint64_t *ns);
 bool cli_option_size(const char *option, const char *text, unsigned long long min,
                      unsigned long long max, unsigned long long *out);
 bool cli_option_duration(const char *option, const char *text, double bare_unit, double min_s,

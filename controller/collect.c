@@ -37,7 +37,7 @@ struct collect_plan {
 	char token[BEARER_TOKEN_MAX + 1];
 	double duration_s; /* 0: until SIGINT or SIGTERM */
 	double clock_bound_s, clock_every_s;
-	double start_at; /* --start-at: the run's t_s 0, seconds since the epoch; 0: the start */
+	uint64_t start_at_ns; /* --start-at: the run's t_s 0, CLOCK_REALTIME; 0: the start */
 	bool dry_run;
 };
 
@@ -155,7 +155,7 @@ static int collect_parse(struct collect_plan *plan, int argc, char **argv)
 			plan->token_file = optarg;
 			break;
 		case OPT_START_AT: /* the generator's grammar for the same time */
-			ok = cli_option_number("--start-at", optarg, 1, 1e11, &plan->start_at);
+			ok = cli_option_epoch("--start-at", optarg, &plan->start_at_ns);
 			break;
 		case OPT_DRY_RUN:
 			plan->dry_run = true;
@@ -201,8 +201,8 @@ static void collect_print_plan(const struct collect_plan *plan)
 	       "%gs\n",
 	       COLLECT_CLOCK_EXCHANGES, plan->clock_bound_s * 1000, plan->clock_every_s);
 	printf("token: %s\n", plan->token_file ? plan->token_file : "none");
-	if (plan->start_at > 0)
-		printf("events: t_s 0 at %.9f (--start-at)\n", plan->start_at);
+	if (plan->start_at_ns)
+		printf("events: t_s 0 at %.9f (--start-at)\n", (double)plan->start_at_ns / 1e9);
 	else
 		printf("events: t_s 0 when the collection starts\n");
 	for (unsigned i = 0; i < plan->agent_count; i++)
@@ -356,8 +356,7 @@ int collect_main(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	}
 	/* the schedule's clock when it is known, so these events line up with the generator's */
-	run.events.t0_ns =
-	    plan.start_at > 0 ? (uint64_t)llround(plan.start_at * 1e9) : realtime_ns();
+	run.events.t0_ns = plan.start_at_ns ? plan.start_at_ns : realtime_ns();
 	for (unsigned i = 0; i < plan.agent_count; i++) {
 		plan.agents[i].events = &run.events;
 		plan.agents[i].token = plan.token_file ? plan.token : NULL;

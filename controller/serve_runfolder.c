@@ -15,13 +15,14 @@
 #include "atomic_write_file.h"
 #include "json_file.h"
 #include "proc_stat.h"
+#include "program_output.h"
 #include "run_json.h"
 #include "run_outdir.h"
 #include "run_registry.h"
 #include "timeline_columns.h"
 
 #define RF_STOP_ALL_GRACE_S 5.0
-#define RF_REPORT_OUT_MAX (16u << 20) /* the harness scan's answer: a few KB in practice */
+#define RF_REPORT_OUT_MAX (1u << 20) /* the harness scan's answer: a few KB in practice */
 
 /* --- run.json --- */
 
@@ -70,58 +71,12 @@ static bool rf_status_valid(const char *status)
 
 /* --- running a program and taking its output --- */
 
-/* argv run to its end, its stdout into *out (malloc'ed) when out is not NULL; its exit status. */
+/* argv run to its end (stderr the controller's), its stdout into *out (malloc'ed) when out is not
+ * NULL; its exit status. */
 static int rf_run(char *const argv[], char **out)
 {
-	int pipefd[2] = {-1, -1};
-	if (out && pipe2(pipefd, O_CLOEXEC) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		/* the controller's signalfd mask and ignored SIGPIPE are not the program's */
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		if (out)
-			dup2(pipefd[1], STDOUT_FILENO);
-		int null = open("/dev/null", O_RDONLY);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-	if (out) {
-		close(pipefd[1]);
-		for (;;) {
-			if (len + 4096 > cap) {
-				char *bigger =
-				    cap < RF_REPORT_OUT_MAX ? realloc(text, cap + 65536) : NULL;
-				if (!bigger)
-					break;
-				text = bigger;
-				cap += 65536;
-			}
-			ssize_t got = read(pipefd[0], text + len, cap - len - 1);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0)
-				break;
-			len += (size_t)got;
-		}
-		close(pipefd[0]);
-		if (text)
-			text[len] = '\0';
-		*out = text;
-	}
-	int st = 0;
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	struct program_run how = {.max_out = RF_REPORT_OUT_MAX};
+	return program_output(argv, &how, out);
 }
 
 /* A number as jq prints it: no ".0" after a whole one. */

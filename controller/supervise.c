@@ -43,7 +43,7 @@ void supervise_usage(FILE *out)
 
 struct supervise_options {
 	const char *plan, *out, *serve;
-	double start_at; /* 0: none */
+	uint64_t start_at_ns; /* 0: none */
 	bool dry_run, begin;
 };
 
@@ -65,7 +65,7 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_START_AT: /* the generator's grammar for the same time */
-			if (!cli_option_number("--start-at", optarg, 1, 1e11, &o->start_at))
+			if (!cli_option_epoch("--start-at", optarg, &o->start_at_ns))
 				return CLI_EXIT_USAGE;
 			break;
 		case OPT_PLAN:
@@ -92,7 +92,7 @@ static int supervise_parse(struct supervise_options *o, int argc, char **argv)
 		}
 	}
 	if (optind < argc || !o->plan == !o->serve || !o->out == !(o->serve && o->begin) ||
-	    (o->serve && (o->dry_run || o->start_at > 0)) || (o->begin && !o->serve)) {
+	    (o->serve && (o->dry_run || o->start_at_ns)) || (o->begin && !o->serve)) {
 		fprintf(stderr, "allocspike-run supervise: %s\n",
 		        optind < argc
 		            ? "unexpected argument"
@@ -239,7 +239,7 @@ int supervise_main(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	}
 	/* the schedule's clock when it is known, so these events line up with the generator's */
-	events.t0_ns = o.start_at > 0 ? (uint64_t)llround(o.start_at * 1e9) : realtime_ns();
+	events.t0_ns = o.start_at_ns ? o.start_at_ns : realtime_ns();
 	sup.processes_fd = processes_fd;
 	/* the registry names the folder whatever the next run's working directory */
 	char out_abs[PATH_MAX];

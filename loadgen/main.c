@@ -128,7 +128,7 @@ struct options {
 	double replay_speed;
 	unsigned shard, shards; /* --shard I/N: the clients c with c % N == I - 1 */
 	bool sharded;           /* --shard given (also 1/1): a fragment.json goes with --out */
-	double start_at; /* --start-at: the schedule's start, seconds since the epoch; 0: none */
+	uint64_t start_at_ns;   /* --start-at: the schedule's start, CLOCK_REALTIME; 0: none */
 	struct target_spec targets[MAX_TARGETS], watches[MAX_TARGETS];
 	unsigned ntargets, nwatches;
 };
@@ -419,7 +419,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			o->align = true;
 			break;
 		case O_START_AT:
-			if (!cli_option_number("--start-at", optarg, 1, 1e11, &o->start_at))
+			if (!cli_option_epoch("--start-at", optarg, &o->start_at_ns))
 				return false;
 			break;
 		case O_REMOTE:
@@ -469,7 +469,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		fprintf(stderr, "allocspike-loadgen: --replay-speed is an option of --replay\n");
 		return false;
 	}
-	if (o->align && o->start_at > 0) {
+	if (o->align && o->start_at_ns) {
 		fprintf(stderr,
 		        "allocspike-loadgen: --align and --start-at do not mix (both say when "
 		        "the schedule starts)\n");
@@ -620,13 +620,13 @@ static bool start_instant(const struct options *o, uint64_t *mono_ns, uint64_t *
 		at = (now / 1000000000 + 1) * 1000000000;
 		if (at - now < 50000000)
 			at += 1000000000;
-	} else if (o->start_at > 0) {
-		at = (uint64_t)llround(o->start_at * 1e9);
+	} else if (o->start_at_ns) {
+		at = o->start_at_ns;
 		if (at < now) {
 			snprintf(err, err_size,
 			         "--start-at %.3f passed %.3f s ago: start the "
 			         "generators with a time still ahead",
-			         o->start_at, (double)(now - at) / 1e9);
+			         (double)at / 1e9, (double)(now - at) / 1e9);
 			return false;
 		}
 	}

@@ -129,7 +129,6 @@ lifeline_set
 	--web.listen-address="127.0.0.1:$port" >prometheus.log 2>&1 &
 _test_pids+=($!)
 api="http://127.0.0.1:$port/api/v1/query"
-jq_true() { jq -e "$@" >/dev/null; }
 for ((i = 0; i < 300; i++)); do
 	curl -sf "$api" --data-urlencode 'query=count_over_time(allocspike_agent_samples_total[1m])' -o prom.json &&
 		[[ $(jq -r '.data.result[0].value[1] // 0' prom.json) -ge 3 ]] && break

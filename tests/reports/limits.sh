@@ -9,7 +9,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 R=$ALLOCSPIKE_BIN/allocspike-report
 [[ -x $R ]] || skip "allocspike-report is not built yet"
-jq_true() { jq -e "$@" >/dev/null; }
 
 # base DIR : a valid run of two variants over three spikes (two rows a phase).
 base() {

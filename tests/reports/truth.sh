@@ -10,7 +10,6 @@ REPORT=$ALLOCSPIKE_BIN/allocspike-report
 CHECKER=$ALLOCSPIKE_SOURCE_DIR/tests/reports/truth_check.py
 command -v python3 >/dev/null || skip "python3 not installed"
 command -v jq >/dev/null || skip "jq not installed"
-jq_true() { jq -e "$@" >/dev/null 2>&1; }
 
 # truth NAME DIR : the report of DIR, then every number it states checked against summary.json.
 truth() {
