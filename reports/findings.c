@@ -223,7 +223,10 @@ static void findings_mechanism(json_t *out, const struct model_variant *mv)
 	}
 	double not_resident = mv->final_not_resident_kb;
 	if (not_resident >= HELD_KIND_MIN_KB)
-		strbuf_printf(&b, "; %.1f MB more that it counts is not resident",
+		/* its free count beyond what it holds: pages it released or never touched */
+		strbuf_printf(&b,
+		              "; it counts %.1f MB more as free that is not resident (released or "
+		              "never touched)",
 		              not_resident / 1024);
 	/* Live bytes beyond the resident heap are in no part: said, so live + held is not read as
 	 * the program's whole request. */

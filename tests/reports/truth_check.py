@@ -432,8 +432,8 @@ FINDINGS = [
      f_live_growth),
     (r"NAME(?: \((?P<how>[^)]*)\))? held (?:(?P<held>N) MB|n/a) beyond live memory at the end(?: \((?P<na>live bytes "
      r"exceed the heap)\))?(?:, not broken down "
-     r"\([^)]*\)|(?P<kinds>(?:[:;] \d+\.\d MB in [^;]*)*))(?:; (?P<notres>N) MB more that it counts is not "
-     r"resident)?(?:; live memory counts (?P<livenr>N) MB more that was never touched \(not resident\))?"
+     r"\([^)]*\)|(?P<kinds>(?:[:;] \d+\.\d MB in [^;]*)*))(?:; it counts (?P<notres>N) MB more as free that is not "
+     r"resident \(released or never touched\))?(?:; live memory counts (?P<livenr>N) MB more that was never touched \(not resident\))?"
      r"(?:; none [^;]*|; (?P<unmapped>N) MB [^;]* \(unmapped, not in RSS\))?\.", f_mechanism),
     (r"Memory went back to the system after spikes with (?P<returned>.*), not with (?P<kept>.*)\.", f_went_back),
     (r"NAME's peaks: (?P<k>\d+) spikes?, too few for a trend: (?P<list>.*) MB\.", f_peaks_few),
