@@ -12,6 +12,7 @@
 #include "run_context.h"
 #include "run_outdir.h"
 #include "scenario_options.h"
+#include "scenario_schedule.h"
 #include "settings_check.h"
 #include "stop.h"
 #include "supervise.h"
@@ -19,26 +20,29 @@
 
 static void run_usage(FILE *out)
 {
-	fprintf(out, "usage: allocspike-run SUBCOMMAND [options]\n"
-	             "  collect     the agents' reads into a run folder on this host's clock\n"
-	             "  place       rows started on remote agents by a hosts file, one start time\n"
-	             "  supervise   a plan's processes started, watched and stopped\n"
-	             "  ask         a request to a served run (supervise --serve)\n"
-	             "  state-dir   the folder where runs in progress register\n"
-	             "  register    a scenario's run: processes.tsv made, the run registered\n"
-	             "  unregister  a scenario's run ended\n"
-	             "  clean-stale stop what killed runs left\n"
-	             "  launch      a scenario's process: own group, dies with its parent\n"
-	             "  stop        a scenario's processes stopped on the one stop path\n"
-	             "  leftovers   which of a scenario's processes are still there\n"
-	             "  outdir      a run's folder made, new or an empty one of yours\n"
-	             "  variants    the rows of variants.tsv a run chooses, checked\n"
-	             "  rows-check  which chosen rows can run (program, allocator, settings)\n"
-	             "  machine     run.json's machine: what on this host can change a curve\n"
-	             "  programs    run.json's programs: the harness programs and their reports\n"
-	             "  options     a scenario's options parsed and checked, or its --help\n"
-	             "  settings    whether a row's allocator settings took\n"
-	             "  --version   print the version and exit\n");
+	fprintf(
+	    out,
+	    "usage: allocspike-run SUBCOMMAND [options]\n"
+	    "  collect     the agents' reads into a run folder on this host's clock\n"
+	    "  place       rows started on remote agents by a hosts file, one start time\n"
+	    "  supervise   a plan's processes started, watched and stopped\n"
+	    "  ask         a request to a served run (supervise --serve)\n"
+	    "  state-dir   the folder where runs in progress register\n"
+	    "  register    a scenario's run: processes.tsv made, the run registered\n"
+	    "  unregister  a scenario's run ended\n"
+	    "  clean-stale stop what killed runs left\n"
+	    "  launch      a scenario's process: own group, dies with its parent\n"
+	    "  stop        a scenario's processes stopped on the one stop path\n"
+	    "  leftovers   which of a scenario's processes are still there\n"
+	    "  outdir      a run's folder made, new or an empty one of yours\n"
+	    "  variants    the rows of variants.tsv a run chooses, checked\n"
+	    "  rows-check  which chosen rows can run (program, allocator, settings)\n"
+	    "  machine     run.json's machine: what on this host can change a curve\n"
+	    "  programs    run.json's programs: the harness programs and their reports\n"
+	    "  options     a scenario's options parsed and checked, or its --help\n"
+	    "  schedule    the schedules a scenario runs, made from its options, and their cost\n"
+	    "  settings    whether a row's allocator settings took\n"
+	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
 	supervise_usage(out);
@@ -83,6 +87,8 @@ int main(int argc, char **argv)
 		return programs_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rows-check") == 0)
 		return rows_check_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "schedule") == 0)
+		return scenario_schedule_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "options") == 0)
 		return scenario_options_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "settings") == 0)

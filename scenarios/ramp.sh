@@ -26,9 +26,9 @@ scenario_defaults() {
 
 ramp_top() { echo "${OPT_rate:-10000}"; }
 
-scenario_query_count() { schedule_count "$(schedule_ramp "$(ramp_top)")"; }
+scenario_query_count() { schedule_make ramp "$(ramp_top)" --count; }
 
-scenario_plan() { SC_SCHEDULE=$(schedule_ramp "$(ramp_top)"); }
+scenario_plan() { SC_SCHEDULE=$(schedule_make ramp "$(ramp_top)"); }
 
 scenario_after() {
 	local v cap peak share caps='{}'

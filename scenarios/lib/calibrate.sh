@@ -17,9 +17,6 @@ calibrate_knees() {
 	"$rp" knee "$1" || sc_die "allocspike-report knee $1 failed"
 }
 
-# calibrate_highest_top : the highest ramp top the calibration can reach (for sizing the query file).
-calibrate_highest_top() { echo $((OPT_calibrate_max << CALIBRATE_EXTENSIONS)); }
-
 # calibrate_decide RUN_DIR : what the passes so far decide (`allocspike-report calibration`: the
 # capacities merged over the passes, the slowest, the spike rate, whether to ramp again).
 calibrate_decide() {
@@ -35,7 +32,7 @@ calibrate_pass() {
 	local dir=$1 top=$2 schedule
 	shift 2
 	mkdir -p "$dir/logs"
-	schedule=$(schedule_calibrate "$top")
+	schedule=$(schedule_make calibrate "$top")
 	sc_say "calibrating the spike height: $schedule"
 	events_push "$dir/events.jsonl"
 	local SC_RUNNABLE=("$@") # experiment_drive runs these
@@ -52,7 +49,7 @@ calibrate_run() {
 	for ((k = 0; ; k++)); do
 		((k == 0)) || folder=calibration/extend-$k
 		calibrate_pass "$1/$folder" "$top" "${names[@]}"
-		passes=$(jq -c --arg f "$folder" --arg s "$(schedule_calibrate "$top")" --argjson t "$top" \
+		passes=$(jq -c --arg f "$folder" --arg s "$(schedule_make calibrate "$top")" --argjson t "$top" \
 			'. + [{folder: $f, schedule: $s, top_qps: $t}]' <<<"$passes")
 		decision=$(calibrate_decide "$1") || exit 1
 		[[ $(jq -r .extend <<<"$decision") == true ]] || break

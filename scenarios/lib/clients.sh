@@ -12,12 +12,6 @@ declare -A V_DOT_ADDR=()
 # clients_on : true in a --clients run.
 clients_on() { [[ ${OPT_clients:-0} == 1 ]]; }
 
-# clients_phase_option : what a spike phase of the schedule adds (docs/schedule.md).
-clients_phase_option() {
-	clients_on || return 0
-	printf '/clients=%s' "$OPT_spike_clients"
-}
-
 # clients_prepare DIR : the test certificate and key (self-signed, ECDSA P-256, two days) in DIR/tls.
 clients_prepare() {
 	clients_on || return 0

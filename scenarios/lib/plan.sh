@@ -3,8 +3,7 @@
 # scenario asks spike.sh, which also judges the options passed on.
 
 # plan_spike_s ARGS... : the seconds one spike.sh run with ARGS takes, then the part of them its
-# calibration takes (empty while allocspike-loadgen is not built); status 2 when spike.sh refuses
-# ARGS (it has said why).
+# calibration takes; status 2 when spike.sh refuses ARGS (it has said why).
 plan_spike_s() {
 	SC_PLAN_ONLY=1 bash "$SC_ROOT/scenarios/spike.sh" "$@" || return 2
 }
@@ -23,10 +22,6 @@ plan_spike_say() {
 # of them calibrate first, and about how long they take in all.
 plan_say() {
 	local runs=$1 cal=$2 cal_s=$3 other_s=$4 each
-	if [[ -z $cal_s || -z $other_s ]]; then
-		sc_say "$runs spike runs (how long they take is known once allocspike-loadgen is built)"
-		return
-	fi
 	if ((cal == 0 || cal == runs)); then
 		each=$((cal ? cal_s : other_s))
 		sc_say "$runs spike runs of about $(sc_seconds_text "$each") each: about $(sc_seconds_text $((runs * each))) in all"

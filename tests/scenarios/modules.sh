@@ -18,9 +18,20 @@ procs_begin modules "$pr"
 
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
-OPT_warmup_rate=600
-check_eq "spike schedule" "warmup:60s@600,baseline:20s@300,8*(spike:20s@3000,recovery:40s@300)" "$(schedule_spike 3000)"
-check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40 * 300))) "$(schedule_count "$(schedule_spike 3000)")"
+check_eq "spike schedule" "warmup:60s@600,baseline:20s@300,8*(spike:20s@3000,recovery:40s@300)" "$(schedule_make spike 3000)"
+check_eq "queries of that schedule" $((60 * 600 + 20 * 300 + 8 * (20 * 3000 + 40 * 300))) "$(schedule_make spike 3000 --count)"
+check_eq "its length" $((60 + 20 + 8 * (20 + 40))) "$(schedule_make spike 3000 --seconds)"
+saved=$OPTS_JSON
+OPTS_JSON=$(jq -c '.warmup_rate = "700" | .clients = "1" | .spike_clients = "900"' <<<"$OPTS_JSON")
+check_eq "the schedule is made from the run's options (warm-up rate, a connection spike)" \
+	"warmup:60s@700,baseline:20s@300,8*(spike:20s@3000/clients=900,recovery:40s@300)" "$(schedule_make spike 3000)"
+OPTS_JSON=$saved
+check_eq "the calibration ramp" "calibrate:20s@300..6000" "$(schedule_make calibrate 6000)"
+check_eq "a spike run with auto: its schedules at --calibrate-max plus the overhead, then the ramp" \
+	"$((60 + 20 + 8 * (20 + 40) + 35 + 20)) 20" "$(schedule_make --spike-expected)"
+check_eq "its file holds the highest spike 3 extensions can ask (6000 x 8 x 0.8)" \
+	$((60 * 600 + 20 * 300 + 8 * (20 * 38400 + 40 * 300))) "$(schedule_make --spike-queries 3)"
+check "an unknown schedule is refused" bash -c '! "$0" schedule --options "{}" bogus 1 2>/dev/null' "$OPTS_RUN"
 
 # A ramp over 10 one-second windows: a keeps up to 2000 qps then answers 1500, b keeps up throughout.
 tl=$TEST_TMP/timeline.csv
