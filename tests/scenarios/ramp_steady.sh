@@ -28,7 +28,12 @@ bash "$ALLOCSPIKE_SOURCE_DIR/scenarios/steady.sh" "${common[@]}" --hierarchy-blo
 check_eq "steady.sh exit status" 0 $? || tail -20 "$TEST_TMP/steady.err"
 scenario_check_folder "$out" completed
 check_eq "steady.sh's schedule" "warmup:3s@300,baseline:5s@500" "$(jq -r .parameters.schedule "$out/run.json")"
-sent=$(awk -F, -v v="$variant" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["variant"] == v && $c["phase"] == "baseline" { s += $c["sent"] } END { print s + 0 }' "$out/timeline.csv")
-check_eq "every query of the constant rate was sent (500 qps x 5 s)" 2500 "$sent"
+# sum of COLUMN over the row's intervals of PHASE (all: every phase)
+column_sum() {
+	awk -F, -v v="$variant" -v col="$1" -v ph="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && (ph == "all" || $c["phase"] == ph) { s += $c[col] } END { print s + 0 }' "$out/timeline.csv"
+}
+check_eq "the constant rate offered for --baseline-len (500 qps x 5 s)" 2500 "$(column_sum offered baseline)"
+# counted by the interval they left in: a phase's first query can fall in the interval before it
+check_eq "every query of the schedule sent (300 x 3 + 500 x 5)" 3400 "$(column_sum sent all)"
 finish
