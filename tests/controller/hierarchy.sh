@@ -39,7 +39,7 @@ check_eq "the parameters: null where the world sets them" \
 	"$("$RUN" hierarchy-argv --options "$(options)" --parameters)"
 check_eq "the parameters of lan" \
 	'{"seed":7,"latency_ms_median":20,"latency_ms_p99":200,"loss":0.03,"block":"127.53.0.0/16","world":"lan"}' \
-	"$("$RUN" hierarchy-argv --options "$(options --world lan --seed 7)" --given world,seed --parameters)"
+	"$("$RUN" hierarchy-argv --options "$(options --world lan --seed 7)" --given world,seed --parameters | jq -c .)"
 bad=$(options | jq -c '.loss = "2"')
 "$RUN" hierarchy-argv --options "$bad" --parameters 2>err.txt
 check_eq "a loss over 1: exit 2" 2 $?
@@ -56,6 +56,7 @@ check_eq "without --options: exit 2" 2 $?
 # up-exit.sh it exits first, up-nohints.sh writes no hints.
 cat >up.sh <<'UP'
 #!/bin/bash
+echo "$*" >"$0.args"
 while (($#)); do
 	case $1 in --root-hints) hints=$2 ;; --ready-file) ready=$2 ;; esac
 	shift
@@ -86,7 +87,7 @@ pid=$(awk '$1 == "_upstream" { print $2 }' run/processes.tsv)
 check_eq "the answer: port, _upstream's pid, root hints" "ok 5399 $pid $TEST_TMP/run/root.hints" "$out"
 check "parameters.hierarchy recorded" jq_true \
 	'.parameters.hierarchy == {"seed": 1, "latency_ms_median": 0, "latency_ms_p99": 0, "loss": 0, "block": "127.53.0.0/16", "world": "flat", "port": 5399}' run/run.json
-check "started with --no-latency" grep -q -- '--no-latency' <(tr '\0' ' ' <"/proc/$pid/cmdline")
+check "started with --no-latency" grep -q -- '--world flat --flat-tlds 20 --no-latency --no-loss$' up.sh.args
 ask origin >/dev/null
 check "the ready event" jq_true -s --argjson pid "$pid" \
 	'map(select(.variant == "_upstream" and .event == "ready"))[0] | .addr == "127.0.0.1:5399" and .pid == $pid' run/events.jsonl
@@ -100,6 +101,7 @@ check "said with its exit and log" \
 rm -f run/root.hints
 ask hierarchy "$TEST_TMP/up-nohints.sh" "$ctl" "" 0 2>err.txt
 check "one that writes no root hints: said" grep -q "error: hierarchy: it wrote no root hints to $TEST_TMP/run/root.hints" err.txt
+ask stop 1s _upstream >/dev/null
 ask hierarchy "$TEST_TMP/up.sh" "$ctl" "" 0 given=x y 2>err.txt
 check "a request with a word too many: its form said" grep -q "hierarchy UPSTREAM CTL_DIR CPUS PORT \[given=NAME,...\] is expected" err.txt
 ask shutdown >/dev/null
