@@ -158,17 +158,18 @@ void hierarchy_parameter_fields(const struct hierarchy_options *o, struct hierar
 
 void hierarchy_argv_usage(FILE *out)
 {
-	fprintf(out,
-	        "allocspike-run hierarchy-argv --options JSON [--given NAME,...] --upstream PROGRAM\n"
-	        "                              --dir DIR --ctl DIR [--port N] [--parameters]\n"
-	        "  the hierarchy's command for a run's options, one word a line (--dry-run's plan);\n"
-	        "  --parameters: run.json's parameters.hierarchy fields it records instead\n");
+	fprintf(
+	    out,
+	    "allocspike-run hierarchy-argv --options JSON [--given NAME,...] --upstream PROGRAM\n"
+	    "                              --dir DIR --ctl DIR [--port N] [--parameters]\n"
+	    "  the hierarchy's command for a run's options, one word a line (--dry-run's plan);\n"
+	    "  --parameters: run.json's parameters.hierarchy fields it records instead\n");
 }
 
 int hierarchy_argv_main(int argc, char **argv)
 {
 	static const struct option longs[] = {
-	    {"options", required_argument, NULL, 'o'}, {"given", required_argument, NULL, 'g'},
+	    {"options", required_argument, NULL, 'o'},  {"given", required_argument, NULL, 'g'},
 	    {"upstream", required_argument, NULL, 'u'}, {"dir", required_argument, NULL, 'd'},
 	    {"ctl", required_argument, NULL, 'c'},      {"port", required_argument, NULL, 'p'},
 	    {"parameters", no_argument, NULL, 'P'},     {NULL, 0, NULL, 0}};
@@ -179,14 +180,30 @@ int hierarchy_argv_main(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
 		switch (c) {
-		case 'o': options = optarg; break;
-		case 'g': given = optarg; break;
-		case 'u': upstream = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'c': ctl = optarg; break;
-		case 'p': port = optarg; break;
-		case 'P': parameters = true; break;
-		default: hierarchy_argv_usage(stderr); return CLI_EXIT_USAGE;
+		case 'o':
+			options = optarg;
+			break;
+		case 'g':
+			given = optarg;
+			break;
+		case 'u':
+			upstream = optarg;
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'c':
+			ctl = optarg;
+			break;
+		case 'p':
+			port = optarg;
+			break;
+		case 'P':
+			parameters = true;
+			break;
+		default:
+			hierarchy_argv_usage(stderr);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (optind != argc || !options || (!parameters && (!upstream || !dir || !ctl))) {

@@ -82,29 +82,45 @@ static bool repeat_recorded(const char *run_json, const char *const *keys, char 
 
 static int repeat_parse(struct repeat_options *o, int argc, char **argv)
 {
-	static const struct option longs[] = {
-	    {"runs", required_argument, NULL, 'n'},     {"out", required_argument, NULL, 'o'},
-	    {"scenario", required_argument, NULL, 's'}, {"report", required_argument, NULL, 'r'},
-	    {"calibrated", no_argument, NULL, 'c'},     {"same-queries", no_argument, NULL, 'q'},
-	    {NULL, 0, NULL, 0}};
+	static const struct option longs[] = {{"runs", required_argument, NULL, 'n'},
+	                                      {"out", required_argument, NULL, 'o'},
+	                                      {"scenario", required_argument, NULL, 's'},
+	                                      {"report", required_argument, NULL, 'r'},
+	                                      {"calibrated", no_argument, NULL, 'c'},
+	                                      {"same-queries", no_argument, NULL, 'q'},
+	                                      {NULL, 0, NULL, 0}};
 	*o = (struct repeat_options){.report = "", .scenario = "allocspike-run repeat"};
 	const char *runs = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+", longs, NULL)) != -1) {
 		switch (c) {
-		case 'n': runs = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 's': o->scenario = optarg; break;
-		case 'r': o->report = optarg; break;
-		case 'c': o->calibrated = true; break;
-		case 'q': o->same_queries = true; break;
-		default: return CLI_EXIT_USAGE;
+		case 'n':
+			runs = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 's':
+			o->scenario = optarg;
+			break;
+		case 'r':
+			o->report = optarg;
+			break;
+		case 'c':
+			o->calibrated = true;
+			break;
+		case 'q':
+			o->same_queries = true;
+			break;
+		default:
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (!runs || !o->out || optind >= argc || strcmp(argv[optind - 1], "--") != 0) {
-		fprintf(stderr,
-		        "allocspike-run repeat: --runs, --out, then -- and the command are expected\n");
+		fprintf(
+		    stderr,
+		    "allocspike-run repeat: --runs, --out, then -- and the command are expected\n");
 		return CLI_EXIT_USAGE;
 	}
 	if (!cli_option_count("--runs", runs, 1, 10000, &o->runs))
@@ -170,8 +186,8 @@ int repeat_runs_main(int argc, char **argv)
 			break;
 		}
 		if (st != 0) {
-			repeat_say(&o, "error: ", "repeat %llu ended with status %d; stopping the repeats",
-			           i, st);
+			repeat_say(&o, "error: ",
+			           "repeat %llu ended with status %d; stopping the repeats", i, st);
 			rc = CLI_EXIT_FAILED;
 			break;
 		}
@@ -179,18 +195,21 @@ int repeat_runs_main(int argc, char **argv)
 		if (i == 1 && o.calibrated) {
 			static const char *const at[] = {"parameters", "spike_rate_qps", NULL};
 			if (!repeat_recorded(run_json, at, rate, sizeof(rate))) {
-				repeat_say(&o, "error: ",
-				           "repeat 1 recorded no spike rate (%s); stopping the repeats",
-				           run_json);
+				repeat_say(
+				    &o, "error: ",
+				    "repeat 1 recorded no spike rate (%s); stopping the repeats",
+				    run_json);
 				rc = CLI_EXIT_FAILED;
 				break;
 			}
-			repeat_say(&o, "", "repeats 2 to %llu spike at repeat 1's calibrated %s qps",
+			repeat_say(&o, "",
+			           "repeats 2 to %llu spike at repeat 1's calibrated %s qps",
 			           o.runs, rate);
 			rate_from_first = true;
 		}
 		/* the default query file's length follows the spike rate (auto: the highest the
-		 * calibration could ask for); the later repeats replay the very file of the first */
+		 * calibration could ask for); the later repeats replay the very file of the first
+		 */
 		static const char *const generated[] = {"queryfile", "generated", "count", NULL};
 		if (i == 1 && o.same_queries)
 			repeat_recorded(run_json, generated, count, sizeof(count));

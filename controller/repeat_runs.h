@@ -1,7 +1,7 @@
 /* controller/repeat_runs.h - allocspike-run repeat: a scenario's --repeat N (docs/controller.md,
- * "The repeats"): the same scenario run N times into OUT/run-1..N, one after the other, each a child
- * that dies with the controller; the later runs given the first's calibrated spike rate and query
- * count; then `allocspike-report compare` of them. */
+ * "The repeats"): the same scenario run N times into OUT/run-1..N, one after the other, each a
+ * child that dies with the controller; the later runs given the first's calibrated spike rate and
+ * query count; then `allocspike-report compare` of them. */
 #ifndef ALLOCSPIKE_CONTROLLER_REPEAT_RUNS_H
 #define ALLOCSPIKE_CONTROLLER_REPEAT_RUNS_H
 

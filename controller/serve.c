@@ -39,7 +39,7 @@ struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
 	bool origin;               /* `origin-from` procs[0] */
-	bool hierarchy;            /* `hierarchy`: a ready of procs[0] answered as serve_hierarchy.h */
+	bool hierarchy;            /* `ready` of procs[0] for `hierarchy` */
 	double deadline_s;
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
@@ -299,8 +299,8 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 		         (long)s->sup.procs[running].target.pid);
 		return;
 	}
-	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, w, n,
-	                             reply, size))
+	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, w, n, reply,
+	                             size))
 		return;
 	serve_start(s, s->hierarchy.start, s->hierarchy.start_count, reply, size);
 	serve_hierarchy_started(&s->hierarchy);
@@ -397,9 +397,9 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		snprintf(
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
-		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, shutdown, "
-		    "origin-from, hierarchy, %s, %s)",
-		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS);
+		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
+		    "shutdown, origin-from, %s, %s, %s)",
+		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

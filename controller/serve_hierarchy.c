@@ -28,8 +28,9 @@ bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *
 	if (n == 6 && strncmp(w[5], "given=", 6) == 0)
 		given = w[5] + 6;
 	else if (n != 5) {
-		snprintf(reply, size,
-		         "error: hierarchy UPSTREAM CTL_DIR CPUS PORT [given=NAME,...] is expected");
+		snprintf(
+		    reply, size,
+		    "error: hierarchy UPSTREAM CTL_DIR CPUS PORT [given=NAME,...] is expected");
 		return false;
 	}
 	if (!rf->dir[0]) {
@@ -106,8 +107,9 @@ void serve_hierarchy_failed(const struct serve_hierarchy *h, const char *how, ch
                             size_t size)
 {
 	if (how)
-		snprintf(reply, size, "error: hierarchy: it exited before it was ready (%s; see %s)",
-		         how, h->log);
+		snprintf(reply, size,
+		         "error: hierarchy: it exited before it was ready (%s; see %s)", how,
+		         h->log);
 	else
 		snprintf(reply, size, "error: hierarchy: not ready within %s (see %s)",
 		         HIERARCHY_READY_TIMEOUT, h->log);

@@ -1,8 +1,9 @@
 /* controller/serve_hierarchy.h - a served run's `hierarchy` request (docs/controller.md, "The
- * hierarchy"): the simulated hierarchy's command made from run.json's options (hierarchy_command.h),
- * its latency, loss and world recorded in parameters.hierarchy; once serve.c has started it as
- * _upstream and its ready line came (at most HIERARCHY_READY_TIMEOUT_S), its root hints checked,
- * its `ready` event and port recorded, and the scenario answered `ok PORT PID ROOT_HINTS`. */
+ * hierarchy"): the simulated hierarchy's command made from run.json's options
+ * (hierarchy_command.h), its latency, loss and world recorded in parameters.hierarchy; once serve.c
+ * has started it as _upstream and its ready line came (at most HIERARCHY_READY_TIMEOUT_S), its root
+ * hints checked, its `ready` event and port recorded, and the scenario answered `ok PORT PID
+ * ROOT_HINTS`. */
 #ifndef ALLOCSPIKE_CONTROLLER_SERVE_HIERARCHY_H
 #define ALLOCSPIKE_CONTROLLER_SERVE_HIERARCHY_H
 
@@ -16,6 +17,7 @@
 #include "serve_runfolder.h"
 
 #define HIERARCHY_READY_TIMEOUT "30s"
+#define SERVE_HIERARCHY_REQUESTS "hierarchy"
 
 /* The hierarchy being started, between the request and its ready line. */
 struct serve_hierarchy {
