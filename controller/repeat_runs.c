@@ -146,10 +146,11 @@ int repeat_runs_main(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	}
 	char **words = calloc((size_t)o.command_count + REPEAT_EXTRA_WORDS + 1, sizeof(*words));
-	char **runs = calloc(o.runs + 5, sizeof(*runs));
-	if (!words || !runs) {
+	/* the comparison's command: PROGRAM compare DIR/run-1 ... -o PAGE */
+	char **compare = calloc(o.runs + 5, sizeof(*compare)), **runs = compare + 2;
+	if (!words || !compare) {
 		free(words);
-		free(runs);
+		free(compare);
 		return CLI_EXIT_FAILED;
 	}
 	bool rate_from_first = false;
@@ -216,17 +217,13 @@ int repeat_runs_main(int argc, char **argv)
 	}
 	if (rc == CLI_EXIT_OK) {
 		snprintf(page, sizeof(page), "%s/compare.html", o.out);
-		int w = 0;
-		words[w++] = (char *)o.report;
-		words[w++] = "compare";
-		for (unsigned long long i = 0; i < o.runs; i++)
-			words[w++] = runs[i];
-		words[w++] = "-o";
-		words[w++] = page;
-		words[w] = NULL;
+		compare[0] = (char *)o.report;
+		compare[1] = "compare";
+		runs[o.runs] = "-o";
+		runs[o.runs + 1] = page;
 		/* looked for now: the first run may have built it */
 		bool missing = access(o.report, X_OK) != 0;
-		int signalled = 0, st = missing ? -1 : repeat_run_quiet(words, &signalled);
+		int signalled = 0, st = missing ? -1 : repeat_run_quiet(compare, &signalled);
 		rc = signalled ? 130 : CLI_EXIT_FAILED;
 		if (missing)
 			repeat_say(&o, "error: ",
@@ -240,7 +237,7 @@ int repeat_runs_main(int argc, char **argv)
 	}
 	for (unsigned long long i = 0; i < o.runs; i++)
 		free(runs[i]);
-	free(runs);
+	free(compare);
 	free(words);
 	return rc;
 }

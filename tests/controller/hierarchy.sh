@@ -155,6 +155,16 @@ check_eq "the comparison of the three" "compare $TEST_TMP/x3/run-1 $TEST_TMP/x3/
 	"$(cat "$CALLS.compare")"
 check "the messages" grep -q "^spike: repeats 2 to 3 spike at repeat 1's calibrated 2000 qps$" err.txt
 rm -f "$CALLS"*
+"$RUN" repeat --runs 12 --out "$TEST_TMP/x12" --scenario spike --report "$TEST_TMP/report.sh" \
+	-- "$TEST_TMP/scenario.sh" >/dev/null 2>err.txt
+check_eq "more runs than words: exit 0" 0 $?
+check_eq "the comparison of the twelve" "compare $(printf "$TEST_TMP/x12/run-%d " {1..12})-o $TEST_TMP/x12/compare.html" \
+	"$(cat "$CALLS.compare")"
+"$RUN" repeat --runs 1 --out "$TEST_TMP/noreport" --scenario spike --report "$TEST_TMP/none" \
+	-- "$TEST_TMP/scenario.sh" >/dev/null 2>err.txt
+check_eq "no report program: exit 1" 1 $?
+check "says so" grep -q "^spike: error: allocspike-report is missing: no comparison of the repeats$" err.txt
+rm -f "$CALLS"*
 NORATE=1 "$RUN" repeat --runs 3 --out "$TEST_TMP/norate" --scenario spike --report "$TEST_TMP/report.sh" \
 	--calibrated -- "$TEST_TMP/scenario.sh" >/dev/null 2>err.txt
 check_eq "a first run that records no spike rate: exit 1" 1 $?
