@@ -6,8 +6,10 @@
 #include "ask.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "hierarchy_command.h"
 #include "launch.h"
 #include "place.h"
+#include "repeat_runs.h"
 #include "rows_check.h"
 #include "run_context.h"
 #include "run_outdir.h"
@@ -42,6 +44,8 @@ static void run_usage(FILE *out)
 	    "  options     a scenario's options parsed and checked, or its --help\n"
 	    "  schedule    the schedules a scenario runs, made from its options, and their cost\n"
 	    "  settings    whether a row's allocator settings took\n"
+	    "  hierarchy-argv the simulated hierarchy's command for a run's options\n"
+	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -54,6 +58,8 @@ static void run_usage(FILE *out)
 	rows_check_usage(out);
 	run_context_usage(out);
 	settings_usage(out);
+	hierarchy_argv_usage(out);
+	repeat_runs_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -97,6 +103,10 @@ int main(int argc, char **argv)
 		return run_outdir_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "leftovers") == 0)
 		return leftovers_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "hierarchy-argv") == 0)
+		return hierarchy_argv_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "repeat") == 0)
+		return repeat_runs_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

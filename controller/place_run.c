@@ -1,19 +1,16 @@
 /* controller/place_run.c - the run after a placement (place_run.h). */
 #include "place_run.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child_run.h"
 #include "cli_parse.h"
 #include "json_file.h"
-#include "launch_exec.h"
 #include "run_context.h"
 #include "variant_command.h"
 #include "variants_plan.h"
@@ -67,45 +64,6 @@ static json_t *place_run_plan(const struct place_options *o, const json_t *place
 	                 "logs/loadgen.log", "ends_run", 1, "argv", generate);
 }
 
-/* Runs argv (supervise) as a child that dies with us, passing INT, TERM and HUP on to it, until
- * it ends; its exit status, 130 when a signal came, or -1 when it could not be started. */
-static int place_run_child(char **argv, int *signalled)
-{
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	pid_t me = getpid(), pid = fork();
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		launch_exec(me, "supervise", NULL, NULL, argv);
-	}
-	int status = -1;
-	while (pid > 0) {
-		struct timespec second = {1, 0};
-		siginfo_t info;
-		int sig = sigtimedwait(&set, &info, &second);
-		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			*signalled = sig;
-			kill(pid, sig); /* its own stop path, bounded; we wait for it */
-		}
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		if (got == pid)
-			break;
-		if (got < 0 && errno != EINTR) {
-			status = -1;
-			break;
-		}
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (pid < 0 || status < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 int place_run_schedule(const struct place_options *o, const json_t *placement,
                        const struct place_row *rows, size_t n)
 {
@@ -130,7 +88,7 @@ int place_run_schedule(const struct place_options *o, const json_t *placement,
 	                (char *)o->out, "--start-at", (char *)t0, NULL};
 	fprintf(stderr, "allocspike-run place: the run: collector and generator from T0 %s (%s)\n",
 	        t0, plan_path);
-	int signalled = 0, status = place_run_child(argv, &signalled);
+	int signalled = 0, status = child_run(argv, "supervise", &signalled);
 	if (signalled)
 		return 130;
 	if (status != 0)

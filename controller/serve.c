@@ -25,6 +25,7 @@
 #include "request_words.h"
 #include "run_registry.h"
 #include "serve_events.h"
+#include "serve_hierarchy.h"
 #include "serve_runfolder.h"
 #include "stop_child.h"
 #include "supervisor.h"
@@ -38,6 +39,7 @@ struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
 	bool origin;               /* `origin-from` procs[0] */
+	bool hierarchy;            /* `ready` of procs[0] for `hierarchy` */
 	double deadline_s;
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
@@ -52,6 +54,7 @@ struct serve {
 	off_t events_at[SUPERVISOR_MAX_PROCESSES]; /* its length when each process started */
 	struct events_log log;                     /* the supervisor's events, handed to events */
 	struct serve_runfolder runfolder;          /* its folder, run.json, beginning and end */
+	struct serve_hierarchy hierarchy;          /* the simulated hierarchy being started */
 };
 
 static double serve_now_s(void)
@@ -137,11 +140,20 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 		char addr[256];
 		switch (supervisor_ready_now(p, addr, sizeof(addr))) {
 		case READY_YES:
-			snprintf(reply, size, addr[0] ? "ok %s" : "ok", addr);
+			if (w->hierarchy)
+				serve_hierarchy_ready(&s->hierarchy, &s->runfolder, &s->sup,
+				                      &s->events, p->target.pid, addr, reply, size);
+			else
+				snprintf(reply, size, addr[0] ? "ok %s" : "ok", addr);
 			return true;
 		case READY_EXITED:
 			snprintf(reply, size, "exited");
 			serve_exit_record(p, reply, size);
+			if (w->hierarchy) {
+				char how[256];
+				snprintf(how, sizeof(how), "%s", reply + strlen("exited "));
+				serve_hierarchy_failed(&s->hierarchy, how, reply, size);
+			}
 			return true;
 		default:
 			break;
@@ -156,7 +168,10 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 	}
 	if (serve_now_s() < w->deadline_s)
 		return false;
-	snprintf(reply, size, "timeout");
+	if (w->hierarchy)
+		serve_hierarchy_failed(&s->hierarchy, NULL, reply, size);
+	else
+		snprintf(reply, size, "timeout");
 	return true;
 }
 
@@ -273,6 +288,31 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 	snprintf(reply, size, "ok %ld %llu", (long)p->target.pid, p->target.start_ticks);
 }
 
+/* hierarchy ...: the simulated hierarchy started as _upstream, its ready line waited for
+ * (serve_hierarchy.h). */
+static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w, int n,
+                            char *reply, size_t size)
+{
+	int running = serve_find(s, "_upstream");
+	if (running >= 0 && !s->sup.procs[running].reaped) {
+		snprintf(reply, size, "error: hierarchy: _upstream is running (pid %ld)",
+		         (long)s->sup.procs[running].target.pid);
+		return;
+	}
+	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, w, n, reply,
+	                             size))
+		return;
+	serve_start(s, s->hierarchy.start, s->hierarchy.start_count, reply, size);
+	serve_hierarchy_started(&s->hierarchy);
+	if (strncmp(reply, "ok", 2) != 0)
+		return;
+	reply[0] = '\0';
+	struct serve_wait wait = {.ready = true, .hierarchy = true, .count = 1};
+	wait.procs[0] = s->sup.count - 1;
+	wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
+	serve_wait_or_answer(s, conn, &wait);
+}
+
 /* The request in words: answered into reply, or held (reply left empty). */
 static void serve_request(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
                           size_t size)
@@ -281,6 +321,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 	const char *req = w[0];
 	if (strcmp(req, "start") == 0) {
 		serve_start(s, w, n, reply, size);
+	} else if (strcmp(req, "hierarchy") == 0) {
+		serve_hierarchy(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
 		if (!serve_find_all(s, w + 1, 1, wait.procs, reply, size))
 			return;
@@ -355,9 +397,9 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		snprintf(
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
-		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, shutdown, "
-		    "origin-from, %s, %s)",
-		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS);
+		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
+		    "shutdown, origin-from, %s, %s, %s)",
+		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

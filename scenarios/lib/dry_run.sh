@@ -37,7 +37,7 @@ experiment_dry_run() {
 	[[ -z $expected ]] || echo "expected: about $(sc_seconds_text "${expected%% *}") in all"
 	run_s=
 	[[ -z $expected ]] || run_s=$((${expected%% *} - ${expected##* }))
-	hierarchy_command "$SC_RUN" 0
+	hierarchy_command "$SC_RUN"
 	procs+=("$(dry_run_process _upstream logs/upstream.log "$SC_CPUS_HARNESS" /CTL/upstream.ready "${HIERARCHY_ARGV[@]}")")
 	for name in "${SC_VARIANTS[@]}"; do
 		case ${V_KIND[$name]} in

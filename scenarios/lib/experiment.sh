@@ -4,7 +4,7 @@
 # A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
-for _m in common files options runjson events machine lifeline procs variants hierarchy queries schedule \
+for _m in common files options runjson events machine procs variants hierarchy queries schedule \
 	placement loadgen calibrate warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
@@ -71,7 +71,7 @@ experiment_on_exit() {
 	local st=$? end=() report
 	SC_EXITING=1
 	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
-	# grace periods. (A SIGKILL still ends the script; then the processes die with it: lifeline.sh.)
+	# grace periods. (A SIGKILL still ends the script; then the processes die with its controller: procs.sh.)
 	trap procs_hurry INT TERM HUP
 	if ((SC_COMPLETED)); then
 		end=(completed)
@@ -120,19 +120,12 @@ experiment_check_variants() {
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 
-# experiment_parameters : what the run used, in run.json's parameters.
+# experiment_parameters : what the run used, in run.json's parameters (parameters.hierarchy is
+# recorded by the hierarchy's start, from parameters.options).
 experiment_parameters() {
-	# the controller wrote MEDIAN,P99; null where the world sets them (docs/upstream.md, "Worlds")
-	local median=null p99=null loss=null
-	if hierarchy_sets latency_ms; then
-		median=${OPT_latency_ms%%,*} p99=${OPT_latency_ms#*,}
-	fi
-	! hierarchy_sets loss || loss=$OPT_loss
 	runjson_set .parameters '{"schedule": null}'
 	runjson_fields .parameters "mode=$( ((OPT_serial)) && echo serial || echo parallel)" \
 		"cpu_placement:=$(placement_json)" "interval_ms:=$OPT_interval_ms" "options:=$OPTS_JSON"
-	runjson_fields .parameters.hierarchy "seed:=$OPT_seed" "latency_ms_median:=$median" "latency_ms_p99:=$p99" \
-		"loss:=$loss" "block=$OPT_hierarchy_block" "world=$OPT_world"
 	runjson_fields .parameters.resolver "cache_size_bytes:=$OPT_cache_size_bytes" \
 		"max_inflight:=$OPT_max_inflight" "memory_layout=$OPT_memory_layout"
 	experiment_record_repeat
@@ -188,50 +181,15 @@ experiment_drive_group() {
 	return 0
 }
 
-# experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison.
-# The runs share one spike height: with --spike-rate auto only the first calibrates, and every later
-# run is given the first's rate (and replays the first's query file), so that the repeats differ by
-# noise and not by their schedule or queries. Each
-# run records which repeat it is and where its rate came from (run.json parameters.repeat).
+# experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison
+# (allocspike-run repeat, docs/controller.md "The repeats"): with --spike-rate auto only the first
+# calibrates and the later runs are given its rate and replay its query file.
 experiment_repeat() {
-	local out=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat} i runs=() child st=0 LIFELINE
-	local rate_from=null rate count problem
-	# The folder of the repeats follows --out's rule; each run gets a new one in it (run-1, ...).
-	problem=$(sc_outdir "$out") || sc_die "the folder of the repeats: $problem"
-	trap '[[ -z ${child:-} ]] || kill -TERM "$child" 2>/dev/null; wait "${child:-}" 2>/dev/null; exit 130' INT TERM HUP
-	for ((i = 1; i <= OPT_repeat; i++)); do
-		sc_say "repeat $i of $OPT_repeat"
-		lifeline_set # a killed parent takes the repeat (and so everything it started) with it
-		ALLOCSPIKE_REPEAT=$(jq -cn --argjson run "$i" --argjson of "$OPT_repeat" --argjson from "$rate_from" \
-			'{run: $run, of: $of, spike_rate_from: $from}') \
-			"${LIFELINE[@]}" bash "$0" "$@" --repeat 1 --out "$out/run-$i" &
-		child=$!
-		wait "$child" || st=$?
-		child=
-		runs+=("$out/run-$i")
-		((st == 0)) || sc_die "repeat $i ended with status $st; stopping the repeats"
-		set -- "$@" --no-build
-		if ((i == 1)) && opts_uses spike_rate && [[ $OPT_spike_rate == auto ]]; then
-			rate=$(jq -r '.parameters.spike_rate_qps // empty' "$out/run-1/run.json" 2>/dev/null)
-			sc_is_uint "$rate" || sc_die "repeat 1 recorded no spike rate ($out/run-1/run.json); stopping the repeats"
-			sc_say "repeats 2 to $OPT_repeat spike at repeat 1's calibrated $rate qps"
-			set -- "$@" --spike-rate "$rate"
-			rate_from='"run-1"'
-		fi
-		# The default query file's length follows the spike rate (auto: the highest the calibration
-		# could ask for); the later repeats replay the very file of the first.
-		if ((i == 1)) && [[ -z $OPT_queries && -z $OPT_query_count ]]; then
-			count=$(jq -r '.queryfile.generated.count // empty' "$out/run-1/run.json" 2>/dev/null)
-			! sc_is_uint "$count" || set -- "$@" --query-count "$count"
-		fi
-	done
-	local rp
-	rp=$(sc_program allocspike-report)
-	[[ -n $rp ]] || sc_die "allocspike-report is missing: no comparison of the repeats"
-	out=$(realpath "$out")
-	"$rp" compare "${runs[@]}" -o "$out/compare.html" >/dev/null || sc_die "allocspike-report compare failed"
-	echo "$out/compare.html"
-	exit 0
+	local args=(--runs "$OPT_repeat" --scenario "$SC_PROG" --report "$(sc_bin_dir)/allocspike-report"
+		--out "${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG-x$OPT_repeat}")
+	! opts_uses spike_rate || [[ $OPT_spike_rate != auto ]] || args+=(--calibrated)
+	[[ -n $OPT_queries || -n $OPT_query_count ]] || args+=(--same-queries)
+	exec "$OPTS_RUN" repeat "${args[@]}" -- bash "$0" "$@"
 }
 
 # experiment_record_repeat : in a run started by experiment_repeat, which repeat it is (run.json
@@ -286,7 +244,6 @@ experiment_main() {
 		sc_say "a daemon variant is chosen: the hierarchy listens on port 53"
 	fi
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
-	runjson_set .parameters.hierarchy.port "$SC_UP_PORT"
 	# here, not in the $(...) below, so that a generator missing ends the run with its name
 	local loadgen
 	sc_need loadgen allocspike-loadgen "to count the schedule's queries and send them"

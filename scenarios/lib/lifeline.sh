@@ -1,6 +1,6 @@
 # scenarios/lib/lifeline.sh - the words put before a command so that the process dies with the shell
 # that starts it, even when that shell is SIGKILLed (scenarios/README.md, "Processes").
-# Sourced by scenarios/lib/experiment.sh (--repeat), scale.sh, serve.sh and scenarios/daemons/lib/run.sh.
+# Sourced by scale.sh, serve.sh, scenarios/daemons/lib/run.sh and tests/lib.sh.
 
 # lifeline_set : sets LIFELINE (an array) for the calling shell. setpriv (util-linux) asks the kernel
 # for SIGKILL when this shell exits (PR_SET_PDEATHSIG), which covers daemons we cannot change; the

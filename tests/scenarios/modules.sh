@@ -79,21 +79,17 @@ check "event says 2 s" jq_true -s 'map(select(.event == "harness_saturated"))[0]
 check "CPU share recorded" jq_true '.parameters.harness_cpu._upstream.cpu_share_max > 0.9' "$run/run.json"
 
 # The hierarchy's world: internet (the default) sets its own latency and loss; lan is given ours, and
-# an option given explicitly is passed in any world; one argument a line. run.json records null where
-# the world set it.
-check_eq "default world: only --world" "--world|internet" "$(hierarchy_world_args | paste -sd "|")"
-experiment_parameters
-check "run.json: world, and null latency and loss" jq_true \
-	'.parameters.hierarchy | .world == "internet" and .latency_ms_median == null and .loss == null' "$run/run.json"
-OPT_world=lan
-check_eq "lan: its latency and loss" "--world|lan|--latency-ms|20,200|--loss|0.03" "$(hierarchy_world_args | paste -sd "|")"
-experiment_parameters
-check "run.json: lan's latency and loss" jq_true \
-	'.parameters.hierarchy | .latency_ms_median == 20 and .latency_ms_p99 == 200 and .loss == 0.03' "$run/run.json"
-OPT_world=internet OPT_loss=0 OPT_SET[loss]=1
-check_eq "internet with --loss 0" "--world|internet|--no-loss" "$(hierarchy_world_args | paste -sd "|")"
-OPT_loss=0.03
-unset 'OPT_SET[loss]'
+# an option given explicitly is passed in any world; one argument a line (hierarchy_command, through
+# the controller's builder of the start). run.json records null where the world set it.
+hier_world() { hierarchy_command RUN && printf '%s\n' "${HIERARCHY_ARGV[@]}" | sed -n '/^--world$/,$p' | paste -sd "|"; }
+hier_params() { "$OPTS_RUN" hierarchy-argv --options "$OPTS_JSON" --given "$(hierarchy_given)" --parameters; }
+check_eq "default world: only --world" "--world|internet" "$(hier_world)"
+check "run.json's parameters: world, and null latency and loss" jq_true \
+	'.world == "internet" and .latency_ms_median == null and .loss == null' <(hier_params)
+check_eq "lan: its latency and loss" "--world|lan|--latency-ms|20,200|--loss|0.03" "$(opts_defaults --world lan && hier_world)"
+check "run.json's parameters: lan's latency and loss" jq_true \
+	'.latency_ms_median == 20 and .latency_ms_p99 == 200 and .loss == 0.03' <(opts_defaults --world lan && hier_params)
+check_eq "internet with --loss 0" "--world|internet|--no-loss" "$(opts_defaults --loss 0 && hier_world)"
 
 procs_ask runjson-finish failed "because"
 check "run.json finished" jq_true '.status == "failed" and .failure == "because" and .ended != null' "$run/run.json"
