@@ -116,6 +116,11 @@ static void row_start(struct serve_rows *r, const struct serve_rows_host *h, cha
 		snprintf(reply, size, "error: row-start: too many rows");
 		return;
 	}
+	if (row && !h->sup->procs[row->proc].reaped) { /* before its ready file goes */
+		snprintf(reply, size, "error: row-start: %s is running (pid %ld)", name,
+		         (long)h->sup->procs[row->proc].target.pid);
+		return;
+	}
 	bool tls = r->settings.tls_dir[0] && row_has_tls(h, name);
 	struct row_launch l;
 	char err[8192];

@@ -151,10 +151,14 @@ ask row-ready nobody 1s 2>err.txt
 check "row-ready of a row not started: refused" grep -q "no row 'nobody' started" err.txt
 
 # row-command: the same builder, printed (the dry run's plan)
-"$RUN" row-command alpha "$R" "$R" "${settings[@]}" >cmd.txt
+plain=("${settings[@]}")
+plain[6]= # without TLS_DIR, as alpha's (its report says no tls)
+"$RUN" row-command alpha "$R" "$R" "${plain[@]}" >cmd.txt
 check_eq "row-command: env, then alpha's command as started" "env
 $BIN/allocspike-resolver-alpha
 $(cat args-alpha)" "$(cat cmd.txt)"
+check "row-command with a TLS_DIR: DNS over TLS (no report at hand)" grep -qx -- --tls-cert \
+	<("$RUN" row-command alpha "$R" "$R" "${settings[@]}")
 "$RUN" row-command alpha "$R" "$R" "$T" 2>err.txt
 check_eq "row-command without its settings: exit 2" 2 $?
 
