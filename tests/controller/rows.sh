@@ -107,14 +107,14 @@ check "a second start while it runs: refused" grep -q 'alpha is running' err.txt
 # a wrapped build row whose binary serves DNS over TLS (run.json's version says so)
 out=$(ask row-start beta "$R" "" -- bash -c '"$@"; exit $?' wrapper)
 beta_pid=$(cut -d' ' -f2 <<<"$out")
-check "a row with TLS: its options" grep -qx -- "--tls-cert" args-beta
-check_eq "the certificate given" "$TLS/server.pem" "$(grep -A1 -x -- --tls-cert args-beta | tail -1)"
-check_eq "the wrapper before the binary" "bash -c \"\$@\"; exit \$? wrapper $BIN/allocspike-resolver-beta" \
-	"$(tr '\0' ' ' <"/proc/$beta_pid/cmdline" | cut -d' ' -f1-7)"
 check_eq "run.json's command: the resolver's, without the wrapper" "$BIN/allocspike-resolver-beta" \
 	"$(jq -r '.variants[1].command' "$R/run.json" | cut -d' ' -f1)"
 out=$(ask row-ready beta 10s)
 child=$(cut -d' ' -f3 <<<"$out")
+check_eq "the wrapper before the binary" "bash -c \"\$@\"; exit \$? wrapper $BIN/allocspike-resolver-beta" \
+	"$(tr '\0' ' ' <"/proc/$beta_pid/cmdline" | cut -d' ' -f1-7)"
+check "a row with TLS: its options" grep -qx -- "--tls-cert" args-beta
+check_eq "the certificate given" "$TLS/server.pem" "$(grep -A1 -x -- --tls-cert args-beta | tail -1)"
 check "a wrapped row: sampled through the wrapper's child" test "$child" != "$beta_pid" -a "$(ps -o ppid= -p "$child" | tr -d ' ')" = "$beta_pid"
 out=$(ask row-targets alpha beta)
 check_eq "row-targets: the generator's words" \
