@@ -39,17 +39,18 @@ experiment_dry_run() {
 	[[ -z $expected ]] || run_s=$((${expected%% *} - ${expected##* }))
 	hierarchy_command "$SC_RUN" 0
 	procs+=("$(dry_run_process _upstream logs/upstream.log "$SC_CPUS_HARNESS" /CTL/upstream.ready "${HIERARCHY_ARGV[@]}")")
-	targets=()
+	local dot= # a --clients run's DoT clients: over TLS once the row says where (ready-tls)
+	! clients_on || dot=,dot=tcp
 	for name in "${SC_VARIANTS[@]}"; do
 		case ${V_KIND[$name]} in
 		build | env)
 			variant_command "$name" "$SC_RUN" "$SC_ROOT_HINTS" PORT
 			procs+=("$(dry_run_process "$name" "logs/$name.log" "$SC_CPUS_RESOLVERS" "/CTL/$name.ready" "${VARIANT_ARGV[@]}")")
-			targets+=("name=$name,addr=ADDR,pid=PID,control=/CTL/$name.sock")
+			targets+=("name=$name,addr=ADDR,pid=PID,control=/CTL/$name.sock$dot")
 			;;
 		*)
 			echo "row $name (${V_KIND[$name]}): its command is made at the start by $(daemon_definition "$name")"
-			targets+=("name=$name,addr=ADDR,pid=PID")
+			targets+=("name=$name,addr=ADDR,pid=PID$dot")
 			;;
 		esac
 	done

@@ -73,7 +73,7 @@ variants_resolver_settings() {
 variants_rows_settings() {
 	local settings=()
 	mapfile -t settings < <(variants_resolver_settings)
-	printf '%s\n' "$SC_VARIANTS_TABLE" "$(sc_bin_dir)" "$DAEMON_RUN_DIR/.." "$(
+	printf '%s\n' "$SC_VARIANTS_TABLE" "$(sc_bin_dir)" "${DAEMON_RUN_DIR%/lib}" "$(
 		IFS=,
 		echo "${SC_VARIANTS[*]}"
 	)" "$1" "$2" "${SC_TLS_DIR:-}" -- "${settings[@]}"
