@@ -152,7 +152,5 @@ bool daemon_row_command(const struct row_plan *plan, const char *ready, const ch
 
 void daemon_row_free(char **argv)
 {
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	variant_words_free(argv);
 }

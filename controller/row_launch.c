@@ -164,9 +164,7 @@ bool row_launch_build(const struct row_settings *s, const char *name, const char
 		                                .options = options,
 		                                .n_options = n_options};
 		ok = ok && build_row(s, &launch, name, wrap, n_wrap, out, err, size);
-		for (size_t i = 0; i < n_options; i++)
-			free(options[i]);
-		free(options);
+		variant_words_free(options);
 	}
 	if (!ok)
 		row_launch_free(out);
@@ -175,9 +173,7 @@ bool row_launch_build(const struct row_settings *s, const char *name, const char
 
 void row_launch_free(struct row_launch *l)
 {
-	for (size_t i = 0; i < l->argc; i++)
-		free(l->argv[i]);
-	free(l->argv);
+	variant_words_free(l->argv);
 	free(l->command);
 	l->argv = NULL;
 	l->argc = 0;
