@@ -90,8 +90,8 @@ variants_rows_setup() {
 variant_command() {
 	local words=()
 	mapfile -t words < <(variants_rows_settings "$3" "$4")
-	mapfile -t VARIANT_ARGV < <("$SC_VARIANTS_RUN" row-command "$1" "$2" "$SC_CTL_DIR" "${words[@]}") ||
-		sc_die "variant $1: allocspike-run row-command gave no command"
+	mapfile -t VARIANT_ARGV < <("$SC_VARIANTS_RUN" row-command "$1" "$2" "$SC_CTL_DIR" "${words[@]}")
+	((${#VARIANT_ARGV[@]})) || sc_die "variant $1: allocspike-run row-command gave no command"
 }
 
 # variant_launch NAME DIR CPUS : starts one row of any kind as a process of the run: the controller
