@@ -72,7 +72,7 @@ struct agent {
 	                       started */
 	/* --await-plan: the launch from the command line, the plan's row and options added */
 	bool await_plan;
-	struct row_start_plan row;
+	struct row_plan row;
 	struct plan_request plan;        /* .canonical NULL: no plan taken yet */
 	struct evhttp_request *plan_req; /* its answer, held while the row starts */
 	struct event *plan_poll;         /* the row's readiness polled meanwhile */
@@ -754,7 +754,7 @@ int main(int argc, char **argv)
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
 	                  .record_fd = -1,
 	                  .interval_s = 0.1};
-	struct row_start_plan *row = &a.row;
+	struct row_plan *row = &a.row;
 	row->daemons_dir = ALLOCSPIKE_DAEMONS_DIR;
 	bool planned_option = false; /* --interval, --run or --variant: a plan's to say */
 	int c;

@@ -14,6 +14,7 @@
 #include "launch_exec.h"
 #include "monotonic.h"
 #include "parent_death.h"
+#include "ready_file.h"
 #include "variant_command.h"
 
 static void row_sleep_ms(long ms)
@@ -22,36 +23,7 @@ static void row_sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Whether path holds the row's "ready ADDR:PORT" line; ADDR:PORT into addr, and the PID of a
- * "pid N" line after it (a daemon's launcher names the daemon) into *sample, else left as it is. */
-static bool row_ready(const char *path, char *addr, size_t addr_size, pid_t *sample)
-{
-	char line[160] = "";
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	bool ok = fgets(line, sizeof(line), f) && strncmp(line, "ready ", 6) == 0;
-	if (ok)
-		snprintf(addr, addr_size, "%.*s", (int)strcspn(line + 6, "\n"), line + 6);
-	long n;
-	char end;
-	while (ok && fgets(line, sizeof(line), f))
-		if (sscanf(line, "pid %ld%c", &n, &end) == 2 && end == '\n' && n > 0)
-			*sample = (pid_t)n;
-	fclose(f);
-	return ok;
-}
-
-/* Whether the table's row is a daemon (preload, external), which its definition starts. */
-static bool row_is_daemon(const struct variants_table *table, const char *name)
-{
-	const struct variant_row *r = variants_table_find(table, name);
-	return r && (strcmp(r->cells[VARIANT_KIND], "preload") == 0 ||
-	             strcmp(r->cells[VARIANT_KIND], "external") == 0);
-}
-
-bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, char *err,
-               size_t err_size)
+bool row_spawn(const struct row_plan *plan, pid_t *pid, bool *refused, char *err, size_t err_size)
 {
 	*refused = true;
 	struct variants_table table;
@@ -73,7 +45,7 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 	bool found = variant_command_bin_dir(bin_dir, sizeof(bin_dir));
 	if (!found)
 		snprintf(err, err_size, "cannot find the agent's own folder (/proc/self/exe)");
-	bool daemon = found && plan->daemons_dir && row_is_daemon(&table, plan->row);
+	bool daemon = found && plan->daemons_dir && daemon_row_is_daemon(&table, plan->row);
 	bool built =
 	    found &&
 	    (daemon ? daemon_row_command(plan, ready, bin_dir, &daemon_argv, refused, err, err_size)
@@ -110,8 +82,8 @@ bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, cha
 	return true;
 }
 
-enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t deadline_ns,
-                        char *addr, size_t addr_size, pid_t *sample, char *err, size_t err_size)
+enum row_state row_poll(const struct row_plan *plan, pid_t pid, uint64_t deadline_ns, char *addr,
+                        size_t addr_size, pid_t *sample, char *err, size_t err_size)
 {
 	char ready[4200];
 	snprintf(ready, sizeof(ready), "%s.ready", plan->control);
@@ -122,9 +94,12 @@ enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t d
 		         WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 		return ROW_FAILED;
 	}
-	*sample = pid;
-	if (row_ready(ready, addr, addr_size, sample))
+	struct ready_file got;
+	if (ready_file_read(ready, &got)) {
+		snprintf(addr, addr_size, "%s", got.addr);
+		*sample = got.pid ? got.pid : pid; /* a daemon's launcher names the daemon */
 		return ROW_READY;
+	}
 	if (monotonic_ns() > deadline_ns) {
 		snprintf(err, err_size, "row %s was not ready in time (no 'ready' in %s)",
 		         plan->row, ready);
@@ -134,8 +109,8 @@ enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t d
 	return ROW_STARTING;
 }
 
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, pid_t *sample,
-               char *addr, size_t addr_size, bool *refused, char *err, size_t err_size)
+bool row_start(const struct row_plan *plan, double timeout_s, pid_t *pid, pid_t *sample, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size)
 {
 	if (!row_spawn(plan, pid, refused, err, err_size))
 		return false;

@@ -1,9 +1,9 @@
 /* agent/row_start.h - a row of variants.tsv started by the agent on its own host (--start, a plan;
  * docs/agent.md "Starting a row"): a build or env row's command from the table the agent was
  * started with (common/variant_command.h), its binary from the agent's own bin folder; a daemon row
- * through its definition's launcher (daemon_row.h); nothing else is ever run. In a process group of
- * its own that is killed when the agent dies; its ready file waited for, and the row stopped when
- * the agent ends. */
+ * through its definition's launcher (common/daemon_row.h, whose struct row_plan is the plan);
+ * nothing else is ever run. In a process group of its own that is killed when the agent dies; its
+ * ready file waited for, and the row stopped when the agent ends. */
 #ifndef ALLOCSPIKE_AGENT_ROW_START_H
 #define ALLOCSPIKE_AGENT_ROW_START_H
 
@@ -12,18 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct row_start_plan {
-	const char *row;             /* its name in the table */
-	const char *table;           /* variants.tsv */
-	const char *root_hints;      /* the hierarchy's root hints (--root-hints) */
-	const char *upstream_port;   /* NULL: the resolver's default */
-	const char *upstream_source; /* NULL: none */
-	const char *listen;          /* where it serves DNS (default 127.0.0.1:0) */
-	const char *control;         /* its control socket; its ready file is CONTROL.ready */
-	const char *daemons_dir; /* the daemon definitions (scenarios/daemons); NULL: none run */
-	char *const *options;    /* the run's resolver options, passed on */
-	size_t n_options;
-};
+#include "daemon_row.h"
 
 /* Starts the row and waits up to timeout_s for its ready file; its PID into *pid, the PID to sample
  * into *sample (the same, or the daemon a launcher started: its ready file's "pid N"), the address
@@ -31,8 +20,8 @@ struct row_start_plan {
  * reason in err: *refused set when the table refuses the row (unknown, a daemon row, a table that
  * does not read: a usage error), clear when it could not be started or was not ready in time (it
  * is stopped then). */
-bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, pid_t *sample,
-               char *addr, size_t addr_size, bool *refused, char *err, size_t err_size);
+bool row_start(const struct row_plan *plan, double timeout_s, pid_t *pid, pid_t *sample, char *addr,
+               size_t addr_size, bool *refused, char *err, size_t err_size);
 
 /* The two halves of row_start, for a caller with an event loop (--await-plan): row_spawn builds the
  * command and forks the row (false as row_start, *refused alike), then row_poll, every
@@ -41,10 +30,9 @@ bool row_start(const struct row_start_plan *plan, double timeout_s, pid_t *pid, 
  * stopped; the reason in err). */
 #define ROW_POLL_MS 20
 enum row_state { ROW_STARTING, ROW_READY, ROW_FAILED };
-bool row_spawn(const struct row_start_plan *plan, pid_t *pid, bool *refused, char *err,
-               size_t err_size);
-enum row_state row_poll(const struct row_start_plan *plan, pid_t pid, uint64_t deadline_ns,
-                        char *addr, size_t addr_size, pid_t *sample, char *err, size_t err_size);
+bool row_spawn(const struct row_plan *plan, pid_t *pid, bool *refused, char *err, size_t err_size);
+enum row_state row_poll(const struct row_plan *plan, pid_t pid, uint64_t deadline_ns, char *addr,
+                        size_t addr_size, pid_t *sample, char *err, size_t err_size);
 
 /* SIGTERM to the row's process group, up to grace_s for it to end, then SIGKILL; reaped. */
 void row_stop(pid_t pid, double grace_s);

@@ -18,6 +18,13 @@ bool variant_words_add(char ***list, size_t *n, const char *word)
 	return grown[(*n)++] != NULL;
 }
 
+void variant_words_free(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
 /* The option and its value, when there is one. */
 static bool option_add(struct variant_command *cmd, const char *option, const char *value)
 {

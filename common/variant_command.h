@@ -44,6 +44,8 @@ void variant_command_free(struct variant_command *cmd);
 /* Appends a copy of word to the NULL-terminated list (*list, *n), as the commands are built; false
  * when out of memory. */
 bool variant_words_add(char ***list, size_t *n, const char *word);
+/* Frees such a list (NULL-terminated; NULL: nothing) and its words. */
+void variant_words_free(char **list);
 
 /* The folder of the running program (/proc/self/exe): the resolvers are built beside
  * allocspike-run and allocspike-agent. False when it cannot be read. */

@@ -10,6 +10,7 @@
 #include "launch.h"
 #include "place.h"
 #include "repeat_runs.h"
+#include "row_launch.h"
 #include "rows_check.h"
 #include "run_context.h"
 #include "run_outdir.h"
@@ -39,6 +40,7 @@ static void run_usage(FILE *out)
 	    "  outdir      a run's folder made, new or an empty one of yours\n"
 	    "  variants    the rows of variants.tsv a run chooses, checked\n"
 	    "  rows-check  which chosen rows can run (program, allocator, settings)\n"
+	    "  row-command the command a served run starts for a row (a dry run's plan)\n"
 	    "  machine     run.json's machine: what on this host can change a curve\n"
 	    "  programs    run.json's programs: the harness programs and their reports\n"
 	    "  options     a scenario's options parsed and checked, or its --help\n"
@@ -56,6 +58,7 @@ static void run_usage(FILE *out)
 	stop_usage(out);
 	variants_usage(out);
 	rows_check_usage(out);
+	row_command_usage(out);
 	run_context_usage(out);
 	settings_usage(out);
 	hierarchy_argv_usage(out);
@@ -91,6 +94,8 @@ int main(int argc, char **argv)
 		return machine_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "programs") == 0)
 		return programs_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "row-command") == 0)
+		return row_command_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rows-check") == 0)
 		return rows_check_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "schedule") == 0)

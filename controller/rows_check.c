@@ -96,6 +96,16 @@ static void judge_report(const struct variant_row *row, const char *name, const 
 	free(text);
 }
 
+bool rows_check_report(const struct variant_row *row, const char *name, const json_t *version,
+                       char *reason, size_t reason_size, char *message, size_t message_size)
+{
+	struct verdict v = {0};
+	judge_report(row, name, version, &v);
+	snprintf(reason, reason_size, "%s", v.reason);
+	snprintf(message, message_size, "%s", v.message);
+	return !v.failed;
+}
+
 /* Where the check finds the programs. */
 struct rows_places {
 	const char *bin_dir;

@@ -26,6 +26,7 @@
 #include "run_registry.h"
 #include "serve_events.h"
 #include "serve_hierarchy.h"
+#include "serve_rows.h"
 #include "serve_runfolder.h"
 #include "stop_child.h"
 #include "supervisor.h"
@@ -38,9 +39,11 @@
 struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
+	bool row;                  /* `row-ready` of procs[0], a ready wait (serve_rows.h) */
 	bool origin;               /* `origin-from` procs[0] */
 	bool hierarchy;            /* `ready` of procs[0] for `hierarchy` */
 	double deadline_s;
+	double wait_s; /* how long it waits, from its request */
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
 };
@@ -55,7 +58,26 @@ struct serve {
 	struct events_log log;                     /* the supervisor's events, handed to events */
 	struct serve_runfolder runfolder;          /* its folder, run.json, beginning and end */
 	struct serve_hierarchy hierarchy;          /* the simulated hierarchy being started */
+	struct serve_rows rows;                    /* its rows, started by name */
+	char ctl_dir[4096];                        /* the control folder: SOCKET's */
 };
+
+static void serve_start(struct serve *s, char **w, int n, char *reply, size_t size);
+
+static void serve_start_of(void *ctx, char **w, int n, char *reply, size_t size)
+{
+	serve_start(ctx, w, n, reply, size);
+}
+
+static struct serve_rows_host serve_rows_host(struct serve *s)
+{
+	return (struct serve_rows_host){.sup = &s->sup,
+	                                .events = &s->events,
+	                                .runfolder = &s->runfolder,
+	                                .ctl_dir = s->ctl_dir,
+	                                .start = serve_start_of,
+	                                .ctx = s};
+}
 
 static double serve_now_s(void)
 {
@@ -138,7 +160,13 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 	if (w->ready) {
 		struct supervised *p = &s->sup.procs[w->procs[0]];
 		char addr[256];
-		switch (supervisor_ready_now(p, addr, sizeof(addr))) {
+		enum supervisor_ready now = supervisor_ready_now(p, addr, sizeof(addr));
+		if (w->row && now != READY_NOT_YET) {
+			struct serve_rows_host h = serve_rows_host(s);
+			if (serve_rows_answer(&s->rows, &h, w->procs[0], now, reply, size))
+				return true;
+		}
+		switch (now) {
 		case READY_YES:
 			if (w->hierarchy)
 				serve_hierarchy_ready(&s->hierarchy, &s->runfolder, &s->sup,
@@ -168,10 +196,14 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 	}
 	if (serve_now_s() < w->deadline_s)
 		return false;
-	if (w->hierarchy)
+	if (w->hierarchy) {
 		serve_hierarchy_failed(&s->hierarchy, NULL, reply, size);
-	else
-		snprintf(reply, size, "timeout");
+		return true;
+	}
+	if (w->row) /* said as the scenarios said it */
+		fprintf(stderr, "%s: %s not ready within %.0fs\n", s->runfolder.scenario,
+		        s->sup.procs[w->procs[0]].spec->name, w->wait_s);
+	snprintf(reply, size, "timeout");
 	return true;
 }
 
@@ -313,6 +345,25 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 	serve_wait_or_answer(s, conn, &wait);
 }
 
+/* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
+static bool serve_rows_dispatch(struct serve *s, struct control_conn *conn, char **w, int n,
+                                char *reply, size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	struct serve_wait wait = {0};
+	int proc;
+	if (!serve_rows_request(&s->rows, &h, w, n, reply, size, &proc, &wait.wait_s))
+		return false;
+	if (proc >= 0) {
+		wait.ready = wait.row = true;
+		wait.count = 1;
+		wait.procs[0] = (unsigned)proc;
+		wait.deadline_s = serve_now_s() + wait.wait_s;
+		serve_wait_or_answer(s, conn, &wait);
+	}
+	return true;
+}
+
 /* The request in words: answered into reply, or held (reply left empty). */
 static void serve_request(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
                           size_t size)
@@ -391,6 +442,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		if (supervisor_leftovers_wait(&s->sup, text, sizeof(text)))
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
+	} else if (serve_rows_dispatch(s, conn, w, n, reply, size)) {
 	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
 	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
 	                                    size)) {
@@ -398,8 +450,9 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s)",
-		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS);
+		    "shutdown, origin-from, %s, %s, %s, %s)",
+		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
+		    SERVE_ROWS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -465,6 +518,10 @@ int serve_main(const char *socket_path, const char *out_dir)
 	if (out_dir && processes_fd < 0)
 		return CLI_EXIT_FAILED;
 	run_events_init(&s.events);
+	/* the rows' sockets and ready files go beside SOCKET (procs_begin's control folder) */
+	const char *slash = strrchr(socket_path, '/');
+	snprintf(s.ctl_dir, sizeof(s.ctl_dir), "%.*s", slash ? (int)(slash - socket_path) : 1,
+	         slash ? socket_path : ".");
 	s.log = (struct events_log){.hand_over = run_events_hand_over, .ctx = &s.events};
 	/* the scenario does the interrupting: a signal here only drops the grace of stops */
 	if (!supervisor_init(&s.sup, &s.log, processes_fd)) {
@@ -502,7 +559,8 @@ int serve_main(const char *socket_path, const char *out_dir)
 	}
 	supervisor_stop_all(&s.sup, SERVE_STOP_ALL_GRACE_S);
 	supervisor_close(&s.sup);
-	run_events_free(&s.events);  /* what is still pending written */
+	run_events_free(&s.events); /* what is still pending written */
+	serve_rows_free(&s.rows);
 	if (s.sup.processes_fd >= 0) /* the one given, or `begin`'s */
 		close(s.sup.processes_fd);
 	for (unsigned i = 0; i < s.sup.count; i++) {

@@ -37,19 +37,10 @@ cpu_callgrind_listing() {
 }
 
 CPU_TOOL=
-# The generator samples perf's child, the resolver.
-scenario_ready() {
-	local name
-	[[ $CPU_TOOL == perf ]] || return 0
-	for name in "$@"; do
-		V_SAMPLE_PID[$name]=$(pgrep -P "${V_PID[$name]}" | head -1)
-	done
-}
-
 # perf stat writes its count only when its child exits: the controller stops the resolver, not perf,
-# and waits for perf (at most 15 s).
+# and waits for perf (at most 15 s). The generator samples perf's child (row-targets).
 scenario_stop_variant() {
-	[[ $CPU_TOOL == perf && -n ${V_SAMPLE_PID[$1]:-} ]] || return 0
+	[[ $CPU_TOOL == perf ]] || return 0
 	procs_stop_child 15 "$1"
 }
 
@@ -76,7 +67,6 @@ cpu_pass() {
 		sc_say "$tool: $name"
 		experiment_drive_group "$dir" "$SC_SCHEDULE" "$name" || sc_say "$tool: $name did not run (see $dir/logs/$name.log)"
 		V_WRAP[$name]=
-		V_SAMPLE_PID[$name]=
 	done
 	events_pop
 }

@@ -48,8 +48,8 @@ scenario_ready() {
 	local name targets=()
 	for name in "$@"; do
 		case ${V_KIND[$name]} in
-		build | env) targets+=("$name=$(fp_sampler_socket "$name"),${V_CONTROL[$name]}") ;;
-		*) targets+=("$name=${V_CONTROL[$name]}") ;;
+		build | env) targets+=("$name=$(fp_sampler_socket "$name"),$SC_CTL_DIR/$name.sock") ;;
+		*) targets+=("$name=$SC_CTL_DIR/$name.sock") ;; # the daemon's sampler (row-start's control)
 		esac
 	done
 	procs_start _footprint_poll "$SC_RUN/logs/footprint-poll.log" "" python3 \

@@ -16,7 +16,7 @@ dry_run_process() {
 
 # experiment_dry_run : prints the plan of this run; exit status 0, or the controller's.
 experiment_dry_run() {
-	local rp name plan procs=() expected run_s tmp st=0
+	local rp name plan procs=() targets=() expected run_s tmp st=0
 	sc_need rp allocspike-run "to print the run's plan"
 	SC_RUN=${OPT_out:-RUN}
 	SC_CTL_DIR=/CTL
@@ -39,19 +39,22 @@ experiment_dry_run() {
 	[[ -z $expected ]] || run_s=$((${expected%% *} - ${expected##* }))
 	hierarchy_command "$SC_RUN"
 	procs+=("$(dry_run_process _upstream logs/upstream.log "$SC_CPUS_HARNESS" /CTL/upstream.ready "${HIERARCHY_ARGV[@]}")")
+	local dot= # a --clients run's DoT clients: over TLS once the row says where (ready-tls)
+	! clients_on || dot=,dot=tcp
 	for name in "${SC_VARIANTS[@]}"; do
 		case ${V_KIND[$name]} in
 		build | env)
-			variant_command "$name" "$SC_ROOT_HINTS" PORT
+			variant_command "$name" "$SC_RUN" "$SC_ROOT_HINTS" PORT
 			procs+=("$(dry_run_process "$name" "logs/$name.log" "$SC_CPUS_RESOLVERS" "/CTL/$name.ready" "${VARIANT_ARGV[@]}")")
-			V_CONTROL[$name]=$SC_CTL_DIR/$name.sock
+			targets+=("name=$name,addr=ADDR,pid=PID,control=/CTL/$name.sock$dot")
 			;;
-		*) echo "row $name (${V_KIND[$name]}): its command is made at the start by $(daemon_definition "$name")" ;;
+		*)
+			echo "row $name (${V_KIND[$name]}): its command is made at the start by $(daemon_definition "$name")"
+			targets+=("name=$name,addr=ADDR,pid=PID$dot")
+			;;
 		esac
-		V_ADDR[$name]=ADDR
-		V_PID[$name]=PID
 	done
-	loadgen_command "$SC_RUN" "${SC_SCHEDULE:-SCHEDULE}" "${SC_VARIANTS[@]}"
+	loadgen_command "$SC_RUN" "${SC_SCHEDULE:-SCHEDULE}" "${targets[@]}"
 	procs+=("$(dry_run_process _loadgen logs/loadgen.log "$SC_CPUS_HARNESS" "" "${LOADGEN_ARGV[@]}")")
 	plan=$(printf '%s\n' "${procs[@]}" | jq -sc --arg d "${run_s}s" \
 		'{processes: (.[:-1] + [.[-1] + {ends_run: true}])} + if $d == "s" then {} else {duration: $d} end')

@@ -104,10 +104,7 @@ experiment_check_variants() {
 	SC_RUNNABLE=()
 	while IFS=$'\t' read -r what name a b; do
 		case $what in
-		runnable)
-			SC_RUNNABLE+=("$name")
-			V_VERSION[$name]=$a
-			;;
+		runnable) SC_RUNNABLE+=("$name") ;;
 		failed)
 			sc_say "$b"
 			events_add "$name" failed "reason=$a"
@@ -157,9 +154,9 @@ experiment_drive() {
 experiment_drive_group() {
 	local dir=$1 schedule=$2 name started=() ready=()
 	shift 2
-	local uport=$SC_UP_PORT
+	variants_rows_setup "$SC_ROOT_HINTS" "$SC_UP_PORT"
 	for name in "$@"; do
-		variant_launch "$name" "$dir" "$SC_ROOT_HINTS" "$uport" "$SC_CPUS_RESOLVERS" && started+=("$name")
+		variant_launch "$name" "$dir" "$SC_CPUS_RESOLVERS" && started+=("$name")
 	done
 	for name in "${started[@]}"; do
 		if variant_wait_ready "$name"; then

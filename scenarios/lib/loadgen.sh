@@ -4,23 +4,17 @@
 SC_LOADGEN_STATUS=
 SC_LOADGEN_ORIGIN= # the wall-clock second of the last schedule's t_s = 0 (the controller's origin)
 
-# loadgen_command DIR SCHEDULE NAMES... : LOADGEN_ARGV, the generator's command for one schedule
-# against the named variants (their V_ADDR, V_PID, V_CONTROL); the launch and --dry-run both use it.
+# loadgen_command DIR SCHEDULE TARGET... : LOADGEN_ARGV, the generator's command for one schedule
+# against the rows' --target words (row-targets); the launch and --dry-run both use it.
 loadgen_command() {
-	local dir=$1 schedule=$2 lg name spec client_args=()
+	local dir=$1 schedule=$2 lg target client_args=()
 	shift 2
 	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
 	LOADGEN_ARGV=("$lg" --queries "$SC_QUERIES" --schedule "$schedule" --out "$dir" --interval-ms "$OPT_interval_ms")
 	[[ -z $OPT_timeout_ms ]] || LOADGEN_ARGV+=(--timeout-ms "$OPT_timeout_ms")
 	mapfile -t client_args < <(clients_loadgen_args) # --clients: lib/clients.sh
 	LOADGEN_ARGV+=("${client_args[@]}")
-	for name in "$@"; do
-		# A wrapped variant (perf stat) is sampled through the resolver, not the wrapper.
-		spec="name=$name,addr=${V_ADDR[$name]},pid=${V_SAMPLE_PID[$name]:-${V_PID[$name]}}"
-		[[ -z ${V_CONTROL[$name]:-} ]] || spec+=",control=${V_CONTROL[$name]}"
-		spec+=$(clients_target_key "$name")
-		LOADGEN_ARGV+=(--target "$spec")
-	done
+	for target in "$@"; do LOADGEN_ARGV+=(--target "$target"); done
 	[[ -z $SC_UP_PID ]] || LOADGEN_ARGV+=(--watch "name=_upstream,pid=$SC_UP_PID")
 }
 
@@ -29,7 +23,8 @@ loadgen_command() {
 loadgen_run() {
 	local dir=$1 schedule=$2
 	shift 2
-	loadgen_command "$dir" "$schedule" "$@"
+	variant_targets "$@"
+	loadgen_command "$dir" "$schedule" "${VARIANT_TARGETS[@]}"
 	procs_start _loadgen "$dir/logs/loadgen.log" "$SC_CPUS_HARNESS" "${LOADGEN_ARGV[@]}"
 	local lpid=$SC_LAST_PID
 	# The schedule's clock is the generator's: the controller sets the events' origin from the

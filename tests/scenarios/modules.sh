@@ -202,14 +202,10 @@ if [[ -n $resolver_row ]]; then
 		'{"jostle_timeout_ms":null,"policy":"kresd","request_list":null}' "$recorded"
 	check_eq "the fixture's row has the same keys" "$(jq -c 'keys' <<<"$recorded")" \
 		"$(jq -c '.variants[0].version.overload | keys' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json")"
-	procs_start() { # records the command instead of starting it
-		shift 3
-		launched=("$@")
-		SC_LAST_PID=0
-	}
-	variant_launch "$resolver_row" "$ov" "$ov/hints" 53 ""
+	# the command row-start starts, from the same builder (allocspike-run row-command)
+	variant_command "$resolver_row" "$ov" "$ov/hints" 53
 	check_eq "the launched command's policy is the recorded one" "$recorded" \
-		"$("${launched[@]}" --version --json | jq -c .overload)"
+		"$("${VARIANT_ARGV[@]}" --version --json | jq -c .overload)"
 else
 	echo "note: no resolver built, its run.json row not checked"
 fi

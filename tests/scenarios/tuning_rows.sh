@@ -14,18 +14,22 @@ version() {
 	timeout 10 env "${pairs[@]}" "$ALLOCSPIKE_BIN/allocspike-resolver-$1" --version --json 2>/dev/null
 }
 
-# The scenarios' gate (variants_check_allocator) refuses a row on a version report whose settings
-# differ from its env cell, and names the setting; no program needed.
+# The gate of a daemon row's probe (the served controller's row-ready judges it as rows-check --row
+# does) refuses a row on a version report whose settings differ from its env cell, and names the
+# setting; no program needed.
 SC_PROG=tuning_rows
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 opts_defaults
 variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
-V_VERSION[jemalloc-decay0]='{"allocator": "jemalloc", "allocator_settings": {"opt.dirty_decay_ms": 10000, "opt.muzzy_decay_ms": 0}}'
-out=$(variants_check_allocator jemalloc-decay0 2>&1)
+gate() {
+	"$ALLOCSPIKE_BIN/allocspike-run" rows-check --table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" \
+		--row jemalloc-decay0 --version-json "$1" | cut -f4
+	return "${PIPESTATUS[0]}"
+}
+out=$(gate '{"allocator": "jemalloc", "allocator_settings": {"opt.dirty_decay_ms": 10000, "opt.muzzy_decay_ms": 0}}')
 check_eq "a row whose setting did not take is not run" 1 "$?"
 check "the scenario says which setting" grep -qF "variant jemalloc-decay0: opt.dirty_decay_ms=0 did not take: the allocator reports 10000; not run" <<<"$out"
-V_VERSION[jemalloc-decay0]='{"allocator": "jemalloc", "allocator_settings": {"opt.dirty_decay_ms": 0, "opt.muzzy_decay_ms": 0}}'
-variants_check_allocator jemalloc-decay0 2>/dev/null
+gate '{"allocator": "jemalloc", "allocator_settings": {"opt.dirty_decay_ms": 0, "opt.muzzy_decay_ms": 0}}' >/dev/null
 check_eq "the same row with its settings taken runs" 0 "$?"
 tested=0
 while IFS=$'\t' read -r name k allocator libc library base env default note; do

@@ -3,7 +3,8 @@
 # is not a scenario: allocspike-agent starts a daemon row on its own host with it (docs/agent.md,
 # "Starting a row"). The steps are daemon_start's (run.sh): the definition's prepare, the preloads,
 # the daemon under a lifeline, its probe until it answers, the allocator check, the sampler's sidecar;
-# then READY_FILE gets "ready LISTEN" and "pid PID" (the daemon's, which the caller samples), and this
+# then READY_FILE gets "ready LISTEN", "ready-tls ADDR" where it serves DNS over TLS (a definition that
+# cannot drops the --tls-* options) and "pid PID" (the daemon's, which the caller samples), and this
 # script waits for the daemon and ends with it; SIGTERM stops it.
 # Usage: row.sh NAME --ready-file F [--remote yes] and daemon_start's options (--listen, --root-hints,
 # --cache-size, --workdir, --build, --variants, --upstream-source, --sampler, --tls-*). --remote yes:
@@ -33,8 +34,10 @@ done
 DAEMON_PID=
 trap '[[ -z $DAEMON_PID ]] || daemon_stop "$DAEMON_PID"; exit 143' TERM INT
 daemon_start "$name" "${args[@]}" || exit 1
+tls=
+[[ -z $DAEMON_TLS_LISTEN ]] || tls="ready-tls $DAEMON_TLS_LISTEN"$'\n'
 # written beside and renamed: the caller never reads half of it
-files_replace "$ready" printf 'ready %s\npid %s\n' "$listen" "$DAEMON_PID" || {
+files_replace "$ready" printf 'ready %s\n%spid %s\n' "$listen" "$tls" "$DAEMON_PID" || {
 	daemon_stop "$DAEMON_PID"
 	exit 1
 }

@@ -106,7 +106,8 @@ daemon_check_allocator() {
 #              [--upstream-source ADDR] [--variants FILE] [--sampler SOCKET]
 #              [--tls-listen ADDR:PORT --tls-cert FILE --tls-key FILE]
 # For tests: the steps above, the daemon in the background (stdout+stderr appended to D/daemon.log)
-# under a lifeline. Sets DAEMON_PID and DAEMON_ALLOC_JSON. With --sampler, the live sampler serves
+# under a lifeline. Sets DAEMON_PID, DAEMON_ALLOC_JSON and DAEMON_TLS_LISTEN (the DNS over TLS address,
+# empty when the definition serves none: then the --tls-* options are dropped, said on stderr). With --sampler, the live sampler serves
 # `stats` on SOCKET and a sidecar keeps the daemon's own figures fresh for it (sampler.sh).
 # On failure prints why on stderr, stops what it started and returns 1.
 daemon_start() {
@@ -140,6 +141,13 @@ daemon_start() {
 		echo "daemon_start: no row '$name' in the variants table" >&2
 		return 1
 	fi
+	# a definition that cannot serve DNS over TLS runs without it: its DoT clients speak plain TCP
+	local why
+	if ((${#DAEMON_TLS[@]})) && ! why=$(daemon_tls_problem "$name"); then
+		echo "variant $name: no DNS over TLS ($why); its DoT clients speak plain TCP" >&2
+		DAEMON_TLS=()
+	fi
+	DAEMON_TLS_LISTEN=${DAEMON_TLS[1]:-}
 	daemon_command "$name" "$workdir" "$listen" "$hints" "$cache" "$source" "$build" "$sampler" || return 1
 	local LIFELINE
 	lifeline_set

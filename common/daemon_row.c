@@ -1,4 +1,4 @@
-/* agent/daemon_row.c - a daemon row's command (daemon_row.h). */
+/* common/daemon_row.c - a daemon row's command (daemon_row.h). */
 #include "daemon_row.h"
 
 #include <libgen.h>
@@ -11,6 +11,13 @@
 
 #include "sockaddr_parse.h"
 #include "variant_command.h"
+
+bool daemon_row_is_daemon(const struct variants_table *table, const char *name)
+{
+	const struct variant_row *r = variants_table_find(table, name);
+	return r && (strcmp(r->cells[VARIANT_KIND], "preload") == 0 ||
+	             strcmp(r->cells[VARIANT_KIND], "external") == 0);
+}
 
 /* The daemon's cache when the plan gives none: our resolver's default (resolver/resolver.c). */
 #define DAEMON_ROW_CACHE_DEFAULT "64M"
@@ -40,7 +47,7 @@ static bool pick_free_port(struct sockaddr_storage *addr, socklen_t len)
 }
 
 /* The value of the plan's --cache-size (as "--cache-size V" or "--cache-size=V"), or NULL. */
-static const char *plan_cache_size(const struct row_start_plan *plan)
+static const char *plan_cache_size(const struct row_plan *plan)
 {
 	for (size_t i = 0; i < plan->n_options; i++) {
 		const char *w = plan->options[i];
@@ -52,7 +59,28 @@ static const char *plan_cache_size(const struct row_start_plan *plan)
 	return NULL;
 }
 
-bool daemon_row_command(const struct row_start_plan *plan, const char *ready, const char *bin_dir,
+/* --tls-listen on a free port of the listen address, the certificate and the key: the launcher
+ * keeps them where the definition serves DNS over TLS (row.sh says when it does not). */
+static bool daemon_tls_add(char ***argv, size_t *n, const struct sockaddr_storage *listen,
+                           socklen_t len, const struct row_plan *plan)
+{
+	struct sockaddr_storage tls = *listen;
+	char text[96];
+	if (tls.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&tls)->sin6_port = 0;
+	else
+		((struct sockaddr_in *)&tls)->sin_port = 0;
+	if (!pick_free_port(&tls, len))
+		return true; /* no port: its DoT clients speak plain TCP, as for any row without TLS
+		              */
+	sockaddr_format((struct sockaddr *)&tls, text, sizeof(text));
+	return variant_words_add(argv, n, "--tls-listen") && variant_words_add(argv, n, text) &&
+	       variant_words_add(argv, n, "--tls-cert") &&
+	       variant_words_add(argv, n, plan->tls_cert) &&
+	       variant_words_add(argv, n, "--tls-key") && variant_words_add(argv, n, plan->tls_key);
+}
+
+bool daemon_row_command(const struct row_plan *plan, const char *ready, const char *bin_dir,
                         char ***argv, bool *refused, char *err, size_t err_size)
 {
 	*argv = NULL;
@@ -86,7 +114,10 @@ bool daemon_row_command(const struct row_start_plan *plan, const char *ready, co
 	sockaddr_format((struct sockaddr *)&addr, listen, sizeof(listen));
 	char launcher[4200], workdir[4200], build[4096];
 	snprintf(launcher, sizeof(launcher), "%s/lib/row.sh", plan->daemons_dir);
-	snprintf(workdir, sizeof(workdir), "%s.daemon", plan->control);
+	if (plan->workdir)
+		snprintf(workdir, sizeof(workdir), "%s", plan->workdir);
+	else
+		snprintf(workdir, sizeof(workdir), "%s.daemon", plan->control);
 	snprintf(build, sizeof(build), "%s", bin_dir);
 	const char *cache = plan_cache_size(plan);
 	const char *words[] = {launcher,       plan->row,
@@ -109,6 +140,8 @@ bool daemon_row_command(const struct row_start_plan *plan, const char *ready, co
 	 */
 	if (ok && !sockaddr_is_loopback((struct sockaddr *)&addr))
 		ok = variant_words_add(argv, &n, "--remote") && variant_words_add(argv, &n, "yes");
+	if (ok && plan->tls_cert && plan->tls_key)
+		ok = daemon_tls_add(argv, &n, &addr, len, plan);
 	if (!ok) {
 		daemon_row_free(*argv);
 		*argv = NULL;
@@ -119,7 +152,5 @@ bool daemon_row_command(const struct row_start_plan *plan, const char *ready, co
 
 void daemon_row_free(char **argv)
 {
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	variant_words_free(argv);
 }

@@ -1,0 +1,67 @@
+/* controller/serve_rows.h - a served run's rows (docs/controller.md, "A run's rows"): the run's row
+ * settings (`rows-setup`), a row started by name with the command row_launch.h makes, as a named
+ * process of the run on the `start` path (`row-start`), run.json's `command` recorded; a row waited
+ * for until it is ready (`row-ready`, held): its ready file, a daemon's allocator probe recorded as
+ * run.json's `version` and judged as `rows-check --row` judges it, the `ready` or `failed` event;
+ * and the generator's --target words of ready rows (`row-targets`). */
+#ifndef ALLOCSPIKE_CONTROLLER_SERVE_ROWS_H
+#define ALLOCSPIKE_CONTROLLER_SERVE_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "row_launch.h"
+#include "run_events.h"
+#include "serve_runfolder.h"
+#include "supervisor.h"
+
+#define SERVE_ROWS_REQUESTS "rows-setup, row-start, row-ready, row-targets"
+
+/* A row started by row-start. */
+struct served_row {
+	char name[65];
+	unsigned proc; /* its process in the supervisor */
+	bool daemon, wrapped, tls;
+	bool ready;
+	pid_t
+	    sample; /* the PID the generator samples: the resolver, a wrapper's child, the daemon */
+	char addr[128], dot[128];
+	char control[PATH_MAX], ready_file[PATH_MAX], workdir[PATH_MAX];
+};
+
+struct serve_rows {
+	bool set;
+	char **words; /* rows-setup's words, owned; settings points into them */
+	int n_words;
+	struct row_settings settings;
+	struct served_row rows[SUPERVISOR_MAX_PROCESSES];
+	unsigned count;
+};
+
+/* What the requests use of the served run: its processes, events, run.json, control folder, and
+ * its `start` (answered into reply as the request `start` is). */
+struct serve_rows_host {
+	struct supervisor *sup;
+	struct run_events *events;
+	struct serve_runfolder *runfolder;
+	const char *ctl_dir;
+	void (*start)(void *ctx, char **w, int n, char *reply, size_t size);
+	void *ctx;
+};
+
+/* Answers w[0..n) into reply when it is one of these; false when it is none of them. row-ready is
+ * held: reply left empty, *wait_proc its process and *wait_s its timeout, for serve_rows_answer. */
+bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, char **w, int n,
+                        char *reply, size_t size, int *wait_proc, double *wait_s);
+
+/* row-ready's answer once process proc is ready (`ok ADDR PID`, the `ready` event; `failed`, the
+ * `failed` event, for a daemon whose allocator probe is refused): true. False when the caller
+ * answers as `ready` does: it ended first (a daemon's probe judged all the same) or its time ran
+ * out. */
+bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, unsigned proc,
+                       enum supervisor_ready state, char *reply, size_t size);
+
+void serve_rows_free(struct serve_rows *r);
+
+#endif

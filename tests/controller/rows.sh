@@ -1,0 +1,166 @@
+#!/bin/bash
+# tests/controller/rows.sh - a served run's rows (docs/controller.md, "A run's rows"): rows-setup,
+# row-start (the command the controller builds: the run's options, the root hints, the upstream port,
+# the row's own upstream source 127.0.1.N, its control socket and ready file in the control folder, a
+# wrapper's words before it; run.json's command), row-ready (a stand-in row that writes its ready
+# file: the `ready` event; one that never does: timeout; a daemon row through its launcher, whose
+# allocator probe is recorded as run.json's version and judged: one naming another allocator refused
+# with the `failed` event, one naming the row's allocator ready with the daemon's PID), row-targets
+# (the generator's --target words: a wrapped row sampled through the wrapper's child, dot= in a run
+# with a certificate), row-command (the same command, printed), and their refusals.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+RUN=$ALLOCSPIKE_BIN/allocspike-run
+[[ -x $RUN ]] || skip "allocspike-run is not built"
+cd "$TEST_TMP" || exit 1
+export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+BIN=$TEST_TMP/bin DAEMONS=$TEST_TMP/daemons TLS=$TEST_TMP/tls R=$TEST_TMP/run
+mkdir -p "$BIN" "$DAEMONS/lib" "$TLS" "$R/logs"
+T=$TEST_TMP/v.tsv
+{
+	printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n'
+	printf 'alpha\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n'
+	printf 'beta\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n'
+	printf 'kresd\texternal\tjemalloc\tglibc\t-\tkresd\t-\tno\tn\n'
+	printf 'unbound\texternal\tglibc\tglibc\t-\tunbound\t-\tno\tn\n'
+	printf 'gamma\tbuild\tglibc\tglibc\t-\t-\t-\tno\tn\n'
+	printf 'alpha-env\tenv\tglibc\tglibc\t-\talpha\tMALLOC_ARENA_MAX=1\tno\tn\n'
+} >"$T"
+# A stand-in resolver: its words into args-NAME, then "ready" (and "ready-tls" when given
+# --tls-listen) in its ready file; gamma never writes it.
+cat >"$BIN/allocspike-resolver-alpha" <<'SH'
+#!/bin/bash
+name=${0##*-}
+printf '%s\n' "$@" >"${0%/bin/*}/args-$name"
+while (($#)); do
+	case $1 in
+	--ready-file) ready=$2 ;;
+	--tls-listen) tls=$'ready-tls 127.0.0.1:8853\n' ;;
+	esac
+	shift
+done
+[[ $name == gamma ]] || printf 'ready 127.0.0.1:5353\n%s' "${tls:-}" >"$ready"
+exec sleep 300
+SH
+chmod +x "$BIN/allocspike-resolver-alpha"
+cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-beta"
+cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-gamma"
+# A stand-in daemon launcher: the probe names glibc; a "daemon" of its own, named by "pid".
+cat >"$DAEMONS/lib/row.sh" <<'SH'
+#!/bin/bash
+name=$1
+shift
+printf '%s\n' "$@" >"${0%/daemons/*}/args-$name"
+while (($#)); do
+	case $1 in
+	--ready-file) ready=$2 ;;
+	--listen) listen=$2 ;;
+	--workdir) workdir=$2 ;;
+	esac
+	shift 2
+done
+mkdir -p "$workdir"
+echo '{"allocator":"glibc","allocator_settings":{}}' >"$workdir/alloc.json"
+[[ $name == unbound ]] || exit 1 # refused, as row.sh refuses a preload that did not take
+sleep 300 &
+printf 'ready %s\npid %s\n' "$listen" "$!" >"$ready"
+wait
+SH
+printf '#!/bin/sh\n' >"$DAEMONS/kresd.sh"
+cp "$DAEMONS/kresd.sh" "$DAEMONS/unbound.sh"
+chmod +x "$DAEMONS/lib/row.sh" "$DAEMONS"/*.sh
+touch "$TLS/server.pem" "$TLS/server.key" hints
+
+ask() { "$RUN" ask "$SOCK" "$@"; }
+me=$BASHPID
+"$RUN" register --owner "$me" "$R" || exit 1
+SOCK=$R/run.sock
+"$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$SOCK" --out "$R" 2>"$R/controller.err" &
+_test_pids+=("$!")
+ask runjson "$R/run.json" rows >/dev/null
+ask runjson-set .variants '[{"name":"alpha"},{"name":"beta","version":{"tls":true}},{"name":"kresd"},{"name":"unbound"},{"name":"gamma"}]' >/dev/null
+ask events "$R/events.jsonl" >/dev/null
+ask origin >/dev/null
+
+ask row-start alpha "$R" "" 2>err.txt
+check "row-start before rows-setup: refused" grep -q 'no rows-setup yet' err.txt
+ask rows-setup "$T" "$BIN" "$DAEMONS" alpha 2>err.txt
+check "rows-setup without its settings: the form said" grep -q 'TABLE BIN_DIR DAEMONS_DIR ROWS' err.txt
+settings=("$T" "$BIN" "$DAEMONS" alpha,beta,kresd,unbound,gamma "$TEST_TMP/hints" 5300 "$TLS" -- --cache-size 1M)
+check_eq "rows-setup" ok "$(ask rows-setup "${settings[@]}")"
+
+# a build row: its command, its ready file, its event
+out=$(ask row-start alpha "$R" "")
+check "row-start: ok PID START" grep -qE '^ok [0-9]+ [0-9]+$' <<<"$out"
+alpha_pid=$(cut -d' ' -f2 <<<"$out")
+check_eq "the command's words: the run's settings, its own source and paths" \
+	"--listen 127.0.0.1:0 --root-hints $TEST_TMP/hints --upstream-port 5300 --upstream-source 127.0.1.1 --cache-size 1M --control $R/alpha.sock --ready-file $R/alpha.ready" \
+	"$(paste -sd' ' args-alpha)"
+check_eq "run.json's command" "$BIN/allocspike-resolver-alpha $(paste -sd' ' args-alpha)" \
+	"$(jq -r '.variants[0].command' "$R/run.json")"
+check_eq "row-ready: its address and PID" "ok 127.0.0.1:5353 $alpha_pid" "$(ask row-ready alpha 10s)"
+check "the ready event" jq -e --argjson p "$alpha_pid" \
+	'select(.variant == "alpha" and .event == "ready") | .addr == "127.0.0.1:5353" and .pid == $p' "$R/events.jsonl"
+ask row-start alpha "$R" "" 2>err.txt
+check "a second start while it runs: refused" grep -q 'alpha is running' err.txt
+
+# a wrapped build row whose binary serves DNS over TLS (run.json's version says so)
+out=$(ask row-start beta "$R" "" -- bash -c '"$@"; exit $?' wrapper)
+beta_pid=$(cut -d' ' -f2 <<<"$out")
+check_eq "run.json's command: the resolver's, without the wrapper" "$BIN/allocspike-resolver-beta" \
+	"$(jq -r '.variants[1].command' "$R/run.json" | cut -d' ' -f1)"
+out=$(ask row-ready beta 10s)
+child=$(cut -d' ' -f3 <<<"$out")
+check_eq "the wrapper before the binary" "bash -c \"\$@\"; exit \$? wrapper $BIN/allocspike-resolver-beta" \
+	"$(tr '\0' ' ' <"/proc/$beta_pid/cmdline" | cut -d' ' -f1-7)"
+check "a row with TLS: its options" grep -qx -- "--tls-cert" args-beta
+check_eq "the certificate given" "$TLS/server.pem" "$(grep -A1 -x -- --tls-cert args-beta | tail -1)"
+check "a wrapped row: sampled through the wrapper's child" test "$child" != "$beta_pid" -a "$(ps -o ppid= -p "$child" | tr -d ' ')" = "$beta_pid"
+out=$(ask row-targets alpha beta)
+check_eq "row-targets: the generator's words" \
+	"ok name=alpha,addr=127.0.0.1:5353,pid=$alpha_pid,control=$R/alpha.sock,dot=tcp name=beta,addr=127.0.0.1:5353,pid=$child,control=$R/beta.sock,dot=127.0.0.1:8853" \
+	"$out"
+
+# daemon rows through their launcher
+ask row-start kresd "$R" "" -- env 2>err.txt
+check "a wrapper on a daemon row: refused" grep -q 'takes no wrapper' err.txt
+check "kresd started" grep -q '^ok ' <<<"$(ask row-start kresd "$R" "")"
+out=$(ask row-ready kresd 10s)
+check "a probe naming another allocator: not ready" grep -q '^exited kresd' <<<"$out"
+check "its failed event, with rows-check's reason" jq -e \
+	'select(.variant == "kresd" and .event == "failed") | .reason == "allocator is glibc, expected jemalloc"' "$R/events.jsonl"
+check_eq "its probe recorded as its version" glibc "$(jq -r '.variants[2].version.allocator' "$R/run.json")"
+check "said on stderr" grep -q "variant kresd: its binary reports allocator 'glibc', the table says 'jemalloc'" "$R/controller.err"
+out=$(ask row-start unbound "$R" "")
+unbound_pid=$(cut -d' ' -f2 <<<"$out")
+out=$(ask row-ready unbound 10s)
+daemon=$(cut -d' ' -f3 <<<"$out")
+check "a daemon row: ready, the daemon's PID (its launcher's pid line)" test "$daemon" != "$unbound_pid" -a -n "$daemon"
+check "the launcher's words: workdir, source, sampler socket, a TLS port" grep -qzP -e \
+	"--workdir\n$R/daemons/unbound\n(.|\n)*--sampler\n$R/unbound.sock\n--upstream-source\n127.0.1.4\n--tls-listen\n127.0.0.1:[0-9]+\n" args-unbound
+check "its targets: the daemon sampled" grep -q "^ok name=unbound,addr=127.0.0.1:[0-9]*,pid=$daemon,control=$R/unbound.sock,dot=tcp$" <<<"$(ask row-targets unbound)"
+
+# refusals and a timeout
+check_eq "a row that never writes its ready file: timeout" timeout \
+	"$(ask row-start gamma "$R" "" >/dev/null && ask row-ready gamma 0.5s)"
+ask row-targets gamma 2>err.txt
+check "row-targets of a row not ready: refused" grep -q "row 'gamma' is not ready" err.txt
+ask row-start alpha-env "$R" "" 2>err.txt
+check "a row that is not one of the run's: refused" grep -q "row 'alpha-env' is not one of the run's rows" err.txt
+ask row-ready nobody 1s 2>err.txt
+check "row-ready of a row not started: refused" grep -q "no row 'nobody' started" err.txt
+
+# row-command: the same builder, printed (the dry run's plan)
+plain=("${settings[@]}")
+plain[6]= # without TLS_DIR, as alpha's (its report says no tls)
+"$RUN" row-command alpha "$R" "$R" "${plain[@]}" >cmd.txt
+check_eq "row-command: env, then alpha's command as started" "env
+$BIN/allocspike-resolver-alpha
+$(cat args-alpha)" "$(cat cmd.txt)"
+check "row-command with a TLS_DIR: DNS over TLS (no report at hand)" grep -qx -- --tls-cert \
+	<("$RUN" row-command alpha "$R" "$R" "${settings[@]}")
+"$RUN" row-command alpha "$R" "$R" "$T" 2>err.txt
+check_eq "row-command without its settings: exit 2" 2 $?
+
+ask shutdown >/dev/null
+finish
