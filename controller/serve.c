@@ -331,8 +331,8 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 		         (long)s->sup.procs[running].target.pid);
 		return;
 	}
-	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, w, n, reply,
-	                             size))
+	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, s->ctl_dir,
+	                             w, n, reply, size))
 		return;
 	serve_start(s, s->hierarchy.start, s->hierarchy.start_count, reply, size);
 	serve_hierarchy_started(&s->hierarchy);
@@ -518,7 +518,8 @@ int serve_main(const char *socket_path, const char *out_dir)
 	if (out_dir && processes_fd < 0)
 		return CLI_EXIT_FAILED;
 	run_events_init(&s.events);
-	/* the rows' sockets and ready files go beside SOCKET (procs_begin's control folder) */
+	/* the rows' and the hierarchy's sockets and ready files go beside SOCKET (procs_begin's
+	 * control folder) */
 	const char *slash = strrchr(socket_path, '/');
 	snprintf(s.ctl_dir, sizeof(s.ctl_dir), "%.*s", slash ? (int)(slash - socket_path) : 1,
 	         slash ? socket_path : ".");

@@ -21,16 +21,15 @@ static bool sh_record(struct serve_runfolder *rf, struct supervisor *sup, struct
 }
 
 bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *rf,
-                             struct supervisor *sup, struct run_events *ev, char **w, int n,
-                             char *reply, size_t size)
+                             struct supervisor *sup, struct run_events *ev, const char *ctl_dir,
+                             char **w, int n, char *reply, size_t size)
 {
 	const char *given = "";
-	if (n == 6 && strncmp(w[5], "given=", 6) == 0)
-		given = w[5] + 6;
-	else if (n != 5) {
-		snprintf(
-		    reply, size,
-		    "error: hierarchy UPSTREAM CTL_DIR CPUS PORT [given=NAME,...] is expected");
+	if (n == 5 && strncmp(w[4], "given=", 6) == 0)
+		given = w[4] + 6;
+	else if (n != 4) {
+		snprintf(reply, size,
+		         "error: hierarchy UPSTREAM CPUS PORT [given=NAME,...] is expected");
 		return false;
 	}
 	if (!rf->dir[0]) {
@@ -50,7 +49,7 @@ bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *
 			json_decref(doc);
 			return false;
 		}
-		ok = hierarchy_command_make(&h->command, &o, w[1], rf->dir, w[2], w[4]);
+		ok = hierarchy_command_make(&h->command, &o, w[1], rf->dir, ctl_dir, w[3]);
 		if (!ok)
 			snprintf(err, sizeof(err), "its command is longer than %d words",
 			         HIERARCHY_MAX_ARGS);
@@ -63,9 +62,9 @@ bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *
 	snprintf(h->root_hints, sizeof(h->root_hints), "%s/root.hints", rf->dir);
 	snprintf(h->log, sizeof(h->log), "%s/logs/upstream.log", rf->dir);
 	static char ready_file[PATH_MAX + 32];
-	snprintf(ready_file, sizeof(ready_file), "%s/upstream.ready", w[2]);
+	snprintf(ready_file, sizeof(ready_file), "%s/upstream.ready", ctl_dir);
 	remove(ready_file); /* a line left from an earlier start is not this one's */
-	char *head[] = {"start", "_upstream", h->log, w[3], ready_file, HIERARCHY_READY_TIMEOUT,
+	char *head[] = {"start", "_upstream", h->log, w[2], ready_file, HIERARCHY_READY_TIMEOUT,
 	                "--"};
 	h->start_count = 0;
 	for (size_t i = 0; i < sizeof(head) / sizeof(*head); i++)

@@ -29,11 +29,12 @@ struct serve_hierarchy {
 	struct hierarchy_command command;
 };
 
-/* hierarchy UPSTREAM CTL_DIR CPUS PORT [given=NAME,...]: the command made into h->start and the
- * parameters recorded; false with the error in reply. */
+/* hierarchy UPSTREAM CPUS PORT [given=NAME,...]: the command made into h->start (its control
+ * socket and ready file in ctl_dir, the served run's control folder) and the parameters recorded;
+ * false with the error in reply. */
 bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *rf,
-                             struct supervisor *sup, struct run_events *ev, char **w, int n,
-                             char *reply, size_t size);
+                             struct supervisor *sup, struct run_events *ev, const char *ctl_dir,
+                             char **w, int n, char *reply, size_t size);
 /* The start words' memory given back (after serve.c's start, whatever it answered). */
 void serve_hierarchy_started(struct serve_hierarchy *h);
 

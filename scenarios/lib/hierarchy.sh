@@ -29,7 +29,7 @@ hierarchy_command() {
 hierarchy_start() {
 	local up
 	sc_need up allocspike-upstream "for the simulated DNS hierarchy"
-	procs_ask hierarchy "$up" "$SC_CTL_DIR" "$2" "$3" "given=$(hierarchy_given)" ||
+	procs_ask hierarchy "$up" "$2" "$3" "given=$(hierarchy_given)" ||
 		sc_die "the simulated hierarchy did not start (see $1/logs/upstream.log)"
 	read -r _ SC_UP_PORT SC_UP_PID SC_ROOT_HINTS <<<"$REPLY"
 }

@@ -78,11 +78,11 @@ me=$BASHPID
 _test_pids+=("$!")
 for ((i = 0; i < 100; i++)); do [[ -S $sock ]] && break; sleep 0.05; done
 ask begin "$me" spike "$TEST_TMP/run" >/dev/null
-ask hierarchy "$TEST_TMP/up.sh" "$ctl" "" 0 2>err.txt
+ask hierarchy "$TEST_TMP/up.sh" "" 0 2>err.txt
 check_eq "before the options are recorded: exit 1" 1 $?
 check "says so" grep -q "error: hierarchy: no options (run.json's parameters.options)" err.txt
 ask runjson-set .parameters '{"options": '"$(options --world flat --latency-ms 0)"'}' >/dev/null
-out=$(ask hierarchy "$TEST_TMP/up.sh" "$ctl" "" 0 given=world,latency_ms)
+out=$(ask hierarchy "$TEST_TMP/up.sh" "" 0 given=world,latency_ms)
 pid=$(awk '$1 == "_upstream" { print $2 }' run/processes.tsv)
 check_eq "the answer: port, _upstream's pid, root hints" "ok 5399 $pid $TEST_TMP/run/root.hints" "$out"
 check "parameters.hierarchy recorded" jq_true \
@@ -91,19 +91,19 @@ check "started with --no-latency" grep -q -- '--world flat --flat-tlds 20 --no-l
 ask origin >/dev/null
 check "the ready event" jq_true -s --argjson pid "$pid" \
 	'map(select(.variant == "_upstream" and .event == "ready"))[0] | .addr == "127.0.0.1:5399" and .pid == $pid' run/events.jsonl
-ask hierarchy "$TEST_TMP/up.sh" "$ctl" "" 0 2>err.txt
+ask hierarchy "$TEST_TMP/up.sh" "" 0 2>err.txt
 check_eq "a second start while it runs: exit 1" 1 $?
 ask stop 1s _upstream >/dev/null
-ask hierarchy "$TEST_TMP/up-exit.sh" "$ctl" "" 0 2>err.txt
+ask hierarchy "$TEST_TMP/up-exit.sh" "" 0 2>err.txt
 check_eq "one that exits first: exit 1" 1 $?
 check "said with its exit and log" \
 	grep -q "error: hierarchy: it exited before it was ready (_upstream [0-9]* code=3 requested=false; see $TEST_TMP/run/logs/upstream.log)" err.txt
 rm -f run/root.hints
-ask hierarchy "$TEST_TMP/up-nohints.sh" "$ctl" "" 0 2>err.txt
+ask hierarchy "$TEST_TMP/up-nohints.sh" "" 0 2>err.txt
 check "one that writes no root hints: said" grep -q "error: hierarchy: it wrote no root hints to $TEST_TMP/run/root.hints" err.txt
 ask stop 1s _upstream >/dev/null
-ask hierarchy "$TEST_TMP/up.sh" "$ctl" "" 0 given=x y 2>err.txt
-check "a request with a word too many: its form said" grep -q "hierarchy UPSTREAM CTL_DIR CPUS PORT \[given=NAME,...\] is expected" err.txt
+ask hierarchy "$TEST_TMP/up.sh" "" 0 given=x y 2>err.txt
+check "a request with a word too many: its form said" grep -q "hierarchy UPSTREAM CPUS PORT \[given=NAME,...\] is expected" err.txt
 ask shutdown >/dev/null
 
 # --- repeat ---
