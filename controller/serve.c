@@ -35,13 +35,21 @@
 #define SERVE_TICK_MS 50 /* how often ready files and deadlines are looked at */
 #define SERVE_STOP_ALL_GRACE_S 5.0
 
+struct serve;
+struct serve_wait;
+
+/* A request whose answer is its own once a ready wait ends (the hierarchy's, row-ready): now is
+ * READY_YES (addr its address), READY_EXITED, or READY_NOT_YET when the time ran out. True when it
+ * answered into reply; false to answer as `ready` does. */
+typedef bool serve_ready_end(struct serve *s, const struct serve_wait *w, enum supervisor_ready now,
+                             const char *addr, char *reply, size_t size);
+
 /* A request waiting for its answer. */
 struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
-	bool row;                  /* `row-ready` of procs[0], a ready wait (serve_rows.h) */
+	serve_ready_end *on_end;   /* a ready wait's own answer; NULL: `ready`'s */
 	bool origin;               /* `origin-from` procs[0] */
-	bool hierarchy;            /* `ready` of procs[0] for `hierarchy` */
 	double deadline_s;
 	double wait_s; /* how long it waits, from its request */
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
@@ -161,31 +169,19 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 		struct supervised *p = &s->sup.procs[w->procs[0]];
 		char addr[256];
 		enum supervisor_ready now = supervisor_ready_now(p, addr, sizeof(addr));
-		if (w->row && now != READY_NOT_YET) {
-			struct serve_rows_host h = serve_rows_host(s);
-			if (serve_rows_answer(&s->rows, &h, w->procs[0], now, reply, size))
-				return true;
-		}
-		switch (now) {
-		case READY_YES:
-			if (w->hierarchy)
-				serve_hierarchy_ready(&s->hierarchy, &s->runfolder, &s->sup,
-				                      &s->events, p->target.pid, addr, reply, size);
-			else
-				snprintf(reply, size, addr[0] ? "ok %s" : "ok", addr);
+		if (now == READY_NOT_YET && serve_now_s() < w->deadline_s)
+			return false;
+		if (w->on_end && w->on_end(s, w, now, addr, reply, size))
 			return true;
-		case READY_EXITED:
+		if (now == READY_YES) {
+			snprintf(reply, size, addr[0] ? "ok %s" : "ok", addr);
+		} else if (now == READY_EXITED) {
 			snprintf(reply, size, "exited");
 			serve_exit_record(p, reply, size);
-			if (w->hierarchy) {
-				char how[256];
-				snprintf(how, sizeof(how), "%s", reply + strlen("exited "));
-				serve_hierarchy_failed(&s->hierarchy, how, reply, size);
-			}
-			return true;
-		default:
-			break;
+		} else {
+			snprintf(reply, size, "timeout");
 		}
+		return true;
 	} else {
 		for (unsigned i = 0; i < w->count; i++)
 			if (s->sup.procs[w->procs[i]].reaped) {
@@ -196,13 +192,6 @@ static bool serve_wait_answer(struct serve *s, const struct serve_wait *w, char 
 	}
 	if (serve_now_s() < w->deadline_s)
 		return false;
-	if (w->hierarchy) {
-		serve_hierarchy_failed(&s->hierarchy, NULL, reply, size);
-		return true;
-	}
-	if (w->row) /* said as the scenarios said it */
-		fprintf(stderr, "%s: %s not ready within %.0fs\n", s->runfolder.scenario,
-		        s->sup.procs[w->procs[0]].spec->name, w->wait_s);
 	snprintf(reply, size, "timeout");
 	return true;
 }
@@ -320,6 +309,25 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 	snprintf(reply, size, "ok %ld %llu", (long)p->target.pid, p->target.start_ticks);
 }
 
+/* The hierarchy's answer once its ready wait ends: its records, or why it did not start. */
+static bool serve_hierarchy_end(struct serve *s, const struct serve_wait *w,
+                                enum supervisor_ready now, const char *addr, char *reply,
+                                size_t size)
+{
+	const struct supervised *p = &s->sup.procs[w->procs[0]];
+	if (now == READY_YES) {
+		serve_hierarchy_ready(&s->hierarchy, &s->runfolder, &s->sup, &s->events,
+		                      p->target.pid, addr, reply, size);
+	} else if (now == READY_EXITED) {
+		char how[256] = "";
+		serve_exit_record(p, how, sizeof(how));
+		serve_hierarchy_failed(&s->hierarchy, how + 1, reply, size); /* its leading space */
+	} else {
+		serve_hierarchy_failed(&s->hierarchy, NULL, reply, size);
+	}
+	return true;
+}
+
 /* hierarchy ...: the simulated hierarchy started as _upstream, its ready line waited for
  * (serve_hierarchy.h). */
 static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w, int n,
@@ -339,10 +347,25 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 	if (strncmp(reply, "ok", 2) != 0)
 		return;
 	reply[0] = '\0';
-	struct serve_wait wait = {.ready = true, .hierarchy = true, .count = 1};
+	struct serve_wait wait = {.ready = true, .on_end = serve_hierarchy_end, .count = 1};
 	wait.procs[0] = s->sup.count - 1;
 	wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
 	serve_wait_or_answer(s, conn, &wait);
+}
+
+/* row-ready's answer once its ready wait ends (serve_rows_answer), else `ready`'s; a time run out
+ * said as the scenarios said it. */
+static bool serve_row_end(struct serve *s, const struct serve_wait *w, enum supervisor_ready now,
+                          const char *addr, char *reply, size_t size)
+{
+	(void)addr;
+	if (now == READY_NOT_YET) {
+		fprintf(stderr, "%s: %s not ready within %.0fs\n", s->runfolder.scenario,
+		        s->sup.procs[w->procs[0]].spec->name, w->wait_s);
+		return false;
+	}
+	struct serve_rows_host h = serve_rows_host(s);
+	return serve_rows_answer(&s->rows, &h, w->procs[0], now, reply, size);
 }
 
 /* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
@@ -355,7 +378,8 @@ static bool serve_rows_dispatch(struct serve *s, struct control_conn *conn, char
 	if (!serve_rows_request(&s->rows, &h, w, n, reply, size, &proc, &wait.wait_s))
 		return false;
 	if (proc >= 0) {
-		wait.ready = wait.row = true;
+		wait.ready = true;
+		wait.on_end = serve_row_end;
 		wait.count = 1;
 		wait.procs[0] = (unsigned)proc;
 		wait.deadline_s = serve_now_s() + wait.wait_s;

@@ -147,11 +147,12 @@ ask event v e nokey 2>err.txt
 check "a field that is no KEY=TEXT or KEY:=JSON: said" grep -q "event: not KEY=TEXT or KEY:=JSON: 'nokey'" err.txt
 ask event v e 't_s:=1' 2>err.txt
 check "t_s as a field: refused" grep -q "t_s, variant, event and unix_s are set by their own arguments" err.txt
-check_eq "origin in 5 s" ok "$(ask origin "$(($(date +%s) + 5)).25")"
+# a minute ahead: the steps until the checks may take seconds on a loaded machine
+check_eq "origin in 60 s" ok "$(ask origin "$(($(date +%s) + 60)).25")"
 check_eq "the pending events written" 2 "$(wc -l <"$ev")"
 check "negative t_s, in their order, t_s first, unix_s kept" jq_true -s --argjson p "$p" \
 	'.[0].pid == 42 and .[1].event == "started" and .[1].variant == "p" and .[1].pid == $p and
-	 all(.[]; .t_s < -4 and .t_s > -6 and (keys_unsorted[0] == "t_s") and .unix_s > 1e9)' "$ev"
+	 all(.[]; .t_s < -40 and .t_s > -61 and (keys_unsorted[0] == "t_s") and .unix_s > 1e9)' "$ev"
 check_eq "events-push" ok "$(ask events-push "$TEST_TMP/run4/sub.jsonl")"
 ask event x ready addr=1.2.3.4:5 >/dev/null
 ask stop 1s p >/dev/null
@@ -161,7 +162,7 @@ check "the pushed file got its events, the exit the controller's" jq_true -s --a
 	'length == 2 and .[0].addr == "1.2.3.4:5" and .[1].event == "exited" and .[1].pid == $p and
 	 .[1].signal == 15 and .[1].signal_name == "TERM" and .[1].requested == true' run4/sub.jsonl
 ask event glibc exited code:=0 >/dev/null
-check "back to the first file, on its clock" jq_true -s 'length == 3 and .[2].t_s < -4' "$ev"
+check "back to the first file, on its clock" jq_true -s 'length == 3 and .[2].t_s < -40' "$ev"
 ask events-pop 2>err.txt
 check "a pop with nothing pushed: said" grep -q 'events-pop: no file is pushed' err.txt
 ask origin-clear >/dev/null
@@ -174,7 +175,7 @@ check "every line one JSON object" jq_true -s 'all(.[]; type == "object")' "$ev"
 gen=$TEST_TMP/run4/gen.jsonl
 ask events-push "$gen" >/dev/null
 ask event glibc ready addr=x >/dev/null
-t0=$(($(date +%s) + 5))
+t0=$(($(date +%s) + 60))
 # shellcheck disable=SC2016 # the inner shell's words
 ask start _loadgen gen.log "" -- sh -c 'sleep 0.3
 	printf "{\"variant\": \"_loadgen\", \"event\": \"started\", \"start_realtime\": \"%s.500000000\"}\n" "$1" >>"$2"
@@ -182,7 +183,7 @@ ask start _loadgen gen.log "" -- sh -c 'sleep 0.3
 check_eq "origin-from: the generator's start_realtime" "ok $t0.500000" "$(ask origin-from _loadgen 10s)"
 check "the pending events on its clock, after its line" jq_true -s \
 	'length == 3 and .[1].event == "ready" and .[2].event == "started" and
-	 .[1].t_s < -4 and .[1].t_s > -6 and .[2].t_s < -4' "$gen"
+	 .[1].t_s < -40 and .[1].t_s > -62 and .[2].t_s < -40' "$gen"
 ask stop 1s _loadgen >/dev/null
 ask origin-clear >/dev/null
 ask start _loadgen gen2.log "" -- true >/dev/null
