@@ -35,15 +35,9 @@ chmod +x bin/allocspike-querydata
 ln -s allocspike-querydata bin/allocspike-querydata-fail
 model=$(sha256sum bin/allocspike-querydata | cut -c1-12)
 
-ctl=$TEST_TMP/ctl
-mkdir -p "$ctl"
-sock=$ctl/run.sock
+sock=$TEST_TMP/ctl/run.sock
 ask() { "$RUN" ask "$sock" "$@"; }
-me=$BASHPID
-"$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$sock" --begin 2>controller.err &
-_test_pids+=("$!")
-for ((i = 0; i < 100; i++)); do [[ -S $sock ]] && break; sleep 0.05; done
-ask begin "$me" spike "$TEST_TMP/run" >/dev/null
+serve_begin "$sock" spike "$TEST_TMP/run"
 run=$TEST_TMP/run
 
 # --- queries ---
