@@ -152,7 +152,8 @@ static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t
 			serve_exit_record(&s->sup.procs[idx[i]], reply, size);
 }
 
-/* The answer to a held wait, or false while it still waits. */
+/* The answer to a held wait, or false while it still waits (its on_end may have started the
+ * process it waits for next into w). */
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	if (w->origin) {
