@@ -58,8 +58,8 @@ static bool qf_writable_dir(const char *dir)
 }
 
 bool query_file_choose(struct query_file *q, const json_t *options, const char *count,
-                       const char *cache_dir, const char *run_dir, const char *querydata,
-                       char *err, size_t err_size)
+                       const char *cache_dir, const char *run_dir, const char *querydata, char *err,
+                       size_t err_size)
 {
 	*q = (struct query_file){0};
 	const char *given = run_option(options, "queries", err, err_size);
@@ -78,10 +78,11 @@ bool query_file_choose(struct query_file *q, const json_t *options, const char *
 	q->generated = true;
 	if (access(querydata, X_OK) != 0) {
 		const char *slash = strrchr(querydata, '/');
-		snprintf(err, err_size,
-		         "allocspike-querydata is missing from %.*s (needed to generate the default "
-		         "query file); build it or pass --queries FILE",
-		         slash ? (int)(slash - querydata) : 1, slash ? querydata : ".");
+		snprintf(
+		    err, err_size,
+		    "allocspike-querydata is missing from %.*s (needed to generate the default "
+		    "query file); build it or pass --queries FILE",
+		    slash ? (int)(slash - querydata) : 1, slash ? querydata : ".");
 		return false;
 	}
 	if (!cli_parse_count("--query-seed", seed, 0, ~0ULL, &q->seed, err, err_size) ||
@@ -94,7 +95,8 @@ bool query_file_choose(struct query_file *q, const json_t *options, const char *
 		snprintf(err, err_size, "%s cannot be read (its digest names the file)", querydata);
 		return false;
 	}
-	/* the flat world asks its own mix of names under its TLDs (allocspike-querydata --world flat) */
+	/* the flat world asks its own mix of names under its TLDs (allocspike-querydata --world
+	 * flat) */
 	q->flat = strcmp(world, "flat") == 0;
 	snprintf(q->flat_tlds, sizeof(q->flat_tlds), "%s", tlds);
 	char kind[64] = "";
@@ -131,8 +133,8 @@ json_t *query_file_generated(const struct query_file *q)
 {
 	if (!q->generated)
 		return json_null();
-	json_t *g = json_pack("{s:I, s:I}", "seed", (json_int_t)q->seed, "count",
-	                      (json_int_t)q->count);
+	json_t *g =
+	    json_pack("{s:I, s:I}", "seed", (json_int_t)q->seed, "count", (json_int_t)q->count);
 	if (q->flat)
 		json_object_set_new(g, "mix", json_string("flat"));
 	return g;

@@ -18,7 +18,8 @@ struct query_file {
 	bool generated;            /* the default (else the user's --queries) */
 	bool flat;                 /* the flat world's mix */
 	unsigned long long seed, count;
-	char seed_text[32], count_text[32], flat_tlds[32]; /* as the options and the request wrote them */
+	char seed_text[32], count_text[32],
+	    flat_tlds[32]; /* as the options and the request wrote them */
 };
 
 /* The run's file from its options (run.json's parameters.options: queries, query_seed, world,
@@ -26,8 +27,8 @@ struct query_file {
  * missing, or in run_dir when cache_dir cannot be made or written. querydata: where the generator
  * is; without it only a user's file can be had. False with why in err. */
 bool query_file_choose(struct query_file *q, const json_t *options, const char *count,
-                       const char *cache_dir, const char *run_dir, const char *querydata,
-                       char *err, size_t err_size);
+                       const char *cache_dir, const char *run_dir, const char *querydata, char *err,
+                       size_t err_size);
 
 /* The generator's command for the default file into argv (QUERY_FILE_MAX_ARGS, NULL-terminated,
  * its words q's or querydata): `generate --seed --count [--world flat --flat-tlds] --out PATH`,

@@ -321,9 +321,8 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 }
 
 /* The hierarchy's answer once its ready wait ends: its records, or why it did not start. */
-static bool serve_hierarchy_end(struct serve *s, struct serve_wait *w,
-                                enum supervisor_ready now, const char *addr, char *reply,
-                                size_t size)
+static bool serve_hierarchy_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
+                                const char *addr, char *reply, size_t size)
 {
 	const struct supervised *p = &s->sup.procs[w->procs[0]];
 	if (now == READY_YES) {
@@ -433,8 +432,8 @@ static bool serve_queries_end(struct serve *s, struct serve_wait *w, enum superv
 }
 
 /* queries COUNT CACHE_DIR QUERYDATA (serve_queries.h): held while allocspike-querydata runs. */
-static void serve_queries(struct serve *s, struct control_conn *conn, char **w, int n,
-                          char *reply, size_t size)
+static void serve_queries(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                          size_t size)
 {
 	struct serve_rows_host h = serve_rows_host(s);
 	struct serve_wait wait = {.on_end = serve_queries_end};

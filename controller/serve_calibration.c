@@ -27,7 +27,8 @@ static bool sc_words(struct calibration_step *st, char **w, int n, char *reply, 
 		         "expected");
 		return false;
 	}
-	*st = (struct calibration_step){.run = w[1], .folder = w[5], .schedule = w[6], .multiple_text = w[2]};
+	*st = (struct calibration_step){
+	    .run = w[1], .folder = w[5], .schedule = w[6], .multiple_text = w[2]};
 	if (!cli_parse_number("MULTIPLE", w[2], 0, 1e3, &st->multiple_value, err, sizeof(err)) ||
 	    !cli_parse_count("EXTENSIONS", w[3], 0, 16, &st->extensions, err, sizeof(err)) ||
 	    !cli_parse_count("TOP", w[4], 1, 1000000000, &st->top, err, sizeof(err))) {
@@ -37,8 +38,8 @@ static bool sc_words(struct calibration_step *st, char **w, int n, char *reply, 
 	st->multiple = json_loads(w[2], JSON_DECODE_ANY, NULL);
 	if (!json_is_number(st->multiple)) {
 		json_decref(st->multiple);
-		snprintf(reply, size, "error: calibration-step: MULTIPLE: '%.64s' is no JSON number",
-		         w[2]);
+		snprintf(reply, size,
+		         "error: calibration-step: MULTIPLE: '%.64s' is no JSON number", w[2]);
 		return false;
 	}
 	return true;
@@ -74,20 +75,19 @@ static json_t *sc_per_variant(const json_t *variants, const char *key)
 /* run.json's calibration: the first ramp's schedule, the per-variant figures, the decision and
  * every pass. */
 static bool sc_record(const struct serve_calibration *c, const struct serve_rows_host *h,
-                      const struct calibration_step *st, const json_t *d, char *reply,
-                      size_t size)
+                      const struct calibration_step *st, const json_t *d, char *reply, size_t size)
 {
 	const json_t *variants = json_object_get(d, "variants");
-	json_t *cal = json_pack(
-	    "{s:O, s:i, s:o, s:o, s:o, s:O, s:O, s:O, s:O, s:s, s:O}", "schedule",
-	    json_object_get(json_array_get(c->passes, 0), "schedule"), "window_s", 1,
-	    "capacity_qps", sc_per_variant(variants, "capacity_qps"), "peak_answered_qps",
-	    sc_per_variant(variants, "peak_answered_qps"), "still_answering_at_top",
-	    sc_per_variant(variants, "still_answering_at_top"), "slowest",
-	    json_object_get(d, "slowest"), "capacity_of_slowest_qps",
-	    json_object_get(d, "capacity_of_slowest_qps"), "multiple", st->multiple,
-	    "spike_rate_qps", json_object_get(d, "spike_rate_qps"), "folder", "calibration",
-	    "passes", c->passes);
+	json_t *cal =
+	    json_pack("{s:O, s:i, s:o, s:o, s:o, s:O, s:O, s:O, s:O, s:s, s:O}", "schedule",
+	              json_object_get(json_array_get(c->passes, 0), "schedule"), "window_s", 1,
+	              "capacity_qps", sc_per_variant(variants, "capacity_qps"), "peak_answered_qps",
+	              sc_per_variant(variants, "peak_answered_qps"), "still_answering_at_top",
+	              sc_per_variant(variants, "still_answering_at_top"), "slowest",
+	              json_object_get(d, "slowest"), "capacity_of_slowest_qps",
+	              json_object_get(d, "capacity_of_slowest_qps"), "multiple", st->multiple,
+	              "spike_rate_qps", json_object_get(d, "spike_rate_qps"), "folder",
+	              "calibration", "passes", c->passes);
 	char *text = cal ? json_dumps(cal, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(cal);
 	if (!text) {
@@ -147,21 +147,20 @@ bool serve_calibration_request(struct serve_calibration *c, const struct serve_r
 		json_decref(c->passes);
 		c->passes = json_array();
 	}
-	json_array_append_new(c->passes, json_pack("{s:s, s:s, s:I}", "folder", st.folder,
-	                                           "schedule", st.schedule, "top_qps",
-	                                           (json_int_t)st.top));
+	json_array_append_new(c->passes,
+	                      json_pack("{s:s, s:s, s:I}", "folder", st.folder, "schedule",
+	                                st.schedule, "top_qps", (json_int_t)st.top));
 	char err[4400];
-	json_t *d = analysis_calibration(st.run, st.multiple_value, (int)st.extensions, err,
-	                                 sizeof(err));
+	json_t *d =
+	    analysis_calibration(st.run, st.multiple_value, (int)st.extensions, err, sizeof(err));
 	if (!d) {
 		snprintf(reply, size, "error: calibration-step: %s", err);
 	} else if (json_is_true(json_object_get(d, "extend"))) {
 		const json_t *v;
 		size_t i;
 		snprintf(reply, size, "extend");
-		json_array_foreach(json_object_get(d, "still_answering_at_top"), i, v)
-			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
-			         json_string_value(v));
+		json_array_foreach(json_object_get(d, "still_answering_at_top"), i, v) snprintf(
+		    reply + strlen(reply), size - strlen(reply), " %s", json_string_value(v));
 	} else {
 		sc_done(c, h, &st, d, reply, size);
 	}

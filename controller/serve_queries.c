@@ -29,7 +29,8 @@ static void sq_record(struct serve_queries *q, const struct serve_rows_host *h, 
                       size_t size)
 {
 	char err[256];
-	json_t *stats = access(q->stats, F_OK) == 0 ? json_file_load(q->stats, err, sizeof(err)) : NULL;
+	json_t *stats =
+	    access(q->stats, F_OK) == 0 ? json_file_load(q->stats, err, sizeof(err)) : NULL;
 	json_t *generated = query_file_generated(&q->file);
 	char *stats_text = json_dumps(stats ? stats : json_null(), JSON_COMPACT | JSON_ENCODE_ANY);
 	char *generated_text = json_dumps(generated, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -86,7 +87,8 @@ bool serve_queries_prepare(struct serve_queries *q, const struct serve_rows_host
 	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
 	const json_t *options = run_options_of(doc);
 	if (!options) {
-		snprintf(reply, size, "error: queries: %s", doc ? "run.json has no parameters.options" : err);
+		snprintf(reply, size, "error: queries: %s",
+		         doc ? "run.json has no parameters.options" : err);
 		json_decref(doc);
 		return false;
 	}
@@ -119,7 +121,8 @@ bool serve_queries_ended(struct serve_queries *q, const struct serve_rows_host *
 		return true;
 	}
 	if (!ok) {
-		snprintf(reply, size, "failed allocspike-querydata generate failed (see %s)", q->log);
+		snprintf(reply, size, "failed allocspike-querydata generate failed (see %s)",
+		         q->log);
 		return true;
 	}
 	return !sq_stats(q, h, reply, size);
