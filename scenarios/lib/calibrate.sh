@@ -35,7 +35,7 @@ calibrate_pass() {
 # calibrate_run RUN_DIR : runs the ramp (extended while needed), sets OPT_spike_rate; the run's
 # controller decides after each pass and records the calibration (calibration-step).
 calibrate_run() {
-	local top=$OPT_calibrate_max folder=calibration k _ rate min slowest limit
+	local top=$OPT_calibrate_max folder=calibration k rate min slowest limit
 	local names=("${SC_RUNNABLE[@]}")
 	for ((k = 0; ; k++)); do
 		((k == 0)) || folder=calibration/extend-$k
