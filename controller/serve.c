@@ -369,6 +369,23 @@ static bool serve_refused_running(const struct serve *s, const char *request, co
 	return p != NULL;
 }
 
+/* A request's prepared `start` words started, then the request held as wait for that process: a
+ * ready wait until the start's ready timeout, another wait->deadline_s seconds from now; the
+ * start's error into reply when it did not start. */
+static void serve_start_held(struct serve *s, struct control_conn *conn, char **start, int count,
+                             struct serve_wait *wait, char *reply, size_t size)
+{
+	serve_start(s, start, count, reply, size);
+	if (strncmp(reply, "ok", 2) != 0)
+		return;
+	reply[0] = '\0';
+	wait->count = 1;
+	wait->procs[0] = s->sup.count - 1;
+	const struct plan_process *spec = s->sup.procs[wait->procs[0]].spec;
+	wait->deadline_s = serve_now_s() + (wait->ready ? spec->ready_timeout_s : wait->deadline_s);
+	serve_wait_or_answer(s, conn, wait);
+}
+
 /* hierarchy ...: the simulated hierarchy started as _upstream, its ready line waited for
  * (serve_hierarchy.h). */
 static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w, int n,
@@ -379,15 +396,9 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, s->ctl_dir,
 	                             w, n, reply, size))
 		return;
-	serve_start(s, s->hierarchy.start, s->hierarchy.start_count, reply, size);
+	struct serve_wait wait = {.ready = true, .on_end = serve_hierarchy_end};
+	serve_start_held(s, conn, s->hierarchy.start, s->hierarchy.start_count, &wait, reply, size);
 	serve_hierarchy_started(&s->hierarchy);
-	if (strncmp(reply, "ok", 2) != 0)
-		return;
-	reply[0] = '\0';
-	struct serve_wait wait = {.ready = true, .on_end = serve_hierarchy_end, .count = 1};
-	wait.procs[0] = s->sup.count - 1;
-	wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
-	serve_wait_or_answer(s, conn, &wait);
 }
 
 /* generate ...: the generator started as _loadgen against the rows named (serve_generate.h),
@@ -403,15 +414,9 @@ static void serve_generate(struct serve *s, struct control_conn *conn, char **w,
 	if (!serve_generate_prepare(&s->generate, &s->runfolder, &s->rows, up ? up_pid : NULL, w, n,
 	                            reply, size))
 		return;
-	serve_start(s, s->generate.start, s->generate.start_count, reply, size);
+	struct serve_wait wait = {.generate = true, .deadline_s = GENERATE_ORIGIN_TIMEOUT_S};
+	serve_start_held(s, conn, s->generate.start, s->generate.start_count, &wait, reply, size);
 	serve_generate_started(&s->generate);
-	if (strncmp(reply, "ok", 2) != 0)
-		return;
-	reply[0] = '\0';
-	struct serve_wait wait = {.generate = true, .count = 1};
-	wait.procs[0] = s->sup.count - 1;
-	wait.deadline_s = serve_now_s() + GENERATE_ORIGIN_TIMEOUT_S;
-	serve_wait_or_answer(s, conn, &wait);
 }
 
 /* row-ready's answer once its ready wait ends (serve_rows_answer), else `ready`'s; a time run out
