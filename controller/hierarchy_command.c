@@ -9,15 +9,7 @@
 #include "cli_parse.h"
 #include "event_line.h"
 #include "json_file.h"
-
-/* The option's text in the options object; NULL (said in err) when it is missing. */
-static const char *hc_text(const json_t *options, const char *name, char *err, size_t err_size)
-{
-	const char *text = json_string_value(json_object_get(options, name));
-	if (!text)
-		snprintf(err, err_size, "the run's options have no '%s'", name);
-	return text;
-}
+#include "run_json.h"
 
 /* Whether name is one of the comma-separated names in list. */
 static bool hc_listed(const char *list, const char *name)
@@ -38,13 +30,13 @@ bool hierarchy_options_read(struct hierarchy_options *o, const json_t *options, 
 		snprintf(err, err_size, "no options (run.json's parameters.options) to make it of");
 		return false;
 	}
-	if (!(o->world = hc_text(options, "world", err, err_size)) ||
-	    !(o->flat_tlds = hc_text(options, "flat_tlds", err, err_size)) ||
-	    !(o->latency_ms = hc_text(options, "latency_ms", err, err_size)) ||
-	    !(o->loss = hc_text(options, "loss", err, err_size)) ||
-	    !(o->seed = hc_text(options, "seed", err, err_size)) ||
-	    !(o->block = hc_text(options, "hierarchy_block", err, err_size)) ||
-	    !(applied = hc_text(options, "applied_log", err, err_size)))
+	if (!(o->world = run_json_option_text(options, "world", err, err_size)) ||
+	    !(o->flat_tlds = run_json_option_text(options, "flat_tlds", err, err_size)) ||
+	    !(o->latency_ms = run_json_option_text(options, "latency_ms", err, err_size)) ||
+	    !(o->loss = run_json_option_text(options, "loss", err, err_size)) ||
+	    !(o->seed = run_json_option_text(options, "seed", err, err_size)) ||
+	    !(o->block = run_json_option_text(options, "hierarchy_block", err, err_size)) ||
+	    !(applied = run_json_option_text(options, "applied_log", err, err_size)))
 		return false;
 	static const char *const worlds[] = {"lan", "internet", "hostile", "flat"};
 	bool known = false;
