@@ -81,7 +81,8 @@ struct agent {
 	/* --systemd-unit: the unit whose main process is read, asked again (at most once a second)
 	 * while that process is gone, so that a restart is followed; NULL: none */
 	const char *unit;
-	uint64_t unit_asked_ns; /* monotonic: when systemd was last asked */
+	uint64_t unit_asked_ns;            /* monotonic: when systemd was last asked */
+	struct systemd_unit_ask *unit_ask; /* that question, while unanswered */
 };
 
 /* How often a unit whose main process is gone is asked for its new one. */
@@ -149,21 +150,30 @@ static int agent_row_end(pid_t row_pid, int rc)
 	return rc;
 }
 
-/* --systemd-unit: the target gone, the unit asked for its main process (at most once a second);
- * a new one (the unit restarted) is read from the next read on. The reads in between stay down:
- * the gap is the restart's. */
+/* systemd's answer: a new main process (the unit restarted) is read from the next read on. An
+ * answer without one (still restarting, or stopped) waits for the next ask. */
+static void agent_unit_answered(pid_t pid, const char *err, void *arg)
+{
+	(void)err;
+	struct agent *a = arg;
+	a->unit_ask = NULL;
+	char why[256];
+	if (pid > 0 && pid != a->sampler.watch.pid &&
+	    agent_sampler_retarget(&a->sampler, pid, why, sizeof(why)))
+		fprintf(stderr, "allocspike-agent: unit %s: its main process is now PID %d\n",
+		        a->unit, (int)pid);
+}
+
+/* --systemd-unit: the target gone, the unit asked for its main process (at most once a second,
+ * one question at a time). The reads go on meanwhile and stay down: the gap is the restart's. */
 static void agent_unit_follow(struct agent *a)
 {
 	uint64_t now = monotonic_ns();
-	if (!a->unit || a->sampler.last.up || now - a->unit_asked_ns < AGENT_UNIT_ASK_EVERY_NS)
+	if (!a->unit || a->unit_ask || a->sampler.last.up ||
+	    now - a->unit_asked_ns < AGENT_UNIT_ASK_EVERY_NS)
 		return;
 	a->unit_asked_ns = now;
-	char err[256];
-	pid_t pid = systemd_unit_main_pid(a->unit, err, sizeof(err));
-	if (pid > 0 && pid != a->sampler.watch.pid &&
-	    agent_sampler_retarget(&a->sampler, pid, err, sizeof(err)))
-		fprintf(stderr, "allocspike-agent: unit %s: its main process is now PID %d\n",
-		        a->unit, (int)pid);
+	a->unit_ask = systemd_unit_ask(a->base, a->unit, agent_unit_answered, a);
 }
 
 /* One read, then its line to the record and to every /samples stream. */
@@ -996,6 +1006,7 @@ int main(int argc, char **argv)
 	        a.sampler.control_failures ? "; the last: " : "",
 	        a.sampler.control_failures ? a.sampler.control_error : "", a.scrapes);
 	agent_plan_end_held(&a, "the agent is ending");
+	systemd_unit_ask_cancel(a.unit_ask);
 	if (a.tick)
 		event_free(a.tick);
 	if (a.plan_poll)

@@ -42,7 +42,10 @@ static void word_settings(const char *word, size_t len,
 	size_t var_len = eq ? (size_t)(eq - word) : len;
 	char var[128];
 	snprintf(var, sizeof(var), "%.*s", (int)var_len, word);
-	if (strcmp(var, "LD_PRELOAD") == 0)
+	/* Not allocator settings: which allocator a preload gives is checked by the allocator the
+	 * process reports, and ALLOCSPIKE_DAEMON_* are a daemon definition's knobs (its thread
+	 * count: docs/daemons.md), which no allocator reports. */
+	if (strcmp(var, "LD_PRELOAD") == 0 || strncmp(var, "ALLOCSPIKE_DAEMON_", 18) == 0)
 		return;
 	struct env_setting s = {0};
 	const struct allocator_env_list *list = env_list_of(var);

@@ -18,7 +18,8 @@ struct env_setting {
 /* Calls each(setting, arg) for every setting of cell ("-" or empty: none), in the cell's order:
  * its words split at blanks; a variable an allocator names (GLIBC_TUNABLES, MALLOC_CONF) gives its
  * items, every other VAR=value the setting VAR; LD_PRELOAD none (which allocator a preload gives is
- * checked by the allocator the binary reports, not here). Empty items are skipped. */
+ * checked by the allocator the binary reports, not here), nor a daemon definition's knob
+ * (ALLOCSPIKE_DAEMON_*). Empty items are skipped. */
 void env_settings_each(const char *cell, void (*each)(const struct env_setting *s, void *arg),
                        void *arg);
 

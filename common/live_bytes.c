@@ -134,7 +134,11 @@ LIVE_EXPORT void *live_bytes_next_malloc(void)
 
 LIVE_EXPORT void *live_bytes_next_symbol(const char *name)
 {
-	return dlsym(RTLD_NEXT, name);
+	/* RTLD_NEXT searches after the object dlsym returns to: as a tail call it would return to
+	 * the caller (the probe, preloaded last) and find the daemon's own allocator instead of the
+	 * one after this sampler. The volatile result keeps the call a call. */
+	void *volatile sym = dlsym(RTLD_NEXT, name);
+	return sym;
 }
 
 #endif

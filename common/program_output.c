@@ -81,43 +81,65 @@ static int program_reap(pid_t pid, uint64_t deadline, bool *in_time)
 	}
 }
 
-int program_output(char *const argv[], const struct program_run *how, char **out)
+int program_start(char *const argv[], const struct program_run *how, bool take_out,
+                  struct program_child *c)
 {
 	int pipefd[2] = {-1, -1};
-	if (out) {
-		*out = NULL;
-		if (pipe2(pipefd, O_CLOEXEC) != 0)
-			return -1;
-	}
+	c->pid = -1;
+	c->out_fd = -1;
+	if (take_out && pipe2(pipefd, O_CLOEXEC) != 0)
+		return -1;
 	pid_t pid = fork();
 	if (pid == 0)
 		program_exec(argv, how, pipefd[1]);
-	if (out)
+	if (take_out)
 		close(pipefd[1]);
 	if (pid < 0) {
-		if (out)
+		if (take_out)
 			close(pipefd[0]);
 		return -1;
 	}
+	c->pid = pid;
+	c->out_fd = pipefd[0];
+	return 0;
+}
+
+int program_end(struct program_child *c, uint64_t deadline, bool in_time)
+{
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	c->out_fd = -1;
+	int status = program_reap(c->pid, deadline, &in_time);
+	c->pid = -1;
+	if (status < 0)
+		return -1;
+	if (!in_time)
+		return PROGRAM_TIMED_OUT;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int program_output(char *const argv[], const struct program_run *how, char **out)
+{
+	struct program_child c;
+	if (out)
+		*out = NULL;
+	if (program_start(argv, how, out != NULL, &c) != 0)
+		return -1;
 	uint64_t deadline = how->timeout_ms ? monotonic_ns() + how->timeout_ms * 1000000ull : 0;
 	bool in_time = true;
 	if (out) {
 		char *buf = malloc(how->max_out + 1);
 		size_t used = 0;
-		in_time = program_read(pipefd[0], deadline, buf, buf ? how->max_out : 0, &used);
-		close(pipefd[0]);
+		in_time = program_read(c.out_fd, deadline, buf, buf ? how->max_out : 0, &used);
 		if (buf)
 			buf[used] = '\0';
 		*out = buf;
 	}
-	int status = program_reap(pid, deadline, &in_time);
-	if (status < 0)
-		return -1;
-	if (!in_time) {
+	int st = program_end(&c, deadline, in_time);
+	if (st == PROGRAM_TIMED_OUT || st < 0) {
 		free(out ? *out : NULL);
 		if (out)
 			*out = NULL;
-		return PROGRAM_TIMED_OUT;
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return st;
 }

@@ -9,7 +9,7 @@
 #include "cli_parse.h"
 #include "event_line.h"
 #include "json_file.h"
-#include "run_options.h"
+#include "run_json.h"
 
 /* Whether name is one of the comma-separated names in list. */
 static bool hc_listed(const char *list, const char *name)
@@ -30,13 +30,13 @@ bool hierarchy_options_read(struct hierarchy_options *o, const json_t *options, 
 		snprintf(err, err_size, "no options (run.json's parameters.options) to make it of");
 		return false;
 	}
-	if (!(o->world = run_option(options, "world", err, err_size)) ||
-	    !(o->flat_tlds = run_option(options, "flat_tlds", err, err_size)) ||
-	    !(o->latency_ms = run_option(options, "latency_ms", err, err_size)) ||
-	    !(o->loss = run_option(options, "loss", err, err_size)) ||
-	    !(o->seed = run_option(options, "seed", err, err_size)) ||
-	    !(o->block = run_option(options, "hierarchy_block", err, err_size)) ||
-	    !(applied = run_option(options, "applied_log", err, err_size)))
+	if (!(o->world = run_json_option_text(options, "world", err, err_size)) ||
+	    !(o->flat_tlds = run_json_option_text(options, "flat_tlds", err, err_size)) ||
+	    !(o->latency_ms = run_json_option_text(options, "latency_ms", err, err_size)) ||
+	    !(o->loss = run_json_option_text(options, "loss", err, err_size)) ||
+	    !(o->seed = run_json_option_text(options, "seed", err, err_size)) ||
+	    !(o->block = run_json_option_text(options, "hierarchy_block", err, err_size)) ||
+	    !(applied = run_json_option_text(options, "applied_log", err, err_size)))
 		return false;
 	static const char *const worlds[] = {"lan", "internet", "hostile", "flat"};
 	bool known = false;

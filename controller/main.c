@@ -8,6 +8,7 @@
 #include "collect.h"
 #include "hierarchy_command.h"
 #include "launch.h"
+#include "loadgen_command.h"
 #include "place.h"
 #include "repeat_runs.h"
 #include "row_launch.h"
@@ -47,6 +48,7 @@ static void run_usage(FILE *out)
 	    "  schedule    the schedules a scenario runs, made from its options, and their cost\n"
 	    "  settings    whether a row's allocator settings took\n"
 	    "  hierarchy-argv the simulated hierarchy's command for a run's options\n"
+	    "  loadgen-argv the generator's command for a run's options and targets\n"
 	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
@@ -62,6 +64,7 @@ static void run_usage(FILE *out)
 	run_context_usage(out);
 	settings_usage(out);
 	hierarchy_argv_usage(out);
+	loadgen_argv_usage(out);
 	repeat_runs_usage(out);
 }
 
@@ -110,6 +113,8 @@ int main(int argc, char **argv)
 		return leftovers_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "hierarchy-argv") == 0)
 		return hierarchy_argv_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "loadgen-argv") == 0)
+		return loadgen_argv_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "repeat") == 0)
 		return repeat_runs_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

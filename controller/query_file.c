@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli_parse.h"
-#include "run_options.h"
+#include "run_json.h"
 
 #define QUERY_FILE_DIGEST_CHARS 12 /* of the generator's sha256, in the file's name */
 
@@ -62,10 +62,10 @@ bool query_file_choose(struct query_file *q, const json_t *options, const char *
                        size_t err_size)
 {
 	*q = (struct query_file){0};
-	const char *given = run_option(options, "queries", err, err_size);
-	const char *seed = run_option(options, "query_seed", err, err_size);
-	const char *world = run_option(options, "world", err, err_size);
-	const char *tlds = run_option(options, "flat_tlds", err, err_size);
+	const char *given = run_json_option_text(options, "queries", err, err_size);
+	const char *seed = run_json_option_text(options, "query_seed", err, err_size);
+	const char *world = run_json_option_text(options, "world", err, err_size);
+	const char *tlds = run_json_option_text(options, "flat_tlds", err, err_size);
 	if (!given || !seed || !world || !tlds)
 		return false;
 	if (given[0]) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allocators/allocator.h"
 #include "cli_parse.h"
 #include "env_settings.h"
 #include "json_file.h"
@@ -60,6 +61,60 @@ static void join_lines(const char *lines, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* Whether the probe's glibc-heap evidence for `call` (malloc, mallocx: does a 4 KiB block of it
+ * grow glibc's own heap) contradicts the allocator wanted; absent evidence contradicts nothing. */
+static bool heap_contradicts(const json_t *version, const char *call, const char *want,
+                             const char *name, struct verdict *v)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "glibc_heap_serves_%s", call);
+	const json_t *heap = json_object_get(version, key);
+	bool want_glibc = allocator_by_name(want) == &allocator_glibc;
+	if (!json_is_boolean(heap) || json_is_true(heap) == want_glibc)
+		return false;
+	v->failed = true;
+	snprintf(v->reason, sizeof(v->reason), "glibc's heap %s %s, expected %s",
+	         json_is_true(heap) ? "serves" : "does not serve", call, want);
+	snprintf(v->message, sizeof(v->message), "variant %s: the row wants %s but %s=%s; not run",
+	         name, want, key, json_is_true(heap) ? "true" : "false");
+	return true;
+}
+
+/* The evidence an allocator probe adds (preload/alloc_probe.c; docs/daemons.md): free and
+ * operator delete served by malloc's object, glibc's own heap growing exactly when glibc is the
+ * allocator wanted, and jemalloc's mallocx (when the process has one) reaching that allocator too.
+ * A report without a fact says nothing about it. */
+static void judge_probe(const json_t *version, const char *want, const char *name,
+                        struct verdict *v)
+{
+	const char *object = json_string_value(json_object_get(version, "malloc_object"));
+	const char *mallocx = json_string_value(json_object_get(version, "mallocx_object"));
+	const char *slash = mallocx ? strrchr(mallocx, '/') : NULL;
+	if (json_is_false(json_object_get(version, "release_matches_malloc"))) {
+		char *text = json_dumps(json_object_get(version, "release_objects"), JSON_COMPACT);
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "free is not served by malloc's object");
+		snprintf(v->message, sizeof(v->message),
+		         "variant %s: free, realloc or operator delete is not served by malloc's "
+		         "object (%s): %s; not run",
+		         name, object ? object : "?", text ? text : "?");
+		free(text);
+	} else if (heap_contradicts(version, "malloc", want, name, v)) {
+		return;
+	} else if (mallocx && object && strcmp(mallocx, object) != 0 &&
+	           strcmp(slash ? slash + 1 : mallocx, "liballocspike-mallocx.so") != 0) {
+		v->failed = true;
+		snprintf(v->reason, sizeof(v->reason), "mallocx is served by %s, not %s", mallocx,
+		         want);
+		snprintf(v->message, sizeof(v->message),
+		         "variant %s: jemalloc's mallocx is served by %s, not %s: preload "
+		         "lib/liballocspike-mallocx.so after the allocator; not run",
+		         name, mallocx, want);
+	} else {
+		heap_contradicts(version, "mallocx", want, name, v);
+	}
+}
+
 /* The report's allocator and settings against the row's (no report, nothing to judge). */
 static void judge_report(const struct variant_row *row, const char *name, const json_t *version,
                          struct verdict *v)
@@ -77,6 +132,9 @@ static void judge_report(const struct variant_row *row, const char *name, const 
 		    name, got, want);
 		return;
 	}
+	judge_probe(version, want, name, v);
+	if (v->failed)
+		return;
 	/* A setting that did not take would measure the allocator's defaults under the row's name.
 	 */
 	char *text = json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER), *lines = NULL;

@@ -170,7 +170,7 @@ void run_events_add(struct run_events *ev, const char *variant, const char *even
 	json_decref(fields);
 }
 
-void run_events_origin(struct run_events *ev, double unix_s)
+double run_events_origin(struct run_events *ev, double unix_s)
 {
 	struct run_events_file *f = run_events_top(ev);
 	if (isnan(unix_s))
@@ -178,6 +178,7 @@ void run_events_origin(struct run_events *ev, double unix_s)
 	f->has_origin = true;
 	f->origin_unix_s = unix_s;
 	run_events_flush(f, unix_s);
+	return unix_s;
 }
 
 off_t run_events_size(const struct run_events *ev)

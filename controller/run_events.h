@@ -52,8 +52,9 @@ bool run_events_pop(struct run_events *ev, char *err, size_t err_size);
 bool run_events_ready(const struct run_events *ev);
 /* One event now (fields taken over, may be NULL); kept while the file has no origin. */
 void run_events_add(struct run_events *ev, const char *variant, const char *event, json_t *fields);
-/* The schedule started at unix_s (wall-clock seconds; NAN: now): the pending events are written. */
-void run_events_origin(struct run_events *ev, double unix_s);
+/* The schedule started at unix_s (wall-clock seconds; NAN: now): the pending events are written.
+ * Returns the origin set. */
+double run_events_origin(struct run_events *ev, double unix_s);
 /* The length of the file events go to now (-1 without one): where a generator started now
  * appends its lines. */
 off_t run_events_size(const struct run_events *ev);

@@ -217,3 +217,18 @@ bool run_json_finish(json_t *doc, const char *status, const char *reason)
 		ok = json_object_set_new(doc, "failure", json_string(reason)) == 0;
 	return ok;
 }
+
+const char *run_json_option_text(const json_t *options, const char *name, char *err,
+                                 size_t err_size)
+{
+	const char *text = json_string_value(json_object_get(options, name));
+	if (!text)
+		snprintf(err, err_size, "the run's options have no '%s'", name);
+	return text;
+}
+
+const json_t *run_json_options(const json_t *doc)
+{
+	const json_t *options = json_object_get(json_object_get(doc, "parameters"), "options");
+	return json_is_object(options) ? options : NULL;
+}

@@ -1,7 +1,7 @@
 /* controller/serve.c - the requests of a served run (serve.h): each a line of words
- * (request_words.h) answered by one line; the waits (`ready`, `wait-any`) held while the loop
- * goes on reaping, answering and stopping; the events and their clock (serve_events.h), where the
- * processes' `started` and `exited` go too. */
+ * (request_words.h) answered by one line; the waits (`ready`, `wait-any`, `origin-from`, the
+ * generator's run) held while the loop goes on reaping, answering and stopping; the events and
+ * their clock (serve_events.h), where the processes' `started` and `exited` go too. */
 #include "serve.h"
 
 #include <errno.h>
@@ -26,6 +26,7 @@
 #include "run_registry.h"
 #include "serve_calibration.h"
 #include "serve_events.h"
+#include "serve_generate.h"
 #include "serve_hierarchy.h"
 #include "serve_queries.h"
 #include "serve_rows.h"
@@ -54,6 +55,9 @@ struct serve_wait {
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
 	serve_ready_end *on_end;   /* the wait's own answer; NULL: `ready`'s or `wait-any`'s */
 	bool origin;               /* `origin-from` procs[0] */
+	bool generate;             /* `generate`: procs[0]'s origin, then its exit */
+	bool origin_known;         /* `generate`'s origin set, at origin_s */
+	double origin_s;
 	double deadline_s;
 	double wait_s; /* how long it waits, from its request */
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
@@ -71,6 +75,7 @@ struct serve {
 	struct serve_runfolder runfolder;          /* its folder, run.json, beginning and end */
 	struct serve_hierarchy hierarchy;          /* the simulated hierarchy being started */
 	struct serve_rows rows;                    /* its rows, started by name */
+	struct serve_generate generate;            /* the generator being started */
 	struct serve_queries queries;              /* its query file being made */
 	struct serve_calibration calibration;      /* the calibration's passes so far */
 	char ctl_dir[4096];                        /* the control folder: SOCKET's */
@@ -152,24 +157,42 @@ static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t
 			serve_exit_record(&s->sup.procs[idx[i]], reply, size);
 }
 
+/* The events' origin from the `started` line process proc appended (its start_realtime), set
+ * into *unix_s: true once it came (*said), or once proc ended or the deadline passed without it
+ * (the schedule then counts from now); false while it may still come. */
+static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s, double *unix_s,
+                              bool *said)
+{
+	const struct supervised *p = &s->sup.procs[proc];
+	*said = run_events_find_start(&s->events, s->events_at[proc], p->spec->name, unix_s);
+	if (!*said && !p->reaped && serve_now_s() < deadline_s)
+		return false;
+	*unix_s = run_events_origin(&s->events, *said ? *unix_s : NAN);
+	return true;
+}
+
 /* The answer to a held wait, or false while it still waits (its on_end may have started the
  * process it waits for next into w). */
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
+	bool said;
 	if (w->origin) {
-		const struct supervised *p = &s->sup.procs[w->procs[0]];
 		double unix_s;
-		if (run_events_find_start(&s->events, s->events_at[w->procs[0]], p->spec->name,
-		                          &unix_s)) {
-			run_events_origin(&s->events, unix_s);
-			snprintf(reply, size, "ok %.6f", unix_s);
-			return true;
-		}
-		if (!p->reaped && serve_now_s() < w->deadline_s)
+		if (!serve_origin_from(s, w->procs[0], w->deadline_s, &unix_s, &said))
 			return false;
-		/* it said nothing: the schedule counts from now */
-		run_events_origin(&s->events, NAN);
-		snprintf(reply, size, "ok now");
+		snprintf(reply, size, said ? "ok %.6f" : "ok now", unix_s);
+		return true;
+	}
+	if (w->generate) { /* its exit status as the shell's $? */
+		const struct supervised *p = &s->sup.procs[w->procs[0]];
+		if (!w->origin_known)
+			w->origin_known =
+			    serve_origin_from(s, w->procs[0], w->deadline_s, &w->origin_s, &said);
+		if (!w->origin_known || !p->reaped)
+			return false;
+		int st = p->status;
+		snprintf(reply, size, "ok %.6f %d", w->origin_s,
+		         WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
 		return true;
 	}
 	if (w->ready) {
@@ -338,29 +361,72 @@ static bool serve_hierarchy_end(struct serve *s, struct serve_wait *w, enum supe
 	return true;
 }
 
+/* The running process of that name, or NULL. */
+static const struct supervised *serve_running(const struct serve *s, const char *name)
+{
+	int at = serve_find(s, name);
+	return at >= 0 && !s->sup.procs[at].reaped ? &s->sup.procs[at] : NULL;
+}
+
+/* True (the error in reply) when a process of that name runs, which request would start again. */
+static bool serve_refused_running(const struct serve *s, const char *request, const char *name,
+                                  char *reply, size_t size)
+{
+	const struct supervised *p = serve_running(s, name);
+	if (p)
+		snprintf(reply, size, "error: %s: %s is running (pid %ld)", request, name,
+		         (long)p->target.pid);
+	return p != NULL;
+}
+
+/* A request's prepared `start` words started, then the request held as wait for that process: a
+ * ready wait until the start's ready timeout, another wait->deadline_s seconds from now; the
+ * start's error into reply when it did not start. */
+static void serve_start_held(struct serve *s, struct control_conn *conn, char **start, int count,
+                             struct serve_wait *wait, char *reply, size_t size)
+{
+	serve_start(s, start, count, reply, size);
+	if (strncmp(reply, "ok", 2) != 0)
+		return;
+	reply[0] = '\0';
+	wait->count = 1;
+	wait->procs[0] = s->sup.count - 1;
+	const struct plan_process *spec = s->sup.procs[wait->procs[0]].spec;
+	wait->deadline_s = serve_now_s() + (wait->ready ? spec->ready_timeout_s : wait->deadline_s);
+	serve_wait_or_answer(s, conn, wait);
+}
+
 /* hierarchy ...: the simulated hierarchy started as _upstream, its ready line waited for
  * (serve_hierarchy.h). */
 static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w, int n,
                             char *reply, size_t size)
 {
-	int running = serve_find(s, "_upstream");
-	if (running >= 0 && !s->sup.procs[running].reaped) {
-		snprintf(reply, size, "error: hierarchy: _upstream is running (pid %ld)",
-		         (long)s->sup.procs[running].target.pid);
+	if (serve_refused_running(s, "hierarchy", "_upstream", reply, size))
 		return;
-	}
 	if (!serve_hierarchy_prepare(&s->hierarchy, &s->runfolder, &s->sup, &s->events, s->ctl_dir,
 	                             w, n, reply, size))
 		return;
-	serve_start(s, s->hierarchy.start, s->hierarchy.start_count, reply, size);
+	struct serve_wait wait = {.ready = true, .on_end = serve_hierarchy_end};
+	serve_start_held(s, conn, s->hierarchy.start, s->hierarchy.start_count, &wait, reply, size);
 	serve_hierarchy_started(&s->hierarchy);
-	if (strncmp(reply, "ok", 2) != 0)
+}
+
+/* generate ...: the generator started as _loadgen against the rows named (serve_generate.h),
+ * held until it exits, the events' origin set from its `started` line meanwhile. */
+static void serve_generate(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                           size_t size)
+{
+	if (serve_refused_running(s, "generate", "_loadgen", reply, size))
 		return;
-	reply[0] = '\0';
-	struct serve_wait wait = {.ready = true, .on_end = serve_hierarchy_end, .count = 1};
-	wait.procs[0] = s->sup.count - 1;
-	wait.deadline_s = serve_now_s() + s->sup.procs[wait.procs[0]].spec->ready_timeout_s;
-	serve_wait_or_answer(s, conn, &wait);
+	const struct supervised *up = serve_running(s, "_upstream"); /* watched on the timeline */
+	char up_pid[32];
+	snprintf(up_pid, sizeof(up_pid), "%ld", up ? (long)up->target.pid : 0L);
+	if (!serve_generate_prepare(&s->generate, &s->runfolder, &s->rows, up ? up_pid : NULL, w, n,
+	                            reply, size))
+		return;
+	struct serve_wait wait = {.generate = true, .deadline_s = GENERATE_ORIGIN_TIMEOUT_S};
+	serve_start_held(s, conn, s->generate.start, s->generate.start_count, &wait, reply, size);
+	serve_generate_started(&s->generate);
 }
 
 /* row-ready's answer once its ready wait ends (serve_rows_answer), else `ready`'s; a time run out
@@ -459,6 +525,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		serve_start(s, w, n, reply, size);
 	} else if (strcmp(req, "hierarchy") == 0) {
 		serve_hierarchy(s, conn, w, n, reply, size);
+	} else if (strcmp(req, "generate") == 0) {
+		serve_generate(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "queries") == 0) {
 		serve_queries(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
@@ -538,9 +606,10 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
-		    SERVE_ROWS_REQUESTS, SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS);
+		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_QUERIES_REQUESTS,
+		    SERVE_CALIBRATION_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

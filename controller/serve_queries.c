@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "json_file.h"
-#include "run_options.h"
+#include "run_json.h"
 
 /* q->start made of q->command's argc words. */
 static void sq_start_words(struct serve_queries *q, int argc)
@@ -85,7 +85,7 @@ bool serve_queries_prepare(struct serve_queries *q, const struct serve_rows_host
 	}
 	char err[PATH_MAX + 512];
 	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = run_options_of(doc);
+	const json_t *options = run_json_options(doc);
 	if (!options) {
 		snprintf(reply, size, "error: queries: %s",
 		         doc ? "run.json has no parameters.options" : err);

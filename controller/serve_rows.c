@@ -231,23 +231,32 @@ bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, un
 	return true;
 }
 
+bool serve_rows_target(struct serve_rows *r, const char *name, char *target, size_t size, char *err,
+                       size_t err_size)
+{
+	const struct served_row *row = row_named(r, name);
+	if (!row || !row->ready) {
+		snprintf(err, err_size, "row '%.64s' is not ready", name);
+		return false;
+	}
+	int len = snprintf(target, size, "name=%s,addr=%s,pid=%ld,control=%s", row->name, row->addr,
+	                   (long)row->sample, row->control);
+	/* a --clients run: its DoT clients' address, or plain TCP */
+	if (r->settings.tls_dir[0] && len >= 0 && (size_t)len < size)
+		snprintf(target + len, size - (size_t)len, ",dot=%s", row->tls ? row->dot : "tcp");
+	return true;
+}
+
 /* row-targets NAME...: "ok" and each ready row's --target word. */
 static void row_targets(struct serve_rows *r, char **w, int n, char *reply, size_t size)
 {
 	snprintf(reply, size, "ok");
 	for (int i = 1; i < n; i++) {
-		const struct served_row *row = row_named(r, w[i]);
-		if (!row || !row->ready) {
-			snprintf(reply, size, "error: row-targets: row '%.64s' is not ready", w[i]);
+		char target[PATH_MAX + 512], err[128];
+		if (!serve_rows_target(r, w[i], target, sizeof(target), err, sizeof(err))) {
+			snprintf(reply, size, "error: row-targets: %s", err);
 			return;
 		}
-		char target[PATH_MAX + 512];
-		int len = snprintf(target, sizeof(target), "name=%s,addr=%s,pid=%ld,control=%s",
-		                   row->name, row->addr, (long)row->sample, row->control);
-		if (r->settings
-		        .tls_dir[0]) /* a --clients run: its DoT clients' address, or plain TCP */
-			snprintf(target + len, sizeof(target) - (size_t)len, ",dot=%s",
-			         row->tls ? row->dot : "tcp");
 		char *word = target;
 		size_t at = strlen(reply);
 		if (at + 1 >= size ||

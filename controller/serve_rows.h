@@ -62,6 +62,11 @@ bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, c
 bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, unsigned proc,
                        enum supervisor_ready state, char *reply, size_t size);
 
+/* Row name's generator --target word into target (row-targets' and the generator's); false with
+ * why in err when it is not a ready row. */
+bool serve_rows_target(struct serve_rows *r, const char *name, char *target, size_t size, char *err,
+                       size_t err_size);
+
 void serve_rows_free(struct serve_rows *r);
 
 #endif

@@ -97,8 +97,10 @@ const struct allocator_adapter *allocator_detect(const char *malloc_object);
  * its cpu objects, files and functions. */
 void allocator_table_write(FILE *f);
 
-/* glibc's adapter, for the one place that must name it: the allocator probe, when the glibc
- * routing shim (preload/glibc_malloc.c) sends malloc to glibc (preload/alloc_probe.c). */
+/* glibc's adapter, for the places that must name it: the allocator probe, when the glibc routing
+ * shim (preload/glibc_malloc.c) sends malloc to glibc (preload/alloc_probe.c), and the probe's
+ * judgement, where glibc's own heap growing is evidence for or against the row's allocator
+ * (controller/rows_check.c). */
 extern const struct allocator_adapter allocator_glibc;
 
 #endif

@@ -56,6 +56,9 @@ definition_prepare() {
 @	A	127.0.0.1
 @	AAAA	::1
 ZONE
+	# the ACL's elements, each ended by ';'
+	local clients
+	clients=$(definition_clients | sed 's/$/;/' | paste -sd' ')
 	cat >"$conf" <<CONF
 // named.conf - written by scenarios/daemons/named.sh for one allocspike run (docs/daemons.md).
 $tls_block
@@ -68,8 +71,8 @@ options {
 	recursion yes;
 	// The default (1000, soft limit 900) aborts queries in our spikes; as pdns-recursor's 2 x 2048.
 	recursive-clients 4096;
-	allow-query { 127.0.0.0/8; ::1; };
-	allow-recursion { 127.0.0.0/8; ::1; };
+	allow-query { $clients };
+	allow-recursion { $clients };
 	// The hierarchy is unsigned: nothing is validated.
 	dnssec-validation no;
 	// The whole cache is allocated through libisc's memory contexts: anonymous memory.

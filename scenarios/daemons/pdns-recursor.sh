@@ -40,6 +40,8 @@ definition_prepare() {
 	((DEF_THREADS > 1)) || distributes=no
 	local listen=$DEF_LISTEN_ADDR
 	[[ $listen != ::1 ]] || listen='[::1]'
+	local clients
+	clients=$(definition_clients | paste -sd, | sed 's/,/, /g')
 	cat >"$conf" <<CONF
 # recursor.conf - written by scenarios/daemons/pdns-recursor.sh for one allocspike run (docs/daemons.md).
 # Foreground, logging to stderr, as whoever started it; control socket in $control.
@@ -50,7 +52,7 @@ write-pid=no
 socket-dir=$control
 local-address=$listen
 local-port=$DEF_LISTEN_PORT
-allow-from=127.0.0.0/8, ::1/128
+allow-from=$clients
 $outgoing
 # The whole hierarchy lives on loopback, which the recursor refuses to query by default.
 dont-query=

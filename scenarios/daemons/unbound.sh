@@ -22,7 +22,9 @@ definition_prepare() {
 	tls-service-pem: \"$DEF_TLS_CERT\"
 	tls-service-key: \"$DEF_TLS_KEY\""
 	fi
-	local rrset=$((DEF_CACHE_BYTES - msg))
+	local rrset=$((DEF_CACHE_BYTES - msg)) nets net access=
+	nets=$(definition_clients)
+	for net in $nets; do access+="access-control: $net allow"$'\n\t'; done
 	cat >"$conf" <<CONF
 # unbound.conf - written by scenarios/daemons/unbound.sh for one allocspike run (docs/daemons.md).
 server:
@@ -38,8 +40,7 @@ server:
 	verbosity: 1
 	interface: $DEF_LISTEN_ADDR@$DEF_LISTEN_PORT
 	$tls
-	access-control: 127.0.0.0/8 allow
-	access-control: ::1 allow
+	$access
 	$outgoing
 	# The hierarchy is IPv4 loopback: no IPv6 upstream, and loopback allowed as an upstream.
 	do-ip6: no

@@ -11,11 +11,6 @@ events_add() { procs_ask event "$@" || sc_say "event $2 of $1 not recorded"; }
 # given): the pending events are written.
 events_origin_set() { procs_ask origin "$@"; }
 
-# events_origin_from NAME TIMEOUT : the schedule started when process NAME (the generator) says in
-# its `started` line (start_realtime); the controller waits for that line, at most TIMEOUT (then
-# now).
-events_origin_from() { procs_ask origin-from "$1" "$2"; }
-
 # events_origin_clear : the next schedule (serial mode, calibration) starts a new clock.
 events_origin_clear() { procs_ask origin-clear; }
 

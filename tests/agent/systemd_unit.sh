@@ -8,12 +8,17 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 AGENT="$ALLOCSPIKE_BIN/allocspike-agent"
 cd "$TEST_TMP"
 
-# the stand-in: logs what it was asked, answers MainPID from main.pid (0: the unit is stopped)
+# the stand-in: logs what it was asked, answers MainPID from main.pid (0: the unit is stopped);
+# with hang present it answers nothing once (and removes hang), as a systemd that is stuck
 mkdir bin
 cat >bin/systemctl <<'SH'
 #!/bin/bash
 printf '%s\n' "$*" >>"$FAKE_DIR/asked.txt"
 [[ ! -e $FAKE_DIR/fail ]] || exit 1
+if [[ -e $FAKE_DIR/hang ]]; then
+	rm "$FAKE_DIR/hang"
+	exec sleep 30
+fi
 cat "$FAKE_DIR/main.pid"
 SH
 chmod +x bin/systemctl
@@ -58,7 +63,9 @@ rss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$first/status")
 check "its resident memory is the main process's (within 10 %)" awk -v b="$rss" \
 	'/^allocspike_resident_memory_bytes\{/ { a = $NF } END { exit !(a > 0 && a > b * 0.9 && a < b * 1.1) }' m1.txt
 
-# the unit restarts: a new main process, the old one gone
+# the unit restarts: a new main process, the old one gone; systemd's first answer never comes (the
+# agent gives it up after 2 s and asks again), and the reads go on while it waits
+touch hang
 "${LIFELINE[@]}" sleep 300 &
 second=$!
 _test_pids+=("$second")
@@ -71,4 +78,10 @@ curl -sf "$URL" -o m2.txt
 check "the new main process is up" grep -q '^allocspike_target_up{.*} 1$' m2.txt
 check "the restart left down reads in the record, then up ones" jq -s -e \
 	'(map(.up) | index(0)) as $down | $down != null and (.[$down:] | map(.up) | index(1)) != null' record.jsonl
+check "systemd that did not answer was asked again" test "$(grep -c . asked.txt)" -ge 5
+check "the hung question was given up: no systemctl of the agent's left" \
+	bash -c "! pgrep -fx 'sleep 30' >/dev/null"
+# 2 s without an answer at a read every 50 ms: a loop that waited for systemd would have read once
+down=$(jq -s 'map(select(.up == 0)) | length' record.jsonl)
+check "the reads went on while systemd did not answer ($down down reads, at least 10)" test "$down" -ge 10
 finish

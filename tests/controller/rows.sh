@@ -7,7 +7,10 @@
 # allocator probe is recorded as run.json's version and judged: one naming another allocator refused
 # with the `failed` event, one naming the row's allocator ready with the daemon's PID), row-targets
 # (the generator's --target words: a wrapped row sampled through the wrapper's child, dot= in a run
-# with a certificate), row-command (the same command, printed), and their refusals.
+# with a certificate), row-command (the same command, printed), and their refusals; then generate
+# over the ready rows (a stand-in generator: its words, the events' origin from its `started` line,
+# its exit status answered while a row killed meanwhile is recorded, stop-all answering it held) and
+# loadgen-argv, the same words printed.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
@@ -161,6 +164,80 @@ check "row-command with a TLS_DIR: DNS over TLS (no report at hand)" grep -qx --
 	<("$RUN" row-command alpha "$R" "$R" "${settings[@]}")
 "$RUN" row-command alpha "$R" "$R" "$T" 2>err.txt
 check_eq "row-command without its settings: exit 2" 2 $?
+
+# generate: the generator run by the controller against the ready rows (docs/controller.md, "The
+# generator"). A stand-in generator: its words into args-loadgen, a `started` line appended to its
+# --out's events.jsonl (its schedule starting a minute from now), then exit 3 after a second, or,
+# given the schedule "hold", never.
+cat >"$BIN/allocspike-loadgen" <<'SH'
+#!/bin/bash
+printf '%s\n' "$@" >"${0%/bin/*}/args-loadgen"
+while (($#)); do
+	case $1 in
+	--out) out=$2 ;;
+	--schedule) schedule=$2 ;;
+	esac
+	shift
+done
+printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' \
+	"$(($(date +%s) + 60))" >>"$out/events.jsonl"
+[[ $schedule == hold ]] && exec sleep 300
+sleep 1
+exit 3
+SH
+chmod +x "$BIN/allocspike-loadgen"
+LG=$BIN/allocspike-loadgen
+ask generate "$LG" "$R" S "$R/q" "" alpha 2>err.txt
+check "generate without the run's options: refused" grep -q "no options" err.txt
+options='{"interval_ms":"50","timeout_ms":"","clients":"1","client_count":"10","tcp_share":"0.1","dot_share":"0.2","tcp_idle":"3s"}'
+ask runjson-set .parameters.options "$options" >/dev/null
+ask generate "$LG" "$R" S "$R/q" "" alpha gamma 2>err.txt
+check "generate against a row not ready: refused" grep -q "generate: row 'gamma' is not ready" err.txt
+up_pid=$(ask start _upstream "$R/logs/up.log" "" -- sleep 300 | cut -d' ' -f2)
+targets=$(ask row-targets alpha beta)
+targets=${targets#ok }
+ask origin-clear >/dev/null
+ask event alpha before >/dev/null
+# alpha killed while the generator runs: recorded, and the generator's answer still its own
+(sleep 0.3 && kill -KILL "$alpha_pid") &
+out=$(ask generate "$LG" "$R" S "$R/q" "" alpha beta)
+check "generate: held until the generator exits, its origin and its status 3" grep -qE '^ok [0-9]+\.250000 3$' <<<"$out"
+origin=$(cut -d' ' -f2 <<<"$out")
+check "the origin: the generator's start_realtime" jq -se --argjson o "$origin" \
+	'any(.[]; .variant == "_loadgen" and .start_realtime and (.start_realtime | tonumber) == $o)' "$R/events.jsonl"
+check "an event before it: on the generator's clock" jq -se \
+	'any(.[]; .variant == "alpha" and .event == "before" and .t_s < -55 and .t_s > -62)' "$R/events.jsonl"
+check "the row killed meanwhile: its exit recorded" jq -se \
+	'any(.[]; .variant == "alpha" and .event == "exited" and .signal == 9)' "$R/events.jsonl"
+check "the generator's exit recorded" jq -se \
+	'any(.[]; .variant == "_loadgen" and .event == "exited" and .code == 3)' "$R/events.jsonl"
+read -r -a target_words <<<"$targets"
+check_eq "the generator's words: the options, the targets, the hierarchy watched" \
+	"--queries $R/q --schedule S --out $R --interval-ms 50 --clients 10 --tcp-share 0.1 --dot-share 0.2 --tcp-idle 3s --target ${target_words[0]} --target ${target_words[1]} --watch name=_upstream,pid=$up_pid" \
+	"$(paste -sd' ' args-loadgen)"
+check "its log" test -f "$R/logs/loadgen.log"
+"$RUN" loadgen-argv --options "$options" --loadgen "$LG" --queries "$R/q" --schedule S --dir "$R" \
+	--target "${target_words[0]}" --target "${target_words[1]}" --upstream-pid "$up_pid" >cmd.txt
+check_eq "loadgen-argv: the same command" "$LG
+$(cat args-loadgen)" "$(cat cmd.txt)"
+check_eq "loadgen-argv without --clients nor the hierarchy, with a timeout" \
+	"$LG --queries Q --schedule S --out D --interval-ms 100 --timeout-ms 2000 --target t" \
+	"$("$RUN" loadgen-argv --options '{"interval_ms":"100","timeout_ms":"2000","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s"}' \
+		--loadgen "$LG" --queries Q --schedule S --dir D --target t | paste -sd' ')"
+"$RUN" loadgen-argv --options '{}' --loadgen "$LG" --queries Q --schedule S --dir D 2>err.txt
+check_eq "loadgen-argv: options it cannot read, exit 2" 2 $?
+check "said" grep -q "the run's options have no 'interval_ms'" err.txt
+# a generator that runs on when the run is stopped (the scenario's Ctrl-C: finish's stop-all)
+ask stop 1s _upstream >/dev/null
+ask generate "$LG" "$R" hold "$R/q" "" beta >held.txt &
+held=$!
+sleep 0.5
+ask generate "$LG" "$R" hold "$R/q" "" beta 2>err.txt
+check "a second generate while one runs: refused" grep -q "generate: _loadgen is running" err.txt
+check "without the hierarchy running: no --watch" test -z "$(grep -x -- --watch args-loadgen)"
+ask stop-all >/dev/null
+wait "$held"
+check "stop-all answers the held generate: SIGTERM's status" grep -qE '^ok [0-9.]+ 143$' held.txt
 
 ask shutdown >/dev/null
 finish

@@ -77,6 +77,27 @@ check_eq "--row: a report as the row says: nothing, status 0" "status 0" \
 check_eq "--row: another allocator: the failed line, status 1" \
 	$'failed\tkresd\tallocator is glibc, expected jemalloc\tvariant kresd: its binary reports allocator \'glibc\', the table says \'jemalloc\'; not run\nstatus 1' \
 	"$("$RUN" rows-check --table "$T" --row kresd --version-json '{"allocator":"glibc"}'; echo "status $?")"
+# --row with an allocator probe's evidence (preload/alloc_probe.c): each fact that contradicts the
+# row refuses it, with its reason; the same facts agreeing pass.
+probe() { # the probe of a jemalloc daemon, with the given JSON merged in
+	jq -cn --argjson more "$1" '{allocator: "jemalloc", malloc_object: "/usr/lib/libjemalloc.so.2",
+		release_matches_malloc: true, glibc_heap_serves_malloc: false} + $more'
+}
+row_verdict() { "$RUN" rows-check --table "$T" --row kresd --version-json "$(probe "$1")" | cut -f3; }
+check_eq "--row: a probe whose facts agree: nothing, status 0" "status 0" \
+	"$("$RUN" rows-check --table "$T" --row kresd --version-json "$(probe '{}')"; echo "status $?")"
+check_eq "--row: free served by another object: refused" "free is not served by malloc's object" \
+	"$(row_verdict '{"release_matches_malloc": false, "release_objects": {"free": "/lib/libc.so.6"}}')"
+check_eq "--row: glibc's heap grows with malloc for a jemalloc row: refused" \
+	"glibc's heap serves malloc, expected jemalloc" "$(row_verdict '{"glibc_heap_serves_malloc": true}')"
+check_eq "--row: mallocx served by another object: refused" "mallocx is served by /lib/other.so, not jemalloc" \
+	"$(row_verdict '{"mallocx_object": "/lib/other.so"}')"
+check_eq "--row: mallocx through the adapter, glibc's heap not growing: accepted" "" \
+	"$(row_verdict '{"mallocx_object": "/b/lib/liballocspike-mallocx.so", "glibc_heap_serves_mallocx": false}')"
+check_eq "--row: mallocx growing glibc's heap for a jemalloc row: refused" \
+	"glibc's heap serves mallocx, expected jemalloc" "$(row_verdict '{"glibc_heap_serves_mallocx": true}')"
+check_eq "a daemon definition's knob is not an allocator setting: only the setting is expected" \
+	"MALLOC_ARENA_MAX 2" "$("$RUN" settings expected 'ALLOCSPIKE_DAEMON_THREADS=1 MALLOC_ARENA_MAX=2')"
 check_eq "--row: an unknown row: status 2" 2 \
 	"$("$RUN" rows-check --table "$T" --row nope --version-json '{}' 2>/dev/null; echo $?)"
 check_eq "--row without --version-json: status 2" 2 "$("$RUN" rows-check --table "$T" --row kresd 2>/dev/null; echo $?)"

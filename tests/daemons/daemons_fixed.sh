@@ -145,7 +145,7 @@ if command -v kresd >/dev/null; then
 		_test_pids+=("$DAEMON_PID")
 		check "a glibc row without its shim is refused" false
 	else
-		check "a glibc row without its shim is refused" grep -q "not glibc: the preload did not take" "$TEST_TMP/fake.err"
+		check "a glibc row without its shim is refused" grep -q "the table says 'glibc'; not run" "$TEST_TMP/fake.err"
 		check "the refused daemon is stopped" bash -c "! kdig @127.58.1.99 -p 5300 +timeout=1 +retry=0 localhost. A >/dev/null"
 	fi
 fi

@@ -17,7 +17,9 @@
 #  3. (before 2, where kresd is installed) a daemon row on its own host, the run made by
 #     `place --schedule` itself: t1's agent starts kresd-glibc through its definition (the
 #     hierarchy is on port 53 in gen); run.json completed with each row's host, the generator at
-#     T0, the reads arrive and carry its live bytes, both agents withdrawn and ended after the run.
+#     T0, the reads arrive and carry its live bytes, both agents withdrawn and ended after the run;
+#  4. (where unbound and pdns_recursor are installed) each on its own host answers the generator on
+#     gen with NOERROR: their access control takes the network of the address they serve on.
 # Skipped (exit 77, reason printed) when not root or when `ip netns add` fails.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NETNS_PREFIX=ap
@@ -144,6 +146,32 @@ if command -v kresd >/dev/null; then
 	check "pass 3: no kresd left on t1" bash -c "! ip netns pids ${NS_T[1]} | grep -q ."
 else
 	echo "skip pass 3: kresd not installed (apt-get install knot-resolver)"
+fi
+
+# 4: unbound and PowerDNS Recursor on their own hosts answer the generator's host: their access
+# control takes the network of the address they serve on (definition_clients), not loopback alone
+# (which REFUSED every query from gen before)
+if command -v unbound >/dev/null && command -v pdns_recursor >/dev/null; then
+	start_agent 1 u1
+	start_agent 2 p2
+	printf 't1 %s unbound\nt2 %s pdns-recursor\n' "${AGENT_ADDR[1]}" "${AGENT_ADDR[2]}" >remote.hosts
+	pass_queries 4
+	place placed4 remote.hosts --token-file "$TEST_TMP/token" --out "$TEST_TMP/pass4" \
+		--schedule "$SCHEDULE" --queries "$TEST_TMP/queries4.txt" "${ALLOW[@]}"
+	st=$?
+	check_eq "pass 4: place --schedule: unbound on t1, pdns-recursor on t2 (exit 0)" 0 "$st"
+	((st == 0)) || tail -n 20 placed4.err u1.log p2.log "$TEST_TMP/pass4/logs/"*.log
+	for row in unbound pdns-recursor; do
+		# shellcheck disable=SC2016 # awk's fields
+		check "pass 4 $row: answered the generator on another host with NOERROR, never refused" \
+			awk -F, -v v="$row" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$c["variant"] == v { ok += $c["noerror"]; other += $c["rcode_other"] }
+				END { exit !(ok > 0 && other == 0) }' "$TEST_TMP/pass4/timeline.csv"
+	done
+	check "pass 4: both agents withdrawn after the run, and ended" \
+		bash -c "$(declare -f alive gone wait_until); wait_until 10 gone ${AGENT_PID[1]} && wait_until 10 gone ${AGENT_PID[2]}"
+else
+	echo "skip pass 4: unbound or pdns_recursor not installed"
 fi
 
 # 2: refusals

@@ -35,6 +35,34 @@ definition_address_ok() {
 	[[ ${ALLOCSPIKE_DAEMON_REMOTE:-0} == 1 || $1 =~ ^127\.[0-9]+\.[0-9]+\.[0-9]+$ || $1 == ::1 ]]
 }
 
+# definition_clients : the client networks the daemon answers, one CIDR a line: loopback; and, on an
+# agent's host given an address off loopback to serve on (ALLOCSPIKE_DAEMON_REMOTE=1), the network
+# that address is on as its interface's route gives it (ip(8)), where the generator's host is; or,
+# for a generator routed from elsewhere, the CIDRs of ALLOCSPIKE_DAEMON_CLIENTS (blank-separated),
+# which the agent's operator sets. Never every address: a resolver of ours is nobody's open resolver.
+definition_clients() {
+	printf '%s\n' 127.0.0.0/8 ::1/128
+	[[ ${ALLOCSPIKE_DAEMON_REMOTE:-0} == 1 ]] || return 0
+	local word
+	if [[ -n ${ALLOCSPIKE_DAEMON_CLIENTS:-} ]]; then
+		for word in $ALLOCSPIKE_DAEMON_CLIENTS; do
+			# it goes into the daemon's configuration: a CIDR and nothing else
+			[[ $word =~ ^[0-9a-fA-F:.]+/[0-9]{1,3}$ ]] ||
+				definition_die "ALLOCSPIKE_DAEMON_CLIENTS: '$word' is not a network (ADDR/PREFIX)"
+			echo "$word"
+		done
+		return 0
+	fi
+	local family=-4 dev net
+	[[ $DEF_LISTEN_ADDR != *:* ]] || family=-6
+	dev=$(ip -o addr show to "$DEF_LISTEN_ADDR" | cut -d' ' -f2)
+	[[ -n $dev ]] || definition_die "--listen: $DEF_LISTEN_ADDR is on no interface of this host"
+	# the link's own network (proto kernel), not a link-local one
+	while read -r net _; do
+		[[ $net == */* && $net != fe80:* ]] && echo "$net"
+	done < <(ip "$family" route show proto kernel dev "$dev")
+}
+
 # definition_split ADDR:PORT OPTION : sets DEF_ADDR and DEF_PORT ([::1]:PORT for IPv6).
 definition_split() {
 	local text=$1 option=$2

@@ -96,10 +96,21 @@ daemon_wait_ready() {
 	return 2
 }
 
-# daemon_check_allocator NAME : refuses (1, saying why on stderr) a daemon whose probe does not name
-# the row's allocator: it would measure another allocator under the row's name.
+# daemon_check_allocator NAME BUILD_DIR TABLE : refuses (1, saying why on stderr) a daemon whose
+# allocator probe does not show the row's allocator serving malloc, free and mallocx: it would
+# measure another allocator under the row's name. The judgement is the controller's
+# (`allocspike-run rows-check --row`, the one a served run's row-ready makes).
 daemon_check_allocator() {
-	"$DAEMON_RUN_DIR/preload.sh" check --probe "$DAEMON_ALLOC_JSON" --allocator "${V_ALLOC[$1]}"
+	local verdict
+	if [[ ! -s $DAEMON_ALLOC_JSON ]]; then
+		echo "daemon_check_allocator: $DAEMON_ALLOC_JSON missing: the allocator probe was not loaded (LD_PRELOAD not applied?)" >&2
+		return 1
+	fi
+	verdict=$("$2/bin/allocspike-run" rows-check --table "$3" --row "$1" \
+		--version-json "$(<"$DAEMON_ALLOC_JSON")") && return 0
+	# 'failed NAME REASON MESSAGE': the message, for the person
+	echo "daemon_check_allocator: ${verdict##*$'\t'}" >&2
+	return 1
 }
 
 # daemon_start NAME --listen A:P --root-hints F --cache-size S --workdir D --build B
@@ -164,7 +175,7 @@ daemon_start() {
 		daemon_stop "$DAEMON_PID"
 		return 1
 	fi
-	if ! daemon_check_allocator "$name"; then
+	if ! daemon_check_allocator "$name" "$build" "$variants"; then
 		echo "daemon_start: refusing $name" >&2
 		daemon_stop "$DAEMON_PID"
 		return 1
