@@ -22,10 +22,3 @@ clients_prepare() {
 		-out "$SC_TLS_DIR/server.pem" -days 2 -subj "/CN=allocspike-test" 2>"$SC_TLS_DIR/openssl.log" ||
 		sc_die "openssl could not make the test certificate (see $SC_TLS_DIR/openssl.log)"
 }
-
-# clients_loadgen_args : the generator's client options, one a line.
-clients_loadgen_args() {
-	clients_on || return 0
-	printf '%s\n' --clients "$OPT_client_count" --tcp-share "$OPT_tcp_share" --dot-share "$OPT_dot_share" \
-		--tcp-idle "$OPT_tcp_idle"
-}

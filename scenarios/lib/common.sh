@@ -14,14 +14,6 @@ sc_die() {
 	exit 1
 }
 
-# sc_iso_now : UTC time in ISO 8601 for run.json.
-sc_iso_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
-
-# sc_ms_text MS : milliseconds written the way the schedule syntax reads them (whole seconds as "Ns").
-sc_ms_text() {
-	if (($1 % 1000 == 0)); then echo "$(($1 / 1000))s"; else echo "${1}ms"; fi
-}
-
 # sc_seconds_text S : whole seconds for a person: "45 s", "10 min 40 s", "1 h 4 min".
 sc_seconds_text() {
 	local s=$1

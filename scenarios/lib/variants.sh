@@ -117,17 +117,3 @@ variant_wait_ready() {
 	esac
 	return 1
 }
-
-# variant_targets NAMES... : VARIANT_TARGETS, the generator's --target words of the ready rows
-# (row-targets).
-variant_targets() {
-	local w words=()
-	VARIANT_TARGETS=()
-	procs_ask row-targets "$@" >/dev/null || sc_die "the controller gave no --target of $* (see above)"
-	read -r -a words <<<"${REPLY#ok }"
-	for w in "${words[@]}"; do # each word %XX-encoded (docs/controller.md, "A served run")
-		w=${w//\\/\\\\}
-		printf -v w '%b' "${w//%/\\x}"
-		VARIANT_TARGETS+=("$w")
-	done
-}

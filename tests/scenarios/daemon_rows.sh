@@ -15,7 +15,7 @@ command -v named >/dev/null || skip "named (bind9) is not installed"
 variants=kresd-glibc,named-1t
 out=$TEST_TMP/run
 # shellcheck disable=SC2046
-bash "$SPIKE" $(scenario_short_flags 127.57.48.0/20) --spike-rate 300 --variants "$variants" --out "$out" \
+bash "$SPIKE" $(scenario_short_flags 127.57.192.0/20) --spike-rate 300 --variants "$variants" --out "$out" \
 	>"$TEST_TMP/stdout" 2>"$TEST_TMP/stderr"
 check_eq "spike.sh exit status" 0 "$?"
 scenario_check_folder "$out" completed
