@@ -226,3 +226,9 @@ const char *run_json_option_text(const json_t *options, const char *name, char *
 		snprintf(err, err_size, "the run's options have no '%s'", name);
 	return text;
 }
+
+const json_t *run_json_options(const json_t *doc)
+{
+	const json_t *options = json_object_get(json_object_get(doc, "parameters"), "options");
+	return json_is_object(options) ? options : NULL;
+}

@@ -24,6 +24,9 @@ bool run_json_fields_set(json_t *doc, const char *path, char **fields, int count
 const char *run_json_option_text(const json_t *options, const char *name, char *err,
                                  size_t err_size);
 
+/* run.json's parameters.options (doc a loaded run.json); NULL when it has none. */
+const json_t *run_json_options(const json_t *doc);
+
 /* How run.json is written: its keys in the order they were set, as jq kept them. */
 #define RUN_JSON_FLAGS JSON_INDENT(2)
 

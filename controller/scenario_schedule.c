@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "run_json.h"
 #include "schedule.h"
 
 /* An option's value as run.json records it; "" for one the run does not have. */
 static const char *opt(const json_t *options, const char *name)
 {
-	const char *v = json_string_value(json_object_get(options, name));
+	const char *v = run_json_option_text(options, name, NULL, 0);
 	return v ? v : "";
 }
 

@@ -24,9 +24,11 @@
 #include "proc_stat.h"
 #include "request_words.h"
 #include "run_registry.h"
+#include "serve_calibration.h"
 #include "serve_events.h"
 #include "serve_generate.h"
 #include "serve_hierarchy.h"
+#include "serve_queries.h"
 #include "serve_rows.h"
 #include "serve_runfolder.h"
 #include "stop_child.h"
@@ -39,17 +41,19 @@
 struct serve;
 struct serve_wait;
 
-/* A request whose answer is its own once a ready wait ends (the hierarchy's, row-ready): now is
- * READY_YES (addr its address), READY_EXITED, or READY_NOT_YET when the time ran out. True when it
- * answered into reply; false to answer as `ready` does. */
-typedef bool serve_ready_end(struct serve *s, const struct serve_wait *w, enum supervisor_ready now,
+/* A request whose answer is its own once a wait ends. A ready wait (the hierarchy's, row-ready):
+ * now is READY_YES (addr its address), READY_EXITED, or READY_NOT_YET when the time ran out; true
+ * when it answered into reply, false to answer as `ready` does. A wait for procs[0]'s exit
+ * (queries): now is READY_EXITED, or READY_NOT_YET when the time ran out; true when it answered,
+ * false when it waits again (for the process it started into w). */
+typedef bool serve_ready_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
                              const char *addr, char *reply, size_t size);
 
 /* A request waiting for its answer. */
 struct serve_wait {
 	struct control_conn *conn; /* NULL: a free slot */
 	bool ready;                /* `ready` of procs[0]; else `wait-any` of all */
-	serve_ready_end *on_end;   /* a ready wait's own answer; NULL: `ready`'s */
+	serve_ready_end *on_end;   /* the wait's own answer; NULL: `ready`'s or `wait-any`'s */
 	bool origin;               /* `origin-from` procs[0] */
 	bool generate;             /* `generate`: procs[0]'s origin, then its exit */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
@@ -72,6 +76,8 @@ struct serve {
 	struct serve_hierarchy hierarchy;          /* the simulated hierarchy being started */
 	struct serve_rows rows;                    /* its rows, started by name */
 	struct serve_generate generate;            /* the generator being started */
+	struct serve_queries queries;              /* its query file being made */
+	struct serve_calibration calibration;      /* the calibration's passes so far */
 	char ctl_dir[4096];                        /* the control folder: SOCKET's */
 };
 
@@ -165,7 +171,8 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 	return true;
 }
 
-/* The answer to a held wait, or false while it still waits. */
+/* The answer to a held wait, or false while it still waits (its on_end may have started the
+ * process it waits for next into w). */
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	bool said;
@@ -208,6 +215,8 @@ static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply
 	} else {
 		for (unsigned i = 0; i < w->count; i++)
 			if (s->sup.procs[w->procs[i]].reaped) {
+				if (w->on_end)
+					return w->on_end(s, w, READY_EXITED, "", reply, size);
 				snprintf(reply, size, "exited");
 				serve_exit_record(&s->sup.procs[w->procs[i]], reply, size);
 				return true;
@@ -215,6 +224,8 @@ static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply
 	}
 	if (serve_now_s() < w->deadline_s)
 		return false;
+	if (w->on_end)
+		return w->on_end(s, w, READY_NOT_YET, "", reply, size);
 	snprintf(reply, size, "timeout");
 	return true;
 }
@@ -333,9 +344,8 @@ static void serve_start(struct serve *s, char **w, int n, char *reply, size_t si
 }
 
 /* The hierarchy's answer once its ready wait ends: its records, or why it did not start. */
-static bool serve_hierarchy_end(struct serve *s, const struct serve_wait *w,
-                                enum supervisor_ready now, const char *addr, char *reply,
-                                size_t size)
+static bool serve_hierarchy_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
+                                const char *addr, char *reply, size_t size)
 {
 	const struct supervised *p = &s->sup.procs[w->procs[0]];
 	if (now == READY_YES) {
@@ -421,7 +431,7 @@ static void serve_generate(struct serve *s, struct control_conn *conn, char **w,
 
 /* row-ready's answer once its ready wait ends (serve_rows_answer), else `ready`'s; a time run out
  * said as the scenarios said it. */
-static bool serve_row_end(struct serve *s, const struct serve_wait *w, enum supervisor_ready now,
+static bool serve_row_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
                           const char *addr, char *reply, size_t size)
 {
 	(void)addr;
@@ -454,6 +464,57 @@ static bool serve_rows_dispatch(struct serve *s, struct control_conn *conn, char
 	return true;
 }
 
+/* The next _querydata process (q->start) started and waited for in w: true; false with the error
+ * in reply. */
+static bool serve_queries_launch(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	serve_start(s, s->queries.start, s->queries.start_count, reply, size);
+	if (strncmp(reply, "ok", 2) != 0)
+		return false;
+	reply[0] = '\0';
+	w->procs[0] = s->sup.count - 1;
+	w->count = 1;
+	w->wait_s = SERVE_QUERIES_TIMEOUT_S;
+	w->deadline_s = serve_now_s() + w->wait_s;
+	return true;
+}
+
+/* queries' answer once its _querydata process ended, or was stopped when its time ran out (said as
+ * the scenarios said it); false while the next one runs. */
+static bool serve_queries_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
+                              const char *addr, char *reply, size_t size)
+{
+	(void)addr;
+	struct supervised *p = &s->sup.procs[w->procs[0]];
+	if (now == READY_NOT_YET) {
+		fprintf(stderr, "%s: %s did not end within %.0fs; stopping it\n",
+		        s->runfolder.scenario, p->spec->name, w->wait_s);
+		supervisor_stop_some(&s->sup, &p, 1, SERVE_QUERIES_STOP_GRACE_S);
+	}
+	bool ok = now == READY_EXITED && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
+	struct serve_rows_host h = serve_rows_host(s);
+	return serve_queries_ended(&s->queries, &h, ok, reply, size) ||
+	       !serve_queries_launch(s, w, reply, size);
+}
+
+/* queries COUNT CACHE_DIR QUERYDATA (serve_queries.h): held while allocspike-querydata runs. */
+static void serve_queries(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                          size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	struct serve_wait wait = {.on_end = serve_queries_end};
+	if (serve_queries_prepare(&s->queries, &h, w, n, reply, size) &&
+	    serve_queries_launch(s, &wait, reply, size))
+		serve_wait_or_answer(s, conn, &wait);
+}
+
+/* calibration-step (serve_calibration.h); false for another request. */
+static bool serve_calibration_dispatch(struct serve *s, char **w, int n, char *reply, size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	return serve_calibration_request(&s->calibration, &h, w, n, reply, size);
+}
+
 /* The request in words: answered into reply, or held (reply left empty). */
 static void serve_request(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
                           size_t size)
@@ -466,6 +527,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		serve_hierarchy(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "generate") == 0) {
 		serve_generate(s, conn, w, n, reply, size);
+	} else if (strcmp(req, "queries") == 0) {
+		serve_queries(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
 		if (!serve_find_all(s, w + 1, 1, wait.procs, reply, size))
 			return;
@@ -535,6 +598,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 			for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 				snprintf(reply + strlen(reply), size - strlen(reply), " %s", line);
 	} else if (serve_rows_dispatch(s, conn, w, n, reply, size)) {
+	} else if (serve_calibration_dispatch(s, w, n, reply, size)) {
 	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
 	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
 	                                    size)) {
@@ -542,9 +606,10 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
-		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS);
+		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_QUERIES_REQUESTS,
+		    SERVE_CALIBRATION_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -654,6 +719,7 @@ int serve_main(const char *socket_path, const char *out_dir)
 	supervisor_close(&s.sup);
 	run_events_free(&s.events); /* what is still pending written */
 	serve_rows_free(&s.rows);
+	serve_calibration_free(&s.calibration);
 	if (s.sup.processes_fd >= 0) /* the one given, or `begin`'s */
 		close(s.sup.processes_fd);
 	for (unsigned i = 0; i < s.sup.count; i++) {

@@ -8,6 +8,7 @@
 
 #include "json_file.h"
 #include "loadgen_command.h"
+#include "run_json.h"
 #include "variant_command.h"
 
 #define GENERATE_WORDS 6 /* generate LOADGEN DIR SCHEDULE QUERIES CPUS */
@@ -39,7 +40,7 @@ static char **sg_command(const struct serve_runfolder *rf, const struct loadgen_
 {
 	char err[4400];
 	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = json_object_get(json_object_get(doc, "parameters"), "options");
+	const json_t *options = run_json_options(doc);
 	struct loadgen_options o;
 	char **command = NULL;
 	if (doc && loadgen_options_read(&o, options, err, sizeof(err))) {

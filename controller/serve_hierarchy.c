@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "run_json.h"
 
 /* runjson-fields PATH FIELDS... through the run folder's own request. */
 static bool sh_record(struct serve_runfolder *rf, struct supervisor *sup, struct run_events *ev,
@@ -38,7 +39,7 @@ bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *
 	}
 	char err[4400];
 	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = json_object_get(json_object_get(doc, "parameters"), "options");
+	const json_t *options = run_json_options(doc);
 	struct hierarchy_options o;
 	bool ok = doc && hierarchy_options_read(&o, options, given, err, sizeof(err));
 	if (ok) {

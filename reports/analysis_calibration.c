@@ -1,6 +1,7 @@
 /* reports/analysis_calibration.c - what the calibration's ramps decide (allocspike-report
  * calibration): each variant's capacity over every pass so far, whether to ramp again, and the
- * spike height (scenarios/lib/calibrate.sh runs the passes; docs/cli.md "--spike-rate auto"). */
+ * spike height (scenarios/lib/calibrate.sh runs the passes, the run controller's calibration-step
+ * decides with this; docs/cli.md "--spike-rate auto"). */
 #include "analysis.h"
 
 #include <math.h>

@@ -125,6 +125,17 @@ print(buf.decode().strip())
 PY
 }
 
+# serve_begin SOCKET SCENARIO DIR : a served run's controller (supervise --serve, dying with this
+# shell, its stderr appended to controller.err) listening at SOCKET, asked to begin the run in DIR.
+serve_begin() {
+	local run=$ALLOCSPIKE_BIN/allocspike-run me=$BASHPID i
+	mkdir -p "$(dirname "$1")"
+	"$run" launch --parent "$me" -- "$run" supervise --serve "$1" --begin 2>>controller.err &
+	_test_pids+=("$!")
+	for ((i = 0; i < 100; i++)); do [[ -S $1 ]] && break; sleep 0.05; done
+	"$run" ask "$1" begin "$me" "$2" "$3" >/dev/null
+}
+
 # alive PID : PID runs (a zombie waiting to be reaped counts as gone); gone PID : it does not.
 alive() { kill -0 "$1" 2>/dev/null && [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
 gone() { ! alive "$1"; }

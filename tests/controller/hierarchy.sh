@@ -69,15 +69,9 @@ UP
 chmod +x up.sh
 ln -s up.sh up-exit.sh
 ln -s up.sh up-nohints.sh
-ctl=$TEST_TMP/ctl
-mkdir -p "$ctl"
-sock=$ctl/run.sock
+sock=$TEST_TMP/ctl/run.sock
 ask() { "$RUN" ask "$sock" "$@"; }
-me=$BASHPID
-"$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$sock" --begin 2>controller.err &
-_test_pids+=("$!")
-for ((i = 0; i < 100; i++)); do [[ -S $sock ]] && break; sleep 0.05; done
-ask begin "$me" spike "$TEST_TMP/run" >/dev/null
+serve_begin "$sock" spike "$TEST_TMP/run"
 ask hierarchy "$TEST_TMP/up.sh" "" 0 2>err.txt
 check_eq "before the options are recorded: exit 1" 1 $?
 check "says so" grep -q "error: hierarchy: no options (run.json's parameters.options)" err.txt
