@@ -110,38 +110,6 @@ procs_hurry() {
 	! procs_same "$SC_PROCS_CONTROLLER" "$SC_PROCS_CONTROLLER_START" || kill -TERM "$SC_PROCS_CONTROLLER" 2>/dev/null || true
 }
 
-# procs_wait_ready NAME READY_FILE TIMEOUT_S : waits for "ready ADDR:PORT" in READY_FILE; prints
-# ADDR:PORT; fails when the process ends first (its exit is recorded by the stop that follows) or
-# the time runs out.
-procs_wait_ready() {
-	procs_ask ready "$1" "$2" "${3}s" || return 1
-	case $REPLY in
-	ok\ *) echo "${REPLY#ok }" ;;
-	timeout)
-		sc_say "$1 not ready within ${3}s"
-		return 1
-		;;
-	*) return 1 ;;
-	esac
-}
-
-# procs_run_aux NAME LOG TIMEOUT COMMAND... : runs a helper of the scenario (query generation,
-# statistics) as a process of the run (NAME, stdout and stderr appended to LOG: the helper writes its
-# results to files of its own, e.g. --out) and waits for it, at most TIMEOUT (a duration; then it is
-# stopped and this fails); returns its exit status. The wait is a request like any other: Ctrl-C or
-# SIGTERM is handled at once, and the EXIT path's stop-all stops the helper with the rest.
-procs_run_aux() {
-	local name=$1 log=$2 timeout=$3
-	shift 3
-	procs_start "$name" "$log" "" "$@"
-	if ! procs_wait_any "$timeout" "$name"; then
-		[[ $REPLY != timeout ]] || sc_say "$name did not end within $timeout; stopping it"
-		procs_stop 5 "$name"
-		return 1
-	fi
-	return "$SC_PROCS_EXIT_STATUS"
-}
-
 # --- processes.tsv and the runs still registered (stopping what a killed run left) ---
 
 # procs_state_dir : where running scenarios register their run folders (allocspike-run state-dir:

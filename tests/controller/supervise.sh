@@ -105,7 +105,9 @@ _test_pids+=("$ctl")
 running() { [[ $(jq -s '[.[] | select(.event == "started")] | length' intr/events.jsonl 2>/dev/null) == 2 ]]; }
 wait_until 20 running
 kill -INT "$ctl"
-sleep 0.5
+# the second signal once the stop has begun (it said so), not after a time that a loaded machine
+# may not give it
+wait_until 10 grep -q 'interrupted by SIGINT: stopping every process' err.txt
 kill -TERM "$ctl"
 wait_until 10 gone "$ctl"
 check "the second signal did not wait out the 60 s grace" gone "$ctl"
