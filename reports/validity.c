@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agent_reads.h"
+#include "judgement.h"
 #include "harness_saturation.h"
 #include "run_mode.h"
 #include "strbuf.h"
@@ -772,11 +773,12 @@ json_t *validity_build(const struct runfolder *rf, const json_t *summary, struct
 	check_agent_clocks(rf, summary, reasons);
 	json_int_t spikes = json_integer_value(json_object_get(summary, "spike_count"));
 	if (spikes < VALIDITY_MIN_SPIKES)
-		reason(
-		    reasons, "too_few_spikes", NULL, "raise --spikes (3 or more; 8 by default)",
-		    "Only %lld spike%s: growth per spike is fitted over %d or more, fewer make a "
-		    "trend of noise.",
-		    (long long)spikes, spikes == 1 ? "" : "s", VALIDITY_MIN_SPIKES);
+		reason(reasons, "too_few_spikes", NULL, "raise --spikes (3 or more; 8 by default)",
+		       "Only %lld spike%s: what the spikes left is compared over %d or more, fewer "
+		       "make "
+		       "it one spike's noise (a growth per spike needs %d).",
+		       (long long)spikes, spikes == 1 ? "" : "s", VALIDITY_MIN_SPIKES,
+		       1 + TREND_MIN_SPIKES);
 	json_t *o = json_object();
 	json_object_set_new(o, "valid", json_boolean(json_array_size(reasons) == 0));
 	json_object_set_new(o, "reason_count", json_integer((json_int_t)json_array_size(reasons)));

@@ -747,9 +747,11 @@ def f_clock_unbounded(m, c):
 VALIDITY = [
     (r"Every variant answered under (?P<pct>\d+) % of the queries sent in spikes? (?P<list>[\d, and]+) "
      r"\((?P<lo>N)-(?P<hi>N) % answered\): running side by side .*", f_lost_by_all),
-    (r"Only (?P<n>\d+) spikes?: growth per spike is fitted over (?P<min>\d+) or more, fewer make a trend of "
-     r"noise\.", lambda m, c: (equal_int(c["chk"], "spikes", m["n"], c["summary"].get("spike_count")),
-                               equal_int(c["chk"], "minimum spikes", m["min"], MIN_SPIKES))),
+    (r"Only (?P<n>\d+) spikes?: what the spikes left is compared over (?P<min>\d+) or more, fewer make it one "
+     r"spike's noise \(a growth per spike needs (?P<trend>\d+)\)\.",
+     lambda m, c: (equal_int(c["chk"], "spikes", m["n"], c["summary"].get("spike_count")),
+                   equal_int(c["chk"], "minimum spikes", m["min"], MIN_SPIKES),
+                   equal_int(c["chk"], "spikes for a trend", m["trend"], TREND_MIN))),
     (r"The run did not complete \(status \"[^\"]*\"\): later spikes are missing\.", nothing),
     (r"The warm-up did not bring the cache to a steady state for .*", nothing),
     (r"Answered under (?P<pct>\d+) % of the queries sent in a spike: (?P<list>.*)\. In such a spike .*",
@@ -943,6 +945,19 @@ def check_page(chk, summary, page):
         if t not in text:
             chk.fail(f"report.html does not state: {t}")
     vv = summary.get("validity") or {}
+    # the valid box's list of what was checked: the spikes' minimum as validity checks it, met by
+    # the run, and no claim of a trend the verdict says the spikes are too few for
+    box = re.search(r'<p class="ok" id="validity">(.*?)</p>', page, re.S)
+    if box:
+        m = re.search(r"(\d+) spikes or more\)", box[1])
+        if not m:
+            chk.fail("report.html's validity box does not state the spikes' minimum it checked")
+        else:
+            equal_int(chk, "the validity box's minimum spikes", m[1], MIN_SPIKES)
+            if (summary.get("spike_count") or 0) < MIN_SPIKES:
+                chk.fail(f"report.html's validity box says {m[1]} spikes or more, the run has {summary.get('spike_count')}")
+        if "trend" in box[1] and (summary.get("spike_count") or 0) < TREND_MIN:
+            chk.fail(f"report.html's validity box claims a trend with {summary.get('spike_count')} spikes")
     if vv.get("variants_text"):
         m = re.search(r'<p class="(\w+)" id="validity-variants">(.*?)</p>', page, re.S)
         if not m or html.unescape(m[2]) != f"Per variant: {vv['variants_text']}.":
