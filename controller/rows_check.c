@@ -41,11 +41,6 @@ struct verdict {
 	char message[8192];
 };
 
-static void verdict_print(const char *name, const struct verdict *v)
-{
-	printf("failed\t%s\t%s\t%s\n", name, v->reason, v->message);
-}
-
 /* lines as one line, joined by "; " (a last newline dropped). */
 static void join_lines(const char *lines, char *out, size_t size)
 {
@@ -164,14 +159,6 @@ bool rows_check_report(const struct variant_row *row, const char *name, const js
 	return !v.failed;
 }
 
-/* Where the check finds the programs. */
-struct rows_places {
-	const char *bin_dir;
-	const char *daemons_dir;
-	char *const *options; /* the run's resolver settings, as its launch passes them */
-	size_t n_options;
-};
-
 /* One chosen row: what it lacks, else its binary's report judged. *version is set to the report
  * (NULL: none). */
 static void check_row(const struct variants_table *table, const struct variant_row *row,
@@ -222,18 +209,16 @@ static void check_row(const struct variants_table *table, const struct variant_r
 	judge_report(row, name, *version, v);
 }
 
-/* Every chosen row checked, its line printed; then run.json's rows with their reports. */
-static int check_chosen(const struct variants_table *table, const char *list,
-                        const struct rows_places *at)
+json_t *rows_check_chosen(const struct variants_table *table, const char *list,
+                          const struct rows_places *at, rows_check_each *each, void *ctx, char *err,
+                          size_t err_size)
 {
 	size_t *chosen = calloc(table->count + 1, sizeof(*chosen)), count = 0;
-	char err[1024];
-	if (!chosen)
-		return CLI_EXIT_FAILED;
-	if (!variants_table_select(table, list, chosen, &count, err, sizeof(err))) {
-		fprintf(stderr, "allocspike-run rows-check: --select: %s\n", err);
+	if (!chosen || !variants_table_select(table, list, chosen, &count, err, err_size)) {
+		if (!chosen)
+			snprintf(err, err_size, "out of memory");
 		free(chosen);
-		return CLI_EXIT_USAGE;
+		return NULL;
 	}
 	json_t *rows = variants_rows_json(table, chosen, count);
 	for (size_t i = 0; rows && i < count; i++) {
@@ -241,20 +226,42 @@ static int check_chosen(const struct variants_table *table, const char *list,
 		struct verdict v = {0};
 		json_t *version = NULL;
 		check_row(table, row, at, &version, &v);
-		char *text =
-		    version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-		if (v.failed)
-			verdict_print(row->cells[VARIANT_NAME], &v);
-		else
-			printf("runnable\t%s\t%s\n", row->cells[VARIANT_NAME],
-			       text ? text : "null");
-		free(text);
+		each(ctx, row->cells[VARIANT_NAME], version, v.failed, v.reason, v.message);
 		json_object_set_new(json_array_get(rows, i), "version",
 		                    version ? version : json_null());
 	}
+	free(chosen);
+	if (!rows)
+		snprintf(err, err_size, "out of memory");
+	return rows;
+}
+
+/* A row's line: 'runnable NAME VERSION' or 'failed NAME REASON MESSAGE'. */
+static void line_print(void *ctx, const char *name, const json_t *version, bool failed,
+                       const char *reason, const char *message)
+{
+	(void)ctx;
+	if (failed) {
+		printf("failed\t%s\t%s\t%s\n", name, reason, message);
+		return;
+	}
+	char *text = version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	printf("runnable\t%s\t%s\n", name, text ? text : "null");
+	free(text);
+}
+
+/* Every chosen row checked, its line printed; then run.json's rows with their reports. */
+static int check_chosen(const struct variants_table *table, const char *list,
+                        const struct rows_places *at)
+{
+	char err[1024];
+	json_t *rows = rows_check_chosen(table, list, at, line_print, NULL, err, sizeof(err));
+	if (!rows) {
+		fprintf(stderr, "allocspike-run rows-check: --select: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
 	bool printed = json_print_line(stdout, "rows\t", rows);
 	json_decref(rows);
-	free(chosen);
 	return printed ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
@@ -350,7 +357,7 @@ int rows_check_main(int argc, char **argv)
 		} else {
 			judge_report(row, row_name, version, &v);
 			if (v.failed)
-				verdict_print(row_name, &v);
+				line_print(NULL, row_name, NULL, true, v.reason, v.message);
 			status = v.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 		}
 		json_decref(version);

@@ -294,12 +294,81 @@ static void row_targets(struct serve_rows *r, char **w, int n, char *reply, size
 	}
 }
 
+/* What rows-check says of each row: a runnable one's name appended to the answer; a failed one
+ * said and its `failed` event. */
+struct rows_check_answer {
+	const struct serve_rows_host *h;
+	char *reply;
+	size_t size;
+};
+
+static void rows_check_told(void *ctx, const char *name, const json_t *version, bool failed,
+                            const char *reason, const char *message)
+{
+	(void)version;
+	struct rows_check_answer *a = ctx;
+	if (!failed) {
+		size_t at = strlen(a->reply);
+		snprintf(a->reply + at, a->size - at, " %s", name);
+		return;
+	}
+	char field[8300], err[256];
+	fprintf(stderr, "%s: %s\n", a->h->runfolder->scenario, message);
+	snprintf(field, sizeof(field), "reason=%s", reason);
+	char *event[] = {"event", (char *)name, "failed", field};
+	host_ask(a->h, event, 4, err, sizeof(err));
+}
+
+/* rows-check TABLE BIN_DIR DAEMONS_DIR ROWS [-- RESOLVER-OPTION...]: which rows can run
+ * (rows_check_chosen), run.json's variants recorded; `ok RUNNABLE...`. */
+static void rows_check(const struct serve_rows_host *h, char **w, int n, char *reply, size_t size)
+{
+	if (n < 5 || (n > 5 && strcmp(w[5], "--") != 0)) {
+		snprintf(
+		    reply, size,
+		    "error: rows-check TABLE BIN_DIR DAEMONS_DIR ROWS [-- RESOLVER-OPTION...] is "
+		    "expected");
+		return;
+	}
+	struct variants_table table;
+	char err[8192];
+	if (!variants_table_read(&table, w[1], err, sizeof(err))) {
+		snprintf(reply, size, "error: rows-check: %s", err);
+		return;
+	}
+	struct rows_places at = {.bin_dir = w[2],
+	                         .daemons_dir = w[3],
+	                         .options = n > 5 ? w + 6 : NULL,
+	                         .n_options = n > 5 ? (size_t)(n - 6) : 0};
+	char *runnable = calloc(1, size); /* the answer, while run.json's record answers in reply */
+	struct rows_check_answer told = {h, runnable, size};
+	json_t *rows = runnable ? rows_check_chosen(&table, w[4], &at, rows_check_told, &told, err,
+	                                            sizeof(err))
+	                        : NULL;
+	char *text = rows ? json_dumps(rows, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	char *set[] = {"runjson-set", ".variants", text};
+	if (!runnable)
+		snprintf(reply, size, "error: out of memory");
+	else if (!rows)
+		snprintf(reply, size, "error: rows-check: %s", err);
+	else if (!text)
+		snprintf(reply, size, "error: out of memory");
+	else if (host_ask(h, set, 3, reply, size))
+		snprintf(reply, size, "ok%s", runnable);
+	free(runnable);
+	free(text);
+	json_decref(rows);
+	variants_table_free(&table);
+}
+
 bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, char **w, int n,
                         char *reply, size_t size, int *wait_proc, double *wait_s)
 {
 	*wait_proc = -1;
 	const char *req = w[0];
-	if (strcmp(req, "rows-setup") == 0) {
+	if (strcmp(req, "rows-check") == 0) {
+		rows_check(h, w, n, reply, size);
+	} else if (strcmp(req, "rows-setup") == 0) {
 		rows_setup(r, w + 1, n - 1, reply, size);
 	} else if (strcmp(req, "row-start") == 0) {
 		row_start(r, h, w, n, reply, size);

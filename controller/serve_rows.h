@@ -16,7 +16,7 @@
 #include "serve_runfolder.h"
 #include "supervisor.h"
 
-#define SERVE_ROWS_REQUESTS "rows-setup, row-start, row-ready, rows-ready, row-targets"
+#define SERVE_ROWS_REQUESTS "rows-check, rows-setup, row-start, row-ready, rows-ready, row-targets"
 
 /* How long rows-ready waits for a daemon row: its launcher has 30 s of its own to answer
  * (DAEMON_READY_TIMEOUT_S), then its allocator probe is judged. */

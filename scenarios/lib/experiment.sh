@@ -97,23 +97,16 @@ experiment_on_exit() {
 }
 
 # experiment_check_variants : keeps the rows that can run (program present, allocator and settings as
-# the row names: allocspike-run rows-check), records their version reports in run.json; the others
-# are recorded as failed and skipped.
+# the row names), their version reports recorded in run.json; the others are said, recorded as
+# failed and skipped (the controller's rows-check).
 experiment_check_variants() {
-	local what name a b rows=
-	SC_RUNNABLE=()
-	while IFS=$'\t' read -r what name a b; do
-		case $what in
-		runnable) SC_RUNNABLE+=("$name") ;;
-		failed)
-			sc_say "$b"
-			events_add "$name" failed "reason=$a"
-			;;
-		rows) rows=$name ;;
-		esac
-	done < <(variants_rows_check)
-	[[ -n $rows ]] || sc_die "allocspike-run rows-check gave no rows"
-	runjson_set .variants "$rows"
+	local settings=()
+	mapfile -t settings < <(variants_resolver_settings)
+	procs_ask rows-check "$SC_VARIANTS_TABLE" "$(sc_bin_dir)" "$DAEMON_RUN_DIR/.." "$(
+		IFS=,
+		echo "${SC_VARIANTS[*]}"
+	)" -- "${settings[@]}" || sc_die "the run's controller could not check the rows (see above)"
+	read -r -a SC_RUNNABLE <<<"${REPLY#ok}"
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 

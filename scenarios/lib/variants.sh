@@ -36,18 +36,6 @@ variants_select() {
 	while IFS=$'\t' read -r name _; do SC_VARIANTS+=("$name"); done <<<"$out"
 }
 
-# variants_rows_check : which chosen rows can run, and run.json's rows (allocspike-run rows-check:
-# each build or env binary asked its --version --json with the row's environment and the run's
-# resolver settings, so the report is of the allocator and overload policy the row runs with).
-variants_rows_check() {
-	local settings=()
-	mapfile -t settings < <(variants_resolver_settings)
-	"$SC_VARIANTS_RUN" rows-check --table "$SC_VARIANTS_TABLE" --select "$(
-		IFS=,
-		echo "${SC_VARIANTS[*]}"
-	)" --bin-dir "$(sc_bin_dir)" --daemons-dir "$DAEMON_RUN_DIR/.." -- "${settings[@]}"
-}
-
 # variants_need_port53 : true when a chosen row is a daemon, which cannot change its upstream port.
 variants_need_port53() {
 	local name

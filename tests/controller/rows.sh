@@ -2,7 +2,7 @@
 # tests/controller/rows.sh - a served run's rows (docs/controller.md, "A run's rows"): rows-setup,
 # row-start (the command the controller builds: the run's options, the root hints, the upstream port,
 # the row's own upstream source 127.0.1.N, its control socket and ready file in the control folder, a
-# wrapper's words before it; run.json's command), row-ready (a stand-in row that writes its ready
+# wrapper's words before it; run.json's command), rows-check (run.json's rows, a row that cannot run), row-ready (a stand-in row that writes its ready
 # file: the `ready` event; one that never does: timeout; a daemon row through its launcher, whose
 # allocator probe is recorded as run.json's version and judged: one naming another allocator refused
 # with the `failed` event, one naming the row's allocator ready with the daemon's PID), row-targets
@@ -28,6 +28,7 @@ T=$TEST_TMP/v.tsv
 	printf 'unbound\texternal\tglibc\tglibc\t-\tunbound\t-\tno\tn\n'
 	printf 'gamma\tbuild\tglibc\tglibc\t-\t-\t-\tno\tn\n'
 	printf 'alpha-env\tenv\tglibc\tglibc\t-\talpha\tMALLOC_ARENA_MAX=1\tno\tn\n'
+	printf 'delta\texternal\tglibc\tglibc\t-\tnodef\t-\tno\tn\n'
 } >"$T"
 # A stand-in resolver: its words into args-NAME, then "ready" (and "ready-tls" when given
 # --tls-listen) in its ready file; gamma never writes it.
@@ -81,9 +82,20 @@ SOCK=$R/run.sock
 "$RUN" launch --parent "$me" -- "$RUN" supervise --serve "$SOCK" --out "$R" 2>"$R/controller.err" &
 _test_pids+=("$!")
 ask runjson "$R/run.json" rows >/dev/null
-ask runjson-set .variants '[{"name":"alpha"},{"name":"beta","version":{"tls":true}},{"name":"kresd"},{"name":"unbound"},{"name":"gamma"}]' >/dev/null
 ask events "$R/events.jsonl" >/dev/null
 ask origin >/dev/null
+
+# rows-check: the rows that can run answered, run.json's variants recorded, a row that cannot run
+# (its daemon definition missing) said with its failed event
+check_eq "rows-check: the runnable rows" "ok kresd" "$(ask rows-check "$T" "$BIN" "$DAEMONS" kresd,delta)"
+check_eq "run.json's variants: both rows, no report for a daemon yet" '[["kresd",null],["delta",null]]' \
+	"$(jq -c '[.variants[] | [.name, .version]]' "$R/run.json")"
+check "the row that cannot run: its failed event" jq -e \
+	'select(.variant == "delta" and .event == "failed") | .reason == "missing daemon definition '"$DAEMONS"'/nodef.sh"' "$R/events.jsonl"
+check "and said" grep -q "variant delta cannot run: missing daemon definition" "$R/controller.err"
+ask rows-check "$T" "$BIN" "$DAEMONS" kresd,nobody 2>err.txt
+check "rows-check of a row not in the table: refused" grep -q "error: rows-check: .*nobody" err.txt
+ask runjson-set .variants '[{"name":"alpha"},{"name":"beta","version":{"tls":true}},{"name":"kresd"},{"name":"unbound"},{"name":"gamma"}]' >/dev/null
 
 ask row-start alpha "$R" "" 2>err.txt
 check "row-start before rows-setup: refused" grep -q 'no rows-setup yet' err.txt
