@@ -146,11 +146,16 @@ check "a word missing: the form said" grep -q "calibration-step RUN MULTIPLE EXT
 # --- warmup-check ---
 # A cache at its cap (steady) beside one still filling and one that never held an entry (its growth
 # 1.0 recorded as 1, as the scenario's jq wrote it).
+# records_in DIR SCENARIO : DIR the folder of the requests' records from now: a new run.json, an
+# events file whose events are written at once (the origin now).
+records_in() {
+	mkdir -p "$1"
+	ask runjson "$1/run.json" "$2" >/dev/null
+	ask events "$1/events.jsonl" >/dev/null
+	ask origin >/dev/null
+}
 warm=$TEST_TMP/warm
-mkdir -p "$warm"
-ask runjson "$warm/run.json" spike >/dev/null
-ask events "$warm/events.jsonl" >/dev/null
-ask origin >/dev/null
+records_in "$warm" spike
 out=$(ask warmup-check "$warm")
 check_eq "no timeline: skipped" skipped "$out"
 check "nothing recorded" jq_true '.warmup == null' "$warm/run.json"
@@ -184,10 +189,7 @@ check "a word missing: the form said" grep -q "error: warmup-check FOLDER is exp
 # --- capacities ---
 # A ramp to 6000 qps: slow keeps up to 3000, quick throughout (its share at the top 1, written 1).
 rr=$TEST_TMP/ramprun
-mkdir -p "$rr"
-ask runjson "$rr/run.json" ramp >/dev/null
-ask events "$rr/events.jsonl" >/dev/null
-ask origin >/dev/null
+records_in "$rr" ramp
 ramp "$rr" 6000 slow=3000 quick=40000
 knee=$("$ALLOCSPIKE_BIN/allocspike-report" knee "$rr")
 out=$(ask capacities "$rr")
