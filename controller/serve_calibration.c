@@ -8,7 +8,6 @@
 
 #include "analysis.h"
 #include "cli_parse.h"
-#include "serve_events.h"
 
 /* The request's words, checked. */
 struct calibration_step {
@@ -43,20 +42,6 @@ static bool sc_words(struct calibration_step *st, char **w, int n, char *reply, 
 		return false;
 	}
 	return true;
-}
-
-/* An event through the events' own request (its checks, its refusals said on stderr). */
-static void sc_event(const struct serve_rows_host *h, char *variant, char *event, char **fields,
-                     int count)
-{
-	char *words[8] = {"event", variant, event};
-	char reply[512];
-	for (int i = 0; i < count; i++)
-		words[3 + i] = fields[i];
-	serve_events_request(h->events, words, 3 + count, reply, sizeof(reply));
-	if (strcmp(reply, "ok") != 0)
-		fprintf(stderr, "%s: event %s of %s not recorded: %s\n", h->runfolder->scenario,
-		        event, variant, reply);
 }
 
 /* {VARIANT: its key's value} of the decision's variants. */
@@ -114,7 +99,7 @@ static void sc_done(const struct serve_calibration *c, const struct serve_rows_h
 		         (long long)json_integer_value(json_object_get(
 		             json_object_get(variants, name), "peak_answered_qps")));
 		char *fields[] = {field};
-		sc_event(h, (char *)name, "calibration_fallback", fields, 1);
+		serve_rows_host_event(h, name, "calibration_fallback", fields, 1);
 	}
 	long long rate = (long long)json_integer_value(json_object_get(d, "spike_rate_qps"));
 	long long capacity =
@@ -129,7 +114,7 @@ static void sc_done(const struct serve_calibration *c, const struct serve_rows_h
 		snprintf(slowest_f, sizeof(slowest_f), "slowest=%s", slowest);
 		snprintf(multiple_f, sizeof(multiple_f), "multiple:=%s", st->multiple_text);
 		char *fields[] = {rate_f, capacity_f, slowest_f, multiple_f};
-		sc_event(h, "_scenario", "calibrated", fields, 4);
+		serve_rows_host_event(h, "_scenario", "calibrated", fields, 4);
 	}
 	snprintf(reply, size, "rate %lld %lld %s%s", rate, capacity, slowest,
 	         json_is_true(json_object_get(d, "at_extension_limit")) ? " at-limit" : "");

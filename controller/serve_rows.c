@@ -65,9 +65,7 @@ static struct served_row *row_named(struct serve_rows *r, const char *name)
 	return NULL;
 }
 
-/* A request of the run folder's (runjson-set, runjson-fields) or the events' (event), made here;
- * false with its error in reply. */
-static bool host_ask(const struct serve_rows_host *h, char **w, int n, char *reply, size_t size)
+bool serve_rows_host_ask(const struct serve_rows_host *h, char **w, int n, char *reply, size_t size)
 {
 	reply[0] = '\0';
 	if (strcmp(w[0], "event") == 0)
@@ -75,6 +73,20 @@ static bool host_ask(const struct serve_rows_host *h, char **w, int n, char *rep
 	else
 		serve_runfolder_request(h->runfolder, h->sup, h->events, w, n, reply, size);
 	return strncmp(reply, "error", 5) != 0;
+}
+
+void serve_rows_host_event(const struct serve_rows_host *h, const char *variant, const char *event,
+                           char **fields, int count)
+{
+	char *words[3 + SERVE_ROWS_EVENT_FIELDS] = {"event", (char *)variant, (char *)event};
+	char reply[512];
+	if (count > SERVE_ROWS_EVENT_FIELDS)
+		count = SERVE_ROWS_EVENT_FIELDS;
+	for (int i = 0; i < count; i++)
+		words[3 + i] = fields[i];
+	if (!serve_rows_host_ask(h, words, 3 + count, reply, sizeof(reply)))
+		fprintf(stderr, "%s: event %s of %s not recorded: %s\n", h->runfolder->scenario,
+		        event, variant, reply);
 }
 
 /* Whether run.json's row name says its binary serves DNS over TLS (rows-check's report). */
@@ -137,7 +149,7 @@ static void row_start(struct serve_rows *r, const struct serve_rows_host *h, cha
 	snprintf(field, sizeof(field), "command=%s", l.command);
 	char *record[] = {"runjson-fields", path, field};
 	char **start = calloc(l.argc + 8, sizeof(*start));
-	if (start && host_ask(h, record, 3, reply, size)) {
+	if (start && serve_rows_host_ask(h, record, 3, reply, size)) {
 		char *head[] = {"start", (char *)name, l.log, w[3], l.ready, "24h", "--"};
 		memcpy(start, head, sizeof(head));
 		memcpy(start + 7, l.argv, l.argc * sizeof(*start));
@@ -173,7 +185,7 @@ static bool row_probe_judged(struct serve_rows *r, const struct serve_rows_host 
 	char *text = version ? json_dumps(version, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	snprintf(path, sizeof(path), ".variants[name=%.64s].version", row->name);
 	char *set[] = {"runjson-set", path, text ? text : "null"};
-	if (!host_ask(h, set, 3, err, sizeof(err)))
+	if (!serve_rows_host_ask(h, set, 3, err, sizeof(err)))
 		fprintf(stderr, "%s: row %s: %s\n", h->runfolder->scenario, row->name, err);
 	free(text);
 	const struct variant_row *cells = variants_table_find(&r->settings.table, row->name);
@@ -186,7 +198,7 @@ static bool row_probe_judged(struct serve_rows *r, const struct serve_rows_host 
 	char field[8300];
 	snprintf(field, sizeof(field), "reason=%s", reason);
 	char *event[] = {"event", (char *)row->name, "failed", field};
-	host_ask(h, event, 4, err, sizeof(err));
+	serve_rows_host_ask(h, event, 4, err, sizeof(err));
 	return false;
 }
 
@@ -226,7 +238,7 @@ bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, un
 	 */
 	snprintf(pid_field, sizeof(pid_field), "pid:=%ld", (long)(row->daemon ? row->sample : pid));
 	char *event[] = {"event", row->name, "ready", addr, pid_field};
-	host_ask(h, event, 5, err, sizeof(err));
+	serve_rows_host_ask(h, event, 5, err, sizeof(err));
 	snprintf(reply, size, "ok %s %ld", row->addr, (long)row->sample);
 	return true;
 }

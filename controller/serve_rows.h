@@ -54,6 +54,17 @@ struct serve_rows_host {
 	void *ctx;
 };
 
+/* A request of the run folder's (runjson-set, runjson-fields) or the events' (event), made for
+ * another request; false with its error in reply. */
+bool serve_rows_host_ask(const struct serve_rows_host *h, char **w, int n, char *reply,
+                         size_t size);
+
+/* One event through the events' own request (its checks), at most SERVE_ROWS_EVENT_FIELDS fields
+ * (KEY=TEXT or KEY:=JSON); a refusal said on stderr, the run going on. */
+#define SERVE_ROWS_EVENT_FIELDS 5
+void serve_rows_host_event(const struct serve_rows_host *h, const char *variant, const char *event,
+                           char **fields, int count);
+
 /* Answers w[0..n) into reply when it is one of these; false when it is none of them. row-ready is
  * held: reply left empty, *wait_proc its process and *wait_s its timeout, for serve_rows_answer. */
 bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, char **w, int n,

@@ -12,6 +12,10 @@
 
 #include "runfolder_reader.h"
 
+/* How the subcommands print reals (10 significant digits); the controller records the same
+ * figures with it. */
+#define ANALYSIS_REAL_PRECISION JSON_REAL_PRECISION(10)
+
 /* The knee of a calibration ramp per variant (analysis_knee.c). */
 json_t *analysis_knee(const struct runfolder *rf);
 

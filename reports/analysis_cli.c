@@ -57,7 +57,7 @@ static int print_json(json_t *value)
 		return EXIT_WRITE_FAILED;
 	}
 	char *text =
-	    json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	    json_dumps(value, JSON_INDENT(2) | JSON_PRESERVE_ORDER | ANALYSIS_REAL_PRECISION);
 	json_decref(value);
 	if (!text || puts(text) < 0 || fflush(stdout) != 0) {
 		free(text);

@@ -30,17 +30,16 @@ scenario_query_count() { schedule_make ramp "$(ramp_top)" --count; }
 
 scenario_plan() { SC_SCHEDULE=$(schedule_make ramp "$(ramp_top)"); }
 
+# scenario_after : each variant's capacity on the ramp, recorded by the run's controller (capacities:
+# run.json's "capacity", a `calibrated` event each) and printed side by side.
 scenario_after() {
-	local v cap peak share caps='{}'
+	local w i
+	procs_ask capacities "$SC_RUN" || sc_die "the capacities of $SC_RUN were not found (see above)"
+	read -r -a w <<<"$REPLY" # ok [NAME CAPACITY PEAK SHARE]...
 	printf '%-20s %12s %18s %s\n' variant capacity_qps peak_answered_qps answered_share_at_top >&2
-	while read -r v cap peak share; do
-		caps=$(jq -c --arg v "$v" --argjson c "$cap" --argjson p "$peak" --argjson s "$share" \
-			'.[$v] = {capacity_qps: $c, peak_answered_qps: $p, answered_share_at_top: $s}' <<<"$caps")
-		events_add "$v" calibrated "rate_qps:=$cap" "peak_answered_qps:=$peak"
-		printf '%-20s %12s %18s %s\n' "$v" "$cap" "$peak" "$share" >&2
-	done < <(calibrate_knees "$SC_RUN" |
-		jq -r '.variants[] | "\(.variant) \(.knee_qps) \(.peak_answered_qps) \(.top_answered_share)"')
-	runjson_set .capacity "$caps"
+	for ((i = 1; i < ${#w[@]}; i += 4)); do
+		printf '%-20s %12s %18s %s\n' "${w[@]:i:4}" >&2
+	done
 	warmup_check "$SC_RUN"
 }
 

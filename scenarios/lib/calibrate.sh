@@ -10,13 +10,6 @@
 # becomes at most 48000), so a calibration lasts at most 1 + CALIBRATE_EXTENSIONS ramps.
 CALIBRATE_EXTENSIONS=3
 
-# calibrate_knees DIR : the knee of each variant of DIR's ramp, as allocspike-report knee prints it.
-calibrate_knees() {
-	local rp
-	sc_need rp allocspike-report "to find the capacity knee of the calibration ramp"
-	"$rp" knee "$1" || sc_die "allocspike-report knee $1 failed"
-}
-
 # calibrate_pass DIR TOP NAMES... : one ramp to TOP against the named variants (fresh processes) in
 # DIR. (Not in $(...): the processes it starts are this shell's.)
 calibrate_pass() {

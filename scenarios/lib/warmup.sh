@@ -1,28 +1,18 @@
 # scenarios/lib/warmup.sh - checks that the warm-up brought every cache to a steady state before the
 # spikes that count: a cache still filling raises every variant's peaks spike after spike, whatever
-# the allocator. `allocspike-report warmup` decides (reports/README.md): at the end of the warm-up
-# the cache is at 90 % of its size cap or more, or its entry count (a daemon reporting none: its
-# anonymous memory) grew less than 2 % over the warm-up's last fifth. Recorded in run.json's
-# "warmup"; a variant still filling gets a `warmup_not_steady` event, and the report can say so.
+# the allocator. The run's controller decides and records (warmup-check: docs/controller.md, "The
+# warm-up check and the capacities"): run.json's "warmup", a `warmup_not_steady` event per variant
+# still filling, which the report can name.
 
-# warmup_check RUN_DIR : reads timeline.csv (rows of phase warmup).
+# warmup_check RUN_DIR : RUN_DIR's timeline (rows of phase warmup); nothing when it has none.
 warmup_check() {
-	local dir=$1 rp cap result v bytes growth
-	[[ -s $dir/timeline.csv ]] || return 0
-	rp=$(sc_program allocspike-report)
-	[[ -n $rp ]] || {
-		sc_say "allocspike-report is missing from $(sc_bin_dir): the warm-up was not checked"
+	local w i
+	procs_ask warmup-check "$1" || {
+		sc_say "the warm-up was not checked (the reason is above)"
 		return 0
 	}
-	cap=$OPT_cache_size_bytes
-	result=$("$rp" warmup "$dir" --cap-bytes "$cap") || {
-		sc_say "allocspike-report warmup failed (its message is above): the warm-up was not checked"
-		return 0
-	}
-	while read -r v bytes growth; do
-		sc_say "warm-up: $v's cache was still filling ($bytes of $cap bytes); raise --warmup-len or --warmup-rate, or lower --cache-size"
-		events_add "$v" warmup_not_steady "cache_bytes:=$bytes" "cap_bytes:=$cap" "entries_growth:=$growth"
-	done < <(jq -r 'to_entries[] | select(.value.steady | not) |
-		"\(.key) \(.value.cache_bytes_end) \(.value.growth_last_fifth)"' <<<"$result")
-	runjson_set .warmup "$result"
+	read -r -a w <<<"$REPLY" # ok CAP [NAME BYTES]... (the caches still filling), or skipped
+	for ((i = 2; i < ${#w[@]}; i += 2)); do
+		sc_say "warm-up: ${w[i]}'s cache was still filling (${w[i + 1]} of ${w[1]} bytes); raise --warmup-len or --warmup-rate, or lower --cache-size"
+	done
 }

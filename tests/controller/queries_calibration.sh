@@ -6,7 +6,8 @@
 # queryfile recorded; the cache reused on a second ask; a cache that cannot be made (the run folder
 # then); a user's file; a missing or failing generator. `calibration-step` on a run folder whose ramps
 # are crafted: the first pass extended, the second decided, run.json's calibration and the events;
-# a slowest variant that answered nothing.
+# a slowest variant that answered nothing. `warmup-check` on a crafted warm-up (steady, still filling,
+# no timeline) and `capacities` on a crafted ramp of two variants: the answers, run.json, the events.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 RUN="$ALLOCSPIKE_BIN/allocspike-run"
@@ -141,5 +142,74 @@ check_eq "no pass to read: exit 1" 1 $?
 check "said" grep -q "error: calibration-step: calibration: no variant was sampled" err.txt
 ask calibration-step "$cal" 1.5 3 6000 2>err.txt
 check "a word missing: the form said" grep -q "calibration-step RUN MULTIPLE EXTENSIONS TOP FOLDER SCHEDULE is expected" err.txt
+
+# --- warmup-check ---
+# A cache at its cap (steady) beside one still filling and one that never held an entry (its growth
+# 1.0 recorded as 1, as the scenario's jq wrote it).
+# records_in DIR SCENARIO : DIR the folder of the requests' records from now: a new run.json, an
+# events file whose events are written at once (the origin now).
+records_in() {
+	mkdir -p "$1"
+	ask runjson "$1/run.json" "$2" >/dev/null
+	ask events "$1/events.jsonl" >/dev/null
+	ask origin >/dev/null
+}
+warm=$TEST_TMP/warm
+records_in "$warm" spike
+out=$(ask warmup-check "$warm")
+check_eq "no timeline: skipped" skipped "$out"
+check "nothing recorded" jq_true '.warmup == null' "$warm/run.json"
+check_eq "no event" 0 "$(wc -l <"$warm/events.jsonl")"
+crafted_header >"$warm/timeline.csv"
+for ((i = 1; i <= 50; i++)); do
+	echo "t_s=$i variant=full phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 10)) cache_bytes=1048576"
+	echo "t_s=$i variant=filling phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=$((i * 100)) cache_bytes=$((i * 1000))"
+	echo "t_s=$i variant=cold phase=warmup spike=0 offered=1 answered=1 anon_kb=1 cache_entries=0 cache_bytes=0"
+done | crafted_rows >>"$warm/timeline.csv"
+ask warmup-check "$warm" 2>err.txt
+check_eq "no cap in run.json: exit 1" 1 $?
+check "said" grep -q "error: warmup-check: run.json has no parameters.resolver.cache_size_bytes" err.txt
+ask runjson-fields .parameters.resolver cache_size_bytes:=1048576 >/dev/null
+out=$(ask warmup-check "$warm")
+check_eq "the answer: the cap, the caches still filling and their bytes" "ok 1048576 filling 50000 cold 0" "$out"
+check "run.json's warmup: the analysis, per variant" jq_true '.warmup | keys_unsorted == ["full", "filling", "cold"] and
+	.full.steady == true and .filling.steady == false and .cold.steady == false and
+	.filling.cache_bytes_end == 50000 and .filling.cap_bytes == 1048576 and .filling.growth_last_fifth == 0.25' "$warm/run.json"
+check "the same as allocspike-report warmup prints" jq_true --slurpfile r <("$ALLOCSPIKE_BIN/allocspike-report" warmup "$warm" --cap-bytes 1048576) \
+	'.warmup == $r[0]' "$warm/run.json"
+check "a warmup_not_steady event per cache still filling, its fields in order" jq_true -s \
+	'map(select(.event == "warmup_not_steady")) | length == 2 and
+	 (.[0] | .variant == "filling" and .cache_bytes == 50000 and .cap_bytes == 1048576 and .entries_growth == 0.25 and
+	  (keys_unsorted == ["t_s", "variant", "event", "cache_bytes", "cap_bytes", "entries_growth", "unix_s"])) and
+	 .[1].variant == "cold"' "$warm/events.jsonl"
+check "a whole growth written whole" grep -q '"variant": "cold", "event": "warmup_not_steady", "cache_bytes": 0, "cap_bytes": 1048576, "entries_growth": 1,' "$warm/events.jsonl"
+ask warmup-check 2>err.txt
+check "a word missing: the form said" grep -q "error: warmup-check FOLDER is expected" err.txt
+
+# --- capacities ---
+# A ramp to 6000 qps: slow keeps up to 3000, quick throughout (its share at the top 1, written 1).
+rr=$TEST_TMP/ramprun
+records_in "$rr" ramp
+ramp "$rr" 6000 slow=3000 quick=40000
+knee=$("$ALLOCSPIKE_BIN/allocspike-report" knee "$rr")
+out=$(ask capacities "$rr")
+check "the answer: ok, then name, capacity, peak and share at the top a variant" jq_true -n --arg a "$out" --argjson k "$knee" \
+	'($a | split(" ")) as $w | $w[0] == "ok" and ($w | length) == 9 and
+	 [range(1; 9; 4) as $i | [$w[$i], ($w[$i + 1, $i + 2, $i + 3] | tonumber)]] ==
+	 ($k.variants | map([.variant, .knee_qps, .peak_answered_qps, .top_answered_share]))'
+read -r _ _ slow_cap _ _ _ quick_cap _ quick_share <<<"$out"
+check "slow's capacity below quick's: $slow_cap < $quick_cap" test "$slow_cap" -gt 2000 -a "$slow_cap" -le 3000 -a "$quick_cap" -gt "$slow_cap"
+check_eq "quick's share at the top" 1 "$quick_share"
+check_eq "run.json's capacity keys" '["slow","quick"] ["capacity_qps","peak_answered_qps","answered_share_at_top"]' \
+	"$(jq -c '(.capacity | keys_unsorted), (.capacity.slow | keys_unsorted)' "$rr/run.json" | paste -sd' ')"
+check "its values: the knees" jq_true --argjson k "$knee" '.capacity == ($k.variants | map({key: .variant,
+	value: {capacity_qps: .knee_qps, peak_answered_qps, answered_share_at_top: .top_answered_share}}) | from_entries)' "$rr/run.json"
+check "a whole share written whole" grep -q '"answered_share_at_top": 1$' "$rr/run.json"
+check "a calibrated event per variant" jq_true -s --argjson k "$knee" \
+	'map(select(.event == "calibrated") | [.variant, .rate_qps, .peak_answered_qps]) ==
+	 ($k.variants | map([.variant, .knee_qps, .peak_answered_qps]))' "$rr/events.jsonl"
+ask capacities "$TEST_TMP/nothing" 2>err.txt
+check_eq "no timeline: exit 1" 1 $?
+check "said" grep -q "error: capacities: " err.txt
 ask shutdown >/dev/null
 finish

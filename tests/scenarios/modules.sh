@@ -49,7 +49,7 @@ for ((i = 1; i <= 100; i++)); do
 	done
 	echo "t_s=$t variant=_upstream phase=calibrate spike=0 rss_kb=1000 anon_kb=800 hwm_kb=1000 cpu_user_s=$cpu_up cpu_sys_s=0"
 done | crafted_rows >>"$tl"
-caps=$(calibrate_knees "$TEST_TMP")
+caps=$("$ALLOCSPIKE_BIN/allocspike-report" knee "$TEST_TMP")
 check_eq "knee of a (last rate it kept up with)" 2000 "$(jq '.variants[] | select(.variant == "a") | .capacity_qps' <<<"$caps")"
 check_eq "peak answered of a" 2000 "$(jq '.variants[] | select(.variant == "a") | .peak_answered_qps' <<<"$caps")"
 check_eq "b kept up to the top of the ramp" 10000 "$(jq '.variants[] | select(.variant == "b") | .capacity_qps' <<<"$caps")"
@@ -106,7 +106,7 @@ done | crafted_rows >>"$wl/timeline.csv"
 procs_ask runjson "$wl/run.json" modules
 procs_ask events "$wl/events.jsonl"
 events_origin_set "${EPOCHREALTIME/,/.}"
-OPT_cache_size=1M OPT_cache_size_bytes=1048576
+procs_ask runjson-fields .parameters.resolver cache_size_bytes:=1048576
 warmup_check "$wl" 2>/dev/null
 check "full cache is steady" jq_true '.warmup.full.steady == true' "$wl/run.json"
 check "filling cache is not" jq_true '.warmup.filling.steady == false' "$wl/run.json"
