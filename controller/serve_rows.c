@@ -89,6 +89,17 @@ void serve_rows_host_event(const struct serve_rows_host *h, const char *variant,
 		        event, variant, reply);
 }
 
+/* A row that cannot run: the message said, the `failed` event with its reason. */
+static void row_failed(const struct serve_rows_host *h, const char *name, const char *reason,
+                       const char *message)
+{
+	char field[8300];
+	fprintf(stderr, "%s: %s\n", h->runfolder->scenario, message);
+	snprintf(field, sizeof(field), "reason=%s", reason);
+	char *fields[] = {field};
+	serve_rows_host_event(h, name, "failed", fields, 1);
+}
+
 /* Whether run.json's row name says its binary serves DNS over TLS (rows-check's report). */
 static bool row_has_tls(const struct serve_rows_host *h, const char *name)
 {
@@ -194,11 +205,7 @@ static bool row_probe_judged(struct serve_rows *r, const struct serve_rows_host 
 	json_decref(version);
 	if (ok)
 		return true;
-	fprintf(stderr, "%s: %s\n", h->runfolder->scenario, message);
-	char field[8300];
-	snprintf(field, sizeof(field), "reason=%s", reason);
-	char *event[] = {"event", (char *)row->name, "failed", field};
-	serve_rows_host_ask(h, event, 4, err, sizeof(err));
+	row_failed(h, row->name, reason, message);
 	return false;
 }
 
@@ -324,11 +331,7 @@ static void rows_check_told(void *ctx, const char *name, const json_t *version, 
 		snprintf(a->reply + at, a->size - at, " %s", name);
 		return;
 	}
-	char field[8300], err[256];
-	fprintf(stderr, "%s: %s\n", a->h->runfolder->scenario, message);
-	snprintf(field, sizeof(field), "reason=%s", reason);
-	char *event[] = {"event", (char *)name, "failed", field};
-	host_ask(a->h, event, 4, err, sizeof(err));
+	row_failed(a->h, name, reason, message);
 }
 
 /* rows-check TABLE BIN_DIR DAEMONS_DIR ROWS [-- RESOLVER-OPTION...]: which rows can run
@@ -365,7 +368,7 @@ static void rows_check(const struct serve_rows_host *h, char **w, int n, char *r
 		snprintf(reply, size, "error: rows-check: %s", err);
 	else if (!text)
 		snprintf(reply, size, "error: out of memory");
-	else if (host_ask(h, set, 3, reply, size))
+	else if (serve_rows_host_ask(h, set, 3, reply, size))
 		snprintf(reply, size, "ok%s", runnable);
 	free(runnable);
 	free(text);
