@@ -64,25 +64,19 @@ void dry_run_usage(FILE *out)
 /* The arguments into a; the exit status when they are not right, else -1. */
 static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 {
-	static const struct option longs[] = {{"scenario", required_argument, NULL, 0},
-	                                      {"options", required_argument, NULL, 0},
-	                                      {"given", required_argument, NULL, 0},
-	                                      {"upstream", required_argument, NULL, 0},
-	                                      {"loadgen", required_argument, NULL, 0},
-	                                      {"out", required_argument, NULL, 0},
-	                                      {"cpus-harness", required_argument, NULL, 0},
-	                                      {"cpus-resolvers", required_argument, NULL, 0},
-	                                      {"schedule", required_argument, NULL, 0},
-	                                      {"expected-s", required_argument, NULL, 0},
-	                                      {"calibration-s", required_argument, NULL, 0},
-	                                      {"queries-needed", required_argument, NULL, 0},
-	                                      {"note", required_argument, NULL, 0},
-	                                      {NULL, 0, NULL, 0}};
 	*a = (struct dry_run_args){.given = "", .cpus_harness = "", .cpus_resolvers = ""};
-	/* where each option of longs goes, in its order; --note (the last) is a list */
+	/* each option takes a value, put where to[] says in names' order; --note is a list */
+	static const char *const names[] = {"scenario",     "options",        "given",
+	                                    "upstream",     "loadgen",        "out",
+	                                    "cpus-harness", "cpus-resolvers", "schedule",
+	                                    "expected-s",   "calibration-s",  "queries-needed",
+	                                    "note"};
 	const char **to[] = {&a->scenario, &a->options,    &a->given,         &a->upstream,
 	                     &a->loadgen,  &a->out,        &a->cpus_harness,  &a->cpus_resolvers,
 	                     &a->schedule, &a->expected_s, &a->calibration_s, &a->queries_needed};
+	struct option longs[sizeof(names) / sizeof(*names) + 1] = {{0}};
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		longs[i] = (struct option){names[i], required_argument, NULL, 0};
 	a->notes = calloc((size_t)argc, sizeof(*a->notes)); /* at most one per word */
 	int c = 0, at;
 	optind = 1;
@@ -176,8 +170,7 @@ static bool print_header(const struct dry_run_args *a, const struct dry_run_opti
 	printf("schedule: %s\n", a->schedule ? a->schedule : "decided at the start");
 	if (!o->queries[0])
 		printf("queries: QUERIES, generated at the start (allocspike-querydata generate "
-		       "--seed "
-		       "%s --count %s)\n",
+		       "--seed %s --count %s)\n",
 		       o->query_seed, count);
 	if (a->expected_s) {
 		char text[64];
@@ -214,8 +207,7 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 		}
 		const struct variant_row *row = variants_table_find(&s->table, name);
 		if (row && daemon_row_is_daemon(&s->table, name)) {
-			/* the definition as scenarios/daemons/lib/run.sh's daemon_definition names
-			 * it */
+			/* its definition as daemons/lib/run.sh's daemon_definition names it */
 			printf("row %s (%s): its command is made at the start by %s/lib/../%s.sh\n",
 			       name, row->cells[VARIANT_KIND], s->daemons_dir,
 			       row->cells[VARIANT_BASE]);

@@ -10,7 +10,8 @@
 # with a certificate), row-command (the same command, printed), and their refusals; then generate
 # over the ready rows (a stand-in generator: its words, the events' origin from its `started` line,
 # its exit status answered while a row killed meanwhile is recorded, stop-all answering it held) and
-# loadgen-argv, the same words printed.
+# loadgen-argv, the same words printed; last dry-run, a scenario's --dry-run plan from the same
+# builders (the three commands above), and its refusals.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
