@@ -32,9 +32,11 @@ struct dry_run_args {
 	int n_settings;
 };
 
-/* The options of run.json's parameters.options the header reads. */
+/* run.json's parameters.options as the header and the builders read them. */
 struct dry_run_options {
 	const char *serial, *repeat, *queries, *query_seed, *query_count;
+	struct hierarchy_options hierarchy;
+	struct loadgen_options loadgen;
 };
 
 /* What is built, owned here until the plan is printed. */
@@ -103,11 +105,14 @@ static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 	return -1;
 }
 
-/* The header's options; false with why in err. */
-static bool dry_run_options_read(struct dry_run_options *o, const json_t *options, char *err,
-                                 size_t size)
+/* The header's and the builders' options, given the options the user gave; false with why in
+ * err. */
+static bool dry_run_options_read(struct dry_run_options *o, const json_t *options,
+                                 const char *given, char *err, size_t size)
 {
-	return (o->serial = run_json_option_text(options, "serial", err, size)) &&
+	return hierarchy_options_read(&o->hierarchy, options, given, err, size) &&
+	       loadgen_options_read(&o->loadgen, options, err, size) &&
+	       (o->serial = run_json_option_text(options, "serial", err, size)) &&
 	       (o->repeat = run_json_option_text(options, "repeat", err, size)) &&
 	       (o->queries = run_json_option_text(options, "queries", err, size)) &&
 	       (o->query_seed = run_json_option_text(options, "query_seed", err, size)) &&
@@ -230,19 +235,14 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 
 /* The hierarchy, the rows and the generator built into b; false with why in err. */
 static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
-                          const struct dry_run_options *o, const json_t *options, char *err,
-                          size_t size)
+                          const struct dry_run_options *o, char *err, size_t size)
 {
-	struct hierarchy_options ho;
-	struct loadgen_options lo;
-	if (!hierarchy_options_read(&ho, options, a->given, err, size) ||
-	    !loadgen_options_read(&lo, options, err, size))
-		return false;
-	if (!hierarchy_command_make(&b->hierarchy, &ho, a->upstream, a->out, DRY_CTL, "0")) {
+	if (!hierarchy_command_make(&b->hierarchy, &o->hierarchy, a->upstream, a->out, DRY_CTL,
+	                            "0")) {
 		snprintf(err, size, "the hierarchy's command could not be made");
 		return false;
 	}
-	if (!build_rows(b, a->out, lo.clients, err, size))
+	if (!build_rows(b, a->out, o->loadgen.clients, err, size))
 		return false;
 	struct loadgen_run run = {.program = a->loadgen,
 	                          .queries = o->queries[0] ? o->queries : "QUERIES",
@@ -251,7 +251,7 @@ static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
 	                          .targets = (const char *const *)b->targets,
 	                          .target_count = b->n_rows,
 	                          .upstream_pid = "PID"};
-	if (!(b->loadgen = loadgen_command_make(&lo, &run)))
+	if (!(b->loadgen = loadgen_command_make(&o->loadgen, &run)))
 		snprintf(err, size, "the generator's command could not be made");
 	return b->loadgen != NULL;
 }
@@ -328,14 +328,14 @@ int dry_run_main(int argc, char **argv)
 	rc = CLI_EXIT_USAGE;
 	if (!options)
 		snprintf(err, sizeof(err), "--options: %s", jerr.text);
-	else if (dry_run_options_read(&o, options, err, sizeof(err)) &&
+	else if (dry_run_options_read(&o, options, a.given, err, sizeof(err)) &&
 	         expected_read(&a, &expected_s, &run_s, err, sizeof(err)) &&
 	         row_settings_parse(a.settings, a.n_settings, &b.settings, err, sizeof(err)) &&
 	         print_header(&a, &o, b.settings.rows, expected_s, err, sizeof(err))) {
-		static struct supervise_plan
-		    plan; /* 32 processes of 4 kB paths: not on the stack */
+		/* 32 processes of 4 kB paths: not on the stack */
+		static struct supervise_plan plan;
 		rc = CLI_EXIT_FAILED;
-		if (dry_run_build(&b, &a, &o, options, err, sizeof(err))) {
+		if (dry_run_build(&b, &a, &o, err, sizeof(err))) {
 			/* a plan supervise would refuse: its status for a refused plan */
 			rc = CLI_EXIT_USAGE;
 			if (dry_run_plan(&plan, &b, &a, run_s, err, sizeof(err))) {

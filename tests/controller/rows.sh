@@ -289,9 +289,15 @@ dry --options "$dry_options" --cpus-harness 1-0 -- "${dry_settings[@]}" >dry.txt
 check_eq "dry-run: a plan supervise refuses, exit 2" 2 $?
 check "dry-run: the refused entry said" grep -q "processes\[0\].cpus: '1-0' is not a CPU list" err.txt
 dry --options "$(jq -c '.world = "moon"' <<<"$dry_options")" -- "${dry_settings[@]}" >dry.txt 2>err.txt
-check_eq "dry-run: an option a builder refuses, exit 1" 1 $?
-check "dry-run: said after the header" grep -q "^allocspike-run dry-run: --world: 'moon' is not lan" err.txt
-check "dry-run: the header printed before" grep -q "^schedule: " dry.txt
+check_eq "dry-run: an option value the hierarchy refuses, exit 2" 2 $?
+check "dry-run: said" grep -q "^allocspike-run dry-run: --world: 'moon' is not lan" err.txt
+check "dry-run: nothing printed before" test ! -s dry.txt
+dry_settings[3]=alpha,nosuch
+dry --options "$dry_options" -- "${dry_settings[@]}" >dry.txt 2>err.txt
+check_eq "dry-run: a row the table does not have, exit 1" 1 $?
+check "dry-run: said" grep -q "^allocspike-run dry-run: no variant 'nosuch' in $T" err.txt
+check "dry-run: after the header" grep -q "^schedule: " dry.txt
+dry_settings[3]=alpha,kresd
 dry --options "$(jq -c 'del(.repeat)' <<<"$dry_options")" -- "${dry_settings[@]}" 2>err.txt
 check_eq "dry-run: options it cannot read, exit 2" 2 $?
 check "dry-run: the option missing said" grep -q "the run's options have no 'repeat'" err.txt
