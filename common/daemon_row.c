@@ -74,10 +74,8 @@ static bool daemon_tls_add(char ***argv, size_t *n, const struct sockaddr_storag
 		return true; /* no port: its DoT clients speak plain TCP, as for any row without TLS
 		              */
 	sockaddr_format((struct sockaddr *)&tls, text, sizeof(text));
-	return variant_words_add(argv, n, "--tls-listen") && variant_words_add(argv, n, text) &&
-	       variant_words_add(argv, n, "--tls-cert") &&
-	       variant_words_add(argv, n, plan->tls_cert) &&
-	       variant_words_add(argv, n, "--tls-key") && variant_words_add(argv, n, plan->tls_key);
+	return variant_words_add_list(argv, n, "--tls-listen", text, "--tls-cert", plan->tls_cert,
+	                              "--tls-key", plan->tls_key);
 }
 
 bool daemon_row_command(const struct row_plan *plan, const char *ready, const char *bin_dir,
@@ -130,16 +128,13 @@ bool daemon_row_command(const struct row_plan *plan, const char *ready, const ch
 	                       "--variants",   plan->table,
 	                       "--sampler",    plan->control};
 	size_t n = 0;
-	bool ok = true;
-	for (size_t i = 0; ok && i < sizeof(words) / sizeof(*words); i++)
-		ok = variant_words_add(argv, &n, words[i]);
+	bool ok = variant_words_add_n(argv, &n, words, sizeof(words) / sizeof(*words));
 	if (ok && plan->upstream_source)
-		ok = variant_words_add(argv, &n, "--upstream-source") &&
-		     variant_words_add(argv, &n, plan->upstream_source);
+		ok = variant_words_add_list(argv, &n, "--upstream-source", plan->upstream_source);
 	/* an address off loopback was the agent's operator's to give: the definition may serve it
 	 */
 	if (ok && !sockaddr_is_loopback((struct sockaddr *)&addr))
-		ok = variant_words_add(argv, &n, "--remote") && variant_words_add(argv, &n, "yes");
+		ok = variant_words_add_list(argv, &n, "--remote", "yes");
 	if (ok && plan->tls_cert && plan->tls_key)
 		ok = daemon_tls_add(argv, &n, &addr, len, plan);
 	if (!ok) {

@@ -18,6 +18,14 @@ bool variant_words_add(char ***list, size_t *n, const char *word)
 	return grown[(*n)++] != NULL;
 }
 
+bool variant_words_add_n(char ***list, size_t *n, const char *const *words, size_t count)
+{
+	bool ok = true;
+	for (size_t i = 0; ok && i < count; i++)
+		ok = variant_words_add(list, n, words[i]);
+	return ok;
+}
+
 void variant_words_free(char **list)
 {
 	for (size_t i = 0; list && list[i]; i++)
@@ -28,8 +36,7 @@ void variant_words_free(char **list)
 /* The option and its value, when there is one. */
 static bool option_add(struct variant_command *cmd, const char *option, const char *value)
 {
-	return !value || (variant_words_add(&cmd->argv, &cmd->argc, option) &&
-	                  variant_words_add(&cmd->argv, &cmd->argc, value));
+	return !value || variant_words_add_list(&cmd->argv, &cmd->argc, option, value);
 }
 
 /* The env cell's words ("-": none), split at blanks as the scenarios always split it. */
@@ -75,8 +82,8 @@ bool variant_command_build(const struct variants_table *table, const char *name,
 	          option_add(out, "--root-hints", launch->root_hints) &&
 	          option_add(out, "--upstream-port", launch->upstream_port) &&
 	          option_add(out, "--upstream-source", launch->upstream_source);
-	for (size_t i = 0; ok && i < launch->n_options; i++)
-		ok = variant_words_add(&out->argv, &out->argc, launch->options[i]);
+	ok = ok && variant_words_add_n(&out->argv, &out->argc, (const char *const *)launch->options,
+	                               launch->n_options);
 	ok = ok && option_add(out, "--control", launch->control) &&
 	     option_add(out, "--ready-file", launch->ready_file);
 	if (!ok) {

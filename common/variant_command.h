@@ -44,6 +44,12 @@ void variant_command_free(struct variant_command *cmd);
 /* Appends a copy of word to the NULL-terminated list (*list, *n), as the commands are built; false
  * when out of memory. */
 bool variant_words_add(char ***list, size_t *n, const char *word);
+/* Appends copies of the count words, in order; false when out of memory. */
+bool variant_words_add_n(char ***list, size_t *n, const char *const *words, size_t count);
+/* Appends the words given as arguments: variant_words_add_list(&argv, &n, "--x", value). */
+#define variant_words_add_list(list, n, ...)                                                       \
+	variant_words_add_n(list, n, (const char *const[]){__VA_ARGS__},                           \
+	                    sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 /* Frees such a list (NULL-terminated; NULL: nothing) and its words. */
 void variant_words_free(char **list);
 

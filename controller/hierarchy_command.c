@@ -26,10 +26,6 @@ bool hierarchy_options_read(struct hierarchy_options *o, const json_t *options, 
 {
 	*o = (struct hierarchy_options){0};
 	const char *applied;
-	if (!json_is_object(options)) {
-		snprintf(err, err_size, "no options (run.json's parameters.options) to make it of");
-		return false;
-	}
 	if (!(o->world = run_json_option_text(options, "world", err, err_size)) ||
 	    !(o->flat_tlds = run_json_option_text(options, "flat_tlds", err, err_size)) ||
 	    !(o->latency_ms = run_json_option_text(options, "latency_ms", err, err_size)) ||

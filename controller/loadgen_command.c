@@ -15,10 +15,6 @@ bool loadgen_options_read(struct loadgen_options *o, const json_t *options, char
 {
 	*o = (struct loadgen_options){0};
 	const char *clients;
-	if (!json_is_object(options)) {
-		snprintf(err, err_size, "no options (run.json's parameters.options) to make it of");
-		return false;
-	}
 	if (!(o->interval_ms = run_json_option_text(options, "interval_ms", err, err_size)) ||
 	    !(o->timeout_ms = run_json_option_text(options, "timeout_ms", err, err_size)) ||
 	    !(clients = run_json_option_text(options, "clients", err, err_size)) ||
@@ -35,36 +31,25 @@ bool loadgen_options_read(struct loadgen_options *o, const json_t *options, char
 	return true;
 }
 
-/* Appends the words (NULL-terminated) to the list; false when out of memory. */
-static bool lc_add(char ***list, size_t *n, const char *const *words)
-{
-	for (; *words; words++)
-		if (!variant_words_add(list, n, *words))
-			return false;
-	return true;
-}
-
 char **loadgen_command_make(const struct loadgen_options *o, const struct loadgen_run *run)
 {
 	char **argv = NULL;
 	size_t n = 0;
-	const char *head[] = {run->program,   "--queries", run->queries, "--schedule",
-	                      run->schedule,  "--out",     run->dir,     "--interval-ms",
-	                      o->interval_ms, NULL};
-	bool ok = lc_add(&argv, &n, head);
+	bool ok = variant_words_add_list(&argv, &n, run->program, "--queries", run->queries,
+	                                 "--schedule", run->schedule, "--out", run->dir,
+	                                 "--interval-ms", o->interval_ms);
 	if (ok && o->timeout_ms[0])
-		ok = lc_add(&argv, &n, (const char *[]){"--timeout-ms", o->timeout_ms, NULL});
+		ok = variant_words_add_list(&argv, &n, "--timeout-ms", o->timeout_ms);
 	if (ok && o->clients) /* a connection spike's clients (scenarios/lib/clients.sh) */
-		ok = lc_add(&argv, &n,
-		            (const char *[]){"--clients", o->client_count, "--tcp-share",
-		                             o->tcp_share, "--dot-share", o->dot_share,
-		                             "--tcp-idle", o->tcp_idle, NULL});
+		ok = variant_words_add_list(&argv, &n, "--clients", o->client_count, "--tcp-share",
+		                            o->tcp_share, "--dot-share", o->dot_share, "--tcp-idle",
+		                            o->tcp_idle);
 	for (size_t i = 0; ok && i < run->target_count; i++)
-		ok = lc_add(&argv, &n, (const char *[]){"--target", run->targets[i], NULL});
+		ok = variant_words_add_list(&argv, &n, "--target", run->targets[i]);
 	if (ok && run->upstream_pid) { /* the hierarchy's CPU on the same timeline */
 		char watch[96];
 		snprintf(watch, sizeof(watch), "name=_upstream,pid=%.40s", run->upstream_pid);
-		ok = lc_add(&argv, &n, (const char *[]){"--watch", watch, NULL});
+		ok = variant_words_add_list(&argv, &n, "--watch", watch);
 	}
 	if (!ok) {
 		variant_words_free(argv);

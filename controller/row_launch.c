@@ -63,18 +63,14 @@ static char *words_join(char *const *words, size_t count)
 /* The run's resolver options, then our resolver's DNS over TLS where it serves it. */
 static bool launch_options(const struct row_settings *s, bool tls, char ***out, size_t *n)
 {
-	bool ok = true;
-	for (size_t i = 0; ok && i < s->n_options; i++)
-		ok = variant_words_add(out, n, s->options[i]);
+	bool ok = variant_words_add_n(out, n, (const char *const *)s->options, s->n_options);
 	if (!ok || !tls)
 		return ok;
 	char cert[PATH_MAX + 16], key[PATH_MAX + 16];
 	snprintf(cert, sizeof(cert), "%s/server.pem", s->tls_dir);
 	snprintf(key, sizeof(key), "%s/server.key", s->tls_dir);
-	return variant_words_add(out, n, "--tls-listen") &&
-	       variant_words_add(out, n, "127.0.0.1:0") &&
-	       variant_words_add(out, n, "--tls-cert") && variant_words_add(out, n, cert) &&
-	       variant_words_add(out, n, "--tls-key") && variant_words_add(out, n, key);
+	return variant_words_add_list(out, n, "--tls-listen", "127.0.0.1:0", "--tls-cert", cert,
+	                              "--tls-key", key);
 }
 
 /* A build or env row: env(1) with its environment, the wrapper, then its command. */
@@ -85,13 +81,11 @@ static bool build_row(const struct row_settings *s, const struct variant_launch 
 	struct variant_command cmd;
 	if (!variant_command_build(&s->table, name, launch, &cmd, err, size))
 		return false;
-	bool ok = variant_words_add(&out->argv, &out->argc, "env");
-	for (size_t i = 0; ok && i < cmd.n_env; i++)
-		ok = variant_words_add(&out->argv, &out->argc, cmd.env[i]);
-	for (size_t i = 0; ok && i < n_wrap; i++)
-		ok = variant_words_add(&out->argv, &out->argc, wrap[i]);
-	for (size_t i = 0; ok && i < cmd.argc; i++)
-		ok = variant_words_add(&out->argv, &out->argc, cmd.argv[i]);
+	bool ok =
+	    variant_words_add(&out->argv, &out->argc, "env") &&
+	    variant_words_add_n(&out->argv, &out->argc, (const char *const *)cmd.env, cmd.n_env) &&
+	    variant_words_add_n(&out->argv, &out->argc, (const char *const *)wrap, n_wrap) &&
+	    variant_words_add_n(&out->argv, &out->argc, (const char *const *)cmd.argv, cmd.argc);
 	out->command = ok ? words_join(cmd.argv, cmd.argc) : NULL;
 	variant_command_free(&cmd);
 	if (!out->command)

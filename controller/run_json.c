@@ -222,13 +222,22 @@ const char *run_json_option_text(const json_t *options, const char *name, char *
                                  size_t err_size)
 {
 	const char *text = json_string_value(json_object_get(options, name));
-	if (!text)
+	if (!json_is_object(options))
+		snprintf(err, err_size, RUN_JSON_NO_OPTIONS);
+	else if (!text)
 		snprintf(err, err_size, "the run's options have no '%s'", name);
 	return text;
 }
 
-const json_t *run_json_options(const json_t *doc)
+json_t *run_json_options_load(const char *path, const json_t **options, char *err, size_t err_size)
 {
-	const json_t *options = json_object_get(json_object_get(doc, "parameters"), "options");
-	return json_is_object(options) ? options : NULL;
+	json_t *doc = json_file_load(path, err, err_size);
+	*options = json_object_get(json_object_get(doc, "parameters"), "options");
+	if (doc && json_is_object(*options))
+		return doc;
+	if (doc)
+		snprintf(err, err_size, RUN_JSON_NO_OPTIONS);
+	json_decref(doc);
+	*options = NULL;
+	return NULL;
 }

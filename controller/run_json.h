@@ -19,13 +19,17 @@ bool run_json_path_set(json_t *doc, const char *path, json_t *value, char *err, 
 bool run_json_fields_set(json_t *doc, const char *path, char **fields, int count, char *err,
                          size_t err_size);
 
+/* What is said of a run.json, or a --options, without the options. */
+#define RUN_JSON_NO_OPTIONS "no options (run.json's parameters.options)"
+
 /* The option's text in options, run.json's parameters.options (every option by name as a
- * string); NULL (said in err) when it is missing. */
+ * string); NULL (said in err) when it is missing, or options is not an object. */
 const char *run_json_option_text(const json_t *options, const char *name, char *err,
                                  size_t err_size);
 
-/* run.json's parameters.options (doc a loaded run.json); NULL when it has none. */
-const json_t *run_json_options(const json_t *doc);
+/* The run.json at path loaded, *options its parameters.options: the document to json_decref;
+ * NULL (said in err) when it cannot be read or has no options. */
+json_t *run_json_options_load(const char *path, const json_t **options, char *err, size_t err_size);
 
 /* How run.json is written: its keys in the order they were set, as jq kept them. */
 #define RUN_JSON_FLAGS JSON_INDENT(2)

@@ -62,6 +62,10 @@ struct serve_wait {
 	double wait_s; /* how long it waits, from its request */
 	unsigned procs[SUPERVISOR_MAX_PROCESSES];
 	unsigned count;
+	/* rows-ready: each of procs waited for row_wait_s[i] from since_s; its state */
+	bool rows;
+	double since_s, row_wait_s[SUPERVISOR_MAX_PROCESSES];
+	enum { ROW_STARTING, ROW_READY, ROW_LEFT_OUT } row_state[SUPERVISOR_MAX_PROCESSES];
 };
 
 struct serve {
@@ -171,11 +175,16 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 	return true;
 }
 
+static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply,
+                                    size_t size);
+
 /* The answer to a held wait, or false while it still waits (its on_end may have started the
  * process it waits for next into w). */
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	bool said;
+	if (w->rows)
+		return serve_rows_ready_answer(s, w, reply, size);
 	if (w->origin) {
 		double unix_s;
 		if (!serve_origin_from(s, w->procs[0], w->deadline_s, &unix_s, &said))
@@ -429,19 +438,66 @@ static void serve_generate(struct serve *s, struct control_conn *conn, char **w,
 	serve_generate_started(&s->generate);
 }
 
-/* row-ready's answer once its ready wait ends (serve_rows_answer), else `ready`'s; a time run out
- * said as the scenarios said it. */
+/* A row's answer once its wait of wait_s ended in now (serve_rows_answer): true with `ok ADDR
+ * PID` or `failed` in reply; false to answer as `ready` does. A time run out is said as the
+ * scenarios said it. */
+static bool serve_row_answer(struct serve *s, unsigned proc, enum supervisor_ready now,
+                             double wait_s, char *reply, size_t size)
+{
+	if (now == READY_NOT_YET) {
+		fprintf(stderr, "%s: %s not ready within %.0fs\n", s->runfolder.scenario,
+		        s->sup.procs[proc].spec->name, wait_s);
+		return false;
+	}
+	struct serve_rows_host h = serve_rows_host(s);
+	return serve_rows_answer(&s->rows, &h, proc, now, reply, size);
+}
+
+/* row-ready's answer once its ready wait ends, else `ready`'s. */
 static bool serve_row_end(struct serve *s, struct serve_wait *w, enum supervisor_ready now,
                           const char *addr, char *reply, size_t size)
 {
 	(void)addr;
-	if (now == READY_NOT_YET) {
-		fprintf(stderr, "%s: %s not ready within %.0fs\n", s->runfolder.scenario,
-		        s->sup.procs[w->procs[0]].spec->name, w->wait_s);
-		return false;
+	return serve_row_answer(s, w->procs[0], now, w->wait_s, reply, size);
+}
+
+/* rows-ready's answer once every row is ready or left out: `ok` and the ready rows' names. A row
+ * that ended, was refused or did not answer in its time is said, stopped and left out: the run
+ * goes on without it. False while one still starts. */
+static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	bool starting = false;
+	for (unsigned i = 0; i < w->count; i++) {
+		struct supervised *p = &s->sup.procs[w->procs[i]];
+		char addr[256], answer[1024];
+		if (w->row_state[i] != ROW_STARTING)
+			continue;
+		enum supervisor_ready now = supervisor_ready_now(p, addr, sizeof(addr));
+		if (now == READY_NOT_YET && serve_now_s() < w->since_s + w->row_wait_s[i]) {
+			starting = true;
+			continue;
+		}
+		if (serve_row_answer(s, w->procs[i], now, w->row_wait_s[i], answer,
+		                     sizeof(answer)) &&
+		    strncmp(answer, "ok ", 3) == 0) {
+			w->row_state[i] = ROW_READY;
+			continue;
+		}
+		w->row_state[i] = ROW_LEFT_OUT;
+		fprintf(
+		    stderr,
+		    "%s: variant %s did not become ready (see %s); the run goes on without it\n",
+		    s->runfolder.scenario, p->spec->name, p->spec->log);
+		supervisor_stop_some(&s->sup, &p, 1, 1.0);
 	}
-	struct serve_rows_host h = serve_rows_host(s);
-	return serve_rows_answer(&s->rows, &h, w->procs[0], now, reply, size);
+	if (starting)
+		return false;
+	snprintf(reply, size, "ok");
+	for (unsigned i = 0; i < w->count; i++)
+		if (w->row_state[i] == ROW_READY)
+			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
+			         s->sup.procs[w->procs[i]].spec->name);
+	return true;
 }
 
 /* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
@@ -451,6 +507,15 @@ static bool serve_rows_dispatch(struct serve *s, struct control_conn *conn, char
 	struct serve_rows_host h = serve_rows_host(s);
 	struct serve_wait wait = {0};
 	int proc;
+	if (strcmp(w[0], "rows-ready") == 0) {
+		if (serve_rows_group(&s->rows, w, n, wait.procs, wait.row_wait_s, reply, size)) {
+			wait.rows = true;
+			wait.count = (unsigned)(n - 2);
+			wait.since_s = serve_now_s();
+			serve_wait_or_answer(s, conn, &wait);
+		}
+		return true;
+	}
 	if (!serve_rows_request(&s->rows, &h, w, n, reply, size, &proc, &wait.wait_s))
 		return false;
 	if (proc >= 0) {

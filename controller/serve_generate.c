@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_file.h"
 #include "loadgen_command.h"
 #include "run_json.h"
 #include "variant_command.h"
@@ -39,8 +38,8 @@ static char **sg_command(const struct serve_runfolder *rf, const struct loadgen_
                          char *reply, size_t size)
 {
 	char err[4400];
-	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = run_json_options(doc);
+	const json_t *options;
+	json_t *doc = run_json_options_load(rf->run_json, &options, err, sizeof(err));
 	struct loadgen_options o;
 	char **command = NULL;
 	if (doc && loadgen_options_read(&o, options, err, sizeof(err))) {

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "json_file.h"
 #include "run_json.h"
 
 /* runjson-fields PATH FIELDS... through the run folder's own request. */
@@ -38,8 +37,8 @@ bool serve_hierarchy_prepare(struct serve_hierarchy *h, struct serve_runfolder *
 		return false;
 	}
 	char err[4400];
-	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = run_json_options(doc);
+	const json_t *options;
+	json_t *doc = run_json_options_load(rf->run_json, &options, err, sizeof(err));
 	struct hierarchy_options o;
 	bool ok = doc && hierarchy_options_read(&o, options, given, err, sizeof(err));
 	if (ok) {

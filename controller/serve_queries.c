@@ -84,12 +84,10 @@ bool serve_queries_prepare(struct serve_queries *q, const struct serve_rows_host
 		return false;
 	}
 	char err[PATH_MAX + 512];
-	json_t *doc = json_file_load(rf->run_json, err, sizeof(err));
-	const json_t *options = run_json_options(doc);
-	if (!options) {
-		snprintf(reply, size, "error: queries: %s",
-		         doc ? "run.json has no parameters.options" : err);
-		json_decref(doc);
+	const json_t *options;
+	json_t *doc = run_json_options_load(rf->run_json, &options, err, sizeof(err));
+	if (!doc) {
+		snprintf(reply, size, "error: queries: %s", err);
 		return false;
 	}
 	snprintf(q->querydata, sizeof(q->querydata), "%s", w[3]);

@@ -231,6 +231,32 @@ bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, un
 	return true;
 }
 
+bool serve_rows_group(struct serve_rows *r, char **w, int n, unsigned *procs, double *wait_s,
+                      char *reply, size_t size)
+{
+	double timeout;
+	char err[256];
+	if (n < 3 || n - 2 > SUPERVISOR_MAX_PROCESSES) {
+		snprintf(reply, size, "error: rows-ready TIMEOUT NAME... is expected");
+		return false;
+	}
+	if (!cli_parse_duration("rows-ready TIMEOUT", w[1], 1, 0, SERVE_ROWS_READY_MAX_S, &timeout,
+	                        err, sizeof(err))) {
+		snprintf(reply, size, "error: %s", err);
+		return false;
+	}
+	for (int i = 2; i < n; i++) {
+		const struct served_row *row = row_named(r, w[i]);
+		if (!row) {
+			snprintf(reply, size, "error: rows-ready: no row '%.64s' started", w[i]);
+			return false;
+		}
+		procs[i - 2] = row->proc;
+		wait_s[i - 2] = row->daemon ? SERVE_ROWS_DAEMON_READY_S : timeout;
+	}
+	return true;
+}
+
 bool serve_rows_target(struct serve_rows *r, const char *name, char *target, size_t size, char *err,
                        size_t err_size)
 {

@@ -16,7 +16,11 @@
 #include "serve_runfolder.h"
 #include "supervisor.h"
 
-#define SERVE_ROWS_REQUESTS "rows-setup, row-start, row-ready, row-targets"
+#define SERVE_ROWS_REQUESTS "rows-setup, row-start, row-ready, rows-ready, row-targets"
+
+/* How long rows-ready waits for a daemon row: its launcher has 30 s of its own to answer
+ * (DAEMON_READY_TIMEOUT_S), then its allocator probe is judged. */
+#define SERVE_ROWS_DAEMON_READY_S 60.0
 
 /* A row started by row-start. */
 struct served_row {
@@ -54,6 +58,12 @@ struct serve_rows_host {
  * held: reply left empty, *wait_proc its process and *wait_s its timeout, for serve_rows_answer. */
 bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, char **w, int n,
                         char *reply, size_t size, int *wait_proc, double *wait_s);
+
+/* rows-ready TIMEOUT NAME... (w[0..n)): each named row's process into procs and how long it is
+ * waited for into wait_s (TIMEOUT, a daemon's SERVE_ROWS_DAEMON_READY_S); false with the error in
+ * reply. */
+bool serve_rows_group(struct serve_rows *r, char **w, int n, unsigned *procs, double *wait_s,
+                      char *reply, size_t size);
 
 /* row-ready's answer once process proc is ready (`ok ADDR PID`, the `ready` event; `failed`, the
  * `failed` event, for a daemon whose allocator probe is refused): true. False when the caller

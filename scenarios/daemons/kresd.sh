@@ -19,6 +19,11 @@ definition_prepare() {
 		tls="net.tls('$DEF_TLS_CERT', '$DEF_TLS_KEY')
 net.listen('$DEF_TLS_ADDR', $DEF_TLS_PORT, { kind = 'tls' })"
 	fi
+	# Who may ask (definition_clients), every other source refused: view rules are tried in order.
+	local net views=
+	while read -r net; do
+		views+="view:addr('$net', policy.all(policy.PASS))"$'\n'
+	done < <(definition_clients)
 	mkdir -p "$DEF_WORKDIR/cache"
 	cat >"$conf" <<CONF
 -- kresd.conf - written by scenarios/daemons/kresd.sh for one allocspike run (docs/daemons.md).
@@ -36,6 +41,10 @@ trust_anchors.remove('.')
 -- Root hints point at the simulated root servers instead of the real ones.
 modules.load('hints > iterate')
 hints.root_file('$DEF_ROOT_HINTS')
+-- Clients: loopback and, for a row served to another host, its network; nobody else.
+modules.load('view')
+${views}view:addr('0.0.0.0/0', policy.all(policy.REFUSE))
+view:addr('::/0', policy.all(policy.REFUSE))
 -- kresd refuses to query loopback addresses unless told; the whole hierarchy lives there.
 policy.add(policy.all(policy.FLAGS('ALLOW_LOCAL')))
 CONF

@@ -150,7 +150,7 @@ experiment_drive() {
 }
 
 # experiment_drive_group DIR SCHEDULE NAMES... : starts the named variants together, waits until each
-# is ready (one that fails is recorded and left out), runs the generator, stops them.
+# is ready (one that fails is recorded, stopped and left out: rows-ready), runs the generator, stops them.
 experiment_drive_group() {
 	local dir=$1 schedule=$2 name started=() ready=()
 	shift 2
@@ -158,14 +158,8 @@ experiment_drive_group() {
 	for name in "$@"; do
 		variant_launch "$name" "$dir" "$SC_CPUS_RESOLVERS" && started+=("$name")
 	done
-	for name in "${started[@]}"; do
-		if variant_wait_ready "$name"; then
-			ready+=("$name")
-		else
-			sc_say "variant $name did not become ready (see $dir/logs/$name.log); the run goes on without it"
-			procs_stop 1 "$name"
-		fi
-	done
+	((${#started[@]} > 0)) && procs_ask rows-ready "${SC_READY_TIMEOUT}s" "${started[@]}" || return 1
+	read -r -a ready <<<"${REPLY#ok}"
 	((${#ready[@]} > 0)) || return 1
 	! declare -F scenario_ready >/dev/null || scenario_ready "${ready[@]}"
 	loadgen_run "$dir" "$schedule" "${ready[@]}"

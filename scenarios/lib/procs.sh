@@ -16,8 +16,6 @@ SC_PROCS_CONTROLLER_START=
 SC_PROCS_ASKER=     # a request under way (allocspike-run ask, in the background)
 SC_PROCS_HURRY=0    # 1 after a signal during the final stop: no more grace periods
 SC_PROCS_SIGNALS=0  # signals received during the final stop
-SC_PROCS_EXIT_NAME= # the exit procs_wait_any was answered: its name, and its status as bash's $?
-SC_PROCS_EXIT_STATUS=
 SC_PROCS_STATUS= # the run's final status, once procs_finish ran
 
 # procs_stat_field PID N : field N (counted after the command name, state = 1) of /proc/PID/stat.
@@ -64,22 +62,6 @@ procs_start() {
 	procs_ask start "$name" "$log" "$cpus" -- "$@" || sc_die "the run's controller did not start $name"
 	read -r _ SC_LAST_PID _ <<<"$REPLY"
 }
-
-# procs_wait_any TIMEOUT NAME... : waits (bounded) until one of them has exited (at once if one has;
-# the controller wrote the exit as an event and said a crash); its name and its status as bash's $?
-# in SC_PROCS_EXIT_NAME and SC_PROCS_EXIT_STATUS. Fails when the time ran out (REPLY is `timeout`)
-# or the controller is gone.
-procs_wait_any() {
-	local exit_name exit_how
-	procs_ask wait-any "$@" && [[ $REPLY == exited\ * ]] || return 1
-	read -r _ exit_name _ exit_how _ <<<"$REPLY" # exited NAME PID code=N|signal=N requested=BOOL
-	SC_PROCS_EXIT_NAME=$exit_name SC_PROCS_EXIT_STATUS=${exit_how#code=}
-	[[ $exit_how != signal=* ]] || SC_PROCS_EXIT_STATUS=$((128 + ${exit_how#signal=}))
-}
-
-# procs_reap NAME : waits (at most 10 s) for NAME, which has ended, to be reaped, so that its exit
-# (a crash or early exit, unless it was asked to stop) is recorded before the run goes on.
-procs_reap() { procs_wait_any 10s "$1" || true; }
 
 # procs_stop_child GRACE_S NAME : stops NAME, a wrapper (perf stat, which writes its count only when
 # its child exits), through its child: SIGTERM to the child alone, NAME waited for up to GRACE_S (none

@@ -14,7 +14,8 @@ SC_VARIANTS_RUN=   # the controller that reads the table
 SC_VARIANTS_TABLE= # and the table read
 # V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf stat)
 declare -A V_WRAP=()
-SC_READY_TIMEOUT=30 # seconds a build or env row has to print its ready line
+# seconds a build or env row has to print its ready line (rows-ready; a daemon's launcher has its own)
+SC_READY_TIMEOUT=30
 
 # variants_load FILE : reads the table through the controller (built first where the scenario builds:
 # sc_build_missing); a malformed row stops the run with FILE:LINE.
@@ -87,24 +88,10 @@ variants_rows_setup() {
 
 # variant_launch NAME DIR CPUS : starts one row of any kind as a process of the run: the controller
 # builds its command (row-start; docs/controller.md, "A run's rows"), with V_WRAP before a build or
-# env row's binary. Readiness is waited for separately so that all variants start together.
+# env row's binary. Readiness is waited for separately (rows-ready) so that all variants start together.
 variant_launch() {
 	local wrap=()
 	[[ -z ${V_WRAP[$1]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$1]}"
 	procs_ask row-start "$1" "$2" "$3" ${wrap[@]+-- "${wrap[@]}"} >/dev/null ||
 		{ sc_say "variant $1 was not started (see above)" && return 1; }
-}
-
-# variant_wait_ready NAME : waits (bounded) until the row answers (row-ready: the controller records
-# `ready`, or `failed` for a daemon whose allocator probe it refuses).
-variant_wait_ready() {
-	local timeout=$SC_READY_TIMEOUT
-	# a daemon's launcher has its own DAEMON_READY_TIMEOUT_S to answer, then checks its allocator
-	[[ ${V_KIND[$1]} == build || ${V_KIND[$1]} == env ]] || timeout=$((DAEMON_READY_TIMEOUT_S + 30))
-	procs_ask row-ready "$1" "${timeout}s" || return 1
-	case $REPLY in
-	ok\ *) return 0 ;;
-	exited\ *) procs_reap "$1" ;;
-	esac
-	return 1
 }

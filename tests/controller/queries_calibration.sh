@@ -42,7 +42,7 @@ run=$TEST_TMP/run
 
 # --- queries ---
 ask queries 5 "$TEST_TMP/cache" "$TEST_TMP/bin/allocspike-querydata" 2>err.txt
-check "before the options are recorded: refused, said" grep -q "error: queries: run.json has no parameters.options" err.txt
+check "before the options are recorded: refused, said" grep -q "error: queries: no options (run.json's parameters.options)" err.txt
 options=$("$RUN" options --scenario spike -- --world flat --query-seed 7 | sed -n 's/^json\t//p')
 ask runjson-set .parameters "{\"options\": $options}" >/dev/null
 ask origin >/dev/null

@@ -7,7 +7,7 @@
 # allocator probe is recorded as run.json's version and judged: one naming another allocator refused
 # with the `failed` event, one naming the row's allocator ready with the daemon's PID), row-targets
 # (the generator's --target words: a wrapped row sampled through the wrapper's child, dot= in a run
-# with a certificate), row-command (the same command, printed), and their refusals; then generate
+# with a certificate), rows-ready (rows waited for together, those that fail left out), row-command (the same command, printed), and their refusals; then generate
 # over the ready rows (a stand-in generator: its words, the events' origin from its `started` line,
 # its exit status answered while a row killed meanwhile is recorded, stop-all answering it held) and
 # loadgen-argv, the same words printed; last dry-run, a scenario's --dry-run plan from the same
@@ -153,6 +153,20 @@ ask row-start alpha-env "$R" "" 2>err.txt
 check "a row that is not one of the run's: refused" grep -q "row 'alpha-env' is not one of the run's rows" err.txt
 ask row-ready nobody 1s 2>err.txt
 check "row-ready of a row not started: refused" grep -q "no row 'nobody' started" err.txt
+
+# rows-ready: rows started together, waited for at once; the ready ones answered in order, one that
+# never answers (gamma) or is refused (kresd) said, stopped and left out
+ask stop 1s alpha gamma >/dev/null
+gamma_pid=$(ask row-start gamma "$R" "" | cut -d' ' -f2)
+alpha_pid=$(ask row-start alpha "$R" "" | cut -d' ' -f2)
+ask row-start kresd "$R" "" >/dev/null
+check_eq "rows-ready: the ready rows" "ok alpha" "$(ask rows-ready 1s gamma kresd alpha 2>>err.txt)"
+check "the row that did not answer: said" grep -q "variant gamma did not become ready (see $R/logs/gamma.log); the run goes on without it" "$R/controller.err"
+check "the refused daemon: said" grep -q "variant kresd did not become ready" "$R/controller.err"
+check "the row that did not answer: stopped" bash -c "! kill -0 $gamma_pid 2>/dev/null"
+check_eq "none ready: ok alone" ok "$(ask row-start gamma "$R" "" >/dev/null && ask rows-ready 0.3s gamma)"
+ask rows-ready 1s nobody 2>err.txt
+check "rows-ready of a row not started: refused" grep -q "no row 'nobody' started" err.txt
 
 # row-command: the same builder, printed (the dry run's plan)
 plain=("${settings[@]}")

@@ -111,6 +111,15 @@ for i in 1 2; do
 	check_eq "t$i's agent ends on SIGTERM (exit 0)" 0 $?
 done
 
+# answered_never_refused PASS ROW : ROW answered NOERROR in pass PASS's timeline and nothing else
+# (REFUSED and the other rcodes are rcode_other): its access list let the generator's host in.
+answered_never_refused() {
+	# shellcheck disable=SC2016 # awk's fields
+	awk -F, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v { ok += $c["noerror"]; other += $c["rcode_other"] }
+		END { exit !(ok > 0 && other == 0) }' "$TEST_TMP/pass$1/timeline.csv"
+}
+
 # 3: a daemon row on its own host (kresd, the case that drowned beside the harness on one machine),
 # the run made by place itself (--schedule): t1's agent starts kresd-glibc through its definition,
 # on a port it picks on t1's address; the collector and the generator are place's, from T0
@@ -138,6 +147,8 @@ if command -v kresd >/dev/null; then
 	"$B/allocspike-report" "$TEST_TMP/pass3" >report3.out 2>report3.err
 	check_eq "pass 3: report exit status" 0 $?
 	for row in kresd-glibc "${ROWS[1]}"; do check_reads 3 "$row"; done
+	check "pass 3 kresd-glibc: answered the generator on another host with NOERROR, never refused (its view rules)" \
+		answered_never_refused 3 kresd-glibc
 	check "pass 3 kresd-glibc: the daemon's host is t1" jqe '.variants["kresd-glibc"].host == "t1"' "$(S 3)"
 	check "pass 3 kresd-glibc: its live bytes read through the preloaded sampler" \
 		jqe -s 'map(.live_bytes // 0) | max > 0' "$TEST_TMP/pass3/agents/kresd-glibc.jsonl"
@@ -162,11 +173,8 @@ if command -v unbound >/dev/null && command -v pdns_recursor >/dev/null; then
 	check_eq "pass 4: place --schedule: unbound on t1, pdns-recursor on t2 (exit 0)" 0 "$st"
 	((st == 0)) || tail -n 20 placed4.err u1.log p2.log "$TEST_TMP/pass4/logs/"*.log
 	for row in unbound pdns-recursor; do
-		# shellcheck disable=SC2016 # awk's fields
 		check "pass 4 $row: answered the generator on another host with NOERROR, never refused" \
-			awk -F, -v v="$row" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				$c["variant"] == v { ok += $c["noerror"]; other += $c["rcode_other"] }
-				END { exit !(ok > 0 && other == 0) }' "$TEST_TMP/pass4/timeline.csv"
+			answered_never_refused 4 "$row"
 	done
 	check "pass 4: both agents withdrawn after the run, and ended" \
 		bash -c "$(declare -f alive gone wait_until); wait_until 10 gone ${AGENT_PID[1]} && wait_until 10 gone ${AGENT_PID[2]}"
