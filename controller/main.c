@@ -6,6 +6,7 @@
 #include "ask.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "dry_run.h"
 #include "hierarchy_command.h"
 #include "launch.h"
 #include "loadgen_command.h"
@@ -50,6 +51,7 @@ static void run_usage(FILE *out)
 	    "  hierarchy-argv the simulated hierarchy's command for a run's options\n"
 	    "  loadgen-argv the generator's command for a run's options and targets\n"
 	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
+	    "  dry-run     a scenario's --dry-run: the run's plan printed, nothing started\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -66,6 +68,7 @@ static void run_usage(FILE *out)
 	hierarchy_argv_usage(out);
 	loadgen_argv_usage(out);
 	repeat_runs_usage(out);
+	dry_run_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -117,6 +120,8 @@ int main(int argc, char **argv)
 		return loadgen_argv_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "repeat") == 0)
 		return repeat_runs_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "dry-run") == 0)
+		return dry_run_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

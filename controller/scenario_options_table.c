@@ -97,7 +97,7 @@ const struct scenario_option scenario_option_table[] = {
      "do not install packages or build; use the programs as they are", "-", "0"},
     {"dry_run", OPTION_FLAG, "", RUN,
      "print the run's plan and start nothing: rows, CPUs, schedules, expected length and every "
-     "process's command, as the controller's plan (allocspike-run supervise --dry-run); what "
+     "process's command, as the controller's plan (allocspike-run dry-run); what "
      "only the start decides is in capitals (RUN, PORT, ADDR, PID, R)",
      "-", "0"},
     {"variant", OPTION_TEXT, "NAME", DATA,

@@ -58,12 +58,12 @@ static bool plan_duration(json_t *value, const char *where, double min_s, double
 	                          out, err, err_size);
 }
 
-static bool plan_process_load(struct plan_process *p, json_t *item, const char *where,
+/* The process's name, log, CPUs and ready file (NULL: ready once started) into p, checked; where
+ * names it in err. */
+static bool plan_process_fill(struct plan_process *p, const char *name, const char *log,
+                              const char *cpus, const char *ready_file, const char *where,
                               const char *out_dir, char *err, size_t err_size)
 {
-	const char *name = json_string_value(json_object_get(item, "name"));
-	const char *log = json_string_value(json_object_get(item, "log"));
-	json_t *argv = json_object_get(item, "argv");
 	char why[160];
 	if (!name || !identifier_valid(name[0] == '_' ? name + 1 : name, why, sizeof(why))) {
 		snprintf(err, err_size, "%s.name: %s", where,
@@ -75,12 +75,6 @@ static bool plan_process_load(struct plan_process *p, json_t *item, const char *
 		snprintf(err, err_size, "%s.log: a file name is expected", where);
 		return false;
 	}
-	const char *cpus = json_string_value(json_object_get(item, "cpus"));
-	if (json_object_get(item, "cpus") && !cpus) {
-		snprintf(err, err_size, "%s.cpus: a CPU list string is expected (e.g. \"0-1,3\")",
-		         where);
-		return false;
-	}
 	if (cpus && *cpus &&
 	    (strlen(cpus) >= sizeof(p->cpus) || !supervise_plan_cpus(cpus, &p->cpu_set))) {
 		snprintf(err, err_size, "%s.cpus: '%s' is not a CPU list (e.g. \"0-1,3\")", where,
@@ -88,20 +82,47 @@ static bool plan_process_load(struct plan_process *p, json_t *item, const char *
 		return false;
 	}
 	snprintf(p->cpus, sizeof(p->cpus), "%s", cpus ? cpus : "");
-	json_t *ready = json_object_get(item, "ready");
 	p->ready_timeout_s = 30;
-	if (ready) {
-		const char *file = json_string_value(json_object_get(ready, "file"));
+	if (ready_file && (!*ready_file ||
+	                   !plan_path(ready_file, out_dir, p->ready_file, sizeof(p->ready_file)))) {
+		snprintf(err, err_size, "%s.ready.file: a file name is expected", where);
+		return false;
+	}
+	return true;
+}
+
+/* Whether the words (count of them, NULL past them) fit a process's argv; said in err. */
+static bool plan_argv_fits(size_t count, const char *where, char *err, size_t err_size)
+{
+	if (count == 0 || count > PLAN_MAX_ARGS) {
+		snprintf(err, err_size, "%s.argv: a list of 1 to %d strings is expected", where,
+		         PLAN_MAX_ARGS);
+		return false;
+	}
+	return true;
+}
+
+static bool plan_process_load(struct plan_process *p, json_t *item, const char *where,
+                              const char *out_dir, char *err, size_t err_size)
+{
+	const char *cpus = json_string_value(json_object_get(item, "cpus"));
+	if (json_object_get(item, "cpus") && !cpus) {
+		snprintf(err, err_size, "%s.cpus: a CPU list string is expected (e.g. \"0-1,3\")",
+		         where);
+		return false;
+	}
+	json_t *ready = json_object_get(item, "ready");
+	const char *ready_file = ready ? json_string_value(json_object_get(ready, "file")) : NULL;
+	if (!plan_process_fill(p, json_string_value(json_object_get(item, "name")),
+	                       json_string_value(json_object_get(item, "log")), cpus,
+	                       ready ? (ready_file ? ready_file : "") : NULL, where, out_dir, err,
+	                       err_size))
+		return false;
+	json_t *timeout = ready ? json_object_get(ready, "timeout") : NULL;
+	if (timeout) {
 		char at[200];
 		snprintf(at, sizeof(at), "%s.ready.timeout", where);
-		if (!file || !*file ||
-		    !plan_path(file, out_dir, p->ready_file, sizeof(p->ready_file))) {
-			snprintf(err, err_size, "%s.ready.file: a file name is expected", where);
-			return false;
-		}
-		json_t *timeout = json_object_get(ready, "timeout");
-		if (timeout &&
-		    !plan_duration(timeout, at, 0.1, 3600, &p->ready_timeout_s, err, err_size))
+		if (!plan_duration(timeout, at, 0.1, 3600, &p->ready_timeout_s, err, err_size))
 			return false;
 	}
 	json_t *ends = json_object_get(item, "ends_run");
@@ -110,12 +131,9 @@ static bool plan_process_load(struct plan_process *p, json_t *item, const char *
 		return false;
 	}
 	p->ends_run = json_is_true(ends);
-	if (!json_is_array(argv) || json_array_size(argv) == 0 ||
-	    json_array_size(argv) > PLAN_MAX_ARGS) {
-		snprintf(err, err_size, "%s.argv: a list of 1 to %d strings is expected", where,
-		         PLAN_MAX_ARGS);
+	json_t *argv = json_object_get(item, "argv");
+	if (!plan_argv_fits(json_is_array(argv) ? json_array_size(argv) : 0, where, err, err_size))
 		return false;
-	}
 	p->argc = (unsigned)json_array_size(argv);
 	for (unsigned i = 0; i < p->argc; i++) {
 		p->argv[i] = (char *)json_string_value(json_array_get(argv, i));
@@ -128,11 +146,54 @@ static bool plan_process_load(struct plan_process *p, json_t *item, const char *
 	return true;
 }
 
-bool supervise_plan_load(struct supervise_plan *plan, const char *path, const char *out_dir,
-                         char *err, size_t err_size)
+/* Whether the plan's last process has the name of an earlier one; said in err. */
+static bool plan_name_twice(const struct supervise_plan *plan, const struct plan_process *p,
+                            const char *where, char *err, size_t err_size)
+{
+	for (unsigned j = 0; j < plan->count; j++)
+		if (strcmp(plan->processes[j].name, p->name) == 0) {
+			snprintf(err, err_size, "%s.name: '%s' is named twice", where, p->name);
+			return true;
+		}
+	return false;
+}
+
+void supervise_plan_init(struct supervise_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->grace_s = 5;
+}
+
+bool supervise_plan_add(struct supervise_plan *plan, const char *name, const char *log,
+                        const char *cpus, const char *ready_file, bool ends_run, char *const *argv,
+                        const char *out_dir, char *err, size_t err_size)
+{
+	char where[64];
+	snprintf(where, sizeof(where), "processes[%u]", plan->count);
+	if (plan->count >= PLAN_MAX_PROCESSES) {
+		snprintf(err, err_size, "processes: a list of 1 to %d processes is expected",
+		         PLAN_MAX_PROCESSES);
+		return false;
+	}
+	struct plan_process *p = &plan->processes[plan->count];
+	size_t argc = 0;
+	while (argv[argc] && argc <= PLAN_MAX_ARGS)
+		argc++;
+	if (!plan_process_fill(p, name, log, cpus, ready_file, where, out_dir, err, err_size) ||
+	    !plan_argv_fits(argc, where, err, err_size) ||
+	    plan_name_twice(plan, p, where, err, err_size))
+		return false;
+	p->ends_run = ends_run;
+	p->argc = (unsigned)argc;
+	memcpy(p->argv, argv, (argc + 1) * sizeof(*argv));
+	plan->count++;
+	return true;
+}
+
+bool supervise_plan_load(struct supervise_plan *plan, const char *path, const char *out_dir,
+                         char *err, size_t err_size)
+{
+	supervise_plan_init(plan);
 	char msg[4400];
 	json_t *root = json_file_load(path, msg, sizeof(msg));
 	if (!root) {
@@ -160,13 +221,8 @@ bool supervise_plan_load(struct supervise_plan *plan, const char *path, const ch
 		snprintf(where, sizeof(where), "processes[%zu]", i);
 		struct plan_process *p = &plan->processes[plan->count];
 		ok = plan_process_load(p, json_array_get(processes, i), where, out_dir, msg,
-		                       sizeof(msg));
-		for (unsigned j = 0; ok && j < plan->count; j++)
-			if (strcmp(plan->processes[j].name, p->name) == 0) {
-				snprintf(msg, sizeof(msg), "%s.name: '%s' is named twice", where,
-				         p->name);
-				ok = false;
-			}
+		                       sizeof(msg)) &&
+		     !plan_name_twice(plan, p, where, msg, sizeof(msg));
 		plan->count += ok;
 	}
 	if (!ok) {

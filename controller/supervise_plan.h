@@ -32,6 +32,17 @@ struct supervise_plan {
 	void *json;        /* the parsed file, owning the argv strings */
 };
 
+/* A plan with a plan file's defaults (a grace of 5 s, no duration) and no process. */
+void supervise_plan_init(struct supervise_plan *plan);
+
+/* Appends a process made in memory (allocspike-run dry-run's), checked as a plan file's are: its
+ * name, log, CPUs and ready file (NULL: ready once started; a relative one within out_dir), the
+ * number of processes and their names. argv (NULL-terminated) is borrowed and must outlive the
+ * plan. False with "processes[N].what: why" in err. */
+bool supervise_plan_add(struct supervise_plan *plan, const char *name, const char *log,
+                        const char *cpus, const char *ready_file, bool ends_run, char *const *argv,
+                        const char *out_dir, char *err, size_t err_size);
+
 /* Reads the plan file; relative log and ready paths are taken within out_dir. On failure returns
  * false with "FILE: where: what" in err. */
 bool supervise_plan_load(struct supervise_plan *plan, const char *path, const char *out_dir,

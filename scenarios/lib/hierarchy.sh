@@ -1,6 +1,6 @@
 # scenarios/lib/hierarchy.sh - the simulated DNS hierarchy (allocspike-upstream) of a run. The run's
 # controller makes its command from the run's options, starts it, waits for it and records it
-# (docs/controller.md, "The hierarchy"); --dry-run prints the same command (hierarchy-argv).
+# (docs/controller.md, "The hierarchy"); --dry-run prints the same command (allocspike-run dry-run).
 
 SC_UP_PID=
 SC_UP_PORT=
@@ -11,17 +11,6 @@ SC_ROOT_HINTS=
 hierarchy_given() {
 	local IFS=,
 	echo "${!OPT_SET[*]}"
-}
-
-# hierarchy_command DIR : HIERARCHY_ARGV, the hierarchy's command for a run in DIR on any port with
-# its control folder SC_CTL_DIR, as the controller makes it for the start; sets SC_ROOT_HINTS.
-hierarchy_command() {
-	local up argv
-	sc_need up allocspike-upstream "for the simulated DNS hierarchy"
-	argv=$("$OPTS_RUN" hierarchy-argv --options "$OPTS_JSON" --given "$(hierarchy_given)" \
-		--upstream "$up" --dir "$1" --ctl "$SC_CTL_DIR") || sc_die "the hierarchy's command could not be made"
-	mapfile -t HIERARCHY_ARGV <<<"$argv"
-	SC_ROOT_HINTS=$1/root.hints
 }
 
 # hierarchy_start DIR CPUS PORT : the controller starts the hierarchy of the run in DIR on PORT (0:

@@ -5,19 +5,6 @@
 SC_LOADGEN_STATUS=
 SC_LOADGEN_ORIGIN= # the wall-clock second of the last schedule's t_s = 0 (the controller's origin)
 
-# loadgen_command DIR SCHEDULE TARGET... : LOADGEN_ARGV, the generator's command for one schedule
-# against the given --target words, as the controller makes it (loadgen-argv): --dry-run's plan.
-loadgen_command() {
-	local dir=$1 schedule=$2 lg argv target args=()
-	shift 2
-	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
-	for target in "$@"; do args+=(--target "$target"); done
-	[[ -z $SC_UP_PID ]] || args+=(--upstream-pid "$SC_UP_PID")
-	argv=$("$OPTS_RUN" loadgen-argv --options "$OPTS_JSON" --loadgen "$lg" --queries "$SC_QUERIES" \
-		--schedule "$schedule" --dir "$dir" "${args[@]}") || sc_die "the generator's command could not be made"
-	mapfile -t LOADGEN_ARGV <<<"$argv"
-}
-
 # loadgen_run DIR SCHEDULE NAMES... : one schedule against the named (ready) variants, run by the
 # controller (generate), which sets the events' origin from the generator's `started` line and
 # answers once it exits; the generator writes DIR/timeline.csv and appends to DIR/events.jsonl.

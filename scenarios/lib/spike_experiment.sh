@@ -15,12 +15,12 @@ spike_query_count() { schedule_make --spike-queries "$CALIBRATE_EXTENSIONS"; }
 # them its calibration takes (0 with a given spike rate).
 spike_expected_s() { schedule_make --spike-expected; }
 
-# spike_dry_plan : --dry-run: the calibration it would run, and SC_SCHEDULE with R for the
-# calibrated rate.
+# spike_dry_plan : --dry-run: the calibration it would run (SC_DRY_NOTE), and SC_SCHEDULE with R for
+# the calibrated rate.
 spike_dry_plan() {
-	[[ $OPT_spike_rate != auto ]] || echo "calibration: $(schedule_make calibrate "$OPT_calibrate_max") against" \
-		"fresh processes, ramped again to twice the top while the slowest row still answers there (at" \
-		"most $CALIBRATE_EXTENSIONS times); R = $OPT_spike_multiple x the slowest row's knee"
+	[[ $OPT_spike_rate != auto ]] || SC_DRY_NOTE="calibration: $(schedule_make calibrate "$OPT_calibrate_max") against \
+fresh processes, ramped again to twice the top while the slowest row still answers there (at \
+most $CALIBRATE_EXTENSIONS times); R = $OPT_spike_multiple x the slowest row's knee"
 	SC_SCHEDULE=$(schedule_make spike "${OPT_spike_rate/auto/R}")
 }
 

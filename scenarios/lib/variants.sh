@@ -56,7 +56,7 @@ variants_resolver_settings() {
 }
 
 # variants_rows_settings HINTS UPSTREAM_PORT : the settings the controller starts each row with, one a
-# line (rows-setup's and row-command's words): the table, the programs, the run's rows in order (row N sends upstream from its own
+# line (rows-setup's, row-command's and dry-run's words): the table, the programs, the run's rows in order (row N sends upstream from its own
 # 127.0.1.N, so the hierarchy counts them apart), the root hints, the upstream port, the --clients
 # run's test certificate, our resolver's settings.
 variants_rows_settings() {
@@ -72,15 +72,6 @@ variants_rows_setup() {
 	local words=()
 	mapfile -t words < <(variants_rows_settings "$@")
 	procs_ask rows-setup "${words[@]}" >/dev/null || sc_die "the controller refused the rows' settings (see above)"
-}
-
-# variant_command NAME DIR HINTS UPSTREAM_PORT : VARIANT_ARGV, what row-start starts for a build or env
-# row (allocspike-run row-command: the same builder, for --dry-run's plan).
-variant_command() {
-	local words=()
-	mapfile -t words < <(variants_rows_settings "$3" "$4")
-	mapfile -t VARIANT_ARGV < <("$SC_VARIANTS_RUN" row-command "$1" "$2" "$SC_CTL_DIR" "${words[@]}")
-	((${#VARIANT_ARGV[@]})) || sc_die "variant $1: allocspike-run row-command gave no command"
 }
 
 # variant_launch NAME DIR CPUS : starts one row of any kind as a process of the run: the controller

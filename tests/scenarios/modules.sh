@@ -79,9 +79,12 @@ check "event says 2 s" jq_true -s 'map(select(.event == "harness_saturated"))[0]
 check "CPU share recorded" jq_true '.parameters.harness_cpu._upstream.cpu_share_max > 0.9' "$run/run.json"
 
 # The hierarchy's world: internet (the default) sets its own latency and loss; lan is given ours, and
-# an option given explicitly is passed in any world; one argument a line (hierarchy_command, through
-# the controller's builder of the start). run.json records null where the world set it.
-hier_world() { hierarchy_command RUN && printf '%s\n' "${HIERARCHY_ARGV[@]}" | sed -n '/^--world$/,$p' | paste -sd "|"; }
+# an option given explicitly is passed in any world; one argument a line (hierarchy-argv, the
+# controller's builder of the start). run.json records null where the world set it.
+hier_world() {
+	"$OPTS_RUN" hierarchy-argv --options "$OPTS_JSON" --given "$(hierarchy_given)" --upstream UP \
+		--dir RUN --ctl /CTL | sed -n '/^--world$/,$p' | paste -sd "|"
+}
 hier_params() { "$OPTS_RUN" hierarchy-argv --options "$OPTS_JSON" --given "$(hierarchy_given)" --parameters; }
 check_eq "default world: only --world" "--world|internet" "$(hier_world)"
 check "run.json's parameters: world, and null latency and loss" jq_true \
@@ -203,9 +206,10 @@ if [[ -n $resolver_row ]]; then
 	check_eq "the fixture's row has the same keys" "$(jq -c 'keys' <<<"$recorded")" \
 		"$(jq -c '.variants[0].version.overload | keys' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json")"
 	# the command row-start starts, from the same builder (allocspike-run row-command)
-	variant_command "$resolver_row" "$ov" "$ov/hints" 53
+	mapfile -t words < <(variants_rows_settings "$ov/hints" 53)
+	mapfile -t argv < <("$OPTS_RUN" row-command "$resolver_row" "$ov" "$SC_CTL_DIR" "${words[@]}")
 	check_eq "the launched command's policy is the recorded one" "$recorded" \
-		"$("${VARIANT_ARGV[@]}" --version --json | jq -c .overload)"
+		"$("${argv[@]}" --version --json | jq -c .overload)"
 else
 	echo "note: no resolver built, its run.json row not checked"
 fi
