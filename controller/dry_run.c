@@ -216,16 +216,17 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 			printf("row %s (%s): its command is made at the start by %s/lib/../%s.sh\n",
 			       name, row->cells[VARIANT_KIND], s->daemons_dir,
 			       row->cells[VARIANT_BASE]);
-			snprintf(target, sizeof(target), "name=%s,addr=ADDR,pid=PID%s", name,
-			         clients ? ",dot=tcp" : "");
-		} else {
-			if (!row_launch_build(s, name, out, DRY_CTL, true, NULL, 0,
-			                      &b->rows[b->n_rows], err, size))
-				return false;
-			snprintf(target, sizeof(target), "name=%s,addr=ADDR,pid=PID,control=%s%s",
-			         name, b->rows[b->n_rows].control, clients ? ",dot=tcp" : "");
+			/* its sampler's socket, as row_launch names every row's control */
+			snprintf(b->rows[b->n_rows].control, sizeof(b->rows[b->n_rows].control),
+			         "%s/%s.sock", DRY_CTL, name);
+		} else if (!row_launch_build(s, name, out, DRY_CTL, true, NULL, 0,
+		                             &b->rows[b->n_rows], err, size)) {
+			return false;
 		}
-		if (!(b->targets[b->n_rows] = strdup(target))) {
+		/* the address and PID to come; a --clients run's DoT as the row will say it */
+		if (!loadgen_target_word(target, sizeof(target), name, "ADDR", "PID",
+		                         b->rows[b->n_rows].control, clients ? "tcp" : NULL) ||
+		    !(b->targets[b->n_rows] = strdup(target))) {
 			snprintf(err, size, "out of memory");
 			return false;
 		}

@@ -58,6 +58,14 @@ char **loadgen_command_make(const struct loadgen_options *o, const struct loadge
 	return argv;
 }
 
+bool loadgen_target_word(char *out, size_t size, const char *name, const char *addr,
+                         const char *pid, const char *control, const char *dot)
+{
+	int len = snprintf(out, size, "name=%s,addr=%s,pid=%s,control=%s%s%s", name, addr, pid,
+	                   control, dot ? ",dot=" : "", dot ? dot : "");
+	return len >= 0 && (size_t)len < size;
+}
+
 /* --- allocspike-run loadgen-argv --- */
 
 void loadgen_argv_usage(FILE *out)

@@ -34,6 +34,11 @@ struct loadgen_run {
  * memory. */
 char **loadgen_command_make(const struct loadgen_options *o, const struct loadgen_run *run);
 
+/* A row's --target word into out: name=NAME,addr=ADDR,pid=PID,control=CONTROL and, in a --clients
+ * run (dot not NULL), ,dot=DOT (its DNS over TLS address, or tcp); false when it does not fit. */
+bool loadgen_target_word(char *out, size_t size, const char *name, const char *addr,
+                         const char *pid, const char *control, const char *dot);
+
 /* allocspike-run loadgen-argv ...: argv[0] is "loadgen-argv"; the exit status. */
 int loadgen_argv_main(int argc, char **argv);
 void loadgen_argv_usage(FILE *out);

@@ -10,6 +10,7 @@
 
 #include "cli_parse.h"
 #include "json_file.h"
+#include "loadgen_command.h"
 #include "proc_group.h"
 #include "ready_file.h"
 #include "request_words.h"
@@ -284,11 +285,14 @@ bool serve_rows_target(struct serve_rows *r, const char *name, char *target, siz
 		snprintf(err, err_size, "row '%.64s' is not ready", name);
 		return false;
 	}
-	int len = snprintf(target, size, "name=%s,addr=%s,pid=%ld,control=%s", row->name, row->addr,
-	                   (long)row->sample, row->control);
+	char pid[24];
+	snprintf(pid, sizeof(pid), "%ld", (long)row->sample);
 	/* a --clients run: its DoT clients' address, or plain TCP */
-	if (r->settings.tls_dir[0] && len >= 0 && (size_t)len < size)
-		snprintf(target + len, size - (size_t)len, ",dot=%s", row->tls ? row->dot : "tcp");
+	const char *dot = !r->settings.tls_dir[0] ? NULL : row->tls ? row->dot : "tcp";
+	if (!loadgen_target_word(target, size, row->name, row->addr, pid, row->control, dot)) {
+		snprintf(err, err_size, "row '%.64s': its target is too long", name);
+		return false;
+	}
 	return true;
 }
 

@@ -300,7 +300,7 @@ check_eq "dry-run: the build row's command, row-command's" \
 check_eq "dry-run: the generator's command, loadgen-argv's, against both rows" \
 	"$("$RUN" loadgen-argv --options "$dry_options" --loadgen "$LG" --queries QUERIES --schedule S --dir D \
 		--target name=alpha,addr=ADDR,pid=PID,control=/CTL/alpha.sock,dot=tcp \
-		--target name=kresd,addr=ADDR,pid=PID,dot=tcp --upstream-pid PID | paste -sd' ')" "$(dry_command 3)"
+		--target name=kresd,addr=ADDR,pid=PID,control=/CTL/kresd.sock,dot=tcp --upstream-pid PID | paste -sd' ')" "$(dry_command 3)"
 check "dry-run: the measured run's length" grep -qx \
 	"expected duration: 70 s once every process is ready (at most 60 s starting, 15 s stopping)" dry.txt
 check "dry-run: nothing written" test ! -e D
