@@ -6,6 +6,7 @@
 #include "ask.h"
 #include "close_stdout.h"
 #include "collect.h"
+#include "cpu_placement.h"
 #include "dry_run.h"
 #include "hierarchy_command.h"
 #include "launch.h"
@@ -45,6 +46,7 @@ static void run_usage(FILE *out)
 	    "  row-command the command a served run starts for a row (a dry run's plan)\n"
 	    "  machine     run.json's machine: what on this host can change a curve\n"
 	    "  programs    run.json's programs: the harness programs and their reports\n"
+	    "  placement   --cpu-placement decided: the harness's and the resolvers' CPUs\n"
 	    "  options     a scenario's options parsed and checked, or its --help\n"
 	    "  schedule    the schedules a scenario runs, made from its options, and their cost\n"
 	    "  settings    whether a row's allocator settings took\n"
@@ -64,6 +66,7 @@ static void run_usage(FILE *out)
 	rows_check_usage(out);
 	row_command_usage(out);
 	run_context_usage(out);
+	cpu_placement_usage(out);
 	settings_usage(out);
 	hierarchy_argv_usage(out);
 	loadgen_argv_usage(out);
@@ -100,6 +103,8 @@ int main(int argc, char **argv)
 		return machine_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "programs") == 0)
 		return programs_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "placement") == 0)
+		return placement_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "row-command") == 0)
 		return row_command_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rows-check") == 0)

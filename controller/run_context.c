@@ -77,11 +77,16 @@ static void read_thp(const char *path, char *out, size_t size)
 		out[0] = '\0';
 }
 
-json_t *run_context_machine(unsigned long long open_files)
+long run_context_cores(void)
 {
 	cpu_set_t set;
-	long cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-	                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+	return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+	                                                    : sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+json_t *run_context_machine(unsigned long long open_files)
+{
+	long cores = run_context_cores();
 	char mem[64], cpu[256], thp[64], defrag[64], overcommit[32], libc[64] = "";
 	read_keyed("/proc/meminfo", "MemTotal", mem, sizeof(mem));
 	read_keyed("/proc/cpuinfo", "model name", cpu, sizeof(cpu));
@@ -117,15 +122,8 @@ int machine_main(int argc, char **argv)
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
-int programs_main(int argc, char **argv)
+json_t *run_context_programs(const char *dir)
 {
-	char dir[4096];
-	if (argc == 3 && strcmp(argv[1], "--bin-dir") == 0) {
-		snprintf(dir, sizeof(dir), "%s", argv[2]);
-	} else if (argc != 1 || !variant_command_bin_dir(dir, sizeof(dir))) {
-		run_context_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
 	json_t *all = json_object();
 	for (size_t i = 0; all && i < sizeof(harness_programs) / sizeof(*harness_programs); i++) {
 		char path[4200];
@@ -138,6 +136,19 @@ int programs_main(int argc, char **argv)
 		                    json_pack("{s:s, s:o}", "path", built ? path : "", "version",
 		                              version ? version : json_null()));
 	}
+	return all;
+}
+
+int programs_main(int argc, char **argv)
+{
+	char dir[4096];
+	if (argc == 3 && strcmp(argv[1], "--bin-dir") == 0) {
+		snprintf(dir, sizeof(dir), "%s", argv[2]);
+	} else if (argc != 1 || !variant_command_bin_dir(dir, sizeof(dir))) {
+		run_context_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	json_t *all = run_context_programs(dir);
 	bool ok = json_print_line(stdout, "", all);
 	json_decref(all);
 	return ok ? CLI_EXIT_OK : CLI_EXIT_FAILED;

@@ -29,6 +29,7 @@
 #include "serve_events.h"
 #include "serve_generate.h"
 #include "serve_hierarchy.h"
+#include "serve_parameters.h"
 #include "serve_queries.h"
 #include "serve_rows.h"
 #include "serve_runfolder.h"
@@ -588,6 +589,13 @@ static bool serve_analysis_dispatch(struct serve *s, char **w, int n, char *repl
 	return serve_analysis_request(&h, w, n, reply, size);
 }
 
+/* parameters (serve_parameters.h); false for another request. */
+static bool serve_parameters_dispatch(struct serve *s, char **w, int n, char *reply, size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	return serve_parameters_request(&h, w, n, reply, size);
+}
+
 /* The request in words: answered into reply, or held (reply left empty). */
 static void serve_request(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
                           size_t size)
@@ -673,6 +681,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 	} else if (serve_rows_dispatch(s, conn, w, n, reply, size)) {
 	} else if (serve_calibration_dispatch(s, w, n, reply, size)) {
 	} else if (serve_analysis_dispatch(s, w, n, reply, size)) {
+	} else if (serve_parameters_dispatch(s, w, n, reply, size)) {
 	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
 	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
 	                                    size)) {
@@ -680,10 +689,10 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
 		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_QUERIES_REQUESTS,
-		    SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS);
+		    SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

@@ -96,9 +96,7 @@ cpu_main() {
 	local nofile port=0
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true
-	machine_record "$nofile"
-	experiment_parameters
-	experiment_programs
+	experiment_record_context "$nofile"
 	experiment_check_variants
 	! variants_need_port53 || port=53
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"

@@ -110,20 +110,14 @@ experiment_check_variants() {
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 
-# experiment_parameters : what the run used, in run.json's parameters (parameters.hierarchy is
-# recorded by the hierarchy's start, from parameters.options).
-experiment_parameters() {
-	runjson_set .parameters '{"schedule": null}'
-	runjson_fields .parameters "mode=$( ((OPT_serial)) && echo serial || echo parallel)" \
-		"cpu_placement:=$(placement_json)" "interval_ms:=$OPT_interval_ms" "options:=$OPTS_JSON"
-	runjson_fields .parameters.resolver "cache_size_bytes:=$OPT_cache_size_bytes" \
-		"max_inflight:=$OPT_max_inflight" "memory_layout=$OPT_memory_layout"
-	experiment_record_repeat
+# experiment_record_context NOFILE : run.json's machine (NOFILE the open-files limit in force),
+# parameters (parameters.hierarchy is recorded by the hierarchy's start, from parameters.options;
+# in a run started by experiment_repeat, which repeat it is) and programs: the controller's
+# `parameters` (docs/controller.md, "The run's parameters").
+experiment_record_context() {
+	procs_ask parameters "$OPTS_JSON" "$1" "$(sc_bin_dir)" ${ALLOCSPIKE_REPEAT:+"$ALLOCSPIKE_REPEAT"} ||
+		sc_die "the run's controller could not record the run's parameters: $REPLY"
 }
-
-# experiment_programs : the harness programs' paths and, where they answer it, --version --json
-# (allocspike-run programs).
-experiment_programs() { runjson_set .programs "$("$SC_VARIANTS_RUN" programs --bin-dir "$(sc_bin_dir)")"; }
 
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).
@@ -176,14 +170,6 @@ experiment_repeat() {
 	exec "$OPTS_RUN" repeat "${args[@]}" -- bash "$0" "$@"
 }
 
-# experiment_record_repeat : in a run started by experiment_repeat, which repeat it is (run.json
-# parameters.repeat: run, of, spike_rate_from: the folder whose calibration set its spike rate, null
-# for a run that calibrated or was given its rate).
-experiment_record_repeat() {
-	[[ -n ${ALLOCSPIKE_REPEAT:-} ]] || return 0
-	runjson_set .parameters.repeat "$ALLOCSPIKE_REPEAT"
-}
-
 # experiment_expected_s : the seconds a run of this scenario is expected to take, then the part of
 # them its calibration takes (its scenario_expected_s); empty when the scenario does not say or
 # cannot tell yet.
@@ -218,9 +204,7 @@ experiment_main() {
 	local nofile
 	nofile=$(machine_raise_nofile)
 	ulimit -n "$nofile" 2>/dev/null || true
-	machine_record "$nofile"
-	experiment_parameters
-	experiment_programs
+	experiment_record_context "$nofile"
 	experiment_check_variants
 	local port=0
 	if variants_need_port53; then
