@@ -58,8 +58,8 @@ bool cpu_placement_choose(const char *mode, struct cpu_placement *p, char *err, 
 	const char *resolvers = slash ? slash + 1 : mode;
 	return cpu_placement_side(mode, harness_len, p->harness, sizeof(p->harness), err,
 	                          err_size) &&
-	       cpu_placement_side(resolvers, strlen(resolvers), p->resolvers,
-	                          sizeof(p->resolvers), err, err_size);
+	       cpu_placement_side(resolvers, strlen(resolvers), p->resolvers, sizeof(p->resolvers),
+	                          err, err_size);
 }
 
 json_t *cpu_placement_json(const char *mode, const char *harness, const char *resolvers)

@@ -65,7 +65,8 @@ static bool sp_parameters(const struct serve_rows_host *h, const char *options_t
 	free(placement);
 	snprintf(interval, sizeof(interval), "interval_ms:=%llu", v->interval_ms);
 	snprintf(options, sizeof(options), "options:=%s", options_text);
-	char *fields[] = {"runjson-fields", ".parameters", mode, placement_field, interval, options};
+	char *fields[] = {"runjson-fields", ".parameters", mode,
+	                  placement_field,  interval,      options};
 	if (!serve_rows_host_ask(h, fields, 6, reply, size))
 		return false;
 	char cache[64], inflight[64], layout[256];
@@ -85,8 +86,9 @@ bool serve_parameters_request(const struct serve_rows_host *h, char **w, int n, 
 	if (strcmp(w[0], "parameters") != 0)
 		return false;
 	if (n != 4 && n != 5) {
-		snprintf(reply, size,
-		         "error: parameters OPTIONS_JSON OPEN_FILES BIN_DIR [REPEAT_JSON] is expected");
+		snprintf(
+		    reply, size,
+		    "error: parameters OPTIONS_JSON OPEN_FILES BIN_DIR [REPEAT_JSON] is expected");
 		return true;
 	}
 	char err[512];
