@@ -41,19 +41,13 @@ static void sa_figure(const json_t *value, char *out, size_t size)
 	json_decref(v);
 }
 
-/* runjson-set PATH to value's text (the report's real precision), through the run folder's own
- * request; false with its error in reply. */
+/* runjson-set PATH to value's text (the report's real precision); false with its error in reply. */
 static bool sa_record(const struct serve_rows_host *h, const char *path, const json_t *value,
                       char *reply, size_t size)
 {
-	char *text =
-	    json_dumps(value, JSON_COMPACT | JSON_PRESERVE_ORDER | ANALYSIS_REAL_PRECISION);
-	char *words[] = {"runjson-set", (char *)path, text};
-	bool ok = text && serve_rows_host_ask(h, words, 3, reply, size);
-	if (!text)
-		snprintf(reply, size, "error: out of memory");
-	free(text);
-	return ok;
+	return serve_rows_host_set(h, path, value,
+	                           JSON_COMPACT | JSON_PRESERVE_ORDER | ANALYSIS_REAL_PRECISION,
+	                           reply, size);
 }
 
 /* FOLDER's timeline read; false with the request's error in reply. */

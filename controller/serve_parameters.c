@@ -12,18 +12,12 @@
 #include "run_json.h"
 #include "serve.h"
 
-/* runjson-set PATH to value (taken), through the run folder's own request; false with its error
- * in reply. */
+/* runjson-set PATH to value (taken); false with its error in reply. */
 static bool sp_set(const struct serve_rows_host *h, const char *path, json_t *value, char *reply,
                    size_t size)
 {
-	char *text = value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	bool ok = serve_rows_host_set(h, path, value, JSON_COMPACT, reply, size);
 	json_decref(value);
-	char *words[] = {"runjson-set", (char *)path, text};
-	bool ok = text && serve_rows_host_ask(h, words, 3, reply, size);
-	if (!text)
-		snprintf(reply, size, "error: parameters: out of memory");
-	free(text);
 	return ok;
 }
 
@@ -56,10 +50,11 @@ static bool sp_parameters(const struct serve_rows_host *h, const char *options_t
 {
 	if (!sp_set(h, ".parameters", json_pack("{s:n}", "schedule"), reply, size))
 		return false;
-	char *placement = json_dumps(cpu_placement_json(v->cpu_placement, p->harness, p->resolvers),
-	                             JSON_COMPACT);
+	json_t *placement_json = cpu_placement_json(v->cpu_placement, p->harness, p->resolvers);
+	char *placement = placement_json ? json_dumps(placement_json, JSON_COMPACT) : NULL;
+	json_decref(placement_json);
 	char mode[32], placement_field[512], interval[64], options[SERVE_LINE_MAX];
-	snprintf(mode, sizeof(mode), "mode=%s", strcmp(v->serial, "0") ? "serial" : "parallel");
+	snprintf(mode, sizeof(mode), "mode=%s", atoi(v->serial) ? "serial" : "parallel");
 	snprintf(placement_field, sizeof(placement_field), "cpu_placement:=%s",
 	         placement ? placement : "null");
 	free(placement);

@@ -76,6 +76,18 @@ bool serve_rows_host_ask(const struct serve_rows_host *h, char **w, int n, char 
 	return strncmp(reply, "error", 5) != 0;
 }
 
+bool serve_rows_host_set(const struct serve_rows_host *h, const char *path, const json_t *value,
+                         size_t flags, char *reply, size_t size)
+{
+	char *text = value ? json_dumps(value, flags | JSON_ENCODE_ANY) : NULL;
+	char *words[] = {"runjson-set", (char *)path, text};
+	bool ok = text && serve_rows_host_ask(h, words, 3, reply, size);
+	if (!text)
+		snprintf(reply, size, "error: out of memory");
+	free(text);
+	return ok;
+}
+
 void serve_rows_host_event(const struct serve_rows_host *h, const char *variant, const char *event,
                            char **fields, int count)
 {

@@ -7,6 +7,7 @@
 #ifndef ALLOCSPIKE_CONTROLLER_SERVE_ROWS_H
 #define ALLOCSPIKE_CONTROLLER_SERVE_ROWS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -58,6 +59,11 @@ struct serve_rows_host {
  * another request; false with its error in reply. */
 bool serve_rows_host_ask(const struct serve_rows_host *h, char **w, int n, char *reply,
                          size_t size);
+
+/* runjson-set PATH to value's text (json_dumps with flags), made for another request; false with
+ * its error in reply. */
+bool serve_rows_host_set(const struct serve_rows_host *h, const char *path, const json_t *value,
+                         size_t flags, char *reply, size_t size);
 
 /* One event through the events' own request (its checks), at most SERVE_ROWS_EVENT_FIELDS fields
  * (KEY=TEXT or KEY:=JSON); a refusal said on stderr, the run going on. */
