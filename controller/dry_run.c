@@ -16,6 +16,7 @@
 #include "row_launch.h"
 #include "run_json.h"
 #include "scenario_schedule.h"
+#include "seconds_text.h"
 #include "supervise_plan.h"
 #include "variant_command.h"
 
@@ -117,19 +118,6 @@ static bool dry_run_options_read(struct dry_run_options *o, const json_t *option
 	       (o->queries = run_json_option_text(options, "queries", err, size)) &&
 	       (o->query_seed = run_json_option_text(options, "query_seed", err, size)) &&
 	       (o->query_count = run_json_option_text(options, "query_count", err, size));
-}
-
-/* Whole seconds for a person: "45 s", "10 min 40 s", "1 h 4 min". */
-static void seconds_text(unsigned long long s, char *out, size_t size)
-{
-	if (s < 60)
-		snprintf(out, size, "%llu s", s);
-	else if (s >= 3600)
-		snprintf(out, size, "%llu h %llu min", s / 3600, s % 3600 / 60);
-	else if (s % 60)
-		snprintf(out, size, "%llu min %llu s", s / 60, s % 60);
-	else
-		snprintf(out, size, "%llu min", s / 60);
 }
 
 /* The query file's size the header names: the user's --query-count, else the scenario's need

@@ -19,6 +19,7 @@
 #include "run_outdir.h"
 #include "scenario_options.h"
 #include "scenario_schedule.h"
+#include "seconds_text.h"
 #include "settings_check.h"
 #include "stop.h"
 #include "supervise.h"
@@ -54,6 +55,7 @@ static void run_usage(FILE *out)
 	    "  loadgen-argv the generator's command for a run's options and targets\n"
 	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
 	    "  dry-run     a scenario's --dry-run: the run's plan printed, nothing started\n"
+	    "  seconds-text whole seconds as a person reads them\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -72,6 +74,7 @@ static void run_usage(FILE *out)
 	loadgen_argv_usage(out);
 	repeat_runs_usage(out);
 	dry_run_usage(out);
+	seconds_text_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
 		return repeat_runs_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "dry-run") == 0)
 		return dry_run_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "seconds-text") == 0)
+		return seconds_text_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

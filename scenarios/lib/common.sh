@@ -14,19 +14,8 @@ sc_die() {
 	exit 1
 }
 
-# sc_seconds_text S : whole seconds for a person: "45 s", "10 min 40 s", "1 h 4 min".
-sc_seconds_text() {
-	local s=$1
-	if ((s < 60)); then
-		echo "$s s"
-	elif ((s >= 3600)); then
-		echo "$((s / 3600)) h $((s % 3600 / 60)) min"
-	elif ((s % 60)); then
-		echo "$((s / 60)) min $((s % 60)) s"
-	else
-		echo "$((s / 60)) min"
-	fi
-}
+# sc_seconds_text S : whole seconds for a person ("45 s", "10 min 40 s"), as the controller says them.
+sc_seconds_text() { "$(sc_bin_dir)/allocspike-run" seconds-text "$1"; }
 
 # sc_source_tree : true when the scripts run from a checkout (not from `cmake --install`'s tree).
 sc_source_tree() { [[ -f $SC_ROOT/CMakeLists.txt ]]; }

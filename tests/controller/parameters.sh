@@ -61,4 +61,12 @@ check "a missing option: said" grep -q "error: parameters: .*'serial'" err.txt
 ask parameters "$(options --cpu-placement 0/0)" 321 2>err.txt
 check "a word short: its form said" grep -q "parameters OPTIONS_JSON OPEN_FILES BIN_DIR \[REPEAT_JSON\] is expected" err.txt
 ask shutdown >/dev/null
+
+# seconds-text: how the scenarios and the dry run say a length
+for pair in "45:45 s" "60:1 min" "615:10 min 15 s" "3840:1 h 4 min"; do
+	check_eq "seconds-text ${pair%%:*}" "${pair#*:}" "$("$RUN" seconds-text "${pair%%:*}")"
+done
+"$RUN" seconds-text 1.5 2>err.txt
+check_eq "seconds-text of a fraction: exit 2" 2 $?
+check "said" grep -q "'1.5' is not a whole number" err.txt
 finish
