@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -752,6 +753,13 @@ int serve_main(const char *socket_path, const char *out_dir)
 {
 	parent_death_arm("allocspike-run");
 	signal(SIGPIPE, SIG_IGN);
+	/* Every process of the run is this controller's child and inherits its open-files limit: a
+	 * resolver or daemon with tens of thousands of requests in flight needs a socket each. */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	static struct serve s;
 	/* without a folder yet, `begin` makes it and its processes.tsv */
 	int processes_fd = out_dir ? serve_processes_file(out_dir) : -1;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli_parse.h"
 #include "cpu_placement.h"
@@ -80,25 +81,27 @@ bool serve_parameters_request(const struct serve_rows_host *h, char **w, int n, 
 {
 	if (strcmp(w[0], "parameters") != 0)
 		return false;
-	if (n != 4 && n != 5) {
-		snprintf(
-		    reply, size,
-		    "error: parameters OPTIONS_JSON OPEN_FILES BIN_DIR [REPEAT_JSON] is expected");
+	if (n != 3 && n != 4) {
+		snprintf(reply, size,
+		         "error: parameters OPTIONS_JSON BIN_DIR [REPEAT_JSON] is expected");
 		return true;
 	}
 	char err[512];
-	unsigned long long open_files;
+	/* the limit every process of the run inherits from this controller (serve_main raised it)
+	 */
+	struct rlimit nofile;
+	getrlimit(RLIMIT_NOFILE, &nofile);
 	json_t *options = json_loads(w[1], 0, NULL);
 	struct sp_values v;
 	struct cpu_placement p;
-	bool ok = cli_parse_count("OPEN_FILES", w[2], 0, ~0ULL, &open_files, err, sizeof(err)) &&
-	          sp_values_read(options, &v, err, sizeof(err)) &&
+	bool ok = sp_values_read(options, &v, err, sizeof(err)) &&
 	          cpu_placement_choose(v.cpu_placement, &p, err, sizeof(err));
 	if (!ok) {
 		snprintf(reply, size, "error: parameters: %s", err);
-	} else if (sp_set(h, ".machine", run_context_machine(open_files), reply, size) &&
-	           sp_parameters(h, w[1], &v, &p, n == 5 ? w[4] : NULL, reply, size) &&
-	           sp_set(h, ".programs", run_context_programs(w[3]), reply, size)) {
+	} else if (sp_set(h, ".machine", run_context_machine((unsigned long long)nofile.rlim_cur),
+	                  reply, size) &&
+	           sp_parameters(h, w[1], &v, &p, n == 4 ? w[3] : NULL, reply, size) &&
+	           sp_set(h, ".programs", run_context_programs(w[2]), reply, size)) {
 		snprintf(reply, size, "ok");
 	}
 	json_decref(options);

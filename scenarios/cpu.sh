@@ -93,10 +93,8 @@ cpu_main() {
 	[[ $OPT_tools != *perf* ]] || command -v perf >/dev/null || sc_die "perf is not installed (package linux-perf)"
 	experiment_setup_folder "$SC_PROG"
 	experiment_traps
-	local nofile port=0
-	nofile=$(machine_raise_nofile)
-	ulimit -n "$nofile" 2>/dev/null || true
-	experiment_record_context "$nofile"
+	local port=0
+	experiment_record_context
 	experiment_check_variants
 	! variants_need_port53 || port=53
 	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"

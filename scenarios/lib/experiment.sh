@@ -4,7 +4,7 @@
 # A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
-for _m in common files options runjson events machine procs variants hierarchy queries schedule \
+for _m in common files options runjson events procs variants hierarchy queries schedule \
 	placement loadgen calibrate warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
@@ -110,12 +110,12 @@ experiment_check_variants() {
 	((${#SC_RUNNABLE[@]} > 0)) || sc_die "none of the chosen variants can run (${SC_VARIANTS[*]}); see above"
 }
 
-# experiment_record_context NOFILE : run.json's machine (NOFILE the open-files limit in force),
-# parameters (parameters.hierarchy is recorded by the hierarchy's start, from parameters.options;
+# experiment_record_context : run.json's machine (with the open-files limit the controller raised
+# for the run's processes), parameters (parameters.hierarchy is recorded by the hierarchy's start, from parameters.options;
 # in a run started by experiment_repeat, which repeat it is) and programs: the controller's
 # `parameters` (docs/controller.md, "The run's parameters").
 experiment_record_context() {
-	procs_ask parameters "$OPTS_JSON" "$1" "$(sc_bin_dir)" ${ALLOCSPIKE_REPEAT:+"$ALLOCSPIKE_REPEAT"} ||
+	procs_ask parameters "$OPTS_JSON" "$(sc_bin_dir)" ${ALLOCSPIKE_REPEAT:+"$ALLOCSPIKE_REPEAT"} ||
 		sc_die "the run's controller could not record the run's parameters: $REPLY"
 }
 
@@ -201,10 +201,7 @@ experiment_main() {
 	[[ -z $expected ]] || sc_say "this run takes about $(sc_seconds_text "${expected%% *}")"
 	experiment_setup_folder "$SC_PROG"
 	experiment_traps
-	local nofile
-	nofile=$(machine_raise_nofile)
-	ulimit -n "$nofile" 2>/dev/null || true
-	experiment_record_context "$nofile"
+	experiment_record_context
 	experiment_check_variants
 	local port=0
 	if variants_need_port53; then

@@ -24,7 +24,7 @@ cat >>"$TEST_TMP/scenario.sh" <<EOF
 ((OPT_repeat == 1)) || experiment_repeat "\$@"
 echo "\$*" >>"$TEST_TMP/calls"
 experiment_setup_folder spike
-experiment_record_context "$(ulimit -n)"
+experiment_record_context
 # the default query file's length follows the rate (auto: the highest a calibration could ask for)
 count=999999
 if [[ \$OPT_spike_rate == auto ]]; then
