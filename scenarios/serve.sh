@@ -27,8 +27,8 @@ upstream_args=(--seed "$OPT_seed")
 ((!OPT_no_latency)) || upstream_args+=(--no-latency)
 ((!OPT_no_loss)) || upstream_args+=(--no-loss)
 
-upstream=$(sc_require allocspike-upstream "for the simulated hierarchy")
-resolver=$(sc_require "allocspike-resolver-$variant" "for --variant $variant")
+sc_need upstream allocspike-upstream "for the simulated hierarchy"
+sc_need resolver "allocspike-resolver-$variant" "for --variant $variant"
 work=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-serve.XXXXXX")
 pids=()
 stop_all() {

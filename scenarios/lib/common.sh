@@ -51,16 +51,8 @@ sc_outdir() {
 	"$run" outdir "$@"
 }
 
-# sc_require NAME WHY : the program's path, or a clear failure naming the missing program.
-sc_require() {
-	local p
-	p=$(sc_program "$1")
-	[[ -n $p ]] || sc_die "$1 is missing from $(sc_bin_dir) (needed $2); build it (scripts/build.sh) or set ALLOCSPIKE_BIN"
-	echo "$p"
-}
-
-# sc_need VAR NAME WHY : sets VAR to the program's path, or fails the run naming what is missing.
-# (Unlike $(sc_require ...), it fails in the calling shell, so the run's end knows the reason.)
+# sc_need VAR NAME WHY : sets VAR to the program's path, or fails the run naming what is missing (in
+# the calling shell, not a $(...), so the run's end knows the reason).
 sc_need() {
 	local path
 	path=$(sc_program "$2")
