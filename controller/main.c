@@ -12,6 +12,7 @@
 #include "launch.h"
 #include "loadgen_command.h"
 #include "place.h"
+#include "poll_sizes.h"
 #include "repeat_runs.h"
 #include "row_launch.h"
 #include "rows_check.h"
@@ -54,6 +55,7 @@ static void run_usage(FILE *out)
 	    "  loadgen-argv the generator's command for a run's options and targets\n"
 	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
 	    "  dry-run     a scenario's --dry-run: the run's plan printed, nothing started\n"
+	    "  poll-sizes  footprint.sh's poller: the live samplers' stats, a line per row\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -72,6 +74,7 @@ static void run_usage(FILE *out)
 	loadgen_argv_usage(out);
 	repeat_runs_usage(out);
 	dry_run_usage(out);
+	poll_sizes_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
 		return repeat_runs_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "dry-run") == 0)
 		return dry_run_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "poll-sizes") == 0)
+		return poll_sizes_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;
