@@ -81,7 +81,8 @@ bool json_python_write(FILE *out, const json_t *value)
 		const char *key;
 		json_t *item;
 		bool ok = fputc('{', out) != EOF, first = true;
-		json_object_foreach ((json_t *)value, key, item) {
+		json_object_foreach((json_t *)value, key, item)
+		{
 			ok = ok && (first || fputc(',', out) != EOF) &&
 			     json_python_string(out, key, strlen(key)) && fputc(':', out) != EOF &&
 			     json_python_write(out, item);

@@ -26,11 +26,12 @@ struct poll_target {
 
 void poll_sizes_usage(FILE *out)
 {
-	fprintf(out,
-	        "allocspike-run poll-sizes OUT_DIR PERIOD MAX NAME=SAMPLER_SOCKET[,CONTROL_SOCKET]...\n"
-	        "  every PERIOD, each row's live sampler asked for `stats` (and inflight from its\n"
-	        "  control socket when given), one JSON line appended to OUT_DIR/NAME.jsonl; stops\n"
-	        "  after MAX, when its parent goes, or on SIGTERM (exit 0, between two lines)\n");
+	fprintf(
+	    out,
+	    "allocspike-run poll-sizes OUT_DIR PERIOD MAX NAME=SAMPLER_SOCKET[,CONTROL_SOCKET]...\n"
+	    "  every PERIOD, each row's live sampler asked for `stats` (and inflight from its\n"
+	    "  control socket when given), one JSON line appended to OUT_DIR/NAME.jsonl; stops\n"
+	    "  after MAX, when its parent goes, or on SIGTERM (exit 0, between two lines)\n");
 }
 
 /* NAME=SAMPLER[,CONTROL] split in place into t; false (said) when it is no such word. */
@@ -84,7 +85,8 @@ static json_t *poll_sizes_record(const struct poll_target *t)
 	if (t->control) { /* our build: asked at once, so its figure is 0 s old */
 		json_decref(inflight);
 		json_decref(age);
-		json_t *ctl = control_stats_object(t->control, POLL_SIZES_ANSWER_MS, err, sizeof(err));
+		json_t *ctl =
+		    control_stats_object(t->control, POLL_SIZES_ANSWER_MS, err, sizeof(err));
 		inflight = ctl ? json_incref(json_object_get(ctl, "inflight")) : NULL;
 		age = ctl ? json_real(0.0) : NULL;
 		json_decref(ctl);
@@ -143,7 +145,8 @@ static int poll_sizes_loop(struct poll_target *targets, int count, double period
 				        targets[i].name, strerror(errno));
 			json_decref(rec);
 		}
-		uint64_t spent = monotonic_ns() - round_start, period_ns = (uint64_t)(period_s * 1e9);
+		uint64_t spent = monotonic_ns() - round_start,
+		         period_ns = (uint64_t)(period_s * 1e9);
 		uint64_t wait = spent < period_ns ? period_ns - spent : 0;
 		struct timespec ts = {(time_t)(wait / 1000000000u), (long)(wait % 1000000000u)};
 		if (sigtimedwait(&term, NULL, &ts) == SIGTERM)
@@ -179,7 +182,8 @@ int poll_sizes_main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s.jsonl", argv[1], targets[i].name);
 		targets[i].fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
 		if (targets[i].fd < 0) {
-			fprintf(stderr, "allocspike-run poll-sizes: %s: %s\n", path, strerror(errno));
+			fprintf(stderr, "allocspike-run poll-sizes: %s: %s\n", path,
+			        strerror(errno));
 			status = CLI_EXIT_FAILED;
 		}
 	}

@@ -1,6 +1,6 @@
 /* controller/poll_sizes.h - allocspike-run poll-sizes: footprint.sh's poller, a process of the
  * run that asks each row's live sampler for `stats` every period and appends one JSON line per row
- * to OUT_DIR/NAME.jsonl (docs/controller.md, "The size-class poller"). */
+ * to OUT_DIR/NAME.jsonl (docs/controller.md, "footprint.sh's poller"). */
 #ifndef ALLOCSPIKE_CONTROLLER_POLL_SIZES_H
 #define ALLOCSPIKE_CONTROLLER_POLL_SIZES_H
 
