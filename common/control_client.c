@@ -29,26 +29,17 @@ static bool control_wait(int fd, short events, uint64_t deadline)
 	return poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) == 1;
 }
 
-bool control_stats(const char *path, int timeout_ms, struct control_stats *out, char *err,
-                   size_t err_size)
+json_t *control_stats_object(const char *path, int timeout_ms, char *err, size_t err_size)
 {
-	out->cache_entries = out->cache_bytes = out->inflight = out->upstream_queries = NAN;
-	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
-	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
-	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
-	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten =
-	    NAN;
-	out->inflight_max = out->live_bytes_max = NAN;
-	out->tcp_open = out->tls_open = out->tcp_conn_bytes = NAN;
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return false;
+		return NULL;
 	}
-	bool ok = false;
+	json_t *obj = NULL;
 	char buf[16384]; /* the alloc object makes the line about 1.5 kB */
 	size_t len = 0;
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 &&
@@ -82,12 +73,31 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	}
 	buf[len] = '\0';
 	json_error_t jerr;
-	json_t *obj = json_loadb(buf, strcspn(buf, "\n"), 0, &jerr);
+	obj = json_loadb(buf, strcspn(buf, "\n"), 0, &jerr);
 	if (!json_is_object(obj)) {
 		snprintf(err, err_size, "%s: stats is not a JSON object: %s", path, jerr.text);
 		json_decref(obj);
-		goto out;
+		obj = NULL;
 	}
+out:
+	close(fd);
+	return obj;
+}
+
+bool control_stats(const char *path, int timeout_ms, struct control_stats *out, char *err,
+                   size_t err_size)
+{
+	out->cache_entries = out->cache_bytes = out->inflight = out->upstream_queries = NAN;
+	out->alloc_allocated_bytes = out->alloc_resident_bytes = NAN;
+	out->live_bytes = out->alloc_heap_bytes = out->alloc_free_trimmable_bytes = NAN;
+	out->alloc_free_fragmented_bytes = out->alloc_unmapped_bytes = NAN;
+	out->request_list_current = out->request_list_exceeded = out->request_list_overwritten =
+	    NAN;
+	out->inflight_max = out->live_bytes_max = NAN;
+	out->tcp_open = out->tls_open = out->tcp_conn_bytes = NAN;
+	json_t *obj = control_stats_object(path, timeout_ms, err, err_size);
+	if (!obj)
+		return false;
 	out->cache_entries = control_number(obj, "cache_entries");
 	out->cache_bytes = control_number(obj, "cache_bytes");
 	out->inflight = control_number(obj, "inflight");
@@ -114,8 +124,5 @@ bool control_stats(const char *path, int timeout_ms, struct control_stats *out, 
 	out->tls_open = control_number(obj, "tls_open");
 	out->tcp_conn_bytes = control_number(obj, "tcp_conn_bytes");
 	json_decref(obj);
-	ok = true;
-out:
-	close(fd);
-	return ok;
+	return true;
 }

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* The stats keys that become timeline columns; NAN when absent or null (musl has no allocator
  * statistics, for example). */
 struct control_stats {
@@ -20,7 +22,12 @@ struct control_stats {
 	double tcp_open, tls_open, tcp_conn_bytes;
 };
 
-/* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms.
+/* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms. The
+ * object as it came (the caller's to json_decref), or NULL (with a reason) when none came in time
+ * or the line is no JSON object. */
+json_t *control_stats_object(const char *path, int timeout_ms, char *err, size_t err_size);
+
+/* control_stats_object's answer read into out (the keys above).
  * False (with a reason) when the resolver does not answer in time or answers nonsense. */
 bool control_stats(const char *path, int timeout_ms, struct control_stats *out, char *err,
                    size_t err_size);

@@ -12,6 +12,7 @@
 #include "launch.h"
 #include "loadgen_command.h"
 #include "place.h"
+#include "poll_sizes.h"
 #include "repeat_runs.h"
 #include "row_launch.h"
 #include "rows_check.h"
@@ -56,6 +57,7 @@ static void run_usage(FILE *out)
 	    "  repeat      a scenario's --repeat N: N runs, then their comparison\n"
 	    "  dry-run     a scenario's --dry-run: the run's plan printed, nothing started\n"
 	    "  seconds-text whole seconds as a person reads them\n"
+	    "  poll-sizes  footprint.sh's poller: the live samplers' stats, a line per row\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -75,6 +77,7 @@ static void run_usage(FILE *out)
 	repeat_runs_usage(out);
 	dry_run_usage(out);
 	seconds_text_usage(out);
+	poll_sizes_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -132,6 +135,8 @@ int main(int argc, char **argv)
 		return dry_run_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "seconds-text") == 0)
 		return seconds_text_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "poll-sizes") == 0)
+		return poll_sizes_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

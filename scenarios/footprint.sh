@@ -45,15 +45,16 @@ scenario_plan() {
 
 # Starts the poller, a process of the run, once every row answers; it stops after the schedule.
 scenario_ready() {
-	local name targets=()
+	local name run targets=()
 	for name in "$@"; do
 		case ${V_KIND[$name]} in
 		build | env) targets+=("$name=$(fp_sampler_socket "$name"),$SC_CTL_DIR/$name.sock") ;;
 		*) targets+=("$name=$SC_CTL_DIR/$name.sock") ;; # the daemon's sampler (row-start's control)
 		esac
 	done
-	procs_start _footprint_poll "$SC_RUN/logs/footprint-poll.log" "" python3 \
-		"$SC_ROOT/scenarios/daemons/lib/footprint_poll.py" "$SC_RUN/sizes" "$FP_POLL_PERIOD_S" 14400 "${targets[@]}"
+	sc_need run allocspike-run "for the size-class poller"
+	procs_start _footprint_poll "$SC_RUN/logs/footprint-poll.log" "" "$run" poll-sizes \
+		"$SC_RUN/sizes" "$FP_POLL_PERIOD_S" 14400 "${targets[@]}"
 	FP_POLLING=1
 }
 

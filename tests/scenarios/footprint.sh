@@ -8,7 +8,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 scenario_require_programs
 [[ -f $ALLOCSPIKE_BIN/../lib/liballocspike-live-sampler.so ]] || skip "the live sampler is not built"
-command -v python3 >/dev/null || skip "python3 is missing (the poller)"
 variant=$(scenario_built_variants 1)
 [[ -n $variant ]] || skip "no build row is built"
 [[ $variant != musl ]] || skip "the first built row is the static musl build, which takes no preload"
