@@ -211,9 +211,10 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 		                             &b->rows[b->n_rows], err, size)) {
 			return false;
 		}
-		/* the address and PID to come; a --clients run's DoT as the row will say it */
+		/* the address, PID and, in a --clients run, DoT address to come (the row's ready
+		 * file gives it; `tcp` when the row turns out to serve no DoT) */
 		if (!loadgen_target_word(target, sizeof(target), name, "ADDR", "PID",
-		                         b->rows[b->n_rows].control, clients ? "tcp" : NULL) ||
+		                         b->rows[b->n_rows].control, clients ? "DOT" : NULL) ||
 		    !(b->targets[b->n_rows] = strdup(target))) {
 			snprintf(err, size, "out of memory");
 			return false;

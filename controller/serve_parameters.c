@@ -87,8 +87,7 @@ bool serve_parameters_request(const struct serve_rows_host *h, char **w, int n, 
 		return true;
 	}
 	char err[512];
-	/* the limit every process of the run inherits from this controller (serve_main raised it)
-	 */
+	/* the limit the run's processes inherit from this controller (serve_main raised it) */
 	struct rlimit nofile;
 	getrlimit(RLIMIT_NOFILE, &nofile);
 	json_t *options = json_loads(w[1], 0, NULL);

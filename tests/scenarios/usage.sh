@@ -59,6 +59,10 @@ if [[ -x $ALLOCSPIKE_BIN/allocspike-run && -x $ALLOCSPIKE_BIN/allocspike-resolve
 	out=$(dry --variants glibc --spike-rate 2000 --quick)
 	check_eq "--dry-run, a given rate: no calibration" 0 "$(grep -c "calibration:" <<<"$out")"
 	check "--dry-run, a given rate: the schedule has it" grep -q "spike:8s@2000" <<<"$out"
+	out=$(dry --variants glibc --spike-rate 2000 --clients)
+	check "--dry-run --clients: the row serves DoT with the run's certificate" \
+		grep -q -- "--tls-listen 127.0.0.1:0 --tls-cert [^ ]*/tls/server.pem --tls-key [^ ]*/tls/server.key" <<<"$out"
+	check "--dry-run --clients: the generator's DoT target to come" grep -q -- "name=glibc,addr=ADDR,.*,dot=DOT" <<<"$out"
 	out=$(dry --variants glibc --repeat 3)
 	check "--dry-run --repeat: says so" grep -q "repeats: 3 runs" <<<"$out"
 fi
