@@ -189,7 +189,8 @@ static void supervisor_read_signals(struct supervisor *s)
 		int sig = (int)info.ssi_signo;
 		if (sig == SIGCHLD)
 			continue;
-		if (s->stopping) {
+		/* a second signal, even one that came before the stop began, drops the grace */
+		if (s->stopping || s->signal) {
 			if (!s->hurry)
 				fprintf(stderr,
 				        "allocspike-run: signal during the stop: killing what "
@@ -301,7 +302,7 @@ void supervisor_stop(struct supervisor *s, struct supervised *p, double grace_s)
 
 void supervisor_stop_all(struct supervisor *s, double grace_s)
 {
-	/* a signal that came before is not a reason to hurry; one from now on is */
+	/* the first signal, if it came before, interrupts the run and is no reason to hurry */
 	supervisor_read_signals(s);
 	s->stopping = true;
 	for (unsigned i = s->count; i-- > 0;)

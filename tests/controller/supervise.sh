@@ -118,6 +118,21 @@ check "said the hurry" grep -q 'signal during the stop: killing what is left at 
 check "every exit recorded" jqs '[.[] | select(.event == "exited")] | length == 2' intr/events.jsonl
 check "what the server forked is gone" gone "$(cat intr.ready.child)"
 
+# SIGINT and SIGTERM at once (a second Ctrl-C that comes before the stop has begun): the second still
+# drops the grace.
+"$RUN" supervise --plan intr.json --out intr2 >out.txt 2>err.txt &
+ctl=$!
+_test_pids+=("$ctl")
+running2() { [[ $(jq -s '[.[] | select(.event == "started")] | length' intr2/events.jsonl 2>/dev/null) == 2 ]]; }
+wait_until 20 running2
+kill -INT "$ctl"
+kill -TERM "$ctl"
+wait_until 10 gone "$ctl"
+check "two signals at once: the grace dropped" gone "$ctl"
+wait "$ctl"
+check_eq "two signals at once: exit 130" 130 $?
+check "two signals at once: said the hurry" grep -q 'signal during the stop: killing what is left at once' err.txt
+
 # The controller SIGKILLed: its children die with it (the death signal); what they forked is left
 # until the next run, which stops it, records the killed run and marks it failed.
 cat >killed.json <<PLAN
