@@ -170,6 +170,24 @@ check_eq "place: an agent that cannot be reached: exit 1" 1 $?
 check "names it" grep -q "host host2 (agent 127.0.0.1:1): connect: Connection refused; the placement is refused" place.err
 check "the other was sent no plan" bash -c "! grep -q 'plan taken' c1.log"
 
+# an agent lost between its clock and its plan: the stand-in answers the exchange and goes; the
+# placement is refused naming it and the other host's row is stopped
+start_agent f1 1 || exit 1
+F1PID=${_test_pids[-1]}
+python3 "$ALLOCSPIKE_SOURCE_DIR/tests/agent/clock_then_gone.py" "$TEST_TMP/f2.addr" host2 &
+_test_pids+=($!)
+wait_until 10 test -s "$TEST_TMP/f2.addr"
+printf 'host1 %s glibc\nhost2 %s glibc-trim\n' "$(cat f1.addr)" "$(cat "$TEST_TMP/f2.addr")" >f.hosts
+place --hosts f.hosts
+check_eq "place: an agent gone after its clock: exit 1" 1 $?
+# a "row ...:" reason comes from the plans, after every clock was taken
+check "names it and the failed plan" grep -q "host host2 (agent $(cat "$TEST_TMP/f2.addr")), row glibc-trim: no answer (cannot connect" place.err
+check "and that it could not be told to withdraw" grep -q "host host2 (agent $(cat "$TEST_TMP/f2.addr")): could not be told to withdraw" place.err
+check "the other host withdrawn" grep -q "host host1 (agent $(cat f1.addr)): withdrawn, its row stopped" place.err
+wait "$F1PID"
+check_eq "the other agent ended (exit 0)" 0 $?
+check "its row was started, then stopped" grep -q "plan taken: row glibc of run r2" f1.log
+
 start_agent d2 2 || exit 1
 printf 'host1 %s glibc\nhost2 %s glibc-trim\n' "$(cat d2.addr)" "$(cat c1.addr)" >swapped.hosts
 place --hosts swapped.hosts
