@@ -99,39 +99,40 @@ cat >intr.json <<PLAN
   {"name": "stubborn", "log": "stubborn.log", "argv": ["sh", "-c", "trap '' TERM; while :; do sleep 0.1; done"]}
 ]}
 PLAN
-"$RUN" supervise --plan intr.json --out intr >out.txt 2>err.txt &
-ctl=$!
-_test_pids+=("$ctl")
-running() { [[ $(jq -s '[.[] | select(.event == "started")] | length' intr/events.jsonl 2>/dev/null) == 2 ]]; }
-wait_until 20 running
+# intr_start DIR : the plan above run into DIR, in the background (ctl), once both processes started.
+intr_start() {
+	rm -f "$TEST_TMP/intr.ready"
+	"$RUN" supervise --plan intr.json --out "$1" >out.txt 2>err.txt &
+	ctl=$!
+	_test_pids+=("$ctl")
+	wait_until 20 eval "[[ \$(jq -s '[.[] | select(.event == \"started\")] | length' $1/events.jsonl 2>/dev/null) == 2 ]]"
+}
+# intr_ended WHAT : the run ended within 10 s of the second signal (not after the 60 s grace),
+# interrupted, and said the hurry.
+intr_ended() {
+	wait_until 10 gone "$ctl"
+	check "$1: the second signal did not wait out the 60 s grace" gone "$ctl"
+	wait "$ctl"
+	check_eq "$1: exit 130" 130 $?
+	check "$1: said the hurry" grep -q 'signal during the stop: killing what is left at once' err.txt
+}
+intr_start intr
 kill -INT "$ctl"
 # the second signal once the stop has begun (it said so), not after a time that a loaded machine
 # may not give it
 wait_until 10 grep -q 'interrupted by SIGINT: stopping every process' err.txt
 kill -TERM "$ctl"
-wait_until 10 gone "$ctl"
-check "the second signal did not wait out the 60 s grace" gone "$ctl"
-wait "$ctl"
-check_eq "interrupted: exit 130" 130 $?
+intr_ended "SIGTERM during the stop"
 check "interrupted event names SIGINT" jqs 'any(.[]; .event == "interrupted" and .signal == "SIGINT")' intr/events.jsonl
-check "said the hurry" grep -q 'signal during the stop: killing what is left at once' err.txt
 check "every exit recorded" jqs '[.[] | select(.event == "exited")] | length == 2' intr/events.jsonl
 check "what the server forked is gone" gone "$(cat intr.ready.child)"
 
 # SIGINT and SIGTERM at once (a second Ctrl-C that comes before the stop has begun): the second still
 # drops the grace.
-"$RUN" supervise --plan intr.json --out intr2 >out.txt 2>err.txt &
-ctl=$!
-_test_pids+=("$ctl")
-running2() { [[ $(jq -s '[.[] | select(.event == "started")] | length' intr2/events.jsonl 2>/dev/null) == 2 ]]; }
-wait_until 20 running2
+intr_start intr2
 kill -INT "$ctl"
 kill -TERM "$ctl"
-wait_until 10 gone "$ctl"
-check "two signals at once: the grace dropped" gone "$ctl"
-wait "$ctl"
-check_eq "two signals at once: exit 130" 130 $?
-check "two signals at once: said the hurry" grep -q 'signal during the stop: killing what is left at once' err.txt
+intr_ended "two signals at once"
 
 # The controller SIGKILLed: its children die with it (the death signal); what they forked is left
 # until the next run, which stops it, records the killed run and marks it failed.
