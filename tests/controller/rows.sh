@@ -267,7 +267,7 @@ wait "$held"
 check "stop-all answers the held generate: SIGTERM's status" grep -qE '^ok [0-9.]+ 143$' held.txt
 
 # dry-run: a scenario's --dry-run plan, made by the same builders and printed (docs/controller.md,
-# "The dry run"); nothing started or written. $options has --clients: the targets' dot=tcp.
+# "The dry run"); nothing started or written. $options has --clients: the targets' dot=DOT (to come).
 dry_options=$(jq -c '. + {world: "internet", flat_tlds: "100", latency_ms: "20,200", loss: "0",
 	seed: "1", hierarchy_block: "127.53.0.0/16", applied_log: "0", serial: "0", repeat: "1",
 	queries: "", query_seed: "5", query_count: ""}' <<<"$options")
@@ -299,8 +299,8 @@ check_eq "dry-run: the build row's command, row-command's" \
 	"$("$RUN" row-command alpha D /CTL "${dry_settings[@]}" | paste -sd' ')" "$(dry_command 2)"
 check_eq "dry-run: the generator's command, loadgen-argv's, against both rows" \
 	"$("$RUN" loadgen-argv --options "$dry_options" --loadgen "$LG" --queries QUERIES --schedule S --dir D \
-		--target name=alpha,addr=ADDR,pid=PID,control=/CTL/alpha.sock,dot=tcp \
-		--target name=kresd,addr=ADDR,pid=PID,control=/CTL/kresd.sock,dot=tcp --upstream-pid PID | paste -sd' ')" "$(dry_command 3)"
+		--target name=alpha,addr=ADDR,pid=PID,control=/CTL/alpha.sock,dot=DOT \
+		--target name=kresd,addr=ADDR,pid=PID,control=/CTL/kresd.sock,dot=DOT --upstream-pid PID | paste -sd' ')" "$(dry_command 3)"
 check "dry-run: the measured run's length" grep -qx \
 	"expected duration: 70 s once every process is ready (at most 60 s starting, 15 s stopping)" dry.txt
 check "dry-run: nothing written" test ! -e D
