@@ -10,15 +10,14 @@
 
 void daemon_stats_usage(FILE *out)
 {
-	fprintf(
-	    out,
-	    "allocspike-run daemon-stats OUTPUT... FIGURE=EXPR...\n"
-	    "  a daemon definition's stats line from what the daemon's tools printed; OUTPUT:\n"
-	    "  --text LABEL=FILE (NAME=VALUE lines), --values LABEL=FILE NAME,NAME... (one value\n"
-	    "  a line, in that order), --json LABEL=FILE (a JSON object, counters by dotted "
-	    "path);\n"
-	    "  FILE - is stdin. EXPR: null, or COUNTER[+COUNTER]... where COUNTER is required,\n"
-	    "  COUNTER//0 is 0 and COUNTER//null makes the figure null when absent\n");
+	fprintf(out,
+	        "allocspike-run daemon-stats OUTPUT... FIGURE=EXPR...\n"
+	        "  a daemon definition's stats line from what the daemon's tools printed\n"
+	        "  OUTPUT: --text LABEL=FILE (NAME=VALUE lines), --values LABEL=FILE NAME,...\n"
+	        "  (one value a line, in that order), --json LABEL=FILE (a JSON object,\n"
+	        "  counters by dotted path); FILE - is stdin\n"
+	        "  EXPR: null, or COUNTER[+COUNTER]...: COUNTER is required, COUNTER//0 is 0\n"
+	        "  and COUNTER//null makes the figure null when absent\n");
 }
 
 /* One term of EXPR: its counter name (cut at "//") and what its absence gives. */
