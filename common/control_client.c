@@ -29,7 +29,8 @@ static bool control_wait(int fd, short events, uint64_t deadline)
 	return poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) == 1;
 }
 
-json_t *control_stats_object(const char *path, int timeout_ms, char *err, size_t err_size)
+ssize_t control_ask(const char *path, const char *text, char end, int timeout_ms, char *buf,
+                    size_t size, enum control_ask_end *how, char *err, size_t err_size)
 {
 	uint64_t deadline = monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -37,50 +38,69 @@ json_t *control_stats_object(const char *path, int timeout_ms, char *err, size_t
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
-	json_t *obj = NULL;
-	char buf[16384]; /* the alloc object makes the line about 1.5 kB */
-	size_t len = 0;
+	ssize_t len = -1;
+	size_t got = 0, text_len = strlen(text);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 &&
 	    !(errno == EINPROGRESS && control_wait(fd, POLLOUT, deadline))) {
 		snprintf(err, err_size, "%s: connect: %s", path, strerror(errno));
 		goto out;
 	}
-	if (send(fd, "stats\n", 6, MSG_NOSIGNAL) != 6) {
+	if (send(fd, text, text_len, MSG_NOSIGNAL) != (ssize_t)text_len) {
 		snprintf(err, err_size, "%s: send: %s", path, strerror(errno));
 		goto out;
 	}
-	while (!memchr(buf, '\n', len)) {
-		if (len == sizeof(buf) - 1) {
-			snprintf(err, err_size, "%s: stats line longer than %zu bytes", path, len);
+	*how = CONTROL_ASK_ENDED;
+	while (!memchr(buf, end, got)) {
+		if (got == size - 1) {
+			snprintf(err, err_size, "%s: answer longer than %zu bytes", path, got);
 			goto out;
 		}
 		if (!control_wait(fd, POLLIN, deadline)) {
-			snprintf(err, err_size, "%s: no answer within %d ms", path, timeout_ms);
-			goto out;
+			*how = CONTROL_ASK_TIMED_OUT;
+			break;
 		}
-		ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
+		ssize_t n = recv(fd, buf + got, size - 1 - got, 0);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) {
-			if (len > 0)
-				break; /* a last line without its newline */
-			snprintf(err, err_size, "%s: closed without an answer", path);
-			goto out;
+			*how = CONTROL_ASK_CLOSED;
+			break;
 		}
-		len += (size_t)n;
+		got += (size_t)n;
 	}
-	buf[len] = '\0';
+	buf[got] = '\0';
+	len = (ssize_t)got;
+out:
+	close(fd);
+	return len;
+}
+
+json_t *control_stats_object(const char *path, int timeout_ms, char *err, size_t err_size)
+{
+	char buf[16384]; /* the alloc object makes the line about 1.5 kB */
+	enum control_ask_end how;
+	ssize_t len =
+	    control_ask(path, "stats\n", '\n', timeout_ms, buf, sizeof(buf), &how, err, err_size);
+	if (len < 0)
+		return NULL;
+	if (how == CONTROL_ASK_TIMED_OUT) {
+		snprintf(err, err_size, "%s: no answer within %d ms", path, timeout_ms);
+		return NULL;
+	}
+	if (len == 0) {
+		snprintf(err, err_size, "%s: closed without an answer", path);
+		return NULL;
+	}
+	/* a last line without its newline is the answer too */
 	json_error_t jerr;
-	obj = json_loadb(buf, strcspn(buf, "\n"), 0, &jerr);
+	json_t *obj = json_loadb(buf, strcspn(buf, "\n"), 0, &jerr);
 	if (!json_is_object(obj)) {
 		snprintf(err, err_size, "%s: stats is not a JSON object: %s", path, jerr.text);
 		json_decref(obj);
 		obj = NULL;
 	}
-out:
-	close(fd);
 	return obj;
 }
 

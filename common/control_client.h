@@ -1,10 +1,11 @@
 /* common/control_client.h - asks a resolver for its `stats` over its Unix control socket (the
- * generator's sampler and the agent). */
+ * generator's sampler and the agent), and any control channel one line (control_ask). */
 #ifndef ALLOCSPIKE_CONTROL_CLIENT_H
 #define ALLOCSPIKE_CONTROL_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -21,6 +22,16 @@ struct control_stats {
 	 * bytes they hold; NAN from a resolver without them */
 	double tcp_open, tls_open, tcp_conn_bytes;
 };
+
+/* What ended control_ask's read. */
+enum control_ask_end { CONTROL_ASK_ENDED, CONTROL_ASK_CLOSED, CONTROL_ASK_TIMED_OUT };
+
+/* Connects to the Unix stream socket path, sends text and reads the answer into buf (NUL-ended, at
+ * most size - 1 bytes) until the byte end arrives, the peer closes or timeout_ms passes (*how
+ * says which). The bytes read, or -1 (with a reason) when it could not connect or send, or the
+ * answer outgrew buf. */
+ssize_t control_ask(const char *path, const char *text, char end, int timeout_ms, char *buf,
+                    size_t size, enum control_ask_end *how, char *err, size_t err_size);
 
 /* Connects to path, sends "stats\n", reads one JSON object line; gives up after timeout_ms. The
  * object as it came (the caller's to json_decref), or NULL (with a reason) when none came in time

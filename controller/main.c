@@ -7,6 +7,7 @@
 #include "close_stdout.h"
 #include "collect.h"
 #include "cpu_placement.h"
+#include "daemon_stats.h"
 #include "dry_run.h"
 #include "hierarchy_command.h"
 #include "launch.h"
@@ -24,6 +25,7 @@
 #include "settings_check.h"
 #include "stop.h"
 #include "supervise.h"
+#include "unix_ask.h"
 #include "variants_plan.h"
 
 static void run_usage(FILE *out)
@@ -58,6 +60,8 @@ static void run_usage(FILE *out)
 	    "  dry-run     a scenario's --dry-run: the run's plan printed, nothing started\n"
 	    "  seconds-text whole seconds as a person reads them\n"
 	    "  poll-sizes  footprint.sh's poller: the live samplers' stats, a line per row\n"
+	    "  daemon-stats a daemon definition's stats line from the daemon's counters\n"
+	    "  unix-ask    one line to a daemon's control socket, its answer printed\n"
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
@@ -78,6 +82,8 @@ static void run_usage(FILE *out)
 	dry_run_usage(out);
 	seconds_text_usage(out);
 	poll_sizes_usage(out);
+	daemon_stats_usage(out);
+	unix_ask_usage(out);
 }
 
 int main(int argc, char **argv)
@@ -137,6 +143,10 @@ int main(int argc, char **argv)
 		return seconds_text_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "poll-sizes") == 0)
 		return poll_sizes_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "daemon-stats") == 0)
+		return daemon_stats_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "unix-ask") == 0)
+		return unix_ask_main(argc - 1, argv + 1);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("allocspike-run %s\n", ALLOCSPIKE_VERSION);
 		return CLI_EXIT_OK;

@@ -55,7 +55,7 @@ CONF
 # worker.stats().concurrent: requests being resolved now; cache.count(): records in the LMDB cache
 # (an O(1) database statistic). The cache is a mapped file, not heap, so cache_bytes stays null.
 definition_stats() {
-	local sock reply pid
+	local sock reply pid json
 	# The socket of the running kresd: the newest one whose process is alive.
 	for sock in $(ls -t "$DEF_WORKDIR/control" 2>/dev/null); do
 		pid=$sock
@@ -67,8 +67,10 @@ definition_stats() {
 		"tojson({inflight=worker.stats().concurrent, cache_entries=cache.count(), cache_bytes=nil})") ||
 		definition_die "stats: $DEF_WORKDIR/control/$pid did not answer"
 	reply=$(grep -o '{.*}' <<<"$reply") || definition_die "stats: kresd answered no JSON object"
-	jq -ce '{inflight: .inflight, cache_entries: .cache_entries, cache_bytes: null}' <<<"$reply" ||
-		definition_die "stats: kresd's answer is not a JSON object: $reply"
+	json=$(definition_figures --json kresd=- inflight=inflight//null \
+		cache_entries=cache_entries//null cache_bytes=null <<<"$reply") ||
+		definition_die "stats: kresd's answer: $json"
+	echo "$json"
 }
 
 definition_main "$@"

@@ -102,21 +102,21 @@ CONF
 # recursions it aborted for newer ones (request_list_overwritten); named counts no drop of the new
 # query itself, so request_list_exceeded is left out (docs/daemons.md).
 definition_stats() {
-	local addr server mem
+	local addr server mem json cache=views._default.resolver.cachestats
 	addr=$(cat "$DEF_WORKDIR/statistics-channel" 2>/dev/null) ||
 		definition_unavailable "no $DEF_WORKDIR/statistics-channel (not prepared by named.sh?)"
 	server=$(curl -sf --max-time 2 "http://$addr/json/v1/server") &&
 		mem=$(curl -sf --max-time 2 "http://$addr/json/v1/mem") ||
 		definition_unavailable "statistics channel http://$addr/ does not answer"
-	jq -nce --argjson s "$server" --argjson m "$mem" '
-		($s.views._default.resolver.cachestats // {}) as $c | {
-		inflight: ($s.nsstats.RecursClients // 0),
-		cache_entries: ($c.CacheNodes // 0),
-		cache_bytes: (($c.TreeMemInUse // 0) + ($c.HeapMemInUse // 0)),
-		malloced_bytes: $m.memory.Malloced,
-		request_list_current: ($s.nsstats.RecursClients // 0),
-		request_list_overwritten: ($s.nsstats.RecLimitDropped // 0)
-	}' || definition_unavailable "unexpected statistics from http://$addr/"
+	json=$(definition_figures --json server=<(echo "$server") --json mem=<(echo "$mem") \
+		inflight=nsstats.RecursClients//0 \
+		"cache_entries=$cache.CacheNodes//0" \
+		"cache_bytes=$cache.TreeMemInUse//0+$cache.HeapMemInUse//0" \
+		malloced_bytes=memory.Malloced//null \
+		request_list_current=nsstats.RecursClients//0 \
+		request_list_overwritten=nsstats.RecLimitDropped//0) ||
+		definition_unavailable "unexpected statistics from http://$addr/: $json"
+	echo "$json"
 }
 
 definition_main "$@"

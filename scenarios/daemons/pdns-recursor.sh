@@ -76,22 +76,25 @@ CONF
 # request_list_overwritten is left out (docs/daemons.md).
 definition_stats() {
 	command -v rec_control >/dev/null || definition_unavailable "rec_control not found"
-	local control values
+	local control values json list
+	local names=(concurrent-queries cache-entries negcache-entries packetcache-entries packetcache-bytes
+		over-capacity-drops)
 	control=$(cat "$DEF_WORKDIR/control-dir" 2>/dev/null) ||
 		definition_unavailable "no $DEF_WORKDIR/control-dir (not prepared by pdns-recursor.sh?)"
-	values=$(timeout 3 rec_control --socket-dir="$control" --timeout=2 get concurrent-queries \
-		cache-entries negcache-entries packetcache-entries packetcache-bytes over-capacity-drops 2>&1) ||
+	values=$(timeout 3 rec_control --socket-dir="$control" --timeout=2 get "${names[@]}" 2>&1) ||
 		definition_unavailable "rec_control: $values"
-	local -a v
-	mapfile -t v <<<"$values"
-	local n
-	for n in "${v[@]}"; do
-		[[ $n =~ ^[0-9]+$ ]] || definition_unavailable "rec_control answered '$n', not a number"
-	done
-	((${#v[@]} == 6)) || definition_unavailable "rec_control answered ${#v[@]} lines, not 6"
-	printf '{"inflight":%s,"cache_entries":%s,"negcache_entries":%s,"packetcache_entries":%s,"packetcache_bytes":%s,' \
-		"${v[@]:0:5}"
-	printf '"request_list_current":%s,"request_list_exceeded":%s}\n' "${v[0]}" "${v[5]}"
+	# rec_control answers one value a line, in the order asked
+	list=$(IFS=, && echo "${names[*]}")
+	json=$(definition_figures --values rec_control=- "$list" \
+		inflight=concurrent-queries \
+		cache_entries=cache-entries \
+		negcache_entries=negcache-entries \
+		packetcache_entries=packetcache-entries \
+		packetcache_bytes=packetcache-bytes \
+		request_list_current=concurrent-queries \
+		request_list_exceeded=over-capacity-drops <<<"$values") ||
+		definition_unavailable "$json"
+	echo "$json"
 }
 
 definition_main "$@"

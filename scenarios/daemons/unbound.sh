@@ -77,21 +77,15 @@ definition_stats() {
 	local out json
 	out=$(timeout 2 unbound-control -c "$DEF_WORKDIR/unbound.conf" stats_noreset 2>&1) ||
 		definition_die "stats: unbound-control failed: $out"
-	json=$(awk -F= '
-		{ v[$1] = $2 }
-		END {
-			# A counter this unbound does not print is an error, not a 0.
-			n = split("total.requestlist.current.all total.requestlist.current.user " \
-				"total.requestlist.exceeded total.requestlist.overwritten", need, " ")
-			for (i = 1; i <= n; i++)
-				if (!(need[i] in v)) { print need[i]; exit 1 }
-			printf "{\"inflight\":%d,\"cache_entries\":%d,\"cache_bytes\":%d,",
-				v["total.requestlist.current.all"], v["msg.cache.count"] + v["rrset.cache.count"],
-				v["mem.cache.message"] + v["mem.cache.rrset"]
-			printf "\"request_list_current\":%d,\"request_list_exceeded\":%d,\"request_list_overwritten\":%d}\n",
-				v["total.requestlist.current.user"], v["total.requestlist.exceeded"],
-				v["total.requestlist.overwritten"]
-		}' <<<"$out") || definition_die "stats: unbound-control printed no $json"
+	# A request list counter this unbound does not print is an error, not a 0.
+	json=$(definition_figures --text unbound-control=- \
+		inflight=total.requestlist.current.all \
+		cache_entries=msg.cache.count//0+rrset.cache.count//0 \
+		cache_bytes=mem.cache.message//0+mem.cache.rrset//0 \
+		request_list_current=total.requestlist.current.user \
+		request_list_exceeded=total.requestlist.exceeded \
+		request_list_overwritten=total.requestlist.overwritten <<<"$out") ||
+		definition_die "stats: $json"
 	echo "$json"
 }
 

@@ -51,7 +51,7 @@ daemon_sigterm_status() {
 # have a control channel definition (pdns-recursor, named), checked for others when they answer.
 stats_check() {
 	local name=$1 base=$2 def=$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/$2.sh out
-	if ! out=$("$def" stats --workdir "$TEST_TMP/$name" 2>"$TEST_TMP/$name.stats.err"); then
+	if ! out=$("$def" stats --workdir "$TEST_TMP/$name" --build "$ALLOCSPIKE_BUILD_DIR" 2>"$TEST_TMP/$name.stats.err"); then
 		if [[ $base == pdns-recursor || $base == named ]]; then
 			check "$name stats answers ($(cat "$TEST_TMP/$name.stats.err"))" false
 		fi

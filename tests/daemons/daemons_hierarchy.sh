@@ -23,7 +23,7 @@ fi
 stats_max_inflight() {
 	local def=$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons/$1.sh max=- out
 	while kill -0 "$3" 2>/dev/null; do
-		out=$("$def" stats --workdir "$2" 2>/dev/null) || break
+		out=$("$def" stats --workdir "$2" --build "$ALLOCSPIKE_BUILD_DIR" 2>/dev/null) || break
 		out=$(jq -r '.inflight' <<<"$out")
 		[[ $max != - && $out -le $max ]] || max=$out
 		sleep 0.2

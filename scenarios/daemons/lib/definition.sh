@@ -3,7 +3,8 @@
 #
 # A definition script sets DEFINITION_NAME, sources this file, defines definition_prepare (which
 # writes the config from the DEF_* variables and prints the command line), optionally
-# definition_stats (which prints the daemon's own figures from DEF_WORKDIR as one JSON object), and
+# definition_stats (which prints the daemon's own figures from DEF_WORKDIR as one JSON object,
+# through definition_figures), and
 # calls definition_main "$@".
 
 # definition_command WORD... : prints the daemon's command line the way `prepare` must: one
@@ -188,11 +189,25 @@ definition_free_tcp_port() {
 	definition_die "no free TCP port found on $addr"
 }
 
-# definition_parse_stats ARGS... : sets DEF_WORKDIR for the stats command.
+# definition_parse_stats ARGS... : sets DEF_WORKDIR and DEF_RUN, the build's allocspike-run, which
+# turns the daemon's counters into the figures (definition_figures) and asks control sockets
+# (definition_unix_ask): the build is passed as it is to every step of a row (--build, run.sh).
 definition_parse_stats() {
-	[[ $# -eq 2 && $1 == --workdir ]] || definition_die "usage: $DEFINITION_NAME.sh stats --workdir DIR"
-	[[ -d $2 ]] || definition_die "stats: --workdir $2 is not a directory"
-	DEF_WORKDIR=$(cd "$2" && pwd)
+	local workdir= build=
+	while (($# >= 2)); do
+		case $1 in
+		--workdir) workdir=$2 ;;
+		--build) build=$2 ;;
+		*) break ;;
+		esac
+		shift 2
+	done
+	[[ $# -eq 0 && -n $workdir && -n $build ]] ||
+		definition_die "usage: $DEFINITION_NAME.sh stats --workdir DIR --build DIR"
+	[[ -d $workdir ]] || definition_die "stats: --workdir $workdir is not a directory"
+	DEF_WORKDIR=$(cd "$workdir" && pwd)
+	DEF_RUN=$build/bin/allocspike-run
+	[[ -x $DEF_RUN ]] || definition_die "stats: --build $build has no bin/allocspike-run (scripts/build.sh)"
 }
 
 # definition_unavailable REASON : the stats command's failure: exit 1, reason on stderr.
@@ -212,28 +227,13 @@ definition_probe() {
 
 # definition_unix_ask SOCKET TEXT : sends TEXT and a newline to a Unix stream socket and prints what
 # comes back until a '}' arrives, the peer closes or 1 s passes (control channels are terminals).
-definition_unix_ask() {
-	# the Debian interpreter (scripts/packages.txt) starts in a tenth of the time of a version-manager shim
-	local py=/usr/bin/python3
-	[[ -x $py ]] || py=python3
-	"$py" -c '
-import socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(1)
-s.connect(sys.argv[1])
-s.sendall((sys.argv[2] + "\n").encode())
-buf, end = b"", time.monotonic() + 1
-while time.monotonic() < end and b"}" not in buf:
-    try:
-        chunk = s.recv(65536)
-    except socket.timeout:
-        break
-    if not chunk:
-        break
-    buf += chunk
-sys.stdout.write(buf.decode(errors="replace"))
-' "$1" "$2"
-}
+definition_unix_ask() { "$DEF_RUN" unix-ask "$1" "$2"; }
+
+# definition_figures OUTPUT... FIGURE=EXPR... : the stats line from what the daemon's tools printed,
+# the figures named as sums of its counters (allocspike-run daemon-stats: docs/daemons.md, "The
+# figures"); on failure prints the reason instead and returns non-zero, so the definition says it
+# with the exit status its daemon's failures have.
+definition_figures() { "$DEF_RUN" daemon-stats "$@" 2>&1; }
 
 definition_main() {
 	local cmd=${1:-}
@@ -265,7 +265,7 @@ definition_main() {
 			"--cache-size BYTES [--upstream-source ADDR]" \
 			"[--tls-listen ADDR:PORT --tls-cert FILE --tls-key FILE]" >&2
 		echo "       $DEFINITION_NAME.sh probe ADDR:PORT" >&2
-		echo "       $DEFINITION_NAME.sh stats --workdir DIR" >&2
+		echo "       $DEFINITION_NAME.sh stats --workdir DIR --build DIR" >&2
 		echo "       $DEFINITION_NAME.sh tls" >&2
 		exit 2
 		;;

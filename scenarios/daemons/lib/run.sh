@@ -180,7 +180,7 @@ daemon_start() {
 		daemon_stop "$DAEMON_PID"
 		return 1
 	fi
-	[[ -z $sampler ]] || sampler_sidecar "$(daemon_definition "$name")" "$workdir" "$DAEMON_PID"
+	[[ -z $sampler ]] || sampler_sidecar "$(daemon_definition "$name")" "$workdir" "$DAEMON_PID" "$build"
 }
 
 # daemon_stop PID : SIGTERM, then SIGKILL after 10 s; returns the daemon's exit status.

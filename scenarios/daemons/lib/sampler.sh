@@ -5,8 +5,8 @@
 # shellcheck source=scenarios/lib/files.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../lib/files.sh"
 
-# Seconds between two `<base>.sh stats` calls: each costs about 0.1 s of CPU (a shell, an
-# interpreter or unbound-control), so every second would take a tenth of a core per daemon.
+# Seconds between two `<base>.sh stats` calls: each costs about 0.1 s of CPU (a shell, the daemon's
+# control tool, allocspike-run), so every second would take a tenth of a core per daemon.
 SAMPLER_SIDECAR_PERIOD_S=2
 
 # sampler_env SOCKET WORKDIR ALLOCATOR : the environment words (one a line) for a daemon started
@@ -17,15 +17,15 @@ sampler_env() {
 		"ALLOCSPIKE_SAMPLER_ALLOCATOR=$3"
 }
 
-# sampler_sidecar DEF WORKDIR PID : in the background while PID lives, `DEF stats --workdir WORKDIR`
-# into WORKDIR/daemon-stats.json (replaced whole, so the sampler never reads half a line) every
+# sampler_sidecar DEF WORKDIR PID BUILD : in the background while PID lives,
+# `DEF stats --workdir WORKDIR --build BUILD` into WORKDIR/daemon-stats.json (replaced whole, so the sampler never reads half a line) every
 # SAMPLER_SIDECAR_PERIOD_S; failures are appended to WORKDIR/daemon-stats.err. It ends by itself
 # within a period of the daemon's end.
 sampler_sidecar() {
-	local def=$1 workdir=$2 pid=$3
+	local def=$1 workdir=$2 pid=$3 build=$4
 	(
 		while kill -0 "$pid" 2>/dev/null; do
-			files_replace "$workdir/daemon-stats.json" "$def" stats --workdir "$workdir" 2>>"$workdir/daemon-stats.err"
+			files_replace "$workdir/daemon-stats.json" "$def" stats --workdir "$workdir" --build "$build" 2>>"$workdir/daemon-stats.err"
 			sleep "$SAMPLER_SIDECAR_PERIOD_S"
 		done
 	) </dev/null >/dev/null 2>&1 &
