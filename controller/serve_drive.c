@@ -40,9 +40,8 @@ static bool drive_option(struct serve_drive *d, int at, char *reply, size_t size
 		if (row < 0 || !colon[1]) {
 			snprintf(
 			    reply, size,
-			    "error: drive: '%.200s': wrap=ROW:WORDS of one of the rows given, its "
-			    "words one a line, is expected",
-			    word);
+			    "error: drive: wrap=ROW:WORDS of one of the rows given, its words one "
+			    "a line, is expected");
 			return false;
 		}
 		d->wrap_of[row] = at;
@@ -52,9 +51,8 @@ static bool drive_option(struct serve_drive *d, int at, char *reply, size_t size
 		const char *program = log ? strchr(log + 1, '\n') : NULL;
 		if (!program || !program[1] || log == word + 7 || program == log + 1) {
 			snprintf(reply, size,
-			         "error: drive: '%.200s': during=NAME, LOG and COMMAND, one word a "
-			         "line, is expected",
-			         word);
+			         "error: drive: during=NAME, LOG and COMMAND, one word a line, is "
+			         "expected");
 			return false;
 		}
 		d->during_at = at;
@@ -65,11 +63,11 @@ static bool drive_option(struct serve_drive *d, int at, char *reply, size_t size
 			snprintf(reply, size, "error: %s", err);
 			return false;
 		}
-	} else {
+	} else { /* the word up to a line break: the answer is one line */
 		snprintf(reply, size,
-		         "error: drive: '%.200s' is no option (wrap=ROW:WORDS, during=WORDS, "
+		         "error: drive: '%.*s' is no option (wrap=ROW:WORDS, during=WORDS, "
 		         "stop-child=GRACE)",
-		         word);
+		         (int)strcspn(word, "\n\r"), word);
 		return false;
 	}
 	return true;
