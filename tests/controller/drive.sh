@@ -14,12 +14,9 @@ cd "$TEST_TMP" || exit 1
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 BIN=$TEST_TMP/bin R=$TEST_TMP/run
 mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
-T=$TEST_TMP/v.tsv
-{
-	printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n'
-	printf 'alpha\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n'
-	printf 'gamma\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n'
-} >"$T"
+T=$TEST_TMP/v.tsv # two build rows
+printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$T"
+printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha gamma >>"$T"
 # A stand-in resolver: "ready" in its ready file (gamma never writes it), its environment kept.
 cat >"$BIN/allocspike-resolver-alpha" <<'SH'
 #!/bin/bash
