@@ -5,7 +5,8 @@
 # stopped and left out while the other is driven; a wrap before a row, the during process given a
 # word per ready row (its preloaded sampler, its control socket), the generator's targets, the
 # answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
-# held while another is asked (refused) and answered after stop-all; the refusals of bad words.
+# held while another is asked (refused) and answered after stop-all; a drive whose client went
+# dropped; the refusals of bad words.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
@@ -99,6 +100,20 @@ ask stop-all >/dev/null
 wait "$held"
 check "stop-all answers the held drive: SIGTERM's status" grep -qE '^ok [0-9.]+ 143 alpha$' held.txt
 check_eq "a drive after it: taken again" none "$(drive 0.3s -- gamma)"
+
+# the client gone while its drive waits for its rows (the scenario's Ctrl-C: procs_finish kills its
+# ask): the drive dropped, the next one taken; what it started is stopped by the run's end (finish's
+# stop-all)
+"$RUN" ask "$SOCK" drive "$R" S "$LG" "$R/q" "" "" 30s -- gamma >/dev/null 2>&1 &
+asker=$!
+gamma_pid=$(wait_until 10 bash -c "jq -se '[.[] | select(.variant == \"gamma\" and .event == \"started\")] | length == 4' '$R/events.jsonl' >/dev/null" &&
+	jq -s '[.[] | select(.variant == "gamma" and .event == "started")] | last | .pid' "$R/events.jsonl")
+kill -KILL "$asker"
+wait "$asker" 2>/dev/null
+check "a drive after one whose client went: taken" grep -qE '^ok [0-9.]+ 0 alpha$' <<<"$(drive 5s -- alpha)"
+ask stop-all >/dev/null
+check "the dropped drive's row stopped by stop-all" jq -se --argjson p "${gamma_pid:-0}" \
+	'any(.[]; .variant == "gamma" and .event == "exited" and .pid == $p and .requested)' "$R/events.jsonl"
 
 ask shutdown >/dev/null
 finish
