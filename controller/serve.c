@@ -1,7 +1,7 @@
 /* controller/serve.c - the requests of a served run (serve.h): each a line of words
  * (request_words.h) answered by one line; the waits (`ready`, `wait-any`, `origin-from`, the
- * generator's run) held while the loop goes on reaping, answering and stopping; the events and
- * their clock (serve_events.h), where the processes' `started` and `exited` go too. */
+ * generator's run, a `drive`) held while the loop goes on reaping, answering and stopping; the
+ * events and their clock (serve_events.h), where the processes' `started` and `exited` go too. */
 #include "serve.h"
 
 #include <errno.h>
@@ -27,6 +27,7 @@
 #include "run_registry.h"
 #include "serve_analysis.h"
 #include "serve_calibration.h"
+#include "serve_drive.h"
 #include "serve_events.h"
 #include "serve_generate.h"
 #include "serve_hierarchy.h"
@@ -36,6 +37,7 @@
 #include "serve_runfolder.h"
 #include "stop_child.h"
 #include "supervisor.h"
+#include "variant_command.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
 #define SERVE_TICK_MS 50 /* how often ready files and deadlines are looked at */
@@ -59,6 +61,7 @@ struct serve_wait {
 	serve_ready_end *on_end;   /* the wait's own answer; NULL: `ready`'s or `wait-any`'s */
 	bool origin;               /* `origin-from` procs[0] */
 	bool generate;             /* `generate`: procs[0]'s origin, then its exit */
+	bool drive;                /* `drive`: its rows' wait (rows), then the generator's */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
 	double origin_s;
 	double deadline_s;
@@ -85,6 +88,7 @@ struct serve {
 	struct serve_generate generate;            /* the generator being started */
 	struct serve_queries queries;              /* its query file being made */
 	struct serve_calibration calibration;      /* the calibration's passes so far */
+	struct serve_drive drive;                  /* the schedule being driven */
 	char ctl_dir[4096];                        /* the control folder: SOCKET's */
 };
 
@@ -180,12 +184,32 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 
 static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply,
                                     size_t size);
+static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
+
+/* The generator procs[0] of a `generate` wait has exited, its origin known: true with the origin
+ * and its exit status as the shell's $? (128 + N for a signal N); false while it runs. */
+static bool serve_generate_ended(struct serve *s, struct serve_wait *w, double *origin_s,
+                                 int *status)
+{
+	const struct supervised *p = &s->sup.procs[w->procs[0]];
+	bool said;
+	if (!w->origin_known)
+		w->origin_known =
+		    serve_origin_from(s, w->procs[0], w->deadline_s, &w->origin_s, &said);
+	if (!w->origin_known || !p->reaped)
+		return false;
+	*origin_s = w->origin_s;
+	*status = WIFSIGNALED(p->status) ? 128 + WTERMSIG(p->status) : WEXITSTATUS(p->status);
+	return true;
+}
 
 /* The answer to a held wait, or false while it still waits (its on_end may have started the
  * process it waits for next into w). */
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	bool said;
+	if (w->drive)
+		return serve_drive_answer(s, w, reply, size);
 	if (w->rows)
 		return serve_rows_ready_answer(s, w, reply, size);
 	if (w->origin) {
@@ -195,16 +219,12 @@ static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply
 		snprintf(reply, size, said ? "ok %.6f" : "ok now", unix_s);
 		return true;
 	}
-	if (w->generate) { /* its exit status as the shell's $? */
-		const struct supervised *p = &s->sup.procs[w->procs[0]];
-		if (!w->origin_known)
-			w->origin_known =
-			    serve_origin_from(s, w->procs[0], w->deadline_s, &w->origin_s, &said);
-		if (!w->origin_known || !p->reaped)
+	if (w->generate) {
+		double origin_s;
+		int status;
+		if (!serve_generate_ended(s, w, &origin_s, &status))
 			return false;
-		int st = p->status;
-		snprintf(reply, size, "ok %.6f %d", w->origin_s,
-		         WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
+		snprintf(reply, size, "ok %.6f %d", origin_s, status);
 		return true;
 	}
 	if (w->ready) {
@@ -278,8 +298,11 @@ static void serve_closed(void *ctx, struct control_conn *conn)
 {
 	struct serve *s = ctx;
 	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++)
-		if (s->waits[i].conn == conn)
+		if (s->waits[i].conn == conn) {
 			s->waits[i].conn = NULL;
+			if (s->waits[i].drive) /* what it started is stopped by the run's end */
+				serve_drive_end(&s->drive);
+		}
 }
 
 static bool serve_duration(const char *what, const char *text, double *out, char *reply,
@@ -423,22 +446,40 @@ static void serve_hierarchy(struct serve *s, struct control_conn *conn, char **w
 	serve_hierarchy_started(&s->hierarchy);
 }
 
-/* generate ...: the generator started as _loadgen against the rows named (serve_generate.h),
- * held until it exits, the events' origin set from its `started` line meanwhile. */
-static void serve_generate(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
-                           size_t size)
+/* The generator of generate's words w started as _loadgen against the rows named
+ * (serve_generate.h) and w waiting for it: true; false with the error in reply. */
+static bool serve_generate_launch(struct serve *s, struct serve_wait *wait, char **w, int n,
+                                  char *reply, size_t size)
 {
 	if (serve_refused_running(s, "generate", "_loadgen", reply, size))
-		return;
+		return false;
 	const struct supervised *up = serve_running(s, "_upstream"); /* watched on the timeline */
 	char up_pid[32];
 	snprintf(up_pid, sizeof(up_pid), "%ld", up ? (long)up->target.pid : 0L);
 	if (!serve_generate_prepare(&s->generate, &s->runfolder, &s->rows, up ? up_pid : NULL, w, n,
 	                            reply, size))
-		return;
-	struct serve_wait wait = {.generate = true, .deadline_s = GENERATE_ORIGIN_TIMEOUT_S};
-	serve_start_held(s, conn, s->generate.start, s->generate.start_count, &wait, reply, size);
+		return false;
+	serve_start(s, s->generate.start, s->generate.start_count, reply, size);
 	serve_generate_started(&s->generate);
+	if (strncmp(reply, "ok", 2) != 0)
+		return false;
+	reply[0] = '\0';
+	wait->generate = true;
+	wait->origin_known = false;
+	wait->count = 1;
+	wait->procs[0] = s->sup.count - 1;
+	wait->deadline_s = serve_now_s() + GENERATE_ORIGIN_TIMEOUT_S;
+	return true;
+}
+
+/* generate ...: held until the generator exits, the events' origin set from its `started` line
+ * meanwhile. */
+static void serve_generate(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                           size_t size)
+{
+	struct serve_wait wait = {0};
+	if (serve_generate_launch(s, &wait, w, n, reply, size))
+		serve_wait_or_answer(s, conn, &wait);
 }
 
 /* A row's answer once its wait of wait_s ended in now (serve_rows_answer): true with `ok ADDR
@@ -501,6 +542,137 @@ static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char 
 			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
 			         s->sup.procs[w->procs[i]].spec->name);
 	return true;
+}
+
+/* drive's processes stopped after its generator, on the supervisor's stop path: the during process,
+ * then each row through its child where asked (a perf stat wrapper writes its count only when its
+ * child exits), then the rows together. */
+static void serve_drive_stop(struct serve *s)
+{
+	struct serve_drive *d = &s->drive;
+	struct supervised *ps[SUPERVISOR_MAX_PROCESSES];
+	if (d->during_proc >= 0) {
+		ps[0] = &s->sup.procs[d->during_proc];
+		supervisor_stop_some(&s->sup, ps, 1, DRIVE_DURING_STOP_GRACE_S);
+	}
+	for (unsigned i = 0; i < d->ready_count; i++) {
+		ps[i] = &s->sup.procs[d->ready[i]];
+		if (d->stop_child_s >= 0)
+			supervisor_stop_child(&s->sup, ps[i], d->stop_child_s);
+	}
+	supervisor_stop_some(&s->sup, ps, d->ready_count, DRIVE_ROWS_STOP_GRACE_S);
+}
+
+/* Once drive's rows are ready: its during process and the generator over them started, w waiting
+ * for the generator: true; false with the error in reply. */
+static bool serve_drive_launch(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_drive *d = &s->drive;
+	const char *names[SUPERVISOR_MAX_PROCESSES];
+	int count;
+	for (unsigned i = 0; i < d->ready_count; i++)
+		names[i] = s->sup.procs[d->ready[i]].spec->name;
+	char **words = serve_drive_during_start(d, &s->rows, names, (int)d->ready_count, &count);
+	if (d->during_at >= 0) {
+		if (words)
+			serve_start(s, words, count, reply, size);
+		else
+			snprintf(reply, size, "error: out of memory");
+		variant_words_free(words);
+		if (strncmp(reply, "ok", 2) != 0)
+			return false;
+		d->during_proc = (int)s->sup.count - 1;
+	}
+	words = serve_drive_generate(d, names, (int)d->ready_count, &count);
+	if (!words) {
+		snprintf(reply, size, "error: out of memory");
+		return false;
+	}
+	fprintf(stderr, "%s: generator running: %s\n", s->runfolder.scenario, words[3]);
+	bool ok = serve_generate_launch(s, w, words, count, reply, size);
+	variant_words_free(words);
+	return ok;
+}
+
+/* drive's answer: once its rows are ready or left out, the rest of it launched (`none` when no row
+ * is ready); once the generator exited, what it started stopped and `ok ORIGIN STATUS ROW...`
+ * answered. False while it goes on. */
+static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_drive *d = &s->drive;
+	double origin_s;
+	int status;
+	if (w->rows) {
+		if (!serve_rows_ready_answer(s, w, reply, size))
+			return false;
+		w->rows = false;
+		for (unsigned i = 0; i < w->count; i++)
+			if (w->row_state[i] == ROW_READY)
+				d->ready[d->ready_count++] = w->procs[i];
+		if (d->ready_count == 0)
+			snprintf(reply, size, "none");
+		else if (serve_drive_launch(s, w, reply, size))
+			return false;
+		else
+			serve_drive_stop(s);
+	} else if (serve_generate_ended(s, w, &origin_s, &status)) {
+		serve_drive_stop(s);
+		snprintf(reply, size, "ok %.6f %d", origin_s, status);
+		for (unsigned i = 0; i < d->ready_count; i++)
+			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
+			         s->sup.procs[d->ready[i]].spec->name);
+	} else {
+		return false;
+	}
+	serve_drive_end(d);
+	return true;
+}
+
+/* drive ...: each row started (row-start, its wrap before it), then held while they are waited
+ * for together as rows-ready waits for them, and the rest of the schedule runs
+ * (serve_drive_answer). */
+static void serve_drive(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
+                        size_t size)
+{
+	struct serve_drive *d = &s->drive;
+	if (d->active) {
+		snprintf(reply, size, "error: drive: one is running");
+		return;
+	}
+	if (!serve_drive_parse(d, w, n, reply, size))
+		return;
+	struct serve_rows_host h = serve_rows_host(s);
+	const char *started[SUPERVISOR_MAX_PROCESSES];
+	int count, proc, n_started = 0;
+	double wait_s;
+	for (int i = 0; i < d->row_count; i++) {
+		char **words = serve_drive_row_start(d, i, &count);
+		if (words)
+			serve_rows_request(&s->rows, &h, words, count, reply, size, &proc, &wait_s);
+		else
+			snprintf(reply, size, "error: out of memory");
+		variant_words_free(words);
+		if (strncmp(reply, "ok", 2) == 0)
+			started[n_started++] = serve_drive_rows(d)[i];
+		else
+			fprintf(stderr, "%s: variant %s was not started: %s\n",
+			        s->runfolder.scenario, serve_drive_rows(d)[i], reply);
+	}
+	struct serve_wait wait = {.drive = true, .rows = true, .count = (unsigned)n_started};
+	char **words = n_started ? serve_drive_rows_ready(d, started, n_started, &count) : NULL;
+	if (!n_started)
+		snprintf(reply, size, "none");
+	else if (!words)
+		snprintf(reply, size, "error: out of memory");
+	if (words &&
+	    serve_rows_group(&s->rows, words, count, wait.procs, wait.row_wait_s, reply, size)) {
+		reply[0] = '\0';
+		wait.since_s = serve_now_s();
+		serve_wait_or_answer(s, conn, &wait);
+	} else {
+		serve_drive_end(d);
+	}
+	variant_words_free(words);
 }
 
 /* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
@@ -609,6 +781,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		serve_hierarchy(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "generate") == 0) {
 		serve_generate(s, conn, w, n, reply, size);
+	} else if (strcmp(req, "drive") == 0) {
+		serve_drive(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "queries") == 0) {
 		serve_queries(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
@@ -690,10 +864,11 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
-		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_QUERIES_REQUESTS,
-		    SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS);
+		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_DRIVE_REQUESTS,
+		    SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS,
+		    SERVE_PARAMETERS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -810,6 +985,7 @@ int serve_main(const char *socket_path, const char *out_dir)
 	supervisor_close(&s.sup);
 	run_events_free(&s.events); /* what is still pending written */
 	serve_rows_free(&s.rows);
+	serve_drive_end(&s.drive);
 	serve_calibration_free(&s.calibration);
 	if (s.sup.processes_fd >= 0) /* the one given, or `begin`'s */
 		close(s.sup.processes_fd);

@@ -17,9 +17,6 @@
 #include "rows_check.h"
 #include "serve_events.h"
 
-/* The longest a row-ready waits: a row under callgrind takes minutes to start. */
-#define SERVE_ROWS_READY_MAX_S 3600.0
-
 static void rows_setup_free(struct serve_rows *r)
 {
 	if (r->set)
@@ -58,7 +55,7 @@ static void rows_setup(struct serve_rows *r, char **w, int n, char *reply, size_
 	rows_setup_free(r);
 }
 
-static struct served_row *row_named(struct serve_rows *r, const char *name)
+struct served_row *serve_rows_named(struct serve_rows *r, const char *name)
 {
 	for (unsigned i = 0; i < r->count; i++)
 		if (strcmp(r->rows[i].name, name) == 0)
@@ -147,7 +144,7 @@ static void row_start(struct serve_rows *r, const struct serve_rows_host *h, cha
 		return;
 	}
 	const char *name = w[1];
-	struct served_row *row = row_named(r, name);
+	struct served_row *row = serve_rows_named(r, name);
 	if (!row && r->count == SUPERVISOR_MAX_PROCESSES) {
 		snprintf(reply, size, "error: row-start: too many rows");
 		return;
@@ -278,7 +275,7 @@ bool serve_rows_group(struct serve_rows *r, char **w, int n, unsigned *procs, do
 		return false;
 	}
 	for (int i = 2; i < n; i++) {
-		const struct served_row *row = row_named(r, w[i]);
+		const struct served_row *row = serve_rows_named(r, w[i]);
 		if (!row) {
 			snprintf(reply, size, "error: rows-ready: no row '%.64s' started", w[i]);
 			return false;
@@ -292,7 +289,7 @@ bool serve_rows_group(struct serve_rows *r, char **w, int n, unsigned *procs, do
 bool serve_rows_target(struct serve_rows *r, const char *name, char *target, size_t size, char *err,
                        size_t err_size)
 {
-	const struct served_row *row = row_named(r, name);
+	const struct served_row *row = serve_rows_named(r, name);
 	if (!row || !row->ready) {
 		snprintf(err, err_size, "row '%.64s' is not ready", name);
 		return false;
@@ -406,7 +403,7 @@ bool serve_rows_request(struct serve_rows *r, const struct serve_rows_host *h, c
 	} else if (strcmp(req, "row-targets") == 0 && n >= 2) {
 		row_targets(r, w, n, reply, size);
 	} else if (strcmp(req, "row-ready") == 0 && n == 3) {
-		const struct served_row *row = row_named(r, w[1]);
+		const struct served_row *row = serve_rows_named(r, w[1]);
 		char err[256];
 		if (!row)
 			snprintf(reply, size, "error: row-ready: no row '%.64s' started", w[1]);

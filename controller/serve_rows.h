@@ -22,6 +22,8 @@
 /* How long rows-ready waits for a daemon row: its launcher has 30 s of its own to answer
  * (DAEMON_READY_TIMEOUT_S), then its allocator probe is judged. */
 #define SERVE_ROWS_DAEMON_READY_S 60.0
+/* The longest a row-ready waits: a row under callgrind takes minutes to start. */
+#define SERVE_ROWS_READY_MAX_S 3600.0
 
 /* A row started by row-start. */
 struct served_row {
@@ -88,6 +90,9 @@ bool serve_rows_group(struct serve_rows *r, char **w, int n, unsigned *procs, do
  * out. */
 bool serve_rows_answer(struct serve_rows *r, const struct serve_rows_host *h, unsigned proc,
                        enum supervisor_ready state, char *reply, size_t size);
+
+/* The row started as name, or NULL. */
+struct served_row *serve_rows_named(struct serve_rows *r, const char *name);
 
 /* Row name's generator --target word into target (row-targets' and the generator's); false with
  * why in err when it is not a ready row. */

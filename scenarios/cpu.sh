@@ -36,19 +36,14 @@ cpu_callgrind_listing() {
 		sc_say "callgrind_annotate failed on $1: no instruction counts for it"
 }
 
-CPU_TOOL=
-# perf stat writes its count only when its child exits: the controller stops the resolver, not perf,
-# and waits for perf (at most 15 s). The generator samples perf's child (row-targets).
-scenario_stop_variant() {
-	[[ $CPU_TOOL == perf ]] || return 0
-	procs_stop_child 15 "$1"
-}
-
 # cpu_pass TOOL : every runnable variant in turn under TOOL, into RUN/TOOL/.
 cpu_pass() {
 	local tool=$1 dir=$SC_RUN/$1 name
 	mkdir -p "$dir/logs"
-	CPU_TOOL=$tool
+	# perf stat writes its count only when its child exits: the controller stops the resolver, not
+	# perf, and waits for perf (at most 15 s). The generator samples perf's child (row-targets).
+	SC_DRIVE_STOP_CHILD=
+	[[ $tool != perf ]] || SC_DRIVE_STOP_CHILD=15s
 	events_push "$dir/events.jsonl"
 	for name in "${SC_RUNNABLE[@]}"; do
 		if [[ ${V_KIND[$name]} != build && ${V_KIND[$name]} != env ]]; then

@@ -125,6 +125,30 @@ print(buf.decode().strip())
 PY
 }
 
+# stand_in_loadgen FILE LEAD_S STATUS : FILE, a stand-in allocspike-loadgen for a served run's
+# generate or drive: its words into args-loadgen beside FILE's folder, a `started` line appended to
+# its --out's events.jsonl (its schedule starting LEAD_S seconds from now, at .25 s), then exit
+# STATUS after a second, or, given the schedule "hold", never.
+stand_in_loadgen() {
+	cat >"$1" <<SH
+#!/bin/bash
+printf '%s\n' "\$@" >"\${0%/*}/../args-loadgen"
+while ((\$#)); do
+	case \$1 in
+	--out) out=\$2 ;;
+	--schedule) schedule=\$2 ;;
+	esac
+	shift
+done
+printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' \
+	"\$((\$(date +%s) + $2))" >>"\$out/events.jsonl"
+[[ \$schedule == hold ]] && exec sleep 300
+sleep 1
+exit $3
+SH
+	chmod +x "$1"
+}
+
 # serve_begin SOCKET SCENARIO DIR : a served run's controller (supervise --serve, dying with this
 # shell, its stderr appended to controller.err) listening at SOCKET, asked to begin the run in DIR.
 serve_begin() {

@@ -5,7 +5,7 @@
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files options runjson events procs variants hierarchy queries schedule \
-	placement loadgen calibrate warmup report clients dry_run; do
+	placement calibrate warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -19,6 +19,12 @@ SC_EXITING=0
 SC_FAIL_REASON=
 SC_SCHEDULE=
 SC_RUNNABLE=()
+# drive's options beside V_WRAP (docs/controller.md, "One schedule over rows: drive"): a process run
+# while the generator runs (NAME, LOG, COMMAND, one a line), and a grace for stopping each row
+# through its wrapper's child; then the last schedule's t_s = 0 (wall-clock seconds)
+SC_DRIVE_DURING=
+SC_DRIVE_STOP_CHILD=
+SC_DRIVE_ORIGIN=
 
 # experiment_prepare_programs : installs missing packages and builds what is missing, unless the
 # programs come from elsewhere ($ALLOCSPIKE_BIN, --no-build).
@@ -122,41 +128,38 @@ experiment_record_context() {
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).
 experiment_drive() {
-	local dir=$1 schedule=$2 name ran=0
-	mkdir -p "$dir/logs"
+	local name ran=0
 	if ((OPT_serial)); then
 		for name in "${SC_RUNNABLE[@]}"; do
 			events_origin_clear
-			experiment_drive_group "$dir" "$schedule" "$name" && ran=1
+			experiment_drive_group "$1" "$2" "$name" && ran=1
 		done
-		((ran)) || sc_die "no variant became ready (see $dir/logs/)"
 	else
-		experiment_drive_group "$dir" "$schedule" "${SC_RUNNABLE[@]}" ||
-			sc_die "no variant became ready (see $dir/logs/)"
+		experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" && ran=1
 	fi
+	((ran)) || sc_die "no variant became ready (see $1/logs/)"
 }
 
-# experiment_drive_group DIR SCHEDULE NAMES... : starts the named variants together, waits until each
-# is ready (one that fails is recorded, stopped and left out: rows-ready), runs the generator, stops them.
+# experiment_drive_group DIR SCHEDULE NAMES... : the rows' settings (rows-setup), then the controller's
+# `drive` (docs/controller.md, "One schedule over rows: drive"): the named variants started
+# together (V_WRAP before a build or env row), those that became ready driven by the generator (one
+# that fails is recorded, stopped and left out), then stopped. Fails when none became ready.
 experiment_drive_group() {
-	local dir=$1 schedule=$2 name started=() ready=()
+	local dir=$1 schedule=$2 name lg status options=() settings=()
 	shift 2
-	variants_rows_setup "$SC_ROOT_HINTS" "$SC_UP_PORT"
+	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
+	mapfile -t settings < <(variants_rows_settings "$SC_ROOT_HINTS" "$SC_UP_PORT")
+	procs_ask rows-setup "${settings[@]}" >/dev/null || sc_die "the controller refused the rows' settings (see above)"
 	for name in "$@"; do
-		variant_launch "$name" "$dir" "$SC_CPUS_RESOLVERS" && started+=("$name")
+		[[ -z ${V_WRAP[$name]:-} ]] || options+=("wrap=$name:${V_WRAP[$name]}")
 	done
-	((${#started[@]} > 0)) && procs_ask rows-ready "${SC_READY_TIMEOUT}s" "${started[@]}" || return 1
-	read -r -a ready <<<"${REPLY#ok}"
-	((${#ready[@]} > 0)) || return 1
-	! declare -F scenario_ready >/dev/null || scenario_ready "${ready[@]}"
-	loadgen_run "$dir" "$schedule" "${ready[@]}"
-	for name in "${ready[@]}"; do
-		! declare -F scenario_stop_variant >/dev/null || scenario_stop_variant "$name"
-	done
-	procs_stop 15 "${ready[@]}"
-	((SC_LOADGEN_STATUS == 0)) ||
-		sc_die "the generator exited with status $SC_LOADGEN_STATUS (see $dir/logs/loadgen.log)"
-	return 0
+	[[ -z $SC_DRIVE_DURING ]] || options+=("during=$SC_DRIVE_DURING")
+	[[ -z $SC_DRIVE_STOP_CHILD ]] || options+=("stop-child=$SC_DRIVE_STOP_CHILD")
+	procs_ask drive "$dir" "$schedule" "$lg" "$SC_QUERIES" "$SC_CPUS_HARNESS" "$SC_CPUS_RESOLVERS" \
+		"${SC_READY_TIMEOUT}s" "${options[@]}" -- "$@" || sc_die "the run's controller could not drive $* (see above)"
+	[[ $REPLY == ok\ * ]] || return 1
+	read -r _ SC_DRIVE_ORIGIN status _ <<<"$REPLY"
+	((status == 0)) || sc_die "the generator exited with status $status (see $dir/logs/loadgen.log)"
 }
 
 # experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison

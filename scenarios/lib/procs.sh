@@ -8,7 +8,6 @@
 # and end are the controller's too (begin, finish: the run folder, its registration and the cleanup
 # of what killed runs left).
 
-SC_LAST_PID=        # the PID of the process procs_start started last (the controller's answer)
 SC_PROCS_RUN=       # allocspike-run, its socket, its PID and start time once procs_begin ran
 SC_PROCS_SOCKET=
 SC_PROCS_CONTROLLER=
@@ -49,38 +48,6 @@ procs_ask() {
 	SC_PROCS_ASKER=
 	REPLY=$(<"$SC_PROCS_SOCKET.reply")
 	return "$st"
-}
-
-# procs_start NAME LOG CPUS COMMAND... : the controller starts COMMAND (its own process group, killed
-# when the controller dies), stdout and stderr appended to LOG, pinned to CPUS (taskset list) unless
-# empty. The scenario names it from then on; SC_LAST_PID is its PID, for what needs one (the
-# generator's --target, a daemon's probe and sampler, the `ready` event).
-procs_start() {
-	local name=$1 log=$2 cpus=$3
-	shift 3
-	[[ -n $SC_PROCS_SOCKET ]] || sc_die "allocspike-run is missing from $(sc_bin_dir) (it starts the run's processes)"
-	procs_ask start "$name" "$log" "$cpus" -- "$@" || sc_die "the run's controller did not start $name"
-	read -r _ SC_LAST_PID _ <<<"$REPLY"
-}
-
-# procs_stop_child GRACE_S NAME : stops NAME, a wrapper (perf stat, which writes its count only when
-# its child exits), through its child: SIGTERM to the child alone, NAME waited for up to GRACE_S (none
-# after procs_hurry), then stopped as procs_stop does if it still runs.
-procs_stop_child() {
-	local grace=$1
-	((!SC_PROCS_HURRY)) || grace=0
-	procs_ask stop-child "${grace}s" "$2" >/dev/null || true
-}
-
-# procs_stop GRACE_S NAME... : stops those still running on the controller's stop path (SIGTERM to
-# each process group at once, SIGKILL to what is left after GRACE_S, at once after procs_hurry; a
-# PID whose start time changed is never signalled); the controller records their exits.
-procs_stop() {
-	local grace=$1
-	shift
-	(($# > 0)) || return 0
-	((!SC_PROCS_HURRY)) || grace=0
-	procs_ask stop "${grace}s" "$@" >/dev/null || true
 }
 
 # procs_hurry : a signal while the run is being stopped: the stop goes on, without grace periods

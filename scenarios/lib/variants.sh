@@ -12,7 +12,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../daemons/lib/run.sh"
 SC_VARIANTS=()     # the rows this run uses
 SC_VARIANTS_RUN=   # the controller that reads the table
 SC_VARIANTS_TABLE= # and the table read
-# V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf stat)
+# V_WRAP: build/env rows: a command put before the binary, one argument a line (cpu.sh: valgrind, perf
+# stat; footprint.sh: the live sampler preloaded), drive's wrap= of the row
 declare -A V_WRAP=()
 # seconds a build or env row has to print its ready line (rows-ready; a daemon's launcher has its own)
 SC_READY_TIMEOUT=30
@@ -66,20 +67,4 @@ variants_rows_settings() {
 		IFS=,
 		echo "${SC_VARIANTS[*]}"
 	)" "$1" "$2" "${SC_TLS_DIR:-}" -- "${settings[@]}"
-}
-# variants_rows_setup HINTS UPSTREAM_PORT : gives the controller those settings (rows-setup).
-variants_rows_setup() {
-	local words=()
-	mapfile -t words < <(variants_rows_settings "$@")
-	procs_ask rows-setup "${words[@]}" >/dev/null || sc_die "the controller refused the rows' settings (see above)"
-}
-
-# variant_launch NAME DIR CPUS : starts one row of any kind as a process of the run: the controller
-# builds its command (row-start; docs/controller.md, "A run's rows"), with V_WRAP before a build or
-# env row's binary. Readiness is waited for separately (rows-ready) so that all variants start together.
-variant_launch() {
-	local wrap=()
-	[[ -z ${V_WRAP[$1]:-} ]] || mapfile -t wrap <<<"${V_WRAP[$1]}"
-	procs_ask row-start "$1" "$2" "$3" ${wrap[@]+-- "${wrap[@]}"} >/dev/null ||
-		{ sc_say "variant $1 was not started (see above)" && return 1; }
 }

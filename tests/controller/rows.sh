@@ -193,27 +193,9 @@ check "row-command with a TLS_DIR: DNS over TLS (no report at hand)" grep -qx --
 check_eq "row-command without its settings: exit 2" 2 $?
 
 # generate: the generator run by the controller against the ready rows (docs/controller.md, "The
-# generator"). A stand-in generator: its words into args-loadgen, a `started` line appended to its
-# --out's events.jsonl (its schedule starting a minute from now), then exit 3 after a second, or,
-# given the schedule "hold", never.
-cat >"$BIN/allocspike-loadgen" <<'SH'
-#!/bin/bash
-printf '%s\n' "$@" >"${0%/bin/*}/args-loadgen"
-while (($#)); do
-	case $1 in
-	--out) out=$2 ;;
-	--schedule) schedule=$2 ;;
-	esac
-	shift
-done
-printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' \
-	"$(($(date +%s) + 60))" >>"$out/events.jsonl"
-[[ $schedule == hold ]] && exec sleep 300
-sleep 1
-exit 3
-SH
-chmod +x "$BIN/allocspike-loadgen"
+# generator"). A stand-in generator (its schedule starting a minute from now, exit 3).
 LG=$BIN/allocspike-loadgen
+stand_in_loadgen "$LG" 60 3
 ask generate "$LG" "$R" S "$R/q" "" alpha 2>err.txt
 check "generate without the run's options: refused" grep -q "no options" err.txt
 options='{"interval_ms":"50","timeout_ms":"","clients":"1","client_count":"10","tcp_share":"0.1","dot_share":"0.2","tcp_idle":"3s"}'

@@ -1,0 +1,61 @@
+/* controller/serve_drive.h - a served run's `drive` request (docs/controller.md, "One schedule over
+ * rows: drive"): one schedule over a group of rows as one held request. This file reads its words
+ * and makes the words of the requests it is made of (row-start, rows-ready, the process run
+ * during the schedule, generate); serve.c runs them in turn on their own paths and stops what it
+ * started. */
+#ifndef ALLOCSPIKE_CONTROLLER_SERVE_DRIVE_H
+#define ALLOCSPIKE_CONTROLLER_SERVE_DRIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "serve_rows.h"
+#include "supervisor.h"
+
+#define SERVE_DRIVE_REQUESTS "drive"
+/* The rows' stop after the generator (SIGTERM, then SIGKILL), and the process run during it. */
+#define DRIVE_ROWS_STOP_GRACE_S 15.0
+#define DRIVE_DURING_STOP_GRACE_S 5.0
+
+struct serve_drive {
+	bool active;                           /* a drive is held */
+	char **words;                          /* the request's words, owned (NULL-terminated) */
+	int rows_at;                           /* the first ROW word */
+	int row_count;                         /* ROWs */
+	int wrap_of[SUPERVISOR_MAX_PROCESSES]; /* each ROW's wrap= word, or -1 */
+	int during_at;                         /* the during= word, or -1 */
+	double stop_child_s;                   /* stop-child=GRACE, or -1 */
+	/* filled while it runs: the rows ready (their processes) and the during process (-1) */
+	unsigned ready[SUPERVISOR_MAX_PROCESSES];
+	unsigned ready_count;
+	int during_proc;
+};
+
+/* drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [OPTION...] -- ROW... read into d
+ * (active); false with the error in reply. */
+bool serve_drive_parse(struct serve_drive *d, char **w, int n, char *reply, size_t size);
+
+/* The ROW words. */
+char **serve_drive_rows(const struct serve_drive *d);
+
+/* `row-start ROW DIR ROW_CPUS [-- WRAP...]` of row i (allocated, NULL-terminated; NULL when out
+ * of memory), its length into *count. */
+char **serve_drive_row_start(const struct serve_drive *d, int i, int *count);
+
+/* `rows-ready TIMEOUT NAME...` of the names given (allocated); its length into *count. */
+char **serve_drive_rows_ready(const struct serve_drive *d, const char *const *names, int n,
+                              int *count);
+
+/* `start NAME LOG "" -- COMMAND... ROW=SAMPLER[,CONTROL]...` of the during= process, a word per
+ * ready row (names): NULL without one (or out of memory); its length into *count. */
+char **serve_drive_during_start(const struct serve_drive *d, struct serve_rows *rows,
+                                const char *const *names, int n, int *count);
+
+/* `generate LOADGEN DIR SCHEDULE QUERIES CPUS NAME...` (allocated); its length into *count. */
+char **serve_drive_generate(const struct serve_drive *d, const char *const *names, int n,
+                            int *count);
+
+/* The drive ended: its words given back, d inactive. */
+void serve_drive_end(struct serve_drive *d);
+
+#endif

@@ -1,0 +1,119 @@
+#!/bin/bash
+# tests/controller/drive.sh - a served run's `drive` (docs/controller.md, "One schedule over rows:
+# drive"): one schedule over a group of rows as one held request. Stand-in rows (one never ready), a
+# stand-in generator and a stand-in process run during the schedule: the row never ready said,
+# stopped and left out while the other is driven; a wrap before a row, the during process given a
+# word per ready row (its preloaded sampler, its control socket), the generator's targets, the
+# answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
+# held while another is asked (refused) and answered after stop-all; a drive whose client went
+# dropped; the refusals of bad words.
+set -uo pipefail
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+RUN=$ALLOCSPIKE_BIN/allocspike-run
+[[ -x $RUN ]] || skip "allocspike-run is not built"
+cd "$TEST_TMP" || exit 1
+export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+BIN=$TEST_TMP/bin R=$TEST_TMP/run
+mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
+T=$TEST_TMP/v.tsv # two build rows
+printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$T"
+printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha gamma >>"$T"
+# A stand-in resolver: "ready" in its ready file (gamma never writes it), its environment kept.
+cat >"$BIN/allocspike-resolver-alpha" <<'SH'
+#!/bin/bash
+name=${0##*-}
+env >"${0%/bin/*}/env-$name"
+while (($#)); do
+	[[ $1 != --ready-file ]] || ready=$2
+	shift
+done
+[[ $name == gamma ]] || printf 'ready 127.0.0.1:5353\n' >"$ready"
+exec sleep 300
+SH
+chmod +x "$BIN/allocspike-resolver-alpha"
+cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-gamma"
+# A stand-in process run during the schedule: its words, then until stopped.
+printf '#!/bin/bash\nprintf "%%s\\n" "$@" >"${0%%/bin/*}/args-during"\nexec sleep 300\n' >"$BIN/during"
+chmod +x "$BIN/during"
+touch hints
+LG=$BIN/allocspike-loadgen
+stand_in_loadgen "$LG" 0 0
+
+SOCK=$TEST_TMP/ctl/run.sock
+ask() { "$RUN" ask "$SOCK" "$@"; }
+serve_begin "$SOCK" drive "$R"
+ask runjson-set .variants '[{"name":"alpha"},{"name":"gamma"}]' >/dev/null
+ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s"}' >/dev/null
+ask rows-setup "$T" "$BIN" "$TEST_TMP/daemons" alpha,gamma "$TEST_TMP/hints" 5300 "" -- --cache-size 1M >/dev/null
+
+# the refusals: each said, nothing started
+drive() { ask drive "$R" S "$LG" "$R/q" "" "" "$@"; }
+refused() { # WHAT PATTERN DRIVE-WORDS...
+	local what=$1 pattern=$2
+	shift 2
+	drive "$@" 2>err.txt
+	check "$what: refused" grep -q -- "$pattern" err.txt
+}
+refused "no rows" "drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT" 1s --
+refused "no --" "drive DIR SCHEDULE" 1s alpha
+refused "a TIMEOUT that is no duration" "drive TIMEOUT" soon -- alpha
+refused "an unknown option" "'color=red' is no option (wrap=ROW:WORDS" 1s color=red -- alpha
+refused "a wrap of a row not driven" "wrap=ROW:WORDS of one of the rows given" 1s wrap=gamma:env -- alpha
+refused "a wrap without words" "wrap=ROW:WORDS" 1s wrap=alpha: -- alpha
+refused "a during without its command" "during=NAME, LOG and COMMAND" 1s "during=_poll"$'\n'"$R/logs/poll.log" -- alpha
+refused "a stop-child that is no duration" "drive stop-child" 1s stop-child=x -- alpha
+refused "a row that is no name" "drive: ROW:" 1s -- ../alpha
+check_eq "nothing started by the refusals" '{"started":0,"running":0}' "$(ask stats)"
+
+# gamma never ready: said, stopped, left out; alpha driven with its wrap, the during process given
+# alpha's sampler (its wrap's ALLOCSPIKE_SAMPLER_SOCKET) and control socket, stopped through its child
+wrap=$(printf '%s\n' env ALLOCSPIKE_SAMPLER_SOCKET=/tmp/alpha.sizes.sock DRIVE_MARK=1)
+during=$(printf '%s\n' _poll "$R/logs/poll.log" "$BIN/during" out 0.5)
+out=$(drive 1s "wrap=alpha:$wrap" "during=$during" stop-child=1s -- gamma alpha)
+check "drive: ok ORIGIN STATUS and the row driven" grep -qE '^ok [0-9]+\.250000 0 alpha$' <<<"$out"
+check "the row never ready: said" grep -q "variant gamma did not become ready (see $R/logs/gamma.log); the run goes on without it" controller.err
+check "its failed exit recorded, asked" jq -se 'any(.[]; .variant == "gamma" and .event == "exited" and .requested == true)' "$R/events.jsonl"
+check "the wrap before the row: its environment" grep -qx DRIVE_MARK=1 env-alpha
+check_eq "the during process: its words and one per ready row" \
+	"out 0.5 alpha=/tmp/alpha.sizes.sock,$TEST_TMP/ctl/alpha.sock" "$(paste -sd' ' args-during)"
+check "the generator against the ready row alone" grep -q -- "^name=alpha,addr=127.0.0.1:5353," <(grep -A1 -x -- --target args-loadgen | tail -1)
+check_eq "one target" 1 "$(grep -cx -- --target args-loadgen)"
+check "said: the generator running" grep -q "drive: generator running: S" controller.err
+for name in alpha _poll; do
+	check "$name stopped after the generator, asked" jq -se --arg n "$name" \
+		'any(.[]; .variant == $n and .event == "exited" and .requested == true)' "$R/events.jsonl"
+done
+check_eq "nothing left running" 0 "$(ask stats | jq .running)"
+check "the generator's exit recorded" jq -se 'any(.[]; .variant == "_loadgen" and .event == "exited" and .code == 0)' "$R/events.jsonl"
+
+# no row ready: the answer says so
+check_eq "no row ready: none" none "$(drive 0.3s -- gamma)"
+
+# a drive held (the generator holds): a second one refused; stop-all (finish's) answers it with the
+# generator's signal
+ask drive "$R" hold "$LG" "$R/q" "" "" 5s -- alpha >held.txt &
+held=$!
+wait_until 10 grep -qx -- hold args-loadgen 2>/dev/null
+drive 1s -- alpha 2>err.txt
+check "a second drive while one runs: refused" grep -q "drive: one is running" err.txt
+ask stop-all >/dev/null
+wait "$held"
+check "stop-all answers the held drive: SIGTERM's status" grep -qE '^ok [0-9.]+ 143 alpha$' held.txt
+check_eq "a drive after it: taken again" none "$(drive 0.3s -- gamma)"
+
+# the client gone while its drive waits for its rows (the scenario's Ctrl-C: procs_finish kills its
+# ask): the drive dropped, the next one taken; what it started is stopped by the run's end (finish's
+# stop-all)
+"$RUN" ask "$SOCK" drive "$R" S "$LG" "$R/q" "" "" 30s -- gamma >/dev/null 2>&1 &
+asker=$!
+gamma_pid=$(wait_until 10 bash -c "jq -se '[.[] | select(.variant == \"gamma\" and .event == \"started\")] | length == 4' '$R/events.jsonl' >/dev/null" &&
+	jq -s '[.[] | select(.variant == "gamma" and .event == "started")] | last | .pid' "$R/events.jsonl")
+kill -KILL "$asker"
+wait "$asker" 2>/dev/null
+check "a drive after one whose client went: taken" grep -qE '^ok [0-9.]+ 0 alpha$' <<<"$(drive 5s -- alpha)"
+ask stop-all >/dev/null
+check "the dropped drive's row stopped by stop-all" jq -se --argjson p "${gamma_pid:-0}" \
+	'any(.[]; .variant == "gamma" and .event == "exited" and .pid == $p and .requested)' "$R/events.jsonl"
+
+ask shutdown >/dev/null
+finish
