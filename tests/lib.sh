@@ -195,3 +195,12 @@ plant_leftovers() {
 	printf '_planted\t%s\t%s\n_reused\t%s\t%s\n' "$planted" "$(start_ticks "$planted")" \
 		"$reused" "$(($(start_ticks "$reused") - 1))" >>"$1"
 }
+
+# served_controller_test : RUN, the built allocspike-run (the test skipped without it), and the test
+# in TEST_TMP with the runs it serves registered in a state folder of its own.
+served_controller_test() {
+	RUN=$ALLOCSPIKE_BIN/allocspike-run
+	[[ -x $RUN ]] || skip "allocspike-run is not built"
+	cd "$TEST_TMP" || exit 1
+	export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+}

@@ -9,10 +9,7 @@
 # dropped; the refusals of bad words.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
-RUN=$ALLOCSPIKE_BIN/allocspike-run
-[[ -x $RUN ]] || skip "allocspike-run is not built"
-cd "$TEST_TMP" || exit 1
-export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+served_controller_test
 BIN=$TEST_TMP/bin R=$TEST_TMP/run
 mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
 T=$TEST_TMP/v.tsv # two build rows

@@ -14,10 +14,7 @@
 # builders (the three commands above), and its refusals.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
-RUN=$ALLOCSPIKE_BIN/allocspike-run
-[[ -x $RUN ]] || skip "allocspike-run is not built"
-cd "$TEST_TMP" || exit 1
-export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+served_controller_test
 BIN=$TEST_TMP/bin DAEMONS=$TEST_TMP/daemons TLS=$TEST_TMP/tls R=$TEST_TMP/run
 mkdir -p "$BIN" "$DAEMONS/lib" "$TLS" "$R/logs"
 T=$TEST_TMP/v.tsv
