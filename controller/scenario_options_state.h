@@ -14,8 +14,10 @@
 struct option_state {
 	const char *value;
 	char rewritten[48];
-	bool set;  /* given by the user */
-	bool used; /* taken by this scenario */
+	bool set;            /* given by the user */
+	bool used;           /* taken by this scenario */
+	bool list;           /* a comma-separated list, each item of the option's kind */
+	const char *refusal; /* given, the scenario refuses it: why */
 	const char *help, *default_text, *quick_value;
 };
 
