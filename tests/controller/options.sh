@@ -114,6 +114,23 @@ out=$("$RUN" options --scenario x --default nope=1 -- 2>&1)
 check_eq "--default with an unknown name: status" 2 $?
 out=$("$RUN" options --scenario x 2>&1)
 check_eq "no --: status" 2 $?
+# tune.sh's and scale.sh's settings: the rest handed back as given and in order (an old name not
+# taken passes without a warning: spike.sh gives it), lists checked item by item, refusals, and a
+# plan's options kept out of run.json
+out=$("$RUN" options --scenario x --uses steps --lists steps --pass-rest -- --spike-len=5s 20 --steps 0.5,2 --layout heap 2>"$TEST_TMP/err")
+check_eq "--pass-rest: status" 0 $?
+check_eq "--pass-rest: the rest as given, in order" $'--spike-len=5s\n20\n--layout\nheap' "$(sed -n 's/^rest\t//p' <<<"$out")"
+check_eq "--pass-rest: no warning for an option passed on" "" "$(cat "$TEST_TMP/err")"
+check_eq "--lists: the list's value" 0.5,2 "$(awk -F'\t' '$1 == "opt" && $2 == "steps" { print $3 }' <<<"$out")"
+check "a plan's options are not in run.json" bash -c "! grep '^json' <<<\"\$1\" | grep -q steps" _ "$out"
+out=$("$RUN" options --scenario x --uses steps --lists steps -- --steps 0.5,,2 2>&1)
+check_eq "--lists: an empty item, status" 2 $?
+check "--lists: the empty item said" grep -qF -- "x: --steps: '' is not a number above 0" <<<"$out"
+out=$("$RUN" options --scenario x --uses steps --refuse "repeat=a reason" -- --repeat=2 2>&1)
+check_eq "--refuse: status" 2 $?
+check "--refuse: the reason" grep -qxF -- "x: --repeat is not taken: a reason" <<<"$out"
+out=$("$RUN" options --scenario x --uses steps -- --steps 1 --spike-len 5s 2>&1)
+check_eq "without --pass-rest an option not taken is refused" 2 $?
 "$RUN" options --help | grep -q -- "--scenario NAME"
 check_eq "options --help" 0 $?
 finish

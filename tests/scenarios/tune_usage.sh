@@ -33,7 +33,7 @@ check_eq "--variants: two rows without settings, plain batches" $'glibc,jemalloc
 
 for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants glibc" "--variants nope" \
 	"--allocator glibc --repeat 0" "--allocator glibc --batch x" "--allocator glibc --no-such-flag" "--allocator glibc --spike-len 20" \
-	"--allocator glibc --count 5"; do
+	"--allocator glibc --count 5" "--allocator glibc --batch 0" "--allocator glibc --margin-mb x"; do
 	# shellcheck disable=SC2086 # the flags are words
 	bash "$TUNE" $bad --out "$TEST_TMP/out" >/dev/null 2>&1
 	check_eq "'$bad' status" 2 $?
