@@ -55,15 +55,20 @@ static void set_value(int i, const char *value)
 	option_states[i].value = value;
 }
 
-/* --pass-rest: the arguments that are not the scenario's, in their order, for spike.sh. */
+/* --pass-rest: the arguments that are not the scenario's, in their order, for spike.sh; room for
+ * two words an argument (--name=value is handed back as --name and value, as the shell always
+ * passed it on). */
 static bool pass_rest;
-static const char **rest_words;
+static char **rest_words;
 static int rest_count;
 
-static void keep_rest(const char *word)
+static void keep_rest(const char *word, size_t len)
 {
-	refuse_control("an argument for spike.sh", word);
-	rest_words[rest_count++] = word;
+	char *copy = strndup(word, len);
+	if (!copy)
+		scenario_fail("out of memory");
+	refuse_control("an argument for spike.sh", copy);
+	rest_words[rest_count++] = copy;
 }
 
 /* ---- the scenario's command line ---- */
@@ -84,7 +89,7 @@ static void apply_quick(void)
 static bool parse_args(int argc, char **argv)
 {
 	int next = 0;
-	rest_words = calloc((size_t)argc + 1, sizeof(*rest_words));
+	rest_words = calloc(2 * (size_t)argc + 1, sizeof(*rest_words));
 	if (!rest_words)
 		scenario_fail("out of memory");
 	const char *pending = NULL; /* the value part of --name=value, the next argument */
@@ -96,7 +101,7 @@ static bool parse_args(int argc, char **argv)
 		if (strncmp(arg, "--", 2) != 0) {
 			if (!pass_rest)
 				scenario_fail("unexpected argument '%s'", arg);
-			keep_rest(arg);
+			keep_rest(arg, strlen(arg));
 			continue;
 		}
 		char opt[128];
@@ -125,7 +130,9 @@ static bool parse_args(int argc, char **argv)
 		if (i >= 0 && option_states[i].refusal)
 			scenario_fail("%s is not taken: %s", opt, option_states[i].refusal);
 		if (pass_rest && (i < 0 || !option_states[i].used)) {
-			keep_rest(arg); /* as given, --name=value too: spike.sh reads it */
+			keep_rest(arg, len);
+			if (pending)
+				keep_rest(pending, strlen(pending));
 			pending = NULL;
 			continue;
 		}
@@ -341,6 +348,8 @@ int scenario_options_main(int argc, char **argv)
 	}
 	free(option_states);
 	option_states = NULL;
+	for (int k = 0; k < rest_count; k++)
+		free(rest_words[k]);
 	free(rest_words);
 	return CLI_EXIT_OK;
 }

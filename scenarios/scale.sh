@@ -32,7 +32,7 @@ scenario_options() { echo steps knee world out list; }
 # spike.sh (OPTS_REST).
 scenario_defaults() {
 	local why="scale.sh sets the spike height (--steps, --knee) and makes one run per step" name
-	OPTS_ARGS+=(--pass-rest --lists steps,world
+	OPTS_ARGS+=(--pass-rest --lists "steps world"
 		--default world= --default-text "world=spike.sh's"
 		--help-text "world=worlds to sweep, each passed to spike.sh as --world NAME"
 		--help-text "out=the sweep's folder"

@@ -114,12 +114,12 @@ out=$("$RUN" options --scenario x --default nope=1 -- 2>&1)
 check_eq "--default with an unknown name: status" 2 $?
 out=$("$RUN" options --scenario x 2>&1)
 check_eq "no --: status" 2 $?
-# tune.sh's and scale.sh's settings: the rest handed back as given and in order (an old name not
+# tune.sh's and scale.sh's settings: the rest handed back in order, as the shell passed it on (an old name not
 # taken passes without a warning: spike.sh gives it), lists checked item by item, refusals, and a
 # plan's options kept out of run.json
 out=$("$RUN" options --scenario x --uses steps --lists steps --pass-rest -- --spike-len=5s 20 --steps 0.5,2 --layout heap 2>"$TEST_TMP/err")
 check_eq "--pass-rest: status" 0 $?
-check_eq "--pass-rest: the rest as given, in order" $'--spike-len=5s\n20\n--layout\nheap' "$(sed -n 's/^rest\t//p' <<<"$out")"
+check_eq "--pass-rest: the rest in order, --name=value as two words" $'--spike-len\n5s\n20\n--layout\nheap' "$(sed -n 's/^rest\t//p' <<<"$out")"
 check_eq "--pass-rest: no warning for an option passed on" "" "$(cat "$TEST_TMP/err")"
 check_eq "--lists: the list's value" 0.5,2 "$(awk -F'\t' '$1 == "opt" && $2 == "steps" { print $3 }' <<<"$out")"
 check "a plan's options are not in run.json" bash -c "! grep '^json' <<<\"\$1\" | grep -q steps" _ "$out"

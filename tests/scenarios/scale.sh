@@ -26,8 +26,8 @@ for opt in --spike-rate --spike-multiple --repeat; do
 done
 check "a bad step named" grep -qF -- "--steps: 'x' is not a number above 0" <<<"$(bash "$SCALE" --steps 1,x 2>&1 >/dev/null)"
 check "a bad world in the list named" grep -qF -- "--world: 'nope' is not lan" <<<"$(bash "$SCALE" --world lan,nope 2>&1 >/dev/null)"
-check_eq "--list: spike.sh's options passed on as given, in order" \
-	"x1 --spike-rate 1000 --out $TEST_TMP/s/x1 --spike-len=9s --variants glibc" \
+check_eq "--list: spike.sh's options passed on in order, --name=value as two words" \
+	"x1 --spike-rate 1000 --out $TEST_TMP/s/x1 --spike-len 9s --variants glibc" \
 	"$(bash "$SCALE" --steps 1 --spike-len=9s --knee 1000 --variants glibc --list --out "$TEST_TMP/s")"
 
 plan=$(bash "$SCALE" --quick --steps 0.5,1 --list --out "$TEST_TMP/sweep")
