@@ -57,7 +57,8 @@ static void check_latency(int i, const char *flag, const char *val)
 }
 
 /* VAL, option i's value or an item of its list, is of the option's kind (docs/cli.md), else exit
- * 2; a millisecond duration is rewritten as whole milliseconds, the latency as MEDIAN,P99. */
+ * 2; a millisecond duration is rewritten as whole milliseconds, the latency as MEDIAN,P99, a
+ * number of 1 or more without leading zeros. */
 static void check_kind(int i, const char *val)
 {
 	const char *flag = option_flag(i);
@@ -73,6 +74,8 @@ static void check_kind(int i, const char *val)
 		if (!is_count(val, 1, ~0ULL, &n))
 			scenario_fail("%s: '%s' is not a whole number of 1 or more (e.g. 10)", flag,
 			              val);
+		/* plain decimal digits: the shell's arithmetic reads 08 as octal */
+		option_set_rewritten(i, "%llu", n);
 		break;
 	case OPTION_NUMBER:
 		if (!is_number(val, 0, 1e300, &x))

@@ -39,7 +39,8 @@ scenario_defaults() {
 }
 
 opts_read "$@"
-allocator=$OPT_allocator variants=$OPT_variants repeat=$OPT_repeat out=$OPT_out list=$OPT_list
+# (the repeat in base 10: the shell's arithmetic reads 08 as octal)
+allocator=$OPT_allocator variants=$OPT_variants repeat=$((10#$OPT_repeat)) out=$OPT_out list=$OPT_list
 batch=${OPT_batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
 # A spike rate given goes to every run; without, the first run calibrates and the others reuse it.
 spike_rate=${OPT_SET[spike_rate]:+$OPT_spike_rate}

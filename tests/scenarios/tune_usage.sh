@@ -28,6 +28,8 @@ check_eq "all: the four allocators' runs" \
 	"$(bash "$TUNE" --allocator all --list)"
 check_eq "--variants: the one row without settings is the default" $'kresd-glibc,kresd-glibc-trim4k\nkresd-glibc,kresd-glibc-mmap32k' \
 	"$(bash "$TUNE" --variants kresd-glibc,kresd-glibc-trim4k,kresd-glibc-mmap32k --batch 2 --list)"
+check_eq "--batch 03 --repeat 08: base 10, as 3 and 8" 8 \
+	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 03 --repeat 08 --list 2>&1 >/dev/null | grep -oE '^tune: [0-9]+' | grep -oE '[0-9]+')"
 check_eq "--variants: two rows without settings, plain batches" $'glibc,jemalloc\nglibc-trim' \
 	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 2 --list)"
 
