@@ -20,7 +20,8 @@ void scenario_options_usage(FILE *out)
 	    "allocspike-run options --scenario NAME [--uses LIST] [--default NAME=VALUE]...\n"
 	    "                       [--help-text NAME=TEXT]... [--default-text NAME=TEXT]...\n"
 	    "                       [--quick-default NAME=VALUE]... [--lists LIST]\n"
-	    "                       [--refuse NAME=WHY]... [--pass-rest] -- ARGS...\n"
+	    "                       [--refuse NAME=WHY]... [--one-of A,B] [--pass-rest] -- "
+	    "ARGS...\n"
 	    "  a scenario's options: ARGS parsed, --quick applied, every value checked; prints\n"
 	    "  'opt NAME VALUE' lines (tab-separated; durations also as NAME_ms, sizes as\n"
 	    "  NAME_bytes, numbers in thousandths as NAME_milli), 'set NAME' for each option\n"
@@ -237,6 +238,19 @@ static bool split_setting(const char *arg, int *i, const char **text)
 	return *i >= 0;
 }
 
+/* A,B of --one-of: the rows of options A and B. */
+static bool split_pair(const char *arg, int rows[2])
+{
+	const char *comma = strchr(arg, ',');
+	char first[64];
+	if (!comma || (size_t)(comma - arg) >= sizeof(first))
+		return false;
+	snprintf(first, sizeof(first), "%.*s", (int)(comma - arg), arg);
+	rows[0] = option_index(first);
+	rows[1] = option_index(comma + 1);
+	return rows[0] >= 0 && rows[1] >= 0;
+}
+
 /* --uses LIST (as_list false) or --lists LIST: the names (blanks or commas between them) this
  * scenario takes, or takes as comma-separated lists. Returns a name not in the table, or NULL. */
 static const char *mark_names(const char *list, bool as_list)
@@ -299,6 +313,12 @@ int scenario_options_main(int argc, char **argv)
 			uses_list = v;
 			continue;
 		}
+		if (strcmp(o, "--one-of") == 0) {
+			if (!split_pair(v, one_of_rows))
+				return controller_fail(
+				    "--one-of: not A,B with A and B options of the table:", v);
+			continue;
+		}
 		if (strcmp(o, "--lists") == 0) {
 			const char *bad = mark_names(v, true);
 			if (bad)
@@ -329,9 +349,10 @@ int scenario_options_main(int argc, char **argv)
 		const char *bad = mark_names(uses_list, false);
 		if (bad)
 			return controller_fail("--uses: not an option of the table:", bad);
-	} else {
+	} else { /* every option of a run: a plan's are no run's */
 		for (size_t i = 0; i < scenario_option_count; i++)
-			option_states[i].used = true;
+			option_states[i].used =
+			    scenario_option_table[i].group != SCENARIO_GROUP_PLAN;
 	}
 	bool run = parse_args(argc - a - 1, argv + a + 1);
 	if (!run) {

@@ -199,6 +199,18 @@ static void check_clients(void)
 		scenario_fail("--spike-clients: from 1 to 1000000");
 }
 
+/* --one-of: exactly one of options a and b has a value (tune.sh: --allocator or --variants). */
+static void check_one_of(int a, int b)
+{
+	bool has_a = option_states[a].value[0], has_b = option_states[b].value[0];
+	if (has_a != has_b)
+		return;
+	char flag_a[64];
+	snprintf(flag_a, sizeof(flag_a), "%s", option_flag(a));
+	scenario_fail(has_a ? "%s and %s exclude each other" : "%s or %s is needed", flag_a,
+	              option_flag(b));
+}
+
 /* Every value this scenario takes checked by its kind, then the checks across options. */
 void scenario_options_validate(void)
 {
@@ -244,9 +256,6 @@ void scenario_options_validate(void)
 		option_set_rewritten(warmup, "%llu", count_or_zero("baseline_rate") * 2);
 	if (uses("clients"))
 		check_clients();
-	/* tune.sh: the rows come from one of the two */
-	if (uses("allocator") && !option_value("allocator")[0] == !option_value("variants")[0])
-		scenario_fail("%s", option_value("allocator")[0]
-		                        ? "--allocator and --variants exclude each other"
-		                        : "--allocator or --variants is needed");
+	if (one_of_rows[0] >= 0)
+		check_one_of(one_of_rows[0], one_of_rows[1]);
 }

@@ -25,6 +25,8 @@ struct option_state {
  * scenario_option_table; reachable until exit, as a usage error exits from deep in the checks. */
 extern const char *scenario_name;
 extern struct option_state *option_states;
+/* --one-of A,B: the rows of two options exactly one of which must have a value, or -1, -1. */
+extern int one_of_rows[2];
 
 /* The row of option NAME, or -1. */
 int option_index(const char *name);

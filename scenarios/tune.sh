@@ -26,7 +26,7 @@ scenario_options() { echo allocator variants batch repeat serial margin_mb margi
 
 # tune.sh's own lines of the list; every other option is handed back for spike.sh (OPTS_REST).
 scenario_defaults() {
-	OPTS_ARGS+=(--pass-rest
+	OPTS_ARGS+=(--pass-rest --one-of allocator,variants
 		--help-text "variants=these rows instead (e.g. kresd-glibc and rows over it); when exactly one of them has no settings, it is their default, as the build row for --allocator"
 		--default-text variants=-
 		--help-text "repeat=every run N times: figures become medians, and a difference inside the run-to-run spread is reported as no difference"

@@ -129,6 +129,13 @@ check "--lists: the empty item said" grep -qF -- "x: --steps: '' is not a number
 out=$("$RUN" options --scenario x --uses steps --refuse "repeat=a reason" -- --repeat=2 2>&1)
 check_eq "--refuse: status" 2 $?
 check "--refuse: the reason" grep -qxF -- "x: --repeat is not taken: a reason" <<<"$out"
+out=$("$RUN" options --scenario x --uses "allocator variants" --one-of allocator,variants -- 2>&1)
+check_eq "--one-of: neither, status" 2 $?
+check "--one-of: neither, said" grep -qxF -- "x: --allocator or --variants is needed" <<<"$out"
+out=$("$RUN" options --scenario x --uses "allocator variants" --one-of allocator,variants -- --allocator a --variants b 2>&1)
+check "--one-of: both, said" grep -qxF -- "x: --allocator and --variants exclude each other" <<<"$out"
+"$RUN" options --scenario x -- >/dev/null
+check_eq "without --uses, every option of a run (no plan's): its defaults pass" 0 $?
 out=$("$RUN" options --scenario x --uses steps -- --steps 1 --spike-len 5s 2>&1)
 check_eq "without --pass-rest an option not taken is refused" 2 $?
 "$RUN" options --help | grep -q -- "--scenario NAME"
