@@ -19,9 +19,8 @@ void scenario_options_usage(FILE *out)
 	    out,
 	    "allocspike-run options --scenario NAME [--uses LIST] [--default NAME=VALUE]...\n"
 	    "                       [--help-text NAME=TEXT]... [--default-text NAME=TEXT]...\n"
-	    "                       [--quick-default NAME=VALUE]... [--lists LIST]\n"
-	    "                       [--refuse NAME=WHY]... [--one-of A,B] [--pass-rest] -- "
-	    "ARGS...\n"
+	    "                       [--quick-default NAME=VALUE]... [--lists LIST] [--one-of A,B]\n"
+	    "                       [--refuse NAME=WHY]... [--pass-rest] -- ARGS...\n"
 	    "  a scenario's options: ARGS parsed, --quick applied, every value checked; prints\n"
 	    "  'opt NAME VALUE' lines (tab-separated; durations also as NAME_ms, sizes as\n"
 	    "  NAME_bytes, numbers in thousandths as NAME_milli), 'set NAME' for each option\n"

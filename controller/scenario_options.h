@@ -34,8 +34,7 @@ enum scenario_option_kind {
 };
 
 enum scenario_option_group {
-	SCENARIO_GROUP_PLAN, /* a plan of spike.sh runs (tune.sh, scale.sh): no run's option, not in
-	                        run.json */
+	SCENARIO_GROUP_PLAN, /* tune.sh's, scale.sh's plan of spike.sh runs: not in run.json */
 	SCENARIO_GROUP_DATA,
 	SCENARIO_GROUP_SCHEDULE,
 	SCENARIO_GROUP_HIERARCHY,

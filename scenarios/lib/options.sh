@@ -7,7 +7,7 @@
 # are not the scenario's, for spike.sh (tune.sh, scale.sh: --pass-rest). A scenario lists its
 # options (scenario_options), may add its defaults and texts to OPTS_ARGS in scenario_defaults
 # (--default NAME=VALUE, --help-text NAME=TEXT, --default-text NAME=TEXT, --quick-default
-# NAME=VALUE, --lists LIST, --refuse NAME=WHY, --pass-rest), and calls opts_read "$@".
+# NAME=VALUE, --lists LIST, --refuse NAME=WHY, --one-of A,B, --pass-rest), and calls opts_read "$@".
 
 declare -A OPT_SET=()
 OPTS_ARGS=()
