@@ -4,7 +4,8 @@
 # --help byte for byte, run.json's options object, and every usage error's message and status, all
 # as the shell parser of scenarios/lib/options.sh gave them (fixtures under options/, made from
 # main at 03aa72d: help-*.txt, json-expected.jsonl for json-cases.tsv, errors.txt for
-# error-cases.txt, less the shell's own "bad array subscript" line of case 35); then what it had not: the values in ms and bytes, the names given,
+# error-cases.txt, less the shell's own "bad array subscript" line of case 35; help-tune.txt and
+# help-scale.txt were made when their options moved here); then what it had not: the values in ms and bytes, the names given,
 # --quick, renamed options, a value with a newline, the controller's own usage.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -37,7 +38,7 @@ scenario() {
 # value NAME : NAME's value in the last answer.
 value() { awk -F'\t' -v n="$1" '$1 == "opt" && $2 == n { print $3 }' "$TEST_TMP/options.out"; }
 
-for s in spike ramp steady cpu footprint serve; do
+for s in spike ramp steady cpu footprint serve tune scale; do
 	scenario "$s" --help >"$TEST_TMP/help.txt" 2>&1
 	check_eq "$s --help: status" 0 $?
 	check "$s --help: as the shell parser printed it" diff "$F/help-$s.txt" "$TEST_TMP/help.txt"
