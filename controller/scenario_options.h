@@ -1,8 +1,9 @@
 /* controller/scenario_options.h - allocspike-run options: the scenarios' one option parser.
  *
- * A scenario (spike.sh, ramp.sh, steady.sh, cpu.sh, footprint.sh, serve.sh) hands its command line
- * over with the names of the options it takes and its own defaults and help texts; the controller
- * parses it, applies the --quick preset, checks every value by its kind (docs/cli.md's grammar,
+ * A scenario (spike.sh, ramp.sh, steady.sh, cpu.sh, footprint.sh, serve.sh, and tune.sh and
+ * scale.sh, which hand the rest of their command line on to spike.sh) hands its command line over
+ * with the names of the options it takes and its own defaults and help texts; the controller parses
+ * it, applies the --quick preset, checks every value by its kind (docs/cli.md's grammar,
  * common/cli_parse) and prints the values as NAME<TAB>VALUE lines the shell reads without eval, or
  * the scenario's --help list (docs/controller.md, "A scenario's options"). */
 #ifndef ALLOCSPIKE_SCENARIO_OPTIONS_H
@@ -16,7 +17,9 @@ enum scenario_option_kind {
 	OPTION_FLAG,         /* no value: given means 1 */
 	OPTION_TEXT,         /* any text (a few are checked by name) */
 	OPTION_COUNT,        /* a whole number */
+	OPTION_POSITIVE,     /* a whole number, 1 or more */
 	OPTION_NUMBER,       /* a non-negative decimal number */
+	OPTION_MULTIPLE,     /* a decimal number above 0 */
 	OPTION_DURATION,     /* a duration, a unit required; also printed as NAME_ms */
 	OPTION_MS,           /* a duration, a bare number is milliseconds; rewritten in whole ms */
 	OPTION_SIZE,         /* a size; also printed as NAME_bytes */
@@ -31,6 +34,7 @@ enum scenario_option_kind {
 };
 
 enum scenario_option_group {
+	SCENARIO_GROUP_PLAN, /* tune.sh's, scale.sh's plan of spike.sh runs: not in run.json */
 	SCENARIO_GROUP_DATA,
 	SCENARIO_GROUP_SCHEDULE,
 	SCENARIO_GROUP_HIERARCHY,

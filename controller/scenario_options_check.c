@@ -4,6 +4,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,11 +56,12 @@ static void check_latency(int i, const char *flag, const char *val)
 	option_set_rewritten(i, "%lld,%lld", med, p99);
 }
 
-/* The value of option i is of its kind (docs/cli.md), else exit 2; a millisecond duration is
- * rewritten as whole milliseconds, the latency as MEDIAN,P99. */
-static void check_kind(int i)
+/* VAL, option i's value or an item of its list, is of the option's kind (docs/cli.md), else exit
+ * 2; a millisecond duration is rewritten as whole milliseconds, the latency as MEDIAN,P99, a
+ * number of 1 or more without leading zeros. */
+static void check_kind(int i, const char *val)
 {
-	const char *val = option_states[i].value, *flag = option_flag(i);
+	const char *flag = option_flag(i);
 	unsigned long long n = 0;
 	long long ms = 0;
 	double x = 0;
@@ -68,9 +70,20 @@ static void check_kind(int i)
 		if (!is_count(val, 0, ~0ULL, &n))
 			scenario_fail("%s: '%s' is not a whole number (e.g. 10)", flag, val);
 		break;
+	case OPTION_POSITIVE:
+		if (!is_count(val, 1, ~0ULL, &n))
+			scenario_fail("%s: '%s' is not a whole number of 1 or more (e.g. 10)", flag,
+			              val);
+		/* plain decimal digits: the shell's arithmetic reads 08 as octal */
+		option_set_rewritten(i, "%llu", n);
+		break;
 	case OPTION_NUMBER:
 		if (!is_number(val, 0, 1e300, &x))
 			scenario_fail("%s: '%s' is not a number (e.g. 0.5, 20)", flag, val);
+		break;
+	case OPTION_MULTIPLE:
+		if (!is_number(val, 0, 1e300, &x) || x <= 0)
+			scenario_fail("%s: '%s' is not a number above 0 (e.g. 0.5, 2)", flag, val);
 		break;
 	case OPTION_DURATION:
 		if (!option_duration_ms(val, CLI_UNIT_REQUIRED, 1, &ms))
@@ -131,6 +144,16 @@ static void check_kind(int i)
 	}
 }
 
+/* A list option's value: every comma-separated item of the option's kind; an empty item (or an
+ * empty list given) is refused as its kind refuses "". Lists are of kinds not rewritten. */
+static void check_list(int i)
+{
+	char *copy = strdup(option_states[i].value), *rest = copy, *item;
+	while (rest && (item = strsep(&rest, ",")))
+		check_kind(i, item);
+	free(copy);
+}
+
 static bool uses(const char *name)
 {
 	int i = option_index(name);
@@ -176,6 +199,18 @@ static void check_clients(void)
 		scenario_fail("--spike-clients: from 1 to 1000000");
 }
 
+/* --one-of: exactly one of options a and b has a value (tune.sh: --allocator or --variants). */
+static void check_one_of(int a, int b)
+{
+	bool has_a = option_states[a].value[0], has_b = option_states[b].value[0];
+	if (has_a != has_b)
+		return;
+	char flag_a[64];
+	snprintf(flag_a, sizeof(flag_a), "%s", option_flag(a));
+	scenario_fail(has_a ? "%s and %s exclude each other" : "%s or %s is needed", flag_a,
+	              option_flag(b));
+}
+
 /* Every value this scenario takes checked by its kind, then the checks across options. */
 void scenario_options_validate(void)
 {
@@ -187,9 +222,13 @@ void scenario_options_validate(void)
 		option_default_unset("latency_ms", "20,20");
 		option_default_unset("loss", "0");
 	}
-	for (size_t i = 0; i < scenario_option_count; i++)
-		if (option_states[i].used && option_states[i].value[0])
-			check_kind((int)i);
+	for (size_t i = 0; i < scenario_option_count; i++) {
+		const struct option_state *o = &option_states[i];
+		if (o->used && o->list && (o->value[0] || o->set))
+			check_list((int)i);
+		else if (o->used && o->value[0])
+			check_kind((int)i, o->value);
+	}
 	if (!is_count(option_value("port"), 0, 65535, &n))
 		scenario_fail("--port: '%s' is out of range (0 to 65535)", option_value("port"));
 	if (!is_count(option_value("repeat"), 1, ~0ULL, &n))
@@ -217,4 +256,6 @@ void scenario_options_validate(void)
 		option_set_rewritten(warmup, "%llu", count_or_zero("baseline_rate") * 2);
 	if (uses("clients"))
 		check_clients();
+	if (one_of_rows[0] >= 0)
+		check_one_of(one_of_rows[0], one_of_rows[1]);
 }

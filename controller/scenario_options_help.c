@@ -45,7 +45,11 @@ static void print_option(FILE *out, int i)
 	if (o->kind == OPTION_FLAG || !dflt[0])
 		dflt = "-";
 	char head[96], *line = NULL;
-	snprintf(head, sizeof(head), "  %s%s%s", option_flag(i), o->arg[0] ? " " : "", o->arg);
+	if (option_states[i].list)
+		snprintf(head, sizeof(head), "  %s %s[,%s...]", option_flag(i), o->arg, o->arg);
+	else
+		snprintf(head, sizeof(head), "  %s%s%s", option_flag(i), o->arg[0] ? " " : "",
+		         o->arg);
 	bool ok = strcmp(dflt, "-") == 0
 	              ? asprintf(&line, "%-24s %s", head, help) >= 0
 	              : asprintf(&line, "%-24s %s (default: %s)", head, help, dflt) >= 0;

@@ -12,6 +12,7 @@
 
 const char *scenario_name = "scenario";
 struct option_state *option_states;
+int one_of_rows[2] = {-1, -1};
 
 int option_index(const char *name)
 {

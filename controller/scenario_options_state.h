@@ -14,8 +14,10 @@
 struct option_state {
 	const char *value;
 	char rewritten[48];
-	bool set;  /* given by the user */
-	bool used; /* taken by this scenario */
+	bool set;            /* given by the user */
+	bool used;           /* taken by this scenario */
+	bool list;           /* a comma-separated list, each item of the option's kind */
+	const char *refusal; /* given, the scenario refuses it: why */
 	const char *help, *default_text, *quick_value;
 };
 
@@ -23,6 +25,8 @@ struct option_state {
  * scenario_option_table; reachable until exit, as a usage error exits from deep in the checks. */
 extern const char *scenario_name;
 extern struct option_state *option_states;
+/* --one-of A,B: the rows of two options exactly one of which must have a value, or -1, -1. */
+extern int one_of_rows[2];
 
 /* The row of option NAME, or -1. */
 int option_index(const char *name);

@@ -8,6 +8,7 @@
 
 /* Help groups, in the order --help lists them. */
 const char *const scenario_option_group_titles[SCENARIO_OPTION_GROUPS] = {
+    "Plan (spike.sh runs; any other option goes to each of them):",
     "Variants and data:",
     "Schedule (DUR: 20s, 1.5m, 500ms, 2h, a unit required; RATE, N: whole numbers):",
     "Hierarchy and resolvers:",
@@ -19,6 +20,7 @@ const char *const scenario_option_group_titles[SCENARIO_OPTION_GROUPS] = {
 #define SCHED SCENARIO_GROUP_SCHEDULE
 #define HIER SCENARIO_GROUP_HIERARCHY
 #define RUN SCENARIO_GROUP_RUN
+#define PLAN SCENARIO_GROUP_PLAN
 const struct scenario_option scenario_option_table[] = {
     {"variants", OPTION_TEXT, "A,B,...", DATA, "rows of variants.tsv to run, any kind",
      "rows with default=yes", ""},
@@ -127,6 +129,29 @@ const struct scenario_option scenario_option_table[] = {
     {"tcp_idle", OPTION_DURATION, "DUR", SCHED,
      "with --clients: a TCP or DoT client closes its connection after this long without queries",
      NULL, "5s"},
+    /* tune.sh's and scale.sh's plans of spike.sh runs */
+    {"allocator", OPTION_TEXT, "A", PLAN,
+     "a build row with tuning rows over it (e.g. glibc, jemalloc), or all (each of them, one after "
+     "the other, in table order)",
+     "-", ""},
+    {"batch", OPTION_POSITIVE, "N", PLAN,
+     "rows per spike run, in parallel. With --allocator every run carries the allocator's default "
+     "row beside N-1 settings: each setting is measured beside the default under the same "
+     "conditions, and the default's spread over the runs measures run-to-run noise. Later runs "
+     "reuse the first run's spike rate, so every row sees one schedule",
+     "the number of cores, at least 2", ""},
+    {"margin_mb", OPTION_NUMBER, "X", PLAN,
+     "held memory within max(X MB, --margin-share x the lowest) of the lowest counts as the lowest",
+     NULL, "1"},
+    {"margin_share", OPTION_NUMBER, "X", PLAN, "the share in --margin-mb's rule", NULL, "0.10"},
+    {"steps", OPTION_MULTIPLE, "X", PLAN, "spike heights as multiples of the knee", NULL,
+     "0.5,1,1.5,2,3"},
+    {"knee", OPTION_POSITIVE, "QPS", PLAN,
+     "the knee in queries per second; without it the first step of each world runs spike.sh's "
+     "calibration (--spike-rate auto) and its knee (the slowest variant's capacity) sets the other "
+     "steps of that world",
+     "-", ""},
+    {"list", OPTION_FLAG, "", PLAN, "print the runs it would make, one a line, and stop", "-", "0"},
 };
 const size_t scenario_option_count =
     sizeof(scenario_option_table) / sizeof(scenario_option_table[0]);

@@ -11,20 +11,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/lifeline.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/options.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
-scale_usage() {
+# scenario_usage : --help's first lines; the option list is the controller's (allocspike-run options).
+scenario_usage() {
 	cat <<'USAGE'
 usage: scenarios/scale.sh [options] [spike.sh options]
 Runs spike.sh once per spike height (and world), each into its own run folder DIR/STEP, then writes
 DIR/scale.html and DIR/scale.json (allocspike-report scale) and prints the page's path.
-  --steps LIST         spike heights as multiples of the knee (default 0.5,1,1.5,2,3)
-  --knee N             the knee in queries per second; default: the first step of each world runs
-                       spike.sh's calibration (--spike-rate auto) and its knee (the slowest variant's
-                       capacity) sets the other steps of that world
-  --world W[,W...]     worlds to sweep, each passed to spike.sh as --world W (default: spike.sh's)
-  --out DIR            the sweep's folder (default: runs/<UTC timestamp>-scale)
-  --list               print the runs it would make, one a line (folder, then spike.sh's options),
-                       and stop
-  --help               this text
 Before it starts (and with --list, on stderr) it says how many spike runs it makes and about how long
 they take: spike.sh's estimate per run, a world's first step with its calibration unless --knee is given.
 Any other option goes to every spike.sh run unchanged (spike.sh --help lists them), e.g. --quick,
@@ -34,53 +26,26 @@ requests in flight), so the steps past the knee share one x; --memory-layout kre
 USAGE
 }
 
-scale_fail() {
-	printf 'scale: %s\n' "$*" >&2
-	echo "usage: scenarios/scale.sh [options]   (--help lists them)" >&2
-	exit 2
+scenario_options() { echo steps knee world out list; }
+
+# scale.sh's own lines of the list, the options it refuses; every other option is handed back for
+# spike.sh (OPTS_REST).
+scenario_defaults() {
+	local why="scale.sh sets the spike height (--steps, --knee) and makes one run per step" name
+	OPTS_ARGS+=(--pass-rest --lists "steps world"
+		--default world= --default-text "world=spike.sh's"
+		--help-text "world=worlds to sweep, each passed to spike.sh as --world NAME"
+		--help-text "out=the sweep's folder"
+		--help-text "list=print the runs it would make, one a line (folder, then spike.sh's options), and stop")
+	for name in spike_rate spike_multiple repeat; do
+		OPTS_ARGS+=(--refuse "$name=$why")
+	done
 }
 
-steps=0.5,1,1.5,2,3 knee='' worlds='' out='' list=0 pass=()
-while (($#)); do
-	case $1 in
-	--help | -h)
-		scale_usage
-		exit 0
-		;;
-	--list)
-		list=1
-		shift
-		;;
-	--steps | --knee | --world | --out)
-		(($# >= 2)) || scale_fail "option $1 needs a value"
-		case $1 in
-		--steps) steps=$2 ;;
-		--knee) knee=$2 ;;
-		--world) worlds=$2 ;;
-		--out) out=$2 ;;
-		esac
-		shift 2
-		;;
-	--spike-rate | --spike-multiple | --repeat)
-		scale_fail "$1 is not taken: scale.sh sets the spike height (--steps, --knee) and makes one run per step"
-		;;
-	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
-	*)
-		pass+=("$1")
-		shift
-		;;
-	esac
-done
+opts_read "$@"
+steps=$OPT_steps knee=$OPT_knee out=$OPT_out list=$OPT_list pass=("${OPTS_REST[@]}")
 IFS=, read -r -a multiples <<<"$steps"
-((${#multiples[@]})) || scale_fail "--steps wants multiples like 0.5,1,2, got '$steps'"
-for m in "${multiples[@]}"; do
-	sc_is_number "$m" && ! sc_is_zero "$m" || scale_fail "--steps wants positive multiples like 0.5,1,2, got '$m'"
-done
-[[ -z $knee ]] || { sc_is_uint "$knee" && ((knee > 0)); } ||
-	scale_fail "--knee wants a rate in queries per second, got '$knee'"
-[[ $worlds =~ ^([A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*)?$ ]] ||
-	scale_fail "--world wants names separated by commas, got '$worlds'"
-IFS=, read -r -a world_list <<<"$worlds"
+IFS=, read -r -a world_list <<<"$OPT_world"
 ((${#world_list[@]})) || world_list=('')
 out=${out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-scale}
 
@@ -94,9 +59,6 @@ scale_rate() {
 	[[ -n $milli ]] || sc_die "the multiple '$2' was not read (allocspike-run options)"
 	echo $(($1 * milli / 1000))
 }
-
-# The controller reads the multiples (scale_rate); spike.sh would build it as well (plan_spike_say).
-opts_controller "${pass[@]}"
 
 # The plan: per world, per multiple, a folder name and spike.sh's height options; a step whose knee
 # is still to be calibrated says so ("knee*M", resolved when its world's first step has run).
@@ -142,9 +104,8 @@ if ((list)); then
 	done
 	exit 0
 fi
-# --out's rule (docs/cli.md): a folder holding a sweep, or anything else, is refused; each step
-# gets a new folder in it.
-problem=$(sc_outdir --check "$out") || scale_fail "--out: $problem"
+# --out's rule (docs/cli.md, checked by opts_read): a folder holding a sweep, or anything else, is
+# refused; each step gets a new folder in it.
 problem=$(sc_outdir "$out") || sc_die "the sweep's folder: $problem"
 out=$(realpath "$out")
 

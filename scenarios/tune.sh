@@ -6,85 +6,54 @@
 set -uo pipefail
 SC_PROG=tune
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/options.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/variants.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/plan.sh"
 
-tune_usage() {
+# scenario_usage : --help's first lines; the option list is the controller's (allocspike-run options).
+scenario_usage() {
 	cat <<'USAGE'
 usage: scenarios/tune.sh --allocator A|all [options] [spike.sh options]
 Runs the allocator's build row and its tuning rows (the env rows over it in variants.tsv) through the
 same spike schedule, then writes DIR/advisor.html and DIR/advice.json and prints the page's path.
-  --allocator A        a build row with tuning rows over it (e.g. glibc, jemalloc), or
-                       all (each of them, one after the other, in table order)
-  --variants A,B,...   these rows instead (e.g. kresd-glibc and rows over it); when exactly one of
-                       them has no settings, it is their default, as the build row for --allocator
-  --batch N            rows per spike run, in parallel (default: the number of cores, at least 2).
-                       With --allocator every run carries the allocator's default row beside
-                       N-1 settings: each setting is measured beside the default under the same
-                       conditions, and the default's spread over the runs measures run-to-run noise.
-                       Later runs reuse the first run's spike rate, so every row sees one schedule
-  --repeat N           every run N times: figures become medians, and a difference inside the
-                       run-to-run spread is reported as no difference (default 1)
-  --serial             one row at a time within a run (spike.sh --serial)
-  --margin-mb X        held memory within max(X MB, share x lowest) of the lowest counts (1)
-  --margin-share X     (0.10)
-  --out DIR            the advisor's folder (default: runs/<UTC timestamp>-tune-<allocator>)
-  --quick              short runs (spike.sh --quick): a look, not a measurement
-  --list               print the runs it would make, one a line (rows comma-separated), and stop
 Before it starts (and with --list, on stderr) it says how many spike runs it makes and about how long
 they take: spike.sh's estimate per run, the first one with its calibration unless --spike-rate is given.
 Any other option goes to spike.sh unchanged (spike.sh --help lists them).
 USAGE
 }
 
-tune_fail() {
-	printf 'tune: %s\n' "$*" >&2
-	echo "usage: scenarios/tune.sh --allocator A [options]   (--help lists them)" >&2
-	exit 2
+scenario_options() { echo allocator variants batch repeat serial margin_mb margin_share out quick list spike_rate; }
+
+# tune.sh's own lines of the list; every other option is handed back for spike.sh (OPTS_REST).
+scenario_defaults() {
+	OPTS_ARGS+=(--pass-rest --one-of allocator,variants
+		--help-text "variants=these rows instead (e.g. kresd-glibc and rows over it); when exactly one of them has no settings, it is their default, as the build row for --allocator"
+		--default-text variants=-
+		--help-text "repeat=every run N times: figures become medians, and a difference inside the run-to-run spread is reported as no difference"
+		--help-text "serial=one row at a time within a run (spike.sh --serial)"
+		--help-text "out=the advisor's folder"
+		--default-text "out=$SC_ROOT/runs/<UTC YYYYmmdd-HHMMSS>-tune-<allocator>"
+		--help-text "quick=short runs (spike.sh --quick): a look, not a measurement"
+		--help-text "list=print the runs it would make, one a line (rows comma-separated), and stop"
+		--help-text "spike_rate=spike.sh's spike height for every run (with auto, as by default, the first run calibrates and the later runs reuse its rate)")
 }
 
-allocator='' variants='' batch='' repeat=1 out='' margin=() pass=() list=0
-while (($#)); do
-	case $1 in
-	--help | -h)
-		tune_usage
-		exit 0
-		;;
-	--list)
-		list=1
-		shift
-		;;
-	--allocator | --variants | --batch | --repeat | --out | --margin-mb | --margin-share | --spike-rate)
-		(($# >= 2)) || tune_fail "option $1 needs a value"
-		case $1 in
-		--allocator) allocator=$2 ;;
-		--variants) variants=$2 ;;
-		--batch) batch=$2 ;;
-		--repeat) repeat=$2 ;;
-		--out) out=$2 ;;
-		--spike-rate) spike_rate=$2 ;;
-		*) margin+=("$1" "$2") ;;
-		esac
-		shift 2
-		;;
-	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
-	*)
-		pass+=("$1")
-		shift
-		;;
-	esac
-done
-spike_rate=${spike_rate:-}
-[[ -n $allocator || -n $variants ]] || tune_fail "--allocator or --variants is needed"
-[[ -z $allocator || -z $variants ]] || tune_fail "--allocator and --variants exclude each other"
-[[ $repeat =~ ^[1-9][0-9]*$ ]] || tune_fail "--repeat: '$repeat' is not a count"
-[[ -z $batch || $batch =~ ^[1-9][0-9]*$ ]] || tune_fail "--batch: '$batch' is not a count"
-[[ -z $out ]] || problem=$(sc_outdir --check "$out") || tune_fail "--out: $problem"
-batch=${batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
+opts_read "$@"
+# (the repeat in base 10: the shell's arithmetic reads 08 as octal)
+allocator=$OPT_allocator variants=$OPT_variants repeat=$((10#$OPT_repeat)) out=$OPT_out list=$OPT_list
+batch=${OPT_batch:-$(($(nproc) > 2 ? $(nproc) : 2))}
+# A spike rate given goes to every run; without, the first run calibrates and the others reuse it.
+spike_rate=${OPT_SET[spike_rate]:+$OPT_spike_rate}
+# The advisor's margins as given (allocspike-report advise has the same defaults).
+margin=()
+[[ -z ${OPT_SET[margin_mb]:-} ]] || margin+=(--margin-mb "$OPT_margin_mb")
+[[ -z ${OPT_SET[margin_share]:-} ]] || margin+=(--margin-share "$OPT_margin_share")
+pass=()
+((!OPT_quick)) || pass+=(--quick)
+((!OPT_serial)) || pass+=(--serial)
+pass+=("${OPTS_REST[@]}")
 
-# The table is read by the controller, built first unless spike.sh is told not to build.
-# shellcheck disable=SC2034 # read by sc_build_missing
-[[ " ${pass[*]} " != *" --no-build "* ]] || OPT_no_build=1
+# The table is read by the controller, built first unless spike.sh is told not to build (opts_read).
 variants_load "$SC_ROOT/variants.tsv"
 # tune_settings ALLOCATOR : the env rows over the allocator's build row that keep its allocator (its
 # tuning rows; an env row may preload another allocator into the binary instead).
@@ -124,7 +93,7 @@ plan=()
 if [[ -n $variants ]]; then
 	IFS=, read -r -a rows <<<"$variants"
 	for name in "${rows[@]}"; do
-		[[ -n ${V_KIND[$name]:-} ]] || tune_fail "--variants: no variant '$name' in variants.tsv"
+		[[ -n ${V_KIND[$name]:-} ]] || opts_fail "--variants: no variant '$name' in variants.tsv"
 	done
 	# One row without settings among them is their default, carried by every run.
 	default='' others=()
@@ -139,7 +108,7 @@ else
 	mapfile -t allocators < <(tune_allocators)
 	if [[ $allocator != all ]]; then
 		[[ " ${allocators[*]} " == *" $allocator "* ]] ||
-			tune_fail "--allocator: '$allocator' is not $(printf '%s, ' "${allocators[@]}")or all (the build rows with tuning rows over them)"
+			opts_fail "--allocator: '$allocator' is not $(printf '%s, ' "${allocators[@]}")or all (the build rows with tuning rows over them)"
 		allocators=("$allocator")
 	fi
 	for a in "${allocators[@]}"; do
@@ -147,7 +116,7 @@ else
 		mapfile -t -O "${#plan[@]}" plan < <(tune_plan "$a" "${more[@]}")
 	done
 fi
-((${#plan[@]})) || tune_fail "no rows to run"
+((${#plan[@]})) || opts_fail "no rows to run"
 # spike.sh judges the options passed on and their values (a bad one fails here, before anything
 # runs) and says how long a run takes: the first calibrates unless the spike rate is given.
 plan_spike_say $((${#plan[@]} * repeat)) $((${#spike_rate} ? 0 : 1)) "${pass[@]}" ${spike_rate:+--spike-rate "$spike_rate"}

@@ -73,17 +73,3 @@ sc_build_missing() {
 		return 0
 	done
 }
-
-# The options' values are checked by the controller (allocspike-run options, docs/cli.md); these two
-# check figures that come from elsewhere (scale.sh's own options, a run.json read back).
-SC_NUMBER_RE='([0-9]+(\.[0-9]*)?|\.[0-9]+)'
-
-# sc_is_uint TEXT : true when TEXT is a whole number (digits only).
-sc_is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
-
-# sc_is_number TEXT : true when TEXT is a non-negative decimal number ("5", "0.03", ".5", "5.").
-sc_is_number() { [[ $1 =~ ^$SC_NUMBER_RE$ && ${#1} -lt 64 ]]; }
-
-# sc_is_zero NUMBER : true when NUMBER (one sc_is_number accepts, or a checked option's value: digits
-# and a dot, no exponent) is zero, that is, has no digit but 0.
-sc_is_zero() { [[ ! $1 =~ [1-9] ]]; }

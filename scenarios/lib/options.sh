@@ -3,13 +3,15 @@
 # applies --quick, checks every value (docs/cli.md) and prints --help; this reads its lines into
 # OPT_<name> (durations also as OPT_<name>_ms, sizes as OPT_<name>_bytes, numbers in thousandths
 # as OPT_<name>_milli), OPT_SET[<name>] for what
-# the user gave, and OPTS_JSON (run.json's parameters.options). A scenario lists its options
-# (scenario_options), may add its defaults and texts to OPTS_ARGS in scenario_defaults
+# the user gave, OPTS_JSON (run.json's parameters.options), and OPTS_REST: the arguments that
+# are not the scenario's, for spike.sh (tune.sh, scale.sh: --pass-rest). A scenario lists its
+# options (scenario_options), may add its defaults and texts to OPTS_ARGS in scenario_defaults
 # (--default NAME=VALUE, --help-text NAME=TEXT, --default-text NAME=TEXT, --quick-default
-# NAME=VALUE), and calls opts_read "$@".
+# NAME=VALUE, --lists LIST, --refuse NAME=WHY, --one-of A,B, --pass-rest), and calls opts_read "$@".
 
 declare -A OPT_SET=()
 OPTS_ARGS=()
+OPTS_REST=()
 OPTS_JSON=
 
 # The options every run of experiment.sh reads (its scenarios add their own in scenario_options).
@@ -39,6 +41,7 @@ opts_load() {
 		opt) printf -v "OPT_$name" '%s' "$value" ;;
 		set) OPT_SET[$name]=1 ;;
 		json) OPTS_JSON=$name ;;
+		rest) OPTS_REST+=("$name") ;;
 		help)
 			scenario_usage
 			cat

@@ -4,7 +4,8 @@
 # --help byte for byte, run.json's options object, and every usage error's message and status, all
 # as the shell parser of scenarios/lib/options.sh gave them (fixtures under options/, made from
 # main at 03aa72d: help-*.txt, json-expected.jsonl for json-cases.tsv, errors.txt for
-# error-cases.txt, less the shell's own "bad array subscript" line of case 35); then what it had not: the values in ms and bytes, the names given,
+# error-cases.txt, less the shell's own "bad array subscript" line of case 35; help-tune.txt and
+# help-scale.txt were made when their options moved here); then what it had not: the values in ms and bytes, the names given,
 # --quick, renamed options, a value with a newline, the controller's own usage.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -37,7 +38,7 @@ scenario() {
 # value NAME : NAME's value in the last answer.
 value() { awk -F'\t' -v n="$1" '$1 == "opt" && $2 == n { print $3 }' "$TEST_TMP/options.out"; }
 
-for s in spike ramp steady cpu footprint serve; do
+for s in spike ramp steady cpu footprint serve tune scale; do
 	scenario "$s" --help >"$TEST_TMP/help.txt" 2>&1
 	check_eq "$s --help: status" 0 $?
 	check "$s --help: as the shell parser printed it" diff "$F/help-$s.txt" "$TEST_TMP/help.txt"
@@ -114,6 +115,30 @@ out=$("$RUN" options --scenario x --default nope=1 -- 2>&1)
 check_eq "--default with an unknown name: status" 2 $?
 out=$("$RUN" options --scenario x 2>&1)
 check_eq "no --: status" 2 $?
+# tune.sh's and scale.sh's settings: the rest handed back in order, as the shell passed it on (an old name not
+# taken passes without a warning: spike.sh gives it), lists checked item by item, refusals, and a
+# plan's options kept out of run.json
+out=$("$RUN" options --scenario x --uses steps --lists steps --pass-rest -- --spike-len=5s 20 --steps 0.5,2 --layout heap 2>"$TEST_TMP/err")
+check_eq "--pass-rest: status" 0 $?
+check_eq "--pass-rest: the rest in order, --name=value as two words" $'--spike-len\n5s\n20\n--layout\nheap' "$(sed -n 's/^rest\t//p' <<<"$out")"
+check_eq "--pass-rest: no warning for an option passed on" "" "$(cat "$TEST_TMP/err")"
+check_eq "--lists: the list's value" 0.5,2 "$(awk -F'\t' '$1 == "opt" && $2 == "steps" { print $3 }' <<<"$out")"
+check "a plan's options are not in run.json" bash -c "! grep '^json' <<<\"\$1\" | grep -q steps" _ "$out"
+out=$("$RUN" options --scenario x --uses steps --lists steps -- --steps 0.5,,2 2>&1)
+check_eq "--lists: an empty item, status" 2 $?
+check "--lists: the empty item said" grep -qF -- "x: --steps: '' is not a number above 0" <<<"$out"
+out=$("$RUN" options --scenario x --uses steps --refuse "repeat=a reason" -- --repeat=2 2>&1)
+check_eq "--refuse: status" 2 $?
+check "--refuse: the reason" grep -qxF -- "x: --repeat is not taken: a reason" <<<"$out"
+out=$("$RUN" options --scenario x --uses "allocator variants" --one-of allocator,variants -- 2>&1)
+check_eq "--one-of: neither, status" 2 $?
+check "--one-of: neither, said" grep -qxF -- "x: --allocator or --variants is needed" <<<"$out"
+out=$("$RUN" options --scenario x --uses "allocator variants" --one-of allocator,variants -- --allocator a --variants b 2>&1)
+check "--one-of: both, said" grep -qxF -- "x: --allocator and --variants exclude each other" <<<"$out"
+"$RUN" options --scenario x -- >/dev/null
+check_eq "without --uses, every option of a run (no plan's): its defaults pass" 0 $?
+out=$("$RUN" options --scenario x --uses steps -- --steps 1 --spike-len 5s 2>&1)
+check_eq "without --pass-rest an option not taken is refused" 2 $?
 "$RUN" options --help | grep -q -- "--scenario NAME"
 check_eq "options --help" 0 $?
 finish

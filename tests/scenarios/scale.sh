@@ -19,6 +19,16 @@ for bad in "--steps 0" "--steps x" "--steps 1,,2" "--knee 0" "--knee x" "--spike
 	check_eq "'$bad' status" 2 $?
 done
 check "no folder for bad options" test ! -e "$TEST_TMP/bad"
+# the refusals and checks are the controller's (allocspike-run options), with their reasons
+for opt in --spike-rate --spike-multiple --repeat; do
+	check "$opt: not taken, said why" grep -qF -- "scale: $opt is not taken: scale.sh sets the spike height" \
+		<<<"$(bash "$SCALE" "$opt" 2 2>&1 >/dev/null)"
+done
+check "a bad step named" grep -qF -- "--steps: 'x' is not a number above 0" <<<"$(bash "$SCALE" --steps 1,x 2>&1 >/dev/null)"
+check "a bad world in the list named" grep -qF -- "--world: 'nope' is not lan" <<<"$(bash "$SCALE" --world lan,nope 2>&1 >/dev/null)"
+check_eq "--list: spike.sh's options passed on in order, --name=value as two words" \
+	"x1 --spike-rate 1000 --out $TEST_TMP/s/x1 --spike-len 9s --variants glibc" \
+	"$(bash "$SCALE" --steps 1 --spike-len=9s --knee 1000 --variants glibc --list --out "$TEST_TMP/s")"
 
 plan=$(bash "$SCALE" --quick --steps 0.5,1 --list --out "$TEST_TMP/sweep")
 check_eq "--list: the runs it would make" \

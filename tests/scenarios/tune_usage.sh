@@ -28,12 +28,14 @@ check_eq "all: the four allocators' runs" \
 	"$(bash "$TUNE" --allocator all --list)"
 check_eq "--variants: the one row without settings is the default" $'kresd-glibc,kresd-glibc-trim4k\nkresd-glibc,kresd-glibc-mmap32k' \
 	"$(bash "$TUNE" --variants kresd-glibc,kresd-glibc-trim4k,kresd-glibc-mmap32k --batch 2 --list)"
+check_eq "--batch 03 --repeat 08: base 10, as 3 and 8" 8 \
+	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 03 --repeat 08 --list 2>&1 >/dev/null | grep -oE '^tune: [0-9]+' | grep -oE '[0-9]+')"
 check_eq "--variants: two rows without settings, plain batches" $'glibc,jemalloc\nglibc-trim' \
 	"$(bash "$TUNE" --variants glibc,jemalloc,glibc-trim --batch 2 --list)"
 
 for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants glibc" "--variants nope" \
 	"--allocator glibc --repeat 0" "--allocator glibc --batch x" "--allocator glibc --no-such-flag" "--allocator glibc --spike-len 20" \
-	"--allocator glibc --count 5"; do
+	"--allocator glibc --count 5" "--allocator glibc --batch 0" "--allocator glibc --margin-mb x"; do
 	# shellcheck disable=SC2086 # the flags are words
 	bash "$TUNE" $bad --out "$TEST_TMP/out" >/dev/null 2>&1
 	check_eq "'$bad' status" 2 $?
