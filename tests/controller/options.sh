@@ -41,7 +41,7 @@ value() { awk -F'\t' -v n="$1" '$1 == "opt" && $2 == n { print $3 }' "$TEST_TMP/
 for s in spike ramp steady cpu footprint serve tune scale; do
 	scenario "$s" --help >"$TEST_TMP/help.txt" 2>&1
 	check_eq "$s --help: status" 0 $?
-	check "$s --help: as the shell parser printed it" diff "$F/help-$s.txt" "$TEST_TMP/help.txt"
+	check "$s --help: the text kept in tests/controller/options/help-$s.txt" diff "$F/help-$s.txt" "$TEST_TMP/help.txt"
 done
 scenario ramp --rate 5000 --calibrate-len 90s --help >"$TEST_TMP/help.txt" 2>&1
 check "ramp --help after values: the values are the defaults shown" diff "$F/help-ramp-given.txt" "$TEST_TMP/help.txt"
