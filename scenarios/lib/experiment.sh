@@ -128,22 +128,14 @@ experiment_record_context() {
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).
 experiment_drive() {
-	local name ran=0
-	if ((OPT_serial)); then
-		for name in "${SC_RUNNABLE[@]}"; do
-			events_origin_clear
-			experiment_drive_group "$1" "$2" "$name" && ran=1
-		done
-	else
-		experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" && ran=1
-	fi
-	((ran)) || sc_die "no variant became ready (see $1/logs/)"
+	experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $1/logs/)"
 }
 
 # experiment_drive_group DIR SCHEDULE NAMES... : the rows' settings (rows-setup), then the controller's
 # `drive` (docs/controller.md, "One schedule over rows: drive"): the named variants started
-# together (V_WRAP before a build or env row), those that became ready driven by the generator (one
-# that fails is recorded, stopped and left out), then stopped. Fails when none became ready.
+# together, or with --serial one at a time on a new clock each (V_WRAP before a build or env row),
+# those that became ready driven by the generator (one that fails is recorded, stopped and left
+# out), then stopped. Fails when none became ready.
 experiment_drive_group() {
 	local dir=$1 schedule=$2 name lg status options=() settings=()
 	shift 2
@@ -155,6 +147,7 @@ experiment_drive_group() {
 	done
 	[[ -z $SC_DRIVE_DURING ]] || options+=("during=$SC_DRIVE_DURING")
 	[[ -z $SC_DRIVE_STOP_CHILD ]] || options+=("stop-child=$SC_DRIVE_STOP_CHILD")
+	((!${OPT_serial:-0})) || options+=(serial)
 	procs_ask drive "$dir" "$schedule" "$lg" "$SC_QUERIES" "$SC_CPUS_HARNESS" "$SC_CPUS_RESOLVERS" \
 		"${SC_READY_TIMEOUT}s" "${options[@]}" -- "$@" || sc_die "the run's controller could not drive $* (see above)"
 	[[ $REPLY == ok\ * ]] || return 1

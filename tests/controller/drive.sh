@@ -6,7 +6,8 @@
 # word per ready row (its preloaded sampler, its control socket), the generator's targets, the
 # answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
 # held while another is asked (refused) and answered after stop-all; a drive whose client went
-# dropped; the refusals of bad words.
+# dropped; serial: a group per row, each on a new clock, the rest left after a failed generator; the
+# refusals of bad words.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
@@ -15,9 +16,9 @@ cd "$TEST_TMP" || exit 1
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 BIN=$TEST_TMP/bin R=$TEST_TMP/run
 mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
-T=$TEST_TMP/v.tsv # two build rows
+T=$TEST_TMP/v.tsv # three build rows
 printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$T"
-printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha gamma >>"$T"
+printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha beta gamma >>"$T"
 # A stand-in resolver: "ready" in its ready file (gamma never writes it), its environment kept.
 cat >"$BIN/allocspike-resolver-alpha" <<'SH'
 #!/bin/bash
@@ -32,6 +33,7 @@ exec sleep 300
 SH
 chmod +x "$BIN/allocspike-resolver-alpha"
 cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-gamma"
+cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-beta"
 # A stand-in process run during the schedule: its words, then until stopped.
 printf '#!/bin/bash\nprintf "%%s\\n" "$@" >"${0%%/bin/*}/args-during"\nexec sleep 300\n' >"$BIN/during"
 chmod +x "$BIN/during"
@@ -42,9 +44,9 @@ stand_in_loadgen "$LG" 0 0
 SOCK=$TEST_TMP/ctl/run.sock
 ask() { "$RUN" ask "$SOCK" "$@"; }
 serve_begin "$SOCK" drive "$R"
-ask runjson-set .variants '[{"name":"alpha"},{"name":"gamma"}]' >/dev/null
+ask runjson-set .variants '[{"name":"alpha"},{"name":"beta"},{"name":"gamma"}]' >/dev/null
 ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s"}' >/dev/null
-ask rows-setup "$T" "$BIN" "$TEST_TMP/daemons" alpha,gamma "$TEST_TMP/hints" 5300 "" -- --cache-size 1M >/dev/null
+ask rows-setup "$T" "$BIN" "$TEST_TMP/daemons" alpha,beta,gamma "$TEST_TMP/hints" 5300 "" -- --cache-size 1M >/dev/null
 
 # the refusals: each said, nothing started
 drive() { ask drive "$R" S "$LG" "$R/q" "" "" "$@"; }
@@ -114,6 +116,25 @@ check "a drive after one whose client went: taken" grep -qE '^ok [0-9.]+ 0 alpha
 ask stop-all >/dev/null
 check "the dropped drive's row stopped by stop-all" jq -se --argjson p "${gamma_pid:-0}" \
 	'any(.[]; .variant == "gamma" and .event == "exited" and .pid == $p and .requested)' "$R/events.jsonl"
+
+# serial: one row at a time (gamma never ready left out, the next taken), each started on a new
+# clock (its `started` event near t=0, not after the row before it); the answer names every row driven
+out=$(drive 1s serial -- alpha gamma beta)
+check "serial: ok ORIGIN STATUS and the rows driven" grep -qE '^ok [0-9]+\.250000 0 alpha beta$' <<<"$out"
+check "serial: alpha stopped before beta started" jq -se '
+	([.[] | select(.variant == "alpha" and .event == "exited")] | last | .unix_s) <=
+	([.[] | select(.variant == "beta" and .event == "started")] | last | .unix_s)' "$R/events.jsonl"
+for name in alpha beta; do
+	check "serial: $name started on its own clock" jq -se --arg n "$name" \
+		'[.[] | select(.variant == $n and .event == "started")] | last | .t_s < 1' "$R/events.jsonl"
+done
+check_eq "serial: beta's generator against beta alone" "name=beta" \
+	"$(grep -A1 -x -- --target args-loadgen | tail -1 | cut -d, -f1)"
+# a generator that fails ends a serial drive: its status answered, the rows after it not driven
+stand_in_loadgen "$BIN/lg-fail" 0 3
+out=$(ask drive "$R" S "$BIN/lg-fail" "$R/q" "" "" 1s serial -- alpha beta)
+check "serial: a failed generator's status, the rows after it left" grep -qE '^ok [0-9.]+ 3 alpha$' <<<"$out"
+check_eq "nothing left running" 0 "$(ask stats | jq .running)"
 
 ask shutdown >/dev/null
 finish
