@@ -65,6 +65,7 @@ struct serve_wait {
 	bool origin;               /* `origin-from` procs[0] */
 	bool generate;             /* `generate`: procs[0]'s origin, then its exit */
 	bool drive;                /* `drive`: its rows' wait (rows), then the generator's */
+	bool calibrate;            /* `calibrate`: its passes' drives, each then its step */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
 	double origin_s;
 	double deadline_s;
@@ -188,6 +189,9 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply,
                                     size_t size);
 static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
+static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply,
+                                   size_t size);
+static void serve_calibrate_drop(struct serve *s);
 
 /* The generator procs[0] of a `generate` wait has exited, its origin known: true with the origin
  * and its exit status as the shell's $? (128 + N for a signal N); false while it runs. */
@@ -211,6 +215,8 @@ static bool serve_generate_ended(struct serve *s, struct serve_wait *w, double *
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	bool said;
+	if (w->calibrate)
+		return serve_calibrate_answer(s, w, reply, size);
 	if (w->drive)
 		return serve_drive_answer(s, w, reply, size);
 	if (w->rows)
@@ -314,6 +320,8 @@ static void serve_closed(void *ctx, struct control_conn *conn)
 			s->waits[i].conn = NULL;
 			if (s->waits[i].drive) /* what it started is stopped by the run's end */
 				serve_drive_end(&s->drive);
+			if (s->waits[i].calibrate)
+				serve_calibrate_drop(s);
 		}
 }
 
@@ -654,7 +662,8 @@ static bool serve_drive_group(struct serve *s, struct serve_wait *w, char *reply
 		if (!n_started)
 			continue;
 		char **words = serve_drive_rows_ready(d, started, n_started, &count);
-		*w = (struct serve_wait){.conn = w->conn, .drive = true, .rows = true};
+		*w = (struct serve_wait){
+		    .conn = w->conn, .calibrate = w->calibrate, .drive = true, .rows = true};
 		w->count = (unsigned)n_started;
 		w->since_s = serve_now_s();
 		bool waits = words && serve_rows_group(&s->rows, words, count, w->procs,
@@ -735,6 +744,94 @@ static void serve_drive(struct serve *s, struct control_conn *conn, char **w, in
 		serve_wait_or_answer(s, conn, &wait);
 	else
 		serve_drive_end(d);
+}
+
+/* The calibrate's events file, pushed for its pass, popped. */
+static void serve_calibrate_pop(struct serve *s)
+{
+	char err[RUN_EVENTS_PATH_MAX + 256];
+	if (s->calibration.pushed && !run_events_pop(&s->events, err, sizeof(err)))
+		fprintf(stderr, "%s: calibrate: %s\n", s->runfolder.scenario, err);
+	s->calibration.pushed = false;
+}
+
+/* The calibrate dropped (its client gone): what it started is stopped by the run's end. */
+static void serve_calibrate_drop(struct serve *s)
+{
+	serve_drive_end(&s->drive);
+	serve_calibrate_pop(s);
+	serve_calibrate_end(&s->calibration);
+}
+
+/* The calibrate's next pass: its `drive` words read as drive reads them, its folder made, its
+ * events file pushed (the pass's own clock) and its first group started, w its wait: true while
+ * it is held; false with the drive's answer or the error in reply. */
+static bool serve_calibrate_pass(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_calibration *c = &s->calibration;
+	struct serve_rows_host h = serve_rows_host(s);
+	char path[sizeof(c->dir) + 16], err[RUN_EVENTS_PATH_MAX + 256];
+	int count;
+	char **words = serve_calibrate_drive(c, &count, reply, size);
+	bool parsed = words && serve_drive_parse(&s->drive, words, count, reply, size);
+	variant_words_free(words);
+	if (!parsed)
+		return false;
+	snprintf(path, sizeof(path), "%s/events.jsonl", c->dir);
+	if (!serve_calibrate_folder(c, &h, reply, size) ||
+	    !(c->pushed = run_events_push(&s->events, path, err, sizeof(err)))) {
+		if (strncmp(reply, "error", 5) != 0)
+			snprintf(reply, size, "error: calibrate: %s", err);
+		serve_drive_end(&s->drive);
+		return false;
+	}
+	w->calibrate = true;
+	if (serve_drive_group(s, w, reply, size))
+		return true;
+	serve_drive_end(&s->drive);
+	return false;
+}
+
+/* A calibrate's pass ended, its drive's answer in reply: its events file popped, then the
+ * calibration's step, the next pass started while it extends. True with the calibrate's answer;
+ * false while the next pass is held. */
+static bool serve_calibrate_next(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_calibration *c = &s->calibration;
+	struct serve_rows_host h = serve_rows_host(s);
+	do
+		serve_calibrate_pop(s);
+	while (serve_calibrate_passed(c, &h, reply, size) == 0 &&
+	       !serve_calibrate_pass(s, w, reply, size));
+	if (c->pushed) /* a pass is held */
+		return false;
+	serve_calibrate_end(c);
+	return true;
+}
+
+static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	return serve_drive_answer(s, w, reply, size) && serve_calibrate_next(s, w, reply, size);
+}
+
+/* calibrate ... (serve_calibration.h): held while its passes run, each a drive into its folder
+ * followed by the calibration's step; refused before anything starts when no request can be
+ * held. */
+static void serve_calibrate(struct serve *s, struct control_conn *conn, char **w, int n,
+                            char *reply, size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	struct serve_wait wait = {0};
+	if (s->drive.active || s->calibration.active)
+		snprintf(reply, size, "error: calibrate: a drive is running");
+	else if (!serve_wait_slot(s))
+		snprintf(reply, size, SERVE_WAITS_FULL);
+	else if (serve_calibrate_parse(&s->calibration, &h, w, n, reply, size) &&
+	         (serve_calibrate_pass(s, &wait, reply, size) ||
+	          !serve_calibrate_next(s, &wait, reply, size))) {
+		reply[0] = '\0';
+		serve_wait_or_answer(s, conn, &wait);
+	}
 }
 
 /* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
@@ -845,6 +942,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		serve_generate(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "drive") == 0) {
 		serve_drive(s, conn, w, n, reply, size);
+	} else if (strcmp(req, "calibrate") == 0) {
+		serve_calibrate(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "queries") == 0) {
 		serve_queries(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
@@ -926,11 +1025,11 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
 		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_DRIVE_REQUESTS,
-		    SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS,
-		    SERVE_PARAMETERS_REQUESTS);
+		    SERVE_CALIBRATE_REQUESTS, SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS,
+		    SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

@@ -136,5 +136,73 @@ out=$(ask drive "$R" S "$BIN/lg-fail" "$R/q" "" "" 1s serial -- alpha beta)
 check "serial: a failed generator's status, the rows after it left" grep -qE '^ok [0-9.]+ 3 alpha$' <<<"$out"
 check_eq "nothing left running" 0 "$(ask stats | jq .running)"
 
+# --- calibrate: the calibration's passes, each a drive ---
+# A stand-in generator appending the ramp a row of the capacity in capacities gives (all answered up
+# to it, 8 % of it above), its schedule appended to schedules.
+printf '%s\n' alpha=15000 beta=40000 >capacities
+cat >"$BIN/lg-ramp" <<'SH'
+#!/bin/bash
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
+home=${0%/bin/*} names=()
+while (($#)); do
+	case $1 in --out) out=$2 ;; --schedule) schedule=$2 ;; --target) names+=("${2%%,*}") ;; esac
+	shift
+done
+echo "$schedule" >>"$home/schedules"
+printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' "$(date +%s)" >>"$out/events.jsonl"
+declare -A cap
+while IFS== read -r n c; do cap[$n]=$c; done <"$home/capacities"
+top=${schedule##*..}
+[[ -s $out/timeline.csv ]] || crafted_header >"$out/timeline.csv" # serial: the rows one after another
+for ((i = 1; i <= 100; i++)); do
+	rate=$((300 + (top - 300) * i / 100)) off=$(((300 + (top - 300) * i / 100) / 10))
+	for n in "${names[@]}"; do
+		n=${n#name=} ans=$off
+		((rate <= cap[$n])) || ans=$((cap[$n] * 8 / 100))
+		echo "t_s=$((i / 10)).$((i % 10)) variant=$n phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
+	done
+done | crafted_rows >>"$out/timeline.csv"
+SH
+chmod +x "$BIN/lg-ramp"
+ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s","calibrate_len":"10s","baseline_rate":"300"}' >/dev/null
+calibrate() { ask calibrate "$R" 1.2 3 6000 "$BIN/lg-ramp" "$R/q" "" "" "$@"; }
+calibrate 1s -- 2>err.txt
+check "calibrate without rows: the form said" grep -q "calibrate RUN MULTIPLE EXTENSIONS TOP LOADGEN" err.txt
+ask calibrate "$R" many 3 6000 "$BIN/lg-ramp" "$R/q" "" "" 1s -- alpha 2>err.txt
+check "calibrate with a MULTIPLE that is no number: refused" grep -q "error: calibrate: MULTIPLE" err.txt
+check "nothing ramped by the refusals" test ! -e schedules
+# alpha keeps up to 15000, beta to 40000: ramped to 6000 (both), 12000 (both), 24000 (both: alpha stops
+# keeping up there), each pass in its folder with its own events, gamma never ready left out
+wrap=$(printf '%s\n' env CAL_MARK=1)
+out=$(calibrate 1s "wrap=gamma:$wrap" serial -- alpha beta gamma)
+read -r word rate capacity slowest limit <<<"$out"
+check_eq "calibrate: decided" rate "$word"
+check_eq "calibrate: the slowest" alpha "$slowest"
+check "its capacity past 12000, at most 15000: $capacity" test "${capacity:-0}" -gt 12000 -a "${capacity:-0}" -le 15000
+check_eq "spikes at 1.2 x its capacity" "$(awk -v k="${capacity:-0}" 'BEGIN { printf "%d", k * 1.2 }')" "$rate"
+check_eq "ramps: 6000, 12000, 24000, serial: one generator per row" \
+	"6000 6000 12000 12000 24000 24000" "$(sed 's/.*\.\.//' schedules | paste -sd' ')"
+check_eq "passes recorded" '["calibration","calibration/extend-1","calibration/extend-2"]' "$(jq -c '[.calibration.passes[].folder]' "$R/run.json")"
+check "the schedule made from run.json's options" jq_true '.calibration.schedule == "calibrate:10s@300..6000"' "$R/run.json"
+for f in calibration calibration/extend-1 calibration/extend-2; do
+	check "$f: its timeline and its own events" jq -se 'any(.[]; .variant == "alpha" and .event == "started")' "$R/$f/events.jsonl"
+done
+check "the calibrated event in the run's events" jq -se 'any(.[]; .event == "calibrated" and .variant == "_scenario")' "$R/events.jsonl"
+check "said: each ramp" grep -q "drive: calibrating the spike height: calibrate:10s@300..24000" controller.err
+check "said: the extension" grep -q "drive: calibration: alpha beta still answered at the top; ramping again to 12000 qps" controller.err
+check "gamma left out of the first pass, not ramped again" test ! -e "$R/calibration/extend-1/logs/gamma.log"
+check_eq "nothing left running" 0 "$(ask stats | jq .running)"
+# bounded: rows that never stop keeping up end after EXTENSIONS passes, said
+printf '%s\n' alpha=10000000 >capacities
+rm -rf "$R/calibration" schedules
+out=$(calibrate 1s -- alpha)
+check "at the limit: said in the answer" grep -qE '^rate [0-9]+ [0-9]+ alpha at-limit$' <<<"$out"
+check_eq "1 + EXTENSIONS ramps" 4 "$(wc -l <schedules)"
+check "said: its capacity is at least the top" grep -q "drive: calibration: every variant still answered at 48000 qps after 3 extensions" controller.err
+# no row ready: an error, said
+rm -rf "$R/calibration"
+calibrate 0.3s -- gamma 2>err.txt
+check "no row ready: refused, said" grep -q "error: calibrate: no variant became ready (see $R/calibration/logs/)" err.txt
+
 ask shutdown >/dev/null
 finish
