@@ -15,29 +15,11 @@ RUN=$ALLOCSPIKE_BIN/allocspike-run
 cd "$TEST_TMP" || exit 1
 export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
 BIN=$TEST_TMP/bin R=$TEST_TMP/run
-mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
-T=$TEST_TMP/v.tsv # three build rows
-printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$T"
-printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha beta gamma >>"$T"
-# A stand-in resolver: "ready" in its ready file (gamma never writes it), its environment kept.
-cat >"$BIN/allocspike-resolver-alpha" <<'SH'
-#!/bin/bash
-name=${0##*-}
-env >"${0%/bin/*}/env-$name"
-while (($#)); do
-	[[ $1 != --ready-file ]] || ready=$2
-	shift
-done
-[[ $name == gamma ]] || printf 'ready 127.0.0.1:5353\n' >"$ready"
-exec sleep 300
-SH
-chmod +x "$BIN/allocspike-resolver-alpha"
-cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-gamma"
-cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-beta"
+mapfile -t setup < <(stand_in_rows "$TEST_TMP" alpha beta gamma) # three build rows
+touch never-ready-gamma
 # A stand-in process run during the schedule: its words, then until stopped.
 printf '#!/bin/bash\nprintf "%%s\\n" "$@" >"${0%%/bin/*}/args-during"\nexec sleep 300\n' >"$BIN/during"
 chmod +x "$BIN/during"
-touch hints
 LG=$BIN/allocspike-loadgen
 stand_in_loadgen "$LG" 0 0
 
@@ -46,7 +28,7 @@ ask() { "$RUN" ask "$SOCK" "$@"; }
 serve_begin "$SOCK" drive "$R"
 ask runjson-set .variants '[{"name":"alpha"},{"name":"beta"},{"name":"gamma"}]' >/dev/null
 ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s"}' >/dev/null
-ask rows-setup "$T" "$BIN" "$TEST_TMP/daemons" alpha,beta,gamma "$TEST_TMP/hints" 5300 "" -- --cache-size 1M >/dev/null
+ask rows-setup "${setup[@]}" >/dev/null
 
 # the refusals: each said, nothing started
 drive() { ask drive "$R" S "$LG" "$R/q" "" "" "$@"; }
@@ -137,33 +119,9 @@ check "serial: a failed generator's status, the rows after it left" grep -qE '^o
 check_eq "nothing left running" 0 "$(ask stats | jq .running)"
 
 # --- calibrate: the calibration's passes, each a drive ---
-# A stand-in generator appending the ramp a row of the capacity in capacities gives (all answered up
-# to it, 8 % of it above), its schedule appended to schedules.
+# A stand-in generator: the ramp a row of its capacity gives (capacities).
 printf '%s\n' alpha=15000 beta=40000 >capacities
-cat >"$BIN/lg-ramp" <<'SH'
-#!/bin/bash
-source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
-home=${0%/bin/*} names=()
-while (($#)); do
-	case $1 in --out) out=$2 ;; --schedule) schedule=$2 ;; --target) names+=("${2%%,*}") ;; esac
-	shift
-done
-echo "$schedule" >>"$home/schedules"
-printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' "$(date +%s)" >>"$out/events.jsonl"
-declare -A cap
-while IFS== read -r n c; do cap[$n]=$c; done <"$home/capacities"
-top=${schedule##*..}
-[[ -s $out/timeline.csv ]] || crafted_header >"$out/timeline.csv" # serial: the rows one after another
-for ((i = 1; i <= 100; i++)); do
-	rate=$((300 + (top - 300) * i / 100)) off=$(((300 + (top - 300) * i / 100) / 10))
-	for n in "${names[@]}"; do
-		n=${n#name=} ans=$off
-		((rate <= cap[$n])) || ans=$((cap[$n] * 8 / 100))
-		echo "t_s=$((i / 10)).$((i % 10)) variant=$n phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
-	done
-done | crafted_rows >>"$out/timeline.csv"
-SH
-chmod +x "$BIN/lg-ramp"
+stand_in_ramp_loadgen "$BIN/lg-ramp"
 ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s","calibrate_len":"10s","baseline_rate":"300"}' >/dev/null
 calibrate() { ask calibrate "$R" 1.2 3 6000 "$BIN/lg-ramp" "$R/q" "" "" "$@"; }
 calibrate 1s -- 2>err.txt
