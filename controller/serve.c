@@ -189,8 +189,7 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply,
                                     size_t size);
 static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
-static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply,
-                                   size_t size);
+static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
 static void serve_calibrate_drop(struct serve *s);
 
 /* The generator procs[0] of a `generate` wait has exited, its origin known: true with the origin

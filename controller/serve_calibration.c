@@ -167,7 +167,8 @@ bool serve_calibration_request(struct serve_calibration *c, const struct serve_r
 
 #define CALIBRATE_DRIVE_WORDS 5 /* LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT, as drive's */
 #define CALIBRATE_USAGE                                                                            \
-	"calibrate RUN MULTIPLE EXTENSIONS TOP LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [OPTION...] -- " \
+	"calibrate RUN MULTIPLE EXTENSIONS TOP LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [OPTION...] " \
+	"-- "                                                                                      \
 	"ROW... is expected"
 
 bool serve_calibrate_parse(struct serve_calibration *c, const struct serve_rows_host *h, char **w,
@@ -252,7 +253,7 @@ char **serve_calibrate_drive(struct serve_calibration *c, int *count, char *repl
 }
 
 bool serve_calibrate_folder(const struct serve_calibration *c, const struct serve_rows_host *h,
-                           char *reply, size_t size)
+                            char *reply, size_t size)
 {
 	char logs[4300], why[4400];
 	snprintf(logs, sizeof(logs), "%s/logs", c->dir);
@@ -272,7 +273,8 @@ static bool sc_pass_driven(const struct serve_calibration *c, char *reply, size_
 	double origin;
 	int status;
 	if (strcmp(reply, "none") == 0) {
-		snprintf(reply, size, "error: calibrate: no variant became ready (see %s/logs/)", c->dir);
+		snprintf(reply, size, "error: calibrate: no variant became ready (see %s/logs/)",
+		         c->dir);
 		return false;
 	}
 	if (strncmp(reply, "ok ", 3) != 0)
@@ -301,8 +303,8 @@ int serve_calibrate_passed(struct serve_calibration *c, const struct serve_rows_
 		return -1;
 	char top[32];
 	snprintf(top, sizeof(top), "%llu", c->top);
-	char *words[] = {"calibration-step", c->words[1], c->words[2], c->words[3],
-	                 top,                c->folder,   c->schedule};
+	char *words[] = {"calibration-step", c->words[1], c->words[2], c->words[3], top,
+	                 c->folder,          c->schedule};
 	serve_calibration_request(c, h, words, 7, reply, size);
 	const char *scenario = h->runfolder->scenario;
 	if (strncmp(reply, "extend ", 7) == 0) {

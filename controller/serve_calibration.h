@@ -21,9 +21,10 @@
 
 struct serve_calibration {
 	json_t *passes; /* [{folder, schedule, top_qps}] of the calibration under way */
-	/* a `calibrate` under way (active): its words (owned), where its drive words and ROWs begin,
-	 * the rows of the next pass, the pass (0: the first ramp), its top, folder and schedule, the
-	 * run's options (run.json's, owned) and whether the pass's events file is pushed */
+	/* a `calibrate` under way (active): its words (owned), where its drive words and ROWs
+	 * begin, the rows of the next pass, the pass (0: the first ramp), its top, folder and
+	 * schedule, the run's options (run.json's, owned) and whether the pass's events file is
+	 * pushed */
 	bool active;
 	char **words;
 	int drive_at, rows_at;
