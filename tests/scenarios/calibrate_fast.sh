@@ -9,6 +9,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 SC_PROG=calibrate_fast
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh" # calibrate_run
 opts_defaults
 for p in allocspike-bench-responder allocspike-loadgen allocspike-report allocspike-run; do
 	[[ -x $ALLOCSPIKE_BIN/$p ]] || skip "$p is not built yet"

@@ -9,6 +9,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh" # calibrate_run
 opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-report && -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-report or allocspike-loadgen is not built yet"
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
