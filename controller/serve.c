@@ -1,7 +1,8 @@
 /* controller/serve.c - the requests of a served run (serve.h): each a line of words
  * (request_words.h) answered by one line; the waits (`ready`, `wait-any`, `origin-from`, the
- * generator's run, a `drive`) held while the loop goes on reaping, answering and stopping; the
- * events and their clock (serve_events.h), where the processes' `started` and `exited` go too. */
+ * generator's run, a `drive`, a `calibrate`) held while the loop goes on reaping, answering and
+ * stopping; the events and their clock (serve_events.h), where the processes' `started` and
+ * `exited` go too. */
 #include "serve.h"
 
 #include <errno.h>

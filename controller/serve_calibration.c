@@ -1,5 +1,5 @@
-/* controller/serve_calibration.c - a served run's `calibration-step` request
- * (serve_calibration.h). */
+/* controller/serve_calibration.c - a served run's `calibrate` passes and `calibration-step`
+ * request (serve_calibration.h). */
 #include "serve_calibration.h"
 
 #include <stdio.h>

@@ -1,12 +1,14 @@
-/* controller/serve_calibration.h - a served run's `calibration-step` request (docs/controller.md,
- * "The calibration"): after each ramp of an `auto` spike height, what the passes so far decide
- * (the report library's analysis_calibration: each variant's capacity over the passes, the slowest,
- * the spike rate, whether to ramp again), answered as `extend NAME...` (ramp again to twice the
- * top with those, the ones still answering at it) or `rate RATE CAPACITY SLOWEST [at-limit]`
- * (done; at-limit: the slowest still answered at the top after the last extension allowed). When
- * done, each variant whose knee was not found is a `calibration_fallback` event; and, unless the
- * slowest answered nothing (CAPACITY 0: the scenario ends the run), run.json's calibration is
- * written and the `calibrated` event added. */
+/* controller/serve_calibration.h - a served run's `calibrate` and `calibration-step` requests
+ * (docs/controller.md, "The calibration"). `calibrate` runs the ramps itself: this file reads its
+ * words, makes each pass's `drive` words and folder and judges the pass; serve.c runs the passes
+ * on drive's path. `calibration-step`: after each ramp of an `auto` spike height, what the passes
+ * so far decide (the report library's analysis_calibration: each variant's capacity over the
+ * passes, the slowest, the spike rate, whether to ramp again), answered as `extend NAME...` (ramp
+ * again to twice the top with those, the ones still answering at it) or `rate RATE CAPACITY SLOWEST
+ * [at-limit]` (done; at-limit: the slowest still answered at the top after the last extension
+ * allowed). When done, each variant whose knee was not found is a `calibration_fallback` event;
+ * and, unless the slowest answered nothing (CAPACITY 0: the scenario ends the run), run.json's
+ * calibration is written and the `calibrated` event added. */
 #ifndef ALLOCSPIKE_CONTROLLER_SERVE_CALIBRATION_H
 #define ALLOCSPIKE_CONTROLLER_SERVE_CALIBRATION_H
 
@@ -17,7 +19,7 @@
 #include "serve_rows.h"
 
 #define SERVE_CALIBRATION_REQUESTS "calibration-step"
-#define SERVE_CALIBRATE_REQUESTS "calibrate"
+#define SERVE_CALIBRATE_REQUESTS "calibrate" /* held: serve.c's */
 
 struct serve_calibration {
 	json_t *passes; /* [{folder, schedule, top_qps}] of the calibration under way */
@@ -60,7 +62,8 @@ char **serve_calibrate_drive(struct serve_calibration *c, int *count, char *repl
 bool serve_calibrate_folder(const struct serve_calibration *c, const struct serve_rows_host *h,
                             char *reply, size_t size);
 
-/* After a pass's drive answered drive_reply: its calibration-step. 1: done, its answer in reply
+/* After a pass's drive answered (its answer in reply): its calibration-step. 1: done, its answer in
+ * reply
  * (`rate RATE CAPACITY SLOWEST [at-limit]`); 0: another pass follows (its rows and top set, said);
  * -1: an error in reply. */
 int serve_calibrate_passed(struct serve_calibration *c, const struct serve_rows_host *h,

@@ -25,11 +25,11 @@ struct serve_drive {
 	int wrap_of[SUPERVISOR_MAX_PROCESSES]; /* each ROW's wrap= word, or -1 */
 	int during_at;                         /* the during= word, or -1 */
 	double stop_child_s;                   /* stop-child=GRACE, or -1 */
-	bool
-	    serial; /* `serial`: a group per row, each on a new clock; else one group of them all */
-	/* filled while it runs: the next row to start, the rows ready so far (their processes; this
-	 * group's from ready_from), the during process (-1), the last generator's origin and exit
-	 */
+	/* `serial`: a group per row, each on a new clock; else one group of them all */
+	bool serial;
+	/* filled while it runs: the next row to start, the rows ready so far (their processes;
+	 * this group's from ready_from), the during process (-1), the last generator's origin and
+	 * exit */
 	int next_row;
 	unsigned ready[SUPERVISOR_MAX_PROCESSES];
 	unsigned ready_count, ready_from;
