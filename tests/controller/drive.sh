@@ -7,7 +7,9 @@
 # answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
 # held while another is asked (refused) and answered after stop-all; a drive whose client went
 # dropped; serial: a group per row, each on a new clock, the rest left after a failed generator; the
-# refusals of bad words.
+# refusals of bad words. Then `calibrate` ("The calibration"), with a stand-in generator writing the
+# ramp a row of a given capacity gives: its passes (each a serial drive) extended until the slowest
+# stops keeping up, recorded and said; the bound on extensions; no row ready; two refusals.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 RUN=$ALLOCSPIKE_BIN/allocspike-run
