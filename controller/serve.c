@@ -1,7 +1,8 @@
 /* controller/serve.c - the requests of a served run (serve.h): each a line of words
  * (request_words.h) answered by one line; the waits (`ready`, `wait-any`, `origin-from`, the
- * generator's run, a `drive`) held while the loop goes on reaping, answering and stopping; the
- * events and their clock (serve_events.h), where the processes' `started` and `exited` go too. */
+ * generator's run, a `drive`, a `calibrate`) held while the loop goes on reaping, answering and
+ * stopping; the events and their clock (serve_events.h), where the processes' `started` and
+ * `exited` go too. */
 #include "serve.h"
 
 #include <errno.h>
@@ -42,6 +43,9 @@
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
 #define SERVE_TICK_MS 50 /* how often ready files and deadlines are looked at */
 #define SERVE_STOP_ALL_GRACE_S 5.0
+/* A row left out of a group (never ready, or its group not waited for): stopped at once */
+#define SERVE_ROW_LEFT_OUT_GRACE_S 1.0
+#define SERVE_WAITS_FULL "error: too many requests waiting"
 
 struct serve;
 struct serve_wait;
@@ -62,6 +66,7 @@ struct serve_wait {
 	bool origin;               /* `origin-from` procs[0] */
 	bool generate;             /* `generate`: procs[0]'s origin, then its exit */
 	bool drive;                /* `drive`: its rows' wait (rows), then the generator's */
+	bool calibrate;            /* `calibrate`: its passes' drives, each then its step */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
 	double origin_s;
 	double deadline_s;
@@ -185,6 +190,8 @@ static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s,
 static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char *reply,
                                     size_t size);
 static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
+static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size);
+static void serve_calibrate_drop(struct serve *s);
 
 /* The generator procs[0] of a `generate` wait has exited, its origin known: true with the origin
  * and its exit status as the shell's $? (128 + N for a signal N); false while it runs. */
@@ -208,6 +215,8 @@ static bool serve_generate_ended(struct serve *s, struct serve_wait *w, double *
 static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	bool said;
+	if (w->calibrate)
+		return serve_calibrate_answer(s, w, reply, size);
 	if (w->drive)
 		return serve_drive_answer(s, w, reply, size);
 	if (w->rows)
@@ -276,6 +285,15 @@ static void serve_check_waits(struct serve *s)
 	}
 }
 
+/* A free slot for a held request, or NULL. */
+static struct serve_wait *serve_wait_slot(struct serve *s)
+{
+	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++)
+		if (!s->waits[i].conn)
+			return &s->waits[i];
+	return NULL;
+}
+
 /* The answer now, or the request held (a free slot taken) until serve_check_waits answers it. */
 static void serve_wait_or_answer(struct serve *s, struct control_conn *conn, struct serve_wait *w)
 {
@@ -284,14 +302,14 @@ static void serve_wait_or_answer(struct serve *s, struct control_conn *conn, str
 		control_conn_reply(conn, reply);
 		return;
 	}
-	for (unsigned i = 0; i < CONTROL_MAX_CONNS; i++)
-		if (!s->waits[i].conn) {
-			s->waits[i] = *w;
-			s->waits[i].conn = conn;
-			control_conn_hold(conn);
-			return;
-		}
-	control_conn_reply(conn, "error: too many requests waiting");
+	struct serve_wait *slot = serve_wait_slot(s);
+	if (!slot) {
+		control_conn_reply(conn, SERVE_WAITS_FULL);
+		return;
+	}
+	*slot = *w;
+	slot->conn = conn;
+	control_conn_hold(conn);
 }
 
 static void serve_closed(void *ctx, struct control_conn *conn)
@@ -302,6 +320,8 @@ static void serve_closed(void *ctx, struct control_conn *conn)
 			s->waits[i].conn = NULL;
 			if (s->waits[i].drive) /* what it started is stopped by the run's end */
 				serve_drive_end(&s->drive);
+			if (s->waits[i].calibrate)
+				serve_calibrate_drop(s);
 		}
 }
 
@@ -532,7 +552,7 @@ static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char 
 		    stderr,
 		    "%s: variant %s did not become ready (see %s); the run goes on without it\n",
 		    s->runfolder.scenario, p->spec->name, p->spec->log);
-		supervisor_stop_some(&s->sup, &p, 1, 1.0);
+		supervisor_stop_some(&s->sup, &p, 1, SERVE_ROW_LEFT_OUT_GRACE_S);
 	}
 	if (starting)
 		return false;
@@ -544,9 +564,9 @@ static bool serve_rows_ready_answer(struct serve *s, struct serve_wait *w, char 
 	return true;
 }
 
-/* drive's processes stopped after its generator, on the supervisor's stop path: the during process,
- * then each row through its child where asked (a perf stat wrapper writes its count only when its
- * child exits), then the rows together. */
+/* drive's processes stopped after its group's generator, on the supervisor's stop path: the during
+ * process, then each row of the group through its child where asked (a perf stat wrapper writes its
+ * count only when its child exits), then the rows together. */
 static void serve_drive_stop(struct serve *s)
 {
 	struct serve_drive *d = &s->drive;
@@ -554,25 +574,28 @@ static void serve_drive_stop(struct serve *s)
 	if (d->during_proc >= 0) {
 		ps[0] = &s->sup.procs[d->during_proc];
 		supervisor_stop_some(&s->sup, ps, 1, DRIVE_DURING_STOP_GRACE_S);
+		d->during_proc = -1;
 	}
-	for (unsigned i = 0; i < d->ready_count; i++) {
-		ps[i] = &s->sup.procs[d->ready[i]];
+	unsigned n = 0;
+	for (unsigned i = d->ready_from; i < d->ready_count; i++) {
+		ps[n] = &s->sup.procs[d->ready[i]];
 		if (d->stop_child_s >= 0)
-			supervisor_stop_child(&s->sup, ps[i], d->stop_child_s);
+			supervisor_stop_child(&s->sup, ps[n], d->stop_child_s);
+		n++;
 	}
-	supervisor_stop_some(&s->sup, ps, d->ready_count, DRIVE_ROWS_STOP_GRACE_S);
+	supervisor_stop_some(&s->sup, ps, n, DRIVE_ROWS_STOP_GRACE_S);
 }
 
-/* Once drive's rows are ready: its during process and the generator over them started, w waiting
- * for the generator: true; false with the error in reply. */
+/* Once a group's rows are ready: its during process and the generator over them started, w
+ * waiting for the generator: true; false with the error in reply. */
 static bool serve_drive_launch(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	struct serve_drive *d = &s->drive;
 	const char *names[SUPERVISOR_MAX_PROCESSES];
-	int count;
-	for (unsigned i = 0; i < d->ready_count; i++)
-		names[i] = s->sup.procs[d->ready[i]].spec->name;
-	char **words = serve_drive_during_start(d, &s->rows, names, (int)d->ready_count, &count);
+	int count, n_names = (int)(d->ready_count - d->ready_from);
+	for (int i = 0; i < n_names; i++)
+		names[i] = s->sup.procs[d->ready[d->ready_from + i]].spec->name;
+	char **words = serve_drive_during_start(d, &s->rows, names, n_names, &count);
 	if (d->during_at >= 0) {
 		if (words)
 			serve_start(s, words, count, reply, size);
@@ -583,7 +606,7 @@ static bool serve_drive_launch(struct serve *s, struct serve_wait *w, char *repl
 			return false;
 		d->during_proc = (int)s->sup.count - 1;
 	}
-	words = serve_drive_generate(d, names, (int)d->ready_count, &count);
+	words = serve_drive_generate(d, names, n_names, &count);
 	if (!words) {
 		snprintf(reply, size, "error: out of memory");
 		return false;
@@ -594,43 +617,114 @@ static bool serve_drive_launch(struct serve *s, struct serve_wait *w, char *repl
 	return ok;
 }
 
-/* drive's answer: once its rows are ready or left out, the rest of it launched (`none` when no row
- * is ready); once the generator exited, what it started stopped and `ok ORIGIN STATUS ROW...`
- * answered. False while it goes on. */
+/* The named rows, started but not waited for, stopped. */
+static void serve_drive_stop_started(struct serve *s, const char *const *names, int n)
+{
+	struct supervised *ps[SUPERVISOR_MAX_PROCESSES];
+	size_t count = 0;
+	for (int i = 0; i < n; i++) {
+		int at = serve_find(s, names[i]);
+		if (at >= 0)
+			ps[count++] = &s->sup.procs[at];
+	}
+	supervisor_stop_some(&s->sup, ps, count, SERVE_ROW_LEFT_OUT_GRACE_S);
+}
+
+/* The rows of drive's next group started (row-start, each row's wrap before it; serial: on a new
+ * clock) and w waiting for them as rows-ready waits: true. False once every group ran, the answer
+ * in reply: `ok ORIGIN STATUS ROW...` of the rows driven (the last generator's origin and exit),
+ * `none` when no row became ready; or the error. */
+static bool serve_drive_group(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_drive *d = &s->drive;
+	struct serve_rows_host h = serve_rows_host(s);
+	int first, group, count, proc;
+	while ((group = serve_drive_next_group(d, &first)) > 0) {
+		if (d->serial)
+			run_events_origin_clear(&s->events);
+		const char *started[SUPERVISOR_MAX_PROCESSES];
+		int n_started = 0;
+		double wait_s;
+		for (int i = first; i < first + group; i++) {
+			char **words = serve_drive_row_start(d, i, &count);
+			if (words)
+				serve_rows_request(&s->rows, &h, words, count, reply, size, &proc,
+				                   &wait_s);
+			else
+				snprintf(reply, size, "error: out of memory");
+			variant_words_free(words);
+			if (strncmp(reply, "ok", 2) == 0)
+				started[n_started++] = serve_drive_rows(d)[i];
+			else
+				fprintf(stderr, "%s: variant %s was not started: %s\n",
+				        s->runfolder.scenario, serve_drive_rows(d)[i], reply);
+		}
+		if (!n_started)
+			continue;
+		char **words = serve_drive_rows_ready(d, started, n_started, &count);
+		*w = (struct serve_wait){
+		    .conn = w->conn, .calibrate = w->calibrate, .drive = true, .rows = true};
+		w->count = (unsigned)n_started;
+		w->since_s = serve_now_s();
+		bool waits = words && serve_rows_group(&s->rows, words, count, w->procs,
+		                                       w->row_wait_s, reply, size);
+		variant_words_free(words);
+		if (waits) {
+			reply[0] = '\0';
+			return true;
+		}
+		if (!words)
+			snprintf(reply, size, "error: out of memory");
+		serve_drive_stop_started(s, started, n_started);
+		return false;
+	}
+	if (d->ready_count == 0) {
+		snprintf(reply, size, "none");
+		return false;
+	}
+	snprintf(reply, size, "ok %.6f %d", d->origin_s, d->status);
+	for (unsigned i = 0; i < d->ready_count; i++)
+		snprintf(reply + strlen(reply), size - strlen(reply), " %s",
+		         s->sup.procs[d->ready[i]].spec->name);
+	return false;
+}
+
+/* drive's answer: once a group's rows are ready or left out, the rest of it launched; once its
+ * generator exited, what it started stopped; then the next group (serve_drive_group), or the
+ * answer once every group ran or a generator failed. False while it goes on. */
 static bool serve_drive_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
 {
 	struct serve_drive *d = &s->drive;
-	double origin_s;
-	int status;
 	if (w->rows) {
 		if (!serve_rows_ready_answer(s, w, reply, size))
 			return false;
 		w->rows = false;
+		d->ready_from = d->ready_count;
 		for (unsigned i = 0; i < w->count; i++)
 			if (w->row_state[i] == ROW_READY)
 				d->ready[d->ready_count++] = w->procs[i];
-		if (d->ready_count == 0)
-			snprintf(reply, size, "none");
-		else if (serve_drive_launch(s, w, reply, size))
-			return false;
-		else
+		if (d->ready_count > d->ready_from) {
+			if (serve_drive_launch(s, w, reply, size))
+				return false;
 			serve_drive_stop(s);
-	} else if (serve_generate_ended(s, w, &origin_s, &status)) {
+			serve_drive_end(d);
+			return true;
+		}
+	} else if (serve_generate_ended(s, w, &d->origin_s, &d->status)) {
 		serve_drive_stop(s);
-		snprintf(reply, size, "ok %.6f %d", origin_s, status);
-		for (unsigned i = 0; i < d->ready_count; i++)
-			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
-			         s->sup.procs[d->ready[i]].spec->name);
+		if (d->status != 0) /* the rows after it are not driven */
+			d->next_row = d->row_count;
 	} else {
 		return false;
 	}
+	if (serve_drive_group(s, w, reply, size))
+		return false;
 	serve_drive_end(d);
 	return true;
 }
 
-/* drive ...: each row started (row-start, its wrap before it), then held while they are waited
- * for together as rows-ready waits for them, and the rest of the schedule runs
- * (serve_drive_answer). */
+/* drive ...: held while its groups of rows run in turn (serve_drive_group, serve_drive_answer);
+ * refused before anything starts when no request can be held. */
 static void serve_drive(struct serve *s, struct control_conn *conn, char **w, int n, char *reply,
                         size_t size)
 {
@@ -639,40 +733,105 @@ static void serve_drive(struct serve *s, struct control_conn *conn, char **w, in
 		snprintf(reply, size, "error: drive: one is running");
 		return;
 	}
+	if (!serve_wait_slot(s)) {
+		snprintf(reply, size, SERVE_WAITS_FULL);
+		return;
+	}
 	if (!serve_drive_parse(d, w, n, reply, size))
 		return;
-	struct serve_rows_host h = serve_rows_host(s);
-	const char *started[SUPERVISOR_MAX_PROCESSES];
-	int count, proc, n_started = 0;
-	double wait_s;
-	for (int i = 0; i < d->row_count; i++) {
-		char **words = serve_drive_row_start(d, i, &count);
-		if (words)
-			serve_rows_request(&s->rows, &h, words, count, reply, size, &proc, &wait_s);
-		else
-			snprintf(reply, size, "error: out of memory");
-		variant_words_free(words);
-		if (strncmp(reply, "ok", 2) == 0)
-			started[n_started++] = serve_drive_rows(d)[i];
-		else
-			fprintf(stderr, "%s: variant %s was not started: %s\n",
-			        s->runfolder.scenario, serve_drive_rows(d)[i], reply);
-	}
-	struct serve_wait wait = {.drive = true, .rows = true, .count = (unsigned)n_started};
-	char **words = n_started ? serve_drive_rows_ready(d, started, n_started, &count) : NULL;
-	if (!n_started)
-		snprintf(reply, size, "none");
-	else if (!words)
-		snprintf(reply, size, "error: out of memory");
-	if (words &&
-	    serve_rows_group(&s->rows, words, count, wait.procs, wait.row_wait_s, reply, size)) {
-		reply[0] = '\0';
-		wait.since_s = serve_now_s();
+	struct serve_wait wait = {0};
+	if (serve_drive_group(s, &wait, reply, size))
 		serve_wait_or_answer(s, conn, &wait);
-	} else {
+	else
 		serve_drive_end(d);
-	}
+}
+
+/* The calibrate's events file, pushed for its pass, popped. */
+static void serve_calibrate_pop(struct serve *s)
+{
+	char err[RUN_EVENTS_PATH_MAX + 256];
+	if (s->calibration.pushed && !run_events_pop(&s->events, err, sizeof(err)))
+		fprintf(stderr, "%s: calibrate: %s\n", s->runfolder.scenario, err);
+	s->calibration.pushed = false;
+}
+
+/* The calibrate dropped (its client gone): what it started is stopped by the run's end. */
+static void serve_calibrate_drop(struct serve *s)
+{
+	serve_drive_end(&s->drive);
+	serve_calibrate_pop(s);
+	serve_calibrate_end(&s->calibration);
+}
+
+/* The calibrate's next pass: its `drive` words read as drive reads them, its folder made, its
+ * events file pushed (the pass's own clock) and its first group started, w its wait: true while
+ * it is held; false with the drive's answer or the error in reply. */
+static bool serve_calibrate_pass(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_calibration *c = &s->calibration;
+	struct serve_rows_host h = serve_rows_host(s);
+	char path[sizeof(c->dir) + 16], err[RUN_EVENTS_PATH_MAX + 256];
+	int count;
+	char **words = serve_calibrate_drive(c, &count, reply, size);
+	bool parsed = words && serve_drive_parse(&s->drive, words, count, reply, size);
 	variant_words_free(words);
+	if (!parsed)
+		return false;
+	snprintf(path, sizeof(path), "%s/events.jsonl", c->dir);
+	if (!serve_calibrate_folder(c, &h, reply, size) ||
+	    !(c->pushed = run_events_push(&s->events, path, err, sizeof(err)))) {
+		if (strncmp(reply, "error", 5) != 0)
+			snprintf(reply, size, "error: calibrate: %s", err);
+		serve_drive_end(&s->drive);
+		return false;
+	}
+	w->calibrate = true;
+	if (serve_drive_group(s, w, reply, size))
+		return true;
+	serve_drive_end(&s->drive);
+	return false;
+}
+
+/* A calibrate's pass ended, its drive's answer in reply: its events file popped, then the
+ * calibration's step, the next pass started while it extends. True with the calibrate's answer;
+ * false while the next pass is held. */
+static bool serve_calibrate_next(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_calibration *c = &s->calibration;
+	struct serve_rows_host h = serve_rows_host(s);
+	do
+		serve_calibrate_pop(s);
+	while (serve_calibrate_passed(c, &h, reply, size) == 0 &&
+	       !serve_calibrate_pass(s, w, reply, size));
+	if (c->pushed) /* a pass is held */
+		return false;
+	serve_calibrate_end(c);
+	return true;
+}
+
+static bool serve_calibrate_answer(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	return serve_drive_answer(s, w, reply, size) && serve_calibrate_next(s, w, reply, size);
+}
+
+/* calibrate ... (serve_calibration.h): held while its passes run, each a drive into its folder
+ * followed by the calibration's step; refused before anything starts when no request can be
+ * held. */
+static void serve_calibrate(struct serve *s, struct control_conn *conn, char **w, int n,
+                            char *reply, size_t size)
+{
+	struct serve_rows_host h = serve_rows_host(s);
+	struct serve_wait wait = {0};
+	if (s->drive.active || s->calibration.active)
+		snprintf(reply, size, "error: calibrate: a drive is running");
+	else if (!serve_wait_slot(s))
+		snprintf(reply, size, SERVE_WAITS_FULL);
+	else if (serve_calibrate_parse(&s->calibration, &h, w, n, reply, size) &&
+	         (serve_calibrate_pass(s, &wait, reply, size) ||
+	          !serve_calibrate_next(s, &wait, reply, size))) {
+		reply[0] = '\0';
+		serve_wait_or_answer(s, conn, &wait);
+	}
 }
 
 /* The rows' requests (serve_rows.h), row-ready held as a ready wait; false for none of them. */
@@ -783,6 +942,8 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		serve_generate(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "drive") == 0) {
 		serve_drive(s, conn, w, n, reply, size);
+	} else if (strcmp(req, "calibrate") == 0) {
+		serve_calibrate(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "queries") == 0) {
 		serve_queries(s, conn, w, n, reply, size);
 	} else if (strcmp(req, "ready") == 0 && (n == 2 || n == 4)) {
@@ -864,11 +1025,11 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
 		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_DRIVE_REQUESTS,
-		    SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS, SERVE_ANALYSIS_REQUESTS,
-		    SERVE_PARAMETERS_REQUESTS);
+		    SERVE_CALIBRATE_REQUESTS, SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS,
+		    SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);

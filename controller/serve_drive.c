@@ -13,7 +13,7 @@
 #define DRIVE_WORDS 8 /* drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT */
 #define DRIVE_USAGE                                                                                \
 	"drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [wrap=ROW:WORDS] "               \
-	"[during=WORDS] [stop-child=GRACE] -- ROW... is expected"
+	"[during=WORDS] [stop-child=GRACE] [serial] -- ROW... is expected"
 /* The environment word by which a row's wrap tells the live sampler preloaded into it where to
  * listen (docs/daemons.md): the during process polls it there. */
 #define DRIVE_SAMPLER_ENV "ALLOCSPIKE_SAMPLER_SOCKET="
@@ -63,10 +63,12 @@ static bool drive_option(struct serve_drive *d, int at, char *reply, size_t size
 			snprintf(reply, size, "error: %s", err);
 			return false;
 		}
+	} else if (strcmp(word, "serial") == 0) {
+		d->serial = true;
 	} else { /* the word up to a line break: the answer is one line */
 		snprintf(reply, size,
 		         "error: drive: '%.*s' is no option (wrap=ROW:WORDS, during=WORDS, "
-		         "stop-child=GRACE)",
+		         "stop-child=GRACE, serial)",
 		         (int)strcspn(word, "\n\r"), word);
 		return false;
 	}
@@ -120,6 +122,16 @@ bool serve_drive_parse(struct serve_drive *d, char **w, int n, char *reply, size
 char **serve_drive_rows(const struct serve_drive *d)
 {
 	return d->words + d->rows_at;
+}
+
+int serve_drive_next_group(struct serve_drive *d, int *first)
+{
+	*first = d->next_row;
+	int count = d->serial ? 1 : d->row_count - d->next_row;
+	if (count > d->row_count - d->next_row)
+		count = 0;
+	d->next_row += count;
+	return count;
 }
 
 /* Each line of text appended to list as a word. */

@@ -25,10 +25,17 @@ struct serve_drive {
 	int wrap_of[SUPERVISOR_MAX_PROCESSES]; /* each ROW's wrap= word, or -1 */
 	int during_at;                         /* the during= word, or -1 */
 	double stop_child_s;                   /* stop-child=GRACE, or -1 */
-	/* filled while it runs: the rows ready (their processes) and the during process (-1) */
+	/* `serial`: a group per row, each on a new clock; else one group of them all */
+	bool serial;
+	/* filled while it runs: the next row to start, the rows ready so far (their processes;
+	 * this group's from ready_from), the during process (-1), the last generator's origin and
+	 * exit */
+	int next_row;
 	unsigned ready[SUPERVISOR_MAX_PROCESSES];
-	unsigned ready_count;
+	unsigned ready_count, ready_from;
 	int during_proc;
+	double origin_s;
+	int status;
 };
 
 /* drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [OPTION...] -- ROW... read into d
@@ -37,6 +44,9 @@ bool serve_drive_parse(struct serve_drive *d, char **w, int n, char *reply, size
 
 /* The ROW words. */
 char **serve_drive_rows(const struct serve_drive *d);
+
+/* The next group's rows (next_row on past them): their count, 0 when every group ran. */
+int serve_drive_next_group(struct serve_drive *d, int *first);
 
 /* `row-start ROW DIR ROW_CPUS [-- WRAP...]` of row i (allocated, NULL-terminated; NULL when out
  * of memory), its length into *count. */

@@ -149,6 +149,68 @@ SH
 	chmod +x "$1"
 }
 
+# stand_in_rows DIR NAMES... : DIR/v.tsv, a variants table of build rows NAMES, their stand-in
+# resolvers in DIR/bin (each keeps its environment in DIR/env-NAME, says it is ready at the address
+# in DIR/addr-NAME, else 127.0.0.1:5353, unless DIR/never-ready-NAME exists, then sleeps), and the
+# words of a served run's `rows-setup` of them printed one a line.
+stand_in_rows() {
+	local dir=$1 name
+	shift
+	mkdir -p "$dir/bin" "$dir/daemons/lib"
+	touch "$dir/hints"
+	printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$dir/v.tsv"
+	for name in "$@"; do
+		printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' "$name" >>"$dir/v.tsv"
+		cat >"$dir/bin/allocspike-resolver-$name" <<'SH'
+#!/bin/bash
+name=${0##*-} home=${0%/bin/*} addr=127.0.0.1:5353
+env >"$home/env-$name"
+[[ ! -e $home/addr-$name ]] || addr=$(<"$home/addr-$name")
+while (($#)); do
+	[[ $1 != --ready-file ]] || ready=$2
+	shift
+done
+[[ -e $home/never-ready-$name ]] || printf 'ready %s\n' "$addr" >"$ready"
+exec sleep 300
+SH
+		chmod +x "$dir/bin/allocspike-resolver-$name"
+	done
+	local IFS=,
+	printf '%s\n' "$dir/v.tsv" "$dir/bin" "$dir/daemons" "$*" "$dir/hints" 5300 "" -- --cache-size 1M
+}
+
+# stand_in_ramp_loadgen FILE : FILE, a stand-in allocspike-loadgen for a calibration's ramp: the
+# timeline a row of the capacity in capacities beside FILE's folder (NAME=QPS lines) gives over the
+# ramp of its --schedule (all answered up to it, 8 % of it above) appended to its --out's (serial:
+# the rows one after another), a `started` line to its events, its schedule to schedules there.
+stand_in_ramp_loadgen() {
+	cat >"$1" <<'SH'
+#!/bin/bash
+source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
+home=${0%/*}/.. names=()
+while (($#)); do
+	case $1 in --out) out=$2 ;; --schedule) schedule=$2 ;; --target) names+=("${2%%,*}") ;; esac
+	shift
+done
+echo "$schedule" >>"$home/schedules"
+printf '{"variant": "_loadgen", "event": "started", "start_realtime": "%s.250000000"}\n' "$(date +%s)" >>"$out/events.jsonl"
+declare -A cap
+while IFS== read -r n c; do cap[$n]=$c; done <"$home/capacities"
+top=${schedule##*..}
+[[ -s $out/timeline.csv ]] || crafted_header >"$out/timeline.csv"
+for ((i = 1; i <= 100; i++)); do
+	rate=$((300 + (top - 300) * i / 100))
+	off=$((rate / 10))
+	for n in "${names[@]}"; do
+		n=${n#name=} ans=$off
+		((rate <= cap[$n])) || ans=$((cap[$n] * 8 / 100))
+		echo "t_s=$((i / 10)).$((i % 10)) variant=$n phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
+	done
+done | crafted_rows >>"$out/timeline.csv"
+SH
+	chmod +x "$1"
+}
+
 # serve_begin SOCKET SCENARIO DIR : a served run's controller (supervise --serve, dying with this
 # shell, its stderr appended to controller.err) listening at SOCKET, asked to begin the run in DIR.
 serve_begin() {

@@ -5,7 +5,7 @@
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files options runjson events procs variants hierarchy queries schedule \
-	placement calibrate warmup report clients dry_run; do
+	placement warmup report clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
@@ -25,6 +25,7 @@ SC_RUNNABLE=()
 SC_DRIVE_DURING=
 SC_DRIVE_STOP_CHILD=
 SC_DRIVE_ORIGIN=
+SC_DRIVE_WORDS=()
 
 # experiment_prepare_programs : installs missing packages and builds what is missing, unless the
 # programs come from elsewhere ($ALLOCSPIKE_BIN, --no-build).
@@ -128,35 +129,36 @@ experiment_record_context() {
 # experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
 # --serial, one after the other (each a fresh process and the same schedule from t=0).
 experiment_drive() {
-	local name ran=0
-	if ((OPT_serial)); then
-		for name in "${SC_RUNNABLE[@]}"; do
-			events_origin_clear
-			experiment_drive_group "$1" "$2" "$name" && ran=1
-		done
-	else
-		experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" && ran=1
-	fi
-	((ran)) || sc_die "no variant became ready (see $1/logs/)"
+	experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $1/logs/)"
 }
 
-# experiment_drive_group DIR SCHEDULE NAMES... : the rows' settings (rows-setup), then the controller's
-# `drive` (docs/controller.md, "One schedule over rows: drive"): the named variants started
-# together (V_WRAP before a build or env row), those that became ready driven by the generator (one
-# that fails is recorded, stopped and left out), then stopped. Fails when none became ready.
-experiment_drive_group() {
-	local dir=$1 schedule=$2 name lg status options=() settings=()
-	shift 2
+# experiment_drive_words NAMES... : the rows' settings given to the controller (rows-setup), then
+# into SC_DRIVE_WORDS the words of a `drive` (or `calibrate`) over the named variants after its
+# DIR SCHEDULE: the generator, the query file, the CPUs, the ready timeout and the options (V_WRAP
+# before a build or env row, the during process, stop-child, serial under --serial).
+experiment_drive_words() {
+	local name lg settings=()
 	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
 	mapfile -t settings < <(variants_rows_settings "$SC_ROOT_HINTS" "$SC_UP_PORT")
 	procs_ask rows-setup "${settings[@]}" >/dev/null || sc_die "the controller refused the rows' settings (see above)"
+	SC_DRIVE_WORDS=("$lg" "$SC_QUERIES" "$SC_CPUS_HARNESS" "$SC_CPUS_RESOLVERS" "${SC_READY_TIMEOUT}s")
 	for name in "$@"; do
-		[[ -z ${V_WRAP[$name]:-} ]] || options+=("wrap=$name:${V_WRAP[$name]}")
+		[[ -z ${V_WRAP[$name]:-} ]] || SC_DRIVE_WORDS+=("wrap=$name:${V_WRAP[$name]}")
 	done
-	[[ -z $SC_DRIVE_DURING ]] || options+=("during=$SC_DRIVE_DURING")
-	[[ -z $SC_DRIVE_STOP_CHILD ]] || options+=("stop-child=$SC_DRIVE_STOP_CHILD")
-	procs_ask drive "$dir" "$schedule" "$lg" "$SC_QUERIES" "$SC_CPUS_HARNESS" "$SC_CPUS_RESOLVERS" \
-		"${SC_READY_TIMEOUT}s" "${options[@]}" -- "$@" || sc_die "the run's controller could not drive $* (see above)"
+	[[ -z $SC_DRIVE_DURING ]] || SC_DRIVE_WORDS+=("during=$SC_DRIVE_DURING")
+	[[ -z $SC_DRIVE_STOP_CHILD ]] || SC_DRIVE_WORDS+=("stop-child=$SC_DRIVE_STOP_CHILD")
+	((!${OPT_serial:-0})) || SC_DRIVE_WORDS+=(serial)
+}
+
+# experiment_drive_group DIR SCHEDULE NAMES... : the controller's `drive` (docs/controller.md, "One
+# schedule over rows: drive"): the named variants started together, or with --serial one at a time
+# on a new clock each, those that became ready driven by the generator (one that fails is
+# recorded, stopped and left out), then stopped. Fails when none became ready.
+experiment_drive_group() {
+	local dir=$1 schedule=$2 status
+	shift 2
+	experiment_drive_words "$@"
+	procs_ask drive "$dir" "$schedule" "${SC_DRIVE_WORDS[@]}" -- "$@" || sc_die "the run's controller could not drive $* (see above)"
 	[[ $REPLY == ok\ * ]] || return 1
 	read -r _ SC_DRIVE_ORIGIN status _ <<<"$REPLY"
 	((status == 0)) || sc_die "the generator exited with status $status (see $dir/logs/loadgen.log)"

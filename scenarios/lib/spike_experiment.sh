@@ -7,6 +7,10 @@ spike_options() {
 		recovery_len calibrate_len calibrate_max serial repeat
 }
 
+# At most this many extensions of the `auto` calibration's ramp (each one ramp of --calibrate-len,
+# the top doubling each time: 6000 qps becomes at most 48000): at most 1 + CALIBRATE_EXTENSIONS ramps.
+CALIBRATE_EXTENSIONS=3
+
 # spike_query_count : queries the file needs. With `auto`, it must cover the highest spike the
 # calibration can ask for.
 spike_query_count() { schedule_make --spike-queries "$CALIBRATE_EXTENSIONS"; }
@@ -29,4 +33,20 @@ spike_plan() {
 	[[ $OPT_spike_rate != auto ]] || calibrate_run "$SC_RUN"
 	SC_SCHEDULE=$(schedule_make spike "$OPT_spike_rate")
 	runjson_set .parameters.spike_rate_qps "$OPT_spike_rate"
+}
+
+# calibrate_run RUN_DIR : the `auto` spike height into OPT_spike_rate, the run's controller's
+# `calibrate` (docs/controller.md, "The calibration"): a resperf-style ramp over the runnable
+# variants (fresh processes in RUN/calibration/, so the measured run starts from clean heaps), run
+# again to twice the top while the slowest still answers there (calibration/extend-K/); spikes at
+# the slowest one's knee times --spike-multiple.
+calibrate_run() {
+	local rate min slowest
+	experiment_drive_words "${SC_RUNNABLE[@]}"
+	procs_ask calibrate "$1" "$OPT_spike_multiple" "$CALIBRATE_EXTENSIONS" "$OPT_calibrate_max" \
+		"${SC_DRIVE_WORDS[@]}" -- "${SC_RUNNABLE[@]}" || sc_die "the calibration of $1 decided nothing (see above)"
+	read -r _ rate min slowest _ <<<"$REPLY" # rate RATE CAPACITY SLOWEST [at-limit]
+	((min > 0)) || sc_die "calibration: variant $slowest answered nothing (see $1/calibration/logs/$slowest.log)"
+	OPT_spike_rate=$rate
+	sc_say "calibrated: slowest variant $slowest answers $min qps; spikes at $OPT_spike_rate qps"
 }

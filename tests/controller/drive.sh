@@ -6,42 +6,28 @@
 # word per ready row (its preloaded sampler, its control socket), the generator's targets, the
 # answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
 # held while another is asked (refused) and answered after stop-all; a drive whose client went
-# dropped; the refusals of bad words.
+# dropped; serial: a group per row, each on a new clock, the rest left after a failed generator; the
+# refusals of bad words. Then `calibrate` ("The calibration"), with a stand-in generator writing the
+# ramp a row of a given capacity gives: its passes (each a serial drive) extended until the slowest
+# stops keeping up, recorded and said; the bound on extensions; no row ready; two refusals.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 served_controller_test
 BIN=$TEST_TMP/bin R=$TEST_TMP/run
-mkdir -p "$BIN" "$TEST_TMP/daemons/lib"
-T=$TEST_TMP/v.tsv # two build rows
-printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n' >"$T"
-printf '%s\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tn\n' alpha gamma >>"$T"
-# A stand-in resolver: "ready" in its ready file (gamma never writes it), its environment kept.
-cat >"$BIN/allocspike-resolver-alpha" <<'SH'
-#!/bin/bash
-name=${0##*-}
-env >"${0%/bin/*}/env-$name"
-while (($#)); do
-	[[ $1 != --ready-file ]] || ready=$2
-	shift
-done
-[[ $name == gamma ]] || printf 'ready 127.0.0.1:5353\n' >"$ready"
-exec sleep 300
-SH
-chmod +x "$BIN/allocspike-resolver-alpha"
-cp "$BIN/allocspike-resolver-alpha" "$BIN/allocspike-resolver-gamma"
+mapfile -t setup < <(stand_in_rows "$TEST_TMP" alpha beta gamma) # three build rows
+touch never-ready-gamma
 # A stand-in process run during the schedule: its words, then until stopped.
 printf '#!/bin/bash\nprintf "%%s\\n" "$@" >"${0%%/bin/*}/args-during"\nexec sleep 300\n' >"$BIN/during"
 chmod +x "$BIN/during"
-touch hints
 LG=$BIN/allocspike-loadgen
 stand_in_loadgen "$LG" 0 0
 
 SOCK=$TEST_TMP/ctl/run.sock
 ask() { "$RUN" ask "$SOCK" "$@"; }
 serve_begin "$SOCK" drive "$R"
-ask runjson-set .variants '[{"name":"alpha"},{"name":"gamma"}]' >/dev/null
+ask runjson-set .variants '[{"name":"alpha"},{"name":"beta"},{"name":"gamma"}]' >/dev/null
 ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s"}' >/dev/null
-ask rows-setup "$T" "$BIN" "$TEST_TMP/daemons" alpha,gamma "$TEST_TMP/hints" 5300 "" -- --cache-size 1M >/dev/null
+ask rows-setup "${setup[@]}" >/dev/null
 
 # the refusals: each said, nothing started
 drive() { ask drive "$R" S "$LG" "$R/q" "" "" "$@"; }
@@ -111,6 +97,69 @@ check "a drive after one whose client went: taken" grep -qE '^ok [0-9.]+ 0 alpha
 ask stop-all >/dev/null
 check "the dropped drive's row stopped by stop-all" jq -se --argjson p "${gamma_pid:-0}" \
 	'any(.[]; .variant == "gamma" and .event == "exited" and .pid == $p and .requested)' "$R/events.jsonl"
+
+# serial: one row at a time (gamma never ready left out, the next taken), each started on a new
+# clock (its `started` event near t=0, not after the row before it); the answer names every row driven
+out=$(drive 1s serial -- alpha gamma beta)
+check "serial: ok ORIGIN STATUS and the rows driven" grep -qE '^ok [0-9]+\.250000 0 alpha beta$' <<<"$out"
+check "serial: alpha stopped before beta started" jq -se '
+	([.[] | select(.variant == "alpha" and .event == "exited")] | last | .unix_s) <=
+	([.[] | select(.variant == "beta" and .event == "started")] | last | .unix_s)' "$R/events.jsonl"
+for name in alpha beta; do
+	check "serial: $name started on its own clock" jq -se --arg n "$name" \
+		'[.[] | select(.variant == $n and .event == "started")] | last | .t_s < 1' "$R/events.jsonl"
+done
+check_eq "serial: beta's generator against beta alone" "name=beta" \
+	"$(grep -A1 -x -- --target args-loadgen | tail -1 | cut -d, -f1)"
+# a generator that fails ends a serial drive: its status answered, the rows after it not driven
+stand_in_loadgen "$BIN/lg-fail" 0 3
+out=$(ask drive "$R" S "$BIN/lg-fail" "$R/q" "" "" 1s serial -- alpha beta)
+check "serial: a failed generator's status, the rows after it left" grep -qE '^ok [0-9.]+ 3 alpha$' <<<"$out"
+check_eq "nothing left running" 0 "$(ask stats | jq .running)"
+
+# --- calibrate: the calibration's passes, each a drive ---
+# A stand-in generator: the ramp a row of its capacity gives (capacities).
+printf '%s\n' alpha=15000 beta=40000 >capacities
+stand_in_ramp_loadgen "$BIN/lg-ramp"
+ask runjson-set .parameters.options '{"interval_ms":"50","timeout_ms":"","clients":"0","client_count":"1","tcp_share":"0","dot_share":"0","tcp_idle":"5s","calibrate_len":"10s","baseline_rate":"300"}' >/dev/null
+calibrate() { ask calibrate "$R" 1.2 3 6000 "$BIN/lg-ramp" "$R/q" "" "" "$@"; }
+calibrate 1s -- 2>err.txt
+check "calibrate without rows: the form said" grep -q "calibrate RUN MULTIPLE EXTENSIONS TOP LOADGEN" err.txt
+ask calibrate "$R" many 3 6000 "$BIN/lg-ramp" "$R/q" "" "" 1s -- alpha 2>err.txt
+check "calibrate with a MULTIPLE that is no number: refused" grep -q "error: calibrate: MULTIPLE" err.txt
+check "nothing ramped by the refusals" test ! -e schedules
+# alpha keeps up to 15000, beta to 40000: ramped to 6000 (both), 12000 (both), 24000 (both: alpha stops
+# keeping up there), each pass in its folder with its own events, gamma never ready left out
+wrap=$(printf '%s\n' env CAL_MARK=1)
+out=$(calibrate 1s "wrap=gamma:$wrap" serial -- alpha beta gamma)
+read -r word rate capacity slowest limit <<<"$out"
+check_eq "calibrate: decided" rate "$word"
+check_eq "calibrate: the slowest" alpha "$slowest"
+check "its capacity past 12000, at most 15000: $capacity" test "${capacity:-0}" -gt 12000 -a "${capacity:-0}" -le 15000
+check_eq "spikes at 1.2 x its capacity" "$(awk -v k="${capacity:-0}" 'BEGIN { printf "%d", k * 1.2 }')" "$rate"
+check_eq "ramps: 6000, 12000, 24000, serial: one generator per row" \
+	"6000 6000 12000 12000 24000 24000" "$(sed 's/.*\.\.//' schedules | paste -sd' ')"
+check_eq "passes recorded" '["calibration","calibration/extend-1","calibration/extend-2"]' "$(jq -c '[.calibration.passes[].folder]' "$R/run.json")"
+check "the schedule made from run.json's options" jq_true '.calibration.schedule == "calibrate:10s@300..6000"' "$R/run.json"
+for f in calibration calibration/extend-1 calibration/extend-2; do
+	check "$f: its timeline and its own events" jq -se 'any(.[]; .variant == "alpha" and .event == "started")' "$R/$f/events.jsonl"
+done
+check "the calibrated event in the run's events" jq -se 'any(.[]; .event == "calibrated" and .variant == "_scenario")' "$R/events.jsonl"
+check "said: each ramp" grep -q "drive: calibrating the spike height: calibrate:10s@300..24000" controller.err
+check "said: the extension" grep -q "drive: calibration: alpha beta still answered at the top; ramping again to 12000 qps" controller.err
+check "gamma left out of the first pass, not ramped again" test ! -e "$R/calibration/extend-1/logs/gamma.log"
+check_eq "nothing left running" 0 "$(ask stats | jq .running)"
+# bounded: rows that never stop keeping up end after EXTENSIONS passes, said
+printf '%s\n' alpha=10000000 >capacities
+rm -rf "$R/calibration" schedules
+out=$(calibrate 1s -- alpha)
+check "at the limit: said in the answer" grep -qE '^rate [0-9]+ [0-9]+ alpha at-limit$' <<<"$out"
+check_eq "1 + EXTENSIONS ramps" 4 "$(wc -l <schedules)"
+check "said: its capacity is at least the top" grep -q "drive: calibration: every variant still answered at 48000 qps after 3 extensions" controller.err
+# no row ready: an error, said
+rm -rf "$R/calibration"
+calibrate 0.3s -- gamma 2>err.txt
+check "no row ready: refused, said" grep -q "error: calibrate: no variant became ready (see $R/calibration/logs/)" err.txt
 
 ask shutdown >/dev/null
 finish

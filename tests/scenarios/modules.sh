@@ -9,12 +9,13 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
+source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh" # calibrate_run
 opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-report && -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-report or allocspike-loadgen is not built yet"
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
 # The run's controller, which writes the events, serves the whole test.
 pr=$TEST_TMP/procs
-procs_begin modules "$pr"
+procs_begin modules "$pr" 2>>"$TEST_TMP/controller.err" # its messages there
 
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
@@ -139,49 +140,50 @@ check "KEY:=JSON stays a value" jq_true -s '.[0].count == 3 and .[0].list == ["a
 check "a bad KEY:=JSON is refused" bash -c '! "$1" event v e "n:=not json" 2>/dev/null' _ "$ALLOCSPIKE_BIN/allocspike-report"
 check "a reserved key is refused" bash -c '! "$1" event v e "t_s=1" 2>/dev/null' _ "$ALLOCSPIKE_BIN/allocspike-report"
 
-# Calibration past --calibrate-max: in place of the variants, experiment_drive writes the ramp that a
-# variant of the given capacity gives (all answered up to it, 80 % of it above). Fast (15000 qps)
-# and faster (40000 qps): the ramp is extended (6000, 12000, 24000) until fast stops keeping up.
-declare -A FAKE_CAPACITY=([fast]=15000 [faster]=40000)
-experiment_drive() {
-	local dir=$1 schedule=$2 top i name rate off ans
-	top=${schedule##*..}
-	echo "$schedule" >>"$TEST_TMP/schedules"
-	crafted_header >"$dir/timeline.csv"
-	for ((i = 1; i <= 100; i++)); do
-		rate=$((300 + (top - 300) * i / 100))
-		off=$((rate / 10))
-		for name in "${SC_RUNNABLE[@]}"; do
-			ans=$off
-			((rate <= FAKE_CAPACITY[$name])) || ans=$((FAKE_CAPACITY[$name] * 8 / 100))
-			echo "t_s=$((i / 10)).$((i % 10)) variant=$name phase=calibrate spike=0 offered=$off sent=$off answered=$ans"
-		done
-	done | crafted_rows >>"$dir/timeline.csv"
+# Calibration past --calibrate-max: the controller's `calibrate` drives stand-in rows, its
+# generator a stand-in writing the ramp that a variant of the given capacity gives (all answered up
+# to it, 8 % of it above). Fast (15000 qps) and faster (40000 qps): the ramp is extended (6000,
+# 12000, 24000) until fast stops keeping up.
+stand=$TEST_TMP/stand
+mkdir -p "$stand/bin"
+stand_in_ramp_loadgen "$stand/bin/lg"
+printf '%s\n' fast=15000 faster=40000 >"$stand/capacities"
+# In place of the variants' settings and the real generator: the stand-ins.
+experiment_drive_words() {
+	local setup=()
+	mapfile -t setup < <(stand_in_rows "$stand" "$@")
+	procs_ask rows-setup "${setup[@]}" >/dev/null || sc_die "rows-setup: $REPLY"
+	SC_DRIVE_WORDS=("$stand/bin/lg" "$stand/queries" "" "" 5s)
+}
+# calrun DIR : a run.json and events in DIR, the run's options (the ramp's schedule is made from
+# them) and the rows in it.
+calrun() {
+	mkdir -p "$1"
+	procs_ask runjson "$1/run.json" modules
+	procs_ask events "$1/events.jsonl"
+	procs_ask runjson-set .parameters.options "$OPTS_JSON"
+	procs_ask runjson-set .variants '[{"name":"fast"},{"name":"faster"}]'
 }
 cr=$TEST_TMP/calrun
-mkdir -p "$cr"
-procs_ask runjson "$cr/run.json" modules
-procs_ask events "$cr/events.jsonl"
+calrun "$cr"
 SC_RUNNABLE=(fast faster)
-OPT_calibrate_max=6000 OPT_calibrate_len=10s OPT_baseline_rate=300 OPT_spike_multiple=1.2
+OPT_calibrate_max=6000 OPT_spike_multiple=1.2
 calibrate_run "$cr" 2>"$TEST_TMP/cal.err"
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$cr/run.json")
 check "knee found above 6000, past the first extension (12000) and at most 15000: $knee" test "$knee" -gt 12000 -a "$knee" -le 15000
 check_eq "slowest" fast "$(jq -r .calibration.slowest "$cr/run.json")"
-check_eq "ramps: 6000, then 12000 and 24000" "6000 12000 24000" "$(sed 's/.*\.\.//' "$TEST_TMP/schedules" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "ramps: 6000, then 12000 and 24000" "6000 12000 24000" "$(sed 's/.*\.\.//' "$stand/schedules" | tr '\n' ' ' | sed 's/ $//')"
 check_eq "passes recorded" '["calibration","calibration/extend-1","calibration/extend-2"]' "$(jq -c '[.calibration.passes[].folder]' "$cr/run.json")"
 check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "$OPT_spike_rate"
 check "each pass kept its folder" test -s "$cr/calibration/extend-2/timeline.csv"
 # Bounded: a variant that never stops keeping up ends after CALIBRATE_EXTENSIONS extensions.
-: >"$TEST_TMP/schedules"
-FAKE_CAPACITY[fast]=10000000 FAKE_CAPACITY[faster]=10000000
+: >"$stand/schedules"
+printf '%s\n' fast=10000000 faster=10000000 >"$stand/capacities"
 cr2=$TEST_TMP/calrun2
-mkdir -p "$cr2"
-procs_ask runjson "$cr2/run.json" modules
-procs_ask events "$cr2/events.jsonl"
+calrun "$cr2"
 calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
-check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$TEST_TMP/schedules")"
-check "said so" grep -q "capacity is at least" "$TEST_TMP/cal2.err"
+check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$stand/schedules")"
+check "said so (by the run's controller)" grep -q "capacity is at least" "$TEST_TMP/controller.err"
 # The script's own line in processes.tsv carries its start time, so a later run sees it running and
 # leaves it alone (a start time of another process made later runs kill live ones).
 read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
