@@ -1,15 +1,8 @@
 # scenarios/lib/events.sh - the scenario's lines of events.jsonl (docs/run-folder.md), written by the
 # run's controller (procs.sh), which keeps the file and its clock: t_s counts from the start of the
 # schedule, so events before it wait in the controller and get their negative t_s once the origin is
-# set (docs/controller.md, "The events' clock"). The processes' `started` and `exited` are its own.
-
-# events_add VARIANT EVENT [KEY=TEXT | KEY:=JSON]... : one event. TEXT is written as a JSON string
-# (any quote, backslash or newline escaped), JSON as the value it is (numbers, true, null, lists).
-events_add() { procs_ask event "$@" || sc_say "event $2 of $1 not recorded"; }
-
-# events_origin_set [UNIX_S] : the schedule started at UNIX_S (wall-clock seconds; now when not
-# given): the pending events are written.
-events_origin_set() { procs_ask origin "$@"; }
+# set (docs/controller.md, "The events' clock"). The processes' `started` and `exited` are its own, and
+# so are the scenario's other events (rows, calibration, warm-up): what is left here are the clocks.
 
 # events_origin_clear : the next schedule (serial mode, calibration) starts a new clock.
 events_origin_clear() { procs_ask origin-clear; }

@@ -6,5 +6,5 @@
 runjson_set() { procs_ask runjson-set "$1" "$2" >/dev/null; }
 
 # runjson_fields PATH KEY=TEXT|KEY:=JSON... : keys of the object at PATH (made when missing), TEXT
-# as a string, JSON as the value it is (as events_add takes them).
+# as a string, JSON as the value it is (as the `event` request takes them).
 runjson_fields() { procs_ask runjson-fields "$@" >/dev/null; }

@@ -62,15 +62,15 @@ mkdir -p "$run"
 cp "$tl" "$run/timeline.csv"
 procs_ask runjson "$run/run.json" modules
 procs_ask events "$run/events.jsonl"
-events_add glibc started pid:=42
+procs_ask event glibc started pid:=42
 check_eq "nothing written before the origin" 0 "$(grep -c . "$run/events.jsonl")"
-events_origin_set "$(awk -v n="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.6f", n + 5 }')"
+procs_ask origin "$(awk -v n="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.6f", n + 5 }')"
 check "pending event written with a negative t_s" jq_true -s '.[0].t_s < -4 and .[0].pid == 42' "$run/events.jsonl"
 events_push "$run/sub.jsonl"
-events_add x ready 'addr=1.2.3.4:5'
+procs_ask event x ready 'addr=1.2.3.4:5'
 events_pop
 check "pushed folder got its event" jq_true -s '.[0].addr == "1.2.3.4:5"' "$run/sub.jsonl"
-events_add glibc exited code:=0
+procs_ask event glibc exited code:=0
 check_eq "back to the first file" 2 "$(grep -c . "$run/events.jsonl")"
 
 # The hierarchy at 95 % of a core and more for two seconds: one harness_saturated event.
@@ -109,7 +109,7 @@ for ((i = 1; i <= 50; i++)); do
 done | crafted_rows >>"$wl/timeline.csv"
 procs_ask runjson "$wl/run.json" modules
 procs_ask events "$wl/events.jsonl"
-events_origin_set "${EPOCHREALTIME/,/.}"
+procs_ask origin "${EPOCHREALTIME/,/.}"
 procs_ask runjson-fields .parameters.resolver cache_size_bytes:=1048576
 warmup_check "$wl" 2>/dev/null
 check "full cache is steady" jq_true '.warmup.full.steady == true' "$wl/run.json"
@@ -127,9 +127,9 @@ ev=$TEST_TMP/escape
 mkdir -p "$ev"
 procs_ask events "$ev/events.jsonl"
 odd=$'say "hi"\\ and\nbye\ttab'
-events_add 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
-events_origin_set "${EPOCHREALTIME/,/.}"
-events_add 'v"1\' ready "addr=$odd"
+procs_ask event 'v"1\' failed "reason=$odd" 'count:=3' 'list:=["a"]'
+procs_ask origin "${EPOCHREALTIME/,/.}"
+procs_ask event 'v"1\' ready "addr=$odd"
 check_eq "two lines" 2 "$(wc -l <"$ev/events.jsonl")"
 check "every line parses" jq_true -s 'length == 2' "$ev/events.jsonl"
 check "the pending one got t_s first" jq_true -s '.[0] | keys_unsorted[0] == "t_s" and .t_s <= 0' "$ev/events.jsonl"
