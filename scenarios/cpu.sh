@@ -36,15 +36,15 @@ cpu_callgrind_listing() {
 		sc_say "callgrind_annotate failed on $1: no instruction counts for it"
 }
 
-# cpu_pass TOOL : every runnable variant in turn under TOOL, into RUN/TOOL/.
+# cpu_pass TOOL : every runnable build or env row under TOOL, one at a time (drive's serial: each a
+# fresh process on a clock of its own), into RUN/TOOL/.
 cpu_pass() {
-	local tool=$1 dir=$SC_RUN/$1 name
+	local tool=$1 dir=$SC_RUN/$1 name rows=()
 	mkdir -p "$dir/logs"
 	# perf stat writes its count only when its child exits: the controller stops the resolver, not
 	# perf, and waits for perf (at most 15 s). The generator samples perf's child (row-targets).
 	SC_DRIVE_STOP_CHILD=
 	[[ $tool != perf ]] || SC_DRIVE_STOP_CHILD=15s
-	events_push "$dir/events.jsonl"
 	for name in "${SC_RUNNABLE[@]}"; do
 		if [[ ${V_KIND[$name]} != build && ${V_KIND[$name]} != env ]]; then
 			sc_say "$tool: $name is a daemon row; cpu.sh measures our own resolver builds only"
@@ -58,12 +58,14 @@ cpu_pass() {
 			V_WRAP[$name]=$(printf '%s\n' perf stat -e task-clock -x , -o "$dir/$name.perf.csv" --)
 			;;
 		esac
-		events_origin_clear
-		sc_say "$tool: $name"
-		experiment_drive_group "$dir" "$SC_SCHEDULE" "$name" || sc_say "$tool: $name did not run (see $dir/logs/$name.log)"
-		V_WRAP[$name]=
+		rows+=("$name")
 	done
+	((${#rows[@]} > 0)) || return 0
+	sc_say "$tool: ${rows[*]}, one at a time"
+	events_push "$dir/events.jsonl"
+	experiment_drive_group "$dir" "$SC_SCHEDULE" "${rows[@]}" || sc_say "$tool: no row ran (see $dir/logs/)"
 	events_pop
+	for name in "${rows[@]}"; do V_WRAP[$name]=; done
 }
 
 scenario_report() {

@@ -4,11 +4,8 @@
 # set (docs/controller.md, "The events' clock"). The processes' `started` and `exited` are its own, and
 # so are the scenario's other events (rows, calibration, warm-up): what is left here are the clocks.
 
-# events_origin_clear : the next schedule (serial mode, calibration) starts a new clock.
-events_origin_clear() { procs_ask origin-clear; }
-
-# events_push FILE : later events go to FILE with a clock of their own (the calibration's folder, a
-# cpu.sh pass) until events_pop, which writes what is pending there and goes back to the file before
-# (an interrupted run's end pops what is left: procs_finish).
+# events_push FILE : later events go to FILE with a clock of their own (a cpu.sh pass; drive's serial
+# gives each row a new clock) until events_pop, which writes what is pending there and goes back to
+# the file before (an interrupted run's end pops what is left: procs_finish).
 events_push() { procs_ask events-push "$1"; }
 events_pop() { procs_ask events-pop; }
