@@ -13,7 +13,8 @@
 
 #include "monotonic.h"
 
-/* The child's side: stdin (and stderr when quiet) /dev/null, stdout the pipe, then exec. */
+/* The child's side: stdin (and stderr when quiet) /dev/null, or stderr appended to its log, stdout
+ * the pipe, then exec. */
 static void program_exec(char *const argv[], const struct program_run *how, int out_fd)
 {
 	/* a caller's signalfd mask and ignored SIGPIPE are not the program's */
@@ -22,8 +23,11 @@ static void program_exec(char *const argv[], const struct program_run *how, int 
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	int null = open("/dev/null", O_RDWR);
-	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
-	    (how->quiet && dup2(null, STDERR_FILENO) < 0) ||
+	int err = how->err_log && !how->quiet
+	              ? open(how->err_log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0666)
+	              : null;
+	if (null < 0 || err < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    ((how->quiet || how->err_log) && dup2(err, STDERR_FILENO) < 0) ||
 	    (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0))
 		_exit(127);
 	for (size_t i = 0; i < how->n_env; i++)

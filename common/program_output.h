@@ -18,6 +18,7 @@ struct program_run {
 	unsigned timeout_ms; /* killed (SIGKILL) after this long; 0: waited for however long */
 	size_t max_out;      /* what is kept of its stdout; the rest is read and dropped */
 	bool quiet;          /* its stderr to /dev/null (else the caller's) */
+	const char *err_log; /* else its stderr appended to this file, when set */
 };
 
 /* Runs argv (argv[0] a path, or a name found on PATH) with stdin /dev/null, the default signal

@@ -24,6 +24,7 @@
 #include "seconds_text.h"
 #include "settings_check.h"
 #include "stop.h"
+#include "conduct.h"
 #include "supervise.h"
 #include "unix_ask.h"
 #include "variants_plan.h"
@@ -35,6 +36,8 @@ static void run_usage(FILE *out)
 	    "usage: allocspike-run SUBCOMMAND [options]\n"
 	    "  collect     the agents' reads into a run folder on this host's clock\n"
 	    "  place       rows started on remote agents by a hosts file, one start time\n"
+	    "  conduct     a scenario's run: begun, its steps run and answered, finished, "
+	    "reported\n"
 	    "  supervise   a plan's processes started, watched and stopped\n"
 	    "  ask         a request to a served run (supervise --serve)\n"
 	    "  state-dir   the folder where runs in progress register\n"
@@ -65,6 +68,7 @@ static void run_usage(FILE *out)
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
+	conduct_usage(out);
 	supervise_usage(out);
 	ask_usage(out);
 	launch_usage(out);
@@ -93,6 +97,8 @@ int main(int argc, char **argv)
 		return collect_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "place") == 0)
 		return place_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "conduct") == 0)
+		return conduct_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "supervise") == 0)
 		return supervise_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "ask") == 0)

@@ -37,7 +37,8 @@ pid_t proc_group_child(pid_t leader, unsigned long long start_ticks)
 	size_t n = proc_group_members(leader, start_ticks, members, 256);
 	for (size_t i = 0; i < n && i < 256; i++) {
 		struct proc_stat f;
-		if (members[i] != leader && proc_stat_read(members[i], &f) && f.ppid == (long)leader)
+		if (members[i] != leader && proc_stat_read(members[i], &f) &&
+		    f.ppid == (long)leader)
 			return members[i];
 	}
 	return 0;

@@ -165,30 +165,31 @@ static bool registry_stop_leftovers(const char *run_dir, json_t *stopped)
 	return true;
 }
 
-/* The control folders of the killed run owner (STATE/ctl-OWNER.*: its sockets, ready files and
- * answers, no folder within) removed. */
+void run_registry_remove_ctl_dir(int at_fd, const char *name)
+{
+	int dfd = openat(at_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *ctl = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *f;
+	while (ctl && (f = readdir(ctl)) != NULL)
+		if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+			unlinkat(dfd, f->d_name, 0);
+	if (ctl)
+		closedir(ctl);
+	else if (dfd >= 0)
+		close(dfd);
+	unlinkat(at_fd, name, AT_REMOVEDIR);
+}
+
+/* The control folders of the killed run owner (STATE/ctl-OWNER.*) removed. */
 static void registry_remove_ctl(const char *state, const char *owner)
 {
 	char prefix[300];
 	snprintf(prefix, sizeof(prefix), "ctl-%s.", owner);
 	DIR *d = opendir(state);
 	struct dirent *e;
-	while (d && (e = readdir(d)) != NULL) {
-		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-			continue;
-		int dfd =
-		    openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		DIR *ctl = dfd >= 0 ? fdopendir(dfd) : NULL;
-		struct dirent *f;
-		while (ctl && (f = readdir(ctl)) != NULL)
-			if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
-				unlinkat(dfd, f->d_name, 0);
-		if (ctl)
-			closedir(ctl);
-		else if (dfd >= 0)
-			close(dfd);
-		unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-	}
+	while (d && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			run_registry_remove_ctl_dir(dirfd(d), e->d_name);
 	if (d)
 		closedir(d);
 }

@@ -21,6 +21,10 @@ bool run_registry_add(const char *state, pid_t owner, const char *run_dir, char 
                       size_t err_size);
 void run_registry_remove(const char *state, pid_t owner);
 
+/* A run's control folder, name in at_fd (AT_FDCWD: a path), with what is in it (sockets, ready
+ * files and answers: no folder within) removed. */
+void run_registry_remove_ctl_dir(int at_fd, const char *name);
+
 /* RUN_DIR/processes.tsv, created new (refused when anything, a link included, is there), with its
  * header; returns the descriptor, -1 with the reason in err. */
 int processes_file_create(const char *run_dir, char *err, size_t err_size);

@@ -28,6 +28,7 @@
 #include "run_registry.h"
 #include "serve_analysis.h"
 #include "serve_calibration.h"
+#include "serve_conduct.h"
 #include "serve_drive.h"
 #include "serve_events.h"
 #include "serve_generate.h"
@@ -95,6 +96,7 @@ struct serve {
 	struct serve_calibration calibration;      /* the calibration's passes so far */
 	struct serve_drive drive;                  /* the schedule being driven */
 	char ctl_dir[4096];                        /* the control folder: SOCKET's */
+	struct serve_conduct *conduct;             /* a conducted run's steps; NULL: served */
 };
 
 static void serve_start(struct serve *s, char **w, int n, char *reply, size_t size);
@@ -1018,6 +1020,7 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 	} else if (serve_calibration_dispatch(s, w, n, reply, size)) {
 	} else if (serve_analysis_dispatch(s, w, n, reply, size)) {
 	} else if (serve_parameters_dispatch(s, w, n, reply, size)) {
+	} else if (serve_conduct_request(s->conduct, w, n, reply, size)) {
 	} else if (!serve_events_request(&s->events, w, n, reply, size) &&
 	           !serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply,
 	                                    size)) {
@@ -1025,11 +1028,11 @@ static void serve_request(struct serve *s, struct control_conn *conn, char **w, 
 		    reply, size,
 		    "error: unknown request or wrong number of words: '%.64s' (requests: start, "
 		    "ready, wait-any, stop, stop-child, stop-all, asked, leftovers, stats, "
-		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+		    "shutdown, origin-from, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
 		    req, SERVE_EVENTS_REQUESTS, SERVE_RUNFOLDER_REQUESTS, SERVE_HIERARCHY_REQUESTS,
 		    SERVE_ROWS_REQUESTS, SERVE_GENERATE_REQUESTS, SERVE_DRIVE_REQUESTS,
 		    SERVE_CALIBRATE_REQUESTS, SERVE_QUERIES_REQUESTS, SERVE_CALIBRATION_REQUESTS,
-		    SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS);
+		    SERVE_ANALYSIS_REQUESTS, SERVE_PARAMETERS_REQUESTS, SERVE_CONDUCT_REQUESTS);
 	}
 	/* what a stop or a start waited through may answer a held wait */
 	serve_check_waits(s);
@@ -1071,6 +1074,9 @@ static void serve_tick(evutil_socket_t fd, short what, void *arg)
 	struct serve *s = arg;
 	supervisor_poll(&s->sup, 0);
 	serve_check_waits(s);
+	/* a conducted run ends with its steps (its interruption first, on a signal) */
+	if (s->conduct && serve_conduct_poll(s->conduct, s->sup.signal))
+		event_base_loopbreak(s->base);
 }
 
 /* DIR/processes.tsv, which `register` made, for appending; -1 (said) when it is not there. */
@@ -1085,7 +1091,35 @@ static int serve_processes_file(const char *out_dir)
 	return fd;
 }
 
-int serve_main(const char *socket_path, const char *out_dir)
+/* A conducted run's beginning: its folder begun as the request `begin` does, with this controller
+ * as the run's owner, then its steps started. False (said on stderr) when either fails. */
+static bool serve_conduct_begin(struct serve *s, const char *socket_path)
+{
+	struct serve_conduct *c = s->conduct;
+	char owner[32], reply[PATH_MAX + 512];
+	snprintf(owner, sizeof(owner), "%ld", (long)getpid());
+	char *w[] = {"begin", owner, (char *)c->scenario, (char *)c->out};
+	serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, 4, reply, sizeof(reply));
+	if (strncmp(reply, "ok ", 3) != 0) {
+		fprintf(stderr, "%s: %s\n%s: error: the run could not begin in %s\n", c->scenario,
+		        reply, c->scenario, c->out);
+		return false;
+	}
+	snprintf(c->dir, sizeof(c->dir), "%.4000s", reply + 3);
+	return serve_conduct_start(c, socket_path, s->sup.processes_fd);
+}
+
+/* A conducted run's end, once its steps ended (or could not start): `finish` with their outcome. */
+static void serve_conduct_finish(struct serve *s)
+{
+	char *w[8], text[1200], reply[256];
+	int n = serve_conduct_finish_words(s->conduct, w, text, sizeof(text));
+	serve_runfolder_request(&s->runfolder, &s->sup, &s->events, w, n, reply, sizeof(reply));
+	snprintf(s->conduct->end, sizeof(s->conduct->end), "%.15s",
+	         strncmp(reply, "ok ", 3) == 0 ? reply + 3 : "failed");
+}
+
+int serve_main(const char *socket_path, const char *out_dir, struct serve_conduct *conduct)
 {
 	parent_death_arm("allocspike-run");
 	signal(SIGPIPE, SIG_IGN);
@@ -1102,20 +1136,22 @@ int serve_main(const char *socket_path, const char *out_dir)
 	if (out_dir && processes_fd < 0)
 		return CLI_EXIT_FAILED;
 	run_events_init(&s.events);
+	s.conduct = conduct;
 	/* the rows' and the hierarchy's sockets and ready files go beside SOCKET (procs_begin's
 	 * control folder) */
 	const char *slash = strrchr(socket_path, '/');
 	snprintf(s.ctl_dir, sizeof(s.ctl_dir), "%.*s", slash ? (int)(slash - socket_path) : 1,
 	         slash ? socket_path : ".");
 	s.log = (struct events_log){.hand_over = run_events_hand_over, .ctx = &s.events};
-	/* the scenario does the interrupting: a signal here only drops the grace of stops */
+	/* served, the scenario does the interrupting: a signal here only drops the grace of stops;
+	 * conducted, the first one interrupts the run */
 	if (!supervisor_init(&s.sup, &s.log, processes_fd)) {
 		fprintf(stderr, "allocspike-run supervise: cannot take the signals\n");
 		if (processes_fd >= 0)
 			close(processes_fd);
 		return CLI_EXIT_FAILED;
 	}
-	s.sup.stopping = true;
+	s.sup.stopping = !conduct;
 	struct proc_stat self;
 	if (processes_fd >= 0)
 		processes_file_add(processes_fd, RUN_OWNER_CONTROLLER, getpid(),
@@ -1129,6 +1165,11 @@ int serve_main(const char *socket_path, const char *out_dir)
 	if (!ctl) {
 		fprintf(stderr, "allocspike-run supervise: %s\n", s.base ? err : "libevent");
 		rc = CLI_EXIT_FAILED;
+	} else if (conduct && !serve_conduct_begin(&s, socket_path)) {
+		if (s.runfolder.dir[0]) /* begun, its steps not started: a failed run */
+			serve_conduct_finish(&s);
+		control_server_close(ctl);
+		rc = CLI_EXIT_FAILED;
 	} else {
 		control_server_set_commands(ctl, SERVE_LINE_MAX, serve_command, serve_closed, &s);
 		struct event *tick = event_new(s.base, -1, EV_PERSIST, serve_tick, &s);
@@ -1137,7 +1178,9 @@ int serve_main(const char *socket_path, const char *out_dir)
 		struct timeval every = {0, SERVE_TICK_MS * 1000};
 		event_add(tick, &every);
 		event_add(sig, NULL);
-		event_base_dispatch(s.base); /* until `shutdown` */
+		event_base_dispatch(s.base); /* until `shutdown`, or a conducted run's steps end */
+		if (conduct)
+			serve_conduct_finish(&s);
 		event_free(tick);
 		event_free(sig);
 		control_server_close(ctl);

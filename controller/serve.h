@@ -7,9 +7,12 @@
 /* The longest request or answer line: a generator's command with a target per variant. */
 #define SERVE_LINE_MAX 65536
 
+struct serve_conduct;
+
 /* Serves on socket_path for the run folder out_dir (its processes.tsv made by `register`), or,
- * out_dir NULL (--begin), for the folder the request `begin` makes;
- * returns the exit status once asked to `shutdown`. */
-int serve_main(const char *socket_path, const char *out_dir);
+ * out_dir NULL (--begin), for the folder the request `begin` makes; returns the exit status once
+ * asked to `shutdown`. With conduct (serve_conduct.h), out_dir NULL: begins the run itself, runs
+ * its steps and returns once they ended and the run is finished (conduct->end). */
+int serve_main(const char *socket_path, const char *out_dir, struct serve_conduct *conduct);
 
 #endif

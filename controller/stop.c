@@ -150,7 +150,8 @@ int leftovers_main(int argc, char **argv)
 		bool owner_alive;
 		long rows = processes_file_read(argv[2], targets, STOP_MAX_TARGETS, &owner_alive);
 		if (rows < 0) {
-			fprintf(stderr, "allocspike-run leftovers: %s/processes.tsv cannot be read\n",
+			fprintf(stderr,
+			        "allocspike-run leftovers: %s/processes.tsv cannot be read\n",
 			        argv[2]);
 			return CLI_EXIT_FAILED;
 		}

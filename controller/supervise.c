@@ -194,7 +194,7 @@ int supervise_main(int argc, char **argv)
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
 	if (o.serve)
-		return serve_main(o.serve, o.out);
+		return serve_main(o.serve, o.out, NULL);
 	static struct supervise_plan plan; /* 32 processes of 4 kB paths: not on the stack */
 	char err[4400];
 	if (!supervise_plan_load(&plan, o.plan, o.out, err, sizeof(err))) {

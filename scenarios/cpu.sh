@@ -28,12 +28,14 @@ scenario_defaults() {
 }
 
 # What counts as allocator code, the figures and cpu.md are allocspike-report cpu's (from the
-# allocator registry, docs/architecture.md "Allocator adapters"); here callgrind's profile becomes
-# the listing it reads: exclusive costs per function, so nothing is counted twice.
-# cpu_callgrind_listing OUT : OUT's function listing beside it (NAME.callgrind.txt).
-cpu_callgrind_listing() {
-	callgrind_annotate --threshold=100 --auto=no "$1" >"${1%.out}.txt" 2>/dev/null ||
-		sc_say "callgrind_annotate failed on $1: no instruction counts for it"
+# allocator registry, docs/architecture.md "Allocator adapters"), made by the run's controller once
+# the run ends (SC_REPORT=cpu), from callgrind's profiles listed with callgrind_annotate.
+SC_REPORT=cpu
+
+# scenario_check : the tools the passes run under are installed (after the packages' step).
+scenario_check() {
+	[[ $OPT_tools != *callgrind* ]] || command -v valgrind >/dev/null || sc_die "valgrind is not installed (scripts/install-packages.sh)"
+	[[ $OPT_tools != *perf* ]] || command -v perf >/dev/null || sc_die "perf is not installed (package linux-perf)"
 }
 
 # cpu_pass TOOL : every runnable build or env row under TOOL, one at a time (drive's serial: each a
@@ -68,28 +70,13 @@ cpu_pass() {
 	for name in "${rows[@]}"; do V_WRAP[$name]=; done
 }
 
-scenario_report() {
-	local dir=$1 name report
-	for name in "${SC_RUNNABLE[@]}"; do
-		[[ ! -s $dir/callgrind/$name.callgrind.out ]] || cpu_callgrind_listing "$dir/callgrind/$name.callgrind.out"
-	done
-	sc_need report allocspike-report "for cpu.json and cpu.md"
-	"$report" cpu "$dir" || sc_die "allocspike-report cpu failed on $dir"
-	cat "$dir/cpu.md" >&2
-	echo "$dir/cpu.md"
-}
-
 cpu_main() {
 	opts_read "$@"
 	SC_READY_TIMEOUT=120
 	variants_load "$SC_ROOT/variants.tsv"
 	variants_select "$OPT_variants"
 	placement_choose "$OPT_cpu_placement"
-	experiment_prepare_programs
-	[[ $OPT_tools != *callgrind* ]] || command -v valgrind >/dev/null || sc_die "valgrind is not installed (scripts/install-packages.sh)"
-	[[ $OPT_tools != *perf* ]] || command -v perf >/dev/null || sc_die "perf is not installed (package linux-perf)"
-	experiment_setup_folder "$SC_PROG"
-	experiment_traps
+	experiment_conduct "$@"
 	local port=0
 	experiment_record_context
 	experiment_check_variants
@@ -103,7 +90,6 @@ cpu_main() {
 	for tool in "${tools[@]}"; do
 		cpu_pass "$tool"
 	done
-	SC_COMPLETED=1
 	exit 0
 }
 

@@ -212,11 +212,11 @@ SH
 }
 
 # serve_begin SOCKET SCENARIO DIR : a served run's controller (supervise --serve, dying with this
-# shell, its stderr appended to controller.err) listening at SOCKET, asked to begin the run in DIR.
+# shell, its stderr appended to TEST_TMP/controller.err) listening at SOCKET, asked to begin the run in DIR.
 serve_begin() {
 	local run=$ALLOCSPIKE_BIN/allocspike-run me=$BASHPID i
 	mkdir -p "$(dirname "$1")"
-	"$run" launch --parent "$me" -- "$run" supervise --serve "$1" --begin 2>>controller.err &
+	"$run" launch --parent "$me" -- "$run" supervise --serve "$1" --begin 2>>"$TEST_TMP/controller.err" &
 	_test_pids+=("$!")
 	for ((i = 0; i < 100; i++)); do [[ -S $1 ]] && break; sleep 0.05; done
 	"$run" ask "$1" begin "$me" "$2" "$3" >/dev/null
@@ -265,4 +265,19 @@ served_controller_test() {
 	[[ -x $RUN ]] || skip "allocspike-run is not built"
 	cd "$TEST_TMP" || exit 1
 	export ALLOCSPIKE_STATE_DIR=$TEST_TMP/state
+}
+
+# served_begin NAME DIR : for a test that calls the scenarios' modules without a scenario (with
+# scenarios/lib/procs.sh sourced): a served controller of its own (serve_begin), which procs_ask
+# reaches, its run begun in DIR with this shell as the run's owner. served_end finishes it.
+served_begin() {
+	SC_PROCS_SOCKET=$(mktemp -d "${TMPDIR:-/tmp}/allocspike-test.XXXXXX")/run.sock || return 1
+	serve_begin "$SC_PROCS_SOCKET" "$1" "$2"
+}
+
+# served_end : the run finished (completed, no timeline.csv made) and its controller ended.
+served_end() {
+	procs_ask finish completed timeline=no
+	procs_ask shutdown
+	rm -rf -- "${SC_PROCS_SOCKET%/*}"
 }

@@ -7,10 +7,11 @@ SC_PROG=${SC_PROG:-$(basename "$0" .sh)}
 # sc_say TEXT... : progress for the person running the scenario (stderr, so stdout stays the report path).
 sc_say() { printf '%s: %s\n' "$SC_PROG" "$*" >&2; }
 
-# sc_die TEXT... : records why the run failed and exits; the EXIT trap stops everything and reports.
+# sc_die TEXT... : says why the run fails, tells the run's controller (in a run's steps: procs.sh),
+# which records it as the run's failure, then stops everything and reports, and exits.
 sc_die() {
-	SC_FAIL_REASON=${SC_FAIL_REASON:-$*}
 	printf '%s: error: %s\n' "$SC_PROG" "$*" >&2
+	[[ -z ${SC_PROCS_SOCKET:-} ]] || procs_ask failure "$*" || true
 	exit 1
 }
 

@@ -6,6 +6,6 @@
 
 # events_push FILE : later events go to FILE with a clock of their own (a cpu.sh pass; drive's serial
 # gives each row a new clock) until events_pop, which writes what is pending there and goes back to
-# the file before (an interrupted run's end pops what is left: procs_finish).
+# the file before (an interrupted run's end pops what is left: the controller's finish).
 events_push() { procs_ask events-push "$1"; }
 events_pop() { procs_ask events-pop; }

@@ -1,22 +1,21 @@
 # scenarios/lib/experiment.sh - the flow every load scenario shares (spike.sh, ramp.sh, steady.sh):
-# options, programs, run folder, hierarchy, variants in parallel or one at a time, generator, and an
-# end that always stops everything, checks nothing is left, finishes run.json and makes the report.
+# options, programs, then the run handed to its controller (experiment_conduct), which runs the
+# steps (run.json's context, rows, hierarchy, queries, variants in parallel or one at a time,
+# generator) and an end that always stops everything, checks nothing is left, finishes run.json and
+# makes the report.
 # A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
 # SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
 
-for _m in common files options runjson events procs variants hierarchy queries schedule \
-	placement warmup report clients dry_run; do
+for _m in common files procs options runjson events variants hierarchy queries schedule \
+	placement warmup clients dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done
 unset _m
 
-SC_RUN=
-SC_CTL_DIR=
-SC_COMPLETED=0
-SC_INTERRUPTED=
-SC_EXITING=0
-SC_FAIL_REASON=
+# The run's folder and its control folder, which the controller made (in the steps: procs.sh)
+SC_RUN=${ALLOCSPIKE_RUN_DIR:-}
+SC_CTL_DIR=${SC_PROCS_SOCKET%/*}
 SC_SCHEDULE=
 SC_RUNNABLE=()
 # drive's options beside V_WRAP (docs/controller.md, "One schedule over rows: drive"): a process run
@@ -40,67 +39,23 @@ experiment_prepare_programs() {
 	sc_build_missing "${need[@]}"
 }
 
-# experiment_setup_folder SCENARIO : the run's controller begins the run (procs_begin): what a
-# killed run left stopped, then the run folder (new, or an empty one of ours: docs/cli.md, "--out"),
-# run.json, processes.tsv and events.jsonl.
-experiment_setup_folder() {
-	SC_RUN=${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$1}
-	procs_begin "$1" "$SC_RUN" || {
-		procs_end
-		sc_die "the run could not begin in $SC_RUN (see above)"
-	}
-}
-
-# experiment_traps : from here on, every way out goes through experiment_on_exit; Ctrl-C, SIGTERM
-# and SIGHUP (a closed terminal or SSH session) are interruptions.
-experiment_traps() {
-	trap 'experiment_on_signal INT' INT
-	trap 'experiment_on_signal TERM' TERM
-	trap 'experiment_on_signal HUP' HUP
-	trap experiment_on_exit EXIT
-}
-
-# experiment_on_signal NAME : Ctrl-C, SIGTERM or SIGHUP: the EXIT trap stops everything and reports.
-experiment_on_signal() {
-	# Already on the way out: exiting again from inside the EXIT trap would cut the stop short.
-	if ((SC_EXITING)); then
-		procs_hurry
-		return
-	fi
-	SC_INTERRUPTED=$1
-	sc_say "interrupted by SIG$1: stopping every process of the run"
-	exit $((128 + $(kill -l "$1")))
-}
-
-# experiment_on_exit : runs on every way out once the run folder exists: the controller ends the run
-# (procs_finish), then the report.
-experiment_on_exit() {
-	local st=$? end=() report
-	SC_EXITING=1
-	# Nothing may cut the stop short and leave processes behind: a further signal only drops the
-	# grace periods. (A SIGKILL still ends the script; then the processes die with its controller: procs.sh.)
-	trap procs_hurry INT TERM HUP
-	if ((SC_COMPLETED)); then
-		end=(completed)
-	elif [[ -n $SC_INTERRUPTED ]]; then
-		end=(interrupted "signal=SIG$SC_INTERRUPTED")
-	else
-		end=(failed "reason=${SC_FAIL_REASON:-exit status $st}")
-	fi
-	# a scenario with its own report does without the header-only timeline.csv
-	! declare -F scenario_report >/dev/null || end+=(timeline=no)
-	procs_finish "${end[@]}"
-	sc_say "run $SC_PROCS_STATUS: $SC_RUN"
-	if declare -F scenario_report >/dev/null; then
-		report=$(scenario_report "$SC_RUN") && echo "$report"
-	elif report=$(report_make "$SC_RUN"); then
-		echo "$report"
-	fi
-	case $SC_PROCS_STATUS in
-	completed) exit 0 ;;
-	interrupted) exit 130 ;;
-	*) exit 1 ;;
-	esac
+# experiment_conduct ARGS... : in the scenario's own process, the programs prepared (then the
+# scenario's scenario_check, if any) and the process handed to the run's controller with exec
+# (allocspike-run conduct: docs/controller.md, "A conducted run"). It begins the run (what killed
+# runs left stopped, the folder made: docs/cli.md, "--out"), runs this script again with ARGS as the
+# run's steps, takes Ctrl-C, SIGTERM and SIGHUP (an interruption: exit 130), and whatever happens
+# stops everything, finishes run.json and makes the report (SC_REPORT: run, or cpu). In the steps,
+# nothing.
+experiment_conduct() {
+	[[ -z $SC_PROCS_SOCKET ]] || return 0
+	experiment_prepare_programs
+	! declare -F scenario_check >/dev/null || scenario_check
+	local expected run
+	expected=$(experiment_expected_s)
+	[[ -z $expected ]] || sc_say "this run takes about $(sc_seconds_text "${expected%% *}")"
+	sc_need run allocspike-run "to run the run"
+	exec "$run" conduct --scenario "$SC_PROG" --report "${SC_REPORT:-run}" \
+		--out "${OPT_out:-$SC_ROOT/runs/$(date -u +%Y%m%d-%H%M%S)-$SC_PROG}" -- bash "$0" "$@"
 }
 
 # experiment_check_variants : keeps the rows that can run (program present, allocator and settings as
@@ -124,12 +79,6 @@ experiment_check_variants() {
 experiment_record_context() {
 	procs_ask parameters "$OPTS_JSON" "$(sc_bin_dir)" ${ALLOCSPIKE_REPEAT:+"$ALLOCSPIKE_REPEAT"} ||
 		sc_die "the run's controller could not record the run's parameters: $REPLY"
-}
-
-# experiment_drive DIR SCHEDULE : one schedule over the runnable variants, all at once or, with
-# --serial, one after the other (each a fresh process and the same schedule from t=0).
-experiment_drive() {
-	experiment_drive_group "$1" "$2" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $1/logs/)"
 }
 
 # experiment_drive_words NAMES... : the rows' settings given to the controller (rows-setup), then
@@ -200,12 +149,7 @@ experiment_main() {
 		experiment_dry_run
 		exit
 	fi
-	experiment_prepare_programs
-	local expected
-	expected=$(experiment_expected_s)
-	[[ -z $expected ]] || sc_say "this run takes about $(sc_seconds_text "${expected%% *}")"
-	experiment_setup_folder "$SC_PROG"
-	experiment_traps
+	experiment_conduct "$@"
 	experiment_record_context
 	experiment_check_variants
 	local port=0
@@ -221,8 +165,7 @@ experiment_main() {
 	scenario_plan
 	runjson_fields .parameters "schedule=$SC_SCHEDULE"
 	sc_say "run folder $SC_RUN; variants ${SC_RUNNABLE[*]}; $([[ $OPT_serial == 1 ]] && echo serial || echo parallel)"
-	experiment_drive "$SC_RUN" "$SC_SCHEDULE"
+	experiment_drive_group "$SC_RUN" "$SC_SCHEDULE" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $SC_RUN/logs/)"
 	scenario_after
-	SC_COMPLETED=1
 	exit 0
 }

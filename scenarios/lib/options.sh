@@ -60,7 +60,8 @@ opts_controller() {
 }
 
 # opts_read ARGS... : the scenario's options parsed and checked; a bad one exits 2 (its message is
-# the controller's), --help prints the usage and exits 0. --out is checked here (files.sh).
+# the controller's), --help prints the usage and exits 0. --out is checked here (files.sh), except
+# in the run's steps, where it is the run's folder already.
 opts_read() {
 	local out problem
 	! declare -F scenario_defaults >/dev/null || scenario_defaults
@@ -68,7 +69,7 @@ opts_read() {
 	out=$("$OPTS_RUN" options --scenario "$SC_PROG" --uses "$(scenario_options)" \
 		--default-text "out=$SC_ROOT/runs/<UTC YYYYmmdd-HHMMSS>-$SC_PROG" "${OPTS_ARGS[@]}" -- "$@") || exit
 	opts_load "$out"
-	if opts_uses out && [[ -n $OPT_out ]]; then
+	if opts_uses out && [[ -n $OPT_out && -z ${SC_PROCS_SOCKET:-} ]]; then
 		problem=$(sc_outdir --check "$OPT_out") || opts_fail "--out: $problem"
 	fi
 }

@@ -34,13 +34,13 @@ experiment_drive_words() {
 }
 
 run=$TEST_TMP/run
-procs_begin calibrate_fast "$run" # its controller writes run.json and the events
+served_begin calibrate_fast "$run" # its controller writes run.json and the events
 procs_ask runjson-set .parameters.options "$OPTS_JSON" # the ramp's schedule is made from them
 procs_ask runjson-set .variants '[{"name":"fast"}]'
 SC_RUNNABLE=(fast)
 OPT_calibrate_max=6000 OPT_spike_multiple=1.2
 calibrate_run "$run"
-procs_finish completed timeline=no
+served_end
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$run/run.json")
 echo "ramps: $(jq -r '[.calibration.passes[].schedule] | join(" ")' "$run/run.json")"
 check "knee above 6000 qps: $knee" test "$knee" -gt 6000

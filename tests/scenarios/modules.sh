@@ -15,7 +15,7 @@ opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
 # The run's controller, which writes the events, serves the whole test.
 pr=$TEST_TMP/procs
-procs_begin modules "$pr" 2>>"$TEST_TMP/controller.err" # its messages there
+served_begin modules "$pr" # its messages in TEST_TMP/controller.err
 
 check_eq "query-file size rounds up" 300000 "$(schedule_round_count 200001)"
 check_eq "query-file size at most 2 million" 2000000 "$(schedule_round_count 9000000)"
@@ -188,7 +188,7 @@ check "said so (by the run's controller)" grep -q "capacity is at least" "$TEST_
 # leaves it alone (a start time of another process made later runs kill live ones).
 read -r _ spid sstart < <(awk -F'\t' '$1 == "_scenario"' "$pr/processes.tsv")
 check_eq "the script's pid" "$BASHPID" "$spid"
-check "its start time: a later run takes it for running" procs_same "$spid" "$sstart"
+check_eq "its start time: a later run takes it for running" "$(start_ticks "$spid")" "$sstart"
 
 # Our resolver's row in run.json: the overload policy the run's options give it (here the kresd
 # layout's), as its --version --json states it, and the launched command runs with the same one.
@@ -215,5 +215,5 @@ if [[ -n $resolver_row ]]; then
 else
 	echo "note: no resolver built, its run.json row not checked"
 fi
-procs_finish completed
+served_end
 finish

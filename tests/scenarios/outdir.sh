@@ -95,7 +95,7 @@ check_eq "a folder that holds a run: status 2" 2 $?
 # run's controller makes them: here its events file).
 SC_PROG=outdir
 source "$S/lib/experiment.sh"
-procs_begin outdir "$TEST_TMP/controller"
+served_begin outdir "$TEST_TMP/controller"
 ln -s "$outside/file" "$TEST_TMP/planted"
 check "a new file refuses a link" bash -c '! "$@" >/dev/null 2>&1' _ "$ALLOCSPIKE_BIN/allocspike-run" ask "$SC_PROCS_SOCKET" events "$TEST_TMP/planted"
 ln -s "$outside/nothing-yet" "$TEST_TMP/dangling"
@@ -104,5 +104,5 @@ check "and creates nothing through it" test ! -e "$outside/nothing-yet"
 check "a new file is created" procs_ask events "$TEST_TMP/fresh"
 check "there" test -f "$TEST_TMP/fresh" -a ! -L "$TEST_TMP/fresh"
 check_eq "the target is untouched" precious "$(cat "$outside/file")"
-procs_finish completed timeline=no
+served_end
 finish

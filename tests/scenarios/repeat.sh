@@ -22,8 +22,9 @@ ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$bin/" # it reads the options
 scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<EOF
 ((OPT_repeat == 1)) || experiment_repeat "\$@"
+SC_REPORT=none
+experiment_conduct "\$@"
 echo "\$*" >>"$TEST_TMP/calls"
-experiment_setup_folder spike
 experiment_record_context
 # the default query file's length follows the rate (auto: the highest a calibration could ask for)
 count=999999
@@ -36,7 +37,6 @@ else
 fi
 runjson_set .parameters.spike_rate_qps "\$OPT_spike_rate"
 runjson_set .queryfile "{\"generated\": {\"seed\": 1, \"count\": \${OPT_query_count:-\$count}}}"
-procs_finish completed timeline=no
 EOF
 
 export ALLOCSPIKE_BIN=$bin ALLOCSPIKE_STATE_DIR=$TEST_TMP/state

@@ -18,7 +18,7 @@ run=$TEST_TMP/run
 mkdir -p "$run"
 echo precious >"$TEST_TMP/outside"
 ln -s "$TEST_TMP/outside" "$run/run.json.tmp"
-procs_begin tempnames "$TEST_TMP/controller" # it writes run.json
+served_begin tempnames "$TEST_TMP/controller" # it writes run.json
 procs_ask runjson "$run/run.json" tempnames
 runjson_set .machine '{"cores": 2}'
 check_eq "the link's target is untouched" precious "$(cat "$TEST_TMP/outside")"
@@ -32,7 +32,7 @@ check "a failed update leaves run.json as it was" bash -c '! (source "$1"; files
 check_eq "and no temporary file" "run.json run.json.tmp" "$(ls -A "$run" | paste -sd' ')"
 
 # The state folder of running scenarios: a fixed name under /tmp, so it must be ours alone.
-state_dir() { (unset ALLOCSPIKE_STATE_DIR XDG_RUNTIME_DIR && TMPDIR=$1 procs_state_dir); }
+state_dir() { (unset ALLOCSPIKE_STATE_DIR XDG_RUNTIME_DIR && TMPDIR=$1 "$ALLOCSPIKE_BIN/allocspike-run" state-dir 2>/dev/null); }
 t=$TEST_TMP/t1
 mkdir -p "$t"
 check_eq "made new: used" "$t/allocspike-$(id -u)/runs" "$(state_dir "$t")"
@@ -44,5 +44,5 @@ t=$TEST_TMP/t3
 mkdir -p "$t" "$TEST_TMP/elsewhere"
 ln -s "$TEST_TMP/elsewhere" "$t/allocspike-$(id -u)"
 check "refused when its allocspike-UID folder is a link" test -z "$(state_dir "$t")"
-procs_finish completed timeline=no
+served_end
 finish
