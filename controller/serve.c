@@ -825,7 +825,8 @@ static void serve_calibrate(struct serve *s, struct control_conn *conn, char **w
 	struct serve_rows_host h = serve_rows_host(s);
 	struct serve_wait wait = {0};
 	if (s->drive.active || s->calibration.active)
-		snprintf(reply, size, "error: calibrate: a drive is running");
+		snprintf(reply, size, "error: calibrate: a %s is running",
+		         s->calibration.active ? "calibration" : "drive");
 	else if (!serve_wait_slot(s))
 		snprintf(reply, size, SERVE_WAITS_FULL);
 	else if (serve_calibrate_parse(&s->calibration, &h, w, n, reply, size) &&

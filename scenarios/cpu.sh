@@ -20,6 +20,9 @@ USAGE
 
 scenario_options() { echo "$OPTS_EXPERIMENT" rate count tools; }
 
+# callgrind slows a resolver's start about 50 times too
+SC_READY_TIMEOUT=120
+
 scenario_defaults() {
 	# lan: one latency for every server: the work does not hang on which servers a name meets
 	OPTS_ARGS+=(--default world=lan --default latency_ms=5,20 --default loss=0 --default rate=200
@@ -70,27 +73,20 @@ cpu_pass() {
 	for name in "${rows[@]}"; do V_WRAP[$name]=; done
 }
 
-cpu_main() {
-	opts_read "$@"
-	SC_READY_TIMEOUT=120
-	variants_load "$SC_ROOT/variants.tsv"
-	variants_select "$OPT_variants"
-	placement_choose "$OPT_cpu_placement"
-	experiment_conduct "$@"
-	local port=0
-	experiment_record_context
-	experiment_check_variants
-	! variants_need_port53 || port=53
-	hierarchy_start "$SC_RUN" "$SC_CPUS_HARNESS" "$port"
-	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$OPT_count")}"
+scenario_query_count() { echo "$OPT_count"; }
+
+scenario_plan() {
 	SC_SCHEDULE=$(printf 'baseline:%sms@%s' $((OPT_count * 1000 / OPT_rate)) "$OPT_rate")
-	runjson_fields .parameters "schedule=$SC_SCHEDULE" "count:=$OPT_count" "tools=$OPT_tools"
-	local tool
+	SC_PARAMETERS=("count:=$OPT_count" "tools=$OPT_tools")
+}
+
+# scenario_drive : a pass per tool, each over every build or env row one at a time.
+scenario_drive() {
+	local tool tools
 	IFS=, read -r -a tools <<<"$OPT_tools"
 	for tool in "${tools[@]}"; do
 		cpu_pass "$tool"
 	done
-	exit 0
 }
 
-cpu_main "$@"
+experiment_main "$@"

@@ -3,8 +3,9 @@
 # steps (run.json's context, rows, hierarchy, queries, variants in parallel or one at a time,
 # generator) and an end that always stops everything, checks nothing is left, finishes run.json and
 # makes the report.
-# A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count, scenario_plan (sets
-# SC_SCHEDULE, may calibrate) and scenario_after, then calls experiment_main "$@".
+# A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count,
+# scenario_plan (sets SC_SCHEDULE, may calibrate), and may define scenario_drive (in place of one
+# drive of every row: cpu.sh's passes) and scenario_after, then calls experiment_main "$@".
 
 for _m in common files procs options runjson events variants hierarchy queries schedule \
 	placement warmup clients dry_run; do
@@ -17,6 +18,7 @@ unset _m
 SC_RUN=${ALLOCSPIKE_RUN_DIR:-}
 SC_CTL_DIR=${SC_PROCS_SOCKET%/*}
 SC_SCHEDULE=
+SC_PARAMETERS=() # run.json's parameters beside the schedule a scenario records (KEY=TEXT, KEY:=JSON)
 SC_RUNNABLE=()
 # drive's options beside V_WRAP (docs/controller.md, "One schedule over rows: drive"): a process run
 # while the generator runs (NAME, LOG, COMMAND, one a line), and a grace for stopping each row
@@ -163,9 +165,13 @@ experiment_main() {
 	sc_need loadgen allocspike-loadgen "to count the schedule's queries and send them"
 	queries_prepare "$SC_RUN" "${OPT_query_count:-$(schedule_round_count "$(scenario_query_count)")}"
 	scenario_plan
-	runjson_fields .parameters "schedule=$SC_SCHEDULE"
+	runjson_fields .parameters "schedule=$SC_SCHEDULE" "${SC_PARAMETERS[@]}"
 	sc_say "run folder $SC_RUN; variants ${SC_RUNNABLE[*]}; $([[ $OPT_serial == 1 ]] && echo serial || echo parallel)"
-	experiment_drive_group "$SC_RUN" "$SC_SCHEDULE" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $SC_RUN/logs/)"
-	scenario_after
+	if declare -F scenario_drive >/dev/null; then
+		scenario_drive
+	else
+		experiment_drive_group "$SC_RUN" "$SC_SCHEDULE" "${SC_RUNNABLE[@]}" || sc_die "no variant became ready (see $SC_RUN/logs/)"
+	fi
+	! declare -F scenario_after >/dev/null || scenario_after
 	exit 0
 }
