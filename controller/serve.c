@@ -1153,6 +1153,8 @@ int serve_main(const char *socket_path, const char *out_dir, struct serve_conduc
 		return CLI_EXIT_FAILED;
 	}
 	s.sup.stopping = !conduct;
+	if (conduct) /* the user ran a scenario: its messages are the scenario's */
+		s.sup.who = conduct->scenario;
 	struct proc_stat self;
 	if (processes_fd >= 0)
 		processes_file_add(processes_fd, RUN_OWNER_CONTROLLER, getpid(),

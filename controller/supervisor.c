@@ -40,6 +40,7 @@ static sigset_t supervisor_signals(void)
 bool supervisor_init(struct supervisor *s, struct events_log *events, int processes_fd)
 {
 	memset(s, 0, sizeof(*s));
+	s->who = "allocspike-run";
 	s->events = events;
 	s->processes_fd = processes_fd;
 	sigset_t set = supervisor_signals();
@@ -72,8 +73,8 @@ static void supervisor_child(const struct plan_process *spec, pid_t controller, 
 struct supervised *supervisor_start(struct supervisor *s, const struct plan_process *spec)
 {
 	if (s->count >= SUPERVISOR_MAX_PROCESSES) {
-		fprintf(stderr, "allocspike-run: %s: more than %d processes in one run\n",
-		        spec->name, SUPERVISOR_MAX_PROCESSES);
+		fprintf(stderr, "%s: %s: more than %d processes in one run\n", s->who, spec->name,
+		        SUPERVISOR_MAX_PROCESSES);
 		return NULL;
 	}
 	int log_fd = file_open_for_writing(spec->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
@@ -91,8 +92,7 @@ struct supervised *supervisor_start(struct supervisor *s, const struct plan_proc
 	}
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (log_fd < 0 || null_fd < 0) {
-		fprintf(stderr, "allocspike-run: %s: %s: %s\n", spec->name, spec->log,
-		        strerror(errno));
+		fprintf(stderr, "%s: %s: %s: %s\n", s->who, spec->name, spec->log, strerror(errno));
 		if (log_fd >= 0)
 			close(log_fd);
 		if (null_fd >= 0)
@@ -111,7 +111,7 @@ struct supervised *supervisor_start(struct supervisor *s, const struct plan_proc
 	close(log_fd);
 	close(null_fd);
 	if (pid < 0) {
-		fprintf(stderr, "allocspike-run: %s: fork: %s\n", spec->name, strerror(fork_errno));
+		fprintf(stderr, "%s: %s: fork: %s\n", s->who, spec->name, strerror(fork_errno));
 		return NULL;
 	}
 	struct supervised *p = &s->procs[s->count++];
@@ -124,8 +124,7 @@ struct supervised *supervisor_start(struct supervisor *s, const struct plan_proc
 	p->target.start_ticks = proc_stat_read(pid, &st) ? st.start_ticks : 0;
 	proc_target_open(&p->target);
 	if (!processes_file_add(s->processes_fd, spec->name, pid, p->target.start_ticks))
-		fprintf(stderr, "allocspike-run: processes.tsv: %s: %s\n", spec->name,
-		        strerror(errno));
+		fprintf(stderr, "%s: processes.tsv: %s: %s\n", s->who, spec->name, strerror(errno));
 	if (s->events)
 		events_log_add(s->events, spec->name, "started",
 		               json_pack("{s:i}", "pid", (int)pid));
@@ -146,14 +145,14 @@ static void supervisor_record_exit(struct supervisor *s, struct supervised *p, i
 		extra = json_pack("{s:i, s:s, s:i, s:b}", "signal", sig, "signal_name",
 		                  abbrev ? abbrev : "", "pid", (int)pid, "requested", p->asked);
 		if (!p->asked) /* a crash: what the controller stopped is no news */
-			fprintf(stderr, "allocspike-run: %s (pid %ld) exited by signal %s\n", name,
+			fprintf(stderr, "%s: %s (pid %ld) exited by signal %s\n", s->who, name,
 			        (long)pid, abbrev ? abbrev : "?");
 	} else {
 		int code = WEXITSTATUS(status);
 		extra = json_pack("{s:i, s:i, s:b}", "code", code, "pid", (int)pid, "requested",
 		                  p->asked);
 		if (code != 0 && !p->asked)
-			fprintf(stderr, "allocspike-run: %s (pid %ld) exited with code %d\n", name,
+			fprintf(stderr, "%s: %s (pid %ld) exited with code %d\n", s->who, name,
 			        (long)pid, code);
 	}
 	events_log_add(s->events, name, "exited", extra);
@@ -193,16 +192,16 @@ static void supervisor_read_signals(struct supervisor *s)
 		if (s->stopping || s->signal) {
 			if (!s->hurry)
 				fprintf(stderr,
-				        "allocspike-run: signal during the stop: killing what "
-				        "is left at once\n");
+				        "%s: signal during the stop: killing what "
+				        "is left at once\n",
+				        s->who);
 			s->hurry = true;
 		} else if (!s->signal) {
 			s->signal = sig;
-			fprintf(
-			    stderr,
-			    "allocspike-run: interrupted by SIG%s: stopping every process of the "
-			    "run\n",
-			    sigabbrev_np(sig));
+			fprintf(stderr,
+			        "%s: interrupted by SIG%s: stopping every process of the "
+			        "run\n",
+			        s->who, sigabbrev_np(sig));
 		}
 	}
 }

@@ -31,9 +31,10 @@ struct supervisor {
 	 * no `started` or `exited` event and no word on stderr */
 	struct events_log *events;
 	int processes_fd; /* RUN/processes.tsv */
-	int signal_fd;    /* INT, TERM, HUP and CHLD, blocked and read here */
-	int signal;       /* the first INT, TERM or HUP; 0 while none came */
-	bool stopping;    /* in supervisor_stop_all: a signal now only drops the grace periods */
+	const char *who; /* what its messages start with: allocspike-run, or a conducted scenario */
+	int signal_fd;   /* INT, TERM, HUP and CHLD, blocked and read here */
+	int signal;      /* the first INT, TERM or HUP; 0 while none came */
+	bool stopping;   /* in supervisor_stop_all: a signal now only drops the grace periods */
 	bool hurry;
 };
 
