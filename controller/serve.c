@@ -21,11 +21,13 @@
 
 #include "cli_parse.h"
 #include "control_server.h"
+#include "hosts_file.h"
 #include "identifier.h"
 #include "monotonic.h"
 #include "parent_death.h"
 #include "proc_stat.h"
 #include "request_words.h"
+#include "run_json.h"
 #include "run_registry.h"
 #include "serve_analysis.h"
 #include "serve_calibration.h"
@@ -40,6 +42,7 @@
 #include "serve_runfolder.h"
 #include "stop_child.h"
 #include "supervisor.h"
+#include "variants_plan.h"
 #include "variant_command.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
@@ -638,6 +641,44 @@ static void serve_drive_stop_started(struct serve *s, const char *const *names, 
 	supervisor_stop_some(&s->sup, ps, count, SERVE_ROW_LEFT_OUT_GRACE_S);
 }
 
+/* run.json's rows placed by the hosts file (its options' `hosts`) given their host and agent, as
+ * place records them in a run.json of its own: the host this machine's rows-check wrote is not
+ * theirs. Said on stderr when it cannot be done; the run goes on. */
+static void serve_drive_place_record(struct serve *s)
+{
+	static char reply[SERVE_LINE_MAX];
+	char err[4400] = "";
+	const char *why = err;
+	const json_t *options = NULL;
+	json_t *doc = run_json_options_load(s->runfolder.run_json, &options, err, sizeof(err));
+	const char *path = json_string_value(json_object_get(options, "hosts"));
+	struct variants_table table;
+	struct hosts_file hosts = {0};
+	bool ok = path && variants_table_read(&table, variants_plan_default_table(), err,
+	                                      sizeof(err));
+	if (ok) {
+		ok = hosts_file_read(&hosts, path, &table, HOSTS_FILE_AGENT_PORT, err, sizeof(err));
+		variants_table_free(&table);
+	}
+	for (size_t i = 0; ok && i < hosts.count; i++) {
+		const struct hosts_entry *e = &hosts.entries[i];
+		char at[IDENTIFIER_MAX_LEN + 32], host[IDENTIFIER_MAX_LEN + 8], agent[128];
+		snprintf(at, sizeof(at), ".variants[name=%s]", e->row);
+		snprintf(host, sizeof(host), "host=%s", e->host);
+		snprintf(agent, sizeof(agent), "agent=%s", e->addr_text);
+		char *words[] = {"runjson-fields", at, host, agent};
+		serve_runfolder_request(&s->runfolder, &s->sup, &s->events, words, 4, reply,
+		                        sizeof(reply));
+		ok = strcmp(reply, "ok") == 0;
+		why = reply;
+	}
+	if (!ok)
+		fprintf(stderr, "%s: run.json's rows not given their hosts: %s\n",
+		        s->runfolder.scenario, doc && !path ? "its options name no hosts file" : why);
+	hosts_file_free(&hosts);
+	json_decref(doc);
+}
+
 /* drive's place=: the rows placed on their agents and the schedule run by `allocspike-run place
  * --schedule --in-run` started as _place (its collector and generator from T0, its agents
  * withdrawn at its end), w waiting for it as for a generator, the origin from its generator's
@@ -670,6 +711,7 @@ static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply
 	                         .deadline_s = serve_now_s() + DRIVE_PLACE_ORIGIN_TIMEOUT_S};
 	w->procs[0] = s->sup.count - 1;
 	d->placed = true;
+	serve_drive_place_record(s);
 	return true;
 }
 

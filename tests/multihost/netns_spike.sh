@@ -100,7 +100,11 @@ for i in 1 2; do
 	check "$row: answered the generator" awk -F, -v v="$row" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["variant"] == v { ok += $c["noerror"] + $c["nxdomain"] } END { exit !(ok > 0) }' "$OUT/timeline.csv"
 done
-check "the warm-up check ran (run.json's warmup)" jqe '.warmup | type == "object"' "$OUT/run.json"
+check "run.json's rows on their hosts and agents" jqe --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" --arg x "${AGENT_ADDR[1]}" --arg y "${AGENT_ADDR[2]}" \
+	'[.variants[] | [.name, .host, .agent]] == [[$a, "t1", $x], [$b, "t2", $y]]' "$OUT/run.json"
+# the warm-up check on the agents' reads (their cache figures placed on the timeline)
+check "the warm-up check ran on both rows' cache figures (run.json's warmup)" \
+	jqe --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" '[.warmup[$a, $b].cache_entries_end] | all(. > 0)' "$OUT/run.json"
 check "the generator started at the placement's T0" jqe -s '(map(select(.event == "placement"))[0].t0 | tonumber) as $t0
 	| map(select(.variant == "_loadgen" and .event == "started" and .start_realtime))[0].start_realtime
 	| (tonumber - $t0) | fabs < 0.005' "$OUT/events.jsonl"
