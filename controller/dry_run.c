@@ -31,7 +31,7 @@ struct dry_run_args {
 	size_t n_notes;
 	const char *expected_s, *calibration_s; /* NULL: the scenario cannot tell */
 	const char *place; /* spike.sh --hosts: drive's place= words (place's options), or NULL */
-	char **settings;                        /* row_settings_parse's words */
+	char **settings;   /* row_settings_parse's words */
 	int n_settings;
 };
 
@@ -63,7 +63,8 @@ void dry_run_usage(FILE *out)
 	    "                       --upstream PROGRAM --loadgen PROGRAM --out DIR\n"
 	    "                       [--cpus-harness LIST] [--cpus-resolvers LIST] [--schedule S]\n"
 	    "                       [--note LINE]... [--expected-s S --calibration-s S]\n"
-	    "                       [--queries-needed N] [--place WORDS] -- " ROW_SETTINGS_USAGE "\n"
+	    "                       [--queries-needed N] [--place WORDS] -- " ROW_SETTINGS_USAGE
+	    "\n"
 	    "  a scenario's --dry-run: its rows, schedule, expected length and every process\n"
 	    "  the run starts, made by the run's own builders; starts and writes nothing\n");
 }
@@ -73,15 +74,13 @@ static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 {
 	*a = (struct dry_run_args){.given = "", .cpus_harness = "", .cpus_resolvers = ""};
 	/* each option takes a value, put where to[] says in names' order; --note is a list */
-	static const char *const names[] = {"scenario",     "options",        "given",
-	                                    "upstream",     "loadgen",        "out",
-	                                    "cpus-harness", "cpus-resolvers", "schedule",
-	                                    "expected-s",   "calibration-s",  "queries-needed",
-	                                    "place",        "note"};
-	const char **to[] = {&a->scenario,       &a->options,      &a->given,
-	                     &a->upstream,       &a->loadgen,      &a->out,
-	                     &a->cpus_harness,   &a->cpus_resolvers, &a->schedule,
-	                     &a->expected_s,     &a->calibration_s, &a->queries_needed,
+	static const char *const names[] = {
+	    "scenario",      "options",        "given",          "upstream", "loadgen",
+	    "out",           "cpus-harness",   "cpus-resolvers", "schedule", "expected-s",
+	    "calibration-s", "queries-needed", "place",          "note"};
+	const char **to[] = {&a->scenario, &a->options,    &a->given,         &a->upstream,
+	                     &a->loadgen,  &a->out,        &a->cpus_harness,  &a->cpus_resolvers,
+	                     &a->schedule, &a->expected_s, &a->calibration_s, &a->queries_needed,
 	                     &a->place};
 	struct option longs[sizeof(names) / sizeof(*names) + 1] = {{0}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
@@ -246,8 +245,7 @@ static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
 			snprintf(err, size, "--place: the options name no hosts file");
 			return false;
 		}
-		if (!place_command_print_placement(stdout, o->hosts, &b->settings.table, err,
-		                                   size))
+		if (!place_command_print_placement(stdout, o->hosts, &b->settings.table, err, size))
 			return false;
 		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir)) ||
 		    !place_command_add(&b->place, &n, bin_dir, a->out,

@@ -26,7 +26,8 @@ struct place_options {
 	char **resolver_options;
 	size_t n_resolver_options;
 	bool allow_controller; /* each row also answers where this host reaches its agent from */
-	bool in_run;      /* DIR is a scenario's run (spike.sh --hosts): its run.json */
+	bool
+	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;
 };
 

@@ -17,8 +17,7 @@ bool place_command_add(char ***list, size_t *n, const char *bin_dir, const char 
 }
 
 bool place_command_print_placement(FILE *out, const char *hosts_path,
-                                   const struct variants_table *table, char *err,
-                                   size_t err_size)
+                                   const struct variants_table *table, char *err, size_t err_size)
 {
 	struct hosts_file hosts;
 	if (!hosts_file_read(&hosts, hosts_path, table, HOSTS_FILE_AGENT_PORT, err, err_size))

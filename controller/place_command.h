@@ -21,7 +21,6 @@ bool place_command_add(char ***list, size_t *n, const char *bin_dir, const char 
  * (`placement: host t1, agent 10.231.1.2:9110, row glibc`), nothing contacted; false with the
  * file's FILE:LINE reason in err. */
 bool place_command_print_placement(FILE *out, const char *hosts_path,
-                                   const struct variants_table *table, char *err,
-                                   size_t err_size);
+                                   const struct variants_table *table, char *err, size_t err_size);
 
 #endif

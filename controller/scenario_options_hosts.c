@@ -57,13 +57,15 @@ void scenario_options_check_hosts(void)
 		scenario_fail("--hosts needs --token-file F (the agents' bearer token)");
 	/* an agent ends with its placement: the calibration's passes would need one each */
 	if (strcmp(option_value("spike_rate"), "auto") == 0)
-		scenario_fail("--spike-rate auto cannot calibrate across hosts yet (an agent ends with "
-		              "its placement): give --hosts with --spike-rate RATE");
+		scenario_fail(
+		    "--spike-rate auto cannot calibrate across hosts yet (an agent ends with "
+		    "its placement): give --hosts with --spike-rate RATE");
 	if (strcmp(option_value("serial"), "1") == 0)
 		scenario_fail("--serial and --hosts exclude each other: placed rows run at once");
 	if (strcmp(option_value("clients"), "1") == 0)
-		scenario_fail("--clients and --hosts exclude each other: the placed run's generator "
-		              "sends the query file alone");
+		scenario_fail(
+		    "--clients and --hosts exclude each other: the placed run's generator "
+		    "sends the query file alone");
 	struct variants_table table;
 	struct hosts_file hosts;
 	char err[4400];
@@ -84,8 +86,9 @@ void scenario_options_check_hosts(void)
 		scenario_fail("--hosts: %s names more rows than a run takes", path);
 	const char *variants = option_value("variants");
 	if (given("variants") && !(all_in(variants, rows) && all_in(rows, variants)))
-		scenario_fail("--variants %s disagrees with --hosts %s, whose rows are %s: the hosts "
-		              "file names the rows (leave --variants out, or give the same rows)",
-		              variants, path, rows);
+		scenario_fail(
+		    "--variants %s disagrees with --hosts %s, whose rows are %s: the hosts "
+		    "file names the rows (leave --variants out, or give the same rows)",
+		    variants, path, rows);
 	option_states[option_index("variants")].value = rows;
 }

@@ -654,8 +654,8 @@ static void serve_drive_place_record(struct serve *s)
 	const char *path = json_string_value(json_object_get(options, "hosts"));
 	struct variants_table table;
 	struct hosts_file hosts = {0};
-	bool ok = path && variants_table_read(&table, variants_plan_default_table(), err,
-	                                      sizeof(err));
+	bool ok =
+	    path && variants_table_read(&table, variants_plan_default_table(), err, sizeof(err));
 	if (ok) {
 		ok = hosts_file_read(&hosts, path, &table, HOSTS_FILE_AGENT_PORT, err, sizeof(err));
 		variants_table_free(&table);
@@ -674,7 +674,8 @@ static void serve_drive_place_record(struct serve *s)
 	}
 	if (!ok)
 		fprintf(stderr, "%s: run.json's rows not given their hosts: %s\n",
-		        s->runfolder.scenario, doc && !path ? "its options name no hosts file" : why);
+		        s->runfolder.scenario,
+		        doc && !path ? "its options name no hosts file" : why);
 	hosts_file_free(&hosts);
 	json_decref(doc);
 }
@@ -692,8 +693,9 @@ static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply
 	                   ? serve_drive_place_start(d, bin_dir, &count)
 	                   : NULL;
 	if (!words) {
-		snprintf(reply, size, "error: drive: place: no allocspike-run beside this one, or "
-		                      "out of memory");
+		snprintf(reply, size,
+		         "error: drive: place: no allocspike-run beside this one, or "
+		         "out of memory");
 		return false;
 	}
 	fprintf(stderr, "%s: placing the rows on their hosts, then running: %s\n",

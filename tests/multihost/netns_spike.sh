@@ -93,6 +93,7 @@ check_eq "run.json status" completed "$(jq -r .status "$OUT/run.json" 2>/dev/nul
 for i in 1 2; do
 	row=${ROWS[i - 1]}
 	check "$row: its host in summary.json is the hosts file's name (t$i)" jqe --arg r "$row" --arg h "t$i" '.variants[$r].host == $h' "$OUT/summary.json"
+	check "$row: the report names its host and clock" grep -q "host t$i (agent at ${AGENT_ADDR[$i]}); reads in .* clock offset" "$OUT/report.html"
 	check "$row: placed on t$i (events.jsonl)" jqe -s --arg r "$row" --arg h "t$i" 'any(.[]; .variant == $r and .event == "placed" and .host == $h)' "$OUT/events.jsonl"
 	echo "$row: $(wc -l <"$OUT/agents/$row.jsonl" 2>/dev/null) reads, the report's $(jq -c --arg r "$row" '.agents[$r] | {share, gaps}' "$OUT/summary.json" 2>/dev/null)"
 	check "$row: its agent's reads arrived and the report finds one in 90 % of the intervals" \
