@@ -60,6 +60,9 @@ void scenario_options_check_hosts(void)
 		scenario_fail(
 		    "--spike-rate auto cannot calibrate across hosts yet (an agent ends with "
 		    "its placement): give --hosts with --spike-rate RATE");
+	if (strcmp(option_value("repeat"), "1") != 0)
+		scenario_fail("--repeat and --hosts exclude each other: an agent ends with its "
+		              "placement, so a second run would find none");
 	if (strcmp(option_value("serial"), "1") == 0)
 		scenario_fail("--serial and --hosts exclude each other: placed rows run at once");
 	if (strcmp(option_value("clients"), "1") == 0)

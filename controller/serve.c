@@ -699,7 +699,7 @@ static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply
 		return false;
 	}
 	fprintf(stderr, "%s: placing the rows on their hosts, then running: %s\n",
-	        s->runfolder.scenario, d->words[2]);
+	        s->runfolder.scenario, d->words[2] /* SCHEDULE */);
 	serve_start(s, words, count, reply, size);
 	variant_words_free(words);
 	if (strncmp(reply, "ok", 2) != 0)

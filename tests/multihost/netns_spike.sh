@@ -4,8 +4,8 @@
 # network namespaces (tests/multihost/netns_lib.sh), "gen" running spike.sh (its hierarchy, its
 # controller, the generator), "t1" and "t2" each an allocspike-agent --await-plan with no row, told
 # the hierarchy's port (53) and the run folder's root hints on their command line.
-#  1. the refusals, nothing started: --spike-rate auto and a --variants that disagrees with the
-#     hosts file (exit 2, each naming its options); --dry-run shows the placement (hosts, agents,
+#  1. the refusals, nothing started: --spike-rate auto, a --variants that disagrees with the
+#     hosts file, --repeat 2 (exit 2, each naming its options); --dry-run shows the placement (hosts, agents,
 #     rows) and place's command with no agent running;
 #  2. a short run: exit 0, run.json completed, report.html, each variant's host its hosts-file
 #     name in summary.json, reads from every row, the warm-up check recorded, both agents ended
@@ -44,7 +44,10 @@ spike disagree "$TEST_TMP/disagree" --hosts dry.hosts --token-file token --spike
 check_eq "a --variants that disagrees with the hosts file: exit 2" 2 $?
 check "the refusal names both and the file's rows" \
 	grep -q -- "--variants ${ROWS[0]} disagrees with --hosts dry.hosts, whose rows are ${ROWS[0]},${ROWS[1]}" spike-disagree.err
-check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree ]]"
+spike repeat "$TEST_TMP/repeat" --hosts dry.hosts --token-file token --spike-rate 100 --repeat 2
+check_eq "--repeat 2 with --hosts: exit 2" 2 $?
+check "the refusal says why" grep -q -- "--repeat and --hosts exclude each other: an agent ends with its placement" spike-repeat.err
+check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat ]]"
 nsx "$NS_GEN" bash "$SPIKE" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[1]},${ROWS[0]}" \
 	--dry-run >spike-dry.out 2>spike-dry.err
 check_eq "--dry-run with --hosts (the same rows in another order): exit 0" 0 $?
