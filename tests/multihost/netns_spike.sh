@@ -10,7 +10,7 @@
 #  2. a short run: exit 0, run.json completed, report.html, each variant's host its hosts-file
 #     name in summary.json, reads from every row, the warm-up check recorded, both agents ended
 #     (withdrawn) and nothing left in any namespace;
-#  3. SIGINT during the placed run's schedule: exit 130, run.json interrupted, a report all the
+#  3. SIGINT a second into the placed run's schedule: exit 130, run.json interrupted, a report all the
 #     same, both agents withdrawn and ended, nothing left.
 # Skipped (exit 77, reason printed) when not root, where `ip netns add` fails, and in the sanitizer
 # build (netns_lib.sh says why).
@@ -127,7 +127,8 @@ ip netns exec "$NS_GEN" bash "$SPIKE" --out "$OUT" --hosts int.hosts --token-fil
 pid=$!
 set +m
 _test_pids+=("$pid")
-if wait_until 40 bash -c "grep -q '\"_loadgen\".*\"phase\"' '$OUT/events.jsonl' 2>/dev/null"; then
+# a second into the schedule: the generator's timeline has rows past t = 1 s
+if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$OUT/timeline.csv' 2>/dev/null"; then
 	kill -INT "$pid"
 fi
 wait "$pid"
@@ -135,6 +136,8 @@ check_eq "SIGINT during the placed run: exit 130" 130 $?
 check_eq "run.json status" interrupted "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
 check "a report made all the same" test -s "$OUT/report.html"
 check "both agents withdrawn and ended, nothing left in any namespace" nothing_left
+check "place stopped by the run's end exited 130 (interrupted)" \
+	jqe -s 'any(.[]; .variant == "_place" and .event == "exited" and .code == 130 and .requested)' "$OUT/events.jsonl"
 check_eq "place withdrew both agents itself (DELETE /plan)" 2 "$(grep -c ': withdrawn, its row stopped' "$OUT/logs/place.log")"
 netns_show_failures
 finish
