@@ -26,6 +26,17 @@ bool variant_words_add_n(char ***list, size_t *n, const char *const *words, size
 	return ok;
 }
 
+bool variant_words_add_lines(char ***list, size_t *n, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+	bool ok = copy != NULL;
+	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; ok && line;
+	     line = strtok_r(NULL, "\n", &save))
+		ok = variant_words_add(list, n, line);
+	free(copy);
+	return ok;
+}
+
 void variant_words_free(char **list)
 {
 	for (size_t i = 0; list && list[i]; i++)

@@ -50,6 +50,8 @@ bool variant_words_add_n(char ***list, size_t *n, const char *const *words, size
 #define variant_words_add_list(list, n, ...)                                                       \
 	variant_words_add_n(list, n, (const char *const[]){__VA_ARGS__},                           \
 	                    sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+/* Appends each line of text as a word (empty lines skipped); false when out of memory. */
+bool variant_words_add_lines(char ***list, size_t *n, const char *text);
 /* Frees such a list (NULL-terminated; NULL: nothing) and its words. */
 void variant_words_free(char **list);
 

@@ -13,6 +13,7 @@
 #include "daemon_row.h"
 #include "hierarchy_command.h"
 #include "loadgen_command.h"
+#include "place_command.h"
 #include "row_launch.h"
 #include "run_json.h"
 #include "scenario_schedule.h"
@@ -29,13 +30,15 @@ struct dry_run_args {
 	const char **notes; /* lines printed before the schedule's (the calibration's) */
 	size_t n_notes;
 	const char *expected_s, *calibration_s; /* NULL: the scenario cannot tell */
-	char **settings;                        /* row_settings_parse's words */
+	const char *place; /* spike.sh --hosts: drive's place= words (place's options), or NULL */
+	char **settings;   /* row_settings_parse's words */
 	int n_settings;
 };
 
 /* run.json's parameters.options as the header and the builders read them. */
 struct dry_run_options {
 	const char *serial, *repeat, *queries, *query_seed, *query_count;
+	const char *hosts; /* spike.sh --hosts's file, or NULL */
 	struct hierarchy_options hierarchy;
 	struct loadgen_options loadgen;
 };
@@ -49,6 +52,7 @@ struct dry_run_build {
 	char **targets;          /* the generator's --target words, one per row */
 	size_t n_rows;
 	char **loadgen;
+	char **place; /* with --place: the run's placement command instead of rows and generator */
 };
 
 void dry_run_usage(FILE *out)
@@ -59,7 +63,8 @@ void dry_run_usage(FILE *out)
 	    "                       --upstream PROGRAM --loadgen PROGRAM --out DIR\n"
 	    "                       [--cpus-harness LIST] [--cpus-resolvers LIST] [--schedule S]\n"
 	    "                       [--note LINE]... [--expected-s S --calibration-s S]\n"
-	    "                       [--queries-needed N] -- " ROW_SETTINGS_USAGE "\n"
+	    "                       [--queries-needed N] [--place WORDS] -- " ROW_SETTINGS_USAGE
+	    "\n"
 	    "  a scenario's --dry-run: its rows, schedule, expected length and every process\n"
 	    "  the run starts, made by the run's own builders; starts and writes nothing\n");
 }
@@ -69,14 +74,14 @@ static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 {
 	*a = (struct dry_run_args){.given = "", .cpus_harness = "", .cpus_resolvers = ""};
 	/* each option takes a value, put where to[] says in names' order; --note is a list */
-	static const char *const names[] = {"scenario",     "options",        "given",
-	                                    "upstream",     "loadgen",        "out",
-	                                    "cpus-harness", "cpus-resolvers", "schedule",
-	                                    "expected-s",   "calibration-s",  "queries-needed",
-	                                    "note"};
+	static const char *const names[] = {
+	    "scenario",      "options",        "given",          "upstream", "loadgen",
+	    "out",           "cpus-harness",   "cpus-resolvers", "schedule", "expected-s",
+	    "calibration-s", "queries-needed", "place",          "note"};
 	const char **to[] = {&a->scenario, &a->options,    &a->given,         &a->upstream,
 	                     &a->loadgen,  &a->out,        &a->cpus_harness,  &a->cpus_resolvers,
-	                     &a->schedule, &a->expected_s, &a->calibration_s, &a->queries_needed};
+	                     &a->schedule, &a->expected_s, &a->calibration_s, &a->queries_needed,
+	                     &a->place};
 	struct option longs[sizeof(names) / sizeof(*names) + 1] = {{0}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		longs[i] = (struct option){names[i], required_argument, NULL, 0};
@@ -111,6 +116,7 @@ static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 static bool dry_run_options_read(struct dry_run_options *o, const json_t *options,
                                  const char *given, char *err, size_t size)
 {
+	o->hosts = json_string_value(json_object_get(options, "hosts")); /* spike.sh's alone */
 	return hierarchy_options_read(&o->hierarchy, options, given, err, size) &&
 	       loadgen_options_read(&o->loadgen, options, err, size) &&
 	       (o->serial = run_json_option_text(options, "serial", err, size)) &&
@@ -232,6 +238,22 @@ static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
 		snprintf(err, size, "the hierarchy's command could not be made");
 		return false;
 	}
+	if (a->place) { /* the rows are the agents': place's command, its placement shown */
+		char bin_dir[PATH_MAX];
+		size_t n = 0;
+		if (!o->hosts || !o->hosts[0]) {
+			snprintf(err, size, "--place: the options name no hosts file");
+			return false;
+		}
+		if (!place_command_print_placement(stdout, o->hosts, &b->settings.table, err, size))
+			return false;
+		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir)) ||
+		    !place_command_add(&b->place, &n, bin_dir, a->out,
+		                       a->schedule ? a->schedule : "SCHEDULE",
+		                       o->queries[0] ? o->queries : "QUERIES", a->place))
+			snprintf(err, size, "the placement's command could not be made");
+		return b->place != NULL;
+	}
 	if (!build_rows(b, a->out, o->loadgen.clients, err, size))
 		return false;
 	struct loadgen_run run = {.program = a->loadgen,
@@ -257,6 +279,9 @@ static bool dry_run_plan(struct supervise_plan *plan, const struct dry_run_build
 	                        DRY_CTL "/upstream.ready", false, b->hierarchy.argv, a->out, err,
 	                        size))
 		return false;
+	if (b->place) /* it places the rows and runs the collector and the generator from T0 */
+		return supervise_plan_add(plan, "_place", "logs/place.log", a->cpus_harness, NULL,
+		                          true, b->place, a->out, err, size);
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct row_launch *l = &b->rows[i];
 		char log[PATH_MAX];
@@ -279,6 +304,7 @@ static void dry_run_build_free(struct dry_run_build *b)
 	variant_words_free(b->names);
 	variant_words_free(b->targets);
 	variant_words_free(b->loadgen);
+	variant_words_free(b->place);
 	hierarchy_command_free(&b->hierarchy);
 	row_settings_free(&b->settings);
 }

@@ -59,6 +59,8 @@ bool hierarchy_options_read(struct hierarchy_options *o, const json_t *options, 
 	o->sets_loss = o->sets_latency || hc_listed(given, "loss");
 	o->sets_latency = o->sets_latency || hc_listed(given, "latency_ms");
 	o->applied_log = strcmp(applied, "1") == 0;
+	const char *hosts = json_string_value(json_object_get(options, "hosts")); /* spike.sh's */
+	o->across_hosts = hosts && hosts[0];
 	if (!o->applied_log && strcmp(applied, "0") != 0) {
 		snprintf(err, err_size, "--applied-log: '%.64s' is not 0 or 1", applied);
 		return false;
@@ -93,6 +95,8 @@ bool hierarchy_command_make(struct hierarchy_command *c, const struct hierarchy_
                             const char *port)
 {
 	*c = (struct hierarchy_command){0};
+	if (o->across_hosts)
+		port = "53";
 	bool ok = hc_add(c, program) && hc_add(c, "--hierarchy-block") && hc_add(c, o->block) &&
 	          hc_add(c, "--port") && hc_add(c, port) && hc_add(c, "--seed") &&
 	          hc_add(c, o->seed) && hc_add(c, "--root-hints") &&
@@ -104,6 +108,8 @@ bool hierarchy_command_make(struct hierarchy_command *c, const struct hierarchy_
 	/* the per-query log is ~20 MB gzipped for a quick run: only on request */
 	if (ok && o->applied_log)
 		ok = hc_add(c, "--applied-log") && hc_add_path(c, dir, "upstream-applied.log");
+	if (ok && o->across_hosts)
+		ok = hc_add(c, "--udp-sockets") && hc_add(c, "per-address");
 	ok = ok && hc_add(c, "--world") && hc_add(c, o->world);
 	if (ok && strcmp(o->world, "flat") == 0)
 		ok = hc_add(c, "--flat-tlds") && hc_add(c, o->flat_tlds);

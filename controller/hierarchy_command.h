@@ -22,6 +22,10 @@ struct hierarchy_options {
 	 * values being theirs; in the others, which set their own, only when the user gave them */
 	bool sets_latency, sets_loss;
 	double latency_median, loss_value;
+	/* spike.sh --hosts: the rows on other hosts reach it by a route to its block (the agents
+	 * told its port on their command line): port 53 and a UDP socket per server address, as a
+	 * shared socket bound to lo sees nothing from another host (docs/upstream.md, "Sockets") */
+	bool across_hosts;
 };
 
 /* options (an object of strings) and given (the options the user gave, "NAME,NAME", may be "")
@@ -29,7 +33,8 @@ struct hierarchy_options {
 bool hierarchy_options_read(struct hierarchy_options *o, const json_t *options, const char *given,
                             char *err, size_t err_size);
 
-/* The hierarchy's command for a run in dir with its control folder ctl_dir, on port ("0": any);
+/* The hierarchy's command for a run in dir with its control folder ctl_dir, on port ("0": any;
+ * 53 across hosts);
  * argv[argc] is NULL. Its root hints go to dir/root.hints, its ready line to
  * ctl_dir/upstream.ready. */
 struct hierarchy_command {

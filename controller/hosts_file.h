@@ -11,6 +11,9 @@
 #include "identifier.h"
 #include "variants_table.h"
 
+/* An agent's port when its line gives none: the agent's default (docs/agent.md). */
+#define HOSTS_FILE_AGENT_PORT 9110
+
 struct hosts_entry {
 	char host[IDENTIFIER_MAX_LEN + 1];
 	char row[IDENTIFIER_MAX_LEN + 1];

@@ -1,13 +1,16 @@
 /* controller/place.c - allocspike-run place (place.h). */
 #include "place.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bearer_token.h"
 #include "cli_parse.h"
@@ -23,7 +26,6 @@
 #ifndef ALLOCSPIKE_VARIANTS_FILE
 #define ALLOCSPIKE_VARIANTS_FILE "variants.tsv"
 #endif
-#define PLACE_AGENT_PORT 9110 /* the agent's (docs/agent.md) */
 #define PLACE_CLOCK_EXCHANGES 8
 /* A withdrawal is answered at once; this bounds one that is not. */
 #define PLACE_WITHDRAW_TIMEOUT_S 5
@@ -51,12 +53,17 @@ void place_usage(FILE *out)
 	        "                       supervised; the agents withdrawn after it; DIR/run.json\n"
 	        "  --timeline-interval DUR  the run's timeline interval, the generator's\n"
 	        "                       (default 100ms; the agents read at --interval)\n"
+	        "  --allow-controller   each row also answers this host's address toward its\n"
+	        "                       agent (--allow ADDR/32), where the generator sends from\n"
+	        "  --in-run             with --schedule: DIR is a scenario's run (spike.sh\n"
+	        "                       --hosts), whose controller keeps run.json and\n"
+	        "                       processes.tsv: supervise's own go to DIR/place/\n"
 	        "  -- RESOLVER-OPTION   the run's resolver options, in every plan (an agent\n"
 	        "                       takes its allow-list only: docs/agent.md)\n"
 	        "Prints the placement as JSON (each row's host, agent, resolver address, the\n"
 	        "clock; t0 for --start-at). Exit: 0 placed, 1 refused or failed (every row\n"
 	        "started stopped), 2 usage\n",
-	        PLACE_AGENT_PORT, ALLOCSPIKE_VARIANTS_FILE);
+	        HOSTS_FILE_AGENT_PORT, ALLOCSPIKE_VARIANTS_FILE);
 }
 
 /* Options into o; CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
@@ -75,6 +82,8 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		OPT_SCHEDULE,
 		OPT_QUERIES,
 		OPT_TIMELINE_INTERVAL,
+		OPT_ALLOW_CONTROLLER,
+		OPT_IN_RUN,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
@@ -90,6 +99,8 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	    {"schedule", required_argument, NULL, OPT_SCHEDULE},
 	    {"queries", required_argument, NULL, OPT_QUERIES},
 	    {"timeline-interval", required_argument, NULL, OPT_TIMELINE_INTERVAL},
+	    {"allow-controller", no_argument, NULL, OPT_ALLOW_CONTROLLER},
+	    {"in-run", no_argument, NULL, OPT_IN_RUN},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -138,6 +149,12 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 			ok = cli_option_duration("--timeline-interval", optarg, CLI_UNIT_REQUIRED,
 			                         0.01, 60, &o->timeline_s);
 			break;
+		case OPT_ALLOW_CONTROLLER:
+			o->allow_controller = true;
+			break;
+		case OPT_IN_RUN:
+			o->in_run = true;
+			break;
 		case OPT_HELP:
 			place_usage(stdout);
 			return -1;
@@ -183,13 +200,18 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 }
 
 /* The plan each agent is sent (docs/agent.md, "Taking the row from a controller"). */
-static char *place_plan_body(const struct place_options *o, const char *row)
+static char *place_plan_body(const struct place_options *o, const struct place_row *r)
 {
+	const char *row = r->entry->row;
 	char interval[32];
 	snprintf(interval, sizeof(interval), "%.3fms", o->interval_s * 1000);
 	json_t *words = json_array();
 	for (size_t i = 0; words && i < o->n_resolver_options; i++)
 		json_array_append_new(words, json_string(o->resolver_options[i]));
+	if (words && r->allow[0]) {
+		json_array_append_new(words, json_string("--allow"));
+		json_array_append_new(words, json_string(r->allow));
+	}
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:o}", "row", row, "run", o->run, "variant",
 	                         row, "interval", interval, "resolver_options", words);
 	char *text = plan ? json_dumps(plan, JSON_COMPACT) : NULL;
@@ -206,6 +228,34 @@ static void place_event(struct events_log *log, const char *variant, const char 
 		json_decref(extra);
 }
 
+/* The address this host sends from toward the agent (the route's, as the generator's queries
+ * will), as ADDR/32 or ADDR/128 into r->allow; false with the reason in err. */
+static bool place_allow_controller(struct place_row *r, char *err, size_t err_size)
+{
+	const struct sockaddr *to = (const struct sockaddr *)&r->entry->addr;
+	struct sockaddr_storage from;
+	socklen_t len = sizeof(from);
+	char text[INET6_ADDRSTRLEN];
+	int fd = socket(to->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/* a UDP connect sends nothing: it only chooses the route and the source address */
+	bool ok = fd >= 0 && connect(fd, to, r->entry->addr_len) == 0 &&
+	          getsockname(fd, (struct sockaddr *)&from, &len) == 0;
+	if (ok && from.ss_family == AF_INET)
+		ok = inet_ntop(AF_INET, &((struct sockaddr_in *)&from)->sin_addr, text,
+		               sizeof(text)) != NULL;
+	else if (ok)
+		ok = inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&from)->sin6_addr, text,
+		               sizeof(text)) != NULL;
+	if (ok)
+		snprintf(r->allow, sizeof(r->allow), "%s/%d", text,
+		         from.ss_family == AF_INET ? 32 : 128);
+	else
+		snprintf(err, err_size, "no route to it from this host: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /* Every agent's clock within the bound, or the placement refused naming the host. */
 static bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
                          struct events_log *log)
@@ -214,6 +264,7 @@ static bool place_clocks(struct place_row *rows, size_t n, const struct place_op
 		const struct hosts_entry *e = rows[i].entry;
 		char err[512];
 		bool ok =
+		    (!o->allow_controller || place_allow_controller(&rows[i], err, sizeof(err))) &&
 		    clock_measure((const struct sockaddr *)&e->addr, e->addr_len,
 		                  PLACE_CLOCK_EXCHANGES, o->token, &rows[i].clock, err,
 		                  sizeof(err)) &&
@@ -326,7 +377,7 @@ static bool place_rows(struct place_row *rows, size_t n, const struct place_opti
 	struct plan_call *calls = calloc(n, sizeof(*calls));
 	bool ok = calls != NULL;
 	for (size_t i = 0; ok && i < n; i++) {
-		ok = (rows[i].plan_body = place_plan_body(o, rows[i].entry->row)) != NULL;
+		ok = (rows[i].plan_body = place_plan_body(o, &rows[i])) != NULL;
 		calls[i] = (struct plan_call){.addr = (const struct sockaddr *)&rows[i].entry->addr,
 		                              .addr_text = rows[i].entry->addr_text,
 		                              .body = rows[i].plan_body};
@@ -377,7 +428,7 @@ int place_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	bool read =
-	    hosts_file_read(&hosts, o.hosts_path, &table, PLACE_AGENT_PORT, err, sizeof(err));
+	    hosts_file_read(&hosts, o.hosts_path, &table, HOSTS_FILE_AGENT_PORT, err, sizeof(err));
 	variants_table_free(&table);
 	if (!read) {
 		fprintf(stderr, "allocspike-run place: %s\n", err);
@@ -412,7 +463,7 @@ int place_main(int argc, char **argv)
 	if (ok && o.schedule) { /* the run itself, then the agents withdrawn whatever it did */
 		status = place_run_schedule(&o, placement, rows, hosts.count);
 		place_withdraw(rows, hosts.count, o.token);
-		if (!place_run_record(&o, placement, rows, hosts.count, status))
+		if (!o.in_run && !place_run_record(&o, placement, rows, hosts.count, status))
 			status = CLI_EXIT_FAILED;
 	}
 	json_decref(placement);

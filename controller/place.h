@@ -5,7 +5,9 @@
 #ifndef ALLOCSPIKE_CONTROLLER_PLACE_H
 #define ALLOCSPIKE_CONTROLLER_PLACE_H
 
+#include <arpa/inet.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -23,6 +25,9 @@ struct place_options {
 	double timeline_s; /* the run's timeline interval (the generator's --interval-ms) */
 	char **resolver_options;
 	size_t n_resolver_options;
+	bool allow_controller; /* each row also answers where this host reaches its agent from */
+	bool
+	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;
 };
 
@@ -32,6 +37,7 @@ struct place_row {
 	struct clock_offset clock;
 	struct plan_call call;
 	char *plan_body;
+	char allow[INET6_ADDRSTRLEN + 8]; /* --allow-controller's ADDR/32 or ADDR/128, or "" */
 	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
 };
 

@@ -11,6 +11,7 @@
 #include "child_run.h"
 #include "cli_parse.h"
 #include "json_file.h"
+#include "run_outdir.h"
 #include "run_context.h"
 #include "variant_command.h"
 #include "variants_plan.h"
@@ -33,7 +34,9 @@ static json_t *place_run_plan(const struct place_options *o, const json_t *place
                               const char *bin_dir)
 {
 	const char *t0 = json_string_value(json_object_get(placement, "t0"));
-	char interval_ms[32], loadgen[4200];
+	char interval_ms[32], loadgen[4200], collect_log[4200], loadgen_log[4200];
+	snprintf(collect_log, sizeof(collect_log), "%s/logs/collect.log", o->out);
+	snprintf(loadgen_log, sizeof(loadgen_log), "%s/logs/loadgen.log", o->out);
 	snprintf(interval_ms, sizeof(interval_ms), "%.0f", o->timeline_s * 1000);
 	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
 	json_t *collect = json_array(), *generate = json_array();
@@ -60,14 +63,14 @@ static json_t *place_run_plan(const struct place_options *o, const json_t *place
 	}
 	return json_pack("{s:s, s:[{s:s, s:s, s:o}, {s:s, s:s, s:b, s:o}]}", "grace",
 	                 PLACE_RUN_COLLECT_GRACE, "processes", "name", "_collect", "log",
-	                 "logs/collect.log", "argv", collect, "name", "_loadgen", "log",
-	                 "logs/loadgen.log", "ends_run", 1, "argv", generate);
+	                 collect_log, "argv", collect, "name", "_loadgen", "log", loadgen_log,
+	                 "ends_run", 1, "argv", generate);
 }
 
 int place_run_schedule(const struct place_options *o, const json_t *placement,
                        const struct place_row *rows, size_t n)
 {
-	char self[4096], bin_dir[4096], err[4400], plan_path[4200];
+	char self[4096], bin_dir[4096], err[4400], plan_path[4232], folder[4200];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0 || !variant_command_bin_dir(bin_dir, sizeof(bin_dir))) {
 		fprintf(stderr,
@@ -76,7 +79,15 @@ int place_run_schedule(const struct place_options *o, const json_t *placement,
 	}
 	self[len] = '\0';
 	json_t *plan = place_run_plan(o, placement, rows, n, self, bin_dir);
-	snprintf(plan_path, sizeof(plan_path), "%s/plan.json", o->out);
+	/* supervise's own events and processes.tsv: the run folder's, or, where the folder is a
+	 * scenario's run whose controller keeps those (--in-run), a folder of their own in it */
+	snprintf(folder, sizeof(folder), o->in_run ? "%s/place" : "%s", o->out);
+	if (o->in_run && !run_outdir_make(folder, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run place: %s\n", err);
+		json_decref(plan);
+		return CLI_EXIT_FAILED;
+	}
+	snprintf(plan_path, sizeof(plan_path), "%s/plan.json", folder);
 	if (!plan || !json_file_write_atomic(plan_path, plan, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-run place: %s\n", plan ? err : "out of memory");
 		json_decref(plan);
@@ -84,8 +95,8 @@ int place_run_schedule(const struct place_options *o, const json_t *placement,
 	}
 	json_decref(plan);
 	const char *t0 = json_string_value(json_object_get(placement, "t0"));
-	char *argv[] = {self,           "supervise",  "--plan",   plan_path, "--out",
-	                (char *)o->out, "--start-at", (char *)t0, NULL};
+	char *argv[] = {self,   "supervise",  "--plan",   plan_path, "--out",
+	                folder, "--start-at", (char *)t0, NULL};
 	fprintf(stderr, "allocspike-run place: the run: collector and generator from T0 %s (%s)\n",
 	        t0, plan_path);
 	int signalled = 0, status = child_run(argv, "supervise", &signalled);

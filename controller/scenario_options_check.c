@@ -256,6 +256,7 @@ void scenario_options_validate(void)
 		option_set_rewritten(warmup, "%llu", count_or_zero("baseline_rate") * 2);
 	if (uses("clients"))
 		check_clients();
+	scenario_options_check_hosts();
 	if (one_of_rows[0] >= 0)
 		check_one_of(one_of_rows[0], one_of_rows[1]);
 }

@@ -46,6 +46,9 @@ bool option_duration_ms(const char *text, double bare_unit, double min_ms, long 
 /* Every value the scenario takes checked by its kind, then across options; exits 2 on the first
  * bad one. */
 void scenario_options_validate(void);
+/* spike.sh --hosts: its file read against the table, --variants made its rows (one that
+ * disagrees refused), what a placed run cannot do refused (scenario_options_hosts.c). */
+void scenario_options_check_hosts(void);
 /* The scenario's option list, grouped, with the defaults it runs with. */
 void scenario_options_print_help(void);
 

@@ -88,6 +88,13 @@ const struct scenario_option scenario_option_table[] = {
      "one variant at a time (same schedule each), for machines with few cores", "-", "0"},
     {"repeat", OPTION_COUNT, "N", RUN,
      "the same run N times into DIR/run-1..N, then a comparison page", NULL, "1"},
+    /* spike.sh across hosts (docs/distributed.md, "spike.sh across hosts") */
+    {"hosts", OPTION_TEXT, "FILE", RUN,
+     "run the rows on their hosts' agents: a line per agent, HOST AGENT-ADDR[:PORT] ROW; the "
+     "file names the rows (needs --token-file and a --spike-rate RATE)",
+     "-", ""},
+    {"token_file", OPTION_TEXT, "F", RUN, "with --hosts: the agents' bearer token (mode 0600)", "-",
+     ""},
     {"interval_ms", OPTION_MS, "MS", RUN, "sampling interval", NULL, "100"},
     {"quick", OPTION_FLAG, "", RUN,
      "a run of about four minutes (CI; 3 min 45 s on two cores): 3 spikes of 8s, recoveries of "

@@ -9,6 +9,7 @@
 #include <event2/event.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,11 +21,13 @@
 
 #include "cli_parse.h"
 #include "control_server.h"
+#include "hosts_file.h"
 #include "identifier.h"
 #include "monotonic.h"
 #include "parent_death.h"
 #include "proc_stat.h"
 #include "request_words.h"
+#include "run_json.h"
 #include "run_registry.h"
 #include "serve_analysis.h"
 #include "serve_calibration.h"
@@ -39,6 +42,7 @@
 #include "serve_runfolder.h"
 #include "stop_child.h"
 #include "supervisor.h"
+#include "variants_plan.h"
 #include "variant_command.h"
 
 #define SERVE_MAX_WORDS (PLAN_MAX_ARGS + 8)
@@ -69,6 +73,9 @@ struct serve_wait {
 	bool drive;                /* `drive`: its rows' wait (rows), then the generator's */
 	bool calibrate;            /* `calibrate`: its passes' drives, each then its step */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
+	/* whose `started` line sets the origin: procs[0]'s own, or (drive's place=) the generator
+	 * that procs[0] starts */
+	const char *origin_of;
 	double origin_s;
 	double deadline_s;
 	double wait_s; /* how long it waits, from its request */
@@ -178,11 +185,12 @@ static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t
 /* The events' origin from the `started` line process proc appended (its start_realtime), set
  * into *unix_s: true once it came (*said), or once proc ended or the deadline passed without it
  * (the schedule then counts from now); false while it may still come. */
-static bool serve_origin_from(struct serve *s, unsigned proc, double deadline_s, double *unix_s,
-                              bool *said)
+static bool serve_origin_from(struct serve *s, unsigned proc, const char *origin_of,
+                              double deadline_s, double *unix_s, bool *said)
 {
 	const struct supervised *p = &s->sup.procs[proc];
-	*said = run_events_find_start(&s->events, s->events_at[proc], p->spec->name, unix_s);
+	*said = run_events_find_start(&s->events, s->events_at[proc],
+	                              origin_of ? origin_of : p->spec->name, unix_s);
 	if (!*said && !p->reaped && serve_now_s() < deadline_s)
 		return false;
 	*unix_s = run_events_origin(&s->events, *said ? *unix_s : NAN);
@@ -203,8 +211,8 @@ static bool serve_generate_ended(struct serve *s, struct serve_wait *w, double *
 	const struct supervised *p = &s->sup.procs[w->procs[0]];
 	bool said;
 	if (!w->origin_known)
-		w->origin_known =
-		    serve_origin_from(s, w->procs[0], w->deadline_s, &w->origin_s, &said);
+		w->origin_known = serve_origin_from(s, w->procs[0], w->origin_of, w->deadline_s,
+		                                    &w->origin_s, &said);
 	if (!w->origin_known || !p->reaped)
 		return false;
 	*origin_s = w->origin_s;
@@ -225,7 +233,7 @@ static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply
 		return serve_rows_ready_answer(s, w, reply, size);
 	if (w->origin) {
 		double unix_s;
-		if (!serve_origin_from(s, w->procs[0], w->deadline_s, &unix_s, &said))
+		if (!serve_origin_from(s, w->procs[0], NULL, w->deadline_s, &unix_s, &said))
 			return false;
 		snprintf(reply, size, said ? "ok %.6f" : "ok now", unix_s);
 		return true;
@@ -585,7 +593,8 @@ static void serve_drive_stop(struct serve *s)
 			supervisor_stop_child(&s->sup, ps[n], d->stop_child_s);
 		n++;
 	}
-	supervisor_stop_some(&s->sup, ps, n, DRIVE_ROWS_STOP_GRACE_S);
+	if (n > 0)
+		supervisor_stop_some(&s->sup, ps, n, DRIVE_ROWS_STOP_GRACE_S);
 }
 
 /* Once a group's rows are ready: its during process and the generator over them started, w
@@ -632,6 +641,82 @@ static void serve_drive_stop_started(struct serve *s, const char *const *names, 
 	supervisor_stop_some(&s->sup, ps, count, SERVE_ROW_LEFT_OUT_GRACE_S);
 }
 
+/* run.json's rows placed by the hosts file (its options' `hosts`) given their host and agent, as
+ * place records them in a run.json of its own: the host this machine's rows-check wrote is not
+ * theirs. Said on stderr when it cannot be done; the run goes on. */
+static void serve_drive_place_record(struct serve *s)
+{
+	static char reply[SERVE_LINE_MAX];
+	char err[4400] = "";
+	const char *why = err;
+	const json_t *options = NULL;
+	json_t *doc = run_json_options_load(s->runfolder.run_json, &options, err, sizeof(err));
+	const char *path = json_string_value(json_object_get(options, "hosts"));
+	struct variants_table table;
+	struct hosts_file hosts = {0};
+	bool ok =
+	    path && variants_table_read(&table, variants_plan_default_table(), err, sizeof(err));
+	if (ok) {
+		ok = hosts_file_read(&hosts, path, &table, HOSTS_FILE_AGENT_PORT, err, sizeof(err));
+		variants_table_free(&table);
+	}
+	for (size_t i = 0; ok && i < hosts.count; i++) {
+		const struct hosts_entry *e = &hosts.entries[i];
+		char at[IDENTIFIER_MAX_LEN + 32], host[IDENTIFIER_MAX_LEN + 8], agent[128];
+		snprintf(at, sizeof(at), ".variants[name=%s]", e->row);
+		snprintf(host, sizeof(host), "host=%s", e->host);
+		snprintf(agent, sizeof(agent), "agent=%s", e->addr_text);
+		char *words[] = {"runjson-fields", at, host, agent};
+		serve_runfolder_request(&s->runfolder, &s->sup, &s->events, words, 4, reply,
+		                        sizeof(reply));
+		ok = strcmp(reply, "ok") == 0;
+		why = reply;
+	}
+	if (!ok)
+		fprintf(stderr, "%s: run.json's rows not given their hosts: %s\n",
+		        s->runfolder.scenario,
+		        doc && !path ? "its options name no hosts file" : why);
+	hosts_file_free(&hosts);
+	json_decref(doc);
+}
+
+/* drive's place=: the rows placed on their agents and the schedule run by `allocspike-run place
+ * --schedule --in-run` started as _place (its collector and generator from T0, its agents
+ * withdrawn at its end), w waiting for it as for a generator, the origin from its generator's
+ * `started` line: true; false with the error in reply. */
+static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply, size_t size)
+{
+	struct serve_drive *d = &s->drive;
+	char bin_dir[PATH_MAX];
+	int count = 0;
+	char **words = variant_command_bin_dir(bin_dir, sizeof(bin_dir))
+	                   ? serve_drive_place_start(d, bin_dir, &count)
+	                   : NULL;
+	if (!words) {
+		snprintf(reply, size,
+		         "error: drive: place: no allocspike-run beside this one, or "
+		         "out of memory");
+		return false;
+	}
+	fprintf(stderr, "%s: placing the rows on their hosts, then running: %s\n",
+	        s->runfolder.scenario, d->words[2] /* SCHEDULE */);
+	serve_start(s, words, count, reply, size);
+	variant_words_free(words);
+	if (strncmp(reply, "ok", 2) != 0)
+		return false;
+	reply[0] = '\0';
+	*w = (struct serve_wait){.conn = w->conn,
+	                         .drive = true,
+	                         .generate = true,
+	                         .origin_of = "_loadgen",
+	                         .count = 1,
+	                         .deadline_s = serve_now_s() + DRIVE_PLACE_ORIGIN_TIMEOUT_S};
+	w->procs[0] = s->sup.count - 1;
+	d->placed = true;
+	serve_drive_place_record(s);
+	return true;
+}
+
 /* The rows of drive's next group started (row-start, each row's wrap before it; serial: on a new
  * clock) and w waiting for them as rows-ready waits: true. False once every group ran, the answer
  * in reply: `ok ORIGIN STATUS ROW...` of the rows driven (the last generator's origin and exit),
@@ -641,6 +726,15 @@ static bool serve_drive_group(struct serve *s, struct serve_wait *w, char *reply
 	struct serve_drive *d = &s->drive;
 	struct serve_rows_host h = serve_rows_host(s);
 	int first, group, count, proc;
+	if (d->place_at >= 0 && !d->placed)
+		return serve_drive_place(s, w, reply, size);
+	if (d->place_at >= 0) { /* the rows are place's: all of them, as it placed them */
+		snprintf(reply, size, "ok %.6f %d", d->origin_s, d->status);
+		for (int i = 0; i < d->row_count; i++)
+			snprintf(reply + strlen(reply), size - strlen(reply), " %s",
+			         serve_drive_rows(d)[i]);
+		return false;
+	}
 	while ((group = serve_drive_next_group(d, &first)) > 0) {
 		if (d->serial)
 			run_events_origin_clear(&s->events);

@@ -50,12 +50,18 @@ static bool sa_record(const struct serve_rows_host *h, const char *path, const j
 	                           reply, size);
 }
 
-/* FOLDER's timeline read; false with the request's error in reply. */
+/* FOLDER's timeline read; with its agents' reads placed on it where it has them (a run across
+ * hosts, spike.sh --hosts: a placed row's cache and memory are its agent's, as the report reads
+ * them); false with the request's error in reply. */
 static bool sa_timeline(const char *req, const char *folder, struct runfolder *rf, char *reply,
                         size_t size)
 {
-	char err[4400];
-	if (runfolder_read_timeline(folder, rf, err, sizeof(err)))
+	char err[4400], agents[PATH_MAX + 16];
+	struct stat st;
+	snprintf(agents, sizeof(agents), "%s/agents", folder);
+	bool placed = stat(agents, &st) == 0 && S_ISDIR(st.st_mode);
+	if (placed ? runfolder_read(folder, rf, err, sizeof(err))
+	           : runfolder_read_timeline(folder, rf, err, sizeof(err)))
 		return true;
 	snprintf(reply, size, "error: %s: %s", req, err);
 	return false;

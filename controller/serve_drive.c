@@ -8,12 +8,13 @@
 
 #include "cli_parse.h"
 #include "identifier.h"
+#include "place_command.h"
 #include "variant_command.h"
 
 #define DRIVE_WORDS 8 /* drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT */
 #define DRIVE_USAGE                                                                                \
 	"drive DIR SCHEDULE LOADGEN QUERIES CPUS ROW_CPUS TIMEOUT [wrap=ROW:WORDS] "               \
-	"[during=WORDS] [stop-child=GRACE] [serial] -- ROW... is expected"
+	"[during=WORDS] [stop-child=GRACE] [serial] [place=WORDS] -- ROW... is expected"
 /* The environment word by which a row's wrap tells the live sampler preloaded into it where to
  * listen (docs/daemons.md): the during process polls it there. */
 #define DRIVE_SAMPLER_ENV "ALLOCSPIKE_SAMPLER_SOCKET="
@@ -65,10 +66,18 @@ static bool drive_option(struct serve_drive *d, int at, char *reply, size_t size
 		}
 	} else if (strcmp(word, "serial") == 0) {
 		d->serial = true;
+	} else if (strncmp(word, "place=", 6) == 0) {
+		if (!word[6] || word[6] == '\n') {
+			snprintf(reply, size,
+			         "error: drive: place=WORDS, allocspike-run place's options one a "
+			         "line, is expected");
+			return false;
+		}
+		d->place_at = at;
 	} else { /* the word up to a line break: the answer is one line */
 		snprintf(reply, size,
 		         "error: drive: '%.*s' is no option (wrap=ROW:WORDS, during=WORDS, "
-		         "stop-child=GRACE, serial)",
+		         "stop-child=GRACE, serial, place=WORDS)",
 		         (int)strcspn(word, "\n\r"), word);
 		return false;
 	}
@@ -94,6 +103,7 @@ bool serve_drive_parse(struct serve_drive *d, char **w, int n, char *reply, size
 	*d = (struct serve_drive){.rows_at = dashes + 1,
 	                          .row_count = n - dashes - 1,
 	                          .during_at = -1,
+	                          .place_at = -1,
 	                          .stop_child_s = -1,
 	                          .during_proc = -1};
 	for (int i = 0; i < d->row_count; i++) {
@@ -112,6 +122,19 @@ bool serve_drive_parse(struct serve_drive *d, char **w, int n, char *reply, size
 		}
 	for (int at = DRIVE_WORDS; at < dashes; at++)
 		if (!drive_option(d, at, reply, size)) {
+			serve_drive_end(d);
+			return false;
+		}
+	/* the placed rows run on their agents, together: nothing of ours to wrap or run beside */
+	if (d->place_at >= 0 && (d->serial || d->during_at >= 0 || d->stop_child_s >= 0)) {
+		snprintf(reply, size,
+		         "error: drive: place= goes without serial, during= and stop-child=");
+		serve_drive_end(d);
+		return false;
+	}
+	for (int i = 0; d->place_at >= 0 && i < d->row_count; i++)
+		if (d->wrap_of[i] >= 0) {
+			snprintf(reply, size, "error: drive: place= goes without wrap=");
 			serve_drive_end(d);
 			return false;
 		}
@@ -134,18 +157,6 @@ int serve_drive_next_group(struct serve_drive *d, int *first)
 	return count;
 }
 
-/* Each line of text appended to list as a word. */
-static bool drive_add_lines(char ***list, size_t *n, const char *text)
-{
-	char *copy = strdup(text), *save = NULL;
-	bool ok = copy != NULL;
-	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; ok && line;
-	     line = strtok_r(NULL, "\n", &save))
-		ok = variant_words_add(list, n, line);
-	free(copy);
-	return ok;
-}
-
 /* list (NULL when out of memory: freed), its length into *count. */
 static char **drive_done(char **list, size_t n, bool ok, int *count)
 {
@@ -166,7 +177,7 @@ char **serve_drive_row_start(const struct serve_drive *d, int i, int *count)
 	                                 w[W_ROW_CPUS]);
 	if (ok && d->wrap_of[i] >= 0)
 		ok = variant_words_add(&list, &n, "--") &&
-		     drive_add_lines(&list, &n, strchr(w[d->wrap_of[i]], ':') + 1);
+		     variant_words_add_lines(&list, &n, strchr(w[d->wrap_of[i]], ':') + 1);
 	return drive_done(list, n, ok, count);
 }
 
@@ -207,7 +218,7 @@ char **serve_drive_during_start(const struct serve_drive *d, struct serve_rows *
 	char **list = NULL;
 	size_t n = 0;
 	bool ok = variant_words_add_list(&list, &n, "start", name, path, "", "--") &&
-	          drive_add_lines(&list, &n, command);
+	          variant_words_add_lines(&list, &n, command);
 	for (int i = 0; ok && i < n_names; i++) {
 		const struct served_row *row = serve_rows_named(rows, names[i]);
 		size_t len = 0;
@@ -221,6 +232,18 @@ char **serve_drive_during_start(const struct serve_drive *d, struct serve_rows *
 			snprintf(word, sizeof(word), "%s=%s", names[i], row ? row->control : "");
 		ok = variant_words_add(&list, &n, word);
 	}
+	return drive_done(list, n, ok, count);
+}
+
+char **serve_drive_place_start(const struct serve_drive *d, const char *bin_dir, int *count)
+{
+	char **list = NULL, **w = d->words;
+	size_t n = 0;
+	char log[PATH_MAX + 32];
+	snprintf(log, sizeof(log), "%s/logs/place.log", w[W_DIR]);
+	bool ok = variant_words_add_list(&list, &n, "start", "_place", log, w[W_CPUS], "--") &&
+	          place_command_add(&list, &n, bin_dir, w[W_DIR], w[W_SCHEDULE], w[W_QUERIES],
+	                            w[d->place_at] + 6);
 	return drive_done(list, n, ok, count);
 }
 

@@ -16,6 +16,10 @@
 /* The rows' stop after the generator (SIGTERM, then SIGKILL), and the process run during it. */
 #define DRIVE_ROWS_STOP_GRACE_S 15.0
 #define DRIVE_DURING_STOP_GRACE_S 5.0
+/* place=: its generator starts once every row is placed (place's ready timeout, 40 s, its clocks
+ * and its lead before it); by then the origin is its `started` line, else the schedule's start
+ * is taken as now. */
+#define DRIVE_PLACE_ORIGIN_TIMEOUT_S 120.0
 
 struct serve_drive {
 	bool active;                           /* a drive is held */
@@ -24,6 +28,7 @@ struct serve_drive {
 	int row_count;                         /* ROWs */
 	int wrap_of[SUPERVISOR_MAX_PROCESSES]; /* each ROW's wrap= word, or -1 */
 	int during_at;                         /* the during= word, or -1 */
+	int place_at;                          /* the place= word, or -1 */
 	double stop_child_s;                   /* stop-child=GRACE, or -1 */
 	/* `serial`: a group per row, each on a new clock; else one group of them all */
 	bool serial;
@@ -34,6 +39,7 @@ struct serve_drive {
 	unsigned ready[SUPERVISOR_MAX_PROCESSES];
 	unsigned ready_count, ready_from;
 	int during_proc;
+	bool placed; /* place=: allocspike-run place started (the rows are its) */
 	double origin_s;
 	int status;
 };
@@ -60,6 +66,11 @@ char **serve_drive_rows_ready(const struct serve_drive *d, const char *const *na
  * ready row (names): NULL without one (or out of memory); its length into *count. */
 char **serve_drive_during_start(const struct serve_drive *d, struct serve_rows *rows,
                                 const char *const *names, int n, int *count);
+
+/* place=: `start _place DIR/logs/place.log CPUS -- BIN_DIR/allocspike-run place --out DIR
+ * --schedule SCHEDULE --queries QUERIES --in-run WORDS...` (allocated; NULL when out of memory),
+ * its length into *count. */
+char **serve_drive_place_start(const struct serve_drive *d, const char *bin_dir, int *count);
 
 /* `generate LOADGEN DIR SCHEDULE QUERIES CPUS NAME...` (allocated); its length into *count. */
 char **serve_drive_generate(const struct serve_drive *d, const char *const *names, int n,

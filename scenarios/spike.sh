@@ -16,7 +16,7 @@ Default: about ten minutes on two cores. --quick: about four minutes.
 USAGE
 }
 
-scenario_options() { spike_options; echo clients tcp_share dot_share client_count spike_clients tcp_idle dry_run; }
+scenario_options() { spike_options; echo clients tcp_share dot_share client_count spike_clients tcp_idle dry_run hosts token_file; }
 
 scenario_defaults() { :; }
 

@@ -23,6 +23,8 @@ experiment_dry_run() {
 	[[ -z $expected ]] || args+=(--expected-s "${expected%% *}" --calibration-s "${expected##* }")
 	[[ -n $OPT_queries$OPT_query_count ]] || count=$(scenario_query_count)
 	[[ -z ${count:-} ]] || args+=(--queries-needed "$count")
+	# spike.sh --hosts: the placement and place's command instead of the rows and the generator
+	[[ -z ${OPT_hosts:-} ]] || args+=(--place "$(SC_RUN=$run spike_place_words)")
 	# a --clients run gives the rows its test certificate (clients_prepare), made in RUN/tls
 	clients_on && SC_TLS_DIR=$run/tls
 	mapfile -t words < <(variants_rows_settings "$run/root.hints" PORT)

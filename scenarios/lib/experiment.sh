@@ -86,13 +86,19 @@ experiment_record_context() {
 # experiment_drive_words NAMES... : the rows' settings given to the controller (rows-setup), then
 # into SC_DRIVE_WORDS the words of a `drive` (or `calibrate`) over the named variants after its
 # DIR SCHEDULE: the generator, the query file, the CPUs, the ready timeout and the options (V_WRAP
-# before a build or env row, the during process, stop-child, serial under --serial).
+# before a build or env row, the during process, stop-child, serial under --serial; with --hosts
+# place= alone).
 experiment_drive_words() {
 	local name lg settings=()
 	sc_need lg allocspike-loadgen "to send the queries and sample the processes"
 	mapfile -t settings < <(variants_rows_settings "$SC_ROOT_HINTS" "$SC_UP_PORT")
 	procs_ask rows-setup "${settings[@]}" >/dev/null || sc_die "the controller refused the rows' settings (see above)"
 	SC_DRIVE_WORDS=("$lg" "$SC_QUERIES" "$SC_CPUS_HARNESS" "$SC_CPUS_RESOLVERS" "${SC_READY_TIMEOUT}s")
+	# spike.sh --hosts: the rows run on their hosts' agents, placed by the controller's `place`
+	if [[ -n ${OPT_hosts:-} ]]; then
+		SC_DRIVE_WORDS+=("place=$(spike_place_words)")
+		return
+	fi
 	for name in "$@"; do
 		[[ -z ${V_WRAP[$name]:-} ]] || SC_DRIVE_WORDS+=("wrap=$name:${V_WRAP[$name]}")
 	done
@@ -112,7 +118,7 @@ experiment_drive_group() {
 	procs_ask drive "$dir" "$schedule" "${SC_DRIVE_WORDS[@]}" -- "$@" || sc_die "the run's controller could not drive $* (see above)"
 	[[ $REPLY == ok\ * ]] || return 1
 	read -r _ SC_DRIVE_ORIGIN status _ <<<"$REPLY"
-	((status == 0)) || sc_die "the generator exited with status $status (see $dir/logs/loadgen.log)"
+	((status == 0)) || sc_die "the generator exited with status $status (see $dir/logs/loadgen.log${OPT_hosts:+ and place.log})"
 }
 
 # experiment_repeat ARGS... : --repeat N: the same run N times into OUT/run-1..N, then a comparison

@@ -35,6 +35,18 @@ spike_plan() {
 	runjson_set .parameters.spike_rate_qps "$OPT_spike_rate"
 }
 
+# spike_place_words : with --hosts, drive's place= word (docs/controller.md, "spike.sh --hosts"):
+# allocspike-run place's options, one a line: the hosts file and the token, the run's id (its
+# folder's name), the agents reading twice per timeline interval (the report looks for a read in
+# each), each row answering this host (where the generator sends from), our resolver's settings.
+spike_place_words() {
+	local id=${SC_RUN##*/} half=$((OPT_interval_ms / 2)) settings=()
+	((half >= 10)) || half=10
+	mapfile -t settings < <(variants_resolver_settings)
+	printf '%s\n' --hosts "$OPT_hosts" --token-file "$OPT_token_file" --run "run-${id//[^A-Za-z0-9._-]/_}" \
+		--interval "${half}ms" --timeline-interval "${OPT_interval_ms}ms" --allow-controller -- "${settings[@]}"
+}
+
 # calibrate_run RUN_DIR : the `auto` spike height into OPT_spike_rate, the run's controller's
 # `calibrate` (docs/controller.md, "The calibration"): a resperf-style ramp over the runnable
 # variants (fresh processes in RUN/calibration/, so the measured run starts from clean heaps), run

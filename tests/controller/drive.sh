@@ -7,7 +7,7 @@
 # answer, everything stopped after (requested exits); stop-child; no row ready (`none`); a drive
 # held while another is asked (refused) and answered after stop-all; a drive whose client went
 # dropped; serial: a group per row, each on a new clock, the rest left after a failed generator; the
-# refusals of bad words. Then `calibrate` ("The calibration"), with a stand-in generator writing the
+# refusals of bad words (place= among them). Then `calibrate` ("The calibration"), with a stand-in generator writing the
 # ramp a row of a given capacity gives: its passes (each a serial drive) extended until the slowest
 # stops keeping up, recorded and said; the bound on extensions; no row ready; two refusals.
 set -uo pipefail
@@ -46,6 +46,9 @@ refused "a wrap without words" "wrap=ROW:WORDS" 1s wrap=alpha: -- alpha
 refused "a during without its command" "during=NAME, LOG and COMMAND" 1s "during=_poll"$'\n'"$R/logs/poll.log" -- alpha
 refused "a stop-child that is no duration" "drive stop-child" 1s stop-child=x -- alpha
 refused "a row that is no name" "drive: ROW:" 1s -- ../alpha
+refused "a place without words" "place=WORDS, allocspike-run place's options one a line" 1s place= -- alpha
+refused "a place with serial" "place= goes without serial, during= and stop-child=" 1s \
+	"place=--hosts"$'\n'"h" serial -- alpha
 check_eq "nothing started by the refusals" '{"started":0,"running":0}' "$(ask stats)"
 
 # gamma never ready: said, stopped, left out; alpha driven with its wrap, the during process given

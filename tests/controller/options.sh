@@ -5,7 +5,8 @@
 # as the shell parser of scenarios/lib/options.sh gave them (fixtures under options/, made from
 # main at 03aa72d: help-*.txt, json-expected.jsonl for json-cases.tsv, errors.txt for
 # error-cases.txt, less the shell's own "bad array subscript" line of case 35; help-tune.txt and
-# help-scale.txt were made when their options moved here); then what it had not: the values in ms and bytes, the names given,
+# help-scale.txt were made when their options moved here; spike.sh's --hosts and --token-file lines
+# and the two empty options in every json-expected.jsonl line were added with them); then what it had not: the values in ms and bytes, the names given,
 # --quick, renamed options, a value with a newline, the controller's own usage.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"

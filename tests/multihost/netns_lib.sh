@@ -1,10 +1,10 @@
 # tests/multihost/netns_lib.sh - the hosts of issue 30's runs as network namespaces, shared by the
 # multihost tests (netns_run.sh: agents on rows started by hand; netns_place.sh: rows placed by
-# allocspike-run place). Sourced after tests/lib.sh with NETNS_PREFIX set (two letters, each test its
+# allocspike-run place; netns_spike.sh: spike.sh --hosts). Sourced after tests/lib.sh with NETNS_PREFIX set (two letters, each test its
 # own, so that tests in parallel never share a namespace name): skips (77) where namespaces cannot be
 # made, chooses the two rows (ROWS, RBIN, RENV), makes "gen" and "t1", "t2" joined by veths
 # (NS_GEN, NS_T, nsx, t_addr, gen_addr), removes them on every exit path, starts the hierarchy in gen
-# (UPORT, $TEST_TMP/root.hints), and holds the passes' schedule, generator, report and checks.
+# (UPORT, $TEST_TMP/root.hints; not with NETNS_HIERARCHY=0), and holds the passes' schedule, generator, report and checks.
 # How the namespaces are joined: docs/distributed.md, "Hosts as network namespaces"; in short,
 # route_localnet=1 in every namespace, a route to 127.53.0.0/16 via gen, t1's and t2's own loopback
 # narrowed to 127.0.0.1/32 (else 127.53.x.x would be their own), and the hierarchy's UDP served by one
@@ -105,11 +105,14 @@ check "t1 routes the hierarchy's block through gen" \
 	bash -c "ip -n ${NS_T[1]} route get 127.53.0.1 | grep -q 'via $(gen_addr 1) dev ${P}t1$ID'"
 
 # gen: the hierarchy, no loss (a lost upstream query would hold a spike's queries up to the timeout),
-# on port 53, which a daemon row cannot change (gen's own port space: no other test's)
-start_server upstream "$TEST_TMP/upstream.ready" ip netns exec "$NS_GEN" "$B/allocspike-upstream" \
-	--udp-sockets per-address --port 53 --seed 30 --no-loss --root-hints "$TEST_TMP/root.hints" \
-	--control "$TEST_TMP/upstream.ctl" --ready-file "$TEST_TMP/upstream.ready" >upstream.addr || exit 1
-UPORT=$(sed 's/.*://' upstream.addr)
+# on port 53, which a daemon row cannot change (gen's own port space: no other test's); not with
+# NETNS_HIERARCHY=0 (netns_spike.sh: spike.sh starts its own there)
+if ((${NETNS_HIERARCHY:-1})); then
+	start_server upstream "$TEST_TMP/upstream.ready" ip netns exec "$NS_GEN" "$B/allocspike-upstream" \
+		--udp-sockets per-address --port 53 --seed 30 --no-loss --root-hints "$TEST_TMP/root.hints" \
+		--control "$TEST_TMP/upstream.ctl" --ready-file "$TEST_TMP/upstream.ready" >upstream.addr || exit 1
+	UPORT=$(sed 's/.*://' upstream.addr)
+fi
 
 # The passes: 5 s of schedule, two spikes of 800 qps over 40 qps, names never asked before (so that
 # every query costs the resolver an upstream query and a spike shows in the agent's reads).
@@ -197,7 +200,7 @@ jqe() { jq -e "$@" >/dev/null; }
 netns_show_failures() {
 	local f
 	((_test_failures)) || return 0
-	for f in collect*.err lg*.err report*.err place*.err; do
+	for f in collect*.err lg*.err report*.err place*.err spike-*.err; do
 		[[ -s $f ]] && echo "--- $f" && tail -15 "$f"
 	done
 }

@@ -1,0 +1,143 @@
+#!/bin/bash
+# tests/multihost/netns_spike.sh - `scenarios/spike.sh --hosts FILE --token-file F`, the operator's
+# command for a run across hosts (docs/distributed.md, "spike.sh across hosts"): the hosts are
+# network namespaces (tests/multihost/netns_lib.sh), "gen" running spike.sh (its hierarchy, its
+# controller, the generator), "t1" and "t2" each an allocspike-agent --await-plan with no row, told
+# the hierarchy's port (53) and the run folder's root hints on their command line.
+#  1. the refusals, nothing started: --spike-rate auto, a --variants that disagrees with the
+#     hosts file, --repeat 2 (exit 2, each naming its options); --dry-run shows the placement (hosts, agents,
+#     rows) and place's command with no agent running;
+#  2. a short run: exit 0, run.json completed, report.html, each variant's host its hosts-file
+#     name in summary.json, reads from every row, the warm-up check recorded, both agents ended
+#     (withdrawn) and nothing left in any namespace;
+#  3. SIGINT a second into the placed run's schedule: exit 130, run.json interrupted, a report all the
+#     same, both agents withdrawn and ended, nothing left.
+# Skipped (exit 77, reason printed) when not root, where `ip netns add` fails, and in the sanitizer
+# build (netns_lib.sh says why).
+source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
+NETNS_PREFIX=ah
+NETNS_HIERARCHY=0 # spike.sh starts the run's own in gen
+source "$ALLOCSPIKE_SOURCE_DIR/tests/multihost/netns_lib.sh"
+command -v "$B/allocspike-querydata" >/dev/null || skip "allocspike-querydata is not built"
+
+SPIKE=$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh
+printf 'spike-token\n' >token
+chmod 600 token
+# A schedule of about 8 s at a fixed spike rate, a hierarchy that answers at once and loses nothing
+# (tests/scenarios give scenarios a short schedule the same way).
+SHORT=(--spike-rate 600 --baseline-rate 40 --warmup-rate 200 --warmup-len 3s --baseline-len 1s
+	--spikes 2 --spike-len 1s --recovery-len 1s --world lan --latency-ms 1 --loss 0 --no-build)
+
+# spike NAME OUT ARGS...: spike.sh in gen, its output in spike-NAME.out and .err; its exit status
+spike() {
+	local name=$1 out=$2
+	shift 2
+	nsx "$NS_GEN" bash "$SPIKE" --out "$out" "$@" >"spike-$name.out" 2>"spike-$name.err"
+}
+
+# 1: refusals and the dry run (the hosts file names agents that do not run: nothing is contacted)
+printf '# two rows\nt1 %s:9110 %s\nt2 %s %s\n' "$(t_addr 1)" "${ROWS[0]}" "$(t_addr 2)" "${ROWS[1]}" >dry.hosts
+spike auto "$TEST_TMP/auto" --hosts dry.hosts --token-file token
+check_eq "--spike-rate auto with --hosts: exit 2" 2 $?
+check "the refusal names --spike-rate auto and --hosts" grep -q -- "--spike-rate auto cannot calibrate across hosts yet.*--hosts" spike-auto.err
+spike disagree "$TEST_TMP/disagree" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[0]}"
+check_eq "a --variants that disagrees with the hosts file: exit 2" 2 $?
+check "the refusal names both and the file's rows" \
+	grep -q -- "--variants ${ROWS[0]} disagrees with --hosts dry.hosts, whose rows are ${ROWS[0]},${ROWS[1]}" spike-disagree.err
+spike repeat "$TEST_TMP/repeat" --hosts dry.hosts --token-file token --spike-rate 100 --repeat 2
+check_eq "--repeat 2 with --hosts: exit 2" 2 $?
+check "the refusal says why" grep -q -- "--repeat and --hosts exclude each other: an agent ends with its placement" spike-repeat.err
+check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat ]]"
+nsx "$NS_GEN" bash "$SPIKE" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[1]},${ROWS[0]}" \
+	--dry-run >spike-dry.out 2>spike-dry.err
+check_eq "--dry-run with --hosts (the same rows in another order): exit 0" 0 $?
+for i in 1 2; do
+	check "the dry run shows t$i's placement" grep -qx "placement: host t$i, agent $(t_addr "$i"):9110, row ${ROWS[i - 1]}" spike-dry.out
+done
+check "the dry run's process is place, not the rows" \
+	bash -c "grep -q '^process 2: _place (its exit ends the run)' spike-dry.out && ! grep -q '^process .*: ${ROWS[0]}\$' spike-dry.out"
+check "the hierarchy on port 53 with a socket per address" grep -q -- '--port 53 .*--udp-sockets per-address' spike-dry.out
+
+# start_agent I NAME OUT: an agent in tI awaiting a plan, its row to serve on the veth's address and
+# to ask the hierarchy spike.sh starts in gen (port 53, OUT/root.hints, written before the plan
+# comes); sets AGENT_ADDR[I], AGENT_PID[I]
+declare -A AGENT_ADDR AGENT_PID
+start_agent() {
+	local i=$1 name=$2 out=$3
+	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "${NS_T[i]}" "$B/allocspike-agent" --await-plan \
+		--variants-table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" --resolver-listen "$(t_addr "$i"):0" \
+		--root-hints "$out/root.hints" --upstream-port 53 --upstream-source "$(t_addr "$i")" \
+		--control "$TEST_TMP/$name-row.ctl" --listen "$(t_addr "$i"):0" --host "t$i" --token-file "$TEST_TMP/token" \
+		--record "$TEST_TMP/$name.record" --duration 90s --ready-file "$TEST_TMP/$name.ready" >"$name.addr" || exit 1
+	AGENT_ADDR[$i]=$(cat "$name.addr")
+	AGENT_PID[$i]=${_test_pids[-1]}
+}
+# hosts_file FILE: the agents running now, t1 ROWS[0] and t2 ROWS[1]
+hosts_file() {
+	printf 't1 %s %s\nt2 %s %s\n' "${AGENT_ADDR[1]}" "${ROWS[0]}" "${AGENT_ADDR[2]}" "${ROWS[1]}" >"$1"
+}
+# nothing_left: both agents ended (a withdrawal ends them) and no process in any namespace
+nothing_left() {
+	wait_until 10 gone "${AGENT_PID[1]}" && wait_until 10 gone "${AGENT_PID[2]}" &&
+		wait_until 5 bash -c "[[ -z \$(ip netns pids $NS_GEN; ip netns pids ${NS_T[1]}; ip netns pids ${NS_T[2]}) ]]"
+}
+
+# 2: the run
+OUT=$TEST_TMP/run
+start_agent 1 a1 "$OUT"
+start_agent 2 a2 "$OUT"
+hosts_file run.hosts
+spike run "$OUT" --hosts run.hosts --token-file token "${SHORT[@]}"
+st=$?
+check_eq "spike.sh --hosts: exit 0" 0 "$st"
+((st == 0)) || tail -n 20 spike-run.err "$OUT/logs/place.log" a1.log a2.log
+check "report.html made" test -s "$OUT/report.html"
+check_eq "run.json status" completed "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
+for i in 1 2; do
+	row=${ROWS[i - 1]}
+	check "$row: its host in summary.json is the hosts file's name (t$i)" jqe --arg r "$row" --arg h "t$i" '.variants[$r].host == $h' "$OUT/summary.json"
+	check "$row: the report names its host and clock" grep -q "host t$i (agent at ${AGENT_ADDR[$i]}); reads in .* clock offset" "$OUT/report.html"
+	check "$row: placed on t$i (events.jsonl)" jqe -s --arg r "$row" --arg h "t$i" 'any(.[]; .variant == $r and .event == "placed" and .host == $h)' "$OUT/events.jsonl"
+	echo "$row: $(wc -l <"$OUT/agents/$row.jsonl" 2>/dev/null) reads, the report's $(jq -c --arg r "$row" '.agents[$r] | {share, gaps}' "$OUT/summary.json" 2>/dev/null)"
+	check "$row: its agent's reads arrived and the report finds one in 90 % of the intervals" \
+		jqe --arg r "$row" '.agents[$r].share >= 0.9' "$OUT/summary.json"
+	check "$row: answered the generator" awk -F, -v v="$row" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v { ok += $c["noerror"] + $c["nxdomain"] } END { exit !(ok > 0) }' "$OUT/timeline.csv"
+done
+check "run.json's rows on their hosts and agents" jqe --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" --arg x "${AGENT_ADDR[1]}" --arg y "${AGENT_ADDR[2]}" \
+	'[.variants[] | [.name, .host, .agent]] == [[$a, "t1", $x], [$b, "t2", $y]]' "$OUT/run.json"
+# the warm-up check on the agents' reads (their cache figures placed on the timeline)
+check "the warm-up check ran on both rows' cache figures (run.json's warmup)" \
+	jqe --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" '[.warmup[$a, $b].cache_entries_end] | all(. > 0)' "$OUT/run.json"
+check "the generator started at the placement's T0" jqe -s '(map(select(.event == "placement"))[0].t0 | tonumber) as $t0
+	| map(select(.variant == "_loadgen" and .event == "started" and .start_realtime))[0].start_realtime
+	| (tonumber - $t0) | fabs < 0.005' "$OUT/events.jsonl"
+check "both agents withdrawn and ended, nothing left in any namespace" nothing_left
+
+# 3: Ctrl-C during the placed run's schedule
+OUT=$TEST_TMP/interrupted
+start_agent 1 b1 "$OUT"
+start_agent 2 b2 "$OUT"
+hosts_file int.hosts
+# job control on: a background job of a script otherwise starts with SIGINT ignored; `ip netns
+# exec` execs spike.sh's bash, so $! is the scenario's own
+set -m
+ip netns exec "$NS_GEN" bash "$SPIKE" --out "$OUT" --hosts int.hosts --token-file token "${SHORT[@]}" --spikes 8 \
+	>spike-int.out 2>spike-int.err &
+pid=$!
+set +m
+_test_pids+=("$pid")
+# a second into the schedule: the generator's timeline has rows past t = 1 s
+if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$OUT/timeline.csv' 2>/dev/null"; then
+	kill -INT "$pid"
+fi
+wait "$pid"
+check_eq "SIGINT during the placed run: exit 130" 130 $?
+check_eq "run.json status" interrupted "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
+check "a report made all the same" test -s "$OUT/report.html"
+check "both agents withdrawn and ended, nothing left in any namespace" nothing_left
+check "place stopped by the run's end exited 130 (interrupted)" \
+	jqe -s 'any(.[]; .variant == "_place" and .event == "exited" and .code == 130 and .requested)' "$OUT/events.jsonl"
+check_eq "place withdrew both agents itself (DELETE /plan)" 2 "$(grep -c ': withdrawn, its row stopped' "$OUT/logs/place.log")"
+netns_show_failures
+finish
