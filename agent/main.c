@@ -22,6 +22,7 @@
 #include "close_stdout.h"
 #include "control_peer.h"
 #include "exposition.h"
+#include "lease.h"
 #include "monotonic.h"
 #include "plan_request.h"
 #include "record.h"
@@ -51,6 +52,14 @@
 /* DELETE /plan: the agent ends this long after answering, so the answer leaves first. */
 #define AGENT_WITHDRAW_DELAY_S 0.2
 
+/* --lease: a plan's lease when it names none, and the longest one it may ask for (docs/agent.md,
+ * "The lease"): longer than any quiet phase of a healthy run (the collector's clock exchange
+ * comes every 5 s, its wait for dropped streams' records takes up to 30 s). */
+#define AGENT_DEFAULT_LEASE_S 60
+/* The agent's exit status when it withdrew its plan because the lease ran out (0 done, 1 failed,
+ * 2 usage: docs/cli.md). */
+#define AGENT_EXIT_LEASE 3
+
 struct agent {
 	struct event_base *base;
 	struct agent_sampler sampler;
@@ -78,6 +87,9 @@ struct agent {
 	struct event *plan_poll;         /* the row's readiness polled meanwhile */
 	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
 	char *plan_answer;               /* the JSON answered to it, again to an identical one */
+	double lease_max_s;              /* --lease */
+	struct agent_lease lease;        /* runs from the plan's answer */
+	bool lease_expired;              /* the plan withdrawn by the lease: AGENT_EXIT_LEASE */
 	/* --systemd-unit: the unit whose main process is read, asked again (at most once a second)
 	 * while that process is gone, so that a restart is followed; NULL: none */
 	const char *unit;
@@ -118,6 +130,9 @@ static void agent_usage(FILE *out)
 	    "                     --variants-table, --control and the launch options above;\n"
 	    "                     needs --token-file (docs/agent.md, \"Taking the row from a\n"
 	    "                     controller\")\n"
+	    "  --lease DUR        with --await-plan: withdraw the plan (its row stopped, exit\n"
+	    "                     %d) when no request with the token came for this long\n"
+	    "                     (default %ds; a plan may ask for a shorter one)\n"
 	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
 	    "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
 	    "  --run ID           the run label of every series (default: none)\n"
@@ -139,7 +154,8 @@ static void agent_usage(FILE *out)
 	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
 	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
 	    "docs/agent.md\n",
-	    AGENT_PEER_WAIT_S, ALLOCSPIKE_DAEMONS_DIR, AGENT_DEFAULT_PORT);
+	    AGENT_PEER_WAIT_S, ALLOCSPIKE_DAEMONS_DIR, AGENT_EXIT_LEASE, AGENT_DEFAULT_LEASE_S,
+	    AGENT_DEFAULT_PORT);
 }
 
 /* The agent's end: the row it started (--start) stopped first; rc passed on. */
@@ -219,14 +235,18 @@ static void agent_stream_closed(struct evhttp_connection *conn, void *arg)
 	}
 }
 
-/* With --token-file, whether req carries the token; a request without it gets 401 here. */
-static bool agent_authorized(struct evhttp_request *req, const struct agent *a, bool asked)
+/* With --token-file, whether req carries the token; a request without it gets 401 here. One
+ * with it is the controller heard from (the lease starts again); an open /metrics is not. */
+static bool agent_authorized(struct evhttp_request *req, struct agent *a, bool asked)
 {
-	if (!a->token[0] || !asked ||
-	    bearer_token_matches(
-	        evhttp_find_header(evhttp_request_get_input_headers(req), "Authorization"),
-	        a->token))
+	if (!a->token[0] || !asked)
 		return true;
+	if (bearer_token_matches(
+	        evhttp_find_header(evhttp_request_get_input_headers(req), "Authorization"),
+	        a->token)) {
+		agent_lease_heard(&a->lease);
+		return true;
+	}
 	evhttp_add_header(evhttp_request_get_output_headers(req), "WWW-Authenticate",
 	                  "Bearer realm=\"allocspike-agent\"");
 	evhttp_send_error(req, 401, "the agent's token is required (Authorization: Bearer)");
@@ -389,13 +409,21 @@ static bool agent_sampling_start(struct agent *a, pid_t pid, const char *control
 	return true;
 }
 
+/* The plan's lease: what it asks for, at most the agent's --lease (the host's word). */
+static double agent_plan_lease_s(const struct agent *a)
+{
+	double asked = a->plan.lease_s;
+	return asked > 0 && asked < a->lease_max_s ? asked : a->lease_max_s;
+}
+
 /* What the controller is told of a started plan: where the row serves, for the generator. */
 static char *agent_plan_answer(const struct agent *a, const char *resolver)
 {
-	json_t *o =
-	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f}", "row", a->plan.row, "run", a->plan.run,
-	              "variant", a->plan.variant, "host", a->labels.host, "resolver", resolver,
-	              "pid", (json_int_t)a->sampled_pid, "interval_s", a->interval_s);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:f}", "row", a->plan.row,
+	                      "run", a->plan.run, "variant", a->plan.variant, "host",
+	                      a->labels.host, "resolver", resolver, "pid",
+	                      (json_int_t)a->sampled_pid, "interval_s", a->interval_s, "lease_s",
+	                      agent_plan_lease_s(a));
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return text;
@@ -450,9 +478,17 @@ static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
 		    a->base); /* a half-started agent serves nobody; its row stops */
 		return;
 	}
-	fprintf(stderr, "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s\n",
-	        a->plan.row, a->plan.run, resolver);
+	fprintf(stderr,
+	        "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s; lease %gs\n",
+	        a->plan.row, a->plan.run, resolver, agent_plan_lease_s(a));
 	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+	/* before the controller's first word after the answer, the time it may wait at its barrier
+	 * for the other hosts' rows too (each ready within AGENT_ROW_READY_S) */
+	if (!agent_lease_start(&a->lease, agent_plan_lease_s(a),
+	                       agent_plan_lease_s(a) + AGENT_ROW_READY_S)) {
+		fprintf(stderr, "allocspike-agent: libevent could not start the lease; ending\n");
+		event_base_loopbreak(a->base);
+	}
 }
 
 /* POST /plan: the one plan taken, its row started; the answer held until the row is ready (at most
@@ -505,6 +541,32 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 	}
 }
 
+/* The plan withdrawn (DELETE /plan, or the lease): its row stopped, said with why; the agent
+ * ends once the caller's loop does. */
+static void agent_plan_withdraw(struct agent *a, const char *why)
+{
+	fprintf(stderr, "allocspike-agent: %splan withdrawn%s; ending\n", why,
+	        a->row_pid ? ", its row stopped" : "");
+	if (a->row_pid)
+		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
+	a->row_pid = 0;
+	agent_plan_end_held(a, "the plan was withdrawn before its row was ready");
+}
+
+/* The lease ran out: the controller is taken for gone, and its plan withdrawn as DELETE /plan
+ * would, so that the row does not run on to the agent's --duration. */
+static void agent_lease_expired(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	char why[160];
+	snprintf(why, sizeof(why),
+	         "lease expired: no request from the controller for %.1f s (the lease: %g s); ",
+	         agent_lease_silent_s(&a->lease), a->lease.lease_s);
+	agent_plan_withdraw(a, why);
+	a->lease_expired = true;
+	event_base_loopbreak(a->base);
+}
+
 /* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped and
  * the agent ends (a placement that failed elsewhere). */
 static void agent_plan(struct evhttp_request *req, void *arg)
@@ -521,12 +583,7 @@ static void agent_plan(struct evhttp_request *req, void *arg)
 		agent_refuse(req, 404,
 		             a->plan_req ? "the plan's row is starting" : "no plan taken yet");
 	else if (m == EVHTTP_REQ_DELETE) {
-		fprintf(stderr, "allocspike-agent: plan withdrawn%s; ending\n",
-		        a->row_pid ? ", its row stopped" : "");
-		if (a->row_pid)
-			row_stop(a->row_pid, AGENT_ROW_GRACE_S);
-		a->row_pid = 0;
-		agent_plan_end_held(a, "the plan was withdrawn before its row was ready");
+		agent_plan_withdraw(a, "");
 		agent_reply(req, "text/plain", "withdrawn\n", 10);
 		struct timeval soon = agent_timeval(AGENT_WITHDRAW_DELAY_S);
 		event_base_loopexit(a->base, &soon);
@@ -725,6 +782,7 @@ int main(int argc, char **argv)
 		OPT_RESOLVER_LISTEN,
 		OPT_AWAIT_PLAN,
 		OPT_DAEMONS_DIR,
+		OPT_LEASE,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -740,6 +798,7 @@ int main(int argc, char **argv)
 	    {"resolver-listen", required_argument, NULL, OPT_RESOLVER_LISTEN},
 	    {"await-plan", no_argument, NULL, OPT_AWAIT_PLAN},
 	    {"daemons-dir", required_argument, NULL, OPT_DAEMONS_DIR},
+	    {"lease", required_argument, NULL, OPT_LEASE},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -763,7 +822,9 @@ int main(int argc, char **argv)
 	char hostname[256] = "";
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
 	                  .record_fd = -1,
-	                  .interval_s = 0.1};
+	                  .interval_s = 0.1,
+	                  .lease_max_s = AGENT_DEFAULT_LEASE_S};
+	bool lease_given = false;
 	struct row_plan *row = &a.row;
 	row->daemons_dir = ALLOCSPIKE_DAEMONS_DIR;
 	bool planned_option = false; /* --interval, --run or --variant: a plan's to say */
@@ -813,6 +874,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DAEMONS_DIR:
 			row->daemons_dir = optarg;
+			break;
+		case OPT_LEASE:
+			ok = cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED,
+			                         PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &a.lease_max_s);
+			lease_given = true;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
@@ -890,6 +956,7 @@ int main(int argc, char **argv)
 	           : !control       ? "--await-plan needs --control PATH (the row's socket)"
 	           : !token_file    ? "--await-plan needs --token-file F: a plan starts a process"
 	                            : NULL)
+	    : lease_given ? "--lease goes with --await-plan (a plan's lease)"
 	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
                                    row->upstream_source || row->listen
 	                                          ? "--variants-table, --root-hints, --upstream-port, "
@@ -975,10 +1042,11 @@ int main(int argc, char **argv)
 	    a.base ? agent_listen(&a, &listen_addr, listen_len, bound, sizeof(bound)) : NULL;
 	a.tick = a.base ? event_new(a.base, -1, EV_PERSIST, agent_tick, &a) : NULL;
 	a.plan_poll = a.base ? event_new(a.base, -1, EV_PERSIST, agent_plan_poll, &a) : NULL;
+	bool lease_ready = a.base && agent_lease_init(&a.lease, a.base, agent_lease_expired, &a);
 	struct event *term = a.base ? evsignal_new(a.base, SIGTERM, agent_stop, a.base) : NULL;
 	struct event *intr = a.base ? evsignal_new(a.base, SIGINT, agent_stop, a.base) : NULL;
 	int rc = CLI_EXIT_OK;
-	if (!http || !a.tick || !a.plan_poll || !term || !intr || event_add(term, NULL) != 0 ||
+	if (!http || !a.tick || !a.plan_poll || !lease_ready || !term || !intr || event_add(term, NULL) != 0 ||
 	    event_add(intr, NULL) != 0) {
 		if (http)
 			fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
@@ -1011,6 +1079,7 @@ int main(int argc, char **argv)
 		event_free(a.tick);
 	if (a.plan_poll)
 		event_free(a.plan_poll);
+	agent_lease_free(&a.lease);
 	if (term)
 		event_free(term);
 	if (intr)
@@ -1031,5 +1100,5 @@ int main(int argc, char **argv)
 		agent_sampler_close(&a.sampler);
 	plan_request_free(&a.plan);
 	free(a.plan_answer);
-	return agent_row_end(a.row_pid, rc);
+	return agent_row_end(a.row_pid, a.lease_expired && rc == CLI_EXIT_OK ? AGENT_EXIT_LEASE : rc);
 }

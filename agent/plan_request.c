@@ -102,9 +102,25 @@ static bool plan_identifier(json_t *root, const char *key, char *out, size_t siz
 	return true;
 }
 
+/* key's duration (a string such as "100ms", min to max seconds) into *out when it is there. */
+static bool plan_duration(json_t *root, const char *key, double min, double max, double *out,
+                          char *err, size_t err_size)
+{
+	json_t *value = json_object_get(root, key);
+	char name[32];
+	snprintf(name, sizeof(name), "\"%s\"", key);
+	if (value && !json_is_string(value)) {
+		snprintf(err, err_size, "%s: a duration such as \"100ms\"", name);
+		return false;
+	}
+	return !value || cli_parse_duration(name, json_string_value(value), CLI_UNIT_REQUIRED, min,
+	                                    max, out, err, err_size);
+}
+
 static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size_t err_size)
 {
-	static const char *const keys[] = {"row", "run", "variant", "interval", "resolver_options"};
+	static const char *const keys[] = {"row", "run", "variant", "interval", "lease",
+	                                   "resolver_options"};
 	const char *key;
 	json_t *value;
 	json_object_foreach(root, key, value)
@@ -114,7 +130,7 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 			known = known || strcmp(key, keys[i]) == 0;
 		if (!known) {
 			snprintf(err, err_size, "unknown key \"%.64s\" (a plan has %s)", key,
-			         "row, run, variant, interval, resolver_options");
+			         "row, run, variant, interval, lease, resolver_options");
 			return false;
 		}
 	}
@@ -126,16 +142,12 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 		return false;
 	if (!json_object_get(root, "variant"))
 		snprintf(plan->variant, sizeof(plan->variant), "%s", plan->row);
-	json_t *interval = json_object_get(root, "interval");
 	plan->interval_s = 0.1;
-	if (interval &&
-	    (!json_is_string(interval) ||
-	     !cli_parse_duration("\"interval\"", json_string_value(interval), CLI_UNIT_REQUIRED,
-	                         0.01, 60, &plan->interval_s, err, err_size))) {
-		if (!json_is_string(interval))
-			snprintf(err, err_size, "\"interval\": a duration such as \"100ms\"");
+	if (!plan_duration(root, "interval", 0.01, 60, &plan->interval_s, err, err_size))
 		return false;
-	}
+	if (!plan_duration(root, "lease", PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &plan->lease_s, err,
+	                   err_size))
+		return false;
 	json_t *options = json_object_get(root, "resolver_options");
 	size_t n = options ? json_array_size(options) : 0;
 	if (options && !json_is_array(options)) {
@@ -174,10 +186,12 @@ bool plan_request_parse(const char *body, size_t len, struct plan_request *plan,
 		return false;
 	}
 	bool ok = plan_fields(root, plan, err, err_size);
-	/* the interval and variant as read, so "0.1s" and "100ms", or a variant left out and one
+	/* the interval, lease and variant as read, so "0.1s" and "100ms", or a variant left out and one
 	 * named as its row, are the same plan */
 	json_object_set_new(root, "interval", json_real(plan->interval_s));
 	json_object_set_new(root, "variant", json_string(plan->variant));
+	if (plan->lease_s > 0)
+		json_object_set_new(root, "lease", json_real(plan->lease_s));
 	if (ok && !(plan->canonical = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS))) {
 		snprintf(err, err_size, "out of memory");
 		ok = false;

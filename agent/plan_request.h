@@ -11,11 +11,17 @@
 
 #include "identifier.h"
 
+/* A plan's lease: from a second (shorter is no lease on any network) to 30 days, --duration's
+ * longest. */
+#define PLAN_LEASE_MIN_S 1.0
+#define PLAN_LEASE_MAX_S (86400.0 * 30)
+
 struct plan_request {
 	char row[IDENTIFIER_MAX_LEN + 1];
 	char run[IDENTIFIER_MAX_LEN + 1];
 	char variant[IDENTIFIER_MAX_LEN + 1];
 	double interval_s;
+	double lease_s; /* the lease the controller asks for; 0: not given (the agent's --lease) */
 	char **options; /* the resolver options, NULL-terminated */
 	size_t n_options;
 	char *canonical; /* the plan as compact JSON with sorted keys: two plans are the same plan
@@ -23,7 +29,7 @@ struct plan_request {
 };
 
 /* Parses and checks a plan's body (a JSON object: "row", "run", "variant", "interval" a duration
- * such as "100ms", "resolver_options" an array of words). False with the reason in err for
+ * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words). False with the reason in err for
  * anything else, an unknown key, or a resolver option not in the allow-list. The row is checked
  * against the table when it is started (agent/row_start.c). */
 bool plan_request_parse(const char *body, size_t len, struct plan_request *plan, char *err,

@@ -47,6 +47,9 @@ void place_usage(FILE *out)
 	        "                       (default 40s)\n"
 	        "  --clock-bound DUR    refuse an agent whose offset is not known within this\n"
 	        "                       (half the best round trip; default 5ms)\n"
+	        "  --lease DUR          each agent withdraws its plan by itself when no request\n"
+	        "                       came from the controller for this long (default: the\n"
+	        "                       agent's --lease, 60s unless its host says less)\n"
 	        "  --out DIR            the placement as events of DIR/events.jsonl\n"
 	        "  --schedule S --queries F  then the run itself (needs --out): the collector\n"
 	        "                       and the generator (F's queries on schedule S) from T0,\n"
@@ -78,6 +81,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		OPT_LEAD,
 		OPT_READY_TIMEOUT,
 		OPT_CLOCK_BOUND,
+		OPT_LEASE,
 		OPT_OUT,
 		OPT_SCHEDULE,
 		OPT_QUERIES,
@@ -95,6 +99,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	    {"lead", required_argument, NULL, OPT_LEAD},
 	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
 	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
+	    {"lease", required_argument, NULL, OPT_LEASE},
 	    {"out", required_argument, NULL, OPT_OUT},
 	    {"schedule", required_argument, NULL, OPT_SCHEDULE},
 	    {"queries", required_argument, NULL, OPT_QUERIES},
@@ -135,6 +140,10 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		case OPT_CLOCK_BOUND:
 			ok = cli_option_duration("--clock-bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
 			                         &o->clock_bound_s);
+			break;
+		case OPT_LEASE: /* the agents' range (agent/plan_request.h) */
+			ok = cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED, 1,
+			                         86400 * 30, &o->lease_s);
 			break;
 		case OPT_OUT:
 			o->out = optarg;
@@ -214,6 +223,10 @@ static char *place_plan_body(const struct place_options *o, const struct place_r
 	}
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:o}", "row", row, "run", o->run, "variant",
 	                         row, "interval", interval, "resolver_options", words);
+	char lease[32];
+	snprintf(lease, sizeof(lease), "%.3fms", o->lease_s * 1000);
+	if (plan && o->lease_s > 0) /* else the agent's own --lease */
+		json_object_set_new(plan, "lease", json_string(lease));
 	char *text = plan ? json_dumps(plan, JSON_COMPACT) : NULL;
 	json_decref(plan);
 	return text;
@@ -331,10 +344,11 @@ static json_t *place_report(struct place_row *rows, size_t n, const struct place
 	json_t *list = json_array();
 	for (size_t i = 0; list && i < n; i++) {
 		const struct hosts_entry *e = rows[i].entry;
-		json_t *r = json_pack("{s:s, s:s, s:s, s:O, s:O, s:f, s:f}", "row", e->row, "host",
-		                      e->host, "agent", e->addr_text, "resolver",
+		json_t *r = json_pack("{s:s, s:s, s:s, s:O, s:O, s:O?, s:f, s:f}", "row", e->row,
+		                      "host", e->host, "agent", e->addr_text, "resolver",
 		                      json_object_get(rows[i].answer, "resolver"), "pid",
-		                      json_object_get(rows[i].answer, "pid"), "offset_ms",
+		                      json_object_get(rows[i].answer, "pid"), "lease_s",
+		                      json_object_get(rows[i].answer, "lease_s"), "offset_ms",
 		                      rows[i].clock.offset_ms, "rtt_ms", rows[i].clock.rtt_ms);
 		json_array_append(list, r);
 		place_event(log, e->row, "placed", r);

@@ -22,6 +22,7 @@ struct place_options {
 	const char *schedule, *queries; /* the run after the placement, or NULL */
 	char token[BEARER_TOKEN_MAX + 1];
 	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
+	double lease_s; /* --lease, sent in every plan; 0: not given (each agent's own) */
 	double timeline_s; /* the run's timeline interval (the generator's --interval-ms) */
 	char **resolver_options;
 	size_t n_resolver_options;

@@ -20,6 +20,10 @@
 /* How long the collector has, once the generator ended, to fetch the records of streams that
  * dropped (collect waits 30 s for them) and write its files. */
 #define PLACE_RUN_COLLECT_GRACE "40s"
+/* The collector's clock exchange is what keeps the agents' leases (docs/agent.md, "The lease"):
+ * measured at least this many times per shortest lease, and at most every 5 s (its default). */
+#define PLACE_RUN_CLOCKS_PER_LEASE 4
+#define PLACE_RUN_CLOCK_EVERY_S 5.0
 
 /* Appends the words to the JSON array. */
 static void words(json_t *argv, const char *const *w, size_t n)
@@ -28,20 +32,35 @@ static void words(json_t *argv, const char *const *w, size_t n)
 		json_array_append_new(argv, json_string(w[i]));
 }
 
+/* How often the collector measures the clocks: often enough that every agent hears from it
+ * PLACE_RUN_CLOCKS_PER_LEASE times within the shortest lease its answer named. */
+static double place_run_clock_every(const struct place_row *rows, size_t n)
+{
+	double every = PLACE_RUN_CLOCK_EVERY_S;
+	for (size_t i = 0; i < n; i++) {
+		double lease = json_number_value(json_object_get(rows[i].answer, "lease_s"));
+		if (lease > 0 && lease / PLACE_RUN_CLOCKS_PER_LEASE < every)
+			every = lease / PLACE_RUN_CLOCKS_PER_LEASE;
+	}
+	return every < 0.1 ? 0.1 : every; /* collect's shortest */
+}
+
 /* The plan: the collector of every agent, then the generator, whose end ends the run. */
 static json_t *place_run_plan(const struct place_options *o, const json_t *placement,
                               const struct place_row *rows, size_t n, const char *self,
                               const char *bin_dir)
 {
 	const char *t0 = json_string_value(json_object_get(placement, "t0"));
-	char interval_ms[32], loadgen[4200], collect_log[4200], loadgen_log[4200];
+	char interval_ms[32], clock_every[32], loadgen[4200], collect_log[4200], loadgen_log[4200];
 	snprintf(collect_log, sizeof(collect_log), "%s/logs/collect.log", o->out);
 	snprintf(loadgen_log, sizeof(loadgen_log), "%s/logs/loadgen.log", o->out);
 	snprintf(interval_ms, sizeof(interval_ms), "%.0f", o->timeline_s * 1000);
+	snprintf(clock_every, sizeof(clock_every), "%.0fms", place_run_clock_every(rows, n) * 1000);
 	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
 	json_t *collect = json_array(), *generate = json_array();
-	const char *c0[] = {self,           "collect",     "--out",      o->out,
-	                    "--token-file", o->token_file, "--start-at", t0};
+	const char *c0[] = {self,         "collect",      "--out",         o->out,
+	                    "--token-file", o->token_file, "--start-at",    t0,
+	                    "--clock-every", clock_every};
 	const char *g0[] = {
 	    loadgen,     "--queries",      o->queries,     "--schedule", o->schedule,
 	    "--out",     o->out,           "--start-at",   t0,           "--interval-ms",

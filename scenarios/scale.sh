@@ -40,6 +40,8 @@ scenario_defaults() {
 	for name in spike_rate spike_multiple repeat; do
 		OPTS_ARGS+=(--refuse "$name=$why")
 	done
+	# an agent takes one plan and ends with its run: the second step's run would find none
+	OPTS_ARGS+=(--refuse "hosts=scale.sh makes one spike.sh run per step and an agent takes one plan (the second run would find no agents); run spike.sh --hosts itself")
 }
 
 opts_read "$@"

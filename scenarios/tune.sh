@@ -25,6 +25,7 @@ USAGE
 scenario_options() { echo allocator variants batch repeat serial margin_mb margin_share out quick list spike_rate; }
 
 # tune.sh's own lines of the list; every other option is handed back for spike.sh (OPTS_REST).
+# --hosts is refused: an agent takes one plan and ends with its run, so a second run finds none.
 scenario_defaults() {
 	OPTS_ARGS+=(--pass-rest --one-of allocator,variants
 		--help-text "variants=these rows instead (e.g. kresd-glibc and rows over it); when exactly one of them has no settings, it is their default, as the build row for --allocator"
@@ -35,7 +36,8 @@ scenario_defaults() {
 		--default-text "out=$SC_ROOT/runs/<UTC YYYYmmdd-HHMMSS>-tune-<allocator>"
 		--help-text "quick=short runs (spike.sh --quick): a look, not a measurement"
 		--help-text "list=print the runs it would make, one a line (rows comma-separated), and stop"
-		--help-text "spike_rate=spike.sh's spike height for every run (with auto, as by default, the first run calibrates and the later runs reuse its rate)")
+		--help-text "spike_rate=spike.sh's spike height for every run (with auto, as by default, the first run calibrates and the later runs reuse its rate)"
+		--refuse "hosts=tune.sh makes several spike.sh runs and an agent takes one plan (the second run would find no agents); run spike.sh --hosts itself")
 }
 
 opts_read "$@"

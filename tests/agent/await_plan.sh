@@ -200,6 +200,7 @@ check_eq "place: both rows placed: exit 0" 0 $?
 cat place.out
 check_eq "two rows" 2 "$(jq '.rows | length' place.out)"
 check "each with its host and a resolver address" jq -e '[.rows[] | [.row, .host]] == [["glibc", "host1"], ["glibc-trim", "host2"]] and all(.rows[]; .resolver | test(":[0-9]+$"))' place.out
+check "each row's lease: the agents' default (60 s)" jq -e 'all(.rows[]; .lease_s == 60)' place.out
 check "t0 is the lead after the barrier, in --start-at's form" jq -e --argjson b "$before" '(.t0 | test("^[0-9]+\\.[0-9]{9}$")) and .t0_ns > $b + 1e9 and .t0_ns < $b + 30e9' place.out
 for i in 0 1; do
 	addr=$(jq -r ".rows[$i].resolver" place.out)

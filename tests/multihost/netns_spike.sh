@@ -11,7 +11,12 @@
 #     name in summary.json, reads from every row, the warm-up check recorded, both agents ended
 #     (withdrawn) and nothing left in any namespace;
 #  3. SIGINT a second into the placed run's schedule: exit 130, run.json interrupted, a report all the
-#     same, both agents withdrawn and ended, nothing left.
+#     same, both agents withdrawn and ended, nothing left;
+#  4. SIGKILL a second into the schedule (spike.sh, its controller and place die, nothing withdraws):
+#     each agent's lease runs out and it stops its row and ends by itself, exit 3, within the lease
+#     and a bound, nothing left.
+# The agents' host caps their lease at LEASE_S (--lease): the healthy runs of 2 and 3 show it does
+# not run out while the collector measures the clocks (place makes it measure 4 times a lease).
 # Skipped (exit 77, reason printed) when not root, where `ip netns add` fails, and in the sanitizer
 # build (netns_lib.sh says why).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -21,6 +26,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/multihost/netns_lib.sh"
 command -v "$B/allocspike-querydata" >/dev/null || skip "allocspike-querydata is not built"
 
 SPIKE=$ALLOCSPIKE_SOURCE_DIR/scenarios/spike.sh
+LEASE_S=5
 printf 'spike-token\n' >token
 chmod 600 token
 # A schedule of about 8 s at a fixed spike rate, a hierarchy that answers at once and loses nothing
@@ -68,7 +74,7 @@ start_agent() {
 		--variants-table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" --resolver-listen "$(t_addr "$i"):0" \
 		--root-hints "$out/root.hints" --upstream-port 53 --upstream-source "$(t_addr "$i")" \
 		--control "$TEST_TMP/$name-row.ctl" --listen "$(t_addr "$i"):0" --host "t$i" --token-file "$TEST_TMP/token" \
-		--record "$TEST_TMP/$name.record" --duration 90s --ready-file "$TEST_TMP/$name.ready" >"$name.addr" || exit 1
+		--record "$TEST_TMP/$name.record" --duration 90s --lease "${LEASE_S}s" --ready-file "$TEST_TMP/$name.ready" >"$name.addr" || exit 1
 	AGENT_ADDR[$i]=$(cat "$name.addr")
 	AGENT_PID[$i]=${_test_pids[-1]}
 }
@@ -113,6 +119,10 @@ check "the generator started at the placement's T0" jqe -s '(map(select(.event =
 	| map(select(.variant == "_loadgen" and .event == "started" and .start_realtime))[0].start_realtime
 	| (tonumber - $t0) | fabs < 0.005' "$OUT/events.jsonl"
 check "both agents withdrawn and ended, nothing left in any namespace" nothing_left
+check_eq "place withdrew both (their leases never ran out)" 2 "$(grep -c ': withdrawn, its row stopped' "$OUT/logs/place.log")"
+check "no agent's lease ran out in the healthy run" bash -c "! grep -q 'lease expired' a1.log a2.log"
+check "the collector kept the leases: clocks every lease/4" \
+	jqe '.processes[] | select(.name == "_collect").argv | (index("--clock-every") as $i | .[$i + 1]) == "1250ms"' "$OUT/place/plan.json"
 
 # 3: Ctrl-C during the placed run's schedule
 OUT=$TEST_TMP/interrupted
@@ -139,5 +149,33 @@ check "both agents withdrawn and ended, nothing left in any namespace" nothing_l
 check "place stopped by the run's end exited 130 (interrupted)" \
 	jqe -s 'any(.[]; .variant == "_place" and .event == "exited" and .code == 130 and .requested)' "$OUT/events.jsonl"
 check_eq "place withdrew both agents itself (DELETE /plan)" 2 "$(grep -c ': withdrawn, its row stopped' "$OUT/logs/place.log")"
+
+# 4: spike.sh SIGKILLed during the placed run: nobody withdraws the agents, their leases do
+OUT=$TEST_TMP/killed
+start_agent 1 k1 "$OUT"
+start_agent 2 k2 "$OUT"
+hosts_file kill.hosts
+set -m
+ip netns exec "$NS_GEN" bash "$SPIKE" --out "$OUT" --hosts kill.hosts --token-file token "${SHORT[@]}" --spikes 8 \
+	>spike-kill.out 2>spike-kill.err &
+pid=$!
+set +m
+_test_pids+=("$pid")
+if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$OUT/timeline.csv' 2>/dev/null"; then
+	kill -KILL "$pid"
+	killed=$(date +%s.%N)
+fi
+wait "$pid"
+check_eq "spike.sh SIGKILLed during the placed run" 137 $?
+for i in 1 2; do
+	wait_until $((LEASE_S + 10)) gone "${AGENT_PID[$i]}"
+	ended=$(date +%s.%N)
+	wait "${AGENT_PID[$i]}"
+	check_eq "t$i's agent: its lease ran out, exit 3" 3 $?
+	check "t$i's agent says why" grep -q "lease expired: no request from the controller for .* (the lease: $LEASE_S s); plan withdrawn, its row stopped; ending" "k$i.log"
+	echo "t$i's agent ended $(echo "$ended - ${killed:-0}" | bc) s after the SIGKILL (lease $LEASE_S s)"
+done
+check "both ended within the lease and a bound of the SIGKILL" bash -c "(( \$(echo '$ended - ${killed:-0} <= $LEASE_S + 5' | bc) ))"
+check "nothing left in any namespace (the rows stopped by their agents)" nothing_left
 netns_show_failures
 finish

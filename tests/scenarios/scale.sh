@@ -24,6 +24,11 @@ for opt in --spike-rate --spike-multiple --repeat; do
 	check "$opt: not taken, said why" grep -qF -- "scale: $opt is not taken: scale.sh sets the spike height" \
 		<<<"$(bash "$SCALE" "$opt" 2 2>&1 >/dev/null)"
 done
+check "--hosts: not taken, said why" grep -qF -- "scale: --hosts is not taken: scale.sh makes one spike.sh run per step and an agent takes one plan" \
+	<<<"$(bash "$SCALE" --hosts "$TEST_TMP/any.hosts" --out "$TEST_TMP/bad" 2>&1 >/dev/null)"
+bash "$SCALE" --hosts "$TEST_TMP/any.hosts" --out "$TEST_TMP/bad" >/dev/null 2>&1
+check_eq "'--hosts' status" 2 $?
+check "no folder for --hosts" test ! -e "$TEST_TMP/bad"
 check "a bad step named" grep -qF -- "--steps: 'x' is not a number above 0" <<<"$(bash "$SCALE" --steps 1,x 2>&1 >/dev/null)"
 check "a bad world in the list named" grep -qF -- "--world: 'nope' is not lan" <<<"$(bash "$SCALE" --world lan,nope 2>&1 >/dev/null)"
 check_eq "--list: spike.sh's options passed on in order, --name=value as two words" \

@@ -41,6 +41,12 @@ for bad in "" "--allocator musl" "--allocator" "--allocator glibc --variants gli
 	check_eq "'$bad' status" 2 $?
 done
 check "no folder for bad options" test ! -e "$TEST_TMP/out"
+# --hosts: an agent takes one plan, and tune.sh makes several runs (refused up front, said why)
+printf 't1 127.0.0.1:9 glibc\n' >"$TEST_TMP/one.hosts"
+bash "$TUNE" --allocator glibc --hosts "$TEST_TMP/one.hosts" --out "$TEST_TMP/out" >/dev/null 2>"$TEST_TMP/hosts.err"
+check_eq "--hosts: status 2" 2 $?
+check "--hosts: not taken, said why" grep -qF -- "tune: --hosts is not taken: tune.sh makes several spike.sh runs and an agent takes one plan" "$TEST_TMP/hosts.err"
+check "--hosts: no folder" test ! -e "$TEST_TMP/out"
 
 # The plan's length, said before anything starts (on stderr, so --list's runs stay one a line).
 # the controller alone makes the schedules and tells their length (allocspike-run schedule)

@@ -1,0 +1,46 @@
+/* agent/lease.c - a plan's lease (lease.h). */
+#include "lease.h"
+
+#include "monotonic.h"
+
+static struct timeval lease_timeval(double s)
+{
+	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
+}
+
+bool agent_lease_init(struct agent_lease *l, struct event_base *base,
+                      void (*expired)(evutil_socket_t, short, void *), void *arg)
+{
+	*l = (struct agent_lease){.timer = evtimer_new(base, expired, arg)};
+	return l->timer != NULL;
+}
+
+bool agent_lease_start(struct agent_lease *l, double lease_s, double first_s)
+{
+	struct timeval first = lease_timeval(first_s);
+	l->lease_s = lease_s;
+	l->since_ns = monotonic_ns();
+	return evtimer_add(l->timer, &first) == 0;
+}
+
+void agent_lease_heard(struct agent_lease *l)
+{
+	if (l->lease_s <= 0)
+		return;
+	/* adding a pending timer again moves its deadline: one timer, however many requests */
+	struct timeval lease = lease_timeval(l->lease_s);
+	l->since_ns = monotonic_ns();
+	evtimer_add(l->timer, &lease);
+}
+
+double agent_lease_silent_s(const struct agent_lease *l)
+{
+	return (double)(monotonic_ns() - l->since_ns) / 1e9;
+}
+
+void agent_lease_free(struct agent_lease *l)
+{
+	if (l->timer)
+		event_free(l->timer);
+	l->timer = NULL;
+}
