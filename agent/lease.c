@@ -3,11 +3,6 @@
 
 #include "monotonic.h"
 
-static struct timeval lease_timeval(double s)
-{
-	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
-}
-
 bool agent_lease_init(struct agent_lease *l, struct event_base *base,
                       void (*expired)(evutil_socket_t, short, void *), void *arg)
 {
@@ -17,7 +12,7 @@ bool agent_lease_init(struct agent_lease *l, struct event_base *base,
 
 bool agent_lease_start(struct agent_lease *l, double lease_s, double first_s)
 {
-	struct timeval first = lease_timeval(first_s);
+	struct timeval first = seconds_timeval(first_s);
 	l->lease_s = lease_s;
 	l->since_ns = monotonic_ns();
 	return evtimer_add(l->timer, &first) == 0;
@@ -28,7 +23,7 @@ void agent_lease_heard(struct agent_lease *l)
 	if (l->lease_s <= 0)
 		return;
 	/* adding a pending timer again moves its deadline: one timer, however many requests */
-	struct timeval lease = lease_timeval(l->lease_s);
+	struct timeval lease = seconds_timeval(l->lease_s);
 	l->since_ns = monotonic_ns();
 	evtimer_add(l->timer, &lease);
 }

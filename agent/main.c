@@ -386,11 +386,6 @@ static void agent_refuse(struct evhttp_request *req, int status, const char *rea
 		evbuffer_free(body);
 }
 
-static struct timeval agent_timeval(double s)
-{
-	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
-}
-
 /* Opens the target and starts the reads at the interval, a first one at once. */
 static bool agent_sampling_start(struct agent *a, pid_t pid, const char *control, char *err,
                                  size_t err_size)
@@ -400,7 +395,7 @@ static bool agent_sampling_start(struct agent *a, pid_t pid, const char *control
 	                        err_size))
 		return false;
 	a->sampler_open = true;
-	struct timeval every = agent_timeval(a->interval_s);
+	struct timeval every = seconds_timeval(a->interval_s);
 	if (event_add(a->tick, &every) != 0) {
 		snprintf(err, err_size, "libevent could not add the reads' timer");
 		return false;
@@ -525,7 +520,7 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 	a->row.n_options = a->plan.n_options;
 	a->interval_s = a->plan.interval_s;
 	bool refused = false;
-	struct timeval poll = agent_timeval(ROW_POLL_MS / 1000.0);
+	struct timeval poll = seconds_timeval(ROW_POLL_MS / 1000.0);
 	if (!row_spawn(&a->row, &a->row_pid, &refused, err, sizeof(err))) {
 		agent_plan_drop(a);
 		agent_refuse(req, refused ? 422 : 500, err);
@@ -585,7 +580,7 @@ static void agent_plan(struct evhttp_request *req, void *arg)
 	else if (m == EVHTTP_REQ_DELETE) {
 		agent_plan_withdraw(a, "");
 		agent_reply(req, "text/plain", "withdrawn\n", 10);
-		struct timeval soon = agent_timeval(AGENT_WITHDRAW_DELAY_S);
+		struct timeval soon = seconds_timeval(AGENT_WITHDRAW_DELAY_S);
 		event_base_loopexit(a->base, &soon);
 	} else
 		evhttp_send_error(req, 405, "Method Not Allowed");
@@ -1060,9 +1055,7 @@ int main(int argc, char **argv)
 			rc = CLI_EXIT_FAILED;
 		else {
 			if (duration_s > 0) {
-				struct timeval d = {
-				    (time_t)duration_s,
-				    (suseconds_t)((duration_s - (time_t)duration_s) * 1e6)};
+				struct timeval d = seconds_timeval(duration_s);
 				event_base_loopexit(a.base, &d);
 			}
 			event_base_dispatch(a.base);

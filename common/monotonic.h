@@ -4,6 +4,7 @@
 #define ALLOCSPIKE_MONOTONIC_H
 
 #include <stdint.h>
+#include <sys/time.h>
 #include <time.h>
 
 static inline uint64_t monotonic_ns(void)
@@ -20,6 +21,12 @@ static inline uint64_t realtime_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A duration in seconds as libevent's timers take it. */
+static inline struct timeval seconds_timeval(double s)
+{
+	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
 }
 
 #endif

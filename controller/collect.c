@@ -258,11 +258,6 @@ static void collect_timeout(evutil_socket_t fd, short what, void *arg)
 	event_base_loopbreak(arg);
 }
 
-static struct timeval collect_timeval(double s)
-{
-	return (struct timeval){(time_t)s, (suseconds_t)((s - (time_t)s) * 1e6)};
-}
-
 /* Every stream until the duration or a signal, then the records where streams dropped. */
 static bool collect_streams(struct collect_run *run, int *fds)
 {
@@ -271,8 +266,8 @@ static bool collect_streams(struct collect_run *run, int *fds)
 	struct event *term = evsignal_new(run->base, SIGTERM, collect_signal, run);
 	struct event *intr = evsignal_new(run->base, SIGINT, collect_signal, run);
 	struct event *end = evtimer_new(run->base, collect_timeout, run->base);
-	struct timeval every = collect_timeval(plan->clock_every_s);
-	struct timeval duration = collect_timeval(plan->duration_s);
+	struct timeval every = seconds_timeval(plan->clock_every_s);
+	struct timeval duration = seconds_timeval(plan->duration_s);
 	bool ok = tick && term && intr && end && event_add(tick, &every) == 0 &&
 	          event_add(term, NULL) == 0 && event_add(intr, NULL) == 0 &&
 	          (plan->duration_s == 0 || evtimer_add(end, &duration) == 0);
@@ -298,7 +293,7 @@ static bool collect_streams(struct collect_run *run, int *fds)
 	for (unsigned i = 0; ok && i < plan->agent_count; i++)
 		agent_link_fetch_record(&plan->agents[i], from_ns, to_ns, &pending);
 	if (pending > 0) {
-		struct timeval wait = collect_timeval(COLLECT_RECORD_WAIT_S);
+		struct timeval wait = seconds_timeval(COLLECT_RECORD_WAIT_S);
 		evtimer_add(end, &wait);
 		event_base_dispatch(run->base);
 	}
