@@ -414,11 +414,10 @@ static double agent_plan_lease_s(const struct agent *a)
 /* What the controller is told of a started plan: where the row serves, for the generator. */
 static char *agent_plan_answer(const struct agent *a, const char *resolver)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:f}", "row", a->plan.row,
-	                      "run", a->plan.run, "variant", a->plan.variant, "host",
-	                      a->labels.host, "resolver", resolver, "pid",
-	                      (json_int_t)a->sampled_pid, "interval_s", a->interval_s, "lease_s",
-	                      agent_plan_lease_s(a));
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:f}", "row", a->plan.row, "run",
+	                      a->plan.run, "variant", a->plan.variant, "host", a->labels.host,
+	                      "resolver", resolver, "pid", (json_int_t)a->sampled_pid, "interval_s",
+	                      a->interval_s, "lease_s", agent_plan_lease_s(a));
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	return text;
@@ -871,8 +870,9 @@ int main(int argc, char **argv)
 			row->daemons_dir = optarg;
 			break;
 		case OPT_LEASE:
-			ok = cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED,
-			                         PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &a.lease_max_s);
+			ok =
+			    cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED,
+			                        PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &a.lease_max_s);
 			lease_given = true;
 			break;
 		case OPT_INTERVAL:
@@ -951,7 +951,7 @@ int main(int argc, char **argv)
 	           : !control       ? "--await-plan needs --control PATH (the row's socket)"
 	           : !token_file    ? "--await-plan needs --token-file F: a plan starts a process"
 	                            : NULL)
-	    : lease_given ? "--lease goes with --await-plan (a plan's lease)"
+	    : lease_given                  ? "--lease goes with --await-plan (a plan's lease)"
 	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
                                    row->upstream_source || row->listen
 	                                          ? "--variants-table, --root-hints, --upstream-port, "
@@ -1041,8 +1041,8 @@ int main(int argc, char **argv)
 	struct event *term = a.base ? evsignal_new(a.base, SIGTERM, agent_stop, a.base) : NULL;
 	struct event *intr = a.base ? evsignal_new(a.base, SIGINT, agent_stop, a.base) : NULL;
 	int rc = CLI_EXIT_OK;
-	if (!http || !a.tick || !a.plan_poll || !lease_ready || !term || !intr || event_add(term, NULL) != 0 ||
-	    event_add(intr, NULL) != 0) {
+	if (!http || !a.tick || !a.plan_poll || !lease_ready || !term || !intr ||
+	    event_add(term, NULL) != 0 || event_add(intr, NULL) != 0) {
 		if (http)
 			fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
 		rc = CLI_EXIT_FAILED;
@@ -1093,5 +1093,6 @@ int main(int argc, char **argv)
 		agent_sampler_close(&a.sampler);
 	plan_request_free(&a.plan);
 	free(a.plan_answer);
-	return agent_row_end(a.row_pid, a.lease_expired && rc == CLI_EXIT_OK ? AGENT_EXIT_LEASE : rc);
+	return agent_row_end(a.row_pid,
+	                     a.lease_expired && rc == CLI_EXIT_OK ? AGENT_EXIT_LEASE : rc);
 }

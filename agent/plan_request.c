@@ -119,8 +119,8 @@ static bool plan_duration(json_t *root, const char *key, double min, double max,
 
 static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size_t err_size)
 {
-	static const char *const keys[] = {"row", "run", "variant", "interval", "lease",
-	                                   "resolver_options"};
+	static const char *const keys[] = {"row",      "run",   "variant",
+	                                   "interval", "lease", "resolver_options"};
 	const char *key;
 	json_t *value;
 	json_object_foreach(root, key, value)
@@ -186,8 +186,8 @@ bool plan_request_parse(const char *body, size_t len, struct plan_request *plan,
 		return false;
 	}
 	bool ok = plan_fields(root, plan, err, err_size);
-	/* the interval, lease and variant as read, so "0.1s" and "100ms", or a variant left out and one
-	 * named as its row, are the same plan */
+	/* the interval, lease and variant as read, so "0.1s" and "100ms", or a variant left out and
+	 * one named as its row, are the same plan */
 	json_object_set_new(root, "interval", json_real(plan->interval_s));
 	json_object_set_new(root, "variant", json_string(plan->variant));
 	if (plan->lease_s > 0)

@@ -29,9 +29,9 @@ struct plan_request {
 };
 
 /* Parses and checks a plan's body (a JSON object: "row", "run", "variant", "interval" a duration
- * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words). False with the reason in err for
- * anything else, an unknown key, or a resolver option not in the allow-list. The row is checked
- * against the table when it is started (agent/row_start.c). */
+ * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words). False with
+ * the reason in err for anything else, an unknown key, or a resolver option not in the allow-list.
+ * The row is checked against the table when it is started (agent/row_start.c). */
 bool plan_request_parse(const char *body, size_t len, struct plan_request *plan, char *err,
                         size_t err_size);
 

@@ -58,9 +58,8 @@ static json_t *place_run_plan(const struct place_options *o, const json_t *place
 	snprintf(clock_every, sizeof(clock_every), "%.0fms", place_run_clock_every(rows, n) * 1000);
 	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
 	json_t *collect = json_array(), *generate = json_array();
-	const char *c0[] = {self,         "collect",      "--out",         o->out,
-	                    "--token-file", o->token_file, "--start-at",    t0,
-	                    "--clock-every", clock_every};
+	const char *c0[] = {self,          "collect",    "--out", o->out,          "--token-file",
+	                    o->token_file, "--start-at", t0,      "--clock-every", clock_every};
 	const char *g0[] = {
 	    loadgen,     "--queries",      o->queries,     "--schedule", o->schedule,
 	    "--out",     o->out,           "--start-at",   t0,           "--interval-ms",
