@@ -124,24 +124,32 @@ check "no agent's lease ran out in the healthy run" bash -c "! grep -q 'lease ex
 check "the collector kept the leases: clocks every lease/4" \
 	jqe '.processes[] | select(.name == "_collect").argv | (index("--clock-every") as $i | .[$i + 1]) == "1250ms"' "$OUT/place/plan.json"
 
+# spike_signalled SIG NAME OUT: fresh agents (NAME1 on t1, NAME2 on t2), spike.sh in gen over them
+# with a schedule of eight spikes, and SIG to it a second into the schedule (the generator's
+# timeline has rows past t = 1 s), SIGNALLED_AT its time; spike.sh's exit status
+spike_signalled() {
+	local sig=$1 name=$2 out=$3 pid
+	start_agent 1 "${name}1" "$out"
+	start_agent 2 "${name}2" "$out"
+	hosts_file "$name.hosts"
+	# job control on: a background job of a script otherwise starts with SIGINT ignored; `ip netns
+	# exec` execs spike.sh's bash, so $! is the scenario's own
+	set -m
+	ip netns exec "$NS_GEN" bash "$SPIKE" --out "$out" --hosts "$name.hosts" --token-file token "${SHORT[@]}" \
+		--spikes 8 >"spike-$name.out" 2>"spike-$name.err" &
+	pid=$!
+	set +m
+	_test_pids+=("$pid")
+	if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$out/timeline.csv' 2>/dev/null"; then
+		kill "-$sig" "$pid"
+		SIGNALLED_AT=$(date +%s.%N)
+	fi
+	wait "$pid"
+}
+
 # 3: Ctrl-C during the placed run's schedule
 OUT=$TEST_TMP/interrupted
-start_agent 1 b1 "$OUT"
-start_agent 2 b2 "$OUT"
-hosts_file int.hosts
-# job control on: a background job of a script otherwise starts with SIGINT ignored; `ip netns
-# exec` execs spike.sh's bash, so $! is the scenario's own
-set -m
-ip netns exec "$NS_GEN" bash "$SPIKE" --out "$OUT" --hosts int.hosts --token-file token "${SHORT[@]}" --spikes 8 \
-	>spike-int.out 2>spike-int.err &
-pid=$!
-set +m
-_test_pids+=("$pid")
-# a second into the schedule: the generator's timeline has rows past t = 1 s
-if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$OUT/timeline.csv' 2>/dev/null"; then
-	kill -INT "$pid"
-fi
-wait "$pid"
+spike_signalled INT b "$OUT"
 check_eq "SIGINT during the placed run: exit 130" 130 $?
 check_eq "run.json status" interrupted "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
 check "a report made all the same" test -s "$OUT/report.html"
@@ -152,20 +160,7 @@ check_eq "place withdrew both agents itself (DELETE /plan)" 2 "$(grep -c ': with
 
 # 4: spike.sh SIGKILLed during the placed run: nobody withdraws the agents, their leases do
 OUT=$TEST_TMP/killed
-start_agent 1 k1 "$OUT"
-start_agent 2 k2 "$OUT"
-hosts_file kill.hosts
-set -m
-ip netns exec "$NS_GEN" bash "$SPIKE" --out "$OUT" --hosts kill.hosts --token-file token "${SHORT[@]}" --spikes 8 \
-	>spike-kill.out 2>spike-kill.err &
-pid=$!
-set +m
-_test_pids+=("$pid")
-if wait_until 40 bash -c "awk -F, 'NR > 1 && \$1 >= 1 { f = 1 } END { exit !f }' '$OUT/timeline.csv' 2>/dev/null"; then
-	kill -KILL "$pid"
-	killed=$(date +%s.%N)
-fi
-wait "$pid"
+spike_signalled KILL k "$OUT"
 check_eq "spike.sh SIGKILLed during the placed run" 137 $?
 for i in 1 2; do
 	wait_until $((LEASE_S + 10)) gone "${AGENT_PID[$i]}"
@@ -173,9 +168,9 @@ for i in 1 2; do
 	wait "${AGENT_PID[$i]}"
 	check_eq "t$i's agent: its lease ran out, exit 3" 3 $?
 	check "t$i's agent says why" grep -q "lease expired: no request from the controller for .* (the lease: $LEASE_S s); plan withdrawn, its row stopped; ending" "k$i.log"
-	echo "t$i's agent ended $(echo "$ended - ${killed:-0}" | bc) s after the SIGKILL (lease $LEASE_S s)"
+	echo "t$i's agent ended $(echo "$ended - ${SIGNALLED_AT:-0}" | bc) s after the SIGKILL (lease $LEASE_S s)"
 done
-check "both ended within the lease and a bound of the SIGKILL" bash -c "(( \$(echo '$ended - ${killed:-0} <= $LEASE_S + 5' | bc) ))"
+check "both ended within the lease and a bound of the SIGKILL" bash -c "(( \$(echo '$ended - ${SIGNALLED_AT:-0} <= $LEASE_S + 5' | bc) ))"
 check "nothing left in any namespace (the rows stopped by their agents)" nothing_left
 netns_show_failures
 finish
