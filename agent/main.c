@@ -152,10 +152,10 @@ static void agent_usage(FILE *out)
 	    "  the agent's clock offset from this host's (GET /time, the exchange with the\n"
 	    "  shortest of N round trips, default 8); exit 1 when half that round trip is\n"
 	    "  over --bound (default 5ms): the offset is not known well enough for a run\n"
-	    "Units and exit statuses (0 done, 1 failed, 2 usage): docs/cli.md; the metrics:\n"
-	    "docs/agent.md\n",
+	    "Units and exit statuses (0 done, 1 failed, 2 usage, %d the lease ran out):\n"
+	    "docs/cli.md; the metrics: docs/agent.md\n",
 	    AGENT_PEER_WAIT_S, ALLOCSPIKE_DAEMONS_DIR, AGENT_EXIT_LEASE, AGENT_DEFAULT_LEASE_S,
-	    AGENT_DEFAULT_PORT);
+	    AGENT_DEFAULT_PORT, AGENT_EXIT_LEASE);
 }
 
 /* The agent's end: the row it started (--start) stopped first; rc passed on. */
