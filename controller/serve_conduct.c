@@ -79,9 +79,7 @@ int serve_conduct_finish_words(struct serve_conduct *c, char **w, char *buf, siz
 			snprintf(buf, size, "reason=%s", c->failure);
 		else if (c->ended && WIFSIGNALED(c->status))
 			snprintf(buf, size, "reason=the run's steps were killed by SIG%s",
-			         sigabbrev_np(WTERMSIG(c->status))
-			             ? sigabbrev_np(WTERMSIG(c->status))
-			             : "?");
+			         sigabbrev_np(WTERMSIG(c->status)) ?: "?");
 		else if (c->ended)
 			snprintf(buf, size, "reason=exit status %d", WEXITSTATUS(c->status));
 		else
@@ -103,11 +101,12 @@ bool serve_conduct_request(struct serve_conduct *c, char **w, int n, char *reply
 {
 	if (strcmp(w[0], "failure") != 0 || n != 2)
 		return false;
-	if (!c)
+	if (!c) {
 		snprintf(reply, size, "error: failure: this run is not conducted");
-	else if (!c->failure[0])
+		return true;
+	}
+	if (!c->failure[0]) /* the first reason is the run's */
 		snprintf(c->failure, sizeof(c->failure), "%s", w[1]);
-	if (c)
-		snprintf(reply, size, "ok");
+	snprintf(reply, size, "ok");
 	return true;
 }
