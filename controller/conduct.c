@@ -22,13 +22,19 @@
 
 void conduct_usage(FILE *out)
 {
-	fprintf(out, "allocspike-run conduct --scenario NAME --out DIR [--report run|cpu|none]\n"
-	             "                       -- COMMAND...\n"
-	             "  begins the run in DIR, runs COMMAND (the scenario's steps, asking over\n"
-	             "  $" CONDUCT_CONTROL_ENV
-	             ") as its child, takes Ctrl-C, SIGTERM and SIGHUP as the run's\n"
-	             "  interruption, finishes the run and makes its report; exit 0 completed,\n"
-	             "  130 interrupted, 1 failed\n");
+	fprintf(out,
+	        "allocspike-run conduct --scenario NAME --out DIR [--report run|cpu|none]\n"
+	        "                       --root DIR --bin DIR --options JSON [--given LIST]\n"
+	        "allocspike-run conduct --scenario NAME --out DIR [--report run|cpu|none]\n"
+	        "                       -- COMMAND...\n"
+	        "  begins the run in DIR and carries out its steps: those of scenario NAME\n"
+	        "  (spike, footprint, ramp, steady, cpu) from the source tree's variants.tsv,\n"
+	        "  the programs in --bin, the run's options (run.json's parameters.options)\n"
+	        "  and the options the user gave; or COMMAND run as its child, asking over\n"
+	        "  $" CONDUCT_CONTROL_ENV
+	        ". Takes Ctrl-C, SIGTERM and SIGHUP as the run's interruption,\n"
+	        "  finishes the run and makes its report; exit 0 completed, 130 interrupted,\n"
+	        "  1 failed\n");
 }
 
 /* The run's control folder, made new: in the state folder, named by our PID (so the next run
@@ -55,11 +61,24 @@ static int conduct_usage_error(const char *why)
 
 int conduct_main(int argc, char **argv)
 {
-	enum { OPT_SCENARIO = 256, OPT_OUT, OPT_REPORT, OPT_HELP };
+	enum {
+		OPT_SCENARIO = 256,
+		OPT_OUT,
+		OPT_REPORT,
+		OPT_ROOT,
+		OPT_BIN,
+		OPT_OPTIONS,
+		OPT_GIVEN,
+		OPT_HELP
+	};
 	static const struct option opts[] = {
 	    {"scenario", required_argument, NULL, OPT_SCENARIO},
 	    {"out", required_argument, NULL, OPT_OUT},
 	    {"report", required_argument, NULL, OPT_REPORT},
+	    {"root", required_argument, NULL, OPT_ROOT},
+	    {"bin", required_argument, NULL, OPT_BIN},
+	    {"options", required_argument, NULL, OPT_OPTIONS},
+	    {"given", required_argument, NULL, OPT_GIVEN},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -81,6 +100,18 @@ int conduct_main(int argc, char **argv)
 			if (!conduct_report_kind_parse(optarg, &kind))
 				return conduct_usage_error("--report: not run, cpu or none");
 			break;
+		case OPT_ROOT:
+			c.steps_root = optarg;
+			break;
+		case OPT_BIN:
+			c.steps_bin = optarg;
+			break;
+		case OPT_OPTIONS:
+			c.steps_options = optarg;
+			break;
+		case OPT_GIVEN:
+			c.steps_given = optarg;
+			break;
 		case OPT_HELP:
 			conduct_usage(stdout);
 			return CLI_EXIT_OK;
@@ -89,9 +120,19 @@ int conduct_main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (!c.scenario || !c.out || optind >= argc)
-		return conduct_usage_error("--scenario, --out and a command after -- are required");
-	c.argv = argv + optind;
+	bool own = c.steps_root || c.steps_bin || c.steps_options || c.steps_given;
+	if (!c.scenario || !c.out)
+		return conduct_usage_error("--scenario and --out are required");
+	if (own && (optind < argc || !c.steps_root || !c.steps_bin || !c.steps_options))
+		return conduct_usage_error(
+		    "the scenario's own steps take --root, --bin and --options, "
+		    "and no command");
+	if (!own && optind >= argc)
+		return conduct_usage_error("a command after --, or --root, --bin and --options, is "
+		                           "required");
+	c.argv = own ? NULL : argv + optind;
+	if (own && !c.steps_given)
+		c.steps_given = "";
 	/* a scenario with a report of its own does without the header-only timeline.csv */
 	c.timeline = kind != CONDUCT_REPORT_CPU;
 	/* the report beside us: the build's bin/, or PREFIX/bin */

@@ -97,10 +97,8 @@ static bool spike_expected(const json_t *o, long *total_s, long *calibration_s, 
 	return true;
 }
 
-/* The queries a spike run's file must hold: its schedule's, at the highest spike an auto
- * calibration can ask for (the ramp's top doubled at each of `extensions`, times the multiple). */
-static bool spike_queries(const json_t *o, unsigned extensions, unsigned long long *queries,
-                          char *err, size_t err_size)
+bool scenario_spike_queries(const json_t *o, unsigned extensions, unsigned long long *queries,
+                            char *err, size_t err_size)
 {
 	char rate[32], text[1024];
 	snprintf(rate, sizeof(rate), "%s", opt(o, "spike_rate"));
@@ -190,7 +188,7 @@ int scenario_schedule_main(int argc, char **argv)
 	} else if (n == 2 && strcmp(w[0], "--spike-queries") == 0) {
 		ok = cli_parse_count("--spike-queries", w[1], 0, 10, &extensions, err,
 		                     sizeof(err)) &&
-		     spike_queries(o, (unsigned)extensions, &count, err, sizeof(err));
+		     scenario_spike_queries(o, (unsigned)extensions, &count, err, sizeof(err));
 		if (ok)
 			printf("%llu\n", count);
 	} else if (n == 2 || measured) {

@@ -30,6 +30,11 @@ bool scenario_schedule_measure(const char *text, unsigned long long *queries, do
  * wraps around; the cache keys files by size, so few sizes means few files). */
 unsigned long long scenario_round_count(unsigned long long n);
 
+/* The queries a spike run's file must hold: its schedule's, at the highest spike an auto
+ * calibration can ask for (the ramp's top doubled at each of `extensions`, times the multiple). */
+bool scenario_spike_queries(const json_t *options, unsigned extensions,
+                            unsigned long long *queries, char *err, size_t err_size);
+
 /* allocspike-run schedule ... (usage: --help). */
 int scenario_schedule_main(int argc, char **argv);
 

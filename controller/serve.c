@@ -31,6 +31,7 @@
 #include "run_registry.h"
 #include "serve_analysis.h"
 #include "serve_calibration.h"
+#include "conduct_steps.h"
 #include "serve_conduct.h"
 #include "serve_drive.h"
 #include "serve_events.h"
@@ -1201,7 +1202,7 @@ static bool serve_conduct_begin(struct serve *s, const char *socket_path)
 		return false;
 	}
 	snprintf(c->dir, sizeof(c->dir), "%.4000s", reply + 3);
-	return serve_conduct_start(c, socket_path, s->sup.processes_fd);
+	return serve_conduct_start(c, s->base, socket_path, s->sup.processes_fd);
 }
 
 /* A conducted run's end, once its steps ended (or could not start): `finish` with their outcome. */
@@ -1294,6 +1295,10 @@ int serve_main(const char *socket_path, const char *out_dir, struct serve_conduc
 		for (unsigned a = 0; a < s.specs[i]->argc; a++)
 			free(s.specs[i]->argv[a]);
 		free(s.specs[i]);
+	}
+	if (conduct) { /* the controller's own steps, their client on our loop */
+		conduct_steps_free(conduct->steps);
+		conduct->steps = NULL;
 	}
 	if (s.base)
 		event_base_free(s.base);

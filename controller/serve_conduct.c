@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "conduct_steps.h"
 #include "launch_exec.h"
 #include "monotonic.h"
 #include "parent_death.h"
@@ -17,8 +18,11 @@
 
 #define CONDUCT_STEPS_NAME "_steps"
 
-bool serve_conduct_start(struct serve_conduct *c, const char *socket_path, int processes_fd)
+bool serve_conduct_start(struct serve_conduct *c, struct event_base *base, const char *socket_path,
+                         int processes_fd)
 {
+	if (!c->argv)
+		return (c->steps = conduct_steps_start(c, base, socket_path)) != NULL;
 	pid_t me = getpid(), pid = fork();
 	if (pid == 0) {
 		setenv(CONDUCT_CONTROL_ENV, socket_path, 1);
@@ -44,8 +48,12 @@ bool serve_conduct_start(struct serve_conduct *c, const char *socket_path, int p
 
 bool serve_conduct_poll(struct serve_conduct *c, int signal)
 {
+	if (c->steps && signal && !c->interrupted) {
+		c->interrupted = signal;
+		conduct_steps_interrupt(c->steps);
+	}
 	if (c->ended || c->pid <= 0)
-		return true;
+		return c->ended || !c->steps;
 	double now = (double)monotonic_ns() / 1e9;
 	if (signal && !c->interrupted) {
 		c->interrupted = signal;

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct event_base;
+
 /* The environment of the steps: the controller's socket, and the run folder it began */
 #define CONDUCT_CONTROL_ENV "ALLOCSPIKE_CONTROL"
 #define CONDUCT_RUN_ENV "ALLOCSPIKE_RUN_DIR"
@@ -21,9 +23,13 @@
 struct serve_conduct {
 	const char *scenario; /* the run's scenario name, as its messages start */
 	const char *out;      /* the run folder asked for */
-	char **argv;          /* the steps' command */
-	bool timeline;        /* a timeline.csv with its header only when none was written */
-	const char *report;   /* the report program finish scans the harness with; NULL: none */
+	char **argv;          /* the steps' command; NULL: the controller's own (conduct_steps.h) */
+	/* the controller's own steps: the source tree, the programs' folder, the run's options
+	 * (JSON) and the options the user gave (comma-separated) */
+	const char *steps_root, *steps_bin, *steps_options, *steps_given;
+	struct conduct_steps *steps;
+	bool timeline;      /* a timeline.csv with its header only when none was written */
+	const char *report; /* the report program finish scans the harness with; NULL: none */
 	/* the steps, once started */
 	pid_t pid;
 	bool ended;
@@ -36,13 +42,15 @@ struct serve_conduct {
 	char end[16];       /* completed, interrupted or failed, once finished */
 };
 
-/* The steps started in a process group of their own that dies with us (launch_exec), with the
- * socket and the run folder in their environment, and added to processes.tsv; false (said on
- * stderr) when they could not be. */
-bool serve_conduct_start(struct serve_conduct *c, const char *socket_path, int processes_fd);
+/* The steps begun: the controller's own in base's loop, or a command started in a process group
+ * of its own that dies with us (launch_exec), with the socket and the run folder in its
+ * environment, and added to processes.tsv; false (said on stderr) when they could not be. */
+bool serve_conduct_start(struct serve_conduct *c, struct event_base *base, const char *socket_path,
+                         int processes_fd);
 
 /* Looked at on every tick: signal, the first INT, TERM or HUP (0: none), interrupts the run: the
- * steps' group gets SIGTERM, and SIGKILL after CONDUCT_STEPS_GRACE_S. True once the steps ended. */
+ * controller's own steps drop what they asked; a command's group gets SIGTERM, and SIGKILL after
+ * CONDUCT_STEPS_GRACE_S. True once the steps ended. */
 bool serve_conduct_poll(struct serve_conduct *c, int signal);
 
 /* The words of `finish` for the steps' outcome, into w (at least 6), their text in buf; their

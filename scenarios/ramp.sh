@@ -28,19 +28,4 @@ ramp_top() { echo "${OPT_rate:-10000}"; }
 
 scenario_query_count() { schedule_make ramp "$(ramp_top)" --count; }
 
-scenario_plan() { SC_SCHEDULE=$(schedule_make ramp "$(ramp_top)"); }
-
-# scenario_after : each variant's capacity on the ramp, recorded by the run's controller (capacities:
-# run.json's "capacity", a `calibrated` event each) and printed side by side.
-scenario_after() {
-	local w i
-	procs_ask capacities "$SC_RUN" || sc_die "the capacities of $SC_RUN were not found (see above)"
-	read -r -a w <<<"$REPLY" # ok [NAME CAPACITY PEAK SHARE]...
-	printf '%-20s %12s %18s %s\n' variant capacity_qps peak_answered_qps answered_share_at_top >&2
-	for ((i = 1; i < ${#w[@]}; i += 4)); do
-		printf '%-20s %12s %18s %s\n' "${w[@]:i:4}" >&2
-	done
-	warmup_check "$SC_RUN"
-}
-
 experiment_main "$@"

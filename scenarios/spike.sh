@@ -22,15 +22,8 @@ scenario_defaults() { :; }
 
 scenario_query_count() { spike_query_count; }
 
-scenario_plan() {
-	clients_prepare "$SC_RUN"
-	spike_plan
-}
-
 scenario_expected_s() { spike_expected_s; }
 
 scenario_dry_plan() { spike_dry_plan; }
-
-scenario_after() { warmup_check "$SC_RUN"; }
 
 experiment_main "$@"

@@ -24,8 +24,4 @@ steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
 
 scenario_query_count() { schedule_make steady "$(steady_rate)" --count; }
 
-scenario_plan() { SC_SCHEDULE=$(schedule_make steady "$(steady_rate)"); }
-
-scenario_after() { warmup_check "$SC_RUN"; }
-
 experiment_main "$@"

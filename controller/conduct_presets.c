@@ -1,0 +1,133 @@
+/* controller/conduct_presets.c - each load scenario's own steps (conduct_presets.h). */
+#include "conduct_presets.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_parse.h"
+#include "run_json.h"
+#include "scenario_schedule.h"
+
+static const char *const preset_names[] = {"spike", "footprint", "ramp", "steady", "cpu"};
+
+static const char *opt(const json_t *options, const char *name)
+{
+	const char *v = run_json_option_text(options, name, NULL, 0);
+	return v ? v : "";
+}
+
+bool conduct_preset_of(const char *scenario, enum conduct_preset *preset)
+{
+	for (size_t i = 0; i < sizeof(preset_names) / sizeof(*preset_names); i++)
+		if (strcmp(scenario, preset_names[i]) == 0) {
+			*preset = (enum conduct_preset)i;
+			return true;
+		}
+	return false;
+}
+
+unsigned conduct_preset_ready_timeout_s(enum conduct_preset p)
+{
+	return p == PRESET_CPU ? 120 : 30;
+}
+
+static bool spiky(enum conduct_preset p)
+{
+	return p == PRESET_SPIKE || p == PRESET_FOOTPRINT;
+}
+
+/* ramp.sh's top (its --rate, 10000 by default) or steady.sh's rate (--rate, else the baseline's) */
+static const char *preset_rate(enum conduct_preset p, const json_t *options)
+{
+	const char *rate = opt(options, "rate");
+	if (rate[0])
+		return rate;
+	return p == PRESET_RAMP ? "10000" : opt(options, "baseline_rate");
+}
+
+bool conduct_preset_query_count(enum conduct_preset p, const json_t *options,
+                                unsigned long long *count, char *err, size_t err_size)
+{
+	const char *given = opt(options, "query_count");
+	if (given[0])
+		return cli_parse_count("query_count", given, 1, 1ull << 40, count, err, err_size);
+	unsigned long long n;
+	double seconds;
+	char text[1024];
+	switch (p) {
+	case PRESET_SPIKE:
+	case PRESET_FOOTPRINT:
+		if (!scenario_spike_queries(options, CONDUCT_CALIBRATE_EXTENSIONS, &n, err,
+		                            err_size))
+			return false;
+		break;
+	case PRESET_RAMP:
+	case PRESET_STEADY:
+		if (!scenario_schedule(options, p == PRESET_RAMP ? "ramp" : "steady",
+		                       preset_rate(p, options), text, sizeof(text), err,
+		                       err_size) ||
+		    !scenario_schedule_measure(text, &n, &seconds, err, err_size))
+			return false;
+		break;
+	case PRESET_CPU:
+		if (!cli_parse_count("count", opt(options, "count"), 1, 1ull << 40, &n, err,
+		                     err_size))
+			return false;
+		break;
+	}
+	*count = scenario_round_count(n);
+	return true;
+}
+
+const char *conduct_preset_spike_rate(enum conduct_preset p, const json_t *options)
+{
+	return spiky(p) ? opt(options, "spike_rate") : NULL;
+}
+
+bool conduct_preset_schedule(enum conduct_preset p, const json_t *options, const char *spike_rate,
+                             char *schedule, size_t size, char *parameters, size_t psize, char *err,
+                             size_t err_size)
+{
+	parameters[0] = '\0';
+	if (spiky(p))
+		return scenario_schedule(options, "spike", spike_rate, schedule, size, err,
+		                         err_size);
+	if (p != PRESET_CPU)
+		return scenario_schedule(options, p == PRESET_RAMP ? "ramp" : "steady",
+		                         preset_rate(p, options), schedule, size, err, err_size);
+	/* cpu.sh: its --count at its --rate, one baseline */
+	unsigned long long count, rate;
+	if (!cli_parse_count("count", opt(options, "count"), 1, 1ull << 40, &count, err,
+	                     err_size) ||
+	    !cli_parse_count("rate", opt(options, "rate"), 1, 1ull << 30, &rate, err, err_size))
+		return false;
+	snprintf(schedule, size, "baseline:%llums@%llu", count * 1000 / rate, rate);
+	snprintf(parameters, psize, "count:=%llu\ntools=%s", count, opt(options, "tools"));
+	return true;
+}
+
+size_t conduct_preset_tools(const json_t *options, char tools[][16], size_t max)
+{
+	const char *list = opt(options, "tools");
+	size_t n = 0;
+	while (*list && n < max) {
+		size_t len = strcspn(list, ",");
+		if (len > 0 && len < 16)
+			snprintf(tools[n++], 16, "%.*s", (int)len, list);
+		list += len + (list[len] == ',');
+	}
+	return n;
+}
+
+void conduct_preset_tool_wrap(const char *tool, const char *dir, const char *name, char *out,
+                              size_t size)
+{
+	if (strcmp(tool, "callgrind") == 0)
+		snprintf(out, size,
+		         "valgrind\n--tool=callgrind\n--callgrind-out-file=%s/%s.callgrind.out\n"
+		         "--dump-instr=no",
+		         dir, name);
+	else /* perf stat writes its count only when its child exits (drive's stop-child) */
+		snprintf(out, size, "perf\nstat\n-e\ntask-clock\n-x\n,\n-o\n%s/%s.perf.csv\n--",
+		         dir, name);
+}

@@ -1,0 +1,767 @@
+/* controller/conduct_steps.c - a conducted run's steps (conduct_steps.h). */
+#include "conduct_steps.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic_write_file.h"
+#include "cli_parse.h"
+#include "conduct_presets.h"
+#include "cpu_placement.h"
+#include "program_output.h"
+#include "run_json.h"
+#include "serve_conduct.h"
+#include "steps_client.h"
+#include "supervisor.h"
+#include "variant_command.h"
+#include "variants_table.h"
+
+#define STEPS_MAX_TOOLS 4
+
+/* The steps in their order; a step a scenario has no part in is passed over. */
+enum step {
+	STEP_PARAMETERS,  /* run.json's machine, parameters and programs */
+	STEP_ROWS_CHECK,  /* the rows that can run */
+	STEP_HIERARCHY,   /* the simulated hierarchy started */
+	STEP_QUERIES,     /* the query file */
+	STEP_ROWS_SETUP,  /* the rows' settings (after spike.sh --clients' certificate) */
+	STEP_CALIBRATE,   /* an `auto` spike height */
+	STEP_SPIKE_RATE,  /* the spike height in run.json */
+	STEP_SCHEDULE,    /* the schedule in run.json */
+	STEP_PASS_EVENTS, /* cpu.sh: a pass's own events file */
+	STEP_DRIVE,       /* the schedule over the rows */
+	STEP_PASS_END,    /* cpu.sh: back to the run's events; the next tool */
+	STEP_CAPACITIES,  /* ramp.sh: each row's capacity */
+	STEP_WARMUP,      /* the warm-up check */
+	STEP_FOOTPRINT,   /* footprint.sh: its report */
+	STEP_DONE,
+};
+
+struct conduct_steps {
+	struct serve_conduct *c;
+	enum conduct_preset preset;
+	struct steps_client *client;
+	json_t *options;
+	struct variants_table table;
+	char bin[PATH_MAX], table_path[PATH_MAX + 16], daemons[PATH_MAX + 32], ctl_dir[PATH_MAX];
+	char rows[4096];                              /* the chosen rows, "a,b,c" */
+	char runnable[4096];                          /* those that can run, "a b c" */
+	const char *chosen[SUPERVISOR_MAX_PROCESSES]; /* the chosen rows' names (the table's) */
+	size_t n_chosen;
+	char *run_rows[SUPERVISOR_MAX_PROCESSES];
+	size_t n_run_rows;
+	struct cpu_placement cpus;
+	char settings[3][64]; /* our resolver's: cache size, in-flight cap, memory layout */
+	char up_port[16], hints[PATH_MAX], queries[PATH_MAX], tls[PATH_MAX + 8];
+	char spike_rate[32], schedule[1024], parameters[512];
+	char origin[64]; /* the last drive's t_s = 0, wall-clock seconds */
+	char tools[STEPS_MAX_TOOLS][16];
+	size_t n_tools, tool; /* cpu.sh's tools, the one whose pass is under way */
+	char pass_dir[PATH_MAX + 32];
+	char **w; /* the request under way */
+	size_t n;
+	enum step step;
+	bool ended;
+};
+
+static void steps_say(const struct conduct_steps *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", s->c->scenario);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* The steps end: completed, or failed with why (said, and the run's failure when the first). */
+static void steps_end(struct conduct_steps *s, const char *why)
+{
+	if (s->ended)
+		return;
+	s->ended = true;
+	if (why) {
+		fprintf(stderr, "%s: error: %s\n", s->c->scenario, why);
+		if (!s->c->failure[0])
+			snprintf(s->c->failure, sizeof(s->c->failure), "%s", why);
+	}
+	s->c->status = why ? 1 << 8 : 0; /* as waitpid gives exit 1 or 0 */
+	s->c->ended = true;
+}
+
+static void steps_fail(struct conduct_steps *s, const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	steps_end(s, why);
+}
+
+/* Appends a word made as printf makes it to the request under way. */
+static bool steps_word(struct conduct_steps *s, const char *fmt, ...)
+{
+	char word[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(word, sizeof(word), fmt, ap);
+	va_end(ap);
+	return len >= 0 && (size_t)len < sizeof(word) && variant_words_add(&s->w, &s->n, word);
+}
+
+static bool steps_words(struct conduct_steps *s, const char *const *words, size_t count)
+{
+	return variant_words_add_n(&s->w, &s->n, words, count);
+}
+
+/* BIN/NAME into path, or the run failed naming it, as a scenario's programs are looked for. */
+static bool steps_program(struct conduct_steps *s, const char *name, const char *why, char *path,
+                          size_t size)
+{
+	snprintf(path, size, "%s/%s", s->bin, name);
+	if (access(path, X_OK) == 0)
+		return true;
+	steps_fail(s,
+	           "%s is missing from %s (needed %s); build it (scripts/build.sh) or set "
+	           "ALLOCSPIKE_BIN",
+	           name, s->bin, why);
+	return false;
+}
+
+static const struct variant_row *steps_row(const struct conduct_steps *s, const char *name)
+{
+	return variants_table_find(&s->table, name);
+}
+
+/* A row we start from our own build: a build, or an env row of one. */
+static bool steps_row_ours(const struct conduct_steps *s, const char *name)
+{
+	const struct variant_row *r = steps_row(s, name);
+	const char *kind = r ? r->cells[VARIANT_KIND] : "";
+	return strcmp(kind, "build") == 0 || strcmp(kind, "env") == 0;
+}
+
+static void steps_resolver_settings(struct conduct_steps *s)
+{
+	steps_words(s,
+	            (const char *const[]){"--cache-size", s->settings[0], "--max-inflight",
+	                                  s->settings[1], "--memory-layout", s->settings[2]},
+	            6);
+}
+
+/* rows-setup's words after the request's: the table, the programs, the rows, the hierarchy, the
+ * test certificate, our resolver's settings (docs/controller.md, "A run's rows"). */
+static void steps_rows_settings(struct conduct_steps *s)
+{
+	steps_words(s,
+	            (const char *const[]){s->table_path, s->bin, s->daemons, s->rows, s->hints,
+	                                  s->up_port, s->tls, "--"},
+	            8);
+	steps_resolver_settings(s);
+}
+
+static const char *steps_opt(const struct conduct_steps *s, const char *name)
+{
+	const char *v = run_json_option_text(s->options, name, NULL, 0);
+	return v ? v : "";
+}
+
+/* spike.sh --hosts: drive's place= word, allocspike-run place's options a line each: the hosts
+ * file and token, the run's id (its folder's name), the agents reading twice per timeline
+ * interval (the report looks for a read in each), each row answering this host. */
+static bool steps_place_word(struct conduct_steps *s)
+{
+	const char *base = strrchr(s->c->dir, '/') ? strrchr(s->c->dir, '/') + 1 : s->c->dir;
+	char id[256];
+	snprintf(id, sizeof(id), "run-%.200s", base);
+	for (char *p = id; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
+			*p = '_';
+	long interval = strtol(steps_opt(s, "interval_ms"), NULL, 10), half = interval / 2;
+	if (half < 10)
+		half = 10;
+	return steps_word(s,
+	                  "place=--hosts\n%s\n--token-file\n%s\n--run\n%s\n--interval\n%ldms\n"
+	                  "--timeline-interval\n%ldms\n--allow-controller\n--\n--cache-size\n%s\n"
+	                  "--max-inflight\n%s\n--memory-layout\n%s",
+	                  steps_opt(s, "hosts"), steps_opt(s, "token_file"), id, half, interval,
+	                  s->settings[0], s->settings[1], s->settings[2]);
+}
+
+/* footprint.sh's live sampler, in the lib/ beside the programs' folder */
+static void steps_sampler(const struct conduct_steps *s, char *path, size_t size)
+{
+	const char *slash = strrchr(s->bin, '/');
+	int len = slash ? (int)(slash - s->bin) : 1;
+	snprintf(path, size, "%.*s/lib/liballocspike-live-sampler.so", len, slash ? s->bin : ".");
+}
+
+/* A drive's (or the calibration's) words after its DIR SCHEDULE: the generator, the query file,
+ * the CPUs, the ready timeout, then its options; measured: the scenario's own for the measured
+ * drive (footprint's sampler and poller, a cpu.sh pass's tool). */
+static bool steps_drive_words(struct conduct_steps *s, bool measured)
+{
+	char lg[PATH_MAX + 32];
+	snprintf(lg, sizeof(lg), "%s/allocspike-loadgen", s->bin);
+	if (!steps_words(
+	        s, (const char *const[]){lg, s->queries, s->cpus.harness, s->cpus.resolvers}, 4) ||
+	    !steps_word(s, "%us", conduct_preset_ready_timeout_s(s->preset)))
+		return false;
+	if (steps_opt(s, "hosts")[0])
+		return steps_place_word(s);
+	const char *tool = s->preset == PRESET_CPU ? s->tools[s->tool] : NULL;
+	char wrap[PATH_MAX * 3], sampler[PATH_MAX + 64];
+	steps_sampler(s, sampler, sizeof(sampler));
+	for (size_t i = 0; measured && i < s->n_run_rows; i++) {
+		const char *name = s->run_rows[i];
+		if (!steps_row_ours(s, name))
+			continue;
+		if (tool)
+			conduct_preset_tool_wrap(tool, s->pass_dir, name, wrap, sizeof(wrap));
+		else if (s->preset == PRESET_FOOTPRINT)
+			snprintf(wrap, sizeof(wrap),
+			         "env\nLD_PRELOAD=%s\nALLOCSPIKE_SAMPLER_SOCKET=%s/%s.sizes.sock\n"
+			         "ALLOCSPIKE_SAMPLER_ALLOCATOR=%s",
+			         sampler, s->ctl_dir, name,
+			         steps_row(s, name)->cells[VARIANT_ALLOCATOR]);
+		else
+			continue;
+		if (!steps_word(s, "wrap=%s:%s", name, wrap))
+			return false;
+	}
+	if (measured && s->preset == PRESET_FOOTPRINT) {
+		const char *period = getenv("FOOTPRINT_POLL_PERIOD_S");
+		if (!steps_word(
+		        s,
+		        "during=_footprint_poll\n%s/logs/footprint-poll.log\n%s/allocspike-run\n"
+		        "poll-sizes\n%s/sizes\n%s\n14400",
+		        s->c->dir, s->bin, s->c->dir, period && period[0] ? period : "0.5"))
+			return false;
+	}
+	if (measured && tool && strcmp(tool, "perf") == 0 && !steps_word(s, "stop-child=15s"))
+		return false;
+	return strcmp(steps_opt(s, "serial"), "1") != 0 || steps_word(s, "serial");
+}
+
+/* spike.sh --clients: the test certificate and key (self-signed, ECDSA P-256, two days) in
+ * RUN/tls, which the rows serve DNS over TLS with (docs/loadgen.md, "Clients and transports"). */
+static bool steps_certificate(struct conduct_steps *s)
+{
+	char key[PATH_MAX + 32], pem[PATH_MAX + 32], log[PATH_MAX + 32];
+	snprintf(s->tls, sizeof(s->tls), "%s/tls", s->c->dir);
+	if (mkdir(s->tls, 0700) != 0 && errno != EEXIST) {
+		steps_fail(s, "cannot create %s", s->tls);
+		return false;
+	}
+	snprintf(key, sizeof(key), "%s/server.key", s->tls);
+	snprintf(pem, sizeof(pem), "%s/server.pem", s->tls);
+	snprintf(log, sizeof(log), "%s/openssl.log", s->tls);
+	char *argv[] = {"openssl",
+	                "req",
+	                "-x509",
+	                "-newkey",
+	                "ec",
+	                "-pkeyopt",
+	                "ec_paramgen_curve:prime256v1",
+	                "-nodes",
+	                "-keyout",
+	                key,
+	                "-out",
+	                pem,
+	                "-days",
+	                "2",
+	                "-subj",
+	                "/CN=allocspike-test",
+	                NULL};
+	struct program_run how = {.err_log = log};
+	int status = program_output(argv, &how, NULL);
+	if (status == -1)
+		steps_fail(
+		    s,
+		    "--clients needs openssl for the test certificate (apt-get install openssl)");
+	else if (status != 0)
+		steps_fail(s, "openssl could not make the test certificate (see %s)", log);
+	return status == 0;
+}
+
+/* A cpu.sh pass: the next tool with a row of ours to run under it, its folder made and its events
+ * file pushed (each row alone on a clock of its own: drive's serial). False when none is left. */
+static bool steps_pass(struct conduct_steps *s)
+{
+	for (; s->tool < s->n_tools; s->tool++) {
+		const char *tool = s->tools[s->tool];
+		char rows[4096] = "";
+		for (size_t i = 0; i < s->n_run_rows; i++) {
+			if (!steps_row_ours(s, s->run_rows[i]))
+				steps_say(s,
+				          "%s: %s is a daemon row; cpu.sh measures our own "
+				          "resolver builds only",
+				          tool, s->run_rows[i]);
+			else
+				snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows), "%s%s",
+				         rows[0] ? " " : "", s->run_rows[i]);
+		}
+		snprintf(s->pass_dir, sizeof(s->pass_dir), "%s/%s", s->c->dir, tool);
+		char logs[PATH_MAX + 64];
+		snprintf(logs, sizeof(logs), "%s/logs", s->pass_dir);
+		if (!rows[0])
+			continue;
+		if ((mkdir(s->pass_dir, 0755) != 0 && errno != EEXIST) ||
+		    (mkdir(logs, 0755) != 0 && errno != EEXIST)) {
+			steps_fail(s, "cannot create %s", logs);
+			return false;
+		}
+		steps_say(s, "%s: %s, one at a time", tool, rows);
+		return steps_word(s, "events-push") &&
+		       steps_word(s, "%s/events.jsonl", s->pass_dir);
+	}
+	return false;
+}
+
+/* The drive's rows: every runnable one, or a cpu.sh pass's own. */
+static bool steps_drive_rows(struct conduct_steps *s)
+{
+	for (size_t i = 0; i < s->n_run_rows; i++)
+		if ((s->preset != PRESET_CPU || steps_row_ours(s, s->run_rows[i])) &&
+		    !steps_word(s, "%s", s->run_rows[i]))
+			return false;
+	return true;
+}
+
+/* footprint.sh: the poller's clock is the wall clock; the timeline's starts with the schedule. */
+static bool steps_sizes_origin(struct conduct_steps *s)
+{
+	char dir[PATH_MAX + 16], path[PATH_MAX + 48], text[80], err[PATH_MAX + 128];
+	snprintf(dir, sizeof(dir), "%s/sizes", s->c->dir);
+	snprintf(path, sizeof(path), "%s/origin_unix_s", dir);
+	snprintf(text, sizeof(text), "%s\n", s->origin);
+	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+	    !atomic_write_file(path, text, strlen(text), err, sizeof(err))) {
+		steps_fail(s, "cannot write %s", path);
+		return false;
+	}
+	return true;
+}
+
+/* footprint.sh's report: footprint.json and footprint.md, whose path is printed. */
+static void steps_footprint(struct conduct_steps *s)
+{
+	char report[PATH_MAX + 32];
+	snprintf(report, sizeof(report), "%s/allocspike-report", s->bin);
+	char *argv[] = {report, "footprint", s->c->dir, NULL};
+	struct program_run how = {0};
+	fflush(stdout);
+	if (program_output(argv, &how, NULL) != 0)
+		steps_fail(s, "allocspike-report footprint failed on %s", s->c->dir);
+	else
+		printf("%s/footprint.md\n", s->c->dir);
+	fflush(stdout);
+}
+
+/* Step's request into s->w: true when there is one to ask, false when the step is passed over
+ * (or the steps ended: s->ended). */
+static bool steps_make(struct conduct_steps *s)
+{
+	char path[PATH_MAX + 64], err[512];
+	const char *repeat = getenv("ALLOCSPIKE_REPEAT");
+	switch (s->step) {
+	case STEP_PARAMETERS:
+		return steps_words(s,
+		                   (const char *const[]){"parameters", s->c->steps_options, s->bin},
+		                   3) &&
+		       (!repeat || !repeat[0] || steps_word(s, "%s", repeat));
+	case STEP_ROWS_CHECK:
+		if (!steps_words(s,
+		                 (const char *const[]){"rows-check", s->table_path, s->bin,
+		                                       s->daemons, s->rows, "--"},
+		                 6))
+			return false;
+		steps_resolver_settings(s);
+		return true;
+	case STEP_HIERARCHY: {
+		if (!steps_program(s, "allocspike-upstream", "for the simulated DNS hierarchy",
+		                   path, sizeof(path)))
+			return false;
+		/* a daemon cannot change its upstream port */
+		bool port53 = false;
+		for (size_t i = 0; i < s->n_chosen; i++)
+			port53 |= !steps_row_ours(s, s->chosen[i]);
+		if (port53)
+			steps_say(s,
+			          "a daemon variant is chosen: the hierarchy listens on port 53");
+		return steps_words(s,
+		                   (const char *const[]){"hierarchy", path, s->cpus.harness,
+		                                         port53 ? "53" : "0"},
+		                   4) &&
+		       steps_word(s, "given=%s", s->c->steps_given);
+	}
+	case STEP_QUERIES: {
+		unsigned long long count;
+		char querydata[PATH_MAX + 32];
+		if (!steps_program(s, "allocspike-loadgen",
+		                   "to count the schedule's queries and send them", path,
+		                   sizeof(path)))
+			return false;
+		if (!conduct_preset_query_count(s->preset, s->options, &count, err, sizeof(err))) {
+			steps_fail(s, "%s", err);
+			return false;
+		}
+		snprintf(path, sizeof(path), "%s/.cache", s->c->steps_root);
+		snprintf(querydata, sizeof(querydata), "%s/allocspike-querydata", s->bin);
+		return steps_word(s, "queries") && steps_word(s, "%llu", count) &&
+		       steps_words(s, (const char *const[]){path, querydata}, 2);
+	}
+	case STEP_ROWS_SETUP:
+		if (s->preset == PRESET_SPIKE && strcmp(steps_opt(s, "clients"), "1") == 0 &&
+		    !steps_certificate(s))
+			return false;
+		if (!steps_word(s, "rows-setup"))
+			return false;
+		steps_rows_settings(s);
+		return true;
+	case STEP_CALIBRATE:
+		if (strcmp(s->spike_rate, "auto") != 0)
+			return false;
+		snprintf(path, sizeof(path), "%u", CONDUCT_CALIBRATE_EXTENSIONS);
+		return steps_words(s,
+		                   (const char *const[]){"calibrate", s->c->dir,
+		                                         steps_opt(s, "spike_multiple"), path,
+		                                         steps_opt(s, "calibrate_max")},
+		                   5) &&
+		       steps_drive_words(s, false) && steps_word(s, "--") &&
+		       steps_words(s, (const char *const *)s->run_rows, s->n_run_rows);
+	case STEP_SPIKE_RATE:
+		if (!conduct_preset_schedule(s->preset, s->options, s->spike_rate, s->schedule,
+		                             sizeof(s->schedule), s->parameters,
+		                             sizeof(s->parameters), err, sizeof(err))) {
+			steps_fail(s, "%s", err);
+			return false;
+		}
+		if (s->preset == PRESET_FOOTPRINT) {
+			steps_sampler(s, path, sizeof(path));
+			if (access(path, R_OK) != 0) {
+				steps_fail(s, "the live sampler is missing: %s", path);
+				return false;
+			}
+		}
+		return s->spike_rate[0] &&
+		       steps_words(s,
+		                   (const char *const[]){
+		                       "runjson-set", ".parameters.spike_rate_qps", s->spike_rate},
+		                   3);
+	case STEP_SCHEDULE:
+		if (!steps_words(s, (const char *const[]){"runjson-fields", ".parameters"}, 2) ||
+		    !steps_word(s, "schedule=%s", s->schedule) ||
+		    !variant_words_add_lines(&s->w, &s->n, s->parameters))
+			return false;
+		steps_say(s, "run folder %s; variants %s; %s", s->c->dir, s->runnable,
+		          strcmp(steps_opt(s, "serial"), "1") == 0 ? "serial" : "parallel");
+		return true;
+	case STEP_PASS_EVENTS:
+		if (s->preset != PRESET_CPU)
+			return false;
+		if (!steps_pass(s) && !s->ended && !s->n)
+			s->step = STEP_PASS_END; /* no pass left: on to what follows them */
+		return s->n > 0;
+	case STEP_DRIVE:
+		return steps_words(s,
+		                   (const char *const[]){
+		                       "drive", s->preset == PRESET_CPU ? s->pass_dir : s->c->dir,
+		                       s->schedule},
+		                   3) &&
+		       steps_drive_words(s, true) && steps_word(s, "--") && steps_drive_rows(s);
+	case STEP_PASS_END:
+		return s->preset == PRESET_CPU && steps_word(s, "events-pop");
+	case STEP_CAPACITIES:
+		return s->preset == PRESET_RAMP &&
+		       steps_words(s, (const char *const[]){"capacities", s->c->dir}, 2);
+	case STEP_WARMUP:
+		if (s->preset == PRESET_CPU)
+			return false;
+		if (s->preset == PRESET_FOOTPRINT && !steps_sizes_origin(s))
+			return false;
+		return steps_words(s, (const char *const[]){"warmup-check", s->c->dir}, 2);
+	case STEP_FOOTPRINT:
+		if (s->preset == PRESET_FOOTPRINT)
+			steps_footprint(s);
+		return false;
+	case STEP_DONE:
+		break;
+	}
+	return false;
+}
+
+/* Splits text (modified) at its spaces into up to max words; their count. */
+static size_t steps_split(char *text, char **words, size_t max)
+{
+	size_t n = 0;
+	for (char *save = NULL, *t = strtok_r(text, " ", &save); t && n < max;
+	     t = strtok_r(NULL, " ", &save))
+		words[n++] = t;
+	return n;
+}
+
+/* The answer to the step's request taken; false when the steps end with it. */
+static bool steps_take(struct conduct_steps *s, char *answer)
+{
+	char *a[SUPERVISOR_MAX_PROCESSES * 4 + 8];
+	bool error = strncmp(answer, "error", 5) == 0;
+	if (error) /* as `allocspike-run ask` says it */
+		fprintf(stderr, "%s: %s: %s\n", s->c->scenario, s->w[0], answer);
+	switch (s->step) {
+	case STEP_PARAMETERS:
+		if (error)
+			steps_fail(s,
+			           "the run's controller could not record the run's parameters: %s",
+			           answer);
+		break;
+	case STEP_ROWS_CHECK:
+		if (error) {
+			steps_fail(s, "the run's controller could not check the rows (see above)");
+			break;
+		}
+		snprintf(s->runnable, sizeof(s->runnable), "%s", answer[2] ? answer + 3 : "");
+		s->n_run_rows = steps_split(answer + 2, s->run_rows, SUPERVISOR_MAX_PROCESSES);
+		for (size_t i = 0; i < s->n_run_rows; i++)
+			s->run_rows[i] = strdup(s->run_rows[i]);
+		if (s->n_run_rows == 0)
+			steps_fail(s, "none of the chosen variants can run (%s); see above",
+			           s->rows);
+		break;
+	case STEP_HIERARCHY:
+		if (error || steps_split(answer, a, 4) != 4) {
+			steps_fail(
+			    s, "the simulated hierarchy did not start (see %s/logs/upstream.log)",
+			    s->c->dir);
+			break;
+		}
+		snprintf(s->up_port, sizeof(s->up_port), "%s", a[1]);
+		snprintf(s->hints, sizeof(s->hints), "%s", a[3]);
+		break;
+	case STEP_QUERIES:
+		if (strncmp(answer, "ok ", 3) == 0)
+			snprintf(s->queries, sizeof(s->queries), "%s", answer + 3);
+		else if (strncmp(answer, "failed ", 7) == 0)
+			steps_fail(s, "%s", answer + 7);
+		else
+			steps_fail(s, "the query file was not made (see %s/logs/querydata.log)",
+			           s->c->dir);
+		break;
+	case STEP_ROWS_SETUP:
+		if (error)
+			steps_fail(s, "the controller refused the rows' settings (see above)");
+		break;
+	case STEP_CALIBRATE: /* rate RATE CAPACITY SLOWEST [at-limit] */
+		if (error || steps_split(answer, a, 5) < 4) {
+			steps_fail(s, "the calibration of %s decided nothing (see above)",
+			           s->c->dir);
+		} else if (strcmp(a[2], "0") == 0) {
+			steps_fail(s,
+			           "calibration: variant %s answered nothing (see "
+			           "%s/calibration/logs/%s.log)",
+			           a[3], s->c->dir, a[3]);
+		} else {
+			snprintf(s->spike_rate, sizeof(s->spike_rate), "%s", a[1]);
+			steps_say(s,
+			          "calibrated: slowest variant %s answers %s qps; spikes at %s qps",
+			          a[3], a[2], a[1]);
+		}
+		break;
+	case STEP_SPIKE_RATE:
+	case STEP_SCHEDULE:
+	case STEP_PASS_EVENTS:
+		if (error)
+			steps_fail(s, "the run's controller refused %s (see above)", s->w[0]);
+		break;
+	case STEP_DRIVE: {
+		const char *dir = s->preset == PRESET_CPU ? s->pass_dir : s->c->dir;
+		size_t n = error ? 0 : steps_split(answer, a, 4);
+		if (error)
+			steps_fail(s, "the run's controller could not drive %s (see above)",
+			           s->runnable);
+		else if (strcmp(a[0], "ok") != 0 || n < 3)
+			if (s->preset == PRESET_CPU)
+				steps_say(s, "%s: no row ran (see %s/logs/)", s->tools[s->tool],
+				          dir);
+			else
+				steps_fail(s, "no variant became ready (see %s/logs/)", dir);
+		else if (strcmp(a[2], "0") != 0)
+			steps_fail(
+			    s, "the generator exited with status %s (see %s/logs/loadgen.log%s)",
+			    a[2], dir, steps_opt(s, "hosts")[0] ? " and place.log" : "");
+		else
+			snprintf(s->origin, sizeof(s->origin), "%s", a[1]);
+		break;
+	}
+	case STEP_PASS_END:
+		s->tool++;
+		s->step = STEP_PASS_EVENTS - 1; /* the next pass, if any */
+		break;
+	case STEP_CAPACITIES: { /* ok [NAME CAPACITY PEAK SHARE]... */
+		if (error) {
+			steps_fail(s, "the capacities of %s were not found (see above)", s->c->dir);
+			break;
+		}
+		size_t n = steps_split(answer, a, sizeof(a) / sizeof(*a));
+		fprintf(stderr, "%-20s %12s %18s %s\n", "variant", "capacity_qps",
+		        "peak_answered_qps", "answered_share_at_top");
+		for (size_t i = 1; i + 3 < n; i += 4)
+			fprintf(stderr, "%-20s %12s %18s %s\n", a[i], a[i + 1], a[i + 2], a[i + 3]);
+		break;
+	}
+	case STEP_WARMUP: { /* ok CAP [NAME BYTES]... (the caches still filling), or skipped */
+		if (error) {
+			steps_say(s, "the warm-up was not checked (the reason is above)");
+			break;
+		}
+		size_t n = steps_split(answer, a, sizeof(a) / sizeof(*a));
+		for (size_t i = 2; n > 1 && i + 1 < n; i += 2)
+			steps_say(s,
+			          "warm-up: %s's cache was still filling (%s of %s bytes); raise "
+			          "--warmup-len or --warmup-rate, or lower --cache-size",
+			          a[i], a[i + 1], a[1]);
+		break;
+	}
+	case STEP_FOOTPRINT:
+	case STEP_DONE:
+		break;
+	}
+	return !s->ended;
+}
+
+/* The next requests asked, the steps passed over meanwhile; the end once none is left. */
+static void steps_go(struct conduct_steps *s)
+{
+	while (!s->ended && s->step < STEP_DONE) {
+		variant_words_free(s->w);
+		s->w = NULL;
+		s->n = 0;
+		bool ask = steps_make(s);
+		if (s->ended)
+			return;
+		if (ask) {
+			char err[512];
+			if (!steps_client_ask(s->client, s->w, s->n, err, sizeof(err)))
+				steps_fail(s, "%s: %s", s->w[0], err);
+			return;
+		}
+		if (s->n > 0) {
+			steps_fail(s, "out of memory");
+			return;
+		}
+		s->step++;
+	}
+	steps_end(s, NULL);
+}
+
+static void steps_answered(void *ctx, char *answer)
+{
+	struct conduct_steps *s = ctx;
+	if (s->ended)
+		return;
+	if (!answer) {
+		steps_fail(s, "%s: the run's controller gave no answer", s->w[0]);
+		return;
+	}
+	if (steps_take(s, answer)) {
+		s->step++;
+		steps_go(s);
+	}
+}
+
+/* The run's options and rows read, as the scenario gave them. */
+static bool steps_read(struct conduct_steps *s, const char *socket_path)
+{
+	struct serve_conduct *c = s->c;
+	char err[1024];
+	json_error_t jerr;
+	s->options = json_loads(c->steps_options, 0, &jerr);
+	if (!json_is_object(s->options)) {
+		fprintf(stderr, "%s: error: --options: not a JSON object: %s\n", c->scenario,
+		        jerr.text);
+		return false;
+	}
+	snprintf(s->bin, sizeof(s->bin), "%s", c->steps_bin);
+	snprintf(s->table_path, sizeof(s->table_path), "%s/variants.tsv", c->steps_root);
+	snprintf(s->daemons, sizeof(s->daemons), "%s/scenarios/daemons", c->steps_root);
+	snprintf(s->ctl_dir, sizeof(s->ctl_dir), "%s", socket_path);
+	*strrchr(s->ctl_dir, '/') = '\0';
+	size_t chosen[SUPERVISOR_MAX_PROCESSES + 64], n = 0;
+	unsigned long long cache;
+	if (!variants_table_read(&s->table, s->table_path, err, sizeof(err)) ||
+	    s->table.count > sizeof(chosen) / sizeof(*chosen) || (n = 0, false) ||
+	    !variants_table_select(&s->table, steps_opt(s, "variants"), chosen, &n, err,
+	                           sizeof(err)) ||
+	    !cpu_placement_choose(steps_opt(s, "cpu_placement"), &s->cpus, err, sizeof(err)) ||
+	    !cli_parse_size("cache_size", steps_opt(s, "cache_size"), 0, ~0ull, &cache, err,
+	                    sizeof(err))) {
+		fprintf(stderr, "%s: error: %s\n", c->scenario, err);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = s->table.rows[chosen[i]].cells[VARIANT_NAME];
+		snprintf(s->rows + strlen(s->rows), sizeof(s->rows) - strlen(s->rows), "%s%s",
+		         i ? "," : "", name);
+		s->chosen[s->n_chosen++] = name;
+	}
+	snprintf(s->settings[0], sizeof(s->settings[0]), "%llu", cache);
+	snprintf(s->settings[1], sizeof(s->settings[1]), "%s", steps_opt(s, "max_inflight"));
+	snprintf(s->settings[2], sizeof(s->settings[2]), "%s", steps_opt(s, "memory_layout"));
+	const char *rate = conduct_preset_spike_rate(s->preset, s->options);
+	snprintf(s->spike_rate, sizeof(s->spike_rate), "%s", rate ? rate : "");
+	if (s->preset == PRESET_CPU)
+		s->n_tools = conduct_preset_tools(s->options, s->tools, STEPS_MAX_TOOLS);
+	return true;
+}
+
+struct conduct_steps *conduct_steps_start(struct serve_conduct *c, struct event_base *base,
+                                          const char *socket_path)
+{
+	struct conduct_steps *s = calloc(1, sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "%s: error: out of memory\n", c->scenario);
+		return NULL;
+	}
+	s->c = c;
+	if (!conduct_preset_of(c->scenario, &s->preset)) {
+		fprintf(stderr, "%s: error: the controller has no steps for scenario '%s'\n",
+		        c->scenario, c->scenario);
+	} else if (steps_read(s, socket_path) &&
+	           (s->client = steps_client_new(base, socket_path, steps_answered, s)) != NULL) {
+		steps_go(s);
+		return s;
+	}
+	conduct_steps_free(s);
+	return NULL;
+}
+
+void conduct_steps_interrupt(struct conduct_steps *s)
+{
+	if (!s || s->ended)
+		return;
+	steps_client_drop(s->client);
+	s->ended = true;
+	s->c->ended = true;
+}
+
+void conduct_steps_free(struct conduct_steps *s)
+{
+	if (!s)
+		return;
+	steps_client_free(s->client);
+	variant_words_free(s->w);
+	for (size_t i = 0; i < s->n_run_rows; i++)
+		free(s->run_rows[i]);
+	variants_table_free(&s->table);
+	json_decref(s->options);
+	free(s);
+}
