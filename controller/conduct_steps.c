@@ -18,6 +18,7 @@
 #include "program_output.h"
 #include "run_json.h"
 #include "serve_conduct.h"
+#include "run_words.h"
 #include "steps_client.h"
 #include "supervisor.h"
 #include "variant_command.h"
@@ -58,7 +59,6 @@ struct conduct_steps {
 	char *run_rows[SUPERVISOR_MAX_PROCESSES];
 	size_t n_run_rows;
 	struct cpu_placement cpus;
-	char settings[3][64]; /* our resolver's: cache size, in-flight cap, memory layout */
 	char up_port[16], hints[PATH_MAX], queries[PATH_MAX], tls[PATH_MAX + 8];
 	char spike_rate[32], schedule[1024], parameters[512];
 	char origin[64]; /* the last drive's t_s = 0, wall-clock seconds */
@@ -149,52 +149,20 @@ static bool steps_row_ours(const struct conduct_steps *s, const char *name)
 	return strcmp(kind, "build") == 0 || strcmp(kind, "env") == 0;
 }
 
-static void steps_resolver_settings(struct conduct_steps *s)
-{
-	steps_words(s,
-	            (const char *const[]){"--cache-size", s->settings[0], "--max-inflight",
-	                                  s->settings[1], "--memory-layout", s->settings[2]},
-	            6);
-}
-
-/* rows-setup's words after the request's: the table, the programs, the rows, the hierarchy, the
- * test certificate, our resolver's settings (docs/controller.md, "A run's rows"). */
-static void steps_rows_settings(struct conduct_steps *s)
-{
-	steps_words(s,
-	            (const char *const[]){s->table_path, s->bin, s->daemons, s->rows, s->hints,
-	                                  s->up_port, s->tls, "--"},
-	            8);
-	steps_resolver_settings(s);
-}
+/* Appends a run_words builder's words, or ends the steps with why. */
+#define STEPS_WORDS(s, call)                                                                       \
+	({                                                                                         \
+		char why_[512];                                                                    \
+		bool ok_ = (call);                                                                 \
+		if (!ok_)                                                                          \
+			steps_fail(s, "%s", why_);                                                 \
+		ok_;                                                                               \
+	})
 
 static const char *steps_opt(const struct conduct_steps *s, const char *name)
 {
 	const char *v = run_json_option_text(s->options, name, NULL, 0);
 	return v ? v : "";
-}
-
-/* spike.sh --hosts: drive's place= word, allocspike-run place's options a line each: the hosts
- * file and token, the run's id (its folder's name), the agents reading twice per timeline
- * interval (the report looks for a read in each), each row answering this host. */
-static bool steps_place_word(struct conduct_steps *s)
-{
-	const char *base = strrchr(s->c->dir, '/') ? strrchr(s->c->dir, '/') + 1 : s->c->dir;
-	char id[256];
-	snprintf(id, sizeof(id), "run-%.200s", base);
-	for (char *p = id; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '_';
-	long interval = strtol(steps_opt(s, "interval_ms"), NULL, 10), half = interval / 2;
-	if (half < 10)
-		half = 10;
-	return steps_word(s,
-	                  "place=--hosts\n%s\n--token-file\n%s\n--run\n%s\n--interval\n%ldms\n"
-	                  "--timeline-interval\n%ldms\n--allow-controller\n--\n--cache-size\n%s\n"
-	                  "--max-inflight\n%s\n--memory-layout\n%s",
-	                  steps_opt(s, "hosts"), steps_opt(s, "token_file"), id, half, interval,
-	                  s->settings[0], s->settings[1], s->settings[2]);
 }
 
 /* footprint.sh's live sampler, in the lib/ beside the programs' folder */
@@ -216,8 +184,12 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 	        s, (const char *const[]){lg, s->queries, s->cpus.harness, s->cpus.resolvers}, 4) ||
 	    !steps_word(s, "%us", conduct_preset_ready_timeout_s(s->preset)))
 		return false;
-	if (steps_opt(s, "hosts")[0])
-		return steps_place_word(s);
+	if (steps_opt(s, "hosts")[0]) {
+		char place[8192];
+		return STEPS_WORDS(s, run_words_place(place, sizeof(place), s->options, s->c->dir,
+		                                      why_, sizeof(why_))) &&
+		       steps_word(s, "place=%s", place);
+	}
 	const char *tool = s->preset == PRESET_CPU ? s->tools[s->tool] : NULL;
 	char wrap[PATH_MAX * 3], sampler[PATH_MAX + 64];
 	steps_sampler(s, sampler, sizeof(sampler));
@@ -385,8 +357,8 @@ static bool steps_make(struct conduct_steps *s)
 		                                       s->daemons, s->rows, "--"},
 		                 6))
 			return false;
-		steps_resolver_settings(s);
-		return true;
+		return STEPS_WORDS(
+		    s, run_words_resolver(&s->w, &s->n, s->options, why_, sizeof(why_)));
 	case STEP_HIERARCHY: {
 		if (!steps_program(s, "allocspike-upstream", "for the simulated DNS hierarchy",
 		                   path, sizeof(path)))
@@ -424,10 +396,12 @@ static bool steps_make(struct conduct_steps *s)
 		if (s->preset == PRESET_SPIKE && strcmp(steps_opt(s, "clients"), "1") == 0 &&
 		    !steps_certificate(s))
 			return false;
-		if (!steps_word(s, "rows-setup"))
-			return false;
-		steps_rows_settings(s);
-		return true;
+		return steps_word(s, "rows-setup") &&
+		       STEPS_WORDS(s, run_words_rows(&s->w, &s->n, s->options,
+		                                     &(struct run_words_rows){
+		                                         s->c->steps_root, s->bin, s->rows,
+		                                         s->hints, s->up_port, s->tls},
+		                                     why_, sizeof(why_)));
 	case STEP_CALIBRATE:
 		if (strcmp(s->spike_rate, "auto") != 0)
 			return false;
@@ -691,31 +665,23 @@ static bool steps_read(struct conduct_steps *s, const char *socket_path)
 		return false;
 	}
 	snprintf(s->bin, sizeof(s->bin), "%s", c->steps_bin);
-	snprintf(s->table_path, sizeof(s->table_path), "%s/variants.tsv", c->steps_root);
-	snprintf(s->daemons, sizeof(s->daemons), "%s/scenarios/daemons", c->steps_root);
+	run_words_source(c->steps_root, s->table_path, sizeof(s->table_path), s->daemons,
+	                 sizeof(s->daemons));
 	snprintf(s->ctl_dir, sizeof(s->ctl_dir), "%s", socket_path);
 	*strrchr(s->ctl_dir, '/') = '\0';
-	size_t chosen[SUPERVISOR_MAX_PROCESSES + 64], n = 0;
-	unsigned long long cache;
-	if (!variants_table_read(&s->table, s->table_path, err, sizeof(err)) ||
-	    s->table.count > sizeof(chosen) / sizeof(*chosen) || (n = 0, false) ||
-	    !variants_table_select(&s->table, steps_opt(s, "variants"), chosen, &n, err,
-	                           sizeof(err)) ||
-	    !cpu_placement_choose(steps_opt(s, "cpu_placement"), &s->cpus, err, sizeof(err)) ||
-	    !cli_parse_size("cache_size", steps_opt(s, "cache_size"), 0, ~0ull, &cache, err,
-	                    sizeof(err))) {
+	if (!run_words_chosen(c->steps_root, s->options, s->rows, sizeof(s->rows), err,
+	                      sizeof(err)) ||
+	    !variants_table_read(&s->table, s->table_path, err, sizeof(err)) ||
+	    !cpu_placement_choose(steps_opt(s, "cpu_placement"), &s->cpus, err, sizeof(err))) {
 		fprintf(stderr, "%s: error: %s\n", c->scenario, err);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const char *name = s->table.rows[chosen[i]].cells[VARIANT_NAME];
-		snprintf(s->rows + strlen(s->rows), sizeof(s->rows) - strlen(s->rows), "%s%s",
-		         i ? "," : "", name);
-		s->chosen[s->n_chosen++] = name;
-	}
-	snprintf(s->settings[0], sizeof(s->settings[0]), "%llu", cache);
-	snprintf(s->settings[1], sizeof(s->settings[1]), "%s", steps_opt(s, "max_inflight"));
-	snprintf(s->settings[2], sizeof(s->settings[2]), "%s", steps_opt(s, "memory_layout"));
+	/* the chosen rows' names, as the table holds them */
+	char names[sizeof(s->rows)], *save = NULL;
+	snprintf(names, sizeof(names), "%s", s->rows);
+	for (char *t = strtok_r(names, ",", &save); t && s->n_chosen < SUPERVISOR_MAX_PROCESSES;
+	     t = strtok_r(NULL, ",", &save))
+		s->chosen[s->n_chosen++] = steps_row(s, t)->cells[VARIANT_NAME];
 	const char *rate = conduct_preset_spike_rate(s->preset, s->options);
 	snprintf(s->spike_rate, sizeof(s->spike_rate), "%s", rate ? rate : "");
 	if (s->preset == PRESET_CPU)

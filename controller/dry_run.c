@@ -18,6 +18,8 @@
 #include "run_json.h"
 #include "scenario_schedule.h"
 #include "seconds_text.h"
+#include "conduct_presets.h"
+#include "run_words.h"
 #include "supervise_plan.h"
 #include "variant_command.h"
 
@@ -25,14 +27,12 @@
 
 /* What the scenario knows and passes (dry_run_usage). */
 struct dry_run_args {
-	const char *scenario, *options, *given, *upstream, *loadgen, *out;
-	const char *cpus_harness, *cpus_resolvers, *schedule, *queries_needed;
-	const char **notes; /* lines printed before the schedule's (the calibration's) */
-	size_t n_notes;
+	const char *scenario, *options, *given, *root, *bin, *out;
+	const char *cpus_harness, *cpus_resolvers;
+	/* the scenario's, from its options (conduct_presets.h): its schedule (R for a calibrated
+	 * spike rate), the line on its calibration, the queries its file needs; "" unknown */
+	char schedule[1024], note[2048], queries_needed[32];
 	const char *expected_s, *calibration_s; /* NULL: the scenario cannot tell */
-	const char *place; /* spike.sh --hosts: drive's place= words (place's options), or NULL */
-	char **settings;   /* row_settings_parse's words */
-	int n_settings;
 };
 
 /* run.json's parameters.options as the header and the builders read them. */
@@ -52,7 +52,11 @@ struct dry_run_build {
 	char **targets;          /* the generator's --target words, one per row */
 	size_t n_rows;
 	char **loadgen;
-	char **place; /* with --place: the run's placement command instead of rows and generator */
+	char **
+	    place; /* spike.sh --hosts: the run's placement command instead of rows and generator */
+	/* the programs, and place's options (drive's place=), "" without hosts */
+	char upstream[PATH_MAX + 32], loadgen_path[PATH_MAX + 32], place_words[8192];
+	char **settings_words; /* what settings points into */
 };
 
 void dry_run_usage(FILE *out)
@@ -60,54 +64,46 @@ void dry_run_usage(FILE *out)
 	fprintf(
 	    out,
 	    "allocspike-run dry-run --scenario NAME --options JSON [--given NAME,...]\n"
-	    "                       --upstream PROGRAM --loadgen PROGRAM --out DIR\n"
+	    "                       --root DIR --bin DIR --out DIR\n"
 	    "                       [--cpus-harness LIST] [--cpus-resolvers LIST] [--schedule S]\n"
 	    "                       [--note LINE]... [--expected-s S --calibration-s S]\n"
-	    "                       [--queries-needed N] [--place WORDS] -- " ROW_SETTINGS_USAGE
-	    "\n"
+	    "                       [--queries-needed N]\n"
 	    "  a scenario's --dry-run: its rows, schedule, expected length and every process\n"
-	    "  the run starts, made by the run's own builders; starts and writes nothing\n");
+	    "  the run starts, made by the run's own builders from the source tree (--root)\n"
+	    "  and the programs (--bin); starts and writes nothing\n");
 }
 
 /* The arguments into a; the exit status when they are not right, else -1. */
 static int dry_run_parse(struct dry_run_args *a, int argc, char **argv)
 {
 	*a = (struct dry_run_args){.given = "", .cpus_harness = "", .cpus_resolvers = ""};
-	/* each option takes a value, put where to[] says in names' order; --note is a list */
+	/* each option takes a value, put where to[] says in names' order */
 	static const char *const names[] = {
-	    "scenario",      "options",        "given",          "upstream", "loadgen",
-	    "out",           "cpus-harness",   "cpus-resolvers", "schedule", "expected-s",
-	    "calibration-s", "queries-needed", "place",          "note"};
-	const char **to[] = {&a->scenario, &a->options,    &a->given,         &a->upstream,
-	                     &a->loadgen,  &a->out,        &a->cpus_harness,  &a->cpus_resolvers,
-	                     &a->schedule, &a->expected_s, &a->calibration_s, &a->queries_needed,
-	                     &a->place};
+	    "scenario", "options",      "given",          "root",       "bin",
+	    "out",      "cpus-harness", "cpus-resolvers", "expected-s", "calibration-s"};
+	const char **to[] = {&a->scenario,   &a->options,      &a->given,        &a->root,
+	                     &a->bin,        &a->out,          &a->cpus_harness, &a->cpus_resolvers,
+	                     &a->expected_s, &a->calibration_s};
 	struct option longs[sizeof(names) / sizeof(*names) + 1] = {{0}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		longs[i] = (struct option){names[i], required_argument, NULL, 0};
-	a->notes = calloc((size_t)argc, sizeof(*a->notes)); /* at most one per word */
 	int c = 0, at;
 	optind = 1;
-	while (a->notes && (c = getopt_long(argc, argv, "+", longs, &at)) == 0) {
-		if ((size_t)at < sizeof(to) / sizeof(*to))
-			*to[at] = optarg;
-		else
-			a->notes[a->n_notes++] = optarg;
-	}
-	if (c != -1 && a->notes) {
+	while ((c = getopt_long(argc, argv, "+", longs, &at)) == 0)
+		*to[at] = optarg;
+	if (c != -1) {
 		dry_run_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!a->notes || !a->scenario || !a->options || !a->upstream || !a->loadgen || !a->out ||
+	if (!a->scenario || !a->options || !a->root || !a->bin || !a->out || optind < argc ||
 	    (!a->expected_s != !a->calibration_s)) {
-		fprintf(stderr,
-		        "allocspike-run dry-run: --scenario, --options, --upstream, --loadgen "
-		        "and --out are required, --expected-s with --calibration-s\n");
+		fprintf(
+		    stderr,
+		    "allocspike-run dry-run: --scenario, --options, --root, --bin and --out are "
+		    "required, --expected-s with --calibration-s\n");
 		dry_run_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	a->settings = argv + optind;
-	a->n_settings = argc - optind;
 	return -1;
 }
 
@@ -134,13 +130,45 @@ static bool query_count_text(const struct dry_run_args *a, const struct dry_run_
 	unsigned long long needed;
 	if (o->query_count[0])
 		snprintf(out, size, "%s", o->query_count);
-	else if (!a->queries_needed)
+	else if (!a->queries_needed[0])
 		snprintf(out, size, "COUNT");
 	else if (!cli_parse_count("--queries-needed", a->queries_needed, 1, ~0ULL, &needed, err,
 	                          err_size))
 		return false;
 	else
 		snprintf(out, size, "%llu", scenario_round_count(needed));
+	return true;
+}
+
+/* A load scenario's schedule, its calibration's line and its file's need, as its steps make them
+ * (conduct_presets.h); nothing for another scenario. False with why in err. */
+static bool dry_run_preset(struct dry_run_args *a, const json_t *options, char *err, size_t size)
+{
+	enum conduct_preset p;
+	unsigned long long count;
+	char parameters[512], ramp[1024];
+	if (!conduct_preset_of(a->scenario, &p))
+		return true;
+	const char *rate = conduct_preset_spike_rate(p, options);
+	bool calibrated = rate && strcmp(rate, "auto") == 0;
+	if (!conduct_preset_query_count(p, options, &count, err, size) ||
+	    !conduct_preset_schedule(p, options, calibrated ? "R" : rate, a->schedule,
+	                             sizeof(a->schedule), parameters, sizeof(parameters), err,
+	                             size))
+		return false;
+	snprintf(a->queries_needed, sizeof(a->queries_needed), "%llu", count);
+	if (!calibrated)
+		return true;
+	const char *top = run_json_option_text(options, "calibrate_max", err, size);
+	const char *multiple = run_json_option_text(options, "spike_multiple", err, size);
+	if (!top || !multiple ||
+	    !scenario_schedule(options, "calibrate", top, ramp, sizeof(ramp), err, size))
+		return false;
+	snprintf(a->note, sizeof(a->note),
+	         "calibration: %s against fresh processes, ramped again to twice the top while the "
+	         "slowest row still answers there (at most %d times); R = %s x the slowest row's "
+	         "knee",
+	         ramp, CONDUCT_CALIBRATE_EXTENSIONS, multiple);
 	return true;
 }
 
@@ -164,9 +192,9 @@ static bool print_header(const struct dry_run_args *a, const struct dry_run_opti
 		    "repeats: %s runs as below into RUN/run-1..%s (with R, the later runs spike at "
 		    "the first's), then a comparison page\n",
 		    o->repeat, o->repeat);
-	for (size_t i = 0; i < a->n_notes; i++)
-		printf("%s\n", a->notes[i]);
-	printf("schedule: %s\n", a->schedule ? a->schedule : "decided at the start");
+	if (a->note[0])
+		printf("%s\n", a->note);
+	printf("schedule: %s\n", a->schedule[0] ? a->schedule : "decided at the start");
 	if (!o->queries[0])
 		printf("queries: QUERIES, generated at the start (allocspike-querydata generate "
 		       "--seed %s --count %s)\n",
@@ -229,16 +257,41 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 	return true;
 }
 
+/* The rows' settings, as the run's steps give them (run_words.h): the hints and the certificate
+ * in the run folder, the port to come; the programs; place's options. False with why in err. */
+static bool dry_run_settings(struct dry_run_build *b, const struct dry_run_args *a,
+                             const json_t *options, const struct dry_run_options *o, char *err,
+                             size_t size)
+{
+	char rows[4096], hints[PATH_MAX + 16], tls[PATH_MAX + 8];
+	size_t n = 0;
+	snprintf(hints, sizeof(hints), "%s/root.hints", a->out);
+	snprintf(tls, sizeof(tls), "%s/tls", a->out);
+	snprintf(b->upstream, sizeof(b->upstream), "%s/allocspike-upstream", a->bin);
+	snprintf(b->loadgen_path, sizeof(b->loadgen_path), "%s/allocspike-loadgen", a->bin);
+	bool ok =
+	    run_words_chosen(a->root, options, rows, sizeof(rows), err, size) &&
+	    run_words_rows(&b->settings_words, &n, options,
+	                   &(struct run_words_rows){a->root, a->bin, rows, hints, "PORT",
+	                                            o->loadgen.clients ? tls : ""},
+	                   err, size) &&
+	    row_settings_parse(b->settings_words, (int)n, &b->settings, err, size) &&
+	    (!o->hosts || !o->hosts[0] ||
+	     run_words_place(b->place_words, sizeof(b->place_words), options, a->out, err, size));
+	return ok;
+}
+
 /* The hierarchy, the rows and the generator built into b; false with why in err. */
 static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
                           const struct dry_run_options *o, char *err, size_t size)
 {
-	if (!hierarchy_command_make(&b->hierarchy, &o->hierarchy, a->upstream, a->out, DRY_CTL,
+	if (!hierarchy_command_make(&b->hierarchy, &o->hierarchy, b->upstream, a->out, DRY_CTL,
 	                            "0")) {
 		snprintf(err, size, "the hierarchy's command could not be made");
 		return false;
 	}
-	if (a->place) { /* the rows are the agents': place's command, its placement shown */
+	if (b->place_words[0]) { /* the rows are the agents': place's command, its placement shown
+		                  */
 		char bin_dir[PATH_MAX];
 		size_t n = 0;
 		if (!o->hosts || !o->hosts[0]) {
@@ -249,16 +302,16 @@ static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
 			return false;
 		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir)) ||
 		    !place_command_add(&b->place, &n, bin_dir, a->out,
-		                       a->schedule ? a->schedule : "SCHEDULE",
-		                       o->queries[0] ? o->queries : "QUERIES", a->place))
+		                       a->schedule[0] ? a->schedule : "SCHEDULE",
+		                       o->queries[0] ? o->queries : "QUERIES", b->place_words))
 			snprintf(err, size, "the placement's command could not be made");
 		return b->place != NULL;
 	}
 	if (!build_rows(b, a->out, o->loadgen.clients, err, size))
 		return false;
-	struct loadgen_run run = {.program = a->loadgen,
+	struct loadgen_run run = {.program = b->loadgen_path,
 	                          .queries = o->queries[0] ? o->queries : "QUERIES",
-	                          .schedule = a->schedule ? a->schedule : "SCHEDULE",
+	                          .schedule = a->schedule[0] ? a->schedule : "SCHEDULE",
 	                          .dir = a->out,
 	                          .targets = (const char *const *)b->targets,
 	                          .target_count = b->n_rows,
@@ -307,6 +360,7 @@ static void dry_run_build_free(struct dry_run_build *b)
 	variant_words_free(b->place);
 	hierarchy_command_free(&b->hierarchy);
 	row_settings_free(&b->settings);
+	variant_words_free(b->settings_words);
 }
 
 /* The expected seconds, and those of the measured run (without its calibration); false with why
@@ -331,7 +385,6 @@ int dry_run_main(int argc, char **argv)
 	struct dry_run_args a;
 	int rc = dry_run_parse(&a, argc, argv);
 	if (rc >= 0) {
-		free(a.notes);
 		return rc;
 	}
 	char err[8192];
@@ -346,7 +399,8 @@ int dry_run_main(int argc, char **argv)
 		snprintf(err, sizeof(err), "--options: %s", jerr.text);
 	else if (dry_run_options_read(&o, options, a.given, err, sizeof(err)) &&
 	         expected_read(&a, &expected_s, &run_s, err, sizeof(err)) &&
-	         row_settings_parse(a.settings, a.n_settings, &b.settings, err, sizeof(err)) &&
+	         dry_run_preset(&a, options, err, sizeof(err)) &&
+	         dry_run_settings(&b, &a, options, &o, err, sizeof(err)) &&
 	         print_header(&a, &o, b.settings.rows, expected_s, err, sizeof(err))) {
 		/* 32 processes of 4 kB paths: not on the stack */
 		static struct supervise_plan plan;
@@ -368,6 +422,5 @@ int dry_run_main(int argc, char **argv)
 	}
 	dry_run_build_free(&b);
 	json_decref(options);
-	free(a.notes);
 	return rc;
 }

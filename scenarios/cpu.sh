@@ -38,6 +38,4 @@ scenario_check() {
 	[[ $OPT_tools != *perf* ]] || command -v perf >/dev/null || sc_die "perf is not installed (package linux-perf)"
 }
 
-scenario_query_count() { echo "$OPT_count"; }
-
 experiment_main "$@"

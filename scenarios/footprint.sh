@@ -23,6 +23,4 @@ scenario_options() { spike_options; }
 
 scenario_defaults() { :; }
 
-scenario_query_count() { spike_query_count; }
-
 experiment_main "$@"

@@ -24,8 +24,4 @@ scenario_defaults() {
 		--help-text 'calibrate_len=the ramp')
 }
 
-ramp_top() { echo "${OPT_rate:-10000}"; }
-
-scenario_query_count() { schedule_make ramp "$(ramp_top)" --count; }
-
 experiment_main "$@"

@@ -20,10 +20,6 @@ scenario_options() { spike_options; echo clients tcp_share dot_share client_coun
 
 scenario_defaults() { :; }
 
-scenario_query_count() { spike_query_count; }
-
 scenario_expected_s() { spike_expected_s; }
-
-scenario_dry_plan() { spike_dry_plan; }
 
 experiment_main "$@"

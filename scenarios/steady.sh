@@ -20,8 +20,4 @@ scenario_defaults() {
 		--default-text rate=--baseline-rate --help-text 'baseline_len=how long the constant rate runs')
 }
 
-steady_rate() { echo "${OPT_rate:-$OPT_baseline_rate}"; }
-
-scenario_query_count() { schedule_make steady "$(steady_rate)" --count; }
-
 experiment_main "$@"
