@@ -1,14 +1,13 @@
-# scenarios/lib/experiment.sh - the flow every load scenario shares (spike.sh, ramp.sh, steady.sh):
-# options, programs, then the run handed to its controller (experiment_conduct), which runs the
-# steps (run.json's context, rows, hierarchy, queries, variants in parallel or one at a time,
-# generator) and an end that always stops everything, checks nothing is left, finishes run.json and
-# makes the report.
-# A scenario defines scenario_usage, scenario_defaults (its OPTS_ARGS), scenario_query_count,
-# scenario_plan (sets SC_SCHEDULE, may calibrate), and may define scenario_drive (in place of one
-# drive of every row: cpu.sh's passes) and scenario_after, then calls experiment_main "$@".
+# scenarios/lib/experiment.sh - the flow every load scenario shares (spike.sh, footprint.sh, ramp.sh,
+# steady.sh, cpu.sh): options, programs, then the run handed to its controller (experiment_conduct),
+# which carries out the scenario's steps from the run's options (run.json's context, rows,
+# hierarchy, queries, variants in parallel or one at a time, generator, what the scenario does after;
+# docs/controller.md "The steps") and an end that always stops everything, checks nothing is left,
+# finishes run.json and makes the report.
+# A scenario defines scenario_usage, scenario_options, scenario_defaults (its OPTS_ARGS), and may
+# define scenario_expected_s and scenario_check, then calls experiment_main "$@".
 
-for _m in common files procs options runjson events variants hierarchy queries schedule \
-	placement warmup clients dry_run; do
+for _m in common files procs options runjson events variants hierarchy schedule placement dry_run; do
 	# shellcheck source=/dev/null
 	source "$(dirname "${BASH_SOURCE[0]}")/$_m.sh"
 done

@@ -9,7 +9,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 SC_PROG=calibrate_fast
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh" # calibrate_run
 opts_defaults
 for p in allocspike-bench-responder allocspike-loadgen allocspike-report allocspike-run; do
 	[[ -x $ALLOCSPIKE_BIN/$p ]] || skip "$p is not built yet"
@@ -26,25 +25,17 @@ for ((i = 0; i < 2000; i++)); do echo "name$i.example. A"; done >"$TEST_TMP/quer
 stand=$TEST_TMP/stand
 mkdir -p "$stand"
 echo "$addr" >"$stand/addr-fast"
-experiment_drive_words() {
-	local setup=()
-	mapfile -t setup < <(stand_in_rows "$stand" "$@")
-	procs_ask rows-setup "${setup[@]}" >/dev/null || sc_die "rows-setup: $REPLY"
-	SC_DRIVE_WORDS=("$ALLOCSPIKE_BIN/allocspike-loadgen" "$TEST_TMP/queries.txt" "" "" 5s)
-}
 
 run=$TEST_TMP/run
 served_begin calibrate_fast "$run" # its controller writes run.json and the events
 procs_ask runjson-set .parameters.options "$OPTS_JSON" # the ramp's schedule is made from them
 procs_ask runjson-set .variants '[{"name":"fast"}]'
-SC_RUNNABLE=(fast)
-OPT_calibrate_max=6000 OPT_spike_multiple=1.2
-calibrate_run "$run"
+standin_calibrate "$run" "$stand" "$ALLOCSPIKE_BIN/allocspike-loadgen" "$TEST_TMP/queries.txt" fast
 served_end
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$run/run.json")
 echo "ramps: $(jq -r '[.calibration.passes[].schedule] | join(" ")' "$run/run.json")"
 check "knee above 6000 qps: $knee" test "$knee" -gt 6000
 check "the ramp was extended" jq_true '.calibration.passes | length >= 2' "$run/run.json"
-check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "$OPT_spike_rate"
+check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "${CALIBRATED:-}"
 check "a calibrated event" jq_true -s 'map(select(.event == "calibrated")) | length == 1' "$run/events.jsonl"
 finish

@@ -9,7 +9,6 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/reports/crafted_timeline.sh"
 SC_PROG=modules
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
-source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh" # calibrate_run
 opts_defaults
 [[ -x $ALLOCSPIKE_BIN/allocspike-report && -x $ALLOCSPIKE_BIN/allocspike-loadgen ]] || skip "allocspike-report or allocspike-loadgen is not built yet"
 [[ -x $ALLOCSPIKE_BIN/allocspike-run ]] || skip "allocspike-run is not built yet (it writes the events)"
@@ -111,7 +110,7 @@ procs_ask runjson "$wl/run.json" modules
 procs_ask events "$wl/events.jsonl"
 procs_ask origin "${EPOCHREALTIME/,/.}"
 procs_ask runjson-fields .parameters.resolver cache_size_bytes:=1048576
-warmup_check "$wl" 2>/dev/null
+procs_ask warmup-check "$wl" >/dev/null
 check "full cache is steady" jq_true '.warmup.full.steady == true' "$wl/run.json"
 check "filling cache is not" jq_true '.warmup.filling.steady == false' "$wl/run.json"
 check "warmup_not_steady event" grep -q '"variant": "filling", "event": "warmup_not_steady"' "$wl/events.jsonl"
@@ -148,13 +147,6 @@ stand=$TEST_TMP/stand
 mkdir -p "$stand/bin"
 stand_in_ramp_loadgen "$stand/bin/lg"
 printf '%s\n' fast=15000 faster=40000 >"$stand/capacities"
-# In place of the variants' settings and the real generator: the stand-ins.
-experiment_drive_words() {
-	local setup=()
-	mapfile -t setup < <(stand_in_rows "$stand" "$@")
-	procs_ask rows-setup "${setup[@]}" >/dev/null || sc_die "rows-setup: $REPLY"
-	SC_DRIVE_WORDS=("$stand/bin/lg" "$stand/queries" "" "" 5s)
-}
 # calrun DIR : a run.json and events in DIR, the run's options (the ramp's schedule is made from
 # them) and the rows in it.
 calrun() {
@@ -166,23 +158,21 @@ calrun() {
 }
 cr=$TEST_TMP/calrun
 calrun "$cr"
-SC_RUNNABLE=(fast faster)
-OPT_calibrate_max=6000 OPT_spike_multiple=1.2
-calibrate_run "$cr" 2>"$TEST_TMP/cal.err"
+standin_calibrate "$cr" "$stand" "$stand/bin/lg" "$stand/queries" fast faster 2>"$TEST_TMP/cal.err"
 knee=$(jq '.calibration.capacity_of_slowest_qps' "$cr/run.json")
 check "knee found above 6000, past the first extension (12000) and at most 15000: $knee" test "$knee" -gt 12000 -a "$knee" -le 15000
 check_eq "slowest" fast "$(jq -r .calibration.slowest "$cr/run.json")"
 check_eq "ramps: 6000, then 12000 and 24000" "6000 12000 24000" "$(sed 's/.*\.\.//' "$stand/schedules" | tr '\n' ' ' | sed 's/ $//')"
 check_eq "passes recorded" '["calibration","calibration/extend-1","calibration/extend-2"]' "$(jq -c '[.calibration.passes[].folder]' "$cr/run.json")"
-check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "$OPT_spike_rate"
+check_eq "spikes at the knee x 1.2" "$(awk -v k="$knee" 'BEGIN { printf "%d", k * 1.2 }')" "${CALIBRATED:-}"
 check "each pass kept its folder" test -s "$cr/calibration/extend-2/timeline.csv"
-# Bounded: a variant that never stops keeping up ends after CALIBRATE_EXTENSIONS extensions.
+# Bounded: a variant that never stops keeping up ends after 3 extensions (the spike steps').
 : >"$stand/schedules"
 printf '%s\n' fast=10000000 faster=10000000 >"$stand/capacities"
 cr2=$TEST_TMP/calrun2
 calrun "$cr2"
-calibrate_run "$cr2" 2>"$TEST_TMP/cal2.err"
-check_eq "at most 1 + CALIBRATE_EXTENSIONS ramps" $((1 + CALIBRATE_EXTENSIONS)) "$(wc -l <"$stand/schedules")"
+standin_calibrate "$cr2" "$stand" "$stand/bin/lg" "$stand/queries" fast faster 2>"$TEST_TMP/cal2.err"
+check_eq "at most 1 + 3 extensions ramps" 4 "$(wc -l <"$stand/schedules")"
 check "said so (by the run's controller)" grep -q "capacity is at least" "$TEST_TMP/controller.err"
 # The script's own line in processes.tsv carries its start time, so a later run sees it running and
 # leaves it alone (a start time of another process made later runs kill live ones).
@@ -198,18 +188,17 @@ if [[ -n $resolver_row ]]; then
 	mkdir -p "$ov/logs"
 	procs_ask runjson "$ov/run.json" modules
 	procs_ask events "$ov/events.jsonl"
-	variants_load "$ALLOCSPIKE_SOURCE_DIR/variants.tsv"
-	variants_select "$resolver_row"
-	OPT_memory_layout=kresd SC_CTL_DIR=$ov
-	experiment_check_variants
+	settings=(--cache-size "$OPT_cache_size_bytes" --max-inflight "$OPT_max_inflight" --memory-layout kresd)
+	sources=("$ALLOCSPIKE_SOURCE_DIR/variants.tsv" "$ALLOCSPIKE_BIN" "$ALLOCSPIKE_SOURCE_DIR/scenarios/daemons")
+	procs_ask rows-check "${sources[@]}" "$resolver_row" -- "${settings[@]}" >/dev/null
 	recorded=$(jq -c '.variants[0].version.overload' "$ov/run.json")
 	check_eq "run.json: the kresd layout's policy, no list" \
 		'{"jostle_timeout_ms":null,"policy":"kresd","request_list":null}' "$recorded"
 	check_eq "the fixture's row has the same keys" "$(jq -c 'keys' <<<"$recorded")" \
 		"$(jq -c '.variants[0].version.overload | keys' "$ALLOCSPIKE_SOURCE_DIR/tests/fixtures/run-minimal/run.json")"
 	# the command row-start starts, from the same builder (allocspike-run row-command)
-	mapfile -t words < <(variants_rows_settings "$ov/hints" 53)
-	mapfile -t argv < <("$OPTS_RUN" row-command "$resolver_row" "$ov" "$SC_CTL_DIR" "${words[@]}")
+	words=("${sources[@]}" "$resolver_row" "$ov/hints" 53 "" -- "${settings[@]}")
+	mapfile -t argv < <("$OPTS_RUN" row-command "$resolver_row" "$ov" "$ov" "${words[@]}")
 	check_eq "the launched command's policy is the recorded one" "$recorded" \
 		"$("${argv[@]}" --version --json | jq -c .overload)"
 else

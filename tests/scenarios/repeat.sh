@@ -22,10 +22,9 @@ ln -s "$ALLOCSPIKE_BIN/allocspike-run" "$bin/" # it reads the options
 scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<EOF
 ((OPT_repeat == 1)) || experiment_repeat "\$@"
-SC_REPORT=none
-experiment_conduct "\$@"
+standin_conduct "\$@"
 echo "\$*" >>"$TEST_TMP/calls"
-experiment_record_context
+procs_ask parameters "\$OPTS_JSON" "\$(sc_bin_dir)" \${ALLOCSPIKE_REPEAT:+"\$ALLOCSPIKE_REPEAT"}
 # the default query file's length follows the rate (auto: the highest a calibration could ask for)
 count=999999
 if [[ \$OPT_spike_rate == auto ]]; then

@@ -17,7 +17,27 @@ source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/experiment.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/scenarios/lib/spike_experiment.sh"
 scenario_options() { spike_options; }
 opts_read "\$@"
+# standin_conduct ARGS... : the run begun by its controller with the rest of this script as its
+# steps (allocspike-run conduct -- COMMAND, no report); in the steps, SC_RUN is the run's folder.
+standin_conduct() {
+	[[ -n \${ALLOCSPIKE_CONTROL:-} ]] || exec "\$(sc_bin_dir)/allocspike-run" conduct --scenario "\$SC_PROG" \\
+		--report none --out "\$OPT_out" -- bash "\$0" "\$@"
+	SC_RUN=\$ALLOCSPIKE_RUN_DIR
+}
 STANDIN
+}
+
+# standin_calibrate DIR STAND LOADGEN QUERIES ROW... : the run's controller's `calibrate` (served by
+# served_begin) over stand-in rows (stand_in_rows STAND), the generator LOADGEN replaying QUERIES,
+# spikes at 1.2 x the knee, --calibrate-max 6000 and at most 3 extensions (as the spike steps'); the
+# spike rate it decides into CALIBRATED.
+standin_calibrate() {
+	local dir=$1 stand=$2 lg=$3 queries=$4 setup=()
+	shift 4
+	mapfile -t setup < <(stand_in_rows "$stand" "$@")
+	procs_ask rows-setup "${setup[@]}" >/dev/null || return 1
+	procs_ask calibrate "$dir" 1.2 3 6000 "$lg" "$queries" "" "" 5s -- "$@" || return 1
+	read -r _ CALIBRATED _ <<<"$REPLY"
 }
 
 # scenario_require_programs : skips (77) naming every program the scenario needs that is not built.

@@ -3,7 +3,7 @@
 # anything: a rerun into the folder of a killed run that was deleted since is not taken for the killed
 # run (its run.json stays running, with no failure), and a killed run whose folder is still there is
 # marked failed, with a stale_run event in the new run's events. A stand-in scenario that stops once
-# its run folder is set up (experiment_conduct); nothing is started.
+# its run folder is set up (standin_conduct); nothing is started.
 set -uo pipefail
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
@@ -12,8 +12,7 @@ source "$ALLOCSPIKE_SOURCE_DIR/tests/scenarios/scenario_lib.sh"
 
 scenario_standin "$TEST_TMP/scenario.sh"
 cat >>"$TEST_TMP/scenario.sh" <<SCENARIO
-SC_REPORT=none
-experiment_conduct "\$@"
+standin_conduct "\$@"
 jq -c '{status, failure}' "\$SC_RUN/run.json" >"$TEST_TMP/status-after-setup"
 SCENARIO
 
