@@ -511,16 +511,19 @@ static bool steps_take(struct conduct_steps *s, char *answer)
 			steps_fail(s, "none of the chosen variants can run (%s); see above",
 			           s->rows);
 		break;
-	case STEP_HIERARCHY:
-		if (error || steps_split(answer, a, 4) != 4) {
+	case STEP_HIERARCHY: { /* ok PORT PID HINTS, the hints' path the rest of the line */
+		int at = -1;
+		if (!error)
+			sscanf(answer, "ok %15s %*s %n", s->up_port, &at);
+		if (at < 0 || !answer[at]) {
 			steps_fail(
 			    s, "the simulated hierarchy did not start (see %s/logs/upstream.log)",
 			    s->c->dir);
 			break;
 		}
-		snprintf(s->up_port, sizeof(s->up_port), "%s", a[1]);
-		snprintf(s->hints, sizeof(s->hints), "%s", a[3]);
+		snprintf(s->hints, sizeof(s->hints), "%s", answer + at);
 		break;
+	}
 	case STEP_QUERIES:
 		if (strncmp(answer, "ok ", 3) == 0)
 			snprintf(s->queries, sizeof(s->queries), "%s", answer + 3);
