@@ -246,24 +246,31 @@ wait "$held"
 check "stop-all answers the held generate: SIGTERM's status" grep -qE '^ok [0-9.]+ 143$' held.txt
 
 # dry-run: a scenario's --dry-run plan, made by the same builders and printed (docs/controller.md,
-# "The dry run"); nothing started or written. $options has --clients: the targets' dot=DOT (to come).
-dry_options=$(jq -c '. + {world: "internet", flat_tlds: "100", latency_ms: "20,200", loss: "0",
-	seed: "1", hierarchy_block: "127.53.0.0/16", applied_log: "0", serial: "0", repeat: "1",
-	queries: "", query_seed: "5", query_count: ""}' <<<"$options")
-dry_settings=("$T" "$BIN" "$DAEMONS" alpha,kresd D/root.hints PORT "" -- --cache-size 1M)
-dry() { "$RUN" dry-run --scenario spike --upstream UP --loadgen "$LG" --out D "$@"; }
-dry --options "$dry_options" --cpus-harness 0 --cpus-resolvers 1 --schedule S --note "calibration: C" \
-	--expected-s 100 --calibration-s 30 --queries-needed 150001 -- "${dry_settings[@]}" >dry.txt 2>err.txt
+# "The dry run"); nothing started or written. Its source tree ROOT holds the stand-in table and
+# daemon definitions; the options have --clients: the targets' dot=DOT (to come), the rows' test
+# certificate in D/tls.
+ROOT=$TEST_TMP/root
+mkdir -p "$ROOT/scenarios" && cp "$T" "$ROOT/variants.tsv" && ln -s "$DAEMONS" "$ROOT/scenarios/daemons"
+dry_options=$("$RUN" options --scenario spike --uses "variants spike_rate cache_size query_seed interval_ms clients
+	client_count tcp_share dot_share tcp_idle" -- --variants alpha,kresd --spike-rate 3000 --cache-size 1M \
+	--query-seed 5 --interval-ms 50 --clients --client-count 10 --tcp-share 0.1 --dot-share 0.2 --tcp-idle 3s |
+	sed -n 's/^json\t//p')
+dry_settings=("$ROOT/variants.tsv" "$BIN" "$ROOT/scenarios/daemons" alpha,kresd D/root.hints PORT D/tls -- --cache-size
+	1048576 --max-inflight "$(jq -r .max_inflight <<<"$dry_options")" --memory-layout "$(jq -r .memory_layout <<<"$dry_options")")
+schedule=$("$RUN" schedule --options "$dry_options" spike 3000)
+dry() { "$RUN" dry-run --scenario spike --root "$ROOT" --bin "$BIN" --out D "$@"; }
+dry --options "$dry_options" --cpus-harness 0 --cpus-resolvers 1 --expected-s 100 --calibration-s 30 >dry.txt 2>err.txt
 check_eq "dry-run: status" 0 $?
-check_eq "dry-run: the header, the daemon row's line, the run folder" "dry run of spike: nothing is started or written
+check_eq "dry-run: the header (the schedule and the file's need the steps'), the daemon row's line, the run folder" \
+	"dry run of spike: nothing is started or written
 rows: alpha kresd (in parallel)
 CPUs: harness 0, resolvers 1
-calibration: C
-schedule: S
-queries: QUERIES, generated at the start (allocspike-querydata generate --seed 5 --count 200000)
+schedule: $schedule
+queries: QUERIES, generated at the start (allocspike-querydata generate --seed 5 --count $("$RUN" schedule --round-count \
+		"$("$RUN" schedule --options "$dry_options" --spike-queries 3)"))
 expected: about 1 min 40 s in all
-row kresd (external): its command is made at the start by $DAEMONS/lib/../kresd.sh
-run folder D" "$(sed -n 1,9p dry.txt)"
+row kresd (external): its command is made at the start by $ROOT/scenarios/daemons/lib/../kresd.sh
+run folder D" "$(sed -n 1,8p dry.txt)"
 check_eq "dry-run: the hierarchy, the build row, the generator that ends the run" \
 	"process 1: _upstream|process 2: alpha|process 3: _loadgen (its exit ends the run)" \
 	"$(grep '^process' dry.txt | paste -sd'|')"
@@ -272,43 +279,44 @@ check_eq "dry-run: the build row's log, CPUs and readiness" \
 	"$(grep -A3 '^process 2:' dry.txt | sed -n 2,4p | paste -sd'|')"
 dry_command() { grep -A4 "^process $1:" dry.txt | sed -n 's/^  command //p'; }
 check_eq "dry-run: the hierarchy's command, hierarchy-argv's" \
-	"$("$RUN" hierarchy-argv --options "$dry_options" --upstream UP --dir D --ctl /CTL | paste -sd' ')" \
+	"$("$RUN" hierarchy-argv --options "$dry_options" --upstream "$BIN/allocspike-upstream" --dir D --ctl /CTL | paste -sd' ')" \
 	"$(dry_command 1)"
 check_eq "dry-run: the build row's command, row-command's" \
 	"$("$RUN" row-command alpha D /CTL "${dry_settings[@]}" | paste -sd' ')" "$(dry_command 2)"
 check_eq "dry-run: the generator's command, loadgen-argv's, against both rows" \
-	"$("$RUN" loadgen-argv --options "$dry_options" --loadgen "$LG" --queries QUERIES --schedule S --dir D \
+	"$("$RUN" loadgen-argv --options "$dry_options" --loadgen "$LG" --queries QUERIES --schedule "$schedule" --dir D \
 		--target name=alpha,addr=ADDR,pid=PID,control=/CTL/alpha.sock,dot=DOT \
 		--target name=kresd,addr=ADDR,pid=PID,control=/CTL/kresd.sock,dot=DOT --upstream-pid PID | paste -sd' ')" "$(dry_command 3)"
 check "dry-run: the measured run's length" grep -qx \
 	"expected duration: 70 s once every process is ready (at most 60 s starting, 15 s stopping)" dry.txt
 check "dry-run: nothing written" test ! -e D
-out=$(dry --options "$(jq -c '.queries = "q.txt" | .repeat = "3" | .serial = "1"' <<<"$dry_options")" \
-	-- "${dry_settings[@]}")
-check_eq "dry-run: repeats, one at a time, no schedule nor length known, a query file given" \
-	"rows: alpha kresd (one at a time)|CPUs: harness any, resolvers any|repeats: 3 runs as below into RUN/run-1..3 (with R, the later runs spike at the first's), then a comparison page|schedule: decided at the start" \
+out=$(dry --options "$(jq -c '.queries = "q.txt" | .repeat = "3" | .serial = "1"' <<<"$dry_options")")
+check_eq "dry-run: repeats, one at a time, no length known, a query file given" \
+	"rows: alpha kresd (one at a time)|CPUs: harness any, resolvers any|repeats: 3 runs as below into RUN/run-1..3 (with R, the later runs spike at the first's), then a comparison page|schedule: $schedule" \
 	"$(sed -n 2,5p <<<"$out" | paste -sd'|')"
-check "dry-run: the given query file and a schedule to come" grep -q -- "--queries q.txt --schedule SCHEDULE " <<<"$out"
+check "dry-run: the given query file" grep -qF -- "--queries q.txt --schedule $schedule " <<<"$out"
 check "dry-run: no length, until the generator ends" grep -q "^expected duration: until a signal" <<<"$out"
-dry --options "$dry_options" --cpus-harness 1-0 -- "${dry_settings[@]}" >dry.txt 2>err.txt
+out=$(dry --options "$(jq -c '.spike_rate = "auto" | .spike_multiple = "0.5"' <<<"$dry_options")")
+check_eq "dry-run: a calibrated spike rate: the calibration's line, R in the schedule" \
+	"calibration: $("$RUN" schedule --options "$dry_options" calibrate 6000) against fresh processes, ramped again to twice the top while the slowest row still answers there (at most 3 times); R = 0.5 x the slowest row's knee|schedule: $("$RUN" schedule --options "$dry_options" spike R)" \
+	"$(sed -n 4,5p <<<"$out" | paste -sd'|')"
+dry --options "$dry_options" --cpus-harness 1-0 >dry.txt 2>err.txt
 check_eq "dry-run: a plan supervise refuses, exit 2" 2 $?
 check "dry-run: the refused entry said" grep -q "processes\[0\].cpus: '1-0' is not a CPU list" err.txt
-dry --options "$(jq -c '.world = "moon"' <<<"$dry_options")" -- "${dry_settings[@]}" >dry.txt 2>err.txt
+dry --options "$(jq -c '.world = "moon"' <<<"$dry_options")" >dry.txt 2>err.txt
 check_eq "dry-run: an option value the hierarchy refuses, exit 2" 2 $?
 check "dry-run: said" grep -q "^allocspike-run dry-run: --world: 'moon' is not lan" err.txt
 check "dry-run: nothing printed before" test ! -s dry.txt
-dry_settings[3]=alpha,nosuch
-dry --options "$dry_options" -- "${dry_settings[@]}" >dry.txt 2>err.txt
-check_eq "dry-run: a row the table does not have, exit 1" 1 $?
-check "dry-run: said" grep -q "^allocspike-run dry-run: no variant 'nosuch' in $T" err.txt
-check "dry-run: after the header" grep -q "^schedule: " dry.txt
-dry_settings[3]=alpha,kresd
-dry --options "$(jq -c 'del(.repeat)' <<<"$dry_options")" -- "${dry_settings[@]}" 2>err.txt
+dry --options "$(jq -c '.variants = "alpha,nosuch"' <<<"$dry_options")" >dry.txt 2>err.txt
+check_eq "dry-run: a row the table does not have, exit 2" 2 $?
+check "dry-run: said" grep -q "^allocspike-run dry-run: .*nosuch" err.txt
+check "dry-run: nothing printed before" test ! -s dry.txt
+dry --options "$(jq -c 'del(.repeat)' <<<"$dry_options")" 2>err.txt
 check_eq "dry-run: options it cannot read, exit 2" 2 $?
 check "dry-run: the option missing said" grep -q "the run's options have no 'repeat'" err.txt
-"$RUN" dry-run --scenario spike --options "$dry_options" -- "${dry_settings[@]}" 2>err.txt
-check_eq "dry-run without its programs: exit 2" 2 $?
-check "dry-run: what is required said" grep -q -- "--upstream, --loadgen and --out are required" err.txt
+"$RUN" dry-run --scenario spike --options "$dry_options" 2>err.txt
+check_eq "dry-run without its source tree and programs: exit 2" 2 $?
+check "dry-run: what is required said" grep -q -- "--root, --bin and --out are required" err.txt
 
 ask shutdown >/dev/null
 finish
