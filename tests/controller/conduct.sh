@@ -88,6 +88,23 @@ check "the stubborn process did not outlast the run" test -z "$("$RUN" leftovers
 check_eq "a scenario name that is not an identifier: exit 2" 2 $?
 "$RUN" conduct --scenario spike --out "$TEST_TMP/x" 2>usage.err
 check_eq "no command: exit 2" 2 $?
+"$RUN" conduct --scenario spike --out "$TEST_TMP/x" --root / --options '{}' 2>usage.err
+check_eq "the controller's own steps without --bin: exit 2" 2 $?
+check "said what they take" grep -q -- "take --root, --bin and --options, and no command" usage.err
+"$RUN" conduct --scenario spike --out "$TEST_TMP/x" --root / --bin / --options '{}' -- true 2>usage.err
+check_eq "both its own steps and a command: exit 2" 2 $?
+# a scenario the controller has no steps for: the run begun, then failed with the reason
+"$RUN" conduct --scenario nosteps --out "$TEST_TMP/nosteps" --report none --root "$ALLOCSPIKE_SOURCE_DIR" \
+	--bin "$ALLOCSPIKE_BIN" --options '{}' 2>nosteps.err
+check_eq "no steps for the scenario: exit 1" 1 $?
+check "said so" grep -q "the controller has no steps for scenario 'nosteps'" nosteps.err
+check_eq "run.json failed: the steps could not be started" "failed the run's steps could not be started" \
+	"$(jq -r '"\(.status) \(.failure)"' "$TEST_TMP/nosteps/run.json")"
+# options that are no JSON object: the same
+"$RUN" conduct --scenario spike --out "$TEST_TMP/badopts" --report none --root "$ALLOCSPIKE_SOURCE_DIR" \
+	--bin "$ALLOCSPIKE_BIN" --options '[1]' 2>badopts.err
+check_eq "options that are no object: exit 1" 1 $?
+check "said so" grep -q -- "--options: not a JSON object" badopts.err
 check "nothing made" test ! -e "$TEST_TMP/x"
 mkdir -p full && touch full/file
 "$RUN" conduct --scenario spike --out "$TEST_TMP/full" -- true 2>full.err
