@@ -269,8 +269,7 @@ static bool place_allow_controller(struct place_row *r, char *err, size_t err_si
 	return ok;
 }
 
-/* Every agent's clock within the bound, or the placement refused naming the host. */
-static bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
+bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
                          struct events_log *log)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -363,8 +362,7 @@ static json_t *place_report(struct place_row *rows, size_t n, const struct place
 	return out;
 }
 
-/* Every agent told to withdraw (DELETE /plan: its row stopped, the agent ended), each said. */
-static void place_withdraw(const struct place_row *rows, size_t n, const char *token)
+void place_withdraw(const struct place_row *rows, size_t n, const char *token)
 {
 	struct plan_call *calls = calloc(n, sizeof(*calls));
 	if (!calls)
@@ -376,8 +374,9 @@ static void place_withdraw(const struct place_row *rows, size_t n, const char *t
 	for (size_t i = 0; i < n; i++) {
 		fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
 		        rows[i].entry->host, rows[i].entry->addr_text,
-		        calls[i].status == 200 ? "withdrawn, its row stopped"
-		                               : "could not be told to withdraw");
+		        calls[i].status != 200  ? "could not be told to withdraw"
+		        : rows[i].entry->row[0] ? "withdrawn, its row stopped"
+		                                : "withdrawn, its generator stopped");
 		plan_call_free(&calls[i]);
 	}
 	free(calls);

@@ -14,6 +14,7 @@
 
 #include "bearer_token.h"
 #include "clock_exchange.h"
+#include "events_log.h"
 #include "hosts_file.h"
 #include "plan_client.h"
 
@@ -41,6 +42,16 @@ struct place_row {
 	char allow[INET6_ADDRSTRLEN + 8]; /* --allow-controller's ADDR/32 or ADDR/128, or "" */
 	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
 };
+
+/* Every agent's clock within o's bound (and, with o->allow_controller, the address this host
+ * sends from toward it), its --host label its line's; else the placement refused naming the host
+ * (on stderr, and as an event of log when not NULL). */
+bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
+                  struct events_log *log);
+
+/* Every agent told to withdraw (DELETE /plan: its row or its generator stopped, the agent
+ * ended), each said on stderr. */
+void place_withdraw(const struct place_row *rows, size_t n, const char *token);
 
 /* argv[0] is "place"; returns the exit status (docs/cli.md). */
 int place_main(int argc, char **argv);
