@@ -376,7 +376,7 @@ void place_withdraw(const struct place_row *rows, size_t n, const char *token)
 		        rows[i].entry->host, rows[i].entry->addr_text,
 		        calls[i].status != 200  ? "could not be told to withdraw"
 		        : rows[i].entry->row[0] ? "withdrawn, its row stopped"
-		                                : "withdrawn, its generator stopped");
+		                                : "withdrawn (its generator stopped if it still ran)");
 		plan_call_free(&calls[i]);
 	}
 	free(calls);

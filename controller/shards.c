@@ -3,9 +3,9 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,10 @@
 #define SHARDS_WATCH_EVERY_MS 250
 /* An agent that has not answered one ask in this long is taken for gone. */
 #define SHARDS_ASK_TIMEOUT_S 5
+/* Every shard starts at T0 on its own host's clock: merge takes shards of one start instant,
+ * and its timeline one clock. A generator host whose clock is further off than this from the
+ * controller's (not synchronised) is refused. */
+#define SHARDS_MAX_OFFSET_MS 20.0
 /* A fragment's file: a few MB at most for hours of timeline. */
 #define SHARDS_FETCH_TIMEOUT_S 60
 
@@ -216,20 +220,15 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-/* Shard i's plan (docs/agent.md, "A generator shard"): T0 as its agent's clock reads it. */
-static char *shards_plan_body(const struct shards_options *o, const struct place_row *r,
-                              size_t i, size_t n)
+/* Shard i's plan (docs/agent.md, "A generator shard"). */
+static char *shards_plan_body(const struct shards_options *o, size_t i, size_t n)
 {
-	/* the agent's clock minus ours: T0 there is T0 here plus the offset */
-	int64_t t0 = (int64_t)o->t0_ns + (int64_t)(r->clock.offset_ms * 1e6);
-	char start_at[48], shard[48], interval[32], lease[32];
-	snprintf(start_at, sizeof(start_at), "%" PRId64 ".%09" PRId64, t0 / 1000000000,
-	         t0 % 1000000000);
+	char shard[48], interval[32], lease[32];
 	snprintf(shard, sizeof(shard), "%zu/%zu", i + 1, n);
 	snprintf(interval, sizeof(interval), "%.3fms", o->place.timeline_s * 1000);
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "kind", "shard", "run",
 	                         o->place.run, "shard", shard, "schedule", o->place.schedule,
-	                         "queries", o->queries, "start_at", start_at, "interval", interval,
+	                         "queries", o->queries, "start_at", o->start_at, "interval", interval,
 	                         "targets", o->targets);
 	snprintf(lease, sizeof(lease), "%.3fms", o->place.lease_s * 1000);
 	if (plan && o->place.lease_s > 0) /* else the agent's own --lease */
@@ -245,6 +244,23 @@ static void shards_fail(const struct place_row *r, size_t i, size_t n, const cha
 	        r->entry->host, r->entry->addr_text, i + 1, n, why);
 }
 
+/* Every generator host's clock within SHARDS_MAX_OFFSET_MS of ours, or the host named. */
+static bool shards_clocks_agree(const struct place_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (fabs(rows[i].clock.offset_ms) <= SHARDS_MAX_OFFSET_MS)
+			continue;
+		char why[256];
+		snprintf(why, sizeof(why),
+		         "its clock is %.3f ms off this host's, over %g ms: every shard starts at T0 "
+		         "on its own clock (synchronise the clocks)",
+		         rows[i].clock.offset_ms, SHARDS_MAX_OFFSET_MS);
+		shards_fail(&rows[i], i, n, why);
+		return false;
+	}
+	return true;
+}
+
 /* Every shard's plan sent at once; false (each failure named) unless every agent answered that
  * its generator runs. */
 static bool shards_start(const struct shards_options *o, struct place_row *rows, size_t n)
@@ -252,7 +268,7 @@ static bool shards_start(const struct shards_options *o, struct place_row *rows,
 	struct plan_call *calls = calloc(n, sizeof(*calls));
 	bool ok = calls != NULL;
 	for (size_t i = 0; ok && i < n; i++) {
-		ok = (rows[i].plan_body = shards_plan_body(o, &rows[i], i, n)) != NULL;
+		ok = (rows[i].plan_body = shards_plan_body(o, i, n)) != NULL;
 		calls[i] = (struct plan_call){.addr = (const struct sockaddr *)&rows[i].entry->addr,
 		                              .addr_text = rows[i].entry->addr_text,
 		                              .body = rows[i].plan_body};
@@ -425,8 +441,9 @@ static int shards_run(struct shards_options *o, const struct hosts_file *hosts)
 	sigaction(SIGTERM, &on, NULL);
 	sigaction(SIGHUP, &on, NULL);
 	int signalled = 0;
-	bool started = rows && place_clocks(rows, n, &o->place, NULL);
-	bool ok = started && shards_start(o, rows, n);
+	bool ok = rows && place_clocks(rows, n, &o->place, NULL) && shards_clocks_agree(rows, n);
+	bool started = ok; /* a plan may have been taken: every agent is withdrawn */
+	ok = ok && shards_start(o, rows, n);
 	if (ok)
 		fprintf(stderr, "allocspike-run shards: %zu shards started, from T0 %s\n", n,
 		        o->start_at);
