@@ -454,6 +454,7 @@ int place_main(int argc, char **argv)
 		hosts_file_free(&hosts);
 		return CLI_EXIT_FAILED;
 	}
+	o.n_shards = hosts.n_shards; /* left to --schedule's shards (allocspike-run shards) */
 	struct place_row *rows = calloc(hosts.count, sizeof(*rows));
 	for (size_t i = 0; rows && i < hosts.count; i++)
 		rows[i].entry = &hosts.entries[i];

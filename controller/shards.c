@@ -38,6 +38,7 @@
 struct shards_options {
 	struct place_options place; /* the hosts file, table, run, token, clock bound, lease */
 	const char *start_at, *merge_out;
+	bool merge_into; /* merge_out is a run folder the merge adds to (place --schedule's) */
 	char queries[PATH_MAX]; /* --queries made absolute: the path the plan carries */
 	uint64_t t0_ns;
 	json_t *targets; /* [{"name", "addr"}] */
@@ -66,6 +67,8 @@ void shards_usage(FILE *out)
 	        "  --out DIR            each shard's fragment fetched into DIR/shard-I\n"
 	        "  --merge-out DIR      the shards merged into this run folder (default\n"
 	        "                       OUT/merged; allocspike-report merge)\n"
+	        "  --merge-into DIR     merged into DIR, a run folder with no generator's files\n"
+	        "                       yet (place --schedule's; merge --into)\n"
 	        "  --table FILE, --timeline-interval DUR, --clock-bound DUR, --lease DUR: as\n"
 	        "                       place's\n"
 	        "Exit: 0 every shard completed and merged, 1 a shard failed or its agent went\n"
@@ -104,6 +107,7 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 		OPT_TARGET,
 		OPT_OUT,
 		OPT_MERGE_OUT,
+		OPT_MERGE_INTO,
 		OPT_TIMELINE_INTERVAL,
 		OPT_CLOCK_BOUND,
 		OPT_LEASE,
@@ -120,6 +124,7 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 	    {"target", required_argument, NULL, OPT_TARGET},
 	    {"out", required_argument, NULL, OPT_OUT},
 	    {"merge-out", required_argument, NULL, OPT_MERGE_OUT},
+	    {"merge-into", required_argument, NULL, OPT_MERGE_INTO},
 	    {"timeline-interval", required_argument, NULL, OPT_TIMELINE_INTERVAL},
 	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
 	    {"lease", required_argument, NULL, OPT_LEASE},
@@ -161,7 +166,9 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 			p->out = optarg;
 			break;
 		case OPT_MERGE_OUT:
+		case OPT_MERGE_INTO:
 			o->merge_out = optarg;
+			o->merge_into = c == OPT_MERGE_INTO;
 			break;
 		case OPT_TIMELINE_INTERVAL: /* the generator's range */
 			ok = cli_option_duration("--timeline-interval", optarg, CLI_UNIT_REQUIRED,
@@ -414,7 +421,7 @@ static bool shards_merge(const struct shards_options *o, size_t n)
 	if (ok) {
 		argv[k++] = report;
 		argv[k++] = "merge";
-		argv[k++] = "--out";
+		argv[k++] = o->merge_into ? "--into" : "--out";
 		argv[k++] = (char *)(o->merge_out ? o->merge_out : merged);
 	}
 	for (size_t i = 0; ok && i < n; i++)

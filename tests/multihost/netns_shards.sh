@@ -12,7 +12,9 @@
 #     row received the identical set; every shard's first send within 100 ms of its planned instant
 #     after T0; the merged run's offered queries are the stream's;
 #  2. s2's agent SIGKILLed mid-run: the run fails (exit 1) naming host s2, s1's agent withdrawn;
-#  3. s1's generator SIGKILLed mid-run: the run fails naming host s1 and the signal.
+#  3. s1's generator SIGKILLed mid-run: the run fails naming host s1 and the signal;
+#  4. `place --schedule` over the same hosts file: its generator is the shards (allocspike-run
+#     shards), merged into the run folder beside the agents' reads; the report places the reads.
 # Skipped (exit 77, reason printed) when not root, when `ip netns add` fails, and in the sanitizer
 # build (netns_lib.sh says why).
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
@@ -182,6 +184,32 @@ check "pass 3: s1's agent withdrawn and ended" wait_until 5 gone "${AGENT_PID[p3
 check "pass 3: s2's agent withdrawn and ended, its generator stopped" wait_until 5 gone "${AGENT_PID[p3-s2]}"
 check "pass 3: s2 withdrawn by the controller" grep -q "host s2 (agent ${AGENT_ADDR[p3-s2]}): withdrawn" p3-shards.err
 stop_rows p3
+# 4: place --schedule with the generator hosts: the shards are the run's generator (allocspike-run
+# shards as its _loadgen), merged into the run folder, beside the agents' reads
+start_hosts p4
+pass_queries 4
+nsx "$NS_GEN" "$B/allocspike-run" place --hosts p4.hosts --run p4 --table "$TABLE" --token-file "$TEST_TMP/token" \
+	--interval 50ms --lead 2s --out "$TEST_TMP/pass4" --schedule "$SCHEDULE" --queries "$TEST_TMP/queries4.txt" \
+	-- --allow 10.231.0.0/16 >p4-place.out 2>p4-place.err
+st=$?
+check_eq "pass 4: place --schedule with two generator hosts: run and merged (exit 0)" 0 "$st"
+((st == 0)) || tail -n 20 p4-place.err "$TEST_TMP/pass4/logs/"*.log
+check "pass 4: run.json completed" jqe '.status == "completed"' "$TEST_TMP/pass4/run.json"
+check "pass 4: the run's generator is the two shards (their rows in the run's timeline)" \
+	bash -c "grep -q ',_loadgen_1,' '$TEST_TMP/pass4/timeline.csv' && grep -q ',_loadgen_2,' '$TEST_TMP/pass4/timeline.csv'"
+for i in 1 2; do
+	check "pass 4: s$i ran shard $i/2" grep -q "plan taken: shard $i/2 of run p4" p4-s$i.log
+	check "pass 4: ${ROWS[i - 1]} offered the stream's queries by the shards together" \
+		bash -c "[[ \$(awk -F, -v v='${ROWS[i - 1]}' 'NR > 1 && \$2 == v { n += \$5 } END { print n }' '$TEST_TMP/pass4/timeline.csv') == \$(wc -l <one1.received) ]]"
+done
+"$B/allocspike-report" "$TEST_TMP/pass4" >report4.out 2>report4.err
+check_eq "pass 4: report exit status" 0 $?
+for i in 1 2; do
+	check_reads 4 "${ROWS[i - 1]}"
+	check "pass 4: t$i's agent withdrawn and ended" wait_until 5 gone "${AGENT_PID[p4-t$i]}"
+	check "pass 4: s$i's agent withdrawn and ended" wait_until 5 gone "${AGENT_PID[p4-s$i]}"
+done
+
 for f in p*-shards.err; do [[ -s $f ]] && ((_test_failures)) && echo "--- $f" && tail -15 "$f"; done
 netns_show_failures
 finish
