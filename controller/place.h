@@ -6,6 +6,7 @@
 #define ALLOCSPIKE_CONTROLLER_PLACE_H
 
 #include <arpa/inet.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +34,43 @@ struct place_options {
 	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;
 };
+
+/* The options place and shards share: their getopt entries (PLACE_SHARED_OPTIONS, values from
+ * PLACE_OPT_HOSTS on; a command's own options from PLACE_OPT_OWN on), read by place_option_shared
+ * and checked at the end by place_options_finish. */
+enum {
+	PLACE_OPT_HOSTS = 256,
+	PLACE_OPT_RUN,
+	PLACE_OPT_TOKEN_FILE,
+	PLACE_OPT_TABLE,
+	PLACE_OPT_SCHEDULE,
+	PLACE_OPT_QUERIES,
+	PLACE_OPT_OUT,
+	PLACE_OPT_TIMELINE_INTERVAL,
+	PLACE_OPT_CLOCK_BOUND,
+	PLACE_OPT_LEASE,
+	PLACE_OPT_OWN
+};
+#define PLACE_SHARED_OPTIONS                                                                       \
+	{"hosts", required_argument, NULL, PLACE_OPT_HOSTS},                                       \
+	    {"run", required_argument, NULL, PLACE_OPT_RUN},                                       \
+	    {"token-file", required_argument, NULL, PLACE_OPT_TOKEN_FILE},                         \
+	    {"table", required_argument, NULL, PLACE_OPT_TABLE},                                   \
+	    {"schedule", required_argument, NULL, PLACE_OPT_SCHEDULE},                             \
+	    {"queries", required_argument, NULL, PLACE_OPT_QUERIES},                               \
+	    {"out", required_argument, NULL, PLACE_OPT_OUT},                                       \
+	    {"timeline-interval", required_argument, NULL, PLACE_OPT_TIMELINE_INTERVAL},           \
+	    {"clock-bound", required_argument, NULL, PLACE_OPT_CLOCK_BOUND},                       \
+	    {"lease", required_argument, NULL, PLACE_OPT_LEASE}
+
+/* Whether option c is a shared one; if so its argument into o, *ok false when it does not parse
+ * (said on stderr). */
+bool place_option_shared(struct place_options *o, int c, const char *arg, bool *ok);
+
+/* The end of command's options: no word left and nothing missing (else said, with the usage), the
+ * run's id an identifier, the token read. CLI_EXIT_OK or CLI_EXIT_USAGE. */
+int place_options_finish(struct place_options *o, const char *command, const char *missing,
+                         int argc, char **argv, void (*usage)(FILE *out));
 
 /* One agent's placement: its line, its clock, its plan and answer. */
 struct place_row {

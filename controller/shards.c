@@ -78,83 +78,40 @@ void shards_usage(FILE *out)
 /* --target ROW=ADDR into o->targets. */
 static bool shards_target(struct shards_options *o, const char *text)
 {
-	const char *eq = strchr(text, '=');
-	char name[IDENTIFIER_MAX_LEN + 1], why[160];
-	if (!eq || (size_t)(eq - text) > IDENTIFIER_MAX_LEN) {
-		fprintf(stderr, "allocspike-run shards: --target %s: ROW=ADDR:PORT\n", text);
+	const char *addr;
+	char name[IDENTIFIER_MAX_LEN + 1], why[200];
+	if (!identifier_assignment(text, name, &addr, why, sizeof(why))) {
+		fprintf(stderr, "allocspike-run shards: --target '%s': %s (ROW=ADDR:PORT)\n", text,
+		        why);
 		return false;
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - text), text);
-	if (!identifier_valid(name, why, sizeof(why))) {
-		fprintf(stderr, "allocspike-run shards: --target %s: the row %s\n", text, why);
-		return false;
-	}
-	return json_array_append_new(o->targets, json_pack("{s:s, s:s}", "name", name, "addr",
-	                                                   eq + 1)) == 0;
+	return json_array_append_new(o->targets,
+	                             json_pack("{s:s, s:s}", "name", name, "addr", addr)) == 0;
 }
 
 /* Options into o; CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
 static int shards_parse(struct shards_options *o, int argc, char **argv)
 {
-	enum {
-		OPT_HOSTS = 256,
-		OPT_RUN,
-		OPT_TOKEN_FILE,
-		OPT_TABLE,
-		OPT_SCHEDULE,
-		OPT_QUERIES,
-		OPT_START_AT,
-		OPT_TARGET,
-		OPT_OUT,
-		OPT_MERGE_OUT,
-		OPT_MERGE_INTO,
-		OPT_TIMELINE_INTERVAL,
-		OPT_CLOCK_BOUND,
-		OPT_LEASE,
-		OPT_HELP
-	};
+	enum { OPT_START_AT = PLACE_OPT_OWN, OPT_TARGET, OPT_MERGE_OUT, OPT_MERGE_INTO, OPT_HELP };
 	static const struct option opts[] = {
-	    {"hosts", required_argument, NULL, OPT_HOSTS},
-	    {"run", required_argument, NULL, OPT_RUN},
-	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-	    {"table", required_argument, NULL, OPT_TABLE},
-	    {"schedule", required_argument, NULL, OPT_SCHEDULE},
-	    {"queries", required_argument, NULL, OPT_QUERIES},
+	    PLACE_SHARED_OPTIONS,
 	    {"start-at", required_argument, NULL, OPT_START_AT},
 	    {"target", required_argument, NULL, OPT_TARGET},
-	    {"out", required_argument, NULL, OPT_OUT},
 	    {"merge-out", required_argument, NULL, OPT_MERGE_OUT},
 	    {"merge-into", required_argument, NULL, OPT_MERGE_INTO},
-	    {"timeline-interval", required_argument, NULL, OPT_TIMELINE_INTERVAL},
-	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
-	    {"lease", required_argument, NULL, OPT_LEASE},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
 	struct place_options *p = &o->place;
-	const char *queries = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
+		if (place_option_shared(p, c, optarg, &ok)) {
+			if (!ok)
+				return CLI_EXIT_USAGE;
+			continue;
+		}
 		switch (c) {
-		case OPT_HOSTS:
-			p->hosts_path = optarg;
-			break;
-		case OPT_RUN:
-			p->run = optarg;
-			break;
-		case OPT_TOKEN_FILE:
-			p->token_file = optarg;
-			break;
-		case OPT_TABLE:
-			p->table_path = optarg;
-			break;
-		case OPT_SCHEDULE:
-			p->schedule = optarg;
-			break;
-		case OPT_QUERIES:
-			queries = optarg;
-			break;
 		case OPT_START_AT:
 			o->start_at = optarg;
 			ok = cli_option_epoch("--start-at", optarg, &o->t0_ns);
@@ -162,25 +119,10 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 		case OPT_TARGET:
 			ok = shards_target(o, optarg);
 			break;
-		case OPT_OUT:
-			p->out = optarg;
-			break;
 		case OPT_MERGE_OUT:
 		case OPT_MERGE_INTO:
 			o->merge_out = optarg;
 			o->merge_into = c == OPT_MERGE_INTO;
-			break;
-		case OPT_TIMELINE_INTERVAL: /* the generator's range */
-			ok = cli_option_duration("--timeline-interval", optarg, CLI_UNIT_REQUIRED,
-			                         0.01, 60, &p->timeline_s);
-			break;
-		case OPT_CLOCK_BOUND:
-			ok = cli_option_duration("--clock-bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
-			                         &p->clock_bound_s);
-			break;
-		case OPT_LEASE: /* the agents' range (agent/plan_request.h) */
-			ok = cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED, 1,
-			                         86400 * 30, &p->lease_s);
 			break;
 		case OPT_HELP:
 			shards_usage(stdout);
@@ -196,35 +138,18 @@ static int shards_parse(struct shards_options *o, int argc, char **argv)
 	                      : !p->run                          ? "--run"
 	                      : !p->token_file                   ? "--token-file"
 	                      : !p->schedule                     ? "--schedule"
-	                      : !queries                         ? "--queries"
+	                      : !p->queries                      ? "--queries"
 	                      : !o->start_at                     ? "--start-at"
 	                      : json_array_size(o->targets) == 0 ? "--target"
 	                      : !p->out                          ? "--out"
 	                                                         : NULL;
-	if (optind < argc || missing) {
-		if (optind < argc)
-			fprintf(stderr, "allocspike-run shards: unexpected argument '%s'\n",
-			        argv[optind]);
-		else
-			fprintf(stderr, "allocspike-run shards: %s is required\n", missing);
-		shards_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	char why[160], err[512];
-	if (!identifier_valid(p->run, why, sizeof(why))) {
-		fprintf(stderr, "allocspike-run shards: --run: the id %s\n", why);
-		return CLI_EXIT_USAGE;
-	}
-	if (!realpath(queries, o->queries)) {
-		fprintf(stderr, "allocspike-run shards: --queries %s: %s\n", queries,
+	int rc = place_options_finish(p, "shards", missing, argc, argv, shards_usage);
+	if (rc == CLI_EXIT_OK && !realpath(p->queries, o->queries)) {
+		fprintf(stderr, "allocspike-run shards: --queries %s: %s\n", p->queries,
 		        strerror(errno));
-		return CLI_EXIT_USAGE;
+		rc = CLI_EXIT_USAGE;
 	}
-	if (!bearer_token_load(p->token_file, p->token, sizeof(p->token), err, sizeof(err))) {
-		fprintf(stderr, "allocspike-run shards: --token-file %s\n", err);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_EXIT_OK;
+	return rc;
 }
 
 /* Shard i's plan (docs/agent.md, "A generator shard"). */
