@@ -101,8 +101,8 @@ struct agent {
 	struct event *shard_watch;
 	bool shard_ended;
 	int shard_status;
-	struct agent_lease lease;        /* runs from the plan's answer */
-	bool lease_expired;              /* the plan withdrawn by the lease: AGENT_EXIT_LEASE */
+	struct agent_lease lease; /* runs from the plan's answer */
+	bool lease_expired;       /* the plan withdrawn by the lease: AGENT_EXIT_LEASE */
 	/* --systemd-unit: the unit whose main process is read, asked again (at most once a second)
 	 * while that process is gone, so that a restart is followed; NULL: none */
 	const char *unit;
@@ -551,11 +551,11 @@ static bool agent_shard_answer_update(struct agent *a)
 {
 	char shard[32];
 	snprintf(shard, sizeof(shard), "%u/%u", a->plan.shard.index, a->plan.shard.count);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:s, s:s}", "kind", "shard", "run",
-	                      a->plan.run, "shard", shard, "host", a->labels.host, "pid",
-	                      (json_int_t)a->shard_pid, "lease_s", agent_plan_lease_s(a),
-	                      "fragment", a->shard_out, "state",
-	                      a->shard_ended ? "exited" : "running");
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:s, s:s}", "kind", "shard", "run",
+	              a->plan.run, "shard", shard, "host", a->labels.host, "pid",
+	              (json_int_t)a->shard_pid, "lease_s", agent_plan_lease_s(a), "fragment",
+	              a->shard_out, "state", a->shard_ended ? "exited" : "running");
 	if (o && a->shard_ended && WIFEXITED(a->shard_status))
 		json_object_set_new(o, "exit_code", json_integer(WEXITSTATUS(a->shard_status)));
 	else if (o && a->shard_ended)
@@ -611,11 +611,12 @@ static void agent_shard_take(struct evhttp_request *req, struct agent *a)
 		event_base_loopbreak(a->base); /* its generator stops with the agent */
 		return;
 	}
-	fprintf(stderr,
-	        "allocspike-agent: plan taken: shard %u/%u of run %s, its generator PID %d from %s, "
-	        "its fragment %s; lease %gs\n",
-	        a->plan.shard.index, a->plan.shard.count, a->plan.run, (int)a->shard_pid,
-	        a->plan.shard.start_at, a->shard_out, agent_plan_lease_s(a));
+	fprintf(
+	    stderr,
+	    "allocspike-agent: plan taken: shard %u/%u of run %s, its generator PID %d from %s, "
+	    "its fragment %s; lease %gs\n",
+	    a->plan.shard.index, a->plan.shard.count, a->plan.run, (int)a->shard_pid,
+	    a->plan.shard.start_at, a->shard_out, agent_plan_lease_s(a));
 	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
 	agent_plan_lease_start(a);
 }
@@ -640,10 +641,15 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 			agent_reply(req, "application/json", a->plan_answer,
 			            strlen(a->plan_answer));
 		else {
-			snprintf(
-			    err, sizeof(err),
-			    "this agent %s a plan already (row %s of run %s), and takes one only",
-			    a->plan_answer ? "took" : "is starting", a->plan.row, a->plan.run);
+			char what[IDENTIFIER_MAX_LEN + 32];
+			if (a->plan.is_shard)
+				snprintf(what, sizeof(what), "shard %u/%u", a->plan.shard.index,
+				         a->plan.shard.count);
+			else
+				snprintf(what, sizeof(what), "row %s", a->plan.row);
+			snprintf(err, sizeof(err),
+			         "this agent %s a plan already (%s of run %s), and takes one only",
+			         a->plan_answer ? "took" : "is starting", what, a->plan.run);
 			agent_refuse(req, 409, err);
 		}
 		return;

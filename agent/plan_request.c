@@ -129,8 +129,8 @@ static bool plan_key_in(const char *key, const char *const *keys)
 /* Every key of root one its kind has: a row plan's, or a shard plan's. */
 static bool plan_keys_known(json_t *root, bool shard, char *err, size_t err_size)
 {
-	static const char *const row_keys[] = {"kind",  "row",   "run", "variant", "interval",
-	                                       "lease", "resolver_options", NULL};
+	static const char *const row_keys[] = {
+	    "kind", "row", "run", "variant", "interval", "lease", "resolver_options", NULL};
 	static const char *const common_keys[] = {"kind", "run", "interval", "lease", NULL};
 	const char *key;
 	json_t *value;
@@ -153,7 +153,8 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 {
 	json_t *kind = json_object_get(root, "kind");
 	const char *kind_text = json_string_value(kind);
-	if (kind && (!kind_text || (strcmp(kind_text, "row") != 0 && strcmp(kind_text, "shard") != 0))) {
+	if (kind &&
+	    (!kind_text || (strcmp(kind_text, "row") != 0 && strcmp(kind_text, "shard") != 0))) {
 		snprintf(err, err_size, "\"kind\": \"row\" (the default) or \"shard\"");
 		return false;
 	}
@@ -164,9 +165,8 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 	if (plan->is_shard) { /* the generator's labels: the run's, the shard's own variant */
 		snprintf(plan->variant, sizeof(plan->variant), "_loadgen");
 		plan->interval_s = 0.1;
-		plan->options = calloc(1, sizeof(char *));
-		return plan->options &&
-		       plan_duration(root, "interval", 0.01, 60, &plan->interval_s, err, err_size) &&
+		return plan_duration(root, "interval", 0.01, 60, &plan->interval_s, err,
+		                     err_size) &&
 		       plan_duration(root, "lease", PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S,
 		                     &plan->lease_s, err, err_size) &&
 		       shard_plan_fields(root, &plan->shard, err, err_size);

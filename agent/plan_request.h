@@ -18,8 +18,8 @@
 #define PLAN_LEASE_MAX_S (86400.0 * 30)
 
 struct plan_request {
-	bool is_shard;            /* "kind": "shard": a generator shard, not a row */
-	struct shard_plan shard;  /* with is_shard */
+	bool is_shard;           /* "kind": "shard": a generator shard, not a row */
+	struct shard_plan shard; /* with is_shard */
 	char row[IDENTIFIER_MAX_LEN + 1];
 	char run[IDENTIFIER_MAX_LEN + 1];
 	char variant[IDENTIFIER_MAX_LEN + 1];

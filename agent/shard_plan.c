@@ -43,7 +43,8 @@ static bool shard_index(json_t *root, struct shard_plan *s, char *err, size_t er
 	if (!text || sscanf(text, "%u/%u%n", &s->index, &s->count, &used) != 2 ||
 	    text[used] != '\0' || s->index < 1 || s->index > s->count ||
 	    s->count > SHARD_PLAN_MAX) {
-		snprintf(err, err_size, "\"shard\": \"I/N\" with 1 <= I <= N <= %d", SHARD_PLAN_MAX);
+		snprintf(err, err_size, "\"shard\": \"I/N\" with 1 <= I <= N <= %d",
+		         SHARD_PLAN_MAX);
 		return false;
 	}
 	return true;
@@ -71,9 +72,11 @@ static bool shard_targets(json_t *root, struct shard_plan *s, char *err, size_t 
 		socklen_t len;
 		char why[160];
 		if (!name || !identifier_valid(name, why, sizeof(why)) || !addr ||
-		    json_object_size(t) != 2 || !sockaddr_parse(addr, 0, &ss, &len, why, sizeof(why))) {
+		    json_object_size(t) != 2 ||
+		    !sockaddr_parse(addr, 0, &ss, &len, why, sizeof(why))) {
 			snprintf(err, err_size,
-			         "\"targets\"[%zu]: {\"name\": a row's name, \"addr\": ADDR:PORT}", i);
+			         "\"targets\"[%zu]: {\"name\": a row's name, \"addr\": ADDR:PORT}",
+			         i);
 			return false;
 		}
 		size_t size = strlen(name) + strlen(addr) + 16;

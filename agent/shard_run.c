@@ -26,10 +26,11 @@ static bool shard_run_possible(const struct shard_plan *s, const char *out, char
 {
 	struct stat st;
 	if (stat(s->queries, &st) != 0 || !S_ISREG(st.st_mode) || access(s->queries, R_OK) != 0) {
-		snprintf(err, err_size,
-		         "the query file %s is not a readable file on this host (the plan carries its "
-		         "path: put it on a file system both hosts share, or copy it there first)",
-		         s->queries);
+		snprintf(
+		    err, err_size,
+		    "the query file %s is not a readable file on this host (the plan carries its "
+		    "path: put it on a file system both hosts share, or copy it there first)",
+		    s->queries);
 		return false;
 	}
 	if (lstat(out, &st) == 0 || errno != ENOENT) {
@@ -54,10 +55,10 @@ bool shard_run_spawn(const struct shard_plan *s, double interval_s, const char *
 	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
 	snprintf(shard, sizeof(shard), "%u/%u", s->index, s->count);
 	snprintf(interval_ms, sizeof(interval_ms), "%.0f", interval_s * 1000);
-	const char *fixed[] = {loadgen,       "--queries",     s->queries, "--schedule",
-	                       s->schedule,   "--shard",       shard,      "--start-at",
-	                       s->start_at,   "--interval-ms", interval_ms, "--out",
-	                       out,           "--allow-remote", "--no-progress"};
+	const char *fixed[] = {loadgen,     "--queries",      s->queries,     "--schedule",
+	                       s->schedule, "--shard",        shard,          "--start-at",
+	                       s->start_at, "--interval-ms",  interval_ms,    "--out",
+	                       out,         "--allow-remote", "--no-progress"};
 	size_t n_fixed = sizeof(fixed) / sizeof(*fixed);
 	char *argv[sizeof(fixed) / sizeof(*fixed) + 2 * SHARD_PLAN_MAX + 1];
 	size_t n = 0;

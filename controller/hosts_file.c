@@ -43,8 +43,8 @@ static bool hosts_entry_parse(struct hosts_entry *e, char **f, const struct host
 	snprintf(e->row, sizeof(e->row), "%s", shard ? "" : f[2]);
 	sockaddr_format((struct sockaddr *)&e->addr, e->addr_text, sizeof(e->addr_text));
 	for (size_t i = 0; i < hosts->count + hosts->n_shards; i++) {
-		const struct hosts_entry *o = i < hosts->count ? &hosts->entries[i]
-		                                               : &hosts->shards[i - hosts->count];
+		const struct hosts_entry *o =
+		    i < hosts->count ? &hosts->entries[i] : &hosts->shards[i - hosts->count];
 		if (!shard && strcmp(o->row, e->row) == 0) {
 			snprintf(why, why_size, "row %s is placed already, on host %s (line %u)",
 			         e->row, o->host, o->line);
@@ -94,7 +94,8 @@ bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct va
 		bool shard = ok && e.row[0] == '\0';
 		struct hosts_entry **list = shard ? &hosts->shards : &hosts->entries;
 		size_t *count = shard ? &hosts->n_shards : &hosts->count;
-		struct hosts_entry *grown = ok ? realloc(*list, (*count + 1) * sizeof(*grown)) : NULL;
+		struct hosts_entry *grown =
+		    ok ? realloc(*list, (*count + 1) * sizeof(*grown)) : NULL;
 		if (ok && !grown)
 			snprintf(why, sizeof(why), "out of memory");
 		ok = ok && grown;

@@ -271,7 +271,7 @@ static bool place_allow_controller(struct place_row *r, char *err, size_t err_si
 }
 
 bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
-                         struct events_log *log)
+                  struct events_log *log)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct hosts_entry *e = rows[i].entry;
@@ -375,9 +375,10 @@ void place_withdraw(const struct place_row *rows, size_t n, const char *token)
 	for (size_t i = 0; i < n; i++) {
 		fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
 		        rows[i].entry->host, rows[i].entry->addr_text,
-		        calls[i].status != 200  ? "could not be told to withdraw"
-		        : rows[i].entry->row[0] ? "withdrawn, its row stopped"
-		                                : "withdrawn (its generator stopped if it still ran)");
+		        calls[i].status != 200 ? "could not be told to withdraw"
+		        : rows[i].entry->row[0]
+		            ? "withdrawn, its row stopped"
+		            : "withdrawn (its generator stopped if it still ran)");
 		plan_call_free(&calls[i]);
 	}
 	free(calls);

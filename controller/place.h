@@ -24,7 +24,7 @@ struct place_options {
 	const char *schedule, *queries; /* the run after the placement, or NULL */
 	char token[BEARER_TOKEN_MAX + 1];
 	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
-	double lease_s; /* --lease, sent in every plan; 0: not given (each agent's own) */
+	double lease_s;    /* --lease, sent in every plan; 0: not given (each agent's own) */
 	double timeline_s; /* the run's timeline interval (the generator's --interval-ms) */
 	char **resolver_options;
 	size_t n_resolver_options;
@@ -61,7 +61,9 @@ enum {
 	    {"out", required_argument, NULL, PLACE_OPT_OUT},                                       \
 	    {"timeline-interval", required_argument, NULL, PLACE_OPT_TIMELINE_INTERVAL},           \
 	    {"clock-bound", required_argument, NULL, PLACE_OPT_CLOCK_BOUND},                       \
-	    {"lease", required_argument, NULL, PLACE_OPT_LEASE}
+	{                                                                                          \
+		"lease", required_argument, NULL, PLACE_OPT_LEASE                                  \
+	}
 
 /* Whether option c is a shared one; if so its argument into o, *ok false when it does not parse
  * (said on stderr). */

@@ -48,8 +48,8 @@ static double place_run_clock_every(const struct place_row *rows, size_t n)
 /* The generator's first words: allocspike-loadgen here, or with generator hosts in the hosts
  * file, allocspike-run shards, its shards there, merged into the run folder (docs/controller.md,
  * "Generator shards"); the targets follow. */
-static json_t *place_run_generator(const struct place_options *o, const char *t0,
-                                   const char *self, const char *bin_dir)
+static json_t *place_run_generator(const struct place_options *o, const char *t0, const char *self,
+                                   const char *bin_dir)
 {
 	char interval_ms[32], interval[32], bound[32], lease[32], loadgen[4200], shards_out[4200];
 	snprintf(bound, sizeof(bound), "%.3fms", o->clock_bound_s * 1000);
@@ -63,12 +63,30 @@ static json_t *place_run_generator(const struct place_options *o, const char *t0
 	    loadgen,     "--queries",      o->queries,     "--schedule", o->schedule,
 	    "--out",     o->out,           "--start-at",   t0,           "--interval-ms",
 	    interval_ms, "--allow-remote", "--no-progress"};
-	const char *s0[] = {self,          "shards",     "--hosts",   o->hosts_path,
-	                    "--table",     o->table_path, "--run",    o->run,
-	                    "--token-file", o->token_file, "--schedule", o->schedule,
-	                    "--queries",   o->queries,   "--start-at", t0,
-	                    "--timeline-interval", interval, "--clock-bound", bound,
-	                    "--out",       shards_out,   "--merge-into", o->out};
+	const char *s0[] = {self,
+	                    "shards",
+	                    "--hosts",
+	                    o->hosts_path,
+	                    "--table",
+	                    o->table_path,
+	                    "--run",
+	                    o->run,
+	                    "--token-file",
+	                    o->token_file,
+	                    "--schedule",
+	                    o->schedule,
+	                    "--queries",
+	                    o->queries,
+	                    "--start-at",
+	                    t0,
+	                    "--timeline-interval",
+	                    interval,
+	                    "--clock-bound",
+	                    bound,
+	                    "--out",
+	                    shards_out,
+	                    "--merge-into",
+	                    o->out};
 	const char *asked[] = {"--lease", lease}; /* else each agent's own */
 	if (o->n_shards) {
 		words(generate, s0, sizeof(s0) / sizeof(*s0));

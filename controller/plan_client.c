@@ -74,7 +74,7 @@ static bool plan_send(struct plan_slot *slot, const char *token, double timeout_
 		                  "application/json");
 		evbuffer_add(evhttp_request_get_output_buffer(req), call->body, strlen(call->body));
 	}
-	enum evhttp_cmd_type method = call->body ? EVHTTP_REQ_POST
+	enum evhttp_cmd_type method = call->body  ? EVHTTP_REQ_POST
 	                              : call->get ? EVHTTP_REQ_GET
 	                                          : EVHTTP_REQ_DELETE;
 	if (evhttp_make_request(slot->conn, req, method, call->path ? call->path : "/plan") != 0) {

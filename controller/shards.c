@@ -53,26 +53,27 @@ static void shards_on_signal(int sig)
 
 void shards_usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: allocspike-run shards --hosts FILE --run ID --token-file F --schedule S\n"
-	        "                             --queries F --start-at T0 --target ROW=ADDR:PORT...\n"
-	        "                             --out DIR [options]\n"
-	        "  --hosts FILE         its generator hosts: HOST AGENT-ADDR[:PORT] @shard lines\n"
-	        "                       (N lines, N shards; docs/controller.md, \"The hosts file\")\n"
-	        "  --target ROW=ADDR    a row the shards send to, where it serves DNS (repeat)\n"
-	        "  --start-at T0        the schedule's start on this host's clock (place's t0);\n"
-	        "                       each agent is told it on its own clock\n"
-	        "  --queries F          the query file, at the same path on every generator host\n"
-	        "                       (a shared file system: the plan carries its path)\n"
-	        "  --out DIR            each shard's fragment fetched into DIR/shard-I\n"
-	        "  --merge-out DIR      the shards merged into this run folder (default\n"
-	        "                       OUT/merged; allocspike-report merge)\n"
-	        "  --merge-into DIR     merged into DIR, a run folder with no generator's files\n"
-	        "                       yet (place --schedule's; merge --into)\n"
-	        "  --table FILE, --timeline-interval DUR, --clock-bound DUR, --lease DUR: as\n"
-	        "                       place's\n"
-	        "Exit: 0 every shard completed and merged, 1 a shard failed or its agent went\n"
-	        "(its host named), 2 usage, 130 interrupted\n");
+	fprintf(
+	    out,
+	    "usage: allocspike-run shards --hosts FILE --run ID --token-file F --schedule S\n"
+	    "                             --queries F --start-at T0 --target ROW=ADDR:PORT...\n"
+	    "                             --out DIR [options]\n"
+	    "  --hosts FILE         its generator hosts: HOST AGENT-ADDR[:PORT] @shard lines\n"
+	    "                       (N lines, N shards; docs/controller.md, \"The hosts file\")\n"
+	    "  --target ROW=ADDR    a row the shards send to, where it serves DNS (repeat)\n"
+	    "  --start-at T0        the schedule's start on this host's clock (place's t0);\n"
+	    "                       each agent is told it on its own clock\n"
+	    "  --queries F          the query file, at the same path on every generator host\n"
+	    "                       (a shared file system: the plan carries its path)\n"
+	    "  --out DIR            each shard's fragment fetched into DIR/shard-I\n"
+	    "  --merge-out DIR      the shards merged into this run folder (default\n"
+	    "                       OUT/merged; allocspike-report merge)\n"
+	    "  --merge-into DIR     merged into DIR, a run folder with no generator's files\n"
+	    "                       yet (place --schedule's; merge --into)\n"
+	    "  --table FILE, --timeline-interval DUR, --clock-bound DUR, --lease DUR: as\n"
+	    "                       place's\n"
+	    "Exit: 0 every shard completed and merged, 1 a shard failed or its agent went\n"
+	    "(its host named), 2 usage, 130 interrupted\n");
 }
 
 /* --target ROW=ADDR into o->targets. */
@@ -160,8 +161,8 @@ static char *shards_plan_body(const struct shards_options *o, size_t i, size_t n
 	snprintf(interval, sizeof(interval), "%.3fms", o->place.timeline_s * 1000);
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O}", "kind", "shard", "run",
 	                         o->place.run, "shard", shard, "schedule", o->place.schedule,
-	                         "queries", o->queries, "start_at", o->start_at, "interval", interval,
-	                         "targets", o->targets);
+	                         "queries", o->queries, "start_at", o->start_at, "interval",
+	                         interval, "targets", o->targets);
 	snprintf(lease, sizeof(lease), "%.3fms", o->place.lease_s * 1000);
 	if (plan && o->place.lease_s > 0) /* else the agent's own --lease */
 		json_object_set_new(plan, "lease", json_string(lease));
@@ -183,10 +184,11 @@ static bool shards_clocks_agree(const struct place_row *rows, size_t n)
 		if (fabs(rows[i].clock.offset_ms) <= SHARDS_MAX_OFFSET_MS)
 			continue;
 		char why[256];
-		snprintf(why, sizeof(why),
-		         "its clock is %.3f ms off this host's, over %g ms: every shard starts at T0 "
-		         "on its own clock (synchronise the clocks)",
-		         rows[i].clock.offset_ms, SHARDS_MAX_OFFSET_MS);
+		snprintf(
+		    why, sizeof(why),
+		    "its clock is %.3f ms off this host's, over %g ms: every shard starts at T0 "
+		    "on its own clock (synchronise the clocks)",
+		    rows[i].clock.offset_ms, SHARDS_MAX_OFFSET_MS);
 		shards_fail(&rows[i], i, n, why);
 		return false;
 	}
@@ -310,7 +312,8 @@ static bool shards_fetch(const struct shards_options *o, const struct place_row 
 		}
 		for (const char *const *f = runfolder_fragment_files; ok && *f; f++) {
 			snprintf(request, sizeof(request), "/fragment?file=%s", *f);
-			struct plan_call call = {.addr = (const struct sockaddr *)&rows[i].entry->addr,
+			struct plan_call call = {.addr =
+			                             (const struct sockaddr *)&rows[i].entry->addr,
 			                         .addr_text = rows[i].entry->addr_text,
 			                         .get = true,
 			                         .path = request};
@@ -319,8 +322,9 @@ static bool shards_fetch(const struct shards_options *o, const struct place_row 
 			if (ok && call.status == 200)
 				ok = text_file_write_atomic(path, call.answer, err, sizeof(err));
 			else if (ok && call.status != 404) {
-				snprintf(err, sizeof(err), "its fragment's %s could not be fetched (%s)",
-				         *f, call.status ? "an HTTP error" : call.error);
+				snprintf(err, sizeof(err),
+				         "its fragment's %s could not be fetched (%s)", *f,
+				         call.status ? "an HTTP error" : call.error);
 				shards_fail(&rows[i], i, n, err);
 				ok = false;
 			}
