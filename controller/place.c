@@ -456,7 +456,15 @@ int place_main(int argc, char **argv)
 		hosts_file_free(&hosts);
 		return CLI_EXIT_FAILED;
 	}
-	o.n_shards = hosts.n_shards; /* left to --schedule's shards (allocspike-run shards) */
+	o.n_shards = hosts.n_shards;  /* left to --schedule's shards (allocspike-run shards) */
+	if (o.n_shards && o.in_run) { /* a scenario's drive takes the one local generator's start */
+		fprintf(
+		    stderr,
+		    "allocspike-run place: --in-run takes no generator hosts (%s lines in %s)\n",
+		    HOSTS_FILE_SHARD, o.hosts_path);
+		hosts_file_free(&hosts);
+		return CLI_EXIT_USAGE;
+	}
 	struct place_row *rows = calloc(hosts.count, sizeof(*rows));
 	for (size_t i = 0; rows && i < hosts.count; i++)
 		rows[i].entry = &hosts.entries[i];
