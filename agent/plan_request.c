@@ -43,8 +43,7 @@ static int plan_option_find(const char *word)
 	return -1;
 }
 
-/* Visible ASCII only: a word reaches the resolver's argv and the agent's stderr. */
-static bool plan_word_printable(const char *word)
+bool plan_word_printable(const char *word)
 {
 	for (const unsigned char *p = (const unsigned char *)word; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f)

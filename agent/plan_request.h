@@ -41,6 +41,10 @@ bool plan_request_parse(const char *body, size_t len, struct plan_request *plan,
 
 void plan_request_free(struct plan_request *plan);
 
+/* Visible ASCII only, at least one character: a plan's word reaches a child's argv (the
+ * resolver's, the generator's) and the agent's stderr. */
+bool plan_word_printable(const char *word);
+
 /* The resolver options a plan may carry, for the usage text and the docs. */
 extern const char *const plan_request_allowed_options;
 

@@ -7,6 +7,7 @@
 
 #include "cli_parse.h"
 #include "identifier.h"
+#include "plan_request.h"
 #include "sockaddr_parse.h"
 
 const char *const shard_plan_keys[] = {"shard", "schedule", "queries", "start_at", "targets", NULL};
@@ -14,12 +15,7 @@ const char *const shard_plan_keys[] = {"shard", "schedule", "queries", "start_at
 /* A word that reaches the generator's argv: visible ASCII, not an option. */
 static bool shard_word(const char *w)
 {
-	if (!w || !*w || *w == '-')
-		return false;
-	for (const unsigned char *p = (const unsigned char *)w; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f)
-			return false;
-	return true;
+	return w && *w != '-' && plan_word_printable(w);
 }
 
 /* key's string, a word (shard_word), copied into *out. */
