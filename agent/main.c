@@ -2,6 +2,8 @@
  * and serves the latest sample at /metrics in the Prometheus text format (docs/agent.md). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <event2/http.h>
@@ -28,6 +30,7 @@
 #include "record.h"
 #include "row_start.h"
 #include "sampler.h"
+#include "shard_run.h"
 #include "sockaddr_parse.h"
 #include "systemd_unit.h"
 #include "variants_table.h"
@@ -49,6 +52,8 @@
 
 /* A plan is a few hundred bytes; a body beyond this is no plan. */
 #define AGENT_PLAN_MAX_BYTES 65536
+/* A shard plan's generator: how often the agent looks whether it ended. */
+#define AGENT_SHARD_WATCH_S 0.1
 /* DELETE /plan: the agent ends this long after answering, so the answer leaves first. */
 #define AGENT_WITHDRAW_DELAY_S 0.2
 
@@ -88,8 +93,16 @@ struct agent {
 	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
 	char *plan_answer;               /* the JSON answered to it, again to an identical one */
 	double lease_max_s;              /* --lease */
-	struct agent_lease lease;        /* runs from the plan's answer */
-	bool lease_expired;              /* the plan withdrawn by the lease: AGENT_EXIT_LEASE */
+	/* a shard plan (--shard-dir): its generator's PID (row_pid while it runs), its fragment's
+	 * folder, and once it ended, its wait status */
+	const char *shard_dir;
+	char shard_out[4200];
+	pid_t shard_pid;
+	struct event *shard_watch;
+	bool shard_ended;
+	int shard_status;
+	struct agent_lease lease; /* runs from the plan's answer */
+	bool lease_expired;       /* the plan withdrawn by the lease: AGENT_EXIT_LEASE */
 	/* --systemd-unit: the unit whose main process is read, asked again (at most once a second)
 	 * while that process is gone, so that a restart is followed; NULL: none */
 	const char *unit;
@@ -130,6 +143,9 @@ static void agent_usage(FILE *out)
 	    "                     --variants-table, --control and the launch options above;\n"
 	    "                     needs --token-file (docs/agent.md, \"Taking the row from a\n"
 	    "                     controller\")\n"
+	    "  --shard-dir DIR    with --await-plan: take a shard plan too, running the\n"
+	    "                     generator beside this program, its fragment into\n"
+	    "                     DIR/RUN-shard-I (docs/agent.md, \"A generator shard\")\n"
 	    "  --lease DUR        with --await-plan: withdraw the plan (its row stopped, exit\n"
 	    "                     %d) when no request with the token came for this long\n"
 	    "                     (default %ds; a plan may ask for a shorter one)\n"
@@ -333,6 +349,43 @@ static void agent_record(struct evhttp_request *req, void *arg)
 	free(text);
 }
 
+/* GET /fragment?file=NAME: a file of the shard's fragment, for the controller that merges the
+ * shards (shard_run_fragment_file names the files). */
+static void agent_fragment(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	if (!agent_method_read(req) || !agent_authorized(req, a, true))
+		return;
+	if (!a->plan.is_shard || !a->plan_answer) {
+		evhttp_send_error(req, 404, "this agent took no shard plan");
+		return;
+	}
+	struct evkeyvalq query;
+	const char *q = evhttp_uri_get_query(evhttp_request_get_evhttp_uri(req));
+	bool parsed = evhttp_parse_query_str(q ? q : "", &query) == 0;
+	const char *name = parsed ? evhttp_find_header(&query, "file") : NULL;
+	char path[4400];
+	bool known = name && shard_run_fragment_file(name);
+	if (known)
+		snprintf(path, sizeof(path), "%s/%s", a->shard_out, name);
+	evhttp_clear_headers(&query);
+	int fd = known ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+	struct stat st;
+	struct evbuffer *body = fd >= 0 && fstat(fd, &st) == 0 ? evbuffer_new() : NULL;
+	if (!body || evbuffer_add_file(body, fd, 0, st.st_size) != 0) {
+		if (body)
+			evbuffer_free(body);
+		else if (fd >= 0)
+			close(fd);
+		evhttp_send_error(req, 404,
+		                  known ? "the fragment has no such file (yet)"
+		                        : "file=NAME, a fragment's file (fragment.json, ...)");
+		return;
+	}
+	evhttp_send_reply(req, 200, "OK", body); /* the buffer closes the file once sent */
+	evbuffer_free(body);
+}
+
 static void agent_metrics(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
@@ -368,7 +421,8 @@ static void agent_time(struct evhttp_request *req, void *arg)
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
 	evhttp_send_error(req, 404,
-	                  "the agent serves /metrics, /samples, /record, /time and /plan only");
+	                  "the agent serves /metrics, /samples, /record, /time, /plan and "
+	                  "/fragment only");
 }
 
 /* A refusal with its reason as the body (a controller shows it), said on stderr too. */
@@ -443,6 +497,18 @@ static void agent_plan_drop(struct agent *a)
 	a->row_pid = 0;
 }
 
+/* The lease from the plan's answer on. Before the controller's first word after the answer, the
+ * time it may wait at its barrier for the other hosts' rows too (each ready within
+ * AGENT_ROW_READY_S). */
+static void agent_plan_lease_start(struct agent *a)
+{
+	if (!agent_lease_start(&a->lease, agent_plan_lease_s(a),
+	                       agent_plan_lease_s(a) + AGENT_ROW_READY_S)) {
+		fprintf(stderr, "allocspike-agent: libevent could not start the lease; ending\n");
+		event_base_loopbreak(a->base);
+	}
+}
+
 /* Every ROW_POLL_MS while the plan's row starts: once it is ready, it is read and the held answer
  * sent; if it failed, the refusal. */
 static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
@@ -476,13 +542,83 @@ static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
 	        "allocspike-agent: plan taken: row %s of run %s, serving DNS on %s; lease %gs\n",
 	        a->plan.row, a->plan.run, resolver, agent_plan_lease_s(a));
 	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
-	/* before the controller's first word after the answer, the time it may wait at its barrier
-	 * for the other hosts' rows too (each ready within AGENT_ROW_READY_S) */
-	if (!agent_lease_start(&a->lease, agent_plan_lease_s(a),
-	                       agent_plan_lease_s(a) + AGENT_ROW_READY_S)) {
-		fprintf(stderr, "allocspike-agent: libevent could not start the lease; ending\n");
-		event_base_loopbreak(a->base);
+	agent_plan_lease_start(a);
+}
+
+/* A shard plan's answer, kept current (GET /plan, an identical plan again): the generator
+ * running, or how it ended; false when out of memory. */
+static bool agent_shard_answer_update(struct agent *a)
+{
+	char shard[32];
+	snprintf(shard, sizeof(shard), "%u/%u", a->plan.shard.index, a->plan.shard.count);
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:s, s:s}", "kind", "shard", "run",
+	              a->plan.run, "shard", shard, "host", a->labels.host, "pid",
+	              (json_int_t)a->shard_pid, "lease_s", agent_plan_lease_s(a), "fragment",
+	              a->shard_out, "state", a->shard_ended ? "exited" : "running");
+	if (o && a->shard_ended && WIFEXITED(a->shard_status))
+		json_object_set_new(o, "exit_code", json_integer(WEXITSTATUS(a->shard_status)));
+	else if (o && a->shard_ended)
+		json_object_set_new(o, "signal", json_integer(WTERMSIG(a->shard_status)));
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (text) {
+		free(a->plan_answer);
+		a->plan_answer = text;
 	}
+	return text != NULL;
+}
+
+/* Every AGENT_SHARD_WATCH_S while the shard's generator runs: its end noted in the answer. */
+static void agent_shard_watch(evutil_socket_t fd, short what, void *arg)
+{
+	struct agent *a = arg;
+	if (!a->row_pid || !shard_run_ended(a->row_pid, &a->shard_status))
+		return;
+	a->row_pid = 0; /* reaped: nothing left to stop */
+	a->shard_ended = true;
+	event_del(a->shard_watch);
+	agent_shard_answer_update(a);
+	fprintf(stderr, "allocspike-agent: shard %u/%u of run %s: its generator ended (%s %d)\n",
+	        a->plan.shard.index, a->plan.shard.count, a->plan.run,
+	        WIFEXITED(a->shard_status) ? "exit status" : "signal",
+	        WIFEXITED(a->shard_status) ? WEXITSTATUS(a->shard_status)
+	                                   : WTERMSIG(a->shard_status));
+}
+
+/* A shard plan: its generator started at once (it waits for T0 itself), the answer sent. */
+static void agent_shard_take(struct evhttp_request *req, struct agent *a)
+{
+	char err[4800];
+	bool refused = true;
+	if (!a->shard_dir)
+		snprintf(err, sizeof(err),
+		         "this agent runs no generator shard (it was started without --shard-dir)");
+	snprintf(a->shard_out, sizeof(a->shard_out), "%s/%s-shard-%u",
+	         a->shard_dir ? a->shard_dir : "", a->plan.run, a->plan.shard.index);
+	if (!a->shard_dir || !shard_run_spawn(&a->plan.shard, a->plan.interval_s, a->shard_out,
+	                                      &a->row_pid, &refused, err, sizeof(err))) {
+		agent_plan_drop(a);
+		agent_refuse(req, refused ? 422 : 500, err);
+		return;
+	}
+	a->shard_pid = a->row_pid;
+	a->labels.run = a->plan.run;
+	a->labels.variant = a->plan.variant;
+	struct timeval every = seconds_timeval(AGENT_SHARD_WATCH_S);
+	if (!agent_shard_answer_update(a) || event_add(a->shard_watch, &every) != 0) {
+		agent_refuse(req, 500, "out of memory, or libevent could not watch the generator");
+		event_base_loopbreak(a->base); /* its generator stops with the agent */
+		return;
+	}
+	fprintf(
+	    stderr,
+	    "allocspike-agent: plan taken: shard %u/%u of run %s, its generator PID %d from %s, "
+	    "its fragment %s; lease %gs\n",
+	    a->plan.shard.index, a->plan.shard.count, a->plan.run, (int)a->shard_pid,
+	    a->plan.shard.start_at, a->shard_out, agent_plan_lease_s(a));
+	agent_reply(req, "application/json", a->plan_answer, strlen(a->plan_answer));
+	agent_plan_lease_start(a);
 }
 
 /* POST /plan: the one plan taken, its row started; the answer held until the row is ready (at most
@@ -505,15 +641,24 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 			agent_reply(req, "application/json", a->plan_answer,
 			            strlen(a->plan_answer));
 		else {
-			snprintf(
-			    err, sizeof(err),
-			    "this agent %s a plan already (row %s of run %s), and takes one only",
-			    a->plan_answer ? "took" : "is starting", a->plan.row, a->plan.run);
+			char what[IDENTIFIER_MAX_LEN + 32];
+			if (a->plan.is_shard)
+				snprintf(what, sizeof(what), "shard %u/%u", a->plan.shard.index,
+				         a->plan.shard.count);
+			else
+				snprintf(what, sizeof(what), "row %s", a->plan.row);
+			snprintf(err, sizeof(err),
+			         "this agent %s a plan already (%s of run %s), and takes one only",
+			         a->plan_answer ? "took" : "is starting", what, a->plan.run);
 			agent_refuse(req, 409, err);
 		}
 		return;
 	}
 	a->plan = p;
+	if (a->plan.is_shard) {
+		agent_shard_take(req, a);
+		return;
+	}
 	a->row.row = a->plan.row;
 	a->row.options = a->plan.options;
 	a->row.n_options = a->plan.n_options;
@@ -540,7 +685,9 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 static void agent_plan_withdraw(struct agent *a, const char *why)
 {
 	fprintf(stderr, "allocspike-agent: %splan withdrawn%s; ending\n", why,
-	        a->row_pid ? ", its row stopped" : "");
+	        !a->row_pid        ? ""
+	        : a->plan.is_shard ? ", its generator stopped"
+	                           : ", its row stopped");
 	if (a->row_pid)
 		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
 	a->row_pid = 0;
@@ -618,6 +765,7 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	evhttp_set_cb(http, "/time", agent_time, a);
 	evhttp_set_cb(http, "/samples", agent_samples, a);
 	evhttp_set_cb(http, "/record", agent_record, a);
+	evhttp_set_cb(http, "/fragment", agent_fragment, a);
 	if (a->await_plan)
 		evhttp_set_cb(http, "/plan", agent_plan, a);
 	evhttp_set_gencb(http, agent_not_found, a);
@@ -777,6 +925,7 @@ int main(int argc, char **argv)
 		OPT_AWAIT_PLAN,
 		OPT_DAEMONS_DIR,
 		OPT_LEASE,
+		OPT_SHARD_DIR,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -793,6 +942,7 @@ int main(int argc, char **argv)
 	    {"await-plan", no_argument, NULL, OPT_AWAIT_PLAN},
 	    {"daemons-dir", required_argument, NULL, OPT_DAEMONS_DIR},
 	    {"lease", required_argument, NULL, OPT_LEASE},
+	    {"shard-dir", required_argument, NULL, OPT_SHARD_DIR},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -875,6 +1025,9 @@ int main(int argc, char **argv)
 			                        PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &a.lease_max_s);
 			lease_given = true;
 			break;
+		case OPT_SHARD_DIR:
+			a.shard_dir = optarg;
+			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
 			                         &a.interval_s);
@@ -952,6 +1105,7 @@ int main(int argc, char **argv)
 	           : !token_file    ? "--await-plan needs --token-file F: a plan starts a process"
 	                            : NULL)
 	    : lease_given                  ? "--lease goes with --await-plan (a plan's lease)"
+	    : a.shard_dir                  ? "--shard-dir goes with --await-plan (a shard plan)"
 	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
                                    row->upstream_source || row->listen
 	                                          ? "--variants-table, --root-hints, --upstream-port, "
@@ -1037,11 +1191,12 @@ int main(int argc, char **argv)
 	    a.base ? agent_listen(&a, &listen_addr, listen_len, bound, sizeof(bound)) : NULL;
 	a.tick = a.base ? event_new(a.base, -1, EV_PERSIST, agent_tick, &a) : NULL;
 	a.plan_poll = a.base ? event_new(a.base, -1, EV_PERSIST, agent_plan_poll, &a) : NULL;
+	a.shard_watch = a.base ? event_new(a.base, -1, EV_PERSIST, agent_shard_watch, &a) : NULL;
 	bool lease_ready = a.base && agent_lease_init(&a.lease, a.base, agent_lease_expired, &a);
 	struct event *term = a.base ? evsignal_new(a.base, SIGTERM, agent_stop, a.base) : NULL;
 	struct event *intr = a.base ? evsignal_new(a.base, SIGINT, agent_stop, a.base) : NULL;
 	int rc = CLI_EXIT_OK;
-	if (!http || !a.tick || !a.plan_poll || !lease_ready || !term || !intr ||
+	if (!http || !a.tick || !a.plan_poll || !a.shard_watch || !lease_ready || !term || !intr ||
 	    event_add(term, NULL) != 0 || event_add(intr, NULL) != 0) {
 		if (http)
 			fprintf(stderr, "allocspike-agent: libevent could not set up its events\n");
@@ -1072,6 +1227,8 @@ int main(int argc, char **argv)
 		event_free(a.tick);
 	if (a.plan_poll)
 		event_free(a.plan_poll);
+	if (a.shard_watch)
+		event_free(a.shard_watch);
 	agent_lease_free(&a.lease);
 	if (term)
 		event_free(term);

@@ -43,8 +43,7 @@ static int plan_option_find(const char *word)
 	return -1;
 }
 
-/* Visible ASCII only: a word reaches the resolver's argv and the agent's stderr. */
-static bool plan_word_printable(const char *word)
+bool plan_word_printable(const char *word)
 {
 	for (const unsigned char *p = (const unsigned char *)word; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f)
@@ -117,25 +116,61 @@ static bool plan_duration(json_t *root, const char *key, double min, double max,
 	                                    max, out, err, err_size);
 }
 
-static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size_t err_size)
+/* Whether key is one of the NULL-terminated keys. */
+static bool plan_key_in(const char *key, const char *const *keys)
 {
-	static const char *const keys[] = {"row",      "run",   "variant",
-	                                   "interval", "lease", "resolver_options"};
+	for (; *keys; keys++)
+		if (strcmp(key, *keys) == 0)
+			return true;
+	return false;
+}
+
+/* Every key of root one its kind has: a row plan's, or a shard plan's. */
+static bool plan_keys_known(json_t *root, bool shard, char *err, size_t err_size)
+{
+	static const char *const row_keys[] = {
+	    "kind", "row", "run", "variant", "interval", "lease", "resolver_options", NULL};
+	static const char *const common_keys[] = {"kind", "run", "interval", "lease", NULL};
 	const char *key;
 	json_t *value;
 	json_object_foreach(root, key, value)
 	{
-		bool known = false;
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			known = known || strcmp(key, keys[i]) == 0;
-		if (!known) {
-			snprintf(err, err_size, "unknown key \"%.64s\" (a plan has %s)", key,
-			         "row, run, variant, interval, lease, resolver_options");
-			return false;
-		}
+		if (shard ? plan_key_in(key, common_keys) || plan_key_in(key, shard_plan_keys)
+		          : plan_key_in(key, row_keys))
+			continue;
+		snprintf(err, err_size, "unknown key \"%.64s\" (a %s plan has %s)", key,
+		         shard ? "shard" : "row",
+		         shard ? "kind, run, interval, lease, shard, schedule, queries, start_at, "
+		                 "targets"
+		               : "kind, row, run, variant, interval, lease, resolver_options");
+		return false;
 	}
-	if (!plan_identifier(root, "row", plan->row, sizeof(plan->row), err, err_size) ||
+	return true;
+}
+
+static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size_t err_size)
+{
+	json_t *kind = json_object_get(root, "kind");
+	const char *kind_text = json_string_value(kind);
+	if (kind &&
+	    (!kind_text || (strcmp(kind_text, "row") != 0 && strcmp(kind_text, "shard") != 0))) {
+		snprintf(err, err_size, "\"kind\": \"row\" (the default) or \"shard\"");
+		return false;
+	}
+	plan->is_shard = kind_text && strcmp(kind_text, "shard") == 0;
+	if (!plan_keys_known(root, plan->is_shard, err, err_size) ||
 	    !plan_identifier(root, "run", plan->run, sizeof(plan->run), err, err_size))
+		return false;
+	if (plan->is_shard) { /* the generator's labels: the run's, the shard's own variant */
+		snprintf(plan->variant, sizeof(plan->variant), "_loadgen");
+		plan->interval_s = 0.1;
+		return plan_duration(root, "interval", 0.01, 60, &plan->interval_s, err,
+		                     err_size) &&
+		       plan_duration(root, "lease", PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S,
+		                     &plan->lease_s, err, err_size) &&
+		       shard_plan_fields(root, &plan->shard, err, err_size);
+	}
+	if (!plan_identifier(root, "row", plan->row, sizeof(plan->row), err, err_size))
 		return false;
 	if (json_object_get(root, "variant") &&
 	    !plan_identifier(root, "variant", plan->variant, sizeof(plan->variant), err, err_size))
@@ -189,7 +224,8 @@ bool plan_request_parse(const char *body, size_t len, struct plan_request *plan,
 	/* the interval, lease and variant as read, so "0.1s" and "100ms", or a variant left out and
 	 * one named as its row, are the same plan */
 	json_object_set_new(root, "interval", json_real(plan->interval_s));
-	json_object_set_new(root, "variant", json_string(plan->variant));
+	if (!plan->is_shard)
+		json_object_set_new(root, "variant", json_string(plan->variant));
 	if (plan->lease_s > 0)
 		json_object_set_new(root, "lease", json_real(plan->lease_s));
 	if (ok && !(plan->canonical = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS))) {
@@ -208,5 +244,6 @@ void plan_request_free(struct plan_request *plan)
 		free(plan->options[i]);
 	free(plan->options);
 	free(plan->canonical);
+	shard_plan_free(&plan->shard);
 	*plan = (struct plan_request){0};
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "identifier.h"
+#include "shard_plan.h"
 
 /* A plan's lease: from a second (shorter is no lease on any network) to 30 days, --duration's
  * longest. */
@@ -17,6 +18,8 @@
 #define PLAN_LEASE_MAX_S (86400.0 * 30)
 
 struct plan_request {
+	bool is_shard;           /* "kind": "shard": a generator shard, not a row */
+	struct shard_plan shard; /* with is_shard */
 	char row[IDENTIFIER_MAX_LEN + 1];
 	char run[IDENTIFIER_MAX_LEN + 1];
 	char variant[IDENTIFIER_MAX_LEN + 1];
@@ -29,13 +32,18 @@ struct plan_request {
 };
 
 /* Parses and checks a plan's body (a JSON object: "row", "run", "variant", "interval" a duration
- * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words). False with
+ * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words; or, with
+ * "kind": "shard", "run", "interval" (the timeline's), "lease" and shard_plan.h's keys). False with
  * the reason in err for anything else, an unknown key, or a resolver option not in the allow-list.
  * The row is checked against the table when it is started (agent/row_start.c). */
 bool plan_request_parse(const char *body, size_t len, struct plan_request *plan, char *err,
                         size_t err_size);
 
 void plan_request_free(struct plan_request *plan);
+
+/* Visible ASCII only, at least one character: a plan's word reaches a child's argv (the
+ * resolver's, the generator's) and the agent's stderr. */
+bool plan_word_printable(const char *word);
 
 /* The resolver options a plan may carry, for the usage text and the docs. */
 extern const char *const plan_request_allowed_options;

@@ -49,3 +49,21 @@ bool identifier_valid(const char *s, char *why, size_t why_size)
 	}
 	return true;
 }
+
+bool identifier_assignment(const char *text, char name[IDENTIFIER_MAX_LEN + 1], const char **value,
+                           char *why, size_t why_size)
+{
+	const char *eq = strchr(text, '=');
+	char reason[160];
+	if (!eq || (size_t)(eq - text) > IDENTIFIER_MAX_LEN) {
+		snprintf(why, why_size, "not NAME=VALUE");
+		return false;
+	}
+	snprintf(name, IDENTIFIER_MAX_LEN + 1, "%.*s", (int)(eq - text), text);
+	if (!identifier_valid(name, reason, sizeof(reason))) {
+		snprintf(why, why_size, "the name %s", reason);
+		return false;
+	}
+	*value = eq + 1;
+	return true;
+}

@@ -937,6 +937,14 @@ bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, s
 	return read_parts(dir, rf, "unknown", parts, 1, err, err_size);
 }
 
+const char *const runfolder_fragment_files[] = {"fragment.json",
+                                                "timeline.csv",
+                                                "events.jsonl",
+                                                "phases.csv",
+                                                "latency_hist.csv",
+                                                "interval_hist.csv",
+                                                NULL};
+
 bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size)
 {
 	static const runfolder_part_reader parts[] = {read_events, read_timeline,

@@ -167,6 +167,10 @@ bool runfolder_read_timeline(const char *dir, struct runfolder *rf, char *err, s
  * status "unknown". Same errors as runfolder_read. */
 bool runfolder_read_fragment(const char *dir, struct runfolder *rf, char *err, size_t err_size);
 
+/* The files of a fragment (NULL-terminated): what a generator with --shard --out writes and
+ * allocspike-report merge reads; what a shard's agent serves and its controller fetches. */
+extern const char *const runfolder_fragment_files[];
+
 void runfolder_free(struct runfolder *rf);
 
 /* For the run folder's other readers (common/runfolder_agents.c): one line of at most

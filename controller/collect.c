@@ -72,19 +72,15 @@ void collect_usage(FILE *out)
 /* NAME=ADDR[:PORT] into the plan's next agent. */
 static bool collect_parse_agent(struct collect_plan *plan, const char *text)
 {
-	const char *eq = strchr(text, '=');
-	char name[IDENTIFIER_MAX_LEN + 1], why[160], err[256];
+	const char *addr_text;
+	char name[IDENTIFIER_MAX_LEN + 1], why[200], err[256];
 	if (plan->agent_count == COLLECT_MAX_AGENTS) {
 		fprintf(stderr, "allocspike-run collect: at most %d agents\n", COLLECT_MAX_AGENTS);
 		return false;
 	}
-	if (!eq || (size_t)(eq - text) > IDENTIFIER_MAX_LEN) {
-		fprintf(stderr, "allocspike-run collect: --agent '%s': NAME=ADDR[:PORT]\n", text);
-		return false;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - text), text);
-	if (!identifier_valid(name, why, sizeof(why))) {
-		fprintf(stderr, "allocspike-run collect: --agent '%s': the name %s\n", text, why);
+	if (!identifier_assignment(text, name, &addr_text, why, sizeof(why))) {
+		fprintf(stderr, "allocspike-run collect: --agent '%s': %s (NAME=ADDR[:PORT])\n",
+		        text, why);
 		return false;
 	}
 	for (unsigned i = 0; i < plan->agent_count; i++)
@@ -94,7 +90,7 @@ static bool collect_parse_agent(struct collect_plan *plan, const char *text)
 		}
 	struct sockaddr_storage addr;
 	socklen_t addr_len;
-	if (!sockaddr_parse(eq + 1, COLLECT_DEFAULT_PORT, &addr, &addr_len, err, sizeof(err))) {
+	if (!sockaddr_parse(addr_text, COLLECT_DEFAULT_PORT, &addr, &addr_len, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-run collect: --agent %s: %s\n", name, err);
 		return false;
 	}

@@ -34,17 +34,18 @@ static bool hosts_entry_parse(struct hosts_entry *e, char **f, const struct host
 		snprintf(why, why_size, "agent address '%.100s': %s", f[1], reason);
 		return false;
 	}
-	const struct variant_row *row = variants_table_find(table, f[2]);
-	if (!row) {
+	bool shard = strcmp(f[2], HOSTS_FILE_SHARD) == 0;
+	if (!shard && !variants_table_find(table, f[2])) {
 		snprintf(why, why_size, "no variant '%.64s' in %s", f[2], table->path);
 		return false;
 	}
 	snprintf(e->host, sizeof(e->host), "%s", f[0]);
-	snprintf(e->row, sizeof(e->row), "%s", f[2]);
+	snprintf(e->row, sizeof(e->row), "%s", shard ? "" : f[2]);
 	sockaddr_format((struct sockaddr *)&e->addr, e->addr_text, sizeof(e->addr_text));
-	for (size_t i = 0; i < hosts->count; i++) {
-		const struct hosts_entry *o = &hosts->entries[i];
-		if (strcmp(o->row, e->row) == 0) {
+	for (size_t i = 0; i < hosts->count + hosts->n_shards; i++) {
+		const struct hosts_entry *o =
+		    i < hosts->count ? &hosts->entries[i] : &hosts->shards[i - hosts->count];
+		if (!shard && strcmp(o->row, e->row) == 0) {
 			snprintf(why, why_size, "row %s is placed already, on host %s (line %u)",
 			         e->row, o->host, o->line);
 			return false;
@@ -82,20 +83,25 @@ bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct va
 		struct hosts_entry e = {.line = number};
 		if (n != HOSTS_FIELDS) {
 			snprintf(why, sizeof(why),
-			         "%s fields: a line is HOST AGENT-ADDR[:PORT] ROW",
+			         "%s fields: a line is HOST AGENT-ADDR[:PORT] ROW (or "
+			         "@shard)",
 			         n < HOSTS_FIELDS ? "too few" : "too many");
 			ok = false;
 		} else
 			ok = hosts_entry_parse(&e, fields, hosts, table, default_port, why,
 			                       sizeof(why));
+		/* a generator host's line joins the shards, a row's the rows */
+		bool shard = ok && e.row[0] == '\0';
+		struct hosts_entry **list = shard ? &hosts->shards : &hosts->entries;
+		size_t *count = shard ? &hosts->n_shards : &hosts->count;
 		struct hosts_entry *grown =
-		    ok ? realloc(hosts->entries, (hosts->count + 1) * sizeof(*grown)) : NULL;
+		    ok ? realloc(*list, (*count + 1) * sizeof(*grown)) : NULL;
 		if (ok && !grown)
 			snprintf(why, sizeof(why), "out of memory");
 		ok = ok && grown;
 		if (ok) {
-			hosts->entries = grown;
-			hosts->entries[hosts->count++] = e;
+			*list = grown;
+			grown[(*count)++] = e;
 		} else
 			snprintf(err, err_size, "%s:%u: %s", path, number, why);
 	}
@@ -104,7 +110,7 @@ bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct va
 		ok = false;
 	}
 	if (ok && hosts->count == 0) {
-		snprintf(err, err_size, "%s: no agent lines (HOST AGENT-ADDR[:PORT] ROW)", path);
+		snprintf(err, err_size, "%s: no row lines (HOST AGENT-ADDR[:PORT] ROW)", path);
 		ok = false;
 	}
 	free(line);
@@ -117,5 +123,6 @@ bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct va
 void hosts_file_free(struct hosts_file *hosts)
 {
 	free(hosts->entries);
+	free(hosts->shards);
 	*hosts = (struct hosts_file){0};
 }

@@ -1,6 +1,7 @@
 /* controller/hosts_file.h - the hosts file of a placement (allocspike-run place, docs/controller.md
  * "The hosts file"): one line per agent, its host's name, its address and the row of variants.tsv
- * it starts; each row on one agent only, each agent once. */
+ * it starts, or HOSTS_FILE_SHARD for a generator host (a shard of the generator); each row on one
+ * agent only, each agent once. */
 #ifndef ALLOCSPIKE_CONTROLLER_HOSTS_FILE_H
 #define ALLOCSPIKE_CONTROLLER_HOSTS_FILE_H
 
@@ -13,6 +14,8 @@
 
 /* An agent's port when its line gives none: the agent's default (docs/agent.md). */
 #define HOSTS_FILE_AGENT_PORT 9110
+/* The third field of a generator host's line: not an identifier, so never a row's name. */
+#define HOSTS_FILE_SHARD "@shard"
 
 struct hosts_entry {
 	char host[IDENTIFIER_MAX_LEN + 1];
@@ -24,11 +27,15 @@ struct hosts_entry {
 };
 
 struct hosts_file {
-	struct hosts_entry *entries; /* in the file's order */
+	struct hosts_entry *entries; /* the rows' agents, in the file's order */
 	size_t count;
+	struct hosts_entry *shards; /* the generator hosts' agents (row ""), in the file's order:
+	                               shard I of n_shards is shards[I - 1] */
+	size_t n_shards;
 };
 
-/* Reads and checks path against table (its rows: a build or env row, each once); on the first
+/* Reads and checks path against table (its rows: a build or env row, each once; a generator
+ * host's line kept apart, in shards); on the first
  * problem false with "FILE:LINE: reason" in err and nothing kept. default_port: an address's port
  * when the line gives none (the agent's). */
 bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct variants_table *table,

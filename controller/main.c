@@ -23,6 +23,7 @@
 #include "scenario_schedule.h"
 #include "seconds_text.h"
 #include "settings_check.h"
+#include "shards.h"
 #include "stop.h"
 #include "conduct.h"
 #include "supervise.h"
@@ -36,6 +37,7 @@ static void run_usage(FILE *out)
 	    "usage: allocspike-run SUBCOMMAND [options]\n"
 	    "  collect     the agents' reads into a run folder on this host's clock\n"
 	    "  place       rows started on remote agents by a hosts file, one start time\n"
+	    "  shards      the generator as shards on a hosts file's generator hosts, merged\n"
 	    "  conduct     a scenario's run: begun, its steps run and answered, finished, "
 	    "reported\n"
 	    "  supervise   a plan's processes started, watched and stopped\n"
@@ -68,6 +70,7 @@ static void run_usage(FILE *out)
 	    "  --version   print the version and exit\n");
 	collect_usage(out);
 	place_usage(out);
+	shards_usage(out);
 	conduct_usage(out);
 	supervise_usage(out);
 	ask_usage(out);
@@ -97,6 +100,8 @@ int main(int argc, char **argv)
 		return collect_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "place") == 0)
 		return place_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "shards") == 0)
+		return shards_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "conduct") == 0)
 		return conduct_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "supervise") == 0)

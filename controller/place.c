@@ -36,7 +36,8 @@ void place_usage(FILE *out)
 	        "usage: allocspike-run place --hosts FILE --run ID --token-file F [options]\n"
 	        "                            [-- RESOLVER-OPTION...]\n"
 	        "  --hosts FILE         one line per agent: HOST AGENT-ADDR[:PORT] ROW (port\n"
-	        "                       default %d; docs/controller.md, \"The hosts file\")\n"
+	        "                       default %d; docs/controller.md, \"The hosts file\"); ROW\n"
+	        "                       @shard: a generator host, --schedule's generator\n"
 	        "  --run ID             the run's id, every agent's run label\n"
 	        "  --token-file F       the agents' bearer token (mode 0600 or stricter)\n"
 	        "  --table FILE         the variants table the rows are checked against\n"
@@ -69,41 +70,88 @@ void place_usage(FILE *out)
 	        HOSTS_FILE_AGENT_PORT, ALLOCSPIKE_VARIANTS_FILE);
 }
 
+bool place_option_shared(struct place_options *o, int c, const char *arg, bool *ok)
+{
+	*ok = true;
+	switch (c) {
+	case PLACE_OPT_HOSTS:
+		o->hosts_path = arg;
+		return true;
+	case PLACE_OPT_RUN:
+		o->run = arg;
+		return true;
+	case PLACE_OPT_TOKEN_FILE:
+		o->token_file = arg;
+		return true;
+	case PLACE_OPT_TABLE:
+		o->table_path = arg;
+		return true;
+	case PLACE_OPT_SCHEDULE:
+		o->schedule = arg;
+		return true;
+	case PLACE_OPT_QUERIES:
+		o->queries = arg;
+		return true;
+	case PLACE_OPT_OUT:
+		o->out = arg;
+		return true;
+	case PLACE_OPT_TIMELINE_INTERVAL: /* the generator's range */
+		*ok = cli_option_duration("--timeline-interval", arg, CLI_UNIT_REQUIRED, 0.01, 60,
+		                          &o->timeline_s);
+		return true;
+	case PLACE_OPT_CLOCK_BOUND:
+		*ok = cli_option_duration("--clock-bound", arg, CLI_UNIT_REQUIRED, 0, 60,
+		                          &o->clock_bound_s);
+		return true;
+	case PLACE_OPT_LEASE: /* the agents' range (agent/plan_request.h) */
+		*ok = cli_option_duration("--lease", arg, CLI_UNIT_REQUIRED, 1, 86400 * 30,
+		                          &o->lease_s);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int place_options_finish(struct place_options *o, const char *command, const char *missing,
+                         int argc, char **argv, void (*usage)(FILE *out))
+{
+	if (optind < argc || missing) {
+		if (optind < argc)
+			fprintf(stderr, "allocspike-run %s: unexpected argument '%s'\n", command,
+			        argv[optind]);
+		else
+			fprintf(stderr, "allocspike-run %s: %s is required\n", command, missing);
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	char why[160], err[512];
+	if (!identifier_valid(o->run, why, sizeof(why))) {
+		fprintf(stderr, "allocspike-run %s: --run: the id %s\n", command, why);
+		return CLI_EXIT_USAGE;
+	}
+	if (!bearer_token_load(o->token_file, o->token, sizeof(o->token), err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run %s: --token-file %s\n", command, err);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* Options into o; CLI_EXIT_OK to go on, -1 after --help, or the exit status. */
 static int place_parse(struct place_options *o, int argc, char **argv)
 {
 	enum {
-		OPT_HOSTS = 256,
-		OPT_RUN,
-		OPT_TOKEN_FILE,
-		OPT_TABLE,
-		OPT_INTERVAL,
+		OPT_INTERVAL = PLACE_OPT_OWN,
 		OPT_LEAD,
 		OPT_READY_TIMEOUT,
-		OPT_CLOCK_BOUND,
-		OPT_LEASE,
-		OPT_OUT,
-		OPT_SCHEDULE,
-		OPT_QUERIES,
-		OPT_TIMELINE_INTERVAL,
 		OPT_ALLOW_CONTROLLER,
 		OPT_IN_RUN,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
-	    {"hosts", required_argument, NULL, OPT_HOSTS},
-	    {"run", required_argument, NULL, OPT_RUN},
-	    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-	    {"table", required_argument, NULL, OPT_TABLE},
+	    PLACE_SHARED_OPTIONS,
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"lead", required_argument, NULL, OPT_LEAD},
 	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
-	    {"clock-bound", required_argument, NULL, OPT_CLOCK_BOUND},
-	    {"lease", required_argument, NULL, OPT_LEASE},
-	    {"out", required_argument, NULL, OPT_OUT},
-	    {"schedule", required_argument, NULL, OPT_SCHEDULE},
-	    {"queries", required_argument, NULL, OPT_QUERIES},
-	    {"timeline-interval", required_argument, NULL, OPT_TIMELINE_INTERVAL},
 	    {"allow-controller", no_argument, NULL, OPT_ALLOW_CONTROLLER},
 	    {"in-run", no_argument, NULL, OPT_IN_RUN},
 	    {"help", no_argument, NULL, OPT_HELP},
@@ -112,19 +160,12 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		bool ok = true;
+		if (place_option_shared(o, c, optarg, &ok)) {
+			if (!ok)
+				return CLI_EXIT_USAGE;
+			continue;
+		}
 		switch (c) {
-		case OPT_HOSTS:
-			o->hosts_path = optarg;
-			break;
-		case OPT_RUN:
-			o->run = optarg;
-			break;
-		case OPT_TOKEN_FILE:
-			o->token_file = optarg;
-			break;
-		case OPT_TABLE:
-			o->table_path = optarg;
-			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
 			                         &o->interval_s);
@@ -136,27 +177,6 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		case OPT_READY_TIMEOUT:
 			ok = cli_option_duration("--ready-timeout", optarg, CLI_UNIT_REQUIRED, 1,
 			                         3600, &o->ready_timeout_s);
-			break;
-		case OPT_CLOCK_BOUND:
-			ok = cli_option_duration("--clock-bound", optarg, CLI_UNIT_REQUIRED, 0, 60,
-			                         &o->clock_bound_s);
-			break;
-		case OPT_LEASE: /* the agents' range (agent/plan_request.h) */
-			ok = cli_option_duration("--lease", optarg, CLI_UNIT_REQUIRED, 1,
-			                         86400 * 30, &o->lease_s);
-			break;
-		case OPT_OUT:
-			o->out = optarg;
-			break;
-		case OPT_SCHEDULE:
-			o->schedule = optarg;
-			break;
-		case OPT_QUERIES:
-			o->queries = optarg;
-			break;
-		case OPT_TIMELINE_INTERVAL: /* the generator's range */
-			ok = cli_option_duration("--timeline-interval", optarg, CLI_UNIT_REQUIRED,
-			                         0.01, 60, &o->timeline_s);
 			break;
 		case OPT_ALLOW_CONTROLLER:
 			o->allow_controller = true;
@@ -187,25 +207,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	                      : running && !o->queries  ? "--queries (with --schedule)"
 	                      : running && !o->out      ? "--out (with --schedule)"
 	                                                : NULL;
-	if (optind < argc || missing) {
-		if (optind < argc)
-			fprintf(stderr, "allocspike-run place: unexpected argument '%s'\n",
-			        argv[optind]);
-		else
-			fprintf(stderr, "allocspike-run place: %s is required\n", missing);
-		place_usage(stderr);
-		return CLI_EXIT_USAGE;
-	}
-	char why[160], err[512];
-	if (!identifier_valid(o->run, why, sizeof(why))) {
-		fprintf(stderr, "allocspike-run place: --run: the id %s\n", why);
-		return CLI_EXIT_USAGE;
-	}
-	if (!bearer_token_load(o->token_file, o->token, sizeof(o->token), err, sizeof(err))) {
-		fprintf(stderr, "allocspike-run place: --token-file %s\n", err);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_EXIT_OK;
+	return place_options_finish(o, "place", missing, argc, argv, place_usage);
 }
 
 /* The plan each agent is sent (docs/agent.md, "Taking the row from a controller"). */
@@ -269,9 +271,8 @@ static bool place_allow_controller(struct place_row *r, char *err, size_t err_si
 	return ok;
 }
 
-/* Every agent's clock within the bound, or the placement refused naming the host. */
-static bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
-                         struct events_log *log)
+bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
+                  struct events_log *log)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct hosts_entry *e = rows[i].entry;
@@ -363,8 +364,7 @@ static json_t *place_report(struct place_row *rows, size_t n, const struct place
 	return out;
 }
 
-/* Every agent told to withdraw (DELETE /plan: its row stopped, the agent ended), each said. */
-static void place_withdraw(const struct place_row *rows, size_t n, const char *token)
+void place_withdraw(const struct place_row *rows, size_t n, const char *token)
 {
 	struct plan_call *calls = calloc(n, sizeof(*calls));
 	if (!calls)
@@ -376,8 +376,10 @@ static void place_withdraw(const struct place_row *rows, size_t n, const char *t
 	for (size_t i = 0; i < n; i++) {
 		fprintf(stderr, "allocspike-run place: host %s (agent %s): %s\n",
 		        rows[i].entry->host, rows[i].entry->addr_text,
-		        calls[i].status == 200 ? "withdrawn, its row stopped"
-		                               : "could not be told to withdraw");
+		        calls[i].status != 200 ? "could not be told to withdraw"
+		        : rows[i].entry->row[0]
+		            ? "withdrawn, its row stopped"
+		            : "withdrawn (its generator stopped if it still ran)");
 		plan_call_free(&calls[i]);
 	}
 	free(calls);
@@ -454,6 +456,15 @@ int place_main(int argc, char **argv)
 		fprintf(stderr, "allocspike-run place: %s\n", err);
 		hosts_file_free(&hosts);
 		return CLI_EXIT_FAILED;
+	}
+	o.n_shards = hosts.n_shards;  /* left to --schedule's shards (allocspike-run shards) */
+	if (o.n_shards && o.in_run) { /* a scenario's drive takes the one local generator's start */
+		fprintf(
+		    stderr,
+		    "allocspike-run place: --in-run takes no generator hosts (%s lines in %s)\n",
+		    HOSTS_FILE_SHARD, o.hosts_path);
+		hosts_file_free(&hosts);
+		return CLI_EXIT_USAGE;
 	}
 	struct place_row *rows = calloc(hosts.count, sizeof(*rows));
 	for (size_t i = 0; rows && i < hosts.count; i++)

@@ -6,6 +6,7 @@
 #define ALLOCSPIKE_CONTROLLER_PLACE_H
 
 #include <arpa/inet.h>
+#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "bearer_token.h"
 #include "clock_exchange.h"
+#include "events_log.h"
 #include "hosts_file.h"
 #include "plan_client.h"
 
@@ -22,15 +24,55 @@ struct place_options {
 	const char *schedule, *queries; /* the run after the placement, or NULL */
 	char token[BEARER_TOKEN_MAX + 1];
 	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
-	double lease_s; /* --lease, sent in every plan; 0: not given (each agent's own) */
+	double lease_s;    /* --lease, sent in every plan; 0: not given (each agent's own) */
 	double timeline_s; /* the run's timeline interval (the generator's --interval-ms) */
 	char **resolver_options;
 	size_t n_resolver_options;
 	bool allow_controller; /* each row also answers where this host reaches its agent from */
+	size_t n_shards; /* the hosts file's generator hosts: --schedule's generator is theirs */
 	bool
 	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;
 };
+
+/* The options place and shards share: their getopt entries (PLACE_SHARED_OPTIONS, values from
+ * PLACE_OPT_HOSTS on; a command's own options from PLACE_OPT_OWN on), read by place_option_shared
+ * and checked at the end by place_options_finish. */
+enum {
+	PLACE_OPT_HOSTS = 256,
+	PLACE_OPT_RUN,
+	PLACE_OPT_TOKEN_FILE,
+	PLACE_OPT_TABLE,
+	PLACE_OPT_SCHEDULE,
+	PLACE_OPT_QUERIES,
+	PLACE_OPT_OUT,
+	PLACE_OPT_TIMELINE_INTERVAL,
+	PLACE_OPT_CLOCK_BOUND,
+	PLACE_OPT_LEASE,
+	PLACE_OPT_OWN
+};
+#define PLACE_SHARED_OPTIONS                                                                       \
+	{"hosts", required_argument, NULL, PLACE_OPT_HOSTS},                                       \
+	    {"run", required_argument, NULL, PLACE_OPT_RUN},                                       \
+	    {"token-file", required_argument, NULL, PLACE_OPT_TOKEN_FILE},                         \
+	    {"table", required_argument, NULL, PLACE_OPT_TABLE},                                   \
+	    {"schedule", required_argument, NULL, PLACE_OPT_SCHEDULE},                             \
+	    {"queries", required_argument, NULL, PLACE_OPT_QUERIES},                               \
+	    {"out", required_argument, NULL, PLACE_OPT_OUT},                                       \
+	    {"timeline-interval", required_argument, NULL, PLACE_OPT_TIMELINE_INTERVAL},           \
+	    {"clock-bound", required_argument, NULL, PLACE_OPT_CLOCK_BOUND},                       \
+	{                                                                                          \
+		"lease", required_argument, NULL, PLACE_OPT_LEASE                                  \
+	}
+
+/* Whether option c is a shared one; if so its argument into o, *ok false when it does not parse
+ * (said on stderr). */
+bool place_option_shared(struct place_options *o, int c, const char *arg, bool *ok);
+
+/* The end of command's options: no word left and nothing missing (else said, with the usage), the
+ * run's id an identifier, the token read. CLI_EXIT_OK or CLI_EXIT_USAGE. */
+int place_options_finish(struct place_options *o, const char *command, const char *missing,
+                         int argc, char **argv, void (*usage)(FILE *out));
 
 /* One agent's placement: its line, its clock, its plan and answer. */
 struct place_row {
@@ -41,6 +83,16 @@ struct place_row {
 	char allow[INET6_ADDRSTRLEN + 8]; /* --allow-controller's ADDR/32 or ADDR/128, or "" */
 	json_t *answer; /* the agent's answer (plan_request's fields, resolver, pid) */
 };
+
+/* Every agent's clock within o's bound (and, with o->allow_controller, the address this host
+ * sends from toward it), its --host label its line's; else the placement refused naming the host
+ * (on stderr, and as an event of log when not NULL). */
+bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
+                  struct events_log *log);
+
+/* Every agent told to withdraw (DELETE /plan: its row or its generator stopped, the agent
+ * ended), each said on stderr. */
+void place_withdraw(const struct place_row *rows, size_t n, const char *token);
 
 /* argv[0] is "place"; returns the exit status (docs/cli.md). */
 int place_main(int argc, char **argv);

@@ -45,27 +45,71 @@ static double place_run_clock_every(const struct place_row *rows, size_t n)
 	return every < 0.1 ? 0.1 : every; /* collect's shortest */
 }
 
+/* The generator's first words: allocspike-loadgen here, or with generator hosts in the hosts
+ * file, allocspike-run shards, its shards there, merged into the run folder (docs/controller.md,
+ * "Generator shards"); the targets follow. */
+static json_t *place_run_generator(const struct place_options *o, const char *t0, const char *self,
+                                   const char *bin_dir)
+{
+	char interval_ms[32], interval[32], bound[32], lease[32], loadgen[4200], shards_out[4200];
+	snprintf(bound, sizeof(bound), "%.3fms", o->clock_bound_s * 1000);
+	snprintf(lease, sizeof(lease), "%.3fms", o->lease_s * 1000);
+	snprintf(interval_ms, sizeof(interval_ms), "%.0f", o->timeline_s * 1000);
+	snprintf(interval, sizeof(interval), "%.0fms", o->timeline_s * 1000);
+	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
+	snprintf(shards_out, sizeof(shards_out), "%s/shards", o->out);
+	json_t *generate = json_array();
+	const char *g0[] = {
+	    loadgen,     "--queries",      o->queries,     "--schedule", o->schedule,
+	    "--out",     o->out,           "--start-at",   t0,           "--interval-ms",
+	    interval_ms, "--allow-remote", "--no-progress"};
+	const char *s0[] = {self,
+	                    "shards",
+	                    "--hosts",
+	                    o->hosts_path,
+	                    "--table",
+	                    o->table_path,
+	                    "--run",
+	                    o->run,
+	                    "--token-file",
+	                    o->token_file,
+	                    "--schedule",
+	                    o->schedule,
+	                    "--queries",
+	                    o->queries,
+	                    "--start-at",
+	                    t0,
+	                    "--timeline-interval",
+	                    interval,
+	                    "--clock-bound",
+	                    bound,
+	                    "--out",
+	                    shards_out,
+	                    "--merge-into",
+	                    o->out};
+	const char *asked[] = {"--lease", lease}; /* else each agent's own */
+	if (o->n_shards) {
+		words(generate, s0, sizeof(s0) / sizeof(*s0));
+		words(generate, asked, o->lease_s > 0 ? 2 : 0);
+	} else
+		words(generate, g0, sizeof(g0) / sizeof(*g0));
+	return generate;
+}
+
 /* The plan: the collector of every agent, then the generator, whose end ends the run. */
 static json_t *place_run_plan(const struct place_options *o, const json_t *placement,
                               const struct place_row *rows, size_t n, const char *self,
                               const char *bin_dir)
 {
 	const char *t0 = json_string_value(json_object_get(placement, "t0"));
-	char interval_ms[32], clock_every[32], loadgen[4200], collect_log[4200], loadgen_log[4200];
+	char clock_every[32], collect_log[4200], loadgen_log[4200];
 	snprintf(collect_log, sizeof(collect_log), "%s/logs/collect.log", o->out);
 	snprintf(loadgen_log, sizeof(loadgen_log), "%s/logs/loadgen.log", o->out);
-	snprintf(interval_ms, sizeof(interval_ms), "%.0f", o->timeline_s * 1000);
 	snprintf(clock_every, sizeof(clock_every), "%.0fms", place_run_clock_every(rows, n) * 1000);
-	snprintf(loadgen, sizeof(loadgen), "%s/allocspike-loadgen", bin_dir);
-	json_t *collect = json_array(), *generate = json_array();
+	json_t *collect = json_array(), *generate = place_run_generator(o, t0, self, bin_dir);
 	const char *c0[] = {self,          "collect",    "--out", o->out,          "--token-file",
 	                    o->token_file, "--start-at", t0,      "--clock-every", clock_every};
-	const char *g0[] = {
-	    loadgen,     "--queries",      o->queries,     "--schedule", o->schedule,
-	    "--out",     o->out,           "--start-at",   t0,           "--interval-ms",
-	    interval_ms, "--allow-remote", "--no-progress"};
 	words(collect, c0, sizeof(c0) / sizeof(*c0));
-	words(generate, g0, sizeof(g0) / sizeof(*g0));
 	json_t *placed = json_object_get(placement, "rows");
 	for (size_t i = 0; i < n; i++) {
 		const char *resolver =
@@ -73,8 +117,9 @@ static json_t *place_run_plan(const struct place_options *o, const json_t *place
 		char agent[512], target[600];
 		snprintf(agent, sizeof(agent), "%s=%s", rows[i].entry->row,
 		         rows[i].entry->addr_text);
-		snprintf(target, sizeof(target), "name=%s,addr=%s", rows[i].entry->row,
-		         resolver ? resolver : "");
+		/* the shards take ROW=ADDR, as collect's --agent */
+		snprintf(target, sizeof(target), o->n_shards ? "%s=%s" : "name=%s,addr=%s",
+		         rows[i].entry->row, resolver ? resolver : "");
 		const char *a[] = {"--agent", agent}, *g[] = {"--target", target};
 		words(collect, a, 2);
 		words(generate, g, 2);

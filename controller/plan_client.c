@@ -37,9 +37,11 @@ static void plan_done(struct evhttp_request *req, void *arg)
 	size_t len = in ? evbuffer_get_length(in) : 0;
 	if (code && (call->answer = malloc(len + 1))) {
 		evbuffer_copyout(in, call->answer, len);
-		while (len > 0 && (call->answer[len - 1] == '\n' || call->answer[len - 1] == '\r'))
-			len--; /* the agent's reasons end in a newline; ours are printed after a
-			          colon */
+		/* the agent's reasons end in a newline; ours are printed after a colon (a file
+		 * fetched is kept whole) */
+		while (!call->path && len > 0 &&
+		       (call->answer[len - 1] == '\n' || call->answer[len - 1] == '\r'))
+			len--;
 		call->answer[len] = '\0';
 	}
 	call->status = code;
@@ -72,8 +74,10 @@ static bool plan_send(struct plan_slot *slot, const char *token, double timeout_
 		                  "application/json");
 		evbuffer_add(evhttp_request_get_output_buffer(req), call->body, strlen(call->body));
 	}
-	if (evhttp_make_request(slot->conn, req, call->body ? EVHTTP_REQ_POST : EVHTTP_REQ_DELETE,
-	                        "/plan") != 0) {
+	enum evhttp_cmd_type method = call->body  ? EVHTTP_REQ_POST
+	                              : call->get ? EVHTTP_REQ_GET
+	                                          : EVHTTP_REQ_DELETE;
+	if (evhttp_make_request(slot->conn, req, method, call->path ? call->path : "/plan") != 0) {
 		snprintf(call->error, sizeof(call->error), "the request could not be sent");
 		return false; /* libevent freed req */
 	}

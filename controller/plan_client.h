@@ -1,6 +1,6 @@
 /* controller/plan_client.h - the controller's requests to the agents' /plan (docs/agent.md,
- * "Taking the row from a controller"): sent to every agent at once, each answer awaited up to a
- * bound, so that a placement waits for its slowest row and no longer. */
+ * "Taking the row from a controller") and a shard's /fragment: sent to every agent at once, each
+ * answer awaited up to a bound, so that a placement waits for its slowest row and no longer. */
 #ifndef ALLOCSPIKE_CONTROLLER_PLAN_CLIENT_H
 #define ALLOCSPIKE_CONTROLLER_PLAN_CLIENT_H
 
@@ -11,7 +11,9 @@
 struct plan_call {
 	const struct sockaddr *addr; /* the agent */
 	const char *addr_text;
-	const char *body; /* POST this as JSON; NULL: DELETE */
+	const char *body; /* POST this as JSON; NULL: DELETE, or GET with get */
+	bool get;         /* without a body: GET rather than DELETE */
+	const char *path; /* NULL: /plan */
 	int status;       /* the answer's HTTP status; 0: none came */
 	char *answer;     /* its body, NUL-terminated (NULL: none) */
 	char error[256];  /* with status 0: why */

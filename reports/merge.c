@@ -79,8 +79,10 @@ static void say(const char *fmt, ...)
 
 static void merge_usage(FILE *f)
 {
-	fputs("usage: allocspike-report merge --out RUN FRAGMENT...\n"
-	      "  one run folder RUN (new or empty) from the run folders of the shards of one\n"
+	fputs("usage: allocspike-report merge --out RUN | --into RUN FRAGMENT...\n"
+	      "  one run folder RUN (new or empty; with --into, a run folder that has no\n"
+	      "  generator's files yet, its events added to, its run.json kept) from the run\n"
+	      "  folders of the shards of one\n"
 	      "  stream (allocspike-loadgen --shard I/N --out FRAGMENT): counts summed per\n"
 	      "  interval, latency histograms added and their quantiles computed from the sums\n"
 	      "  (docs/run-folder.md, \"Fragments and merge\"). Exit 1 when a shard did not\n"
@@ -544,18 +546,40 @@ static bool merge_run_json(struct merge *m, const char *out)
 	return ok;
 }
 
-/* --out: a new folder or an empty one, so no earlier run's rows mix with the merged ones. */
-static bool merge_out_empty(const char *out)
+/* Whether dir/name holds a row past its header line (a header alone is what the run folder's
+ * writer puts in a timeline.csv it opens for events). */
+static bool merge_file_has_rows(const char *dir, const char *name)
 {
+	char path[4400];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "re");
+	int c, lines = 0;
+	while (f && lines < 2 && (c = getc(f)) != EOF)
+		lines += c == '\n';
+	bool rows = f && (lines >= 2 || (lines == 1 && !feof(f)));
+	if (f)
+		fclose(f);
+	return rows;
+}
+
+/* --out: a new folder or an empty one, so no earlier run's rows mix with the merged ones; --into:
+ * a run folder whose generator files have no rows yet (a run across hosts: its placement's and
+ * collector's events, its agents' reads). */
+static bool merge_out_empty(const char *out, bool into)
+{
+	static const char *const generator_files[] = {"timeline.csv", "phases.csv",
+	                                              "latency_hist.csv"};
 	DIR *d = opendir(out);
 	if (!d)
 		return errno == ENOENT;
 	struct dirent *e;
 	bool empty = true;
-	while ((e = readdir(d)))
+	while (!into && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			empty = false;
 	closedir(d);
+	for (size_t i = 0; into && i < sizeof(generator_files) / sizeof(*generator_files); i++)
+		empty = empty && !merge_file_has_rows(out, generator_files[i]);
 	return empty;
 }
 
@@ -575,7 +599,7 @@ static void merge_free(struct merge *m)
 	free(m->instances);
 }
 
-static int merge_run(struct merge *m, const char *out)
+static int merge_run(struct merge *m, const char *out, bool into)
 {
 	for (size_t f = 0; f < m->n_frags; f++)
 		if (!merge_load_doc(&m->frags[f]))
@@ -597,8 +621,10 @@ static int merge_run(struct merge *m, const char *out)
 		    m->frags[0].dir);
 		return MERGE_BAD_INPUT;
 	}
-	if (!merge_out_empty(out)) {
-		say("--out %s: not a new or empty folder", out);
+	if (!merge_out_empty(out, into)) {
+		say(into ? "--into %s: holds a generator's rows already"
+		         : "--out %s: not a new or empty folder",
+		    out);
 		return MERGE_BAD_INPUT;
 	}
 	if (!merge_timeline(m) || !merge_interval_latency(m) || !merge_instances(m)) {
@@ -617,7 +643,12 @@ static int merge_run(struct merge *m, const char *out)
 	if (!ok)
 		say("%s: %s", out,
 		    runfolder_writer_failure(&w) ? runfolder_writer_failure(&w) : "out of memory");
-	ok = merge_run_json(m, out) && ok;
+	/* --into: the run's own run.json (its controller's) is kept; written when there is none */
+	char run_json[4224];
+	struct stat st;
+	snprintf(run_json, sizeof(run_json), "%s/run.json", out);
+	if (!into || stat(run_json, &st) != 0)
+		ok = merge_run_json(m, out) && ok;
 	if (ok)
 		printf("%s: %zu shards merged\n", out, m->n_frags);
 	return ok ? MERGE_OK : MERGE_FAILED;
@@ -626,12 +657,15 @@ static int merge_run(struct merge *m, const char *out)
 int merge_main(int argc, char **argv)
 {
 	const char *out = NULL;
+	bool into = false;
 	static struct merge m;
 	m = (struct merge){.frags = calloc((size_t)argc + 1, sizeof(*m.frags))};
 	if (!m.frags)
 		return MERGE_FAILED;
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) {
+		if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0 ||
+		    strcmp(argv[i], "--into") == 0) {
+			into = strcmp(argv[i], "--into") == 0;
 			if (i + 1 == argc) {
 				merge_usage(stderr);
 				free(m.frags);
@@ -660,7 +694,7 @@ int merge_main(int argc, char **argv)
 		free(m.frags);
 		return MERGE_BAD_INPUT;
 	}
-	int rc = merge_run(&m, out);
+	int rc = merge_run(&m, out, into);
 	merge_free(&m);
 	return rc;
 }

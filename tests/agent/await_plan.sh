@@ -78,6 +78,54 @@ check "says a daemon sends upstream to port 53 only" grep -q "row kresd is a dae
 plan "$A1" '{"row":"glibc","run":"r1","resolver_options":["--control","/tmp/x"]}'
 check_eq "a resolver option off the allow-list: 400" 400 "$(cat status.txt)"
 check "names it and the allowed ones" grep -q "resolver option '--control' is not one a plan may set (allowed: --cache-size" body.txt
+
+# A shard plan (docs/agent.md, "A generator shard"): refused by an agent without --shard-dir, then
+# checked field by field by one with it; taken, its generator watched, its fragment served.
+for i in $(seq 1 50); do echo "s$i.test A"; done >shard-queries.txt
+shard_plan() { # SHARD QUERIES SCHEDULE [EXTRA-KEYS]: a shard plan's body, T0 a second ahead
+	printf '{"kind":"shard","run":"s1","shard":"%s","schedule":"%s","queries":"%s","start_at":"%s","targets":[{"name":"glibc","addr":"%s.99:53"}]%s}' \
+		"$1" "$3" "$2" "$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 1 }')" "$NET" "${4:-}"
+}
+plan "$A1" "$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:1s@10)"
+check_eq "a shard plan to an agent without --shard-dir: 422" 422 "$(cat status.txt)"
+check "says it runs no shard" grep -q "started without --shard-dir" body.txt
+start_server g1 "$TEST_TMP/g1.ready" "$AGENT" --await-plan --variants-table "$T" --control "$TEST_TMP/g1.ctl" \
+	--token-file "$TEST_TMP/token" --listen 127.0.0.1:0 --host gen1 --shard-dir "$TEST_TMP/fragments" \
+	--duration 60s --ready-file "$TEST_TMP/g1.ready" >g1.addr || exit 1
+GPID=${_test_pids[-1]}
+G1=$(cat g1.addr)
+plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:1s@10 ',"row":"glibc"')"
+check_eq "a shard plan with a row plan's key: 400" 400 "$(cat status.txt)"
+check "names the key and a shard plan's keys" grep -q 'unknown key "row" (a shard plan has kind, run' body.txt
+plan "$G1" "$(shard_plan 3/2 "$TEST_TMP/shard-queries.txt" baseline:1s@10)"
+check_eq "shard 3/2: 400" 400 "$(cat status.txt)"
+plan "$G1" "$(shard_plan 1/1 shard-queries.txt baseline:1s@10)"
+check_eq "a relative query file path: 400" 400 "$(cat status.txt)"
+plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" --help)"
+check_eq "a schedule that would be an option: 400" 400 "$(cat status.txt)"
+plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/nothing-here.txt" baseline:1s@10)"
+check_eq "a query file not on the agent's host: 422" 422 "$(cat status.txt)"
+check "says the plan carries a path" grep -q "is not a readable file on this host (the plan carries its path" body.txt
+check "no generator started by a refusal" bash -c "! grep -q 'plan taken' g1.log"
+body=$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:1s@10)
+plan "$G1" "$body"
+check_eq "a shard plan: 200" 200 "$(cat status.txt)"
+check "answered running, its fragment's folder named" \
+	jq_true --arg f "$TEST_TMP/fragments/s1-shard-1" '.kind == "shard" and .shard == "1/1" and .state == "running" and .fragment == $f and .host == "gen1"' body.txt
+plan "$G1" "$body"
+check_eq "the identical shard plan again: 200" 200 "$(cat status.txt)"
+plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:2s@10)"
+check_eq "another plan: 409" 409 "$(cat status.txt)"
+fragment_status() { curl -s -o "fragment.$2" -w '%{http_code}' -H 'Authorization: Bearer the-token' "http://$G1/fragment?file=$1"; }
+check_eq "GET /fragment of a file that is no fragment's: 404" 404 "$(fragment_status ../token x)"
+check_eq "GET /fragment without the token: 401" 401 "$(curl -s -o /dev/null -w '%{http_code}' "http://$G1/fragment?file=fragment.json")"
+shard_exited() { curl -s -H 'Authorization: Bearer the-token' "http://$G1/plan" | jq -e '.state == "exited" and .exit_code == 0' >/dev/null; }
+check "GET /plan says the generator exited (0) after its 1 s schedule" wait_until 10 shard_exited
+check_eq "GET /fragment?file=fragment.json: 200" 200 "$(fragment_status fragment.json json)"
+check "the fragment served is the shard's own, completed" cmp -s fragment.json "$TEST_TMP/fragments/s1-shard-1/fragment.json"
+check "shard 1 of 1, completed" jq_true '.shard == 1 and .shards == 1 and .status == "completed"' fragment.json
+curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer the-token' "http://$G1/plan"
+check "DELETE /plan: the shard's agent ends" wait_until 5 gone "$GPID"
 plan "$A1" '{"row":"glibc","run":"r1","resolver_options":["--cache-size"]}'
 check_eq "an allowed option without its value: 400" 400 "$(cat status.txt)"
 plan "$A1" '{"row":"glibc","run":"r1","resolver_options":["--cache-size","1M","x"]}'

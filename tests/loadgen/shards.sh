@@ -5,7 +5,8 @@
 # query (every query has its own name here, so the responders' logs name each one), each target
 # the same set; the merged offered and sent rates per 100 ms match the one generator's; the
 # shards' first sends lie within a few ms of each other; the merged histograms are the sums of the
-# shards'; a killed shard, a missing or a doubled one, and shards of another stream fail the merge.
+# shards'; a killed shard, a missing or a doubled one, and shards of another stream fail the merge;
+# merge --into adds to a run folder without a generator's rows, and refuses one with them.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 LG="$ALLOCSPIKE_BIN/allocspike-loadgen"
 REPORT="$ALLOCSPIKE_BIN/allocspike-report"
@@ -200,6 +201,24 @@ for t in a b; do
 done
 check_eq "TCP clients: one generator's connections to a (5 TCP clients)" 5 \
 	"$(awk '$6 == "tcp" { print $2 }' tcp1.a | sort -u | wc -l)"
+
+# --into: a run folder with other files (a run across hosts': events, agents' reads) and a
+# timeline.csv holding only its header takes the merge, its events added to and its run.json kept;
+# one that holds a generator's rows already is refused
+mkdir -p into/agents
+head -1 m2/timeline.csv >into/timeline.csv
+echo '{"t_s": -1, "variant": "_controller", "event": "placement"}' >into/events.jsonl
+echo '{"format": 1, "scenario": "place"}' >into/run.json
+: >into/agents/a.jsonl
+"$REPORT" merge --into into s2/1 s2/2 >/dev/null 2>err.txt
+check_eq "merge --into a run folder without a generator's rows: exit status" 0 $?
+check "merge --into: the merged timeline's rows, the same as --out's" cmp -s m2/timeline.csv into/timeline.csv
+check "merge --into: the folder's own events kept, the shards' added" \
+	bash -c "head -1 into/events.jsonl | grep -q placement && (( \$(wc -l <into/events.jsonl) == \$(wc -l <m2/events.jsonl) + 1 ))"
+check "merge --into: its run.json kept" jq_true '.scenario == "place"' into/run.json
+"$REPORT" merge --into into s2/1 s2/2 >/dev/null 2>err.txt
+check_eq "merge --into a folder with a generator's rows: exit status" 2 $?
+check "merge --into: says so" grep -q "holds a generator's rows already" err.txt
 
 # refusals: a missing shard, a doubled one, shards of two counts, another schedule
 "$REPORT" merge --out r1 s3/1 s3/2 >/dev/null 2>err.txt

@@ -3,7 +3,9 @@
 # allocspike-run place; netns_spike.sh: spike.sh --hosts). Sourced after tests/lib.sh with NETNS_PREFIX set (two letters, each test its
 # own, so that tests in parallel never share a namespace name): skips (77) where namespaces cannot be
 # made, chooses the two rows (ROWS, RBIN, RENV), makes "gen" and "t1", "t2" joined by veths
-# (NS_GEN, NS_T, nsx, t_addr, gen_addr), removes them on every exit path, starts the hierarchy in gen
+# (NS_GEN, NS_T, nsx, t_addr, gen_addr), with NETNS_SHARD_HOSTS=1 also "s1", "s2", generator
+# hosts joined to gen, which routes between them and t1, t2 (NS_S, s_addr),
+# removes them on every exit path, starts the hierarchy in gen
 # (UPORT, $TEST_TMP/root.hints; not with NETNS_HIERARCHY=0), and holds the passes' schedule, generator, report and checks.
 # How the namespaces are joined: docs/distributed.md, "Hosts as network namespaces"; in short,
 # route_localnet=1 in every namespace, a route to 127.53.0.0/16 via gen, t1's and t2's own loopback
@@ -53,6 +55,8 @@ ID=$$
 P=$NETNS_PREFIX
 NS_GEN=${P}gen$ID
 NS_T=("" "${P}t1$ID" "${P}t2$ID") # t1, t2: ROWS[0], ROWS[1]
+NS_S=()
+((${NETNS_SHARD_HOSTS:-0})) && NS_S=("" "${P}s1$ID" "${P}s2$ID") # s1, s2: the generator's shards
 MADE_NETNS=()
 netns_cleanup() {
 	local ns pid
@@ -66,8 +70,8 @@ trap 'exit 143' TERM INT HUP # the EXIT trap then runs; long waits are `wait`, w
 # a run SIGKILLed (ctest's timeout) could not remove its namespaces: those of a PID that is gone
 while read -r prefix pid; do
 	[[ -d /proc/$pid ]] || ip netns del "$prefix$pid" 2>/dev/null
-done < <(ip netns list 2>/dev/null | sed -n "s/^\\(${P}gen\\|${P}t[12]\\)\\([0-9][0-9]*\\)\\( .*\\)\\{0,1\\}\$/\\1 \\2/p")
-for ns in "$NS_GEN" "${NS_T[1]}" "${NS_T[2]}"; do
+done < <(ip netns list 2>/dev/null | sed -n "s/^\\(${P}gen\\|${P}[ts][12]\\)\\([0-9][0-9]*\\)\\( .*\\)\\{0,1\\}\$/\\1 \\2/p")
+for ns in "$NS_GEN" "${NS_T[1]}" "${NS_T[2]}" "${NS_S[@]:1}"; do
 	ip netns add "$ns" 2>netns.err || skip "ip netns add failed: $(cat netns.err)"
 	MADE_NETNS+=("$ns")
 done
@@ -76,9 +80,11 @@ nsx() {
 	shift
 	ip netns exec "$ns" "$@"
 }
-# t_addr I, gen_addr I: the two ends of gen's veth to tI
+# t_addr I, gen_addr I: the two ends of gen's veth to tI; s_addr I: sI's end of its veth to gen
+# (gen's end: gen_addr $((I + 2)))
 t_addr() { echo "10.231.$1.2"; }
 gen_addr() { echo "10.231.$1.1"; }
+s_addr() { echo "10.231.$(($1 + 2)).2"; }
 setup_hosts() {
 	ip -n "$NS_GEN" link set lo up &&
 		nsx "$NS_GEN" sysctl -qw net.ipv4.conf.all.route_localnet=1 || return 1
@@ -95,6 +101,20 @@ setup_hosts() {
 			ip -n "$ns" addr add 127.0.0.1/32 dev lo &&
 			nsx "$ns" sysctl -qw net.ipv4.conf.all.route_localnet=1 &&
 			ip -n "$ns" route add 127.53.0.0/16 via "$(gen_addr "$i")" || return 1
+	done
+	((${#NS_S[@]})) || return 0
+	# the generator hosts: gen routes between them and t1, t2, which answer them through gen
+	nsx "$NS_GEN" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	for i in 1 2; do
+		ns=${NS_S[i]}
+		ip link add "${P}h$i$ID" netns "$NS_GEN" type veth peer name "${P}s$i$ID" netns "$ns" &&
+			ip -n "$NS_GEN" addr add "$(gen_addr $((i + 2)))/24" dev "${P}h$i$ID" &&
+			ip -n "$NS_GEN" link set "${P}h$i$ID" up &&
+			ip -n "$ns" addr add "$(s_addr "$i")/24" dev "${P}s$i$ID" &&
+			ip -n "$ns" link set "${P}s$i$ID" up &&
+			ip -n "$ns" link set lo up &&
+			ip -n "$ns" route add 10.231.0.0/16 via "$(gen_addr $((i + 2)))" &&
+			ip -n "${NS_T[i]}" route add 10.231.0.0/16 via "$(gen_addr "$i")" || return 1
 	done
 }
 setup_hosts 2>setup.err || {

@@ -53,7 +53,12 @@ check "the refusal names both and the file's rows" \
 spike repeat "$TEST_TMP/repeat" --hosts dry.hosts --token-file token --spike-rate 100 --repeat 2
 check_eq "--repeat 2 with --hosts: exit 2" 2 $?
 check "the refusal says why" grep -q -- "--repeat and --hosts exclude each other: an agent ends with its placement" spike-repeat.err
-check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat ]]"
+{ cat dry.hosts; printf 's1 %s @shard\n' "$(gen_addr 1):9111"; } >shard.hosts
+spike shard "$TEST_TMP/shard" --hosts shard.hosts --token-file token --spike-rate 100
+check_eq "a hosts file with a generator host (@shard): exit 2" 2 $?
+check "the refusal names the line and says where shards run" \
+	grep -q -- "--hosts shard.hosts names generator hosts (@shard, line 4): spike.sh runs its generator on this host" spike-shard.err
+check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat && ! -e $TEST_TMP/shard ]]"
 nsx "$NS_GEN" bash "$SPIKE" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[1]},${ROWS[0]}" \
 	--dry-run >spike-dry.out 2>spike-dry.err
 check_eq "--dry-run with --hosts (the same rows in another order): exit 0" 0 $?
