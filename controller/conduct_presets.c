@@ -1,10 +1,16 @@
 /* controller/conduct_presets.c - each load scenario's own steps (conduct_presets.h). */
 #include "conduct_presets.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "atomic_write_file.h"
 #include "cli_parse.h"
+#include "program_output.h"
 #include "run_json.h"
 #include "scenario_schedule.h"
 
@@ -130,4 +136,104 @@ void conduct_preset_tool_wrap(const char *tool, const char *dir, const char *nam
 	else /* perf stat writes its count only when its child exits (drive's stop-child) */
 		snprintf(out, size, "perf\nstat\n-e\ntask-clock\n-x\n,\n-o\n%s/%s.perf.csv\n--",
 		         dir, name);
+}
+
+bool conduct_preset_certificate(const char *run_dir, char *tls, size_t size, char *err,
+                                size_t err_size)
+{
+	char key[PATH_MAX + 32], pem[PATH_MAX + 32], log[PATH_MAX + 32];
+	snprintf(tls, size, "%s/tls", run_dir);
+	if (mkdir(tls, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, err_size, "cannot create %s", tls);
+		return false;
+	}
+	snprintf(key, sizeof(key), "%s/server.key", tls);
+	snprintf(pem, sizeof(pem), "%s/server.pem", tls);
+	snprintf(log, sizeof(log), "%s/openssl.log", tls);
+	char *argv[] = {"openssl",
+	                "req",
+	                "-x509",
+	                "-newkey",
+	                "ec",
+	                "-pkeyopt",
+	                "ec_paramgen_curve:prime256v1",
+	                "-nodes",
+	                "-keyout",
+	                key,
+	                "-out",
+	                pem,
+	                "-days",
+	                "2",
+	                "-subj",
+	                "/CN=allocspike-test",
+	                NULL};
+	struct program_run how = {.err_log = log};
+	int status = program_output(argv, &how, NULL);
+	if (status == -1)
+		snprintf(
+		    err, err_size,
+		    "--clients needs openssl for the test certificate (apt-get install openssl)");
+	else if (status != 0)
+		snprintf(err, err_size, "openssl could not make the test certificate (see %s)",
+		         log);
+	return status == 0;
+}
+
+void conduct_preset_sampler(const char *bin, char *path, size_t size)
+{
+	const char *slash = strrchr(bin, '/');
+	int len = slash ? (int)(slash - bin) : 1;
+	snprintf(path, size, "%.*s/lib/liballocspike-live-sampler.so", len, slash ? bin : ".");
+}
+
+void conduct_preset_footprint_wrap(const char *bin, const char *ctl_dir, const char *name,
+                                   const char *allocator, char *out, size_t size)
+{
+	char sampler[PATH_MAX + 64];
+	conduct_preset_sampler(bin, sampler, sizeof(sampler));
+	snprintf(out, size,
+	         "env\nLD_PRELOAD=%s\nALLOCSPIKE_SAMPLER_SOCKET=%s/%s.sizes.sock\n"
+	         "ALLOCSPIKE_SAMPLER_ALLOCATOR=%s",
+	         sampler, ctl_dir, name, allocator);
+}
+
+void conduct_preset_footprint_poller(const char *bin, const char *run_dir, char *out, size_t size)
+{
+	const char *period = getenv("FOOTPRINT_POLL_PERIOD_S");
+	snprintf(out, size,
+	         "_footprint_poll\n%s/logs/footprint-poll.log\n%s/allocspike-run\npoll-sizes\n"
+	         "%s/sizes\n%s\n14400",
+	         run_dir, bin, run_dir, period && period[0] ? period : "0.5");
+}
+
+bool conduct_preset_sizes_origin(const char *run_dir, const char *origin, char *err,
+                                 size_t err_size)
+{
+	char dir[PATH_MAX + 16], path[PATH_MAX + 48], text[80];
+	snprintf(dir, sizeof(dir), "%s/sizes", run_dir);
+	snprintf(path, sizeof(path), "%s/origin_unix_s", dir);
+	snprintf(text, sizeof(text), "%s\n", origin);
+	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+	    !atomic_write_file(path, text, strlen(text), err, err_size)) {
+		snprintf(err, err_size, "cannot write %s", path);
+		return false;
+	}
+	return true;
+}
+
+bool conduct_preset_footprint_report(const char *bin, const char *run_dir, char *err,
+                                     size_t err_size)
+{
+	char report[PATH_MAX + 32];
+	snprintf(report, sizeof(report), "%s/allocspike-report", bin);
+	char *argv[] = {report, "footprint", (char *)run_dir, NULL};
+	struct program_run how = {0};
+	fflush(stdout);
+	if (program_output(argv, &how, NULL) != 0) {
+		snprintf(err, err_size, "allocspike-report footprint failed on %s", run_dir);
+		return false;
+	}
+	printf("%s/footprint.md\n", run_dir);
+	fflush(stdout);
+	return true;
 }

@@ -48,4 +48,28 @@ size_t conduct_preset_tools(const json_t *options, char tools[][16], size_t max)
 void conduct_preset_tool_wrap(const char *tool, const char *dir, const char *name, char *out,
                               size_t size);
 
+/* spike.sh --clients: the test certificate and key (self-signed, ECDSA P-256, two days) made in
+ * RUN/tls (its path into tls), which the rows serve DNS over TLS with (docs/loadgen.md, "Clients
+ * and transports"); false with why in err. */
+bool conduct_preset_certificate(const char *run_dir, char *tls, size_t size, char *err,
+                                size_t err_size);
+
+/* footprint.sh's live sampler: in the lib/ beside the programs' folder. */
+void conduct_preset_sampler(const char *bin, char *path, size_t size);
+
+/* footprint.sh: drive's wrap of our row name (allocator its allocator): the sampler preloaded, its
+ * socket in ctl_dir; its poller, drive's during= words ($FOOTPRINT_POLL_PERIOD_S, default 0.5 s).
+ */
+void conduct_preset_footprint_wrap(const char *bin, const char *ctl_dir, const char *name,
+                                   const char *allocator, char *out, size_t size);
+void conduct_preset_footprint_poller(const char *bin, const char *run_dir, char *out, size_t size);
+
+/* footprint.sh after the drive: the poller's clock is the wall clock, the timeline's starts with
+ * the schedule at origin (RUN/sizes/origin_unix_s); then its report, footprint.json and
+ * footprint.md, whose path is printed. False with why in err. */
+bool conduct_preset_sizes_origin(const char *run_dir, const char *origin, char *err,
+                                 size_t err_size);
+bool conduct_preset_footprint_report(const char *bin, const char *run_dir, char *err,
+                                     size_t err_size);
+
 #endif

@@ -11,11 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_write_file.h"
 #include "cli_parse.h"
 #include "conduct_presets.h"
 #include "cpu_placement.h"
-#include "program_output.h"
 #include "run_json.h"
 #include "serve_conduct.h"
 #include "run_words.h"
@@ -165,14 +163,6 @@ static const char *steps_opt(const struct conduct_steps *s, const char *name)
 	return v ? v : "";
 }
 
-/* footprint.sh's live sampler, in the lib/ beside the programs' folder */
-static void steps_sampler(const struct conduct_steps *s, char *path, size_t size)
-{
-	const char *slash = strrchr(s->bin, '/');
-	int len = slash ? (int)(slash - s->bin) : 1;
-	snprintf(path, size, "%.*s/lib/liballocspike-live-sampler.so", len, slash ? s->bin : ".");
-}
-
 /* A drive's (or the calibration's) words after its DIR SCHEDULE: the generator, the query file,
  * the CPUs, the ready timeout, then its options; measured: the scenario's own for the measured
  * drive (footprint's sampler and poller, a cpu.sh pass's tool). */
@@ -191,8 +181,7 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 		       steps_word(s, "place=%s", place);
 	}
 	const char *tool = s->preset == PRESET_CPU ? s->tools[s->tool] : NULL;
-	char wrap[PATH_MAX * 3], sampler[PATH_MAX + 64];
-	steps_sampler(s, sampler, sizeof(sampler));
+	char wrap[PATH_MAX * 3];
 	for (size_t i = 0; measured && i < s->n_run_rows; i++) {
 		const char *name = s->run_rows[i];
 		if (!steps_row_ours(s, name))
@@ -200,69 +189,22 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 		if (tool)
 			conduct_preset_tool_wrap(tool, s->pass_dir, name, wrap, sizeof(wrap));
 		else if (s->preset == PRESET_FOOTPRINT)
-			snprintf(wrap, sizeof(wrap),
-			         "env\nLD_PRELOAD=%s\nALLOCSPIKE_SAMPLER_SOCKET=%s/%s.sizes.sock\n"
-			         "ALLOCSPIKE_SAMPLER_ALLOCATOR=%s",
-			         sampler, s->ctl_dir, name,
-			         steps_row(s, name)->cells[VARIANT_ALLOCATOR]);
+			conduct_preset_footprint_wrap(s->bin, s->ctl_dir, name,
+			                              steps_row(s, name)->cells[VARIANT_ALLOCATOR],
+			                              wrap, sizeof(wrap));
 		else
 			continue;
 		if (!steps_word(s, "wrap=%s:%s", name, wrap))
 			return false;
 	}
 	if (measured && s->preset == PRESET_FOOTPRINT) {
-		const char *period = getenv("FOOTPRINT_POLL_PERIOD_S");
-		if (!steps_word(
-		        s,
-		        "during=_footprint_poll\n%s/logs/footprint-poll.log\n%s/allocspike-run\n"
-		        "poll-sizes\n%s/sizes\n%s\n14400",
-		        s->c->dir, s->bin, s->c->dir, period && period[0] ? period : "0.5"))
+		conduct_preset_footprint_poller(s->bin, s->c->dir, wrap, sizeof(wrap));
+		if (!steps_word(s, "during=%s", wrap))
 			return false;
 	}
 	if (measured && tool && strcmp(tool, "perf") == 0 && !steps_word(s, "stop-child=15s"))
 		return false;
 	return strcmp(steps_opt(s, "serial"), "1") != 0 || steps_word(s, "serial");
-}
-
-/* spike.sh --clients: the test certificate and key (self-signed, ECDSA P-256, two days) in
- * RUN/tls, which the rows serve DNS over TLS with (docs/loadgen.md, "Clients and transports"). */
-static bool steps_certificate(struct conduct_steps *s)
-{
-	char key[PATH_MAX + 32], pem[PATH_MAX + 32], log[PATH_MAX + 32];
-	snprintf(s->tls, sizeof(s->tls), "%s/tls", s->c->dir);
-	if (mkdir(s->tls, 0700) != 0 && errno != EEXIST) {
-		steps_fail(s, "cannot create %s", s->tls);
-		return false;
-	}
-	snprintf(key, sizeof(key), "%s/server.key", s->tls);
-	snprintf(pem, sizeof(pem), "%s/server.pem", s->tls);
-	snprintf(log, sizeof(log), "%s/openssl.log", s->tls);
-	char *argv[] = {"openssl",
-	                "req",
-	                "-x509",
-	                "-newkey",
-	                "ec",
-	                "-pkeyopt",
-	                "ec_paramgen_curve:prime256v1",
-	                "-nodes",
-	                "-keyout",
-	                key,
-	                "-out",
-	                pem,
-	                "-days",
-	                "2",
-	                "-subj",
-	                "/CN=allocspike-test",
-	                NULL};
-	struct program_run how = {.err_log = log};
-	int status = program_output(argv, &how, NULL);
-	if (status == -1)
-		steps_fail(
-		    s,
-		    "--clients needs openssl for the test certificate (apt-get install openssl)");
-	else if (status != 0)
-		steps_fail(s, "openssl could not make the test certificate (see %s)", log);
-	return status == 0;
 }
 
 /* A cpu.sh pass: the next tool with a row of ours to run under it, its folder made and its events
@@ -307,36 +249,6 @@ static bool steps_drive_rows(struct conduct_steps *s)
 		    !steps_word(s, "%s", s->run_rows[i]))
 			return false;
 	return true;
-}
-
-/* footprint.sh: the poller's clock is the wall clock; the timeline's starts with the schedule. */
-static bool steps_sizes_origin(struct conduct_steps *s)
-{
-	char dir[PATH_MAX + 16], path[PATH_MAX + 48], text[80], err[PATH_MAX + 128];
-	snprintf(dir, sizeof(dir), "%s/sizes", s->c->dir);
-	snprintf(path, sizeof(path), "%s/origin_unix_s", dir);
-	snprintf(text, sizeof(text), "%s\n", s->origin);
-	if ((mkdir(dir, 0755) != 0 && errno != EEXIST) ||
-	    !atomic_write_file(path, text, strlen(text), err, sizeof(err))) {
-		steps_fail(s, "cannot write %s", path);
-		return false;
-	}
-	return true;
-}
-
-/* footprint.sh's report: footprint.json and footprint.md, whose path is printed. */
-static void steps_footprint(struct conduct_steps *s)
-{
-	char report[PATH_MAX + 32];
-	snprintf(report, sizeof(report), "%s/allocspike-report", s->bin);
-	char *argv[] = {report, "footprint", s->c->dir, NULL};
-	struct program_run how = {0};
-	fflush(stdout);
-	if (program_output(argv, &how, NULL) != 0)
-		steps_fail(s, "allocspike-report footprint failed on %s", s->c->dir);
-	else
-		printf("%s/footprint.md\n", s->c->dir);
-	fflush(stdout);
 }
 
 /* Step's request into s->w: true when there is one to ask, false when the step is passed over
@@ -394,8 +306,11 @@ static bool steps_make(struct conduct_steps *s)
 	}
 	case STEP_ROWS_SETUP:
 		if (s->preset == PRESET_SPIKE && strcmp(steps_opt(s, "clients"), "1") == 0 &&
-		    !steps_certificate(s))
+		    !conduct_preset_certificate(s->c->dir, s->tls, sizeof(s->tls), err,
+		                                sizeof(err))) {
+			steps_fail(s, "%s", err);
 			return false;
+		}
 		return steps_word(s, "rows-setup") &&
 		       STEPS_WORDS(s, run_words_rows(&s->w, &s->n, s->options,
 		                                     &(struct run_words_rows){
@@ -421,7 +336,7 @@ static bool steps_make(struct conduct_steps *s)
 			return false;
 		}
 		if (s->preset == PRESET_FOOTPRINT) {
-			steps_sampler(s, path, sizeof(path));
+			conduct_preset_sampler(s->bin, path, sizeof(path));
 			if (access(path, R_OK) != 0) {
 				steps_fail(s, "the live sampler is missing: %s", path);
 				return false;
@@ -461,12 +376,16 @@ static bool steps_make(struct conduct_steps *s)
 	case STEP_WARMUP:
 		if (s->preset == PRESET_CPU)
 			return false;
-		if (s->preset == PRESET_FOOTPRINT && !steps_sizes_origin(s))
+		if (s->preset == PRESET_FOOTPRINT &&
+		    !conduct_preset_sizes_origin(s->c->dir, s->origin, err, sizeof(err))) {
+			steps_fail(s, "%s", err);
 			return false;
+		}
 		return steps_words(s, (const char *const[]){"warmup-check", s->c->dir}, 2);
 	case STEP_FOOTPRINT:
-		if (s->preset == PRESET_FOOTPRINT)
-			steps_footprint(s);
+		if (s->preset == PRESET_FOOTPRINT &&
+		    !conduct_preset_footprint_report(s->bin, s->c->dir, err, sizeof(err)))
+			steps_fail(s, "%s", err);
 		return false;
 	case STEP_DONE:
 		break;
