@@ -11,12 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_parse.h"
 #include "conduct_presets.h"
 #include "cpu_placement.h"
 #include "run_json.h"
-#include "serve_conduct.h"
 #include "run_words.h"
+#include "serve_conduct.h"
 #include "steps_client.h"
 #include "supervisor.h"
 #include "variant_command.h"
@@ -67,6 +66,7 @@ struct conduct_steps {
 	size_t n;
 	enum step step;
 	bool ended;
+	char why[512]; /* what a builder of words said when it failed */
 };
 
 static void steps_say(const struct conduct_steps *s, const char *fmt, ...)
@@ -147,15 +147,13 @@ static bool steps_row_ours(const struct conduct_steps *s, const char *name)
 	return strcmp(kind, "build") == 0 || strcmp(kind, "env") == 0;
 }
 
-/* Appends a run_words builder's words, or ends the steps with why. */
-#define STEPS_WORDS(s, call)                                                                       \
-	({                                                                                         \
-		char why_[512];                                                                    \
-		bool ok_ = (call);                                                                 \
-		if (!ok_)                                                                          \
-			steps_fail(s, "%s", why_);                                                 \
-		ok_;                                                                               \
-	})
+/* ok, what a builder said; when false, the steps end with why it gave (s->why). */
+static bool steps_built(struct conduct_steps *s, bool ok)
+{
+	if (!ok)
+		steps_fail(s, "%s", s->why);
+	return ok;
+}
 
 static const char *steps_opt(const struct conduct_steps *s, const char *name)
 {
@@ -176,8 +174,8 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 		return false;
 	if (steps_opt(s, "hosts")[0]) {
 		char place[8192];
-		return STEPS_WORDS(s, run_words_place(place, sizeof(place), s->options, s->c->dir,
-		                                      why_, sizeof(why_))) &&
+		return steps_built(s, run_words_place(place, sizeof(place), s->options, s->c->dir,
+		                                      s->why, sizeof(s->why))) &&
 		       steps_word(s, "place=%s", place);
 	}
 	const char *tool = s->preset == PRESET_CPU ? s->tools[s->tool] : NULL;
@@ -269,8 +267,8 @@ static bool steps_make(struct conduct_steps *s)
 		                                       s->daemons, s->rows, "--"},
 		                 6))
 			return false;
-		return STEPS_WORDS(
-		    s, run_words_resolver(&s->w, &s->n, s->options, why_, sizeof(why_)));
+		return steps_built(
+		    s, run_words_resolver(&s->w, &s->n, s->options, s->why, sizeof(s->why)));
 	case STEP_HIERARCHY: {
 		if (!steps_program(s, "allocspike-upstream", "for the simulated DNS hierarchy",
 		                   path, sizeof(path)))
@@ -312,11 +310,11 @@ static bool steps_make(struct conduct_steps *s)
 			return false;
 		}
 		return steps_word(s, "rows-setup") &&
-		       STEPS_WORDS(s, run_words_rows(&s->w, &s->n, s->options,
+		       steps_built(s, run_words_rows(&s->w, &s->n, s->options,
 		                                     &(struct run_words_rows){
 		                                         s->c->steps_root, s->bin, s->rows,
 		                                         s->hints, s->up_port, s->tls},
-		                                     why_, sizeof(why_)));
+		                                     s->why, sizeof(s->why)));
 	case STEP_CALIBRATE:
 		if (strcmp(s->spike_rate, "auto") != 0)
 			return false;
