@@ -58,7 +58,9 @@ PY
 wait "$lg"
 check_eq "the generator ran its schedule" 0 $?
 n=$(wc -l <"$TEST_TMP/samples.jsonl")
-check "stats sampled through the load ($n samples)" test "$n" -ge 20
+# about 35 on an idle machine (7 s, one every 0.2 s); a busy one answers `stats` slower (12 once
+# in CI beside a build): the checks below need a few rows through the spike, not a rate
+check "stats sampled through the load ($n samples)" test "$n" -ge 8
 sent=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { s += $c["answered"] } END { print s + 0 }' \
 	"$TEST_TMP/run/timeline.csv")
 check "the resolver answered the load ($sent answers)" test "$sent" -gt 3000
