@@ -13,6 +13,7 @@
 
 #include "conduct_presets.h"
 #include "cpu_placement.h"
+#include "run_events.h"
 #include "run_json.h"
 #include "run_words.h"
 #include "serve_conduct.h"
@@ -102,6 +103,27 @@ static void steps_fail(struct conduct_steps *s, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	steps_end(s, why);
+}
+
+/* The host a run across hosts failed on, as its events name it (a shard's failure, else a
+ * placement's: docs/controller.md, "spike.sh --hosts"): ": host H (agent A)[, shard I/N]: REASON"
+ * into out, "" when they name none. */
+static void steps_placed_failure(const char *dir, char *out, size_t size)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	json_t *e = run_events_file_find(path, 0, NULL, "shard_failed");
+	if (!e)
+		e = run_events_file_find(path, 0, NULL, "placement_failed");
+	const char *host = json_string_value(json_object_get(e, "host")),
+	           *agent = json_string_value(json_object_get(e, "agent")),
+	           *shard = json_string_value(json_object_get(e, "shard")),
+	           *reason = json_string_value(json_object_get(e, "reason"));
+	out[0] = '\0';
+	if (host && agent && reason)
+		snprintf(out, size, ": host %s (agent %s)%s%s: %s", host, agent,
+		         shard ? ", shard " : "", shard ? shard : "", reason);
+	json_decref(e);
 }
 
 /* Appends a word made as printf makes it to the request under way. */
@@ -488,10 +510,17 @@ static bool steps_take(struct conduct_steps *s, char *answer)
 				          dir);
 			else
 				steps_fail(s, "no variant became ready (see %s/logs/)", dir);
-		else if (strcmp(a[2], "0") != 0)
-			steps_fail(
-			    s, "the generator exited with status %s (see %s/logs/loadgen.log%s)",
-			    a[2], dir, steps_opt(s, "hosts")[0] ? " and place.log" : "");
+		else if (strcmp(a[2], "0") != 0 && steps_opt(s, "hosts")[0]) {
+			char host[768];
+			steps_placed_failure(dir, host, sizeof(host));
+			steps_fail(s,
+			           "the generator exited with status %s%s (see "
+			           "%s/logs/loadgen.log and place.log)",
+			           a[2], host, dir);
+		} else if (strcmp(a[2], "0") != 0)
+			steps_fail(s,
+			           "the generator exited with status %s (see %s/logs/loadgen.log)",
+			           a[2], dir);
 		else
 			snprintf(s->origin, sizeof(s->origin), "%s", a[1]);
 		break;

@@ -58,7 +58,8 @@ void place_usage(FILE *out)
 	        "  --timeline-interval DUR  the run's timeline interval, the generator's\n"
 	        "                       (default 100ms; the agents read at --interval)\n"
 	        "  --allow-controller   each row also answers this host's address toward its\n"
-	        "                       agent (--allow ADDR/32), where the generator sends from\n"
+	        "                       agent (--allow ADDR/32), where the generator sends from,\n"
+	        "                       and each generator host's (@shard) agent address\n"
 	        "  --in-run             with --schedule: DIR is a scenario's run (spike.sh\n"
 	        "                       --hosts), whose controller keeps run.json and\n"
 	        "                       processes.tsv: supervise's own go to DIR/place/\n"
@@ -210,6 +211,20 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	return place_options_finish(o, "place", missing, argc, argv, place_usage);
 }
 
+/* addr as ADDR/32 or ADDR/128 (one client of a row's --allow) into out; false when it does not
+ * format. */
+static bool place_allow_of(const struct sockaddr_storage *addr, char *out, size_t size)
+{
+	char text[INET6_ADDRSTRLEN];
+	bool v4 = addr->ss_family == AF_INET;
+	const void *bytes = v4 ? (const void *)&((const struct sockaddr_in *)addr)->sin_addr
+	                       : (const void *)&((const struct sockaddr_in6 *)addr)->sin6_addr;
+	if (!inet_ntop(v4 ? AF_INET : AF_INET6, bytes, text, sizeof(text)))
+		return false;
+	snprintf(out, size, "%s/%d", text, v4 ? 32 : 128);
+	return true;
+}
+
 /* The plan each agent is sent (docs/agent.md, "Taking the row from a controller"). */
 static char *place_plan_body(const struct place_options *o, const struct place_row *r)
 {
@@ -222,6 +237,15 @@ static char *place_plan_body(const struct place_options *o, const struct place_r
 	if (words && r->allow[0]) {
 		json_array_append_new(words, json_string("--allow"));
 		json_array_append_new(words, json_string(r->allow));
+	}
+	/* the generator hosts send the queries then, each from the address its agent has (a host
+	 * of one address, as the controller's route to the agent gives ours) */
+	for (size_t i = 0; words && r->allow[0] && i < o->n_shards; i++) {
+		char shard[INET6_ADDRSTRLEN + 8];
+		if (!place_allow_of(&o->shards[i].addr, shard, sizeof(shard)))
+			continue;
+		json_array_append_new(words, json_string("--allow"));
+		json_array_append_new(words, json_string(shard));
 	}
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:o}", "row", row, "run", o->run, "variant",
 	                         row, "interval", interval, "resolver_options", words);
@@ -250,21 +274,12 @@ static bool place_allow_controller(struct place_row *r, char *err, size_t err_si
 	const struct sockaddr *to = (const struct sockaddr *)&r->entry->addr;
 	struct sockaddr_storage from;
 	socklen_t len = sizeof(from);
-	char text[INET6_ADDRSTRLEN];
 	int fd = socket(to->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	/* a UDP connect sends nothing: it only chooses the route and the source address */
 	bool ok = fd >= 0 && connect(fd, to, r->entry->addr_len) == 0 &&
-	          getsockname(fd, (struct sockaddr *)&from, &len) == 0;
-	if (ok && from.ss_family == AF_INET)
-		ok = inet_ntop(AF_INET, &((struct sockaddr_in *)&from)->sin_addr, text,
-		               sizeof(text)) != NULL;
-	else if (ok)
-		ok = inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&from)->sin6_addr, text,
-		               sizeof(text)) != NULL;
-	if (ok)
-		snprintf(r->allow, sizeof(r->allow), "%s/%d", text,
-		         from.ss_family == AF_INET ? 32 : 128);
-	else
+	          getsockname(fd, (struct sockaddr *)&from, &len) == 0 &&
+	          place_allow_of(&from, r->allow, sizeof(r->allow));
+	if (!ok)
 		snprintf(err, err_size, "no route to it from this host: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -457,15 +472,8 @@ int place_main(int argc, char **argv)
 		hosts_file_free(&hosts);
 		return CLI_EXIT_FAILED;
 	}
-	o.n_shards = hosts.n_shards;  /* left to --schedule's shards (allocspike-run shards) */
-	if (o.n_shards && o.in_run) { /* a scenario's drive takes the one local generator's start */
-		fprintf(
-		    stderr,
-		    "allocspike-run place: --in-run takes no generator hosts (%s lines in %s)\n",
-		    HOSTS_FILE_SHARD, o.hosts_path);
-		hosts_file_free(&hosts);
-		return CLI_EXIT_USAGE;
-	}
+	o.n_shards = hosts.n_shards; /* left to --schedule's shards (allocspike-run shards) */
+	o.shards = hosts.shards;
 	struct place_row *rows = calloc(hosts.count, sizeof(*rows));
 	for (size_t i = 0; rows && i < hosts.count; i++)
 		rows[i].entry = &hosts.entries[i];

@@ -30,6 +30,8 @@ struct place_options {
 	size_t n_resolver_options;
 	bool allow_controller; /* each row also answers where this host reaches its agent from */
 	size_t n_shards; /* the hosts file's generator hosts: --schedule's generator is theirs */
+	const struct hosts_entry
+	    *shards; /* their lines (with --allow-controller, rows answer them) */
 	bool
 	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;

@@ -188,34 +188,45 @@ off_t run_events_size(const struct run_events *ev)
 	return f->fd >= 0 && fstat(f->fd, &st) == 0 ? st.st_size : -1;
 }
 
-/* The generator's `started` line (one of its first few) is looked for this far past from. */
-#define RUN_EVENTS_START_SCAN 65536
-
-bool run_events_find_start(const struct run_events *ev, off_t from, const char *variant,
-                           double *unix_s)
+json_t *run_events_file_find(const char *path, off_t from, const char *variant, const char *event)
 {
-	const struct run_events_file *f = &ev->files[ev->depth];
-	static char text[RUN_EVENTS_START_SCAN + 1];
-	int fd = f->fd >= 0 && from >= 0 ? open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
-	ssize_t n = fd >= 0 ? pread(fd, text, RUN_EVENTS_START_SCAN, from) : -1;
-	if (fd >= 0)
-		close(fd);
-	bool found = false;
-	text[n > 0 ? n : 0] = '\0';
+	int fd = from >= 0 ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	json_t *found = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool at = fseeko(f, from, SEEK_SET) == 0;
 	/* whole lines only: the last one may still be being written */
-	for (char *line = text, *nl; !found && (nl = strchr(line, '\n')); line = nl + 1) {
-		json_t *o = json_loadb(line, (size_t)(nl - line), 0, NULL);
+	while (at && !found && (n = getline(&line, &cap, f)) > 0 && line[n - 1] == '\n') {
+		json_t *o = json_loadb(line, (size_t)n - 1, 0, NULL);
 		const char *v = json_string_value(json_object_get(o, "variant"));
 		const char *e = json_string_value(json_object_get(o, "event"));
-		int64_t ns;
-		if (v && e && strcmp(v, variant) == 0 && strcmp(e, "started") == 0 &&
-		    runfolder_realtime_ns(json_string_value(json_object_get(o, "start_realtime")),
-		                          &ns)) {
-			*unix_s = (double)ns / 1e9;
-			found = true;
-		}
-		json_decref(o);
+		if (v && e && (!variant || strcmp(v, variant) == 0) && strcmp(e, event) == 0)
+			found = o;
+		else
+			json_decref(o);
 	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+bool run_events_find_instant(const struct run_events *ev, off_t from, const char *variant,
+                             const char *event, const char *field, double *unix_s)
+{
+	const struct run_events_file *f = &ev->files[ev->depth];
+	json_t *o = f->fd >= 0 ? run_events_file_find(f->path, from, variant, event) : NULL;
+	int64_t ns;
+	bool found = o && runfolder_realtime_ns(json_string_value(json_object_get(o, field)), &ns);
+	if (found)
+		*unix_s = (double)ns / 1e9;
+	json_decref(o);
 	return found;
 }
 

@@ -58,10 +58,15 @@ double run_events_origin(struct run_events *ev, double unix_s);
 /* The length of the file events go to now (-1 without one): where a generator started now
  * appends its lines. */
 off_t run_events_size(const struct run_events *ev);
-/* The origin a generator named variant gave in that file past offset from: the `start_realtime`
- * of its `started` line (wall-clock seconds); false while it has written none. */
-bool run_events_find_start(const struct run_events *ev, off_t from, const char *variant,
-                           double *unix_s);
+/* The first line of the events file at path past offset from whose event is `event` and, unless
+ * variant is NULL, whose variant is `variant`: its object (the caller's to free), or NULL while
+ * there is none. Whole lines only (the last may still be being written). */
+json_t *run_events_file_find(const char *path, off_t from, const char *variant, const char *event);
+/* The instant such a line of the run's events file names in field (wall-clock text to the ns:
+ * a generator's `started` start_realtime, place's `placement` t0) into *unix_s, in seconds; false
+ * while there is no such line. */
+bool run_events_find_instant(const struct run_events *ev, off_t from, const char *variant,
+                             const char *event, const char *field, double *unix_s);
 /* The next schedule (serial mode, a cpu.sh pass) starts a new clock: events wait for it. */
 void run_events_origin_clear(struct run_events *ev);
 /* Every pushed file popped; what is pending written (against now where no origin was set). */

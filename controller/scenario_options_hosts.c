@@ -78,12 +78,6 @@ void scenario_options_check_hosts(void)
 	variants_table_free(&table);
 	if (!read)
 		scenario_fail("--hosts: %s", err);
-	/* the scenario's drive takes its origin from the one generator place starts */
-	if (hosts.n_shards)
-		scenario_fail("--hosts %s names generator hosts (%s, line %u): spike.sh runs its "
-		              "generator on this host; generator shards run with allocspike-run "
-		              "place --schedule",
-		              path, HOSTS_FILE_SHARD, hosts.shards[0].line);
 	/* the rows in the file's order; reachable until exit, as option values are */
 	static char rows[4096];
 	size_t len = 0;

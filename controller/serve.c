@@ -74,9 +74,9 @@ struct serve_wait {
 	bool drive;                /* `drive`: its rows' wait (rows), then the generator's */
 	bool calibrate;            /* `calibrate`: its passes' drives, each then its step */
 	bool origin_known;         /* `generate`'s origin set, at origin_s */
-	/* whose `started` line sets the origin: procs[0]'s own, or (drive's place=) the generator
-	 * that procs[0] starts */
-	const char *origin_of;
+	/* the origin is T0 of the placement procs[0] records (drive's place=: the instant its
+	 * generator, or every shard of it, starts); else procs[0]'s own `started` line */
+	bool origin_placed;
 	double origin_s;
 	double deadline_s;
 	double wait_s; /* how long it waits, from its request */
@@ -183,15 +183,18 @@ static void serve_exits_reply(const struct serve *s, const unsigned *idx, size_t
 			serve_exit_record(&s->sup.procs[idx[i]], reply, size);
 }
 
-/* The events' origin from the `started` line process proc appended (its start_realtime), set
- * into *unix_s: true once it came (*said), or once proc ended or the deadline passed without it
- * (the schedule then counts from now); false while it may still come. */
-static bool serve_origin_from(struct serve *s, unsigned proc, const char *origin_of,
-                              double deadline_s, double *unix_s, bool *said)
+/* The events' origin from the `started` line process proc appended (its start_realtime), or with
+ * placed from the `placement` line of place (its t0), set into *unix_s: true once it came
+ * (*said), or once proc ended or the deadline passed without it (the schedule then counts from
+ * now); false while it may still come. */
+static bool serve_origin_from(struct serve *s, unsigned proc, bool placed, double deadline_s,
+                              double *unix_s, bool *said)
 {
 	const struct supervised *p = &s->sup.procs[proc];
-	*said = run_events_find_start(&s->events, s->events_at[proc],
-	                              origin_of ? origin_of : p->spec->name, unix_s);
+	*said = placed ? run_events_find_instant(&s->events, s->events_at[proc], "_controller",
+	                                         "placement", "t0", unix_s)
+	               : run_events_find_instant(&s->events, s->events_at[proc], p->spec->name,
+	                                         "started", "start_realtime", unix_s);
 	if (!*said && !p->reaped && serve_now_s() < deadline_s)
 		return false;
 	*unix_s = run_events_origin(&s->events, *said ? *unix_s : NAN);
@@ -212,7 +215,7 @@ static bool serve_generate_ended(struct serve *s, struct serve_wait *w, double *
 	const struct supervised *p = &s->sup.procs[w->procs[0]];
 	bool said;
 	if (!w->origin_known)
-		w->origin_known = serve_origin_from(s, w->procs[0], w->origin_of, w->deadline_s,
+		w->origin_known = serve_origin_from(s, w->procs[0], w->origin_placed, w->deadline_s,
 		                                    &w->origin_s, &said);
 	if (!w->origin_known || !p->reaped)
 		return false;
@@ -234,7 +237,7 @@ static bool serve_wait_answer(struct serve *s, struct serve_wait *w, char *reply
 		return serve_rows_ready_answer(s, w, reply, size);
 	if (w->origin) {
 		double unix_s;
-		if (!serve_origin_from(s, w->procs[0], NULL, w->deadline_s, &unix_s, &said))
+		if (!serve_origin_from(s, w->procs[0], false, w->deadline_s, &unix_s, &said))
 			return false;
 		snprintf(reply, size, said ? "ok %.6f" : "ok now", unix_s);
 		return true;
@@ -709,7 +712,7 @@ static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply
 	*w = (struct serve_wait){.conn = w->conn,
 	                         .drive = true,
 	                         .generate = true,
-	                         .origin_of = "_loadgen",
+	                         .origin_placed = true,
 	                         .count = 1,
 	                         .deadline_s = serve_now_s() + DRIVE_PLACE_ORIGIN_TIMEOUT_S};
 	w->procs[0] = s->sup.count - 1;

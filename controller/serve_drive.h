@@ -16,9 +16,9 @@
 /* The rows' stop after the generator (SIGTERM, then SIGKILL), and the process run during it. */
 #define DRIVE_ROWS_STOP_GRACE_S 15.0
 #define DRIVE_DURING_STOP_GRACE_S 5.0
-/* place=: its generator starts once every row is placed (place's ready timeout, 40 s, its clocks
- * and its lead before it); by then the origin is its `started` line, else the schedule's start
- * is taken as now. */
+/* place=: its T0 is recorded once every row is placed (place's ready timeout, 40 s, and its clocks
+ * before it); by then the origin is its `placement` line's t0, else the schedule's start is taken
+ * as now. */
 #define DRIVE_PLACE_ORIGIN_TIMEOUT_S 120.0
 
 struct serve_drive {

@@ -13,6 +13,7 @@
 
 #include "child_run.h"
 #include "cli_parse.h"
+#include "events_log.h"
 #include "identifier.h"
 #include "json_file.h"
 #include "place.h"
@@ -42,6 +43,9 @@ struct shards_options {
 	char queries[PATH_MAX]; /* --queries made absolute: the path the plan carries */
 	uint64_t t0_ns;
 	json_t *targets; /* [{"name", "addr"}] */
+	/* with merge_into, the run folder's events, where a failing shard is recorded for the
+	 * scenario's failure to name its host; else NULL */
+	struct events_log *events;
 };
 
 static volatile sig_atomic_t shards_signalled;
@@ -171,14 +175,23 @@ static char *shards_plan_body(const struct shards_options *o, size_t i, size_t n
 	return text;
 }
 
-static void shards_fail(const struct place_row *r, size_t i, size_t n, const char *why)
+static void shards_fail(const struct shards_options *o, const struct place_row *r, size_t i,
+                        size_t n, const char *why)
 {
 	fprintf(stderr, "allocspike-run shards: host %s (agent %s), shard %zu/%zu: %s\n",
 	        r->entry->host, r->entry->addr_text, i + 1, n, why);
+	char variant[32], shard[48];
+	snprintf(variant, sizeof(variant), "_loadgen_%zu", i + 1); /* its row once merged */
+	snprintf(shard, sizeof(shard), "%zu/%zu", i + 1, n);
+	if (o->events)
+		events_log_add(o->events, variant, "shard_failed",
+		               json_pack("{s:s, s:s, s:s, s:s}", "host", r->entry->host, "agent",
+		                         r->entry->addr_text, "shard", shard, "reason", why));
 }
 
 /* Every generator host's clock within SHARDS_MAX_OFFSET_MS of ours, or the host named. */
-static bool shards_clocks_agree(const struct place_row *rows, size_t n)
+static bool shards_clocks_agree(const struct shards_options *o, const struct place_row *rows,
+                                size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (fabs(rows[i].clock.offset_ms) <= SHARDS_MAX_OFFSET_MS)
@@ -189,7 +202,7 @@ static bool shards_clocks_agree(const struct place_row *rows, size_t n)
 		    "its clock is %.3f ms off this host's, over %g ms: every shard starts at T0 "
 		    "on its own clock (synchronise the clocks)",
 		    rows[i].clock.offset_ms, SHARDS_MAX_OFFSET_MS);
-		shards_fail(&rows[i], i, n, why);
+		shards_fail(o, &rows[i], i, n, why);
 		return false;
 	}
 	return true;
@@ -226,7 +239,7 @@ static bool shards_start(const struct shards_options *o, struct place_row *rows,
 		else
 			snprintf(why, sizeof(why), "plan refused (HTTP %d): %s", calls[i].status,
 			         calls[i].answer ? calls[i].answer : "");
-		shards_fail(&rows[i], i, n, why);
+		shards_fail(o, &rows[i], i, n, why);
 		all = false;
 	}
 	free(calls);
@@ -287,7 +300,7 @@ static bool shards_watch(const struct shards_options *o, const struct place_row 
 			char why[512];
 			bool done = false;
 			if (!(ok = shards_judge(&calls[i], &done, why, sizeof(why))))
-				shards_fail(&rows[i], i, n, why);
+				shards_fail(o, &rows[i], i, n, why);
 			running = running || !done;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -325,7 +338,7 @@ static bool shards_fetch(const struct shards_options *o, const struct place_row 
 				snprintf(err, sizeof(err),
 				         "its fragment's %s could not be fetched (%s)", *f,
 				         call.status ? "an HTTP error" : call.error);
-				shards_fail(&rows[i], i, n, err);
+				shards_fail(o, &rows[i], i, n, err);
 				ok = false;
 			}
 			if (!ok && call.status == 200)
@@ -372,12 +385,19 @@ static int shards_run(struct shards_options *o, const struct hosts_file *hosts)
 	struct place_row *rows = calloc(n, sizeof(*rows));
 	for (size_t i = 0; rows && i < n; i++)
 		rows[i].entry = &hosts->shards[i];
+	struct events_log log = {.t0_ns = o->t0_ns}; /* t_s from T0, as the merged events' */
+	char err[4400];
+	if (o->merge_into && runfolder_writer_open(&log.writer, o->merge_out, err, sizeof(err)))
+		o->events = &log;
+	else if (o->merge_into) /* the failures are said on stderr all the same */
+		fprintf(stderr, "allocspike-run shards: %s\n", err);
 	struct sigaction on = {.sa_handler = shards_on_signal};
 	sigaction(SIGINT, &on, NULL);
 	sigaction(SIGTERM, &on, NULL);
 	sigaction(SIGHUP, &on, NULL);
 	int signalled = 0;
-	bool ok = rows && place_clocks(rows, n, &o->place, NULL) && shards_clocks_agree(rows, n);
+	bool ok =
+	    rows && place_clocks(rows, n, &o->place, o->events) && shards_clocks_agree(o, rows, n);
 	bool started = ok; /* a plan may have been taken: every agent is withdrawn */
 	ok = ok && shards_start(o, rows, n);
 	if (ok)
@@ -386,6 +406,9 @@ static int shards_run(struct shards_options *o, const struct hosts_file *hosts)
 	ok = ok && shards_watch(o, rows, n, &signalled) && shards_fetch(o, rows, n);
 	if (started) /* every shard's agent ends, its generator stopped if it still runs */
 		place_withdraw(rows, n, o->place.token);
+	if (o->events) /* before the merge adds to the folder: nothing more to record */
+		runfolder_writer_close(&log.writer);
+	o->events = NULL;
 	ok = ok && shards_merge(o, n);
 	for (size_t i = 0; rows && i < n; i++) {
 		free(rows[i].plan_body);

@@ -184,12 +184,6 @@ check "pass 3: s1's agent withdrawn and ended" wait_until 5 gone "${AGENT_PID[p3
 check "pass 3: s2's agent withdrawn and ended, its generator stopped" wait_until 5 gone "${AGENT_PID[p3-s2]}"
 check "pass 3: s2 withdrawn by the controller" grep -q "host s2 (agent ${AGENT_ADDR[p3-s2]}): withdrawn" p3-shards.err
 stop_rows p3
-# place --in-run (spike.sh --hosts' drive, which takes its origin from one local generator) refuses
-# generator hosts before contacting anyone
-nsx "$NS_GEN" "$B/allocspike-run" place --hosts p3.hosts --run p3b --table "$TABLE" --token-file "$TEST_TMP/token" \
-	--out "$TEST_TMP/in-run" --schedule "$SCHEDULE" --queries "$TEST_TMP/queriesp3.txt" --in-run >in-run.out 2>in-run.err
-check_eq "place --in-run with generator hosts: exit 2" 2 $?
-check "names the @shard lines" grep -q -- "--in-run takes no generator hosts (@shard lines in p3.hosts)" in-run.err
 
 # 4: place --schedule with the generator hosts: the shards are the run's generator (allocspike-run
 # shards as its _loadgen), merged into the run folder, beside the agents' reads

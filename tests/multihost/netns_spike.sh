@@ -14,7 +14,14 @@
 #     same, both agents withdrawn and ended, nothing left;
 #  4. SIGKILL a second into the schedule (spike.sh, its controller and place die, nothing withdraws):
 #     each agent's lease runs out and it stops its row and ends by itself, exit 3, within the lease
-#     and a bound, nothing left.
+#     and a bound, nothing left;
+#  5. the generator as two shards on generator hosts "s1" and "s2" (`@shard` lines, each an
+#     allocspike-agent --await-plan --shard-dir): exit 0, run.json completed, both shards ran and
+#     were merged into the run folder (_loadgen_1, _loadgen_2), the run's origin the shards' start
+#     (the placement's T0), the report's figures for both rows, a read in 99 % of the intervals,
+#     every agent ended and nothing left;
+#  6. s2's agent SIGKILLed during the sharded run: exit 1, run.json failed with a reason naming
+#     host s2 and its shard, every other agent withdrawn, nothing left.
 # The agents' host caps their lease at LEASE_S (--lease): the healthy runs of 2 and 3 show it does
 # not run out while the collector measures the clocks (place makes it measure 4 times a lease).
 # Skipped (exit 77, reason printed) when not root, where `ip netns add` fails, and in the sanitizer
@@ -22,6 +29,7 @@
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NETNS_PREFIX=ah
 NETNS_HIERARCHY=0 # spike.sh starts the run's own in gen
+NETNS_SHARD_HOSTS=1
 source "$ALLOCSPIKE_SOURCE_DIR/tests/multihost/netns_lib.sh"
 command -v "$B/allocspike-querydata" >/dev/null || skip "allocspike-querydata is not built"
 
@@ -53,12 +61,7 @@ check "the refusal names both and the file's rows" \
 spike repeat "$TEST_TMP/repeat" --hosts dry.hosts --token-file token --spike-rate 100 --repeat 2
 check_eq "--repeat 2 with --hosts: exit 2" 2 $?
 check "the refusal says why" grep -q -- "--repeat and --hosts exclude each other: an agent ends with its placement" spike-repeat.err
-{ cat dry.hosts; printf 's1 %s @shard\n' "$(gen_addr 1):9111"; } >shard.hosts
-spike shard "$TEST_TMP/shard" --hosts shard.hosts --token-file token --spike-rate 100
-check_eq "a hosts file with a generator host (@shard): exit 2" 2 $?
-check "the refusal names the line and says where shards run" \
-	grep -q -- "--hosts shard.hosts names generator hosts (@shard, line 4): spike.sh runs its generator on this host" spike-shard.err
-check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat && ! -e $TEST_TMP/shard ]]"
+check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat ]]"
 nsx "$NS_GEN" bash "$SPIKE" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[1]},${ROWS[0]}" \
 	--dry-run >spike-dry.out 2>spike-dry.err
 check_eq "--dry-run with --hosts (the same rows in another order): exit 0" 0 $?
@@ -177,5 +180,78 @@ for i in 1 2; do
 done
 check "both ended within the lease and a bound of the SIGKILL" bash -c "(( \$(echo '$ended - ${SIGNALLED_AT:-0} <= $LEASE_S + 5' | bc) ))"
 check "nothing left in any namespace (the rows stopped by their agents)" nothing_left
+# start_shard_agent I NAME: an agent in sI awaiting a shard plan (its fragments in NAME-fragments);
+# sets AGENT_ADDR[sI], AGENT_PID[sI]
+start_shard_agent() {
+	local i=$1 name=$2
+	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "${NS_S[i]}" "$B/allocspike-agent" --await-plan \
+		--variants-table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" --control "$TEST_TMP/$name-row.ctl" \
+		--listen "$(s_addr "$i"):0" --host "s$i" --token-file "$TEST_TMP/token" --shard-dir "$TEST_TMP/$name-fragments" \
+		--duration 90s --lease "${LEASE_S}s" --ready-file "$TEST_TMP/$name.ready" >"$name.addr" || exit 1
+	AGENT_ADDR[s$i]=$(cat "$name.addr")
+	AGENT_PID[s$i]=${_test_pids[-1]}
+}
+# sharded_hosts NAME OUT: fresh agents, rows on t1 and t2, shards on s1 and s2; NAME.hosts names them
+sharded_hosts() {
+	local name=$1 out=$2 i
+	for i in 1 2; do
+		start_agent "$i" "$name$i" "$out"
+		start_shard_agent "$i" "${name}s$i"
+	done
+	hosts_file "$name.hosts"
+	printf 's1 %s @shard\ns2 %s @shard\n' "${AGENT_ADDR[s1]}" "${AGENT_ADDR[s2]}" >>"$name.hosts"
+}
+# nothing_left_sharded: the shards' agents ended too, nothing in their namespaces
+nothing_left_sharded() {
+	nothing_left && wait_until 10 gone "${AGENT_PID[s1]}" && wait_until 10 gone "${AGENT_PID[s2]}" &&
+		wait_until 5 bash -c "[[ -z \$(ip netns pids ${NS_S[1]}; ip netns pids ${NS_S[2]}) ]]"
+}
+
+# 5: the generator as two shards on the generator hosts
+OUT=$TEST_TMP/shards
+sharded_hosts h "$OUT"
+spike shards "$OUT" --hosts h.hosts --token-file token "${SHORT[@]}"
+st=$?
+check_eq "spike.sh --hosts with two @shard hosts: exit 0" 0 "$st"
+((st == 0)) || tail -n 20 spike-shards.err "$OUT/logs/place.log" "$OUT/logs/loadgen.log" hs1.log hs2.log
+check_eq "run.json status" completed "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
+check "report.html made" test -s "$OUT/report.html"
+for i in 1 2; do
+	check "s$i's agent ran shard $i/2 of the run" grep -q "plan taken: shard $i/2 of run run-shards" "hs$i.log"
+	check "the run's timeline has shard $i's generator (_loadgen_$i), merged" grep -q ",_loadgen_$i," "$OUT/timeline.csv"
+	check "shard $i started at the placement's T0, the run's origin" jqe -s --arg g "_loadgen_$i" \
+		'(map(select(.event == "placement"))[0].t0 | tonumber) as $t0
+		| map(select(.variant == $g and .event == "started" and .start_realtime))[0].start_realtime
+		| (tonumber - $t0) | fabs < 0.000001' "$OUT/events.jsonl"
+done
+check "the schedule's first phase at t_s 0 (the origin is T0)" \
+	jqe -s 'map(select(.event == "phase"))[0].t_s | fabs < 0.01' "$OUT/events.jsonl"
+for i in 1 2; do
+	row=${ROWS[i - 1]}
+	check "$row: the report's figures (answered, its host t$i)" \
+		jqe --arg r "$row" --arg h "t$i" '.variants[$r] | .answered > 0 and .host == $h' "$OUT/summary.json"
+	echo "$row (sharded): $(wc -l <"$OUT/agents/$row.jsonl" 2>/dev/null) reads, the report's $(jq -c --arg r "$row" '.agents[$r] | {share, gaps}' "$OUT/summary.json" 2>/dev/null)"
+	check "$row: the report finds a read in 99 % of the intervals" jqe --arg r "$row" '.agents[$r].share >= 0.99' "$OUT/summary.json"
+done
+check "the warm-up check ran on both rows (run.json's warmup)" \
+	jqe --arg a "${ROWS[0]}" --arg b "${ROWS[1]}" '[.warmup[$a, $b].cache_entries_end] | all(. > 0)' "$OUT/run.json"
+check "every agent withdrawn and ended, nothing left in any namespace" nothing_left_sharded
+
+# 6: a shard's agent killed during the sharded run fails it, naming the host
+OUT=$TEST_TMP/shard-dead
+sharded_hosts d "$OUT"
+spike shard-dead "$OUT" --hosts d.hosts --token-file token "${SHORT[@]}" --spikes 4 &
+spike_pid=$!
+_test_pids+=("$spike_pid")
+# the plan is taken before T0, which is place's lead (3 s) away at most: 4 s later the shards send
+wait_until 40 grep -q "plan taken: shard 2/2" ds2.log && sleep 4
+kill -KILL "${AGENT_PID[s2]}"
+wait "$spike_pid"
+check_eq "s2's agent SIGKILLed during the sharded run: exit 1" 1 $?
+check_eq "run.json status" failed "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
+echo "the sharded run's failure: $(jq -r .failure "$OUT/run.json" 2>/dev/null)"
+check "its failure names host s2, its agent and shard" jqe --arg a "${AGENT_ADDR[s2]}" \
+	'.failure | contains("host s2 (agent \($a)), shard 2/2: its agent is gone")' "$OUT/run.json"
+check "the other agents withdrawn and ended, nothing left in any namespace" nothing_left_sharded
 netns_show_failures
 finish
