@@ -28,6 +28,12 @@ void agent_lease_heard(struct agent_lease *l)
 	evtimer_add(l->timer, &lease);
 }
 
+void agent_lease_stop(struct agent_lease *l)
+{
+	l->lease_s = 0;
+	evtimer_del(l->timer);
+}
+
 double agent_lease_silent_s(const struct agent_lease *l)
 {
 	return (double)(monotonic_ns() - l->since_ns) / 1e9;

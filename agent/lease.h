@@ -26,6 +26,8 @@ bool agent_lease_start(struct agent_lease *l, double lease_s, double first_s);
 /* A request carrying the token came: the lease starts again (nothing before a plan). */
 void agent_lease_heard(struct agent_lease *l);
 
+/* The plan withdrawn: the lease no longer runs (nothing to protect until the next plan). */
+void agent_lease_stop(struct agent_lease *l);
 /* Seconds since the controller was last heard from (or the plan answered). */
 double agent_lease_silent_s(const struct agent_lease *l);
 

@@ -26,6 +26,7 @@
 #include "exposition.h"
 #include "lease.h"
 #include "monotonic.h"
+#include "plan_cycle.h"
 #include "plan_request.h"
 #include "record.h"
 #include "row_start.h"
@@ -93,6 +94,7 @@ struct agent {
 	uint64_t plan_deadline_ns;       /* monotonic: the row ready by then, or failed */
 	char *plan_answer;               /* the JSON answered to it, again to an identical one */
 	double lease_max_s;              /* --lease */
+	struct plan_cycle cycle;         /* --plans: how many, and the plan's first read */
 	/* a shard plan (--shard-dir): its generator's PID (row_pid while it runs), its fragment's
 	 * folder, and once it ended, its wait status */
 	const char *shard_dir;
@@ -149,6 +151,9 @@ static void agent_usage(FILE *out)
 	    "  --lease DUR        with --await-plan: withdraw the plan (its row stopped, exit\n"
 	    "                     %d) when no request with the token came for this long\n"
 	    "                     (default %ds; a plan may ask for a shorter one)\n"
+	    "  --plans N          with --await-plan: after a DELETE /plan await the next plan\n"
+	    "                     until N were withdrawn, or 'unlimited' (default 1: end\n"
+	    "                     with the first; docs/agent.md, \"One plan after another\")\n"
 	    "  --interval DUR     time between reads (default 100ms; 10ms to 60s)\n"
 	    "  --listen ADDR[:P]  where /metrics is served (default 127.0.0.1:%d; only there)\n"
 	    "  --run ID           the run label of every series (default: none)\n"
@@ -339,6 +344,8 @@ static void agent_record(struct evhttp_request *req, void *arg)
 		evhttp_send_error(req, 400, "from: a sequence number");
 		return;
 	}
+	if (a->await_plan) /* the plan under way's reads only, never an earlier plan's */
+		from = plan_cycle_record_from(&a->cycle, from);
 	char *text = NULL;
 	size_t len = 0;
 	if (!record_read_from(a->record_path, from, &text, &len, err, sizeof(err))) {
@@ -529,6 +536,7 @@ static void agent_plan_poll(evutil_socket_t fd, short what, void *arg)
 	}
 	a->labels.run = a->plan.run;
 	a->labels.variant = a->plan.variant;
+	plan_cycle_begin(&a->cycle, a->next_seq);
 	if (agent_sampling_start(a, a->sampled_pid, a->row.control, err, sizeof(err)) &&
 	    !(a->plan_answer = agent_plan_answer(a, resolver)))
 		snprintf(err, sizeof(err), "out of memory");
@@ -648,8 +656,9 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 			else
 				snprintf(what, sizeof(what), "row %s", a->plan.row);
 			snprintf(err, sizeof(err),
-			         "this agent %s a plan already (%s of run %s), and takes one only",
-			         a->plan_answer ? "took" : "is starting", what, a->plan.run);
+			         "this agent %s a plan already (%s of run %s), and %s",
+			         a->plan_answer ? "took" : "is starting", what, a->plan.run,
+			         a->cycle.plans == 1 ? "takes one only" : "takes one at a time");
 			agent_refuse(req, 409, err);
 		}
 		return;
@@ -680,14 +689,15 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 	}
 }
 
-/* The plan withdrawn (DELETE /plan, or the lease): its row stopped, said with why; the agent
- * ends once the caller's loop does. */
-static void agent_plan_withdraw(struct agent *a, const char *why)
+/* The plan withdrawn (DELETE /plan, or the lease): its row stopped, said with why and what the
+ * agent does then (ending once the caller's loop does, or awaiting the next plan). */
+static void agent_plan_withdraw(struct agent *a, const char *why, const char *then)
 {
-	fprintf(stderr, "allocspike-agent: %splan withdrawn%s; ending\n", why,
+	fprintf(stderr, "allocspike-agent: %splan withdrawn%s; %s\n", why,
 	        !a->row_pid        ? ""
 	        : a->plan.is_shard ? ", its generator stopped"
-	                           : ", its row stopped");
+	                           : ", its row stopped",
+	        then);
 	if (a->row_pid)
 		row_stop(a->row_pid, AGENT_ROW_GRACE_S);
 	a->row_pid = 0;
@@ -703,13 +713,65 @@ static void agent_lease_expired(evutil_socket_t fd, short what, void *arg)
 	snprintf(why, sizeof(why),
 	         "lease expired: no request from the controller for %.1f s (the lease: %g s); ",
 	         agent_lease_silent_s(&a->lease), a->lease.lease_s);
-	agent_plan_withdraw(a, why);
+	agent_plan_withdraw(a, why, "ending"); /* a lost controller ends the agent: exit 3 */
 	a->lease_expired = true;
 	event_base_loopbreak(a->base);
 }
 
-/* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped and
- * the agent ends (a placement that failed elsewhere). */
+/* Every /samples stream ended: the last chunk sent, or a detached request freed. */
+static void agent_streams_end(struct agent *a)
+{
+	for (int i = 0; i < AGENT_MAX_STREAMS; i++)
+		if (a->streams[i])
+			evhttp_send_reply_end(a->streams[i]);
+	memset(a->streams, 0, sizeof(a->streams));
+}
+
+/* After a withdrawal, the agent as before its first plan: no target read, no run or variant
+ * label, no lease, no shard, the plan's /samples streams ended (a stream never carries two
+ * plans); the record goes on, the next plan's reads numbered on from it. */
+static void agent_plan_next(struct agent *a)
+{
+	agent_lease_stop(&a->lease);
+	event_del(a->tick);
+	event_del(a->shard_watch);
+	if (a->sampler_open)
+		agent_sampler_close(&a->sampler);
+	a->sampler = (struct agent_sampler){0};
+	a->sampler_open = false;
+	agent_streams_end(a);
+	agent_plan_drop(a);
+	free(a->plan_answer);
+	a->plan_answer = NULL;
+	a->sampled_pid = a->shard_pid = 0;
+	a->shard_ended = false;
+	a->shard_out[0] = '\0';
+	a->labels.run = "";
+	a->labels.variant = "target";
+}
+
+/* DELETE /plan: the plan withdrawn, then the next awaited (--plans) or the agent ended. A DELETE
+ * with no plan withdraws nothing: it ends an agent of one plan, as it always did, and leaves one
+ * of more awaiting. */
+static void agent_plan_delete(struct evhttp_request *req, struct agent *a)
+{
+	bool again = a->plan.canonical ? plan_cycle_withdrawn(&a->cycle) : a->cycle.plans != 1;
+	char over[64], then[128] = "ending";
+	plan_cycle_format(&a->cycle, over, sizeof(over));
+	if (again)
+		snprintf(then, sizeof(then), "awaiting the next plan (%s over)", over);
+	agent_plan_withdraw(a, "", then);
+	agent_reply(req, "text/plain", "withdrawn\n", 10);
+	if (again) {
+		agent_plan_next(a);
+		return;
+	}
+	struct timeval soon = seconds_timeval(AGENT_WITHDRAW_DELAY_S);
+	event_base_loopexit(a->base, &soon);
+}
+
+/* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped, and
+ * the agent awaits its next plan or ends (--plans). */
 static void agent_plan(struct evhttp_request *req, void *arg)
 {
 	struct agent *a = arg;
@@ -723,12 +785,9 @@ static void agent_plan(struct evhttp_request *req, void *arg)
 	else if (m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD)
 		agent_refuse(req, 404,
 		             a->plan_req ? "the plan's row is starting" : "no plan taken yet");
-	else if (m == EVHTTP_REQ_DELETE) {
-		agent_plan_withdraw(a, "");
-		agent_reply(req, "text/plain", "withdrawn\n", 10);
-		struct timeval soon = seconds_timeval(AGENT_WITHDRAW_DELAY_S);
-		event_base_loopexit(a->base, &soon);
-	} else
+	else if (m == EVHTTP_REQ_DELETE)
+		agent_plan_delete(req, a);
+	else
 		evhttp_send_error(req, 405, "Method Not Allowed");
 }
 
@@ -926,6 +985,7 @@ int main(int argc, char **argv)
 		OPT_DAEMONS_DIR,
 		OPT_LEASE,
 		OPT_SHARD_DIR,
+		OPT_PLANS,
 		OPT_VERSION,
 		OPT_HELP
 	};
@@ -943,6 +1003,7 @@ int main(int argc, char **argv)
 	    {"daemons-dir", required_argument, NULL, OPT_DAEMONS_DIR},
 	    {"lease", required_argument, NULL, OPT_LEASE},
 	    {"shard-dir", required_argument, NULL, OPT_SHARD_DIR},
+	    {"plans", required_argument, NULL, OPT_PLANS},
 	    {"control", required_argument, NULL, OPT_CONTROL},
 	    {"interval", required_argument, NULL, OPT_INTERVAL},
 	    {"listen", required_argument, NULL, OPT_LISTEN},
@@ -967,8 +1028,9 @@ int main(int argc, char **argv)
 	struct agent a = {.labels = {.run = "", .host = hostname, .variant = "target"},
 	                  .record_fd = -1,
 	                  .interval_s = 0.1,
-	                  .lease_max_s = AGENT_DEFAULT_LEASE_S};
-	bool lease_given = false;
+	                  .lease_max_s = AGENT_DEFAULT_LEASE_S,
+	                  .cycle = {.plans = 1}};
+	bool lease_given = false, plans_given = false;
 	struct row_plan *row = &a.row;
 	row->daemons_dir = ALLOCSPIKE_DAEMONS_DIR;
 	bool planned_option = false; /* --interval, --run or --variant: a plan's to say */
@@ -1027,6 +1089,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SHARD_DIR:
 			a.shard_dir = optarg;
+			break;
+		case OPT_PLANS:
+			ok = plan_cycle_parse(optarg, &a.cycle.plans);
+			plans_given = true;
 			break;
 		case OPT_INTERVAL:
 			ok = cli_option_duration("--interval", optarg, CLI_UNIT_REQUIRED, 0.01, 60,
@@ -1106,6 +1172,7 @@ int main(int argc, char **argv)
 	                            : NULL)
 	    : lease_given                  ? "--lease goes with --await-plan (a plan's lease)"
 	    : a.shard_dir                  ? "--shard-dir goes with --await-plan (a shard plan)"
+	    : plans_given                  ? "--plans goes with --await-plan (the plans it takes)"
 	    : !row->row                    ? (row->table || row->root_hints || row->upstream_port ||
                                    row->upstream_source || row->listen
 	                                          ? "--variants-table, --root-hints, --upstream-port, "
@@ -1184,6 +1251,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "allocspike-agent: --record %s: %s\n", record, strerror(errno));
 		return agent_row_end(a.row_pid, CLI_EXIT_FAILED);
 	}
+	plan_cycle_begin(&a.cycle, a.next_seq); /* no plan yet: none of the record is a plan's */
 	signal(SIGPIPE, SIG_IGN);
 	a.base = event_base_new();
 	char bound[96];
@@ -1234,10 +1302,7 @@ int main(int argc, char **argv)
 		event_free(term);
 	if (intr)
 		event_free(intr);
-	for (int i = 0; i < AGENT_MAX_STREAMS; i++)
-		if (a.streams[i])
-			evhttp_send_reply_end(
-			    a.streams[i]); /* the last chunk, or the detached one freed */
+	agent_streams_end(&a);
 	if (http)
 		evhttp_free(http);
 	if (a.base)

@@ -56,6 +56,7 @@ struct dry_run_build {
 	    place; /* spike.sh --hosts: the run's placement command instead of rows and generator */
 	/* the programs, and place's options (drive's place=), "" without hosts */
 	char upstream[PATH_MAX + 32], loadgen_path[PATH_MAX + 32], place_words[8192];
+	char place_rows[4096]; /* the rows place places, "a,b" */
 	char **settings_words; /* what settings points into */
 };
 
@@ -280,7 +281,7 @@ static bool dry_run_settings(struct dry_run_build *b, const struct dry_run_args 
                              const json_t *options, const struct dry_run_options *o, char *err,
                              size_t size)
 {
-	char rows[4096], hints[PATH_MAX + 16], tls[PATH_MAX + 8];
+	char rows[4096] = "", hints[PATH_MAX + 16], tls[PATH_MAX + 8];
 	size_t n = 0;
 	snprintf(hints, sizeof(hints), "%s/root.hints", a->out);
 	snprintf(tls, sizeof(tls), "%s/tls", a->out);
@@ -295,6 +296,7 @@ static bool dry_run_settings(struct dry_run_build *b, const struct dry_run_args 
 	    row_settings_parse(b->settings_words, (int)n, &b->settings, err, size) &&
 	    (!o->hosts || !o->hosts[0] ||
 	     run_words_place(b->place_words, sizeof(b->place_words), options, a->out, err, size));
+	snprintf(b->place_rows, sizeof(b->place_rows), "%s", rows);
 	return ok;
 }
 
@@ -318,9 +320,9 @@ static bool dry_run_build(struct dry_run_build *b, const struct dry_run_args *a,
 		if (!place_command_print_placement(stdout, o->hosts, &b->settings.table, err, size))
 			return false;
 		if (!variant_command_bin_dir(bin_dir, sizeof(bin_dir)) ||
-		    !place_command_add(&b->place, &n, bin_dir, a->out,
-		                       a->schedule[0] ? a->schedule : "SCHEDULE",
-		                       o->queries[0] ? o->queries : "QUERIES", b->place_words))
+		    !place_command_add(
+		        &b->place, &n, bin_dir, a->out, a->schedule[0] ? a->schedule : "SCHEDULE",
+		        o->queries[0] ? o->queries : "QUERIES", b->place_rows, b->place_words))
 			snprintf(err, size, "the placement's command could not be made");
 		return b->place != NULL;
 	}

@@ -120,6 +120,39 @@ bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct va
 	return ok;
 }
 
+bool hosts_rows_have(const char *rows, const char *name, size_t len)
+{
+	for (const char *p = rows; *p;) {
+		size_t item = strcspn(p, ",");
+		if (item == len && strncmp(p, name, len) == 0)
+			return true;
+		p += item + (p[item] != '\0');
+	}
+	return false;
+}
+
+bool hosts_file_keep_rows(struct hosts_file *hosts, const char *rows, char *err, size_t err_size)
+{
+	for (const char *p = rows; *p;) {
+		size_t item = strcspn(p, ","), i = 0;
+		while (i < hosts->count && !(strlen(hosts->entries[i].row) == item &&
+		                             strncmp(hosts->entries[i].row, p, item) == 0))
+			i++;
+		if (i == hosts->count) {
+			snprintf(err, err_size, "row '%.*s' is not placed by the hosts file",
+			         (int)(item > 64 ? 64 : item), p);
+			return false;
+		}
+		p += item + (p[item] != '\0');
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < hosts->count; i++)
+		if (hosts_rows_have(rows, hosts->entries[i].row, strlen(hosts->entries[i].row)))
+			hosts->entries[kept++] = hosts->entries[i];
+	hosts->count = kept;
+	return true;
+}
+
 void hosts_file_free(struct hosts_file *hosts)
 {
 	free(hosts->entries);

@@ -40,6 +40,14 @@ struct hosts_file {
  * when the line gives none (the agent's). */
 bool hosts_file_read(struct hosts_file *hosts, const char *path, const struct variants_table *table,
                      int default_port, char *err, size_t err_size);
+/* Whether the comma-separated list of rows ("a,b,c") holds the name of len bytes. */
+bool hosts_rows_have(const char *rows, const char *name, size_t len);
+
+/* Keeps only the row lines whose row is in rows ("a,b,c"; the generator hosts stay): a drive over
+ * some of the file's rows (a calibration's extension pass over the rows still answering) places
+ * those. False with the reason in err when rows names a row the file does not place. */
+bool hosts_file_keep_rows(struct hosts_file *hosts, const char *rows, char *err, size_t err_size);
+
 void hosts_file_free(struct hosts_file *hosts);
 
 #endif

@@ -57,6 +57,7 @@ void place_usage(FILE *out)
 	        "                       supervised; the agents withdrawn after it; DIR/run.json\n"
 	        "  --timeline-interval DUR  the run's timeline interval, the generator's\n"
 	        "                       (default 100ms; the agents read at --interval)\n"
+	        "  --rows A,B           place these rows of the hosts file only (default: all)\n"
 	        "  --allow-controller   each row also answers this host's address toward its\n"
 	        "                       agent (--allow ADDR/32), where the generator sends from,\n"
 	        "                       and each generator host's (@shard) agent address\n"
@@ -146,6 +147,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		OPT_READY_TIMEOUT,
 		OPT_ALLOW_CONTROLLER,
 		OPT_IN_RUN,
+		OPT_ROWS,
 		OPT_HELP
 	};
 	static const struct option opts[] = {
@@ -155,6 +157,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
 	    {"allow-controller", no_argument, NULL, OPT_ALLOW_CONTROLLER},
 	    {"in-run", no_argument, NULL, OPT_IN_RUN},
+	    {"rows", required_argument, NULL, OPT_ROWS},
 	    {"help", no_argument, NULL, OPT_HELP},
 	    {NULL, 0, NULL, 0},
 	};
@@ -184,6 +187,9 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 			break;
 		case OPT_IN_RUN:
 			o->in_run = true;
+			break;
+		case OPT_ROWS:
+			o->rows = optarg;
 			break;
 		case OPT_HELP:
 			place_usage(stdout);
@@ -371,9 +377,9 @@ static json_t *place_report(struct place_row *rows, size_t n, const struct place
 	}
 	json_t *out = json_pack("{s:s, s:s, s:I, s:f, s:o}", "run", o->run, "t0", t0, "t0_ns",
 	                        (json_int_t)t0_ns, "lead_s", o->lead_s, "rows", list);
-	place_event(
-	    log, "_controller", "placement",
-	    json_pack("{s:s, s:I, s:i}", "t0", t0, "t0_ns", (json_int_t)t0_ns, "rows", (int)n));
+	place_event(log, "_controller", "placement",
+	            json_pack("{s:s, s:s, s:I, s:i}", "run", o->run, "t0", t0, "t0_ns",
+	                      (json_int_t)t0_ns, "rows", (int)n));
 	if (!out)
 		fprintf(stderr, "allocspike-run place: out of memory\n");
 	return out;
@@ -461,6 +467,11 @@ int place_main(int argc, char **argv)
 	bool read =
 	    hosts_file_read(&hosts, o.hosts_path, &table, HOSTS_FILE_AGENT_PORT, err, sizeof(err));
 	variants_table_free(&table);
+	if (read && o.rows && !hosts_file_keep_rows(&hosts, o.rows, err, sizeof(err))) {
+		fprintf(stderr, "allocspike-run place: --rows %s: %s\n", o.rows, err);
+		hosts_file_free(&hosts);
+		return CLI_EXIT_USAGE;
+	}
 	if (!read) {
 		fprintf(stderr, "allocspike-run place: %s\n", err);
 		return CLI_EXIT_USAGE;

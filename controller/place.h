@@ -22,6 +22,7 @@
 struct place_options {
 	const char *hosts_path, *table_path, *run, *token_file, *out;
 	const char *schedule, *queries; /* the run after the placement, or NULL */
+	const char *rows; /* --rows: the hosts file's rows placed ("a,b"), NULL: all of them */
 	char token[BEARER_TOKEN_MAX + 1];
 	double interval_s, lead_s, ready_timeout_s, clock_bound_s;
 	double lease_s;    /* --lease, sent in every plan; 0: not given (each agent's own) */

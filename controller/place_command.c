@@ -7,12 +7,13 @@
 #include "variant_command.h"
 
 bool place_command_add(char ***list, size_t *n, const char *bin_dir, const char *dir,
-                       const char *schedule, const char *queries, const char *words)
+                       const char *schedule, const char *queries, const char *rows,
+                       const char *words)
 {
 	char program[PATH_MAX + 32];
 	snprintf(program, sizeof(program), "%s/allocspike-run", bin_dir);
 	return variant_words_add_list(list, n, program, "place", "--out", dir, "--schedule",
-	                              schedule, "--queries", queries, "--in-run") &&
+	                              schedule, "--queries", queries, "--in-run", "--rows", rows) &&
 	       variant_words_add_lines(list, n, words);
 }
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cli_parse.h"
-#include "run_json.h"
 #include "identifier.h"
+#include "run_json.h"
 #include "variant_command.h"
 #include "variants_table.h"
 
@@ -72,15 +72,47 @@ bool run_words_rows(char ***list, size_t *n, const json_t *options, const struct
 	return run_words_resolver(list, n, options, err, err_size);
 }
 
+/* The last name of path, its length into *len (a trailing '/' left out). */
+static const char *last_name(const char *path, size_t end, size_t *len)
+{
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	*len = end - start;
+	return path + start;
+}
+
+/* The run's id for place: `run-` and the run folder's name; a repeat's (allocspike-run repeat's
+ * ALLOCSPIKE_REPEAT, its folder DIR/run-I) `run-`, DIR's name and `-repI`, so that no two runs an
+ * agent serves share an id (a shard's fragment folder is named by it, and must be new). Cut to
+ * leave a pass's suffix room within an identifier; what an identifier refuses made `_`. */
+static void place_run_id(const char *run_dir, char *id, size_t size)
+{
+	size_t len;
+	const char *name = last_name(run_dir, strlen(run_dir), &len);
+	const char *repeat_text = getenv("ALLOCSPIKE_REPEAT");
+	json_t *repeat = repeat_text ? json_loads(repeat_text, 0, NULL) : NULL;
+	json_int_t i = json_integer_value(json_object_get(repeat, "run"));
+	json_decref(repeat);
+	char tail[32] = "";
+	if (i > 0 && name > run_dir) { /* the repeats' folder's name, then which repeat */
+		name = last_name(run_dir, (size_t)(name - run_dir), &len);
+		snprintf(tail, sizeof(tail), "-rep%lld", (long long)i);
+	}
+	size_t keep = IDENTIFIER_MAX_LEN - RUN_WORDS_PASS_ROOM - strlen("run-") - strlen(tail);
+	snprintf(id, size, "run-%.*s%s", (int)(len < keep ? len : keep), name, tail);
+	identifier_sanitize(id);
+}
+
 bool run_words_place(char *out, size_t size, const json_t *options, const char *run_dir, char *err,
                      size_t err_size)
 {
-	char v[3][64], id[256];
+	char v[3][64], id[IDENTIFIER_MAX_LEN + 1];
 	if (!resolver_values(options, v, err, err_size))
 		return false;
-	const char *base = strrchr(run_dir, '/') ? strrchr(run_dir, '/') + 1 : run_dir;
-	snprintf(id, sizeof(id), "run-%.200s", base);
-	identifier_sanitize(id);
+	place_run_id(run_dir, id, sizeof(id));
 	long interval = strtol(run_json_option_or_empty(options, "interval_ms"), NULL, 10),
 	     half = interval / 2;
 	if (half < 10)
@@ -97,4 +129,16 @@ bool run_words_place(char *out, size_t size, const json_t *options, const char *
 		return false;
 	}
 	return true;
+}
+
+bool run_words_place_pass(const char *words, const char *pass, char *out, size_t size)
+{
+	const char *at = strstr(words, "\n--run\n"); /* never the first word: --hosts is */
+	if (!at)
+		return false;
+	at += strlen("\n--run\n");
+	size_t id_len = strcspn(at, "\n");
+	int len = snprintf(out, size, "%.*s%.*s-%s%s", (int)(at - words), words, (int)id_len, at,
+	                   pass, at + id_len);
+	return len >= 0 && (size_t)len < size;
 }

@@ -46,4 +46,13 @@ bool run_words_rows(char ***list, size_t *n, const json_t *options, const struct
 bool run_words_place(char *out, size_t size, const json_t *options, const char *run_dir, char *err,
                      size_t err_size);
 
+/* The room a pass's suffix (`-cal17`) has within an identifier after the run's id. */
+#define RUN_WORDS_PASS_ROOM 8
+
+/* A pass of the run placed apart (a calibration's ramp: pass `cal1`, `cal2`...): place's words
+ * (run_words_place's) into out with the run's id made ID-PASS, so that each placement has an id
+ * of its own (its agents' labels, a shard's fragment folder). False when words name no run or
+ * out is too small. */
+bool run_words_place_pass(const char *words, const char *pass, char *out, size_t size);
+
 #endif

@@ -1,7 +1,7 @@
 /* controller/scenario_options_hosts.c - spike.sh --hosts checked beside the other options: a run
  * whose rows are placed on their hosts' agents (docs/controller.md, "spike.sh --hosts"). The
- * hosts file names the rows, so --variants becomes its rows; what a placed run cannot do yet is
- * refused here, before anything runs. */
+ * hosts file names the rows, so --variants becomes its rows; what a placed run cannot do
+ * (rows one after the other, the generator's clients) is refused here, before anything runs. */
 #include "scenario_options_state.h"
 
 #include <stdio.h>
@@ -18,24 +18,12 @@ static bool given(const char *name)
 	return i >= 0 && option_states[i].set;
 }
 
-/* Whether the comma-separated list holds name. */
-static bool list_has(const char *list, const char *name, size_t len)
-{
-	for (const char *p = list; *p;) {
-		size_t item = strcspn(p, ",");
-		if (item == len && strncmp(p, name, len) == 0)
-			return true;
-		p += item + (p[item] != '\0');
-	}
-	return false;
-}
-
 /* Whether every item of the comma-separated list a is in b. */
 static bool all_in(const char *a, const char *b)
 {
 	for (const char *p = a; *p;) {
 		size_t item = strcspn(p, ",");
-		if (item && !list_has(b, p, item))
+		if (item && !hosts_rows_have(b, p, item))
 			return false;
 		p += item + (p[item] != '\0');
 	}
@@ -55,14 +43,8 @@ void scenario_options_check_hosts(void)
 	}
 	if (!option_value("token_file")[0])
 		scenario_fail("--hosts needs --token-file F (the agents' bearer token)");
-	/* an agent ends with its placement: the calibration's passes would need one each */
-	if (strcmp(option_value("spike_rate"), "auto") == 0)
-		scenario_fail(
-		    "--spike-rate auto cannot calibrate across hosts yet (an agent ends with "
-		    "its placement): give --hosts with --spike-rate RATE");
-	if (strcmp(option_value("repeat"), "1") != 0)
-		scenario_fail("--repeat and --hosts exclude each other: an agent ends with its "
-		              "placement, so a second run would find none");
+	/* --spike-rate auto and --repeat place the rows again for each pass: the agents must take
+	 * more than one plan (allocspike-agent --plans) */
 	if (strcmp(option_value("serial"), "1") == 0)
 		scenario_fail("--serial and --hosts exclude each other: placed rows run at once");
 	if (strcmp(option_value("clients"), "1") == 0)

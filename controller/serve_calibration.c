@@ -11,6 +11,7 @@
 #include "cli_parse.h"
 #include "run_json.h"
 #include "run_outdir.h"
+#include "run_words.h"
 #include "scenario_schedule.h"
 #include "variant_command.h"
 
@@ -217,6 +218,25 @@ static bool sc_in_pass(const struct serve_calibration *c, const char *name, size
 	return false;
 }
 
+/* drive's place= for this pass: the rows placed again under an id of the pass's own (`cal1`, the
+ * first ramp; `cal2`... its extensions), appended to the list; false with the error in reply. */
+static bool sc_place_word(const struct serve_calibration *c, const char *word, char ***list,
+                          size_t *n, char *reply, size_t size)
+{
+	char pass[16], words[8400];
+	snprintf(pass, sizeof(pass), "cal%u", c->pass + 1);
+	memcpy(words, "place=", 6);
+	if (!run_words_place_pass(word + 6, pass, words + 6, sizeof(words) - 6)) {
+		snprintf(reply, size, "error: calibrate: place= names no --run, or is too long");
+		return false;
+	}
+	if (!variant_words_add(list, n, words)) {
+		snprintf(reply, size, "error: out of memory");
+		return false;
+	}
+	return true;
+}
+
 char **serve_calibrate_drive(struct serve_calibration *c, int *count, char *reply, size_t size)
 {
 	char top[32], err[256];
@@ -239,6 +259,13 @@ char **serve_calibrate_drive(struct serve_calibration *c, int *count, char *repl
 		if (strncmp(word, "wrap=", 5) == 0 && colon &&
 		    !sc_in_pass(c, word + 5, (size_t)(colon - word - 5)))
 			continue; /* the row's wrap, the row not ramped again */
+		if (strncmp(word, "place=", 6) == 0) {
+			if (!sc_place_word(c, word, &list, &n, reply, size)) {
+				variant_words_free(list);
+				return NULL;
+			}
+			continue;
+		}
 		ok = variant_words_add(&list, &n, word);
 	}
 	for (char **row = c->names; ok && *row; row++)

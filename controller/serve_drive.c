@@ -239,10 +239,13 @@ char **serve_drive_place_start(const struct serve_drive *d, const char *bin_dir,
 {
 	char **list = NULL, **w = d->words;
 	size_t n = 0;
-	char log[PATH_MAX + 32];
+	char log[PATH_MAX + 32], rows[SUPERVISOR_MAX_PROCESSES * (IDENTIFIER_MAX_LEN + 1) + 1] = "";
 	snprintf(log, sizeof(log), "%s/logs/place.log", w[W_DIR]);
+	for (int i = 0; i < d->row_count; i++) /* place places the drive's rows, no other */
+		snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows), "%s%s", i ? "," : "",
+		         serve_drive_rows(d)[i]);
 	bool ok = variant_words_add_list(&list, &n, "start", "_place", log, w[W_CPUS], "--") &&
-	          place_command_add(&list, &n, bin_dir, w[W_DIR], w[W_SCHEDULE], w[W_QUERIES],
+	          place_command_add(&list, &n, bin_dir, w[W_DIR], w[W_SCHEDULE], w[W_QUERIES], rows,
 	                            w[d->place_at] + 6);
 	return drive_done(list, n, ok, count);
 }

@@ -11,22 +11,7 @@
 #     outlives more than three leases, its row up, and a DELETE /plan still ends it with 0.
 source "$ALLOCSPIKE_SOURCE_DIR/tests/lib.sh"
 NET=127.56.61
-AGENT="$ALLOCSPIKE_BIN/allocspike-agent"
-RUN="$ALLOCSPIKE_BIN/allocspike-run"
-[[ -x $ALLOCSPIKE_BIN/allocspike-resolver-glibc ]] || skip "allocspike-resolver-glibc is not built"
-for p in "$AGENT" "$RUN"; do [[ -x $p ]] || skip "$p is not built"; done
-command -v curl >/dev/null || skip "curl not installed"
-command -v jq >/dev/null || skip "jq not installed"
-cd "$TEST_TMP" || exit 1
-T=$TEST_TMP/variants.tsv
-{
-	printf 'name\tkind\tallocator\tlibc\tlibrary\tbase\tenv\tdefault\tnote\n'
-	printf 'glibc\tbuild\tglibc\tglibc\t-\t-\t-\tyes\tthe build row\n'
-} >"$T"
-printf 'the-token\n' >token
-chmod 600 token
-# the row never asks upstream here: the hints only let it start
-printf '. 3600 NS a.root.test.\na.root.test. 3600 A %s.1\n' "$NET" >root.hints
+source "$ALLOCSPIKE_SOURCE_DIR/tests/agent/plan_fixture.sh"
 
 # 1: refusals
 "$AGENT" --pid $$ --lease 5s >out.txt 2>err.txt
@@ -35,21 +20,6 @@ check "says it goes with --await-plan" grep -q -- "--lease goes with --await-pla
 "$AGENT" --await-plan --variants-table "$T" --control x.ctl --token-file token --lease 500ms >out.txt 2>err.txt
 check_eq "--lease under a second: exit 2" 2 $?
 
-# start_agent NAME I [AGENT-OPTION...]: an agent awaiting a plan, its row to serve on $NET.(10+I)
-start_agent() {
-	local name=$1 i=$2
-	shift 2
-	start_server "$name" "$TEST_TMP/$name.ready" "$AGENT" --await-plan --variants-table "$T" \
-		--resolver-listen "$NET.$((10 + i)):0" --root-hints "$TEST_TMP/root.hints" --upstream-port 53 \
-		--control "$TEST_TMP/$name-row.ctl" --token-file "$TEST_TMP/token" --listen 127.0.0.1:0 \
-		--host "host$i" --duration 120s --ready-file "$TEST_TMP/$name.ready" "$@" >"$name.addr"
-}
-# authed PATH ADDR [CURL-OPTION...]: a request with the token; its HTTP status
-authed() {
-	local path=$1 addr=$2
-	shift 2
-	curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer the-token' "$@" "http://$addr$path"
-}
 # now_s: seconds since the epoch, to the millisecond
 now_s() { date +%s.%N | cut -c1-14; }
 

@@ -4,12 +4,17 @@
 # network namespaces (tests/multihost/netns_lib.sh), "gen" running spike.sh (its hierarchy, its
 # controller, the generator), "t1" and "t2" each an allocspike-agent --await-plan with no row, told
 # the hierarchy's port (53) and the run folder's root hints on their command line.
-#  1. the refusals, nothing started: --spike-rate auto, a --variants that disagrees with the
-#     hosts file, --repeat 2 (exit 2, each naming its options); --dry-run shows the placement (hosts, agents,
-#     rows) and place's command with no agent running;
+#  1. the refusals, nothing started: a --variants that disagrees with the hosts file, --serial
+#     (exit 2, each naming its options); --dry-run shows the placement (hosts, agents, rows) and
+#     place's command (placing the run's rows) with no agent running;
 #  2. a short run: exit 0, run.json completed, report.html, each variant's host its hosts-file
 #     name in summary.json, reads from every row, the warm-up check recorded, both agents ended
 #     (withdrawn) and nothing left in any namespace;
+#  2b. --spike-rate auto over agents that take any number of plans (--plans unlimited): exit 0,
+#     each calibration pass placed into its own folder under an id of its own (run-auto-cal1, ...),
+#     the measured run under the run's id, the spikes at the multiple of the slowest row's
+#     capacity, the agents up and awaiting between the passes and after the run (a plan taken and
+#     withdrawn per pass), ending on SIGTERM with 0, nothing left in any namespace;
 #  3. SIGINT a second into the placed run's schedule: exit 130, run.json interrupted, a report all the
 #     same, both agents withdrawn and ended, nothing left;
 #  4. SIGKILL a second into the schedule (spike.sh, its controller and place die, nothing withdraws):
@@ -53,17 +58,14 @@ spike() {
 
 # 1: refusals and the dry run (the hosts file names agents that do not run: nothing is contacted)
 printf '# two rows\nt1 %s:9110 %s\nt2 %s %s\n' "$(t_addr 1)" "${ROWS[0]}" "$(t_addr 2)" "${ROWS[1]}" >dry.hosts
-spike auto "$TEST_TMP/auto" --hosts dry.hosts --token-file token
-check_eq "--spike-rate auto with --hosts: exit 2" 2 $?
-check "the refusal names --spike-rate auto and --hosts" grep -q -- "--spike-rate auto cannot calibrate across hosts yet.*--hosts" spike-auto.err
 spike disagree "$TEST_TMP/disagree" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[0]}"
 check_eq "a --variants that disagrees with the hosts file: exit 2" 2 $?
 check "the refusal names both and the file's rows" \
 	grep -q -- "--variants ${ROWS[0]} disagrees with --hosts dry.hosts, whose rows are ${ROWS[0]},${ROWS[1]}" spike-disagree.err
-spike repeat "$TEST_TMP/repeat" --hosts dry.hosts --token-file token --spike-rate 100 --repeat 2
-check_eq "--repeat 2 with --hosts: exit 2" 2 $?
-check "the refusal says why" grep -q -- "--repeat and --hosts exclude each other: an agent ends with its placement" spike-repeat.err
-check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/auto && ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/repeat ]]"
+spike serial "$TEST_TMP/serial" --hosts dry.hosts --token-file token --spike-rate 100 --serial
+check_eq "--serial with --hosts: exit 2" 2 $?
+check "the refusal says why" grep -q -- "--serial and --hosts exclude each other: placed rows run at once" spike-serial.err
+check "no run folder made by a refusal" bash -c "[[ ! -e $TEST_TMP/disagree && ! -e $TEST_TMP/serial ]]"
 nsx "$NS_GEN" bash "$SPIKE" --hosts dry.hosts --token-file token --spike-rate 100 --variants "${ROWS[1]},${ROWS[0]}" \
 	--dry-run >spike-dry.out 2>spike-dry.err
 check_eq "--dry-run with --hosts (the same rows in another order): exit 0" 0 $?
@@ -72,19 +74,21 @@ for i in 1 2; do
 done
 check "the dry run's process is place, not the rows" \
 	bash -c "grep -q '^process 2: _place (its exit ends the run)' spike-dry.out && ! grep -q '^process .*: ${ROWS[0]}\$' spike-dry.out"
+check "place's command places the run's rows (--rows)" grep -q -- "--in-run --rows [a-z0-9_-]*,[a-z0-9_-]* " spike-dry.out
 check "the hierarchy on port 53 with a socket per address" grep -q -- '--port 53 .*--udp-sockets per-address' spike-dry.out
 
-# start_agent I NAME OUT: an agent in tI awaiting a plan, its row to serve on the veth's address and
-# to ask the hierarchy spike.sh starts in gen (port 53, OUT/root.hints, written before the plan
-# comes); sets AGENT_ADDR[I], AGENT_PID[I]
+# start_agent I NAME OUT [AGENT-OPTION...]: an agent in tI awaiting a plan, its row to serve on the
+# veth's address and to ask the hierarchy spike.sh starts in gen (port 53, OUT/root.hints, written
+# before the plan comes); sets AGENT_ADDR[I], AGENT_PID[I]
 declare -A AGENT_ADDR AGENT_PID
 start_agent() {
 	local i=$1 name=$2 out=$3
+	shift 3
 	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "${NS_T[i]}" "$B/allocspike-agent" --await-plan \
 		--variants-table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" --resolver-listen "$(t_addr "$i"):0" \
 		--root-hints "$out/root.hints" --upstream-port 53 --upstream-source "$(t_addr "$i")" \
 		--control "$TEST_TMP/$name-row.ctl" --listen "$(t_addr "$i"):0" --host "t$i" --token-file "$TEST_TMP/token" \
-		--record "$TEST_TMP/$name.record" --duration 90s --lease "${LEASE_S}s" --ready-file "$TEST_TMP/$name.ready" >"$name.addr" || exit 1
+		--record "$TEST_TMP/$name.record" --duration "${AGENT_DURATION:-90s}" --lease "${LEASE_S}s" --ready-file "$TEST_TMP/$name.ready" "$@" >"$name.addr" || exit 1
 	AGENT_ADDR[$i]=$(cat "$name.addr")
 	AGENT_PID[$i]=${_test_pids[-1]}
 }
@@ -133,6 +137,52 @@ check_eq "place withdrew both (their leases never ran out)" 2 "$(grep -c ': with
 check "no agent's lease ran out in the healthy run" bash -c "! grep -q 'lease expired' a1.log a2.log"
 check "the collector kept the leases: clocks every lease/4" \
 	jqe '.processes[] | select(.name == "_collect").argv | (index("--clock-every") as $i | .[$i + 1]) == "1250ms"' "$OUT/place/plan.json"
+
+# 2b: --spike-rate auto: the calibration's passes placed one after the other on the same agents
+OUT=$TEST_TMP/auto
+AGENT_DURATION=300s start_agent 1 c1 "$OUT" --plans unlimited
+AGENT_DURATION=300s start_agent 2 c2 "$OUT" --plans unlimited
+hosts_file auto.hosts
+AUTO=("${SHORT[@]/#600/auto}")
+spike auto "$OUT" --hosts auto.hosts --token-file token "${AUTO[@]}" --calibrate-len 3s --calibrate-max 400
+st=$?
+check_eq "spike.sh --hosts --spike-rate auto: exit 0" 0 "$st"
+((st == 0)) || tail -n 20 spike-auto.err "$OUT/logs/place.log" c1.log c2.log
+check_eq "run.json status" completed "$(jq -r .status "$OUT/run.json" 2>/dev/null)"
+PASSES=$(jq '.calibration.passes | length' "$OUT/run.json" 2>/dev/null)
+echo "the calibration: $PASSES passes, $(jq -c '.calibration | {slowest, capacity_of_slowest_qps, multiple, spike_rate_qps}' "$OUT/run.json" 2>/dev/null)"
+check "the calibration ran passes" test "${PASSES:-0}" -ge 1
+for ((k = 1; k <= ${PASSES:-0}; k++)); do
+	folder=$(jq -r --argjson k "$k" '.calibration.passes[$k - 1].folder' "$OUT/run.json")
+	check "pass $k ($folder): placed under the id run-auto-cal$k" jqe -s --arg r "run-auto-cal$k" \
+		'any(.[]; .event == "placement" and .run == $r) and any(.[]; .event == "placed")' "$OUT/$folder/events.jsonl"
+	# the pass's rows: all of them first, then those the scenario says still answered at the top
+	want="${ROWS[*]}"
+	((k > 1)) && want=$(grep 'still answered at the top; ramping again' spike-auto.err | sed -n "$((k - 1))p" |
+		sed 's/.*calibration: \(.*\) still answered.*/\1/')
+	placed=$(jq -r 'select(.event == "placed") | .variant' "$OUT/$folder/events.jsonl" | sort | xargs)
+	check_eq "pass $k: placed the pass's rows, no other" "$(tr ' ' '\n' <<<"$want" | sort | xargs)" "$placed"
+	check "pass $k: a timeline of the ramp" test -s "$OUT/$folder/timeline.csv"
+done
+check "the measured run placed under the run's id (run-auto)" \
+	jqe -s 'any(.[]; .event == "placement" and .run == "run-auto")' "$OUT/events.jsonl"
+check "the spikes at the multiple of the slowest row's capacity" \
+	jqe '.calibration as $c | ($c.spike_rate_qps - ($c.multiple * $c.capacity_of_slowest_qps)) | fabs <= 1' "$OUT/run.json"
+check "the measured run spiked at the calibrated rate" \
+	jqe '.parameters.spike_rate_qps == .calibration.spike_rate_qps' "$OUT/run.json"
+for i in 1 2; do
+	taken=$(grep -c "plan taken: row ${ROWS[i - 1]} of run run-auto" "c$i.log")
+	echo "t$i's agent took $taken plans: $(grep -o 'of run run-auto[a-z0-9-]*' "c$i.log" | cut -d' ' -f3 | tr '\n' ' ')"
+	check "t$i's agent took a plan per pass it was in and one for the measured run" test "$taken" -ge 2
+	check_eq "t$i's agent: each plan withdrawn, the agent awaiting the next" "$taken" \
+		"$(grep -c 'plan withdrawn, its row stopped; awaiting the next plan' "c$i.log")"
+	check "t$i's agent awaits after the run (--plans unlimited)" alive "${AGENT_PID[$i]}"
+	check "t$i's agent's rows all stopped" bash -c "[[ -z \$(ip netns pids ${NS_T[i]} | grep -vx ${AGENT_PID[$i]}) ]]"
+	kill -TERM "${AGENT_PID[$i]}"
+	wait "${AGENT_PID[$i]}"
+	check_eq "t$i's agent ends on SIGTERM: exit 0" 0 $?
+done
+check "nothing left in any namespace" nothing_left
 
 # spike_signalled SIG NAME OUT: fresh agents (NAME1 on t1, NAME2 on t2), spike.sh in gen over them
 # with a schedule of eight spikes, and SIG to it a second into the schedule (the generator's
