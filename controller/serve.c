@@ -710,6 +710,7 @@ static bool serve_drive_place(struct serve *s, struct serve_wait *w, char *reply
 		return false;
 	reply[0] = '\0';
 	*w = (struct serve_wait){.conn = w->conn,
+	                         .calibrate = w->calibrate, /* a pass: its step next */
 	                         .drive = true,
 	                         .generate = true,
 	                         .origin_placed = true,

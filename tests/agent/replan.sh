@@ -24,7 +24,7 @@ check "says it goes with --await-plan" grep -q -- "--plans goes with --await-pla
 for bad in 0 many; do
 	"$AGENT" --await-plan --variants-table "$T" --control x.ctl --token-file token --plans "$bad" >out.txt 2>err.txt
 	check_eq "--plans $bad: exit 2" 2 $?
-	check "--plans $bad: says what it takes" grep -q -- "--plans: '$bad' is not .*, or unlimited" err.txt
+	check "--plans $bad: says what it takes" grep -q -- "--plans: '$bad' is .*, or unlimited" err.txt
 done
 
 # plan ADDR RUN: a row plan of run RUN, its answer in body.txt; its HTTP status
