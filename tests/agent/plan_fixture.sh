@@ -37,3 +37,5 @@ authed() {
 	shift 2
 	curl -s -o body.txt -w '%{http_code}' -H 'Authorization: Bearer the-token' "$@" "http://$addr$path"
 }
+# jqe ARGS...: jq -e, its output dropped: a check of a JSON file
+jqe() { jq -e "$@" >/dev/null; }

@@ -76,10 +76,11 @@ check_eq "GET /record?from=0 during plan 2: 200" 200 "$(authed '/record?from=0' 
 cp body.txt record2.txt
 echo "plan 2: $(wc -l <s2.txt) reads streamed, $(wc -l <record2.txt) served by /record?from=0, $(wc -l <a1.record) in the record file"
 check "plan 2's stream: only reads made after plan 1's withdrawal, numbered on" \
-	jq -e -s --argjson d "$deleted" --argjson l "$S1_LAST" 'length > 0 and all(.[]; .t_start_ns > $d and .seq > $l)' s2.txt
+	jqe -s --argjson d "$deleted" --argjson l "$S1_LAST" 'length > 0 and all(.[]; .t_start_ns > $d and .seq > $l)' s2.txt
 check "/record?from=0: plan 2's reads only, from its first on" \
-	jq -e -s --argjson d "$deleted" --argjson l "$S1_LAST" 'length > 0 and all(.[]; .t_start_ns > $d and .seq > $l)' record2.txt
-check "the record file keeps both plans' reads" jq -e -s --argjson l "$S1_LAST" 'any(.[]; .seq <= $l) and any(.[]; .seq > $l)' a1.record
+	jqe -s --argjson d "$deleted" --argjson l "$S1_LAST" 'length > 0 and all(.[]; .t_start_ns > $d and .seq > $l)' record2.txt
+check "the record file keeps both plans' reads" \
+	jqe -s --argjson l "$S1_LAST" 'any(.[]; .seq <= $l) and any(.[]; .seq > $l)' a1.record
 check_eq "the second DELETE /plan: 200" 200 "$(authed /plan "$A1" -X DELETE)"
 wait "$A1PID"
 check_eq "its last plan withdrawn: the agent ends, exit 0" 0 $?
