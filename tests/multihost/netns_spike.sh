@@ -15,6 +15,9 @@
 #     the measured run under the run's id, the spikes at the multiple of the slowest row's
 #     capacity, the agents up and awaiting between the passes and after the run (a plan taken and
 #     withdrawn per pass), ending on SIGTERM with 0, nothing left in any namespace;
+#  2c. --repeat 2 over agents of two plans (--plans 2): exit 0, both repeats completed, each placed
+#     under an id of its own (run-repeat-rep1, run-repeat-rep2), the comparison made, each agent
+#     ending by itself with 0 after its second plan, nothing left in any namespace;
 #  3. SIGINT a second into the placed run's schedule: exit 130, run.json interrupted, a report all the
 #     same, both agents withdrawn and ended, nothing left;
 #  4. SIGKILL a second into the schedule (spike.sh, its controller and place die, nothing withdraws):
@@ -181,6 +184,29 @@ for i in 1 2; do
 	kill -TERM "${AGENT_PID[$i]}"
 	wait "${AGENT_PID[$i]}"
 	check_eq "t$i's agent ends on SIGTERM: exit 0" 0 $?
+done
+check "nothing left in any namespace" nothing_left
+
+# 2c: --repeat 2: each repeat placed on the same agents, each agent ending after its second plan
+OUT=$TEST_TMP/repeat
+start_agent 1 r1 "$OUT/run-1" --plans 2
+start_agent 2 r2 "$OUT/run-1" --plans 2
+hosts_file repeat.hosts
+spike repeat "$OUT" --hosts repeat.hosts --token-file token "${SHORT[@]}" --repeat 2
+st=$?
+check_eq "spike.sh --hosts --repeat 2: exit 0" 0 "$st"
+((st == 0)) || tail -n 20 spike-repeat.err r1.log r2.log
+for k in 1 2; do
+	check_eq "repeat $k: run.json status" completed "$(jq -r .status "$OUT/run-$k/run.json" 2>/dev/null)"
+	check "repeat $k: placed under the id run-repeat-rep$k" \
+		jqe -s --arg r "run-repeat-rep$k" 'any(.[]; .event == "placement" and .run == $r)' "$OUT/run-$k/events.jsonl"
+done
+check "the repeats compared" test -s "$OUT/compare.html"
+for i in 1 2; do
+	wait_until 10 gone "${AGENT_PID[$i]}"
+	wait "${AGENT_PID[$i]}"
+	check_eq "t$i's agent: its second plan withdrawn, it ended by itself, exit 0" 0 $?
+	check "t$i's agent took both repeats' plans" bash -c "grep -q 'of run run-repeat-rep1' r$i.log && grep -q 'of run run-repeat-rep2' r$i.log"
 done
 check "nothing left in any namespace" nothing_left
 
