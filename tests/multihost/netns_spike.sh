@@ -189,13 +189,13 @@ check "nothing left in any namespace" nothing_left
 
 # 2c: --repeat 2: each repeat placed on the same agents, each agent ending after its second plan
 OUT=$TEST_TMP/repeat
-start_agent 1 r1 "$OUT/run-1" --plans 2
-start_agent 2 r2 "$OUT/run-1" --plans 2
+start_agent 1 rp1 "$OUT/run-1" --plans 2
+start_agent 2 rp2 "$OUT/run-1" --plans 2
 hosts_file repeat.hosts
 spike repeat "$OUT" --hosts repeat.hosts --token-file token "${SHORT[@]}" --repeat 2
 st=$?
 check_eq "spike.sh --hosts --repeat 2: exit 0" 0 "$st"
-((st == 0)) || tail -n 20 spike-repeat.err r1.log r2.log
+((st == 0)) || tail -n 20 spike-repeat.err rp1.log rp2.log
 for k in 1 2; do
 	check_eq "repeat $k: run.json status" completed "$(jq -r .status "$OUT/run-$k/run.json" 2>/dev/null)"
 	check "repeat $k: placed under the id run-repeat-rep$k" \
@@ -206,7 +206,7 @@ for i in 1 2; do
 	wait_until 10 gone "${AGENT_PID[$i]}"
 	wait "${AGENT_PID[$i]}"
 	check_eq "t$i's agent: its second plan withdrawn, it ended by itself, exit 0" 0 $?
-	check "t$i's agent took both repeats' plans" bash -c "grep -q 'of run run-repeat-rep1' r$i.log && grep -q 'of run run-repeat-rep2' r$i.log"
+	check "t$i's agent took both repeats' plans" bash -c "grep -q 'of run run-repeat-rep1' rp$i.log && grep -q 'of run run-repeat-rep2' rp$i.log"
 done
 check "nothing left in any namespace" nothing_left
 
