@@ -10,6 +10,13 @@ static bool identifier_char(unsigned char c)
 	       c == '.' || c == '_' || c == '-';
 }
 
+void identifier_sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!identifier_char((unsigned char)*s))
+			*s = '_';
+}
+
 static bool identifier_fail(char *why, size_t why_size, const char *text)
 {
 	if (why && why_size)

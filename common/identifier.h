@@ -15,6 +15,10 @@
  * the offending byte visibly (never raw). */
 bool identifier_valid(const char *s, char *why, size_t why_size);
 
+/* s made an identifier's characters in place: each byte outside the set becomes '_' (the length
+ * and the first character's rule are the caller's). */
+void identifier_sanitize(char *s);
+
 /* "NAME=VALUE" (an option's --agent NAME=ADDR, --target ROW=ADDR): NAME, an identifier, into name,
  * *value past the '='; false with the reason in why ("not NAME=VALUE", or the name's). */
 bool identifier_assignment(const char *text, char name[IDENTIFIER_MAX_LEN + 1], const char **value,

@@ -16,12 +16,6 @@
 
 static const char *const preset_names[] = {"spike", "footprint", "ramp", "steady", "cpu"};
 
-static const char *opt(const json_t *options, const char *name)
-{
-	const char *v = run_json_option_text(options, name, NULL, 0);
-	return v ? v : "";
-}
-
 bool conduct_preset_of(const char *scenario, enum conduct_preset *preset)
 {
 	for (size_t i = 0; i < sizeof(preset_names) / sizeof(*preset_names); i++)
@@ -45,16 +39,16 @@ static bool spiky(enum conduct_preset p)
 /* ramp.sh's top (its --rate, 10000 by default) or steady.sh's rate (--rate, else the baseline's) */
 static const char *preset_rate(enum conduct_preset p, const json_t *options)
 {
-	const char *rate = opt(options, "rate");
+	const char *rate = run_json_option_or_empty(options, "rate");
 	if (rate[0])
 		return rate;
-	return p == PRESET_RAMP ? "10000" : opt(options, "baseline_rate");
+	return p == PRESET_RAMP ? "10000" : run_json_option_or_empty(options, "baseline_rate");
 }
 
 bool conduct_preset_query_count(enum conduct_preset p, const json_t *options,
                                 unsigned long long *count, char *err, size_t err_size)
 {
-	const char *given = opt(options, "query_count");
+	const char *given = run_json_option_or_empty(options, "query_count");
 	if (given[0])
 		return cli_parse_count("query_count", given, 1, 1ull << 40, count, err, err_size);
 	unsigned long long n;
@@ -76,8 +70,8 @@ bool conduct_preset_query_count(enum conduct_preset p, const json_t *options,
 			return false;
 		break;
 	case PRESET_CPU:
-		if (!cli_parse_count("count", opt(options, "count"), 1, 1ull << 40, &n, err,
-		                     err_size))
+		if (!cli_parse_count("count", run_json_option_or_empty(options, "count"), 1,
+		                     1ull << 40, &n, err, err_size))
 			return false;
 		break;
 	}
@@ -87,7 +81,7 @@ bool conduct_preset_query_count(enum conduct_preset p, const json_t *options,
 
 const char *conduct_preset_spike_rate(enum conduct_preset p, const json_t *options)
 {
-	return spiky(p) ? opt(options, "spike_rate") : NULL;
+	return spiky(p) ? run_json_option_or_empty(options, "spike_rate") : NULL;
 }
 
 bool conduct_preset_schedule(enum conduct_preset p, const json_t *options, const char *spike_rate,
@@ -103,18 +97,20 @@ bool conduct_preset_schedule(enum conduct_preset p, const json_t *options, const
 		                         preset_rate(p, options), schedule, size, err, err_size);
 	/* cpu.sh: its --count at its --rate, one baseline */
 	unsigned long long count, rate;
-	if (!cli_parse_count("count", opt(options, "count"), 1, 1ull << 40, &count, err,
-	                     err_size) ||
-	    !cli_parse_count("rate", opt(options, "rate"), 1, 1ull << 30, &rate, err, err_size))
+	if (!cli_parse_count("count", run_json_option_or_empty(options, "count"), 1, 1ull << 40,
+	                     &count, err, err_size) ||
+	    !cli_parse_count("rate", run_json_option_or_empty(options, "rate"), 1, 1ull << 30,
+	                     &rate, err, err_size))
 		return false;
 	snprintf(schedule, size, "baseline:%llums@%llu", count * 1000 / rate, rate);
-	snprintf(parameters, psize, "count:=%llu\ntools=%s", count, opt(options, "tools"));
+	snprintf(parameters, psize, "count:=%llu\ntools=%s", count,
+	         run_json_option_or_empty(options, "tools"));
 	return true;
 }
 
 size_t conduct_preset_tools(const json_t *options, char tools[][16], size_t max)
 {
-	const char *list = opt(options, "tools");
+	const char *list = run_json_option_or_empty(options, "tools");
 	size_t n = 0;
 	while (*list && n < max) {
 		size_t len = strcspn(list, ",");

@@ -177,12 +177,6 @@ static bool steps_built(struct conduct_steps *s, bool ok)
 	return ok;
 }
 
-static const char *steps_opt(const struct conduct_steps *s, const char *name)
-{
-	const char *v = run_json_option_text(s->options, name, NULL, 0);
-	return v ? v : "";
-}
-
 /* A drive's (or the calibration's) words after its DIR SCHEDULE: the generator, the query file,
  * the CPUs, the ready timeout, then its options; measured: the scenario's own for the measured
  * drive (footprint's sampler and poller, a cpu.sh pass's tool). */
@@ -194,7 +188,7 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 	        s, (const char *const[]){lg, s->queries, s->cpus.harness, s->cpus.resolvers}, 4) ||
 	    !steps_word(s, "%us", conduct_preset_ready_timeout_s(s->preset)))
 		return false;
-	if (steps_opt(s, "hosts")[0]) {
+	if (run_json_option_or_empty(s->options, "hosts")[0]) {
 		char place[8192];
 		return steps_built(s, run_words_place(place, sizeof(place), s->options, s->c->dir,
 		                                      s->why, sizeof(s->why))) &&
@@ -224,7 +218,8 @@ static bool steps_drive_words(struct conduct_steps *s, bool measured)
 	}
 	if (measured && tool && strcmp(tool, "perf") == 0 && !steps_word(s, "stop-child=15s"))
 		return false;
-	return strcmp(steps_opt(s, "serial"), "1") != 0 || steps_word(s, "serial");
+	return strcmp(run_json_option_or_empty(s->options, "serial"), "1") != 0 ||
+	       steps_word(s, "serial");
 }
 
 /* A cpu.sh pass: the next tool with a row of ours to run under it, its folder made and its events
@@ -325,7 +320,8 @@ static bool steps_make(struct conduct_steps *s)
 		       steps_words(s, (const char *const[]){path, querydata}, 2);
 	}
 	case STEP_ROWS_SETUP:
-		if (s->preset == PRESET_SPIKE && strcmp(steps_opt(s, "clients"), "1") == 0 &&
+		if (s->preset == PRESET_SPIKE &&
+		    strcmp(run_json_option_or_empty(s->options, "clients"), "1") == 0 &&
 		    !conduct_preset_certificate(s->c->dir, s->tls, sizeof(s->tls), err,
 		                                sizeof(err))) {
 			steps_fail(s, "%s", err);
@@ -342,9 +338,10 @@ static bool steps_make(struct conduct_steps *s)
 			return false;
 		snprintf(path, sizeof(path), "%u", CONDUCT_CALIBRATE_EXTENSIONS);
 		return steps_words(s,
-		                   (const char *const[]){"calibrate", s->c->dir,
-		                                         steps_opt(s, "spike_multiple"), path,
-		                                         steps_opt(s, "calibrate_max")},
+		                   (const char *const[]){
+		                       "calibrate", s->c->dir,
+		                       run_json_option_or_empty(s->options, "spike_multiple"), path,
+		                       run_json_option_or_empty(s->options, "calibrate_max")},
 		                   5) &&
 		       steps_drive_words(s, false) && steps_word(s, "--") &&
 		       steps_words(s, (const char *const *)s->run_rows, s->n_run_rows);
@@ -373,14 +370,14 @@ static bool steps_make(struct conduct_steps *s)
 		    !variant_words_add_lines(&s->w, &s->n, s->parameters))
 			return false;
 		steps_say(s, "run folder %s; variants %s; %s", s->c->dir, s->runnable,
-		          strcmp(steps_opt(s, "serial"), "1") == 0 ? "serial" : "parallel");
+		          strcmp(run_json_option_or_empty(s->options, "serial"), "1") == 0
+		              ? "serial"
+		              : "parallel");
 		return true;
 	case STEP_PASS_EVENTS:
 		if (s->preset != PRESET_CPU)
 			return false;
-		if (!steps_pass(s) && !s->ended && !s->n)
-			s->step = STEP_PASS_END; /* no pass left: on to what follows them */
-		return s->n > 0;
+		return steps_pass(s);
 	case STEP_DRIVE:
 		return steps_words(s,
 		                   (const char *const[]){
@@ -510,7 +507,8 @@ static bool steps_take(struct conduct_steps *s, char *answer)
 				          dir);
 			else
 				steps_fail(s, "no variant became ready (see %s/logs/)", dir);
-		else if (strcmp(a[2], "0") != 0 && steps_opt(s, "hosts")[0]) {
+		else if (strcmp(a[2], "0") != 0 &&
+		         run_json_option_or_empty(s->options, "hosts")[0]) {
 			char host[768];
 			steps_placed_failure(dir, host, sizeof(host));
 			steps_fail(s,
@@ -527,7 +525,6 @@ static bool steps_take(struct conduct_steps *s, char *answer)
 	}
 	case STEP_PASS_END:
 		s->tool++;
-		s->step = STEP_PASS_EVENTS - 1; /* the next pass, if any */
 		break;
 	case STEP_CAPACITIES: { /* ok [NAME CAPACITY PEAK SHARE]... */
 		if (error) {
@@ -561,6 +558,18 @@ static bool steps_take(struct conduct_steps *s, char *answer)
 	return !s->ended;
 }
 
+/* On from the step just asked (asked) or passed over: cpu.sh's passes loop, one per tool, until
+ * none is left; every other step leads to the one after it. */
+static void steps_next(struct conduct_steps *s, bool asked)
+{
+	if (s->step == STEP_PASS_END && asked)
+		s->step = STEP_PASS_EVENTS; /* the next tool's pass, if any */
+	else if (s->step == STEP_PASS_EVENTS && !asked && s->preset == PRESET_CPU)
+		s->step = STEP_PASS_END + 1; /* no pass left: on to what follows them */
+	else
+		s->step++;
+}
+
 /* The next requests asked, the steps passed over meanwhile; the end once none is left. */
 static void steps_go(struct conduct_steps *s)
 {
@@ -581,7 +590,7 @@ static void steps_go(struct conduct_steps *s)
 			steps_fail(s, "out of memory");
 			return;
 		}
-		s->step++;
+		steps_next(s, false);
 	}
 	steps_end(s, NULL);
 }
@@ -596,7 +605,7 @@ static void steps_answered(void *ctx, char *answer)
 		return;
 	}
 	if (steps_take(s, answer)) {
-		s->step++;
+		steps_next(s, true);
 		steps_go(s);
 	}
 }
@@ -618,19 +627,22 @@ static bool steps_read(struct conduct_steps *s, const char *socket_path)
 	                 sizeof(s->daemons));
 	snprintf(s->ctl_dir, sizeof(s->ctl_dir), "%s", socket_path);
 	*strrchr(s->ctl_dir, '/') = '\0';
-	if (!run_words_chosen(c->steps_root, s->options, s->rows, sizeof(s->rows), err,
-	                      sizeof(err)) ||
-	    !variants_table_read(&s->table, s->table_path, err, sizeof(err)) ||
-	    !cpu_placement_choose(steps_opt(s, "cpu_placement"), &s->cpus, err, sizeof(err))) {
+	bool ok = variants_table_read(&s->table, s->table_path, err, sizeof(err));
+	size_t *chosen = ok ? calloc(s->table.count + 1, sizeof(*chosen)) : NULL, n = 0;
+	if (ok && !chosen)
+		ok = (snprintf(err, sizeof(err), "out of memory"), false);
+	ok = ok &&
+	     run_words_chosen(&s->table, s->options, chosen, &n, s->rows, sizeof(s->rows), err,
+	                      sizeof(err)) &&
+	     cpu_placement_choose(run_json_option_or_empty(s->options, "cpu_placement"), &s->cpus,
+	                          err, sizeof(err));
+	for (size_t i = 0; ok && i < n && s->n_chosen < SUPERVISOR_MAX_PROCESSES; i++)
+		s->chosen[s->n_chosen++] = s->table.rows[chosen[i]].cells[VARIANT_NAME];
+	free(chosen);
+	if (!ok) {
 		fprintf(stderr, "%s: error: %s\n", c->scenario, err);
 		return false;
 	}
-	/* the chosen rows' names, as the table holds them */
-	char names[sizeof(s->rows)], *save = NULL;
-	snprintf(names, sizeof(names), "%s", s->rows);
-	for (char *t = strtok_r(names, ",", &save); t && s->n_chosen < SUPERVISOR_MAX_PROCESSES;
-	     t = strtok_r(NULL, ",", &save))
-		s->chosen[s->n_chosen++] = steps_row(s, t)->cells[VARIANT_NAME];
 	const char *rate = conduct_preset_spike_rate(s->preset, s->options);
 	snprintf(s->spike_rate, sizeof(s->spike_rate), "%s", rate ? rate : "");
 	if (s->preset == PRESET_CPU)

@@ -257,6 +257,23 @@ static bool build_rows(struct dry_run_build *b, const char *out, bool clients, c
 	return true;
 }
 
+/* The rows the options choose, "a,b,c" in rows, from the source tree's table. */
+static bool dry_run_chosen(const char *root, const json_t *options, char *rows, size_t size,
+                           char *err, size_t err_size)
+{
+	char table_path[PATH_MAX + 16], daemons[PATH_MAX + 32];
+	run_words_source(root, table_path, sizeof(table_path), daemons, sizeof(daemons));
+	struct variants_table table = {0};
+	if (!variants_table_read(&table, table_path, err, err_size))
+		return false;
+	size_t *chosen = calloc(table.count + 1, sizeof(*chosen)), n = 0;
+	bool ok = chosen ? run_words_chosen(&table, options, chosen, &n, rows, size, err, err_size)
+	                 : (snprintf(err, err_size, "out of memory"), false);
+	free(chosen);
+	variants_table_free(&table);
+	return ok;
+}
+
 /* The rows' settings, as the run's steps give them (run_words.h): the hints and the certificate
  * in the run folder, the port to come; the programs; place's options. False with why in err. */
 static bool dry_run_settings(struct dry_run_build *b, const struct dry_run_args *a,
@@ -270,7 +287,7 @@ static bool dry_run_settings(struct dry_run_build *b, const struct dry_run_args 
 	snprintf(b->upstream, sizeof(b->upstream), "%s/allocspike-upstream", a->bin);
 	snprintf(b->loadgen_path, sizeof(b->loadgen_path), "%s/allocspike-loadgen", a->bin);
 	bool ok =
-	    run_words_chosen(a->root, options, rows, sizeof(rows), err, size) &&
+	    dry_run_chosen(a->root, options, rows, sizeof(rows), err, size) &&
 	    run_words_rows(&b->settings_words, &n, options,
 	                   &(struct run_words_rows){a->root, a->bin, rows, hints, "PORT",
 	                                            o->loadgen.clients ? tls : ""},

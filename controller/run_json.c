@@ -229,6 +229,12 @@ const char *run_json_option_text(const json_t *options, const char *name, char *
 	return text;
 }
 
+const char *run_json_option_or_empty(const json_t *options, const char *name)
+{
+	const char *text = run_json_option_text(options, name, NULL, 0);
+	return text ? text : "";
+}
+
 json_t *run_json_options_load(const char *path, const json_t **options, char *err, size_t err_size)
 {
 	json_t *doc = json_file_load(path, err, err_size);

@@ -27,6 +27,9 @@ bool run_json_fields_set(json_t *doc, const char *path, char **fields, int count
 const char *run_json_option_text(const json_t *options, const char *name, char *err,
                                  size_t err_size);
 
+/* The same, or "" when the option is missing: for options the steps may take as absent. */
+const char *run_json_option_or_empty(const json_t *options, const char *name);
+
 /* The run.json at path loaded, *options its parameters.options: the document to json_decref;
  * NULL (said in err) when it cannot be read or has no options. */
 json_t *run_json_options_load(const char *path, const json_t **options, char *err, size_t err_size);

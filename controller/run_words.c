@@ -8,25 +8,20 @@
 
 #include "cli_parse.h"
 #include "run_json.h"
+#include "identifier.h"
 #include "variant_command.h"
 #include "variants_table.h"
-
-static const char *opt(const json_t *options, const char *name)
-{
-	const char *v = run_json_option_text(options, name, NULL, 0);
-	return v ? v : "";
-}
 
 /* The three settings' values: the cache's bytes, the in-flight cap, the memory layout. */
 static bool resolver_values(const json_t *options, char values[3][64], char *err, size_t err_size)
 {
 	unsigned long long cache;
-	if (!cli_parse_size("cache_size", opt(options, "cache_size"), 0, ~0ull, &cache, err,
-	                    err_size))
+	if (!cli_parse_size("cache_size", run_json_option_or_empty(options, "cache_size"), 0, ~0ull,
+	                    &cache, err, err_size))
 		return false;
 	snprintf(values[0], 64, "%llu", cache);
-	snprintf(values[1], 64, "%s", opt(options, "max_inflight"));
-	snprintf(values[2], 64, "%s", opt(options, "memory_layout"));
+	snprintf(values[1], 64, "%s", run_json_option_or_empty(options, "max_inflight"));
+	snprintf(values[2], 64, "%s", run_json_option_or_empty(options, "memory_layout"));
 	return true;
 }
 
@@ -50,24 +45,18 @@ void run_words_source(const char *root, char *table, size_t table_size, char *da
 	snprintf(daemons, daemons_size, "%s/scenarios/daemons", root);
 }
 
-bool run_words_chosen(const char *root, const json_t *options, char *rows, size_t size, char *err,
-                      size_t err_size)
+bool run_words_chosen(const struct variants_table *table, const json_t *options, size_t *chosen,
+                      size_t *n, char *rows, size_t size, char *err, size_t err_size)
 {
-	char table_path[PATH_MAX + 16], daemons[PATH_MAX + 32];
-	run_words_source(root, table_path, sizeof(table_path), daemons, sizeof(daemons));
-	struct variants_table table = {0};
-	if (!variants_table_read(&table, table_path, err, err_size))
+	*n = 0;
+	if (!variants_table_select(table, run_json_option_or_empty(options, "variants"), chosen, n,
+	                           err, err_size))
 		return false;
-	size_t *chosen = calloc(table.count + 1, sizeof(*chosen)), n = 0;
-	bool ok = chosen && variants_table_select(&table, opt(options, "variants"), chosen, &n, err,
-	                                          err_size);
 	rows[0] = '\0';
-	for (size_t i = 0; ok && i < n; i++)
+	for (size_t i = 0; i < *n; i++)
 		snprintf(rows + strlen(rows), size - strlen(rows), "%s%s", i ? "," : "",
-		         table.rows[chosen[i]].cells[VARIANT_NAME]);
-	free(chosen);
-	variants_table_free(&table);
-	return ok;
+		         table->rows[chosen[i]].cells[VARIANT_NAME]);
+	return true;
 }
 
 bool run_words_rows(char ***list, size_t *n, const json_t *options, const struct run_words_rows *r,
@@ -91,18 +80,17 @@ bool run_words_place(char *out, size_t size, const json_t *options, const char *
 		return false;
 	const char *base = strrchr(run_dir, '/') ? strrchr(run_dir, '/') + 1 : run_dir;
 	snprintf(id, sizeof(id), "run-%.200s", base);
-	for (char *p = id; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '_';
-	long interval = strtol(opt(options, "interval_ms"), NULL, 10), half = interval / 2;
+	identifier_sanitize(id);
+	long interval = strtol(run_json_option_or_empty(options, "interval_ms"), NULL, 10),
+	     half = interval / 2;
 	if (half < 10)
 		half = 10;
 	int len = snprintf(out, size,
 	                   "--hosts\n%s\n--token-file\n%s\n--run\n%s\n--interval\n%ldms\n"
 	                   "--timeline-interval\n%ldms\n--allow-controller\n--\n--cache-size\n%s\n"
 	                   "--max-inflight\n%s\n--memory-layout\n%s",
-	                   opt(options, "hosts"), opt(options, "token_file"), id, half, interval,
+	                   run_json_option_or_empty(options, "hosts"),
+	                   run_json_option_or_empty(options, "token_file"), id, half, interval,
 	                   v[0], v[1], v[2]);
 	if (len < 0 || (size_t)len >= size) {
 		snprintf(err, err_size, "place's options are too long");

@@ -5,6 +5,7 @@
 #define ALLOCSPIKE_CONTROLLER_RUN_WORDS_H
 
 #include <jansson.h>
+#include "variants_table.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -22,10 +23,11 @@ struct run_words_rows {
 void run_words_source(const char *root, char *table, size_t table_size, char *daemons,
                       size_t daemons_size);
 
-/* The rows the run's options choose (--variants, else the table's defaults), "a,b,c", from the
- * source tree's table; false with why in err. */
-bool run_words_chosen(const char *root, const json_t *options, char *rows, size_t size, char *err,
-                      size_t err_size);
+/* The rows the run's options choose (--variants, else the table's defaults) of table: their
+ * indexes in chosen (room for table->count), *n of them, and "a,b,c" in rows; false with why in
+ * err. */
+bool run_words_chosen(const struct variants_table *table, const json_t *options, size_t *chosen,
+                      size_t *n, char *rows, size_t size, char *err, size_t err_size);
 
 /* Appends our resolver's settings from the run's options (--cache-size BYTES --max-inflight N
  * --memory-layout L): the same for its launch and its --version --json. False with why in err. */

@@ -129,9 +129,8 @@ static void check_kind(int i, const char *val)
 			    flag, val);
 		break;
 	case OPTION_BLOCK:
-		if (!matches("^127\\.[0-9]+\\.[0-9]+\\.[0-9]+/[0-9]+$", val))
-			scenario_fail("%s: '%s' is not a loopback CIDR like 127.53.0.0/16", flag,
-			              val);
+		if (!matches("^[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+/[0-9]+$", val))
+			scenario_fail("%s: '%s' is not an IPv4 CIDR like 127.53.0.0/16", flag, val);
 		break;
 	case OPTION_TOOLS:
 		if (!matches("^(callgrind|perf)(,(callgrind|perf))?$", val))
@@ -256,6 +255,12 @@ void scenario_options_validate(void)
 		option_set_rewritten(warmup, "%llu", count_or_zero("baseline_rate") * 2);
 	if (uses("clients"))
 		check_clients();
+	/* this host's own addresses serve rows on other hosts; a local run stays on loopback */
+	const char *block = option_value("hierarchy_block");
+	if (block[0] && strncmp(block, "127.", 4) != 0 && !option_value("hosts")[0])
+		scenario_fail("--hierarchy-block: '%s' is outside 127.0.0.0/8, which only a run "
+		              "across hosts (--hosts) takes",
+		              block);
 	scenario_options_check_hosts();
 	if (one_of_rows[0] >= 0)
 		check_one_of(one_of_rows[0], one_of_rows[1]);

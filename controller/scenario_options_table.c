@@ -69,8 +69,9 @@ const struct scenario_option scenario_option_table[] = {
      "share of upstream queries lost, 0..1; the default is lan's, internet and hostile lose 0.01 "
      "and 0.04 unless it is given, flat 0",
      NULL, "0.03"},
-    {"hierarchy_block", OPTION_BLOCK, "CIDR", HIER, "loopback block of the simulated hierarchy",
-     NULL, "127.53.0.0/16"},
+    {"hierarchy_block", OPTION_BLOCK, "CIDR", HIER,
+     "address block of the simulated hierarchy (outside 127/8: --hosts only)", NULL,
+     "127.53.0.0/16"},
     {"applied_log", OPTION_FLAG, "", HIER,
      "also keep the hierarchy's per-query loss/delay log (tens of MB a run; the per-second "
      "summary is always kept)",

@@ -11,12 +11,6 @@
 #include "schedule.h"
 
 /* An option's value as run.json records it; "" for one the run does not have. */
-static const char *opt(const json_t *options, const char *name)
-{
-	const char *v = run_json_option_text(options, name, NULL, 0);
-	return v ? v : "";
-}
-
 bool scenario_schedule(const json_t *options, const char *kind, const char *arg, char *out,
                        size_t size, char *err, size_t err_size)
 {
@@ -25,24 +19,34 @@ bool scenario_schedule(const json_t *options, const char *kind, const char *arg,
 	if (strcmp(kind, "spike") == 0) {
 		/* with --clients each spike raises the clients too: a connection spike */
 		char clients[64] = "";
-		if (strcmp(opt(o, "clients"), "1") == 0)
-			snprintf(clients, sizeof(clients), "/clients=%s", opt(o, "spike_clients"));
+		if (strcmp(run_json_option_or_empty(o, "clients"), "1") == 0)
+			snprintf(clients, sizeof(clients), "/clients=%s",
+			         run_json_option_or_empty(o, "spike_clients"));
 		/* the rate never drops to zero: jemalloc purges only while the process allocates */
-		n = snprintf(out, size,
-		             "warmup:%s@%s,baseline:%s@%s,%s*(spike:%s@%s%s,recovery:%s@%s)",
-		             opt(o, "warmup_len"), opt(o, "warmup_rate"), opt(o, "baseline_len"),
-		             opt(o, "baseline_rate"), opt(o, "spikes"), opt(o, "spike_len"), arg,
-		             clients, opt(o, "recovery_len"), opt(o, "baseline_rate"));
+		n = snprintf(
+		    out, size, "warmup:%s@%s,baseline:%s@%s,%s*(spike:%s@%s%s,recovery:%s@%s)",
+		    run_json_option_or_empty(o, "warmup_len"),
+		    run_json_option_or_empty(o, "warmup_rate"),
+		    run_json_option_or_empty(o, "baseline_len"),
+		    run_json_option_or_empty(o, "baseline_rate"),
+		    run_json_option_or_empty(o, "spikes"), run_json_option_or_empty(o, "spike_len"),
+		    arg, clients, run_json_option_or_empty(o, "recovery_len"),
+		    run_json_option_or_empty(o, "baseline_rate"));
 	} else if (strcmp(kind, "calibrate") == 0) {
-		n = snprintf(out, size, "calibrate:%s@%s..%s", opt(o, "calibrate_len"),
-		             opt(o, "baseline_rate"), arg);
+		n = snprintf(out, size, "calibrate:%s@%s..%s",
+		             run_json_option_or_empty(o, "calibrate_len"),
+		             run_json_option_or_empty(o, "baseline_rate"), arg);
 	} else if (strcmp(kind, "ramp") == 0) {
-		n = snprintf(out, size, "warmup:%s@%s,calibrate:%s@%s..%s", opt(o, "warmup_len"),
-		             opt(o, "warmup_rate"), opt(o, "calibrate_len"),
-		             opt(o, "baseline_rate"), arg);
+		n = snprintf(out, size, "warmup:%s@%s,calibrate:%s@%s..%s",
+		             run_json_option_or_empty(o, "warmup_len"),
+		             run_json_option_or_empty(o, "warmup_rate"),
+		             run_json_option_or_empty(o, "calibrate_len"),
+		             run_json_option_or_empty(o, "baseline_rate"), arg);
 	} else if (strcmp(kind, "steady") == 0) {
-		n = snprintf(out, size, "warmup:%s@%s,baseline:%s@%s", opt(o, "warmup_len"),
-		             opt(o, "warmup_rate"), opt(o, "baseline_len"), arg);
+		n = snprintf(out, size, "warmup:%s@%s,baseline:%s@%s",
+		             run_json_option_or_empty(o, "warmup_len"),
+		             run_json_option_or_empty(o, "warmup_rate"),
+		             run_json_option_or_empty(o, "baseline_len"), arg);
 	} else {
 		snprintf(err, err_size, "unknown schedule '%s' (spike, calibrate, ramp, steady)",
 		         kind);
@@ -79,18 +83,20 @@ unsigned long long scenario_round_count(unsigned long long n)
 static bool spike_expected(const json_t *o, long *total_s, long *calibration_s, char *err,
                            size_t err_size)
 {
-	bool automatic = strcmp(opt(o, "spike_rate"), "auto") == 0;
+	bool automatic = strcmp(run_json_option_or_empty(o, "spike_rate"), "auto") == 0;
 	char text[1024];
 	unsigned long long q;
 	double run_s, cal_s = 0;
 	if (!scenario_schedule(o, "spike",
-	                       automatic ? opt(o, "calibrate_max") : opt(o, "spike_rate"), text,
-	                       sizeof(text), err, err_size) ||
+	                       automatic ? run_json_option_or_empty(o, "calibrate_max")
+	                                 : run_json_option_or_empty(o, "spike_rate"),
+	                       text, sizeof(text), err, err_size) ||
 	    !scenario_schedule_measure(text, &q, &run_s, err, err_size))
 		return false;
-	if (automatic && (!scenario_schedule(o, "calibrate", opt(o, "calibrate_max"), text,
-	                                     sizeof(text), err, err_size) ||
-	                  !scenario_schedule_measure(text, &q, &cal_s, err, err_size)))
+	if (automatic &&
+	    (!scenario_schedule(o, "calibrate", run_json_option_or_empty(o, "calibrate_max"), text,
+	                        sizeof(text), err, err_size) ||
+	     !scenario_schedule_measure(text, &q, &cal_s, err, err_size)))
 		return false;
 	*calibration_s = lround(cal_s);
 	*total_s = lround(run_s) + SCENARIO_SPIKE_OVERHEAD_S + *calibration_s;
@@ -101,13 +107,14 @@ bool scenario_spike_queries(const json_t *o, unsigned extensions, unsigned long 
                             char *err, size_t err_size)
 {
 	char rate[32], text[1024];
-	snprintf(rate, sizeof(rate), "%s", opt(o, "spike_rate"));
+	snprintf(rate, sizeof(rate), "%s", run_json_option_or_empty(o, "spike_rate"));
 	if (strcmp(rate, "auto") == 0) {
 		double top = 0, multiple = 0;
-		if (!cli_parse_number("calibrate_max", opt(o, "calibrate_max"), 1, 1e9, &top, err,
-		                      err_size) ||
-		    !cli_parse_number("spike_multiple", opt(o, "spike_multiple"), 0, 1e3, &multiple,
-		                      err, err_size))
+		if (!cli_parse_number("calibrate_max", run_json_option_or_empty(o, "calibrate_max"),
+		                      1, 1e9, &top, err, err_size) ||
+		    !cli_parse_number("spike_multiple",
+		                      run_json_option_or_empty(o, "spike_multiple"), 0, 1e3,
+		                      &multiple, err, err_size))
 			return false;
 		/* in thousandths, as the scenarios' own options give it (allocspike-run options) */
 		long long milli = llround(multiple * 1000);

@@ -36,7 +36,9 @@ static void upstream_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: allocspike-upstream [options]\n"
-	    "  --hierarchy-block CIDR  loopback block of the servers (default 127.53.0.0/16)\n"
+	    "  --hierarchy-block CIDR  block of the servers' addresses (default 127.53.0.0/16;\n"
+	    "                          outside 127/8: this host's, with --udp-sockets "
+	    "per-address)\n"
 	    "  --port N                one port for every server (default 53; 0: a free one)\n"
 	    "  --seed N                the world's seed (default 1)\n"
 	    "  --world NAME            lan (default), internet, hostile or flat: the defaults\n"
@@ -510,6 +512,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	/* the shared socket hears lo alone: another host's queries arrive on another device */
+	if (!servers_plan_loopback(&plan) && udp_shared && !print_world && !mix) {
+		fprintf(stderr,
+		        "--hierarchy-block '%s': a block outside 127.0.0.0/8 needs --udp-sockets "
+		        "per-address (its addresses this host's own: docs/upstream.md)\n",
+		        pcfg.block);
+		servers_plan_free(&plan);
+		return 2;
+	}
 	u.serve.world.seed = seed;
 	u.serve.world.plan = &plan;
 	u.serve.world.flat_tlds = world->flat_tlds ? (unsigned)flat_tlds : 0;
@@ -553,7 +564,11 @@ int main(int argc, char **argv)
 	}
 	u.net = net_open(u.base, &plan, (int)port, udp_shared, &u.serve, err, sizeof(err));
 	if (!u.net) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s%s\n", err,
+		        servers_plan_loopback(&plan)
+		            ? ""
+		            : " (a block outside 127.0.0.0/8 must be this host's addresses, e.g. "
+		              "`ip addr add BASE+1/PREFIX dev lo`: docs/upstream.md)");
 		return 1;
 	}
 	if (root_hints && !upstream_write_root_hints(&u.serve.world, root_hints, net_port(u.net)))

@@ -71,12 +71,6 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 	uint32_t mask = prefix == 0 ? 0 : 0xffffffffu << (32 - prefix);
 	plan->base = ntohl(a.s_addr) & mask;
 	plan->prefix = (int)prefix;
-	if ((plan->base >> 24) != 127) {
-		snprintf(err, err_size,
-		         "--hierarchy-block '%s': must be inside 127.0.0.0/8 (loopback only)",
-		         cfg->block);
-		return false;
-	}
 	int total = 0;
 	/* the flat world: one server is the root and every TLD, nothing below */
 	bool flat = cfg->n[TIER_ROOT] == 1 && cfg->n[TIER_TLD] == 0 && cfg->n[TIER_SLD] == 0;
@@ -130,6 +124,11 @@ bool servers_plan_init(struct server_plan *plan, const struct server_plan_config
 		return false;
 	}
 	return true;
+}
+
+bool servers_plan_loopback(const struct server_plan *plan)
+{
+	return (plan->base >> 24) == 127 && plan->prefix >= 8;
 }
 
 double rtt_table_quantile(const struct rtt_table *t, double u)

@@ -72,9 +72,13 @@ const struct server *servers_live(const struct server_plan *plan, enum tier tier
 const struct server *servers_dead(const struct server_plan *plan, uint64_t k);
 
 /* Lays the servers out: root first, then TLD, then SLD, at block base + 1, + 2, ...
- * Returns false with the reason in err (bad CIDR, block too small, not loopback). */
+ * Returns false with the reason in err (bad CIDR, block too small). */
 bool servers_plan_init(struct server_plan *plan, const struct server_plan_config *cfg, char *err,
                        size_t err_size);
+
+/* Whether the block lies inside 127.0.0.0/8. One outside it is a run across hosts' (its rows reach
+ * this host's own addresses by a plain route: docs/upstream.md, "Addresses"). */
+bool servers_plan_loopback(const struct server_plan *plan);
 
 /* The server at addr (host order), or NULL. */
 const struct server *servers_find(const struct server_plan *plan, uint32_t addr);

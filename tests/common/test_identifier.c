@@ -62,10 +62,22 @@ static void test_shapes_refused(void **state)
 	assert_non_null(strstr(why, "at most 64"));
 }
 
+/* A run folder's name made a run id (controller/run_words.c): every byte outside the set becomes
+ * '_', the rest are kept, and the result passes. */
+static void test_sanitize_keeps_the_set_and_replaces_the_rest(void **state)
+{
+	(void)state;
+	char id[] = "run-my run:2026/12\x01\xc3\xa9.x_y-z";
+	identifier_sanitize(id);
+	assert_string_equal(id, "run-my_run_2026_12___.x_y-z");
+	assert_true(identifier_valid(id, NULL, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names_of_the_project_pass),
+	    cmocka_unit_test(test_sanitize_keeps_the_set_and_replaces_the_rest),
 	    cmocka_unit_test(test_every_other_byte_is_refused),
 	    cmocka_unit_test(test_shapes_refused),
 	};

@@ -21,7 +21,9 @@
 #     (the placement's T0), the report's figures for both rows, a read in 99 % of the intervals,
 #     every agent ended and nothing left;
 #  6. s2's agent SIGKILLed during the sharded run: exit 1, run.json failed with a reason naming
-#     host s2 and its shard, every other agent withdrawn, nothing left.
+#     host s2 and its shard, every other agent withdrawn, nothing left;
+#  7. the hierarchy on a routable block of gen's own addresses, reached from t1 and t2 by a plain
+#     route (their loopback route gone): the rows answer through it; without --hosts it is refused.
 # The agents' host caps their lease at LEASE_S (--lease): the healthy runs of 2 and 3 show it does
 # not run out while the collector measures the clocks (place makes it measure 4 times a lease).
 # Skipped (exit 77, reason printed) when not root, where `ip netns add` fails, and in the sanitizer
@@ -263,5 +265,34 @@ echo "the sharded run's failure: $(jq -r .failure "$OUT/run.json" 2>/dev/null)"
 check "its failure names host s2, its agent and shard" jqe --arg a "${AGENT_ADDR[s2]}" \
 	'.failure | contains("host s2 (agent \($a)), shard 2/2: its agent is gone")' "$OUT/run.json"
 check "the other agents withdrawn and ended, nothing left in any namespace" nothing_left_sharded
+
+# 7: the hierarchy on a routable block of gen's own addresses (10.231.53.0/24 on gen's lo: every
+# address of a prefix on lo is local), which t1 and t2 reach by a plain route through gen: their
+# route to 127.53.0.0/16 is gone, so the rows can iterate only through the routable block
+BLOCK=10.231.53
+ip -n "$NS_GEN" addr add "$BLOCK.1/24" dev lo
+for i in 1 2; do
+	ip -n "${NS_T[i]}" route del 127.53.0.0/16
+	ip -n "${NS_T[i]}" route add "$BLOCK.0/24" via "$(gen_addr "$i")"
+done
+check "t1 has no route to the loopback block any more" bash -c "! ip -n ${NS_T[1]} route get 127.53.0.1 >/dev/null 2>&1"
+OUT=$TEST_TMP/block
+start_agent 1 r1 "$OUT"
+start_agent 2 r2 "$OUT"
+hosts_file block.hosts
+spike block "$OUT" --hosts block.hosts --token-file token "${SHORT[@]}" --hierarchy-block "$BLOCK.0/24"
+st=$?
+check_eq "spike.sh --hosts --hierarchy-block $BLOCK.0/24: exit 0" 0 "$st"
+((st == 0)) || tail -n 20 spike-block.err "$OUT/logs/upstream.log" "$OUT/logs/place.log" r1.log r2.log
+check "the root hints name the routable block's first address" grep -q "A[[:space:]]*$BLOCK.1\$" "$OUT/root.hints"
+for i in 1 2; do
+	row=${ROWS[i - 1]}
+	check "$row on t$i: answered through the routable hierarchy (NOERROR)" awk -F, -v v="$row" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v { ok += $c["noerror"] } END { exit !(ok > 0) }' "$OUT/timeline.csv"
+done
+check "both agents withdrawn and ended, nothing left in any namespace" nothing_left
+spike loopback-block "$TEST_TMP/loopback-block" --token-file token "${SHORT[@]}" --hierarchy-block "$BLOCK.0/24"
+check_eq "a routable --hierarchy-block without --hosts: exit 2" 2 $?
+check "its refusal says only a run across hosts takes it" grep -q "is outside 127.0.0.0/8, which only a run across hosts (--hosts) takes" spike-loopback-block.err
 netns_show_failures
 finish

@@ -153,11 +153,17 @@ check "another seed, other answers" test "$answers_a" != "$answers_c"
 
 # bad options: clear errors
 "$U" --hierarchy-block 10.0.0.0/8 --port 0 2>"$TEST_TMP/err"
-check_eq "a block outside loopback: usage status" 2 $?
-check "a block outside loopback is refused" grep -q "must be inside 127.0.0.0/8" "$TEST_TMP/err"
+check_eq "a block outside loopback on the shared socket: usage status" 2 $?
+check "a block outside loopback needs a socket per address" \
+	grep -q "a block outside 127.0.0.0/8 needs --udp-sockets per-address" "$TEST_TMP/err"
+# per address, the block must be this host's: TEST-NET-1 (RFC 5737) is no host's
+"$U" --hierarchy-block 192.0.2.0/24 --udp-sockets per-address --port 0 2>"$TEST_TMP/err"
+check_eq "a block of no address of this host: status 1" 1 $?
+check "the bind's failure names the address and what the block must be" \
+	grep -q "cannot bind UDP 192.0.2.1:0: .*must be this host's addresses" "$TEST_TMP/err"
 # the old names still work for one release, with a warning naming the new one
 "$U" --block 10.0.0.0/8 --port 0 2>"$TEST_TMP/err"
-check "old --block still read" grep -q -- "--hierarchy-block '10.0.0.0/8': must be inside" "$TEST_TMP/err"
+check "old --block still read" grep -q -- "--hierarchy-block '10.0.0.0/8': a block outside" "$TEST_TMP/err"
 check "old --block warned" grep -q -- "warning: --block is now --hierarchy-block" "$TEST_TMP/err"
 "$U" --latency-median-ms 30 --latency-p99-ms 20 2>"$TEST_TMP/err"
 check "old --latency-median-ms warned" grep -q -- "warning: --latency-median-ms is now --latency-ms" "$TEST_TMP/err"
