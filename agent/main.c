@@ -24,12 +24,16 @@
 #include "close_stdout.h"
 #include "control_peer.h"
 #include "exposition.h"
+#include "host_addresses.h"
 #include "lease.h"
 #include "monotonic.h"
 #include "plan_cycle.h"
 #include "plan_request.h"
+#include "queries_upload.h"
 #include "record.h"
+#include "root_hints.h"
 #include "row_start.h"
+#include "rows_answer.h"
 #include "sampler.h"
 #include "shard_run.h"
 #include "sockaddr_parse.h"
@@ -95,6 +99,10 @@ struct agent {
 	char *plan_answer;               /* the JSON answered to it, again to an identical one */
 	double lease_max_s;              /* --lease */
 	struct plan_cycle cycle;         /* --plans: how many, and the plan's first read */
+	/* the root hints a row starts with: the plan's, kept at root_hints_kept, else the agent's
+	 * --root-hints (root_hints_given, NULL: none) */
+	const char *root_hints_given;
+	char root_hints_kept[4200];
 	/* a shard plan (--shard-dir): its generator's PID (row_pid while it runs), its fragment's
 	 * folder, and once it ended, its wait status */
 	const char *shard_dir;
@@ -141,13 +149,14 @@ static void agent_usage(FILE *out)
 	    "  --daemons-dir DIR  the daemon definitions a daemon row is started by (default\n"
 	    "                     %s)\n"
 	    "  --await-plan       serve, and start the row a controller's plan names (POST\n"
-	    "                     /plan: row, run, variant, interval, resolver options) with\n"
-	    "                     --variants-table, --control and the launch options above;\n"
-	    "                     needs --token-file (docs/agent.md, \"Taking the row from a\n"
-	    "                     controller\")\n"
+	    "                     /plan: row, run, variant, interval, resolver options, root\n"
+	    "                     hints: --root-hints is the fallback) with --variants-table,\n"
+	    "                     --control and the launch options above; needs --token-file\n"
+	    "                     (docs/agent.md, \"Taking the row from a controller\")\n"
 	    "  --shard-dir DIR    with --await-plan: take a shard plan too, running the\n"
 	    "                     generator beside this program, its fragment into\n"
-	    "                     DIR/RUN-shard-I (docs/agent.md, \"A generator shard\")\n"
+	    "                     DIR/RUN-shard-I, the query file sent by PUT /queries kept\n"
+	    "                     in DIR (docs/agent.md, \"A generator shard\")\n"
 	    "  --lease DUR        with --await-plan: withdraw the plan (its row stopped, exit\n"
 	    "                     %d) when no request with the token came for this long\n"
 	    "                     (default %ds; a plan may ask for a shorter one)\n"
@@ -425,17 +434,60 @@ static void agent_time(struct evhttp_request *req, void *arg)
 	agent_reply(req, "text/plain", text, (size_t)n);
 }
 
+/* A question's answer, {"host": HOST, key: value} (value taken), or 500 with err when value is
+ * NULL. */
+static void agent_answer_json(struct evhttp_request *req, const struct agent *a, const char *key,
+                              json_t *value, const char *err)
+{
+	json_t *answer = value ? json_pack("{s:s, s:o}", "host", a->labels.host, key, value) : NULL;
+	char *text = answer ? json_dumps(answer, JSON_COMPACT) : NULL;
+	if (text)
+		agent_reply(req, "application/json", text, strlen(text));
+	else
+		evhttp_send_error(req, 500, value ? "out of memory" : err);
+	json_decref(answer);
+	free(text);
+}
+
+/* GET /rows: whether each row of the table has its program on this host, for a controller to
+ * place only what runs here (rows_answer.h). */
+static void agent_rows(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	char err[4400];
+	if (!agent_method_read(req) || !agent_authorized(req, a, true))
+		return;
+	if (!a->row.table) {
+		evhttp_send_error(req, 404, "this agent has no --variants-table");
+		return;
+	}
+	agent_answer_json(req, a, "rows",
+	                  rows_answer_list(a->row.table, a->row.daemons_dir, err, sizeof(err)),
+	                  err);
+}
+
+/* GET /sources: the addresses this host may send a shard's queries from (host_addresses.h). */
+static void agent_sources(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	char err[256];
+	if (agent_method_read(req) && agent_authorized(req, a, true))
+		agent_answer_json(req, a, "sources", host_addresses_list(err, sizeof(err)), err);
+}
+
 static void agent_not_found(struct evhttp_request *req, void *arg)
 {
 	evhttp_send_error(req, 404,
-	                  "the agent serves /metrics, /samples, /record, /time, /plan and "
-	                  "/fragment only");
+	                  "the agent serves /metrics, /samples, /record, /time, /rows, /sources, "
+	                  "/plan, /queries and /fragment only");
 }
 
-/* A refusal with its reason as the body (a controller shows it), said on stderr too. */
-static void agent_refuse(struct evhttp_request *req, int status, const char *reason)
+/* A refusal of a request to path with its reason as the body (a controller shows it), said on
+ * stderr too. */
+static void agent_refuse_on(struct evhttp_request *req, const char *path, int status,
+                            const char *reason)
 {
-	fprintf(stderr, "allocspike-agent: /plan: %d: %s\n", status, reason);
+	fprintf(stderr, "allocspike-agent: %s: %d: %s\n", path, status, reason);
 	struct evbuffer *body = evbuffer_new();
 	if (body && evbuffer_add_printf(body, "%s\n", reason) >= 0) {
 		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
@@ -445,6 +497,11 @@ static void agent_refuse(struct evhttp_request *req, int status, const char *rea
 		evhttp_send_error(req, 500, "out of memory");
 	if (body)
 		evbuffer_free(body);
+}
+
+static void agent_refuse(struct evhttp_request *req, int status, const char *reason)
+{
+	agent_refuse_on(req, "/plan", status, reason);
 }
 
 /* Opens the target and starts the reads at the interval, a first one at once. */
@@ -594,6 +651,23 @@ static void agent_shard_watch(evutil_socket_t fd, short what, void *arg)
 	                                   : WTERMSIG(a->shard_status));
 }
 
+/* A shard plan's "queries" naming a file sent to this agent: its path here in the plan. */
+static bool agent_shard_queries(struct agent *a, char *err, size_t err_size)
+{
+	char path[4400];
+	char *resolved = NULL;
+	if (!queries_upload_resolve(a->shard_dir, a->plan.shard.queries, path, sizeof(path), err,
+	                            err_size))
+		return false;
+	if (!(resolved = strdup(path))) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
+	free(a->plan.shard.queries);
+	a->plan.shard.queries = resolved;
+	return true;
+}
+
 /* A shard plan: its generator started at once (it waits for T0 itself), the answer sent. */
 static void agent_shard_take(struct evhttp_request *req, struct agent *a)
 {
@@ -604,8 +678,9 @@ static void agent_shard_take(struct evhttp_request *req, struct agent *a)
 		         "this agent runs no generator shard (it was started without --shard-dir)");
 	snprintf(a->shard_out, sizeof(a->shard_out), "%s/%s-shard-%u",
 	         a->shard_dir ? a->shard_dir : "", a->plan.run, a->plan.shard.index);
-	if (!a->shard_dir || !shard_run_spawn(&a->plan.shard, a->plan.interval_s, a->shard_out,
-	                                      &a->row_pid, &refused, err, sizeof(err))) {
+	if (!a->shard_dir || !agent_shard_queries(a, err, sizeof(err)) ||
+	    !shard_run_spawn(&a->plan.shard, a->plan.interval_s, a->shard_out, &a->row_pid,
+	                     &refused, err, sizeof(err))) {
 		agent_plan_drop(a);
 		agent_refuse(req, refused ? 422 : 500, err);
 		return;
@@ -635,6 +710,10 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t len = evbuffer_get_length(in);
+	if (len > AGENT_PLAN_MAX_BYTES) { /* the server takes a query file's size (PUT /queries) */
+		agent_refuse(req, 413, "a plan is a JSON object of at most 64 KiB");
+		return;
+	}
 	const char *body = len ? (const char *)evbuffer_pullup(in, -1) : "";
 	struct plan_request p;
 	char err[4096];
@@ -672,6 +751,14 @@ static void agent_plan_take(struct evhttp_request *req, struct agent *a)
 	a->row.options = a->plan.options;
 	a->row.n_options = a->plan.n_options;
 	a->interval_s = a->plan.interval_s;
+	a->row.root_hints = a->plan.root_hints ? a->root_hints_kept : a->root_hints_given;
+	if (a->plan.root_hints &&
+	    !root_hints_keep(a->row.control, a->plan.root_hints, a->root_hints_kept,
+	                     sizeof(a->root_hints_kept), err, sizeof(err))) {
+		agent_plan_drop(a);
+		agent_refuse(req, 500, err);
+		return;
+	}
 	bool refused = false;
 	struct timeval poll = seconds_timeval(ROW_POLL_MS / 1000.0);
 	if (!row_spawn(&a->row, &a->row_pid, &refused, err, sizeof(err))) {
@@ -770,6 +857,46 @@ static void agent_plan_delete(struct evhttp_request *req, struct agent *a)
 	event_base_loopexit(a->base, &soon);
 }
 
+/* PUT /queries (--await-plan): a query file for a shard plan to name, kept in --shard-dir. */
+static void agent_queries(struct evhttp_request *req, void *arg)
+{
+	struct agent *a = arg;
+	if (!agent_authorized(req, a, true))
+		return;
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_PUT) {
+		evhttp_send_error(req, 405, "Method Not Allowed");
+		return;
+	}
+	struct evbuffer *in = evhttp_request_get_input_buffer(req);
+	size_t len = evbuffer_get_length(in);
+	const char *named =
+	    evhttp_find_header(evhttp_request_get_input_headers(req), SHA256_HEX_HEADER);
+	char err[4400], answer[160];
+	int status = 422;
+	if (!a->shard_dir)
+		snprintf(err, sizeof(err),
+		         "this agent runs no generator shard (it was started without --shard-dir)");
+	else if (queries_upload_take(a->shard_dir, named,
+	                             len ? (const void *)evbuffer_pullup(in, -1) : "", len, &status,
+	                             err, sizeof(err))) {
+		int n = snprintf(answer, sizeof(answer), "{\"queries\":\"%s%s\",\"bytes\":%zu}",
+		                 QUERIES_UPLOAD_PREFIX, named, len);
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+		                  "application/json");
+		struct evbuffer *body = evbuffer_new();
+		if (body && evbuffer_add(body, answer, (size_t)n) == 0)
+			evhttp_send_reply(req, status, NULL, body);
+		else
+			evhttp_send_error(req, 500, "out of memory");
+		if (body)
+			evbuffer_free(body);
+		fprintf(stderr, "allocspike-agent: /queries: %zu bytes kept (sha256 %s)\n", len,
+		        named);
+		return;
+	}
+	agent_refuse_on(req, "/queries", status, err);
+}
+
 /* /plan (--await-plan): POST takes the plan, GET says it, DELETE withdraws it: the row stopped, and
  * the agent awaits its next plan or ends (--plans). */
 static void agent_plan(struct evhttp_request *req, void *arg)
@@ -825,13 +952,20 @@ static struct evhttp *agent_listen(struct agent *a, const struct sockaddr_storag
 	evhttp_set_cb(http, "/samples", agent_samples, a);
 	evhttp_set_cb(http, "/record", agent_record, a);
 	evhttp_set_cb(http, "/fragment", agent_fragment, a);
-	if (a->await_plan)
+	evhttp_set_cb(http, "/rows", agent_rows, a);
+	evhttp_set_cb(http, "/sources", agent_sources, a);
+	if (a->await_plan) {
 		evhttp_set_cb(http, "/plan", agent_plan, a);
+		evhttp_set_cb(http, "/queries", agent_queries, a);
+	}
 	evhttp_set_gencb(http, agent_not_found, a);
-	evhttp_set_max_body_size(http, AGENT_PLAN_MAX_BYTES);
+	/* a larger body is answered 413 by the server itself; a plan's own bound is /plan's */
+	evhttp_set_max_body_size(http,
+	                         a->await_plan ? QUERIES_UPLOAD_MAX_BYTES : AGENT_PLAN_MAX_BYTES);
 	evhttp_set_allowed_methods(
 	    http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
-	              (a->await_plan ? EVHTTP_REQ_POST | EVHTTP_REQ_DELETE : 0)); /* else 405 */
+	              (a->await_plan ? EVHTTP_REQ_POST | EVHTTP_REQ_DELETE | EVHTTP_REQ_PUT
+	                             : 0)); /* else 405 */
 	return http;
 }
 
@@ -1218,6 +1352,7 @@ int main(int argc, char **argv)
 		snprintf(hostname, sizeof(hostname), "unknown");
 
 	row->control = control;
+	a.root_hints_given = row->root_hints;
 	if (a.await_plan) { /* the table must read now, not when the plan comes */
 		struct variants_table table;
 		if (!variants_table_read(&table, row->table, err, sizeof(err))) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "root_hints.h"
 
 /* The resolver's tuning options (docs/resolver.md). Left out on purpose: --listen, --root,
  * --root-hints, --upstream-port, --upstream-source (where the resolver serves and which hierarchy
@@ -129,7 +130,8 @@ static bool plan_key_in(const char *key, const char *const *keys)
 static bool plan_keys_known(json_t *root, bool shard, char *err, size_t err_size)
 {
 	static const char *const row_keys[] = {
-	    "kind", "row", "run", "variant", "interval", "lease", "resolver_options", NULL};
+	    "kind",       "row", "run", "variant", "interval", "lease", "resolver_options",
+	    "root_hints", NULL};
 	static const char *const common_keys[] = {"kind", "run", "interval", "lease", NULL};
 	const char *key;
 	json_t *value;
@@ -142,7 +144,8 @@ static bool plan_keys_known(json_t *root, bool shard, char *err, size_t err_size
 		         shard ? "shard" : "row",
 		         shard ? "kind, run, interval, lease, shard, schedule, queries, start_at, "
 		                 "targets"
-		               : "kind, row, run, variant, interval, lease, resolver_options");
+		               : "kind, row, run, variant, interval, lease, resolver_options, "
+		                 "root_hints");
 		return false;
 	}
 	return true;
@@ -183,6 +186,17 @@ static bool plan_fields(json_t *root, struct plan_request *plan, char *err, size
 	if (!plan_duration(root, "lease", PLAN_LEASE_MIN_S, PLAN_LEASE_MAX_S, &plan->lease_s, err,
 	                   err_size))
 		return false;
+	json_t *hints = json_object_get(root, "root_hints");
+	if (hints && (!json_is_string(hints) ||
+	              !root_hints_text_valid(json_string_value(hints), err, err_size))) {
+		if (!json_is_string(hints))
+			snprintf(err, err_size, "\"root_hints\": a string, the run's root.hints");
+		return false;
+	}
+	if (hints && !(plan->root_hints = strdup(json_string_value(hints)))) {
+		snprintf(err, err_size, "out of memory");
+		return false;
+	}
 	json_t *options = json_object_get(root, "resolver_options");
 	size_t n = options ? json_array_size(options) : 0;
 	if (options && !json_is_array(options)) {
@@ -243,6 +257,7 @@ void plan_request_free(struct plan_request *plan)
 	for (size_t i = 0; i < plan->n_options; i++)
 		free(plan->options[i]);
 	free(plan->options);
+	free(plan->root_hints);
 	free(plan->canonical);
 	shard_plan_free(&plan->shard);
 	*plan = (struct plan_request){0};

@@ -26,16 +26,19 @@ struct plan_request {
 	double interval_s;
 	double lease_s; /* the lease the controller asks for; 0: not given (the agent's --lease) */
 	char **options; /* the resolver options, NULL-terminated */
+	char *root_hints; /* the run's root.hints as text (agent/root_hints.h); NULL: the agent's
+	                     --root-hints */
 	size_t n_options;
 	char *canonical; /* the plan as compact JSON with sorted keys: two plans are the same plan
 	                    when these are equal */
 };
 
 /* Parses and checks a plan's body (a JSON object: "row", "run", "variant", "interval" a duration
- * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words; or, with
- * "kind": "shard", "run", "interval" (the timeline's), "lease" and shard_plan.h's keys). False with
- * the reason in err for anything else, an unknown key, or a resolver option not in the allow-list.
- * The row is checked against the table when it is started (agent/row_start.c). */
+ * such as "100ms", "lease" a duration from 1s, "resolver_options" an array of words, "root_hints"
+ * the run's root.hints as text; or, with "kind": "shard", "run", "interval" (the timeline's),
+ * "lease" and shard_plan.h's keys). False with the reason in err for anything else, an unknown key,
+ * or a resolver option not in the allow-list. The row is checked against the table when it is
+ * started (agent/row_start.c). */
 bool plan_request_parse(const char *body, size_t len, struct plan_request *plan, char *err,
                         size_t err_size);
 

@@ -8,6 +8,7 @@
 #include "cli_parse.h"
 #include "identifier.h"
 #include "plan_request.h"
+#include "queries_upload.h"
 #include "sockaddr_parse.h"
 
 const char *const shard_plan_keys[] = {"shard", "schedule", "queries", "start_at", "targets", NULL};
@@ -96,8 +97,11 @@ bool shard_plan_fields(json_t *root, struct shard_plan *s, char *err, size_t err
 	    !shard_string(root, "start_at", &s->start_at, err, err_size) ||
 	    !shard_targets(root, s, err, err_size))
 		return false;
-	if (s->queries[0] != '/') {
-		snprintf(err, err_size, "\"queries\": an absolute path on the agent's host");
+	if (s->queries[0] != '/' && !queries_upload_named(s->queries)) {
+		snprintf(err, err_size,
+		         "\"queries\": \"%sHEX\", a query file sent to this agent (PUT /queries), "
+		         "or an absolute path on the agent's host",
+		         QUERIES_UPLOAD_PREFIX);
 		return false;
 	}
 	if (!cli_parse_number("\"start_at\"", s->start_at, 1, 1e11, &t0, why, sizeof(why))) {

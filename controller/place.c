@@ -19,6 +19,7 @@
 #include "hosts_file.h"
 #include "identifier.h"
 #include "monotonic.h"
+#include "place_ask.h"
 #include "place_run.h"
 #include "plan_client.h"
 #include "variants_table.h"
@@ -27,6 +28,8 @@
 #define ALLOCSPIKE_VARIANTS_FILE "variants.tsv"
 #endif
 #define PLACE_CLOCK_EXCHANGES 8
+/* --root-hints: a plan is at most 64 KiB; the agent bounds the hints further (16 KiB). */
+#define PLACE_ROOT_HINTS_MAX 65536
 /* A withdrawal is answered at once; this bounds one that is not. */
 #define PLACE_WITHDRAW_TIMEOUT_S 5
 
@@ -57,6 +60,8 @@ void place_usage(FILE *out)
 	        "                       supervised; the agents withdrawn after it; DIR/run.json\n"
 	        "  --timeline-interval DUR  the run's timeline interval, the generator's\n"
 	        "                       (default 100ms; the agents read at --interval)\n"
+	        "  --root-hints FILE    the run's root hints, carried in every row plan (an\n"
+	        "                       agent needs no copy; default: each agent's own)\n"
 	        "  --rows A,B           place these rows of the hosts file only (default: all)\n"
 	        "  --allow-controller   each row also answers this host's address toward its\n"
 	        "                       agent (--allow ADDR/32), where the generator sends from,\n"
@@ -146,6 +151,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 		OPT_LEAD,
 		OPT_READY_TIMEOUT,
 		OPT_ALLOW_CONTROLLER,
+		OPT_ROOT_HINTS,
 		OPT_IN_RUN,
 		OPT_ROWS,
 		OPT_HELP
@@ -156,6 +162,7 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	    {"lead", required_argument, NULL, OPT_LEAD},
 	    {"ready-timeout", required_argument, NULL, OPT_READY_TIMEOUT},
 	    {"allow-controller", no_argument, NULL, OPT_ALLOW_CONTROLLER},
+	    {"root-hints", required_argument, NULL, OPT_ROOT_HINTS},
 	    {"in-run", no_argument, NULL, OPT_IN_RUN},
 	    {"rows", required_argument, NULL, OPT_ROWS},
 	    {"help", no_argument, NULL, OPT_HELP},
@@ -184,6 +191,9 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 			break;
 		case OPT_ALLOW_CONTROLLER:
 			o->allow_controller = true;
+			break;
+		case OPT_ROOT_HINTS:
+			o->root_hints_path = optarg;
 			break;
 		case OPT_IN_RUN:
 			o->in_run = true;
@@ -217,9 +227,32 @@ static int place_parse(struct place_options *o, int argc, char **argv)
 	return place_options_finish(o, "place", missing, argc, argv, place_usage);
 }
 
-/* addr as ADDR/32 or ADDR/128 (one client of a row's --allow) into out; false when it does not
- * format. */
-static bool place_allow_of(const struct sockaddr_storage *addr, char *out, size_t size)
+/* --root-hints FILE's text into o->root_hints (read whole now: the hierarchy wrote it before the
+ * placement); false, said on stderr, when it cannot be read or is over PLACE_ROOT_HINTS_MAX. */
+static bool place_root_hints_read(struct place_options *o)
+{
+	FILE *f = fopen(o->root_hints_path, "r");
+	char *text = f ? malloc(PLACE_ROOT_HINTS_MAX + 1) : NULL;
+	size_t len = text ? fread(text, 1, PLACE_ROOT_HINTS_MAX + 1, f) : 0;
+	const char *why = !f                           ? strerror(errno)
+	                  : !text                      ? "out of memory"
+	                  : ferror(f)                  ? "cannot be read"
+	                  : len > PLACE_ROOT_HINTS_MAX ? "over 64 KiB: no root hints"
+	                                               : NULL;
+	if (f)
+		fclose(f);
+	if (why) {
+		fprintf(stderr, "allocspike-run place: --root-hints %s: %s\n", o->root_hints_path,
+		        why);
+		free(text);
+		return false;
+	}
+	text[len] = '\0';
+	o->root_hints = text;
+	return true;
+}
+
+bool place_allow_of(const struct sockaddr_storage *addr, char *out, size_t size)
 {
 	char text[INET6_ADDRSTRLEN];
 	bool v4 = addr->ss_family == AF_INET;
@@ -244,14 +277,14 @@ static char *place_plan_body(const struct place_options *o, const struct place_r
 		json_array_append_new(words, json_string("--allow"));
 		json_array_append_new(words, json_string(r->allow));
 	}
-	/* the generator hosts send the queries then, each from the address its agent has (a host
-	 * of one address, as the controller's route to the agent gives ours) */
-	for (size_t i = 0; words && r->allow[0] && i < o->n_shards; i++) {
-		char shard[INET6_ADDRSTRLEN + 8];
-		if (!place_allow_of(&o->shards[i].addr, shard, sizeof(shard)))
-			continue;
+	/* the generator hosts send the queries then, each from any address it has (its agent's,
+	 * and the others its GET /sources named: the route toward the row chooses) */
+	size_t k;
+	json_t *shard;
+	json_array_foreach(r->allow[0] ? o->shard_allow : NULL, k, shard)
+	{
 		json_array_append_new(words, json_string("--allow"));
-		json_array_append_new(words, json_string(shard));
+		json_array_append_new(words, json_incref(shard));
 	}
 	json_t *plan = json_pack("{s:s, s:s, s:s, s:s, s:o}", "row", row, "run", o->run, "variant",
 	                         row, "interval", interval, "resolver_options", words);
@@ -259,6 +292,8 @@ static char *place_plan_body(const struct place_options *o, const struct place_r
 	snprintf(lease, sizeof(lease), "%.3fms", o->lease_s * 1000);
 	if (plan && o->lease_s > 0) /* else the agent's own --lease */
 		json_object_set_new(plan, "lease", json_string(lease));
+	if (plan && o->root_hints) /* else the agent's own --root-hints */
+		json_object_set_new(plan, "root_hints", json_string(o->root_hints));
 	char *text = plan ? json_dumps(plan, JSON_COMPACT) : NULL;
 	json_decref(plan);
 	return text;
@@ -271,6 +306,17 @@ static void place_event(struct events_log *log, const char *variant, const char 
 		events_log_add(log, variant, event, extra);
 	else
 		json_decref(extra);
+}
+
+void place_refused(struct events_log *log, const struct hosts_entry *e, const char *variant,
+                   const char *what, const char *why)
+{
+	fprintf(stderr,
+	        "allocspike-run place: host %s (agent %s)%s: %s; the placement is refused\n",
+	        e->host, e->addr_text, what, why);
+	place_event(
+	    log, variant, "placement_failed",
+	    json_pack("{s:s, s:s, s:s}", "host", e->host, "agent", e->addr_text, "reason", why));
 }
 
 /* The address this host sends from toward the agent (the route's, as the generator's queries
@@ -313,13 +359,7 @@ bool place_clocks(struct place_row *rows, size_t n, const struct place_options *
 			ok = false;
 		}
 		if (!ok) {
-			fprintf(stderr,
-			        "allocspike-run place: host %s (agent %s): %s; the placement is "
-			        "refused\n",
-			        e->host, e->addr_text, err);
-			place_event(log, "_controller", "placement_failed",
-			            json_pack("{s:s, s:s, s:s}", "host", e->host, "agent",
-			                      e->addr_text, "reason", err));
+			place_refused(log, e, "_controller", "", err);
 			return false;
 		}
 	}
@@ -457,11 +497,14 @@ int place_main(int argc, char **argv)
 	int rc = place_parse(&o, argc, argv);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (o.root_hints_path && !place_root_hints_read(&o))
+		return CLI_EXIT_USAGE;
 	struct variants_table table;
 	struct hosts_file hosts;
 	char err[4400];
 	if (!variants_table_read(&table, o.table_path, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-run place: %s\n", err);
+		free(o.root_hints);
 		return CLI_EXIT_USAGE;
 	}
 	bool read =
@@ -470,10 +513,12 @@ int place_main(int argc, char **argv)
 	if (read && o.rows && !hosts_file_keep_rows(&hosts, o.rows, err, sizeof(err))) {
 		fprintf(stderr, "allocspike-run place: --rows %s: %s\n", o.rows, err);
 		hosts_file_free(&hosts);
+		free(o.root_hints);
 		return CLI_EXIT_USAGE;
 	}
 	if (!read) {
 		fprintf(stderr, "allocspike-run place: %s\n", err);
+		free(o.root_hints);
 		return CLI_EXIT_USAGE;
 	}
 	struct events_log log = {.t0_ns = realtime_ns()};
@@ -481,6 +526,7 @@ int place_main(int argc, char **argv)
 	if (o.out && !logging) {
 		fprintf(stderr, "allocspike-run place: %s\n", err);
 		hosts_file_free(&hosts);
+		free(o.root_hints);
 		return CLI_EXIT_FAILED;
 	}
 	o.n_shards = hosts.n_shards; /* left to --schedule's shards (allocspike-run shards) */
@@ -491,6 +537,8 @@ int place_main(int argc, char **argv)
 	struct events_log *events = logging ? &log : NULL;
 	json_t *placement = NULL;
 	bool ok = rows && place_clocks(rows, hosts.count, &o, events) &&
+	          place_ask_rows(rows, hosts.count, &o, events) &&
+	          (!o.allow_controller || place_ask_sources(&o, events)) &&
 	          place_rows(rows, hosts.count, &o, events) &&
 	          (placement = place_report(rows, hosts.count, &o, events)) != NULL;
 	char *text = placement ? json_dumps(placement, JSON_INDENT(2)) : NULL;
@@ -518,5 +566,7 @@ int place_main(int argc, char **argv)
 	}
 	free(rows);
 	hosts_file_free(&hosts);
+	free(o.root_hints);
+	json_decref(o.shard_allow);
 	return status;
 }

@@ -30,9 +30,13 @@ struct place_options {
 	char **resolver_options;
 	size_t n_resolver_options;
 	bool allow_controller; /* each row also answers where this host reaches its agent from */
+	const char *root_hints_path; /* --root-hints: the run's, carried in every row plan */
+	char *root_hints;            /* its text; NULL: none (each agent's own --root-hints) */
 	size_t n_shards; /* the hosts file's generator hosts: --schedule's generator is theirs */
 	const struct hosts_entry
-	    *shards; /* their lines (with --allow-controller, rows answer them) */
+	    *shards;         /* their lines (with --allow-controller, rows answer them) */
+	json_t *shard_allow; /* with --allow-controller: every address they may send from, as
+	                        ADDR/32 (controller/place_ask.h); NULL: none asked */
 	bool
 	    in_run; /* DIR is a scenario's run (spike.sh --hosts): its run.json and processes.tsv */
 	time_t started;
@@ -92,6 +96,16 @@ struct place_row {
  * (on stderr, and as an event of log when not NULL). */
 bool place_clocks(struct place_row *rows, size_t n, const struct place_options *o,
                   struct events_log *log);
+
+/* addr as ADDR/32 or ADDR/128 (one client of a row's --allow) into out; false when it does not
+ * format. */
+bool place_allow_of(const struct sockaddr_storage *addr, char *out, size_t size);
+
+/* The placement refused at e's host: "host H (agent A)WHAT: WHY; the placement is refused" on
+ * stderr (what: "", ", row R"), and WHY as variant's placement_failed event of log when not
+ * NULL. */
+void place_refused(struct events_log *log, const struct hosts_entry *e, const char *variant,
+                   const char *what, const char *why);
 
 /* Every agent told to withdraw (DELETE /plan: its row or its generator stopped, the agent
  * ended), each said on stderr. */

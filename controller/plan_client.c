@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agent_http.h"
+#include "sha256_hex.h"
 #include "sockaddr_parse.h"
 
 struct plan_calls {
@@ -69,14 +70,20 @@ static bool plan_send(struct plan_slot *slot, const char *token, double timeout_
 	                     (suseconds_t)((timeout_s - (time_t)timeout_s) * 1e6)};
 	evhttp_connection_set_timeout_tv(slot->conn, &tv);
 	evhttp_connection_set_retries(slot->conn, 0);
-	if (call->body) {
-		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-		                  "application/json");
+	struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
+	if (call->body && call->put) {
+		evhttp_add_header(headers, "Content-Type", "application/octet-stream");
+		evhttp_add_header(headers, SHA256_HEX_HEADER, call->sha256);
+		evbuffer_add_reference(evhttp_request_get_output_buffer(req), call->body,
+		                       call->body_len, NULL, NULL); /* a file: not copied */
+	} else if (call->body) {
+		evhttp_add_header(headers, "Content-Type", "application/json");
 		evbuffer_add(evhttp_request_get_output_buffer(req), call->body, strlen(call->body));
 	}
-	enum evhttp_cmd_type method = call->body  ? EVHTTP_REQ_POST
-	                              : call->get ? EVHTTP_REQ_GET
-	                                          : EVHTTP_REQ_DELETE;
+	enum evhttp_cmd_type method = call->put    ? EVHTTP_REQ_PUT
+	                              : call->body ? EVHTTP_REQ_POST
+	                              : call->get  ? EVHTTP_REQ_GET
+	                                           : EVHTTP_REQ_DELETE;
 	if (evhttp_make_request(slot->conn, req, method, call->path ? call->path : "/plan") != 0) {
 		snprintf(call->error, sizeof(call->error), "the request could not be sent");
 		return false; /* libevent freed req */

@@ -13,6 +13,10 @@ struct plan_call {
 	const char *addr_text;
 	const char *body; /* POST this as JSON; NULL: DELETE, or GET with get */
 	bool get;         /* without a body: GET rather than DELETE */
+	/* with put: PUT body_len bytes of body (a file) with its digest in SHA256_HEX_HEADER */
+	bool put;
+	size_t body_len;
+	const char *sha256;
 	const char *path; /* NULL: /plan */
 	int status;       /* the answer's HTTP status; 0: none came */
 	char *answer;     /* its body, NUL-terminated (NULL: none) */

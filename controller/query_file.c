@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gnutls/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "cli_parse.h"
 #include "run_json.h"
+#include "sha256_hex.h"
 
 #define QUERY_FILE_DIGEST_CHARS 12 /* of the generator's sha256, in the file's name */
 
@@ -19,26 +19,10 @@
  * be read. */
 static bool qf_digest(const char *path, char *hex, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	gnutls_hash_hd_t h;
-	if (fd < 0)
+	char full[SHA256_HEX_LEN + 1];
+	if (!sha256_hex_file(path, full))
 		return false;
-	if (gnutls_hash_init(&h, GNUTLS_DIG_SHA256) < 0) {
-		close(fd);
-		return false;
-	}
-	static unsigned char buf[1 << 16];
-	ssize_t got;
-	while ((got = read(fd, buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
-		if (got > 0)
-			gnutls_hash(h, buf, (size_t)got);
-	close(fd);
-	unsigned char sum[32];
-	gnutls_hash_deinit(h, sum);
-	if (got < 0)
-		return false;
-	for (int i = 0; i < QUERY_FILE_DIGEST_CHARS / 2 && (size_t)(2 * i + 2) < size; i++)
-		snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+	snprintf(hex, size, "%.*s", QUERY_FILE_DIGEST_CHARS, full);
 	return true;
 }
 

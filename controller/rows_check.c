@@ -13,6 +13,7 @@
 #include "env_settings.h"
 #include "json_file.h"
 #include "program_json.h"
+#include "row_program.h"
 #include "variant_command.h"
 #include "variants_plan.h"
 #include "variants_table.h"
@@ -164,21 +165,12 @@ bool rows_check_report(const struct variant_row *row, const char *name, const js
 static void check_row(const struct variants_table *table, const struct variant_row *row,
                       const struct rows_places *at, json_t **version, struct verdict *v)
 {
-	const char *name = row->cells[VARIANT_NAME], *kind = row->cells[VARIANT_KIND];
-	bool ours = strcmp(kind, "build") == 0 || strcmp(kind, "env") == 0;
+	const char *name = row->cells[VARIANT_NAME];
+	bool ours = row_program_ours(row);
 	char path[4096], missing[4200];
 	*version = NULL;
-	if (ours)
-		snprintf(path, sizeof(path), "%s/allocspike-resolver-%s", at->bin_dir,
-		         strcmp(kind, "env") == 0 ? row->cells[VARIANT_BASE] : name);
-	else
-		snprintf(path, sizeof(path), "%s/%s.sh", at->daemons_dir, row->cells[VARIANT_BASE]);
-	if (access(path, X_OK) != 0) {
-		if (ours)
-			snprintf(missing, sizeof(missing), "%s in %s", strrchr(path, '/') + 1,
-			         at->bin_dir);
-		else
-			snprintf(missing, sizeof(missing), "daemon definition %s", path);
+	if (!row_program_present(row, at->bin_dir, at->daemons_dir, path, sizeof(path), missing,
+	                         sizeof(missing))) {
 		v->failed = true;
 		snprintf(v->reason, sizeof(v->reason), "missing %s", missing);
 		snprintf(v->message, sizeof(v->message), "variant %s cannot run: missing %s", name,

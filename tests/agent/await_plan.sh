@@ -107,15 +107,45 @@ plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/nothing-here.txt" baseline:1s@10)"
 check_eq "a query file not on the agent's host: 422" 422 "$(cat status.txt)"
 check "says the plan carries a path" grep -q "is not a readable file on this host (the plan carries its path" body.txt
 check "no generator started by a refusal" bash -c "! grep -q 'plan taken' g1.log"
-body=$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:1s@10)
+# The query file sent to the agent (PUT /queries) rather than named by a path on its host
+put_queries() { # FILE DIGEST [AGENT]: PUT /queries, the status and the body in status.txt and body.txt
+	curl -s -o body.txt -w '%{http_code}' -H 'Authorization: Bearer the-token' -H "X-Content-SHA256: $2" \
+		-T "$1" "http://${3:-$G1}/queries" >status.txt
+}
+SUM=$(sha256sum shard-queries.txt | cut -d' ' -f1)
+WRONG=$(printf 'other\n' | sha256sum | cut -d' ' -f1)
+put_queries shard-queries.txt "$WRONG"
+check_eq "a query file whose SHA-256 is not the one named: 400" 400 "$(cat status.txt)"
+check "says the file was not received whole, naming both digests" grep -q "the body's SHA-256 is $SUM, not $WRONG" body.txt
+put_queries shard-queries.txt ""
+check_eq "a query file without its SHA-256: 400" 400 "$(cat status.txt)"
+truncate -s $((128 * 1024 * 1024 + 1)) big-queries.txt
+put_queries big-queries.txt "$SUM"
+check_eq "a query file over the bound (128 MiB): 413" 413 "$(cat status.txt)"
+check "nothing kept by the refusals" bash -c "! ls '$TEST_TMP/fragments'/queries-* 2>/dev/null | grep -q ."
+put_queries shard-queries.txt "$SUM" "$A1"
+check_eq "a query file to an agent without --shard-dir: 422" 422 "$(cat status.txt)"
+check_eq "a query file without the token: 401" 401 "$(curl -s -o /dev/null -w '%{http_code}' -H "X-Content-SHA256: $SUM" -T shard-queries.txt "http://$G1/queries")"
+plan "$G1" "$(shard_plan 1/1 "sha256:$SUM" baseline:1s@10)"
+check_eq "a shard plan naming a query file not sent: 422" 422 "$(cat status.txt)"
+check "says to send it first" grep -q "no query file with SHA-256 $SUM was sent to this agent (PUT /queries before the plan)" body.txt
+put_queries shard-queries.txt "$SUM"
+check_eq "the query file: 201" 201 "$(cat status.txt)"
+check "answered with the name a plan gives it" jq_true --arg q "sha256:$SUM" '.queries == $q and .bytes == 541' body.txt
+check "kept in --shard-dir under its digest, as sent" cmp -s shard-queries.txt "$TEST_TMP/fragments/queries-$SUM.txt"
+put_queries shard-queries.txt "$SUM"
+check_eq "the same file again: 200 (kept already)" 200 "$(cat status.txt)"
+body=$(shard_plan 1/1 "sha256:$SUM" baseline:1s@10)
 plan "$G1" "$body"
-check_eq "a shard plan: 200" 200 "$(cat status.txt)"
+check_eq "a shard plan naming the query file sent: 200" 200 "$(cat status.txt)"
+check "its generator replays the file kept" \
+	wait_until 2 grep -qz -- "^$TEST_TMP/fragments/queries-$SUM.txt\$" "/proc/$(jq -r .pid body.txt)/cmdline"
 check "answered running, its fragment's folder named" \
 	jq_true --arg f "$TEST_TMP/fragments/s1-shard-1" '.kind == "shard" and .shard == "1/1" and .state == "running" and .fragment == $f and .host == "gen1"' body.txt
 plan "$G1" "$body"
 check_eq "the identical shard plan again: 200" 200 "$(cat status.txt)"
 plan "$G1" "$(shard_plan 1/1 "$TEST_TMP/shard-queries.txt" baseline:2s@10)"
-check_eq "another plan: 409" 409 "$(cat status.txt)"
+check_eq "another plan (a path on the host): 409" 409 "$(cat status.txt)"
 fragment_status() { curl -s -o "fragment.$2" -w '%{http_code}' -H 'Authorization: Bearer the-token' "http://$G1/fragment?file=$1"; }
 check_eq "GET /fragment of a file that is no fragment's: 404" 404 "$(fragment_status ../token x)"
 check_eq "GET /fragment without the token: 401" 401 "$(curl -s -o /dev/null -w '%{http_code}' "http://$G1/fragment?file=fragment.json")"
@@ -264,4 +294,49 @@ check_eq "the same rows" "$(jq -c '[.rows[] | [.resolver, .pid]]' first-place.ou
 place --hosts d.hosts -- --allow 127.0.0.0/8 --cache-size 1M
 check_eq "place with other resolver options: the agents refuse (exit 1)" 1 $?
 check "409 from each" bash -c "grep -c 'plan refused (HTTP 409)' place.err | grep -qx 2"
+
+# The root hints carried in the plan: an agent started without --root-hints, place --root-hints
+start_server h1 "$TEST_TMP/h1.ready" "$AGENT" --await-plan --variants-table "$T" \
+	--resolver-listen "$NET.13:0" --upstream-port "$HPORT" --upstream-source "$NET.13" --control "$TEST_TMP/h1-row.ctl" \
+	--token-file "$TEST_TMP/token" --listen 127.0.0.1:0 --host host1 --duration 60s \
+	--ready-file "$TEST_TMP/h1.ready" >h1.addr || exit 1
+H1PID=${_test_pids[-1]}
+H1=$(cat h1.addr)
+plan "$H1" '{"row":"glibc","run":"r3","root_hints":"a\u0001b"}'
+check_eq "root hints that are not text: 400" 400 "$(cat status.txt)"
+check "says so" grep -q '"root_hints": text only (byte 1 is 0x01)' body.txt
+plan "$H1" '{"row":"glibc","run":"r3","root_hints":7}'
+check_eq "root hints that are no string: 400" 400 "$(cat status.txt)"
+printf 'host1 %s glibc\n' "$H1" >h.hosts
+place --hosts h.hosts --root-hints root.hints -- --allow 127.0.0.0/8
+check_eq "place --root-hints to an agent without them: exit 0" 0 $?
+check "the agent kept them beside its row's socket, as sent" cmp -s root.hints "$TEST_TMP/h1-row.ctl.root.hints"
+check "its row was started with them" grep -qz -- "^$TEST_TMP/h1-row.ctl.root.hints\$" \
+	"/proc/$(jq -r '.rows[0].pid' place.out)/cmdline"
+addr=$(jq -r '.rows[0].resolver' place.out)
+check_eq "its row answers through the hierarchy" NOERROR \
+	"$(kdig @"${addr%:*}" -p "${addr##*:}" +time=4 +retry=0 www.example.test A 2>&1 | sed -n 's/.*status: \([A-Z]*\).*/\1/p')"
+check "GET /sources: this host's addresses but loopback" \
+	bash -c "curl -sf -H 'Authorization: Bearer the-token' http://$H1/sources | jq -e '.host == \"host1\" and (.sources | type == \"array\") and all(.sources[]; startswith(\"127.\") | not)'"
+check_eq "GET /sources without the token: 401" 401 "$(curl -s -o /dev/null -w '%{http_code}' "http://$H1/sources")"
+curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer the-token' "http://$H1/plan"
+wait "$H1PID"
+
+# A row whose program is not on its agent's host: the agent says so (GET /rows), place refuses it
+# before any plan, naming the host and the row
+cp "$T" ghost.tsv
+printf 'ghost\tbuild\tglibc\tglibc\t-\t-\t-\tno\tnot built anywhere\n' >>ghost.tsv
+start_agent k1 1 "$TEST_TMP/ghost.tsv" || exit 1
+K1PID=${_test_pids[-1]}
+curl -s -H 'Authorization: Bearer the-token' "http://$(cat k1.addr)/rows" >rows.json
+check "GET /rows: the built row runnable" jq_true '.host == "host1" and any(.rows[]; .row == "glibc" and .runnable)' rows.json
+check "GET /rows: the row not built, with what is missing" \
+	jq_true '.rows[] | select(.row == "ghost") | (.runnable | not) and (.missing | test("^allocspike-resolver-ghost in /"))' rows.json
+printf 'host1 %s ghost\n' "$(cat k1.addr)" >k.hosts
+place --table "$TEST_TMP/ghost.tsv" --hosts k.hosts
+check_eq "place: a row whose program is missing on its agent's host: exit 1" 1 $?
+check "names the host, the row and what is missing" \
+	grep -q "host host1 (agent $(cat k1.addr)), row ghost: the row cannot run on that host: missing allocspike-resolver-ghost in /.*; the placement is refused" place.err
+check "no plan was sent" bash -c "! grep -q '/plan' k1.log"
+kill "$K1PID"
 finish

@@ -13,6 +13,9 @@
 #     after T0; the merged run's offered queries are the stream's;
 #  2. s2's agent SIGKILLed mid-run: the run fails (exit 1) naming host s2, s1's agent withdrawn;
 #  3. s1's generator SIGKILLed mid-run: the run fails naming host s1 and the signal;
+#     The generator hosts have no copy of the query file (a tmpfs over its folder in their agents'
+#     mount namespaces): shards sends it (PUT /queries) and the plans name its SHA-256; the row
+#     hosts have no --root-hints: place --root-hints carries them in each row plan;
 #  4. `place --schedule` over the same hosts file: its generator is the shards (allocspike-run
 #     shards), merged into the run folder beside the agents' reads; the report places the reads.
 # Skipped (exit 77, reason printed) when not root, when `ip netns add` fails, and in the sanitizer
@@ -27,13 +30,18 @@ TABLE=$ALLOCSPIKE_SOURCE_DIR/variants.tsv
 printf 'shards-token\n' >token
 chmod 600 token
 declare -A AGENT_ADDR AGENT_PID
+# The query files live in QDIR, which the generator hosts' agents do not see: each runs in a mount
+# namespace of its own (ip netns exec makes one) with an empty tmpfs over QDIR.
+QDIR=$TEST_TMP/controller-only
+mkdir -p "$QDIR"
 # start_agent NS-ARRAY I NAME [OPTION...]: an agent awaiting a plan in ${NS-ARRAY[I]} on ADDR (its
 # host's address), --host its namespace's short name; sets AGENT_ADDR[NAME], AGENT_PID[NAME]
 start_agent() {
-	local kind=$1 i=$2 name=$3 addr ns
+	local kind=$1 i=$2 name=$3 addr ns hide=()
 	shift 3
 	if [[ $kind == t ]]; then ns=${NS_T[i]} addr=$(t_addr "$i"); else ns=${NS_S[i]} addr=$(s_addr "$i"); fi
-	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "$ns" "$B/allocspike-agent" --await-plan \
+	[[ $kind == s ]] && hide=(sh -c 'mount -t tmpfs hidden "$0" && exec "$@"' "$QDIR")
+	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "$ns" "${hide[@]}" "$B/allocspike-agent" --await-plan \
 		--variants-table "$TABLE" --control "$TEST_TMP/$name-row.ctl" --listen "$addr:0" --host "$kind$i" \
 		--token-file "$TEST_TMP/token" --duration 60s --ready-file "$TEST_TMP/$name.ready" "$@" >"$name.addr" || exit 1
 	AGENT_ADDR[$name]=$(cat "$name.addr")
@@ -43,7 +51,7 @@ start_agent() {
 start_hosts() {
 	local p=$1 i
 	for i in 1 2; do
-		start_agent t "$i" "$p-t$i" --resolver-listen "$(t_addr "$i"):0" --root-hints "$TEST_TMP/root.hints" \
+		start_agent t "$i" "$p-t$i" --resolver-listen "$(t_addr "$i"):0" \
 			--upstream-port "$UPORT" --upstream-source "$(t_addr "$i")"
 		start_agent s "$i" "$p-s$i" --shard-dir "$TEST_TMP/$p-s$i-fragments"
 	done
@@ -56,7 +64,8 @@ declare -A RESOLVER
 place_rows() {
 	local p=$1 i
 	nsx "$NS_GEN" "$B/allocspike-run" place --hosts "$p.hosts" --run "$p" --table "$TABLE" \
-		--token-file "$TEST_TMP/token" --lead 2s -- --allow 10.231.0.0/16 >"$p-place.out" 2>"$p-place.err"
+		--token-file "$TEST_TMP/token" --lead 2s --root-hints "$TEST_TMP/root.hints" -- --allow 10.231.0.0/16 \
+		>"$p-place.out" 2>"$p-place.err"
 	check_eq "$p: place: both rows placed, the @shard lines left to the shards (exit 0)" 0 $?
 	T0=$(jq -r .t0 "$p-place.out")
 	TARGETS=()
@@ -70,7 +79,7 @@ shards() {
 	local p=$1 LIFELINE
 	lifeline_set
 	"${LIFELINE[@]}" timeout 60 ip netns exec "$NS_GEN" "$B/allocspike-run" shards --hosts "$p.hosts" --run "$p" \
-		--table "$TABLE" --token-file "$TEST_TMP/token" --schedule "$2" --queries "$TEST_TMP/queries$p.txt" \
+		--table "$TABLE" --token-file "$TEST_TMP/token" --schedule "$2" --queries "$QDIR/queries$p.txt" \
 		--start-at "$T0" "${TARGETS[@]}" --out "$TEST_TMP/$p" >"$p-shards.out" 2>"$p-shards.err" &
 	SHARDS_PID=$!
 	_test_pids+=("$SHARDS_PID")
@@ -86,10 +95,19 @@ received() {
 	tcpdump -T domain -n -r "$1" 2>/dev/null | sed -n 's/.* \([0-9][0-9]*\)[+]* \([A-Z][A-Z0-9]*\)? \([^ ]*\)\. .*/\1 \3 \2/p' | sort
 }
 
+# hidden_queries PASS: pass_queries's file, moved where only the controller's host sees it
+hidden_queries() {
+	pass_queries "$1" && mv "queries$1.txt" "$QDIR/"
+}
 printf 'query * *\nanswer x. 60 IN A 192.0.2.1\n' >answers.txt
-pass_queries p1
+hidden_queries p1
 # 1: the run, its rows' veths captured
 start_hosts p1
+for i in 1 2; do
+	check "pass 1: s$i's host has no copy of the query file" bash -c \
+		"test -e '$QDIR/queriesp1.txt' && test ! -e '/proc/${AGENT_PID[p1-s$i]}/root$QDIR/queriesp1.txt'"
+	check "pass 1: t$i's agent has no --root-hints" bash -c "! tr '\\0' '\\n' </proc/${AGENT_PID[p1-t$i]}/cmdline | grep -qx -- --root-hints"
+done
 place_rows p1
 CAP=()
 for i in 1 2; do
@@ -109,9 +127,18 @@ check_eq "pass 1: allocspike-run shards: both shards ran and merged (exit 0)" 0 
 sleep 0.3 # the last queries captured
 kill -INT "${CAP[@]}" 2>/dev/null
 wait "${CAP[@]}" 2>/dev/null
+# after the capture (T0 is 2 s after the placement: nothing in between may delay it)
+for i in 1 2; do
+	check "pass 1: t$i's agent kept the plan's root hints" cmp -s "$TEST_TMP/root.hints" "$TEST_TMP/p1-t$i-row.ctl.root.hints"
+	check_eq "pass 1: t$i's row answers gen through the hierarchy (the plan's root hints)" NOERROR \
+		"$(nsx "$NS_GEN" kdig @"${RESOLVER[$i]%:*}" -p "${RESOLVER[$i]##*:}" +time=4 +retry=0 www.example.com A 2>&1 |
+			sed -n 's/.*status: \([A-Z]*\).*/\1/p')"
+done
 stop_rows p1
 for i in 1 2; do
 	frag=$TEST_TMP/p1-s$i-fragments/p1-shard-$i/fragment.json
+	check "pass 1: s$i's agent was sent the query file, checked against its SHA-256" \
+		grep -q "/queries: $(stat -c %s "$QDIR/queriesp1.txt") bytes kept (sha256 $(sha256sum "$QDIR/queriesp1.txt" | cut -d' ' -f1))" p1-s$i.log
 	check "pass 1: s$i's agent took shard $i/2" grep -q "plan taken: shard $i/2 of run p1" p1-s$i.log
 	check "pass 1: s$i's fragment on its host: shard $i of 2, completed" \
 		jqe ".shard == $i and .shards == 2 and .status == \"completed\" and .exit_code == 0" "$frag"
@@ -134,7 +161,7 @@ for i in 1 2; do
 		--listen "127.0.0.$((i + 1)):0" --fixture "$TEST_TMP/answers.txt" \
 		--log "$TEST_TMP/one$i.queries" --ready-file "$TEST_TMP/one$i.ready" >"one$i.addr" || exit 1
 done
-nsx "$NS_GEN" "$B/allocspike-loadgen" --queries queriesp1.txt --schedule "$SCHEDULE" --no-progress \
+nsx "$NS_GEN" "$B/allocspike-loadgen" --queries "$QDIR/queriesp1.txt" --schedule "$SCHEDULE" --no-progress \
 	--target "name=${ROWS[0]},addr=$(cat one1.addr)" --target "name=${ROWS[1]},addr=$(cat one2.addr)" \
 	--out "$TEST_TMP/one" >one.out 2>one.err
 check_eq "the one generator's run (exit 0)" 0 $?
@@ -161,7 +188,7 @@ killed_run() {
 	local p=$1
 	start_hosts "$p"
 	place_rows "$p"
-	pass_queries "$p"
+	hidden_queries "$p"
 	shards "$p" "$LONG"
 	sleep "$(awk -v t0="$T0" -v now="$(date +%s.%N)" 'BEGIN { d = t0 - now + 2; print (d > 0 ? d : 0) }')"
 }
@@ -188,9 +215,10 @@ stop_rows p3
 # 4: place --schedule with the generator hosts: the shards are the run's generator (allocspike-run
 # shards as its _loadgen), merged into the run folder, beside the agents' reads
 start_hosts p4
-pass_queries 4
+hidden_queries 4
 nsx "$NS_GEN" "$B/allocspike-run" place --hosts p4.hosts --run p4 --table "$TABLE" --token-file "$TEST_TMP/token" \
-	--interval 50ms --lead 2s --out "$TEST_TMP/pass4" --schedule "$SCHEDULE" --queries "$TEST_TMP/queries4.txt" \
+	--interval 50ms --lead 2s --out "$TEST_TMP/pass4" --schedule "$SCHEDULE" --queries "$QDIR/queries4.txt" \
+	--root-hints "$TEST_TMP/root.hints" \
 	-- --allow 10.231.0.0/16 >p4-place.out 2>p4-place.err
 st=$?
 check_eq "pass 4: place --schedule with two generator hosts: run and merged (exit 0)" 0 "$st"

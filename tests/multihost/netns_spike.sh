@@ -81,15 +81,15 @@ check "place's command places the run's rows (--rows)" grep -q -- "--in-run --ro
 check "the hierarchy on port 53 with a socket per address" grep -q -- '--port 53 .*--udp-sockets per-address' spike-dry.out
 
 # start_agent I NAME OUT [AGENT-OPTION...]: an agent in tI awaiting a plan, its row to serve on the
-# veth's address and to ask the hierarchy spike.sh starts in gen (port 53, OUT/root.hints, written
-# before the plan comes); sets AGENT_ADDR[I], AGENT_PID[I]
+# veth's address and to ask the hierarchy spike.sh starts in gen (port 53; no --root-hints: the
+# plan carries OUT/root.hints); sets AGENT_ADDR[I], AGENT_PID[I]
 declare -A AGENT_ADDR AGENT_PID
 start_agent() {
 	local i=$1 name=$2 out=$3
 	shift 3
 	start_server "$name" "$TEST_TMP/$name.ready" ip netns exec "${NS_T[i]}" "$B/allocspike-agent" --await-plan \
 		--variants-table "$ALLOCSPIKE_SOURCE_DIR/variants.tsv" --resolver-listen "$(t_addr "$i"):0" \
-		--root-hints "$out/root.hints" --upstream-port 53 --upstream-source "$(t_addr "$i")" \
+		--upstream-port 53 --upstream-source "$(t_addr "$i")" \
 		--control "$TEST_TMP/$name-row.ctl" --listen "$(t_addr "$i"):0" --host "t$i" --token-file "$TEST_TMP/token" \
 		--record "$TEST_TMP/$name.record" --duration "${AGENT_DURATION:-90s}" --lease "${LEASE_S}s" --ready-file "$TEST_TMP/$name.ready" "$@" >"$name.addr" || exit 1
 	AGENT_ADDR[$i]=$(cat "$name.addr")
@@ -285,7 +285,15 @@ nothing_left_sharded() {
 		wait_until 5 bash -c "[[ -z \$(ip netns pids ${NS_S[1]}; ip netns pids ${NS_S[2]}) ]]"
 }
 
-# 5: the generator as two shards on the generator hosts
+# 5: the generator as two shards on the generator hosts; s1 has a second address, which its route
+# toward the rows chooses as the source: the rows answer it because s1's agent names it (GET
+# /sources), not only the address it listens on
+S1_OTHER=10.231.13.2
+ip -n "${NS_S[1]}" addr add "$S1_OTHER/32" dev "${P}s1$ID" &&
+	ip -n "${NS_S[1]}" route replace 10.231.0.0/16 via "$(gen_addr 3)" src "$S1_OTHER" &&
+	ip -n "$NS_GEN" route add "$S1_OTHER/32" via "$(s_addr 1)"
+check "s1 sends toward t1 from its second address" \
+	bash -c "ip -n ${NS_S[1]} route get $(t_addr 1) | grep -q 'src $S1_OTHER'"
 OUT=$TEST_TMP/shards
 sharded_hosts h "$OUT"
 spike shards "$OUT" --hosts h.hosts --token-file token "${SHORT[@]}"
@@ -308,6 +316,8 @@ for i in 1 2; do
 	row=${ROWS[i - 1]}
 	check "$row: the report's figures (answered, its host t$i)" \
 		jqe --arg r "$row" --arg h "t$i" '.variants[$r] | .answered > 0 and .host == $h' "$OUT/summary.json"
+	check "$row: no query refused (REFUSED is rcode_other): both shards' sources answered" \
+		bash -c "[[ \$(awk -F, -v v='$row' 'NR == 1 { for (c = 1; c <= NF; c++) if (\$c == \"rcode_other\") k = c } NR > 1 && \$2 == v { n += \$k } END { print n + 0 }' '$OUT/timeline.csv') == 0 ]]"
 	echo "$row (sharded): $(wc -l <"$OUT/agents/$row.jsonl" 2>/dev/null) reads, the report's $(jq -c --arg r "$row" '.agents[$r] | {share, gaps}' "$OUT/summary.json" 2>/dev/null)"
 	check "$row: the report finds a read in 99 % of the intervals" jqe --arg r "$row" '.agents[$r].share >= 0.99' "$OUT/summary.json"
 done
