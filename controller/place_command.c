@@ -10,13 +10,10 @@ bool place_command_add(char ***list, size_t *n, const char *bin_dir, const char 
                        const char *schedule, const char *queries, const char *rows,
                        const char *words)
 {
-	char program[PATH_MAX + 32], hints[PATH_MAX + 32];
+	char program[PATH_MAX + 32];
 	snprintf(program, sizeof(program), "%s/allocspike-run", bin_dir);
-	/* the hierarchy wrote them before _place starts; each row plan carries them */
-	snprintf(hints, sizeof(hints), "%s/root.hints", dir);
 	return variant_words_add_list(list, n, program, "place", "--out", dir, "--schedule",
-	                              schedule, "--queries", queries, "--root-hints", hints,
-	                              "--in-run", "--rows", rows) &&
+	                              schedule, "--queries", queries, "--in-run", "--rows", rows) &&
 	       variant_words_add_lines(list, n, words);
 }
 

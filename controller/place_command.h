@@ -12,9 +12,9 @@
 #include "variants_table.h"
 
 /* Appends to the word list (*list, *n): BIN_DIR/allocspike-run place --out DIR --schedule
- * SCHEDULE --queries QUERIES --root-hints DIR/root.hints --in-run --rows ROWS (the drive's rows,
- * "a,b": a calibration's extension pass places only the rows still answering), then each line of
- * words (the scenario's options of place: hosts file, token, run id, intervals, resolver options
+ * SCHEDULE --queries QUERIES --in-run --rows ROWS (the drive's rows, "a,b": a calibration's
+ * extension pass places only the rows still answering), then each line of words (the scenario's
+ * options of place: hosts file, token, run id, the run's root hints, intervals, resolver options
  * after `--`); false when out of memory. */
 bool place_command_add(char ***list, size_t *n, const char *bin_dir, const char *dir,
                        const char *schedule, const char *queries, const char *rows,

@@ -118,12 +118,12 @@ bool run_words_place(char *out, size_t size, const json_t *options, const char *
 	if (half < 10)
 		half = 10;
 	int len = snprintf(out, size,
-	                   "--hosts\n%s\n--token-file\n%s\n--run\n%s\n--interval\n%ldms\n"
-	                   "--timeline-interval\n%ldms\n--allow-controller\n--\n--cache-size\n%s\n"
-	                   "--max-inflight\n%s\n--memory-layout\n%s",
+	                   "--hosts\n%s\n--token-file\n%s\n--run\n%s\n--root-hints\n%s/root.hints\n"
+	                   "--interval\n%ldms\n--timeline-interval\n%ldms\n--allow-controller\n--\n"
+	                   "--cache-size\n%s\n--max-inflight\n%s\n--memory-layout\n%s",
 	                   run_json_option_or_empty(options, "hosts"),
-	                   run_json_option_or_empty(options, "token_file"), id, half, interval,
-	                   v[0], v[1], v[2]);
+	                   run_json_option_or_empty(options, "token_file"), id, run_dir, half,
+	                   interval, v[0], v[1], v[2]);
 	if (len < 0 || (size_t)len >= size) {
 		snprintf(err, err_size, "place's options are too long");
 		return false;

@@ -40,9 +40,10 @@ bool run_words_rows(char ***list, size_t *n, const json_t *options, const struct
                     char *err, size_t err_size);
 
 /* spike.sh --hosts: allocspike-run place's options a line each into out (drive's place=): the
- * hosts file and token, the run's id (the run folder's name), the agents reading twice per
- * timeline interval (the report looks for a read in each), each row answering this host, our
- * resolver's settings. False with why in err. */
+ * hosts file and token, the run's id (the run folder's name), the run folder's root hints (every
+ * row plan carries them; the same for each pass, whose drive's folder is another), the agents
+ * reading twice per timeline interval (the report looks for a read in each), each row answering
+ * this host, our resolver's settings. False with why in err. */
 bool run_words_place(char *out, size_t size, const json_t *options, const char *run_dir, char *err,
                      size_t err_size);
 
