@@ -77,10 +77,9 @@ PY
 check "a network for the Pod" podman network create "$NETWORK"
 check "podman kube play starts the target Pod" timeout 120 podman kube play --network "$NETWORK" target-pod.yaml
 ready() { podman logs "allocspike-target-musl-$1" 2>&1 | grep -q "^ready $2"; }
-for ((i = 0; i < 100; i++)); do
-	ready upstream 127.53.0.1:5300 && ready resolver 0.0.0.0:5353 && break
-	sleep 0.2
-done
+# both ready: 1-2 s alone here; 60 s because two helpers' builds beside it once took over 20 s
+both_ready() { ready upstream 127.53.0.1:5300 && ready resolver 0.0.0.0:5353; }
+wait_until 60 both_ready
 check "the hierarchy is ready on the Pod's loopback" ready upstream 127.53.0.1:5300
 check "the resolver is ready on the Pod's addresses" ready resolver 0.0.0.0:5353
 infra=$(podman pod inspect allocspike-target-musl --format '{{.InfraContainerID}}')
