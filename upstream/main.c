@@ -235,6 +235,19 @@ static bool upstream_write_root_hints(const struct world *w, const char *path, i
 	return false;
 }
 
+/* What serving took, given back (the applied files closed, flushed): at the end, and when the
+ * sockets cannot be had. */
+static void upstream_release(struct upstream *u, struct server_plan *plan)
+{
+	if (u->serve.applied)
+		applied_close(u->serve.applied, net_now_s());
+	netem_free(u->serve.netem);
+	replycache_free(u->serve.cache);
+	templates_free(u->serve.templates);
+	event_base_free(u->base);
+	servers_plan_free(plan);
+}
+
 int main(int argc, char **argv)
 {
 	close_stdout_at_exit("allocspike-upstream");
@@ -569,6 +582,7 @@ int main(int argc, char **argv)
 		            ? ""
 		            : " (a block outside 127.0.0.0/8 must be this host's addresses, e.g. "
 		              "`ip addr add BASE+1/PREFIX dev lo`: docs/upstream.md)");
+		upstream_release(&u, &plan);
 		return 1;
 	}
 	if (root_hints && !upstream_write_root_hints(&u.serve.world, root_hints, net_port(u.net)))
@@ -612,12 +626,6 @@ int main(int argc, char **argv)
 		event_free(sigs[i]);
 	event_free(flush);
 	net_close(u.net);
-	if (u.serve.applied)
-		applied_close(u.serve.applied, net_now_s());
-	netem_free(u.serve.netem);
-	replycache_free(u.serve.cache);
-	templates_free(u.serve.templates);
-	event_base_free(u.base);
-	servers_plan_free(&plan);
+	upstream_release(&u, &plan);
 	return 0;
 }
